@@ -1,0 +1,137 @@
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import unicorn from 'eslint-plugin-unicorn';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Props and attributes whose text a user reads or hears. */
+const VISIBLE_TEXT_ATTRIBUTES = new Set([
+  'aria-label',
+  'aria-description',
+  'aria-valuetext',
+  'alt',
+  'title',
+  'placeholder',
+  'label',
+  'message',
+  'description',
+  'header',
+  'emptyMessage',
+]);
+const HAS_LETTER = /\p{L}/u;
+
+/** Every word a user sees comes from the i18n catalogues, never from a literal in a component. */
+const noLiteralText = {
+  meta: {
+    type: 'problem',
+    messages: { literal: 'User-visible text "{{text}}" must come from the i18n catalogues (t(…)).' },
+    schema: [],
+  },
+  create(context) {
+    const check = (node, text) => {
+      if (typeof text === 'string' && HAS_LETTER.test(text)) {
+        context.report({ node, messageId: 'literal', data: { text: text.trim().slice(0, 40) } });
+      }
+    };
+    const checkExpression = (expression) => {
+      if (expression.type === 'Literal') check(expression, expression.value);
+      if (expression.type === 'TemplateLiteral') {
+        for (const quasi of expression.quasis) check(quasi, quasi.value.cooked);
+      }
+    };
+    return {
+      JSXText: (node) => check(node, node.value),
+      'JSXElement > JSXExpressionContainer': (node) => checkExpression(node.expression),
+      'JSXFragment > JSXExpressionContainer': (node) => checkExpression(node.expression),
+      JSXAttribute(node) {
+        if (!VISIBLE_TEXT_ATTRIBUTES.has(node.name.name) || !node.value) return;
+        if (node.value.type === 'Literal') check(node.value, node.value.value);
+        if (node.value.type === 'JSXExpressionContainer') checkExpression(node.value.expression);
+      },
+    };
+  },
+};
+
+/** The web app's features: each may use the shared layers (ui, lib, config, i18n) and itself only. */
+const WEB_FEATURES = ['auth', 'account', 'activity', 'admin'];
+const RELATIVE_ESCAPE = {
+  regex: '^\\.\\./\\.\\./',
+  message: 'Import from another folder through "@/…"; relative paths stay within a folder and its neighbours.',
+};
+
+export default tseslint.config(
+  {
+    ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'coverage/**', 'test-results/**', 'playwright-report/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  ...tseslint.configs.stylistic,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { unicorn },
+    rules: {
+      'unicorn/filename-case': ['error', { case: 'kebabCase' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      'no-console': 'error',
+      // Types and interfaces serve alike; rows returned by INSERT … RETURNING are known to exist.
+      '@typescript-eslint/consistent-type-definitions': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx,js}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks, pivot: { rules: { 'no-literal-text': noLiteralText } } },
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      'react-hooks/exhaustive-deps': 'error',
+      'pivot/no-literal-text': 'error',
+    },
+  },
+  {
+    // Playwright reads a fixture's dependencies from its first parameter, which must be a pattern.
+    files: ['e2e/browser/**'],
+    rules: { 'no-empty-pattern': 'off' },
+  },
+  {
+    files: ['apps/web/src/**/*.test.{ts,tsx}'],
+    rules: { 'pivot/no-literal-text': 'off' },
+  },
+  {
+    files: ['apps/web/src/{ui,lib,config,i18n}/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@/(features|app)(/|$)',
+              message: 'Shared code (ui, lib, config, i18n) never depends on features or the app.',
+            },
+            RELATIVE_ESCAPE,
+          ],
+        },
+      ],
+    },
+  },
+  ...WEB_FEATURES.map((feature) => ({
+    files: [`apps/web/src/features/${feature}/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^@/features/(?!${feature}/)`,
+              message: 'Features never import each other: move what they share to ui, lib or config.',
+            },
+            { regex: '^@/app(/|$)', message: 'The app composes the features, not the other way round.' },
+            RELATIVE_ESCAPE,
+          ],
+        },
+      ],
+    },
+  })),
+);

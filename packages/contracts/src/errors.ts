@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/**
+ * Every error the API answers with carries one of these stable codes. The server maps each
+ * code to its HTTP status in one place; the web app translates each code in one place.
+ */
+export const ERROR_STATUS = {
+  validation_error: 400,
+  password_rejected: 400,
+  invalid_link: 400,
+  unauthorized: 401,
+  invalid_credentials: 403,
+  forbidden: 403,
+  csrf_mismatch: 403,
+  not_found: 404,
+  user_not_found: 404,
+  sprinkler_not_found: 404,
+  program_not_found: 404,
+  sprinkler_not_on_broker: 404,
+  email_taken: 409,
+  sprinkler_exists: 409,
+  too_many_programs: 409,
+  access_not_granted: 409,
+  last_admin: 409,
+  program_name_taken: 409,
+  rate_limited: 429,
+  internal_error: 500,
+  sprinkler_processing_error: 500,
+  command_refused: 502,
+  sprinkler_unresponsive: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ErrorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
+
+export const ValidationIssueSchema = z.strictObject({
+  path: z.string(),
+  message: z.string(),
+});
+
+/** The body of every error answer except a rejected password change (see PasswordErrorSchema). */
+export const ErrorBodySchema = z.strictObject({
+  code: ErrorCodeSchema,
+  message: z.string(),
+  issues: z.array(ValidationIssueSchema).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** Spec §3: a rejected password (change, activation, reset) lists what is wrong with each field. */
+export const PasswordErrorSchema = z.strictObject({
+  code: z.literal('password_rejected'),
+  message: z.string(),
+  oldPassword: z.array(z.string()).optional(),
+  newPassword: z.array(z.string()).optional(),
+  repeatNewPassword: z.array(z.string()).optional(),
+});
+export type PasswordError = z.infer<typeof PasswordErrorSchema>;
+
+/** A 400 from a call that sets a password: per-field problems, or an ordinary error. */
+export const PasswordCallErrorSchema = z.union([PasswordErrorSchema, ErrorBodySchema]);

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { PagingQuerySchema, listResponseOf } from './common';
+
+export const LOG_EVENT_TYPES = [
+  'sprinkler_access_granted',
+  'sprinkler_access_revoked',
+  'program_added',
+  'program_updated',
+  'program_deleted',
+  'program_sent',
+  'program_send_failure',
+  'sprinkler_adding_unresponsive',
+  'sprinkler_added',
+  'sprinkler_adding_processing_error',
+  'sprinkler_updated',
+  'sprinkler_motion_success',
+  'sprinkler_motion_failure',
+  'user_created',
+  'user_updated',
+  'user_deleted',
+  'user_password_change',
+  'user_activated',
+  'user_password_reset_requested',
+] as const;
+export const LogEventTypeSchema = z.enum(LOG_EVENT_TYPES);
+export type LogEventType = z.infer<typeof LogEventTypeSchema>;
+
+/**
+ * The two parameters of each event's subtitle, in the order the subtitle names them.
+ * `machine` is read from the entry's sprinkler fields; every other parameter is read from
+ * `event` (the first one that is not the machine) or `details` (the second one).
+ */
+export const LOG_EVENT_PARAMS = {
+  sprinkler_access_granted: ['machine', 'user'],
+  sprinkler_access_revoked: ['machine', 'user'],
+  program_added: ['program', 'machine'],
+  program_updated: ['program', 'machine'],
+  program_deleted: ['program', 'machine'],
+  program_sent: ['program', 'machine'],
+  program_send_failure: ['program', 'machine'],
+  sprinkler_adding_unresponsive: ['machine', 'actor'],
+  sprinkler_added: ['machine', 'actor'],
+  sprinkler_adding_processing_error: ['machine', 'actor'],
+  sprinkler_updated: ['machine', 'actor'],
+  sprinkler_motion_success: ['machine', 'motion'],
+  sprinkler_motion_failure: ['machine', 'motion'],
+  user_created: ['user', 'actor'],
+  user_updated: ['user', 'actor'],
+  user_deleted: ['user', 'actor'],
+  user_password_change: ['user', 'actor'],
+  user_activated: ['user', 'actor'],
+  user_password_reset_requested: ['user', 'actor'],
+} as const satisfies Record<LogEventType, readonly [string, string]>;
+
+export type LogEventParam = (typeof LOG_EVENT_PARAMS)[LogEventType][number];
+
+export const LogEntrySchema = z.strictObject({
+  id: z.number().int().positive(),
+  /** ms since the epoch */
+  timestamp: z.number(),
+  /** The event's subject: a program, a user or a motion (see LOG_EVENT_PARAMS). */
+  event: z.string(),
+  /** The address the request came from; empty for events the server raised itself. */
+  ip: z.string(),
+  details: z.string(),
+  eventType: LogEventTypeSchema,
+  sprinklerName: z.string().nullable(),
+  sprinklerInternalId: z.string().nullable(),
+  /** True until the reader has marked the log as read. */
+  unread: z.boolean(),
+});
+export type LogEntry = z.infer<typeof LogEntrySchema>;
+
+/** The named subtitle parameters of an entry, ready for interpolation. */
+export function logEntryParams(entry: LogEntry): Record<LogEventParam, string> {
+  const [first, second] = LOG_EVENT_PARAMS[entry.eventType];
+  const machine = entry.sprinklerName ?? entry.sprinklerInternalId ?? '';
+  const nonMachine = [entry.event, entry.details];
+  const valueOf = (param: LogEventParam) => (param === 'machine' ? machine : (nonMachine.shift() ?? ''));
+  return { [first]: valueOf(first), [second]: valueOf(second) } as Record<LogEventParam, string>;
+}
+
+export const LogQuerySchema = PagingQuerySchema.extend({
+  type: z.enum(['all', 'unread']).default('all'),
+});
+export type LogQuery = z.infer<typeof LogQuerySchema>;
+
+export const LogListResponseSchema = listResponseOf(LogEntrySchema);
+export type LogListResponse = z.infer<typeof LogListResponseSchema>;

@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { LineStringSchema } from './geojson';
+import { ProgramDataSchema } from './programs';
+import { MotionSchema, SprinklerStatusSchema } from './sprinklers';
+
+/**
+ * The MQTT contract between the server and machine controllers (docs/protocol.md explains it in
+ * full). Every payload is a JSON object with the protocol's major version in `v`; topics carry
+ * it too, so a future v2 can run beside v1 on one broker.
+ */
+export const PROTOCOL_VERSION = 1;
+export const TOPIC_ROOT = 'pivot/v1';
+
+/** IDs appear inside topics, so they may not contain MQTT's separators or wildcards. */
+const TOPIC_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+export const topics = {
+  presence: (machineId: string) => `${TOPIC_ROOT}/machines/${machineId}/presence`,
+  telemetry: (machineId: string) => `${TOPIC_ROOT}/machines/${machineId}/telemetry`,
+  program: (machineId: string) => `${TOPIC_ROOT}/machines/${machineId}/program`,
+  commands: (machineId: string) => `${TOPIC_ROOT}/machines/${machineId}/commands`,
+  weather: (stationId: string) => `${TOPIC_ROOT}/stations/${stationId}/weather`,
+  soil: (sensorId: string) => `${TOPIC_ROOT}/sensors/${sensorId}/soil`,
+  replies: (serverId: string) => `${TOPIC_ROOT}/servers/${serverId}/replies`,
+} as const;
+
+/** Subscription filters for every machine, station and sensor. */
+export const topicFilters = {
+  presence: `${TOPIC_ROOT}/machines/+/presence`,
+  telemetry: `${TOPIC_ROOT}/machines/+/telemetry`,
+  program: `${TOPIC_ROOT}/machines/+/program`,
+  weather: `${TOPIC_ROOT}/stations/+/weather`,
+  soil: `${TOPIC_ROOT}/sensors/+/soil`,
+} as const;
+
+export type TopicKind = 'presence' | 'telemetry' | 'program' | 'commands' | 'weather' | 'soil';
+
+/** Which message a topic carries and for which machine, station or sensor; null for other topics. */
+export function parseTopic(topic: string): { kind: TopicKind; id: string } | null {
+  const match = /^pivot\/v1\/(machines|stations|sensors)\/([^/]+)\/([a-z]+)$/.exec(topic);
+  if (!match) return null;
+  const [, family, id, leaf] = match as unknown as [string, string, string, string];
+  if (!TOPIC_ID_PATTERN.test(id)) return null;
+  const allowed: Record<string, readonly string[]> = {
+    machines: ['presence', 'telemetry', 'program', 'commands'],
+    stations: ['weather'],
+    sensors: ['soil'],
+  };
+  return allowed[family]?.includes(leaf) ? { kind: leaf as TopicKind, id } : null;
+}
+
+export const TopicIdSchema = z.string().regex(TOPIC_ID_PATTERN);
+
+const version = z.literal(PROTOCOL_VERSION);
+/** ms since the epoch */
+const timestamp = z.number().int().nonnegative();
+const latitude = z.number().min(-90).max(90);
+const longitude = z.number().min(-180).max(180);
+
+/** Retained; the broker publishes `{ v: 1, online: false }` as the machine's last will. */
+export const PresenceMessageSchema = z.object({
+  v: version,
+  online: z.boolean(),
+  ts: timestamp.optional(),
+});
+export type PresenceMessage = z.infer<typeof PresenceMessageSchema>;
+
+export const TelemetryMessageSchema = z.object({
+  v: version,
+  /** When the values were measured; also the report's identity: a repeated ts is a duplicate. */
+  ts: timestamp,
+  status: SprinklerStatusSchema,
+  /** Heading of the arm from the pivot centre, degrees clockwise from north, [0, 360). */
+  angle: z.number().min(0).lt(360),
+  /** Length of the watering arm from the pivot centre to the last nozzle, metres. */
+  distance: z.number().nonnegative(),
+  /** Speed setting of the end tower, % of its top speed. */
+  speed: z.number().min(0).max(100),
+  /** Water pressure at the pivot, bar. */
+  pressure: z.number().nonnegative(),
+  /** Water flow into the machine, m³/h. */
+  flow: z.number().nonnegative(),
+  /** Why the machine is in alarm, such as "pressure_loss"; only with status alarm. */
+  alarm: z.string().max(64).optional(),
+  /** The arm as measured by GPS, when the machine has it; otherwise the server draws it from angle and distance. */
+  position: LineStringSchema.optional(),
+});
+export type TelemetryMessage = z.infer<typeof TelemetryMessageSchema>;
+
+/** Retained: the program the machine runs, or `program: null` when it has none. */
+export const MachineProgramMessageSchema = z.object({
+  v: version,
+  program: z
+    .object({
+      name: z.string().min(1).max(100),
+      /** When the machine finished processing the upload, ms since the epoch. */
+      uploadedAt: timestamp,
+      programData: ProgramDataSchema,
+    })
+    .nullable(),
+});
+export type MachineProgramMessage = z.infer<typeof MachineProgramMessageSchema>;
+
+const commandBase = {
+  v: version,
+  /** Correlation id: the reply repeats it; a command seen twice is carried out once. */
+  id: z.string().min(1).max(64),
+  /** Where to publish the reply. */
+  replyTo: z.string().min(1).max(200),
+  /** After this moment the server has given up: the machine must not carry the command out. */
+  expiresAt: timestamp,
+};
+
+export const IdentifyCommandSchema = z.object({ ...commandBase, type: z.literal('identify') });
+export const MotionCommandSchema = z.object({ ...commandBase, type: z.literal('motion'), motion: MotionSchema });
+export const ProgramCommandSchema = z.object({
+  ...commandBase,
+  type: z.literal('program'),
+  program: z.object({ name: z.string().min(1).max(100), programData: ProgramDataSchema }),
+});
+
+export const CommandMessageSchema = z.discriminatedUnion('type', [
+  IdentifyCommandSchema,
+  MotionCommandSchema,
+  ProgramCommandSchema,
+]);
+export type CommandMessage = z.infer<typeof CommandMessageSchema>;
+export type CommandType = CommandMessage['type'];
+
+/** What a machine tells about itself when asked to identify, as when an administrator adds it. */
+export const IdentityResultSchema = z.object({
+  name: z.string().min(1).max(100).optional(),
+  lat: latitude,
+  lng: longitude,
+  /** Length of the arm, metres. */
+  armLength: z.number().positive().max(2000),
+  model: z.string().max(100).optional(),
+  firmware: z.string().max(100).optional(),
+});
+export type IdentityResult = z.infer<typeof IdentityResultSchema>;
+
+export const MotionResultSchema = z.object({ status: SprinklerStatusSchema });
+export const ProgramResultSchema = z.object({ accepted: z.literal(true) });
+
+/** The result each command answers with when it succeeds. */
+export const COMMAND_RESULT_SCHEMAS = {
+  identify: IdentityResultSchema,
+  motion: MotionResultSchema,
+  program: ProgramResultSchema,
+} as const;
+
+export const ReplyMessageSchema = z.discriminatedUnion('ok', [
+  z.object({ v: version, id: z.string(), ok: z.literal(true), result: z.unknown() }),
+  z.object({
+    v: version,
+    id: z.string(),
+    ok: z.literal(false),
+    error: z.object({ code: z.string().max(64), message: z.string().max(500) }),
+  }),
+]);
+export type ReplyMessage = z.infer<typeof ReplyMessageSchema>;
+
+export const WeatherMessageSchema = z.object({
+  v: version,
+  ts: timestamp,
+  lat: latitude,
+  lng: longitude,
+  /** °C */
+  temperature: z.number().min(-60).max(70),
+  /** Relative humidity, % */
+  humidity: z.number().min(0).max(100),
+  /** Rain since the station's previous report, mm. */
+  rain: z.number().nonnegative(),
+  /** Wind speed at 2 m, m/s */
+  wind: z.number().nonnegative().optional(),
+  /** Global solar radiation, W/m² (for ETP) */
+  solarRadiation: z.number().nonnegative().optional(),
+  /** Stations that compute ETP themselves may send the last 7 days' sum, mm. */
+  etp7d: z.number().nonnegative().optional(),
+});
+export type WeatherMessage = z.infer<typeof WeatherMessageSchema>;
+
+export const SoilMessageSchema = z.object({
+  v: version,
+  ts: timestamp,
+  lat: latitude,
+  lng: longitude,
+  /** Volumetric soil moisture, % */
+  moisture: z.number().min(0).max(100),
+  /** Depth of the probe, cm */
+  depth: z.number().positive().max(500).optional(),
+});
+export type SoilMessage = z.infer<typeof SoilMessageSchema>;

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import {
+  IdSchema,
+  IdTextSchema,
+  NumericStringSchema,
+  PagingQuerySchema,
+  SortOrderSchema,
+  listResponseOf,
+} from './common';
+import { GeoJsonSchema, LineStringFeatureSchema } from './geojson';
+import { CurrentProgramDataSchema, ProgramSchema } from './programs';
+import { HumiditySensorSchema, WeatherStationSchema } from './weather';
+
+/** stop: at rest; front: working clockwise; back: working counter-clockwise; alarm. */
+export const SPRINKLER_STATUSES = ['stop', 'front', 'back', 'alarm'] as const;
+export const SprinklerStatusSchema = z.enum(SPRINKLER_STATUSES);
+export type SprinklerStatus = z.infer<typeof SprinklerStatusSchema>;
+
+export const MotionSchema = z.enum(['front', 'back', 'stop']);
+export type Motion = z.infer<typeof MotionSchema>;
+
+/** The ID a machine is known by on the message broker, entered by an administrator. */
+export const InternalIdSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Use letters, digits, "-" and "_" only');
+
+const SprinklerNameSchema = z.string().trim().min(1).max(100);
+
+/** Live values measured by the machine; null until it has reported them. */
+const liveValues = {
+  distance: z.number().nullable(),
+  angle: z.number().nullable(),
+  status: SprinklerStatusSchema.nullable(),
+};
+
+export const SprinklerListItemSchema = z.strictObject({
+  id: IdSchema,
+  internalId: z.string(),
+  name: z.string(),
+  lat: NumericStringSchema,
+  lng: NumericStringSchema,
+  ...liveValues,
+});
+export type SprinklerListItem = z.infer<typeof SprinklerListItemSchema>;
+
+export const SprinklerListResponseSchema = z.array(SprinklerListItemSchema);
+
+/** The users granted a machine, as shown beside it. */
+export const AssignedUserSchema = z.strictObject({
+  id: IdSchema,
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+});
+export type AssignedUser = z.infer<typeof AssignedUserSchema>;
+
+export const SprinklerDetailSchema = z.strictObject({
+  id: IdSchema,
+  internalId: z.string(),
+  name: z.string(),
+  lat: NumericStringSchema,
+  lng: NumericStringSchema,
+  /** Whether the machine is connected to the broker now (not part of the spec's shape; the status panel needs it). */
+  online: z.boolean(),
+  currentPosition: LineStringFeatureSchema.nullable(),
+  programs: z.array(ProgramSchema),
+  areaMap: GeoJsonSchema,
+  ...liveValues,
+  speed: z.number().nullable(),
+  pressure: z.number().nullable(),
+  flow: z.number().nullable(),
+  currentProgramData: CurrentProgramDataSchema.nullable(),
+  /** Upload date of the program the machine runs, ms since the epoch. */
+  currentProgramTimestamp: z.number().nullable(),
+  humidity_sensors: z.array(HumiditySensorSchema),
+  weather_stations: z.array(WeatherStationSchema),
+  users: z.array(AssignedUserSchema),
+});
+export type SprinklerDetail = z.infer<typeof SprinklerDetailSchema>;
+
+export const SprinklerWithUsersSchema = z.strictObject({
+  sprinkler: SprinklerListItemSchema,
+  users: z.array(AssignedUserSchema),
+});
+export type SprinklerWithUsers = z.infer<typeof SprinklerWithUsersSchema>;
+
+export const SPRINKLER_SORT_FIELDS = ['id', 'internalId', 'name'] as const;
+
+export const SprinklerAdminListQuerySchema = PagingQuerySchema.extend({
+  search: z.string().trim().max(100).optional(),
+  sort: z.enum(SPRINKLER_SORT_FIELDS).default('id'),
+  order: SortOrderSchema.default('asc'),
+  /** Leaves out the machines this user already has access to. */
+  exclude: IdTextSchema.optional(),
+});
+export type SprinklerAdminListQuery = z.infer<typeof SprinklerAdminListQuerySchema>;
+
+export const SprinklerAdminListResponseSchema = listResponseOf(SprinklerWithUsersSchema);
+
+export const CreateSprinklerBodySchema = z.strictObject({
+  internalId: InternalIdSchema,
+  name: SprinklerNameSchema.optional(),
+});
+export type CreateSprinklerBody = z.infer<typeof CreateSprinklerBodySchema>;
+
+export const UpdateSprinklerBodySchema = z.strictObject({
+  name: SprinklerNameSchema.optional(),
+  areaMap: GeoJsonSchema.optional(),
+});
+export type UpdateSprinklerBody = z.infer<typeof UpdateSprinklerBodySchema>;
+
+export const MotionBodySchema = z.strictObject({ motion: MotionSchema });
+export type MotionBody = z.infer<typeof MotionBodySchema>;
+
+export const PermissionsBodySchema = z.strictObject({
+  user: IdSchema,
+  action: z.enum(['grant', 'revoke']),
+});
+export type PermissionsBody = z.infer<typeof PermissionsBodySchema>;

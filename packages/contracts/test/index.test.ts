@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import * as common from '../src/common';
+import * as errors from '../src/errors';
+import * as geojson from '../src/geojson';
+import * as contracts from '../src/index';
+import * as live from '../src/live';
+import * as logs from '../src/logs';
+import * as mqtt from '../src/mqtt';
+import * as passwords from '../src/passwords';
+import * as programs from '../src/programs';
+import * as sprinklers from '../src/sprinklers';
+import * as users from '../src/users';
+import * as watermap from '../src/watermap';
+import * as weather from '../src/weather';
+
+const MODULES = {
+  common,
+  errors,
+  geojson,
+  live,
+  logs,
+  mqtt,
+  passwords,
+  programs,
+  sprinklers,
+  users,
+  watermap,
+  weather,
+};
+
+describe('the package entry point', () => {
+  it.each(Object.entries(MODULES))('re-exports everything from %s', (_name, module) => {
+    for (const [exportName, value] of Object.entries(module)) {
+      expect(contracts, exportName).toHaveProperty(exportName);
+      expect((contracts as Record<string, unknown>)[exportName], exportName).toBe(value);
+    }
+  });
+
+  it('exports nothing of its own', () => {
+    const fromModules = new Set(Object.values(MODULES).flatMap((module) => Object.keys(module)));
+    expect(Object.keys(contracts).filter((name) => !fromModules.has(name))).toEqual([]);
+  });
+});
