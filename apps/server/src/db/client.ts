@@ -1,0 +1,68 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Code that reads or writes works the same inside a transaction or outside one. */
+export type Queryable = Database | Transaction;
+
+export type DatabaseHandle = {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  close: () => Promise<void>;
+};
+
+const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+/** Any number unique to this application: instances starting together take turns migrating. */
+const MIGRATION_LOCK_KEY = 7_311_020_2;
+
+/** Opens PostgreSQL at DATABASE_URL, or the embedded PGlite in DATA_DIR, and applies migrations. */
+export async function openDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  onConnectionError?: (error: Error) => void;
+}): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.onConnectionError);
+  const folder = path.join(options.dataDir, 'pglite');
+  await mkdir(folder, { recursive: true });
+  return openPglite(new PGlite(folder));
+}
+
+export async function openPglite(client: PGlite): Promise<DatabaseHandle> {
+  const db = drizzlePglite(client, { schema, casing: 'snake_case' });
+  await migratePglite(db, { migrationsFolder });
+  return { db, kind: 'pglite', close: () => client.close() };
+}
+
+/**
+ * A connection that drops while idle (a database restart, a network cut) is reported here
+ * instead of crashing the process; the pool opens a new one when next needed.
+ */
+export async function openPostgres(
+  connectionString: string,
+  onConnectionError: (error: Error) => void = (error) => process.emitWarning(error),
+): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  pool.on('error', onConnectionError);
+  const db = drizzlePg(pool, { schema, casing: 'snake_case' });
+  const lockClient = await pool.connect();
+  try {
+    await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await migratePg(db, { migrationsFolder });
+  } finally {
+    await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    lockClient.release();
+  }
+  return { db, kind: 'postgres', close: () => pool.end() };
+}

@@ -1,0 +1,30 @@
+import { ERROR_STATUS, type ErrorCode, type PasswordRule } from '@pivot/contracts';
+
+/** The one error type services throw; the error handler turns it into the answer. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    options: { headers?: Record<string, string> } = {},
+  ) {
+    super(code);
+    this.status = ERROR_STATUS[code];
+    this.headers = options.headers ?? {};
+  }
+  readonly headers: Record<string, string>;
+}
+
+export type PasswordProblem = PasswordRule | 'incorrect' | 'mismatch' | 'unchanged';
+
+/** A password the server will not take, with what is wrong per field (spec §3 password-error response). */
+export class PasswordRejectedError extends Error {
+  constructor(
+    readonly fields: {
+      oldPassword?: PasswordProblem[];
+      newPassword?: PasswordProblem[];
+      repeatNewPassword?: PasswordProblem[];
+    },
+  ) {
+    super('password_rejected');
+  }
+}

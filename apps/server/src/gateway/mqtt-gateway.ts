@@ -1,0 +1,278 @@
+import { randomUUID } from 'node:crypto';
+import net from 'node:net';
+import {
+  COMMAND_RESULT_SCHEMAS,
+  type CommandMessage,
+  type CommandType,
+  MachineProgramMessageSchema,
+  PROTOCOL_VERSION,
+  PresenceMessageSchema,
+  ReplyMessageSchema,
+  SoilMessageSchema,
+  TelemetryMessageSchema,
+  WeatherMessageSchema,
+  parseTopic,
+  topicFilters,
+  topics,
+} from '@pivot/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { z } from 'zod';
+
+type ResultOf<T extends CommandType> = z.infer<(typeof COMMAND_RESULT_SCHEMAS)[T]>;
+
+/** How a command ended: answered, refused by the machine, answered with garbage, or not answered in time. */
+export type CommandOutcome<T extends CommandType> =
+  | { kind: 'ok'; result: ResultOf<T> }
+  | { kind: 'refused'; code: string; message: string }
+  | { kind: 'malformed' }
+  | { kind: 'timeout' };
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type CommandRequest = DistributiveOmit<CommandMessage, 'v' | 'id' | 'replyTo' | 'expiresAt'>;
+
+/** What machines, stations and sensors report, already parsed with the protocol's schemas. */
+export type MachineMessageHandlers = {
+  telemetry: (machineId: string, message: z.infer<typeof TelemetryMessageSchema>) => void;
+  presence: (machineId: string, message: z.infer<typeof PresenceMessageSchema>) => void;
+  program: (machineId: string, message: z.infer<typeof MachineProgramMessageSchema>) => void;
+  weather: (stationId: string, message: z.infer<typeof WeatherMessageSchema>) => void;
+  soil: (sensorId: string, message: z.infer<typeof SoilMessageSchema>) => void;
+};
+
+const MESSAGE_SCHEMAS = {
+  telemetry: TelemetryMessageSchema,
+  presence: PresenceMessageSchema,
+  program: MachineProgramMessageSchema,
+  weather: WeatherMessageSchema,
+  soil: SoilMessageSchema,
+} as const;
+
+/** A machine's report as it arrives, for live updates to browsers. */
+export type LiveEvent =
+  | { kind: 'telemetry'; machineId: string; message: z.infer<typeof TelemetryMessageSchema> }
+  | { kind: 'presence'; machineId: string; message: z.infer<typeof PresenceMessageSchema> }
+  | { kind: 'program'; machineId: string; message: z.infer<typeof MachineProgramMessageSchema> };
+
+type PendingCommand = { type: CommandType; settle: (outcome: CommandOutcome<CommandType>) => void };
+
+export type MqttGatewayOptions = {
+  url: string;
+  /** This server instance's id: its MQTT client id and reply topic are named after it. */
+  serverId: string;
+  /**
+   * With several server instances, each machine message must be stored once: they subscribe as
+   * one shared-subscription group. Live updates still reach every instance on plain subscriptions.
+   */
+  sharedGroup: string | undefined;
+  commandTimeoutMs: number;
+  logger: FastifyBaseLogger;
+  handlers: MachineMessageHandlers;
+  /** Called for every machine message on every instance, for live updates to browsers. */
+  live?: (event: LiveEvent) => void;
+};
+
+/**
+ * The only code that speaks MQTT. It subscribes to what machines report, hands each parsed
+ * message to its handler, and sends commands as request/response with a correlation id,
+ * waiting for the reply on this instance's own reply topic.
+ */
+export class MqttGateway {
+  private readonly pending = new Map<string, PendingCommand>();
+  private readonly replyTopic: string;
+
+  private constructor(
+    private readonly options: MqttGatewayOptions,
+    private readonly client: MqttClient,
+    /** With shared subscriptions, a second connection hears every machine for live updates. */
+    private readonly liveClient: MqttClient | undefined,
+  ) {
+    this.replyTopic = topics.replies(options.serverId);
+  }
+
+  /**
+   * Connects and subscribes, and again after every reconnection. A broker that cannot be reached
+   * at start does not stop the server: it keeps trying, and commands meanwhile end unanswered.
+   */
+  static async connect(options: MqttGatewayOptions): Promise<MqttGateway> {
+    const ingest = (filter: string) => (options.sharedGroup ? `$share/${options.sharedGroup}/${filter}` : filter);
+    const replyTopic = topics.replies(options.serverId);
+    const client = await connectClient(options, `pivot-server-${options.serverId}`, {
+      [replyTopic]: { qos: 1 },
+      ...Object.fromEntries(Object.values(topicFilters).map((filter) => [ingest(filter), { qos: 1 as const }])),
+    });
+    const liveClient = options.sharedGroup
+      ? await connectClient(options, `pivot-server-${options.serverId}-live`, {
+          [topicFilters.telemetry]: { qos: 0 },
+          [topicFilters.presence]: { qos: 0 },
+          [topicFilters.program]: { qos: 0 },
+        })
+      : undefined;
+    const gateway = new MqttGateway(options, client, liveClient);
+    client.on('message', (topic, payload) => gateway.receive(topic, payload, { store: true, announce: !liveClient }));
+    liveClient?.on('message', (topic, payload) => gateway.receive(topic, payload, { store: false, announce: true }));
+    return gateway;
+  }
+
+  /**
+   * Sends a command and waits for its reply until the timeout. The outcome is never an
+   * exception: a machine that does not answer is an ordinary outcome the caller must report.
+   */
+  async command<T extends CommandType>(
+    machineId: string,
+    request: CommandRequest & { type: T },
+  ): Promise<CommandOutcome<T>> {
+    const id = randomUUID();
+    const message = {
+      ...request,
+      v: PROTOCOL_VERSION,
+      id,
+      replyTo: this.replyTopic,
+      expiresAt: Date.now() + this.options.commandTimeoutMs,
+    };
+    const outcome = new Promise<CommandOutcome<T>>((resolve) => {
+      const timer = setTimeout(() => settle({ kind: 'timeout' }), this.options.commandTimeoutMs);
+      const settle = (result: CommandOutcome<CommandType>) => {
+        clearTimeout(timer);
+        this.pending.delete(id);
+        resolve(result as CommandOutcome<T>);
+      };
+      this.pending.set(id, { type: request.type, settle });
+    });
+    this.client.publish(topics.commands(machineId), JSON.stringify(message), { qos: 1 }, (error) => {
+      if (error) this.options.logger.warn({ err: error, machineId }, 'publishing a command failed');
+    });
+    return outcome;
+  }
+
+  /** Whether the broker is reachable now. */
+  get connected(): boolean {
+    return this.client.connected;
+  }
+
+  async close(): Promise<void> {
+    for (const pending of this.pending.values()) pending.settle({ kind: 'timeout' });
+    await Promise.all([this.client.endAsync(), this.liveClient?.endAsync()]);
+  }
+
+  /** `store`: hand the message to its handler; `announce`: pass it on as a live event. */
+  private receive(topic: string, payload: Buffer, use: { store: boolean; announce: boolean }): void {
+    if (topic === this.replyTopic) {
+      this.receiveReply(payload);
+      return;
+    }
+    const parsedTopic = parseTopic(topic);
+    if (!parsedTopic || parsedTopic.kind === 'commands') return;
+    const { kind, id } = parsedTopic;
+    // An empty retained payload clears a topic; there is nothing to report.
+    if (payload.length === 0) return;
+    const parsed = MESSAGE_SCHEMAS[kind].safeParse(parseJson(payload));
+    if (!parsed.success) {
+      this.options.logger.debug({ topic }, 'dropped a message that does not follow the protocol');
+      return;
+    }
+    try {
+      if (use.store) (this.options.handlers[kind] as (id: string, message: unknown) => void)(id, parsed.data);
+      if (use.announce && (kind === 'telemetry' || kind === 'presence' || kind === 'program')) {
+        this.options.live?.({ kind, machineId: id, message: parsed.data } as LiveEvent);
+      }
+    } catch (error) {
+      this.options.logger.error({ err: error, topic }, 'handling a machine message failed');
+    }
+  }
+
+  private receiveReply(payload: Buffer): void {
+    const body = parseJson(payload);
+    const id = typeof body === 'object' && body !== null && 'id' in body ? String(body.id) : salvageId(payload);
+    const pending = id === undefined ? undefined : this.pending.get(id);
+    if (!pending) return;
+    const reply = ReplyMessageSchema.safeParse(body);
+    if (!reply.success) {
+      pending.settle({ kind: 'malformed' });
+      return;
+    }
+    if (!reply.data.ok) {
+      pending.settle({ kind: 'refused', code: reply.data.error.code, message: reply.data.error.message });
+      return;
+    }
+    const result = COMMAND_RESULT_SCHEMAS[pending.type].safeParse(reply.data.result);
+    pending.settle(result.success ? { kind: 'ok', result: result.data } : { kind: 'malformed' });
+  }
+}
+
+/** How long start-up waits for the broker before going on without it. */
+const FIRST_CONNECT_WAIT_MS = 5000;
+
+async function connectClient(
+  options: MqttGatewayOptions,
+  clientId: string,
+  subscriptions: Record<string, { qos: 0 | 1 }>,
+): Promise<MqttClient> {
+  const client = mqtt.connect(options.url, {
+    clientId,
+    protocolVersion: 4,
+    clean: true,
+    reconnectPeriod: 1000,
+    connectTimeout: 10_000,
+    // Subscribing on every connection, below, covers a broker that forgot them (a restart).
+    resubscribe: false,
+  });
+  // An outage is logged once when it starts and once when it ends, not at every retry.
+  let outage = false;
+  const reportOutage = (error?: Error) => {
+    if (outage) return;
+    outage = true;
+    options.logger.warn({ err: error, clientId, url: redactUrl(options.url) }, 'MQTT broker unreachable; reconnecting');
+  };
+  client.on('error', reportOutage);
+  client.on('offline', () => reportOutage());
+  client.on('connect', () => {
+    if (outage) options.logger.info({ clientId }, 'MQTT broker reachable again');
+    outage = false;
+    // A command is a small packet sent right after others (acknowledgements): with Nagle's
+    // algorithm it would wait for the broker's delayed acknowledgement, about 40 ms.
+    if (client.stream instanceof net.Socket) client.stream.setNoDelay(true);
+  });
+  const subscribed = new Promise<boolean>((resolve) => {
+    client.on('connect', () => {
+      client.subscribe(subscriptions, (error) => {
+        if (error) options.logger.error({ err: error, clientId }, 'MQTT subscription failed');
+        resolve(!error);
+      });
+    });
+  });
+  const ready = await Promise.race([
+    subscribed,
+    new Promise<false>((resolve) => setTimeout(() => resolve(false), FIRST_CONNECT_WAIT_MS).unref()),
+  ]);
+  if (!ready)
+    options.logger.error(
+      { url: redactUrl(options.url) },
+      'MQTT broker not reachable yet; machines are offline until it is',
+    );
+  return client;
+}
+
+/** A broker address safe to log: without its password. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = parsed.password ? '***' : '';
+    return parsed.toString();
+  } catch {
+    return 'an invalid MQTT_URL';
+  }
+}
+
+/** The correlation id of a reply that is not valid JSON, so that it still ends its command as unreadable. */
+function salvageId(payload: Buffer): string | undefined {
+  return /"id"\s*:\s*"([^"]{1,64})"/.exec(payload.toString('utf8'))?.[1];
+}
+
+function parseJson(payload: Buffer): unknown {
+  try {
+    return JSON.parse(payload.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,40 @@
+import { type Language, LanguageSchema } from '@pivot/contracts';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../errors';
+import type { ClientInfo } from '../modules/auth/auth.service';
+import type { UserRow } from '../modules/users/users.table';
+
+export type Access = 'public' | 'user' | 'admin';
+export type Authenticated = { user: UserRow; sessionId: string };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call the route; routes without it need a signed-in user. */
+    access?: Access;
+  }
+  interface FastifyRequest {
+    auth: Authenticated | null;
+  }
+}
+
+/** The cookie the web app keeps the chosen locale in (spec §4). */
+export const LOCALE_COOKIE = 'locale';
+
+/** The signed-in caller; routes that are not public are only reached with one. */
+export function signedIn(request: FastifyRequest): Authenticated {
+  if (!request.auth) throw new AppError('unauthorized');
+  return request.auth;
+}
+
+export function clientInfo(request: FastifyRequest): ClientInfo {
+  return { ip: request.ip, userAgent: request.headers['user-agent'] ?? null };
+}
+
+/** The language to answer in: the user's own, else the locale cookie, else the browser's, else Polish. */
+export function requestLanguage(request: FastifyRequest): Language {
+  if (request.auth) return request.auth.user.language;
+  const fromCookie = LanguageSchema.safeParse(request.cookies[LOCALE_COOKIE]);
+  if (fromCookie.success) return fromCookie.data;
+  const preferred = request.headers['accept-language']?.split(',')[0]?.trim().slice(0, 2).toLowerCase();
+  return preferred === 'en' ? 'en' : 'pl';
+}

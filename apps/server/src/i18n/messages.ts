@@ -1,0 +1,90 @@
+import type { ErrorCode, Language } from '@pivot/contracts';
+import type { PasswordProblem } from '../errors';
+
+/**
+ * Texts the server itself writes: error messages for API clients that do not translate codes
+ * (curl, scripts), per-field password problems, and mail. The web app translates codes itself.
+ */
+const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
+  en: {
+    validation_error: 'Query error - try again',
+    password_rejected: 'The password was not accepted',
+    invalid_link: 'This link is invalid, used or expired',
+    unauthorized: 'User not logged in - access requires login',
+    invalid_credentials: 'Incorrect email or password',
+    forbidden: 'No permissions',
+    csrf_mismatch: 'The request lacks a valid CSRF token',
+    not_found: 'Object not found',
+    user_not_found: 'User does not exist',
+    sprinkler_not_found: 'Machine does not exist',
+    program_not_found: 'Machine or program does not exist',
+    sprinkler_not_on_broker: 'Machine with this ID not found on the message broker',
+    email_taken: 'A user with this email already exists',
+    sprinkler_exists: 'Machine with this ID already exists',
+    too_many_programs: 'Too many programs on the machine, delete one first',
+    access_not_granted: 'The user had no access to this machine',
+    last_admin: 'The last administrator cannot be removed',
+    program_name_taken: 'A program with this name already exists',
+    rate_limited: 'Too many attempts - wait a moment and try again',
+    internal_error: 'Server error - try again',
+    sprinkler_processing_error: 'The machine answered with something that could not be processed',
+    command_refused: 'The machine refused the command',
+    sprinkler_unresponsive: 'The machine did not confirm the command',
+  },
+  pl: {
+    validation_error: 'Błąd zapytania - spróbuj ponownie',
+    password_rejected: 'Hasło nie zostało przyjęte',
+    invalid_link: 'Ten link jest nieprawidłowy, został już użyty lub wygasł',
+    unauthorized: 'Użytkownik niezalogowany - dostęp wymaga zalogowania',
+    invalid_credentials: 'Nieprawidłowy email lub hasło',
+    forbidden: 'Brak uprawnień',
+    csrf_mismatch: 'Żądanie nie ma prawidłowego tokenu CSRF',
+    not_found: 'Nie znaleziono obiektu',
+    user_not_found: 'Użytkownik nie istnieje',
+    sprinkler_not_found: 'Maszyna nie istnieje',
+    program_not_found: 'Maszyna lub program nie istnieje',
+    sprinkler_not_on_broker: 'Nie znaleziono maszyny o tym ID w brokerze wiadomości',
+    email_taken: 'Użytkownik o tym adresie email już istnieje',
+    sprinkler_exists: 'Maszyna o tym ID już istnieje',
+    too_many_programs: 'Zbyt wiele programów na maszynie, najpierw usuń jeden',
+    access_not_granted: 'Użytkownik nie miał dostępu do tej maszyny',
+    last_admin: 'Nie można usunąć ostatniego administratora',
+    program_name_taken: 'Program o tej nazwie już istnieje',
+    rate_limited: 'Zbyt wiele prób - odczekaj chwilę i spróbuj ponownie',
+    internal_error: 'Błąd serwera - spróbuj ponownie',
+    sprinkler_processing_error: 'Odpowiedzi maszyny nie udało się przetworzyć',
+    command_refused: 'Maszyna odrzuciła polecenie',
+    sprinkler_unresponsive: 'Maszyna nie potwierdziła polecenia',
+  },
+};
+
+const PASSWORD_MESSAGES: Record<Language, Record<PasswordProblem, string>> = {
+  en: {
+    min_length: 'The password needs at least 8 characters',
+    lowercase: 'The password needs a lower-case letter',
+    uppercase: 'The password needs an upper-case letter',
+    digit: 'The password needs a digit',
+    special: 'The password needs a special character',
+    incorrect: 'The current password is incorrect',
+    mismatch: 'Passwords must be the same',
+    unchanged: 'The new password must differ from the current one',
+  },
+  pl: {
+    min_length: 'Hasło musi mieć co najmniej 8 znaków',
+    lowercase: 'Hasło musi zawierać małą literę',
+    uppercase: 'Hasło musi zawierać wielką literę',
+    digit: 'Hasło musi zawierać cyfrę',
+    special: 'Hasło musi zawierać znak specjalny',
+    incorrect: 'Obecne hasło jest nieprawidłowe',
+    mismatch: 'Hasła muszą być takie same',
+    unchanged: 'Nowe hasło musi różnić się od obecnego',
+  },
+};
+
+export function errorMessage(code: ErrorCode, language: Language): string {
+  return ERROR_MESSAGES[language][code];
+}
+
+export function passwordMessage(problem: PasswordProblem, language: Language): string {
+  return PASSWORD_MESSAGES[language][problem];
+}

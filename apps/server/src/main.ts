@@ -1,0 +1,65 @@
+import type { Fleet } from '@pivot/simulator';
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { startDemo } from './demo/demo-fleet';
+
+/** Errors a person can act on get one plain line; anything else keeps its stack. */
+function describeStartFailure(error: unknown): string {
+  if (error instanceof ConfigError) return error.message;
+  if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE' && 'port' in error) {
+    return `Port ${String(error.port)} is already in use. Set PORT (web and API) or MQTT_PORT (embedded broker) to a free port, or MQTT_URL to use the broker that is running there.`;
+  }
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase({
+    ...config,
+    onConnectionError: (error) => process.stderr.write(`database connection lost: ${error.message}\n`),
+  });
+  const app = await buildApp({ config, database });
+  app.addHook('onClose', () => database.close());
+  let fleet: Fleet | undefined;
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      app.log.info({ signal }, 'shutting down');
+      (fleet?.stop() ?? Promise.resolve())
+        .then(() => app.close())
+        .then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+    });
+  }
+
+  await app.listen({ port: config.port, host: config.host });
+  if (config.demoFleet) {
+    fleet = await startDemo(app, {
+      email: config.demoEmail,
+      password: config.demoPassword,
+      print: (text) => process.stdout.write(text),
+    });
+  }
+  const where = database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL at DATABASE_URL';
+  const broker = config.mqttUrl ? 'MQTT_URL' : `embedded broker, port ${config.mqttPort}`;
+  process.stdout.write(
+    [
+      '',
+      `Pivot dashboard is running at ${config.publicUrl}`,
+      `  database: ${where}`,
+      `  machines: ${broker}${fleet ? `, with ${fleet.machines.length} simulated machines (demo user ${config.demoEmail})` : ''}`,
+      `  mail:     ${app.mailDescription}`,
+      `  API docs: ${config.publicUrl}/api/docs`,
+      '',
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${describeStartFailure(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+import { LOG_EVENT_TYPES } from '@pivot/contracts';
+import { index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { sprinklers } from '../sprinklers/sprinklers.table';
+import { users } from '../users/users.table';
+
+export const logEntries = pgTable(
+  'log_entries',
+  {
+    id: serial('id').primaryKey(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    eventType: text('event_type', { enum: LOG_EVENT_TYPES }).notNull(),
+    /** Who did it; null for events the server raised itself or once that user is deleted. */
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The user the event is about, if any. */
+    subjectUserId: integer('subject_user_id').references(() => users.id, { onDelete: 'set null' }),
+    sprinklerId: integer('sprinkler_id').references(() => sprinklers.id, { onDelete: 'set null' }),
+    /** Kept as they were at the time, so the entry still reads right after a rename or delete. */
+    sprinklerName: text('sprinkler_name'),
+    sprinklerInternalId: text('sprinkler_internal_id'),
+    event: text('event').notNull(),
+    details: text('details').notNull().default(''),
+    ip: text('ip').notNull().default(''),
+  },
+  (table) => [
+    index('log_entries_created_idx').on(table.createdAt),
+    index('log_entries_actor_idx').on(table.actorUserId),
+    index('log_entries_subject_idx').on(table.subjectUserId),
+    index('log_entries_sprinkler_idx').on(table.sprinklerId),
+  ],
+);
+
+export type LogEntryRow = typeof logEntries.$inferSelect;

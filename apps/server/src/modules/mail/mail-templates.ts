@@ -1,0 +1,100 @@
+import type { Language } from '@pivot/contracts';
+
+export type MailTemplateInput = { language: Language; firstName: string; link: string; productName: string };
+export type MailContent = { subject: string; text: string; html: string };
+
+/** What one kind of mail says in one language; the layout around it is shared. */
+type Wording = {
+  subject: (productName: string) => string;
+  intro: (productName: string) => string;
+  button: string;
+  expiry: string;
+  ignore: string;
+};
+
+// "w serwisie X" keeps the product name in the nominative, which Polish would otherwise inflect.
+const ACTIVATION: Record<Language, Wording> = {
+  en: {
+    subject: (productName) => `Activate your ${productName} account`,
+    intro: (productName) =>
+      `An account has been created for you in ${productName}. To activate it, open the link below and set your password.`,
+    button: 'Activate account',
+    expiry: 'The link is valid for 7 days and works once.',
+    ignore: 'If you did not expect this mail, you can ignore it.',
+  },
+  pl: {
+    subject: (productName) => `Aktywuj konto w serwisie ${productName}`,
+    intro: (productName) =>
+      `Utworzono dla Ciebie konto w serwisie ${productName}. Aby je aktywować, otwórz poniższy link i ustaw hasło.`,
+    button: 'Aktywuj konto',
+    expiry: 'Link jest ważny przez 7 dni i działa jeden raz.',
+    ignore: 'Jeśli nie spodziewasz się tej wiadomości, po prostu ją zignoruj.',
+  },
+};
+
+const PASSWORD_RESET: Record<Language, Wording> = {
+  en: {
+    subject: (productName) => `Set a new password for ${productName}`,
+    intro: (productName) =>
+      `Someone asked to reset the password of your ${productName} account. To set a new password, open the link below.`,
+    button: 'Set a new password',
+    expiry: 'The link is valid for 1 hour and works once.',
+    ignore: 'If it was not you, ignore this mail: your password stays as it is.',
+  },
+  pl: {
+    subject: (productName) => `Ustaw nowe hasło w serwisie ${productName}`,
+    intro: (productName) =>
+      `Otrzymaliśmy prośbę o zmianę hasła do Twojego konta w serwisie ${productName}. Aby ustawić nowe hasło, otwórz poniższy link.`,
+    button: 'Ustaw nowe hasło',
+    expiry: 'Link jest ważny przez 1 godzinę i działa jeden raz.',
+    ignore: 'Jeśli to nie Ty, zignoruj tę wiadomość: Twoje hasło pozostanie bez zmian.',
+  },
+};
+
+// Names are optional in practice, and "Hello ," reads worse than no name at all.
+const GREETING: Record<Language, (firstName: string) => string> = {
+  en: (firstName) => (firstName ? `Hello ${firstName},` : 'Hello,'),
+  pl: (firstName) => (firstName ? `Dzień dobry, ${firstName}!` : 'Dzień dobry!'),
+};
+
+const COPY_LINK_HINT: Record<Language, string> = {
+  en: 'If the button does not work, copy this address into your browser:',
+  pl: 'Jeśli przycisk nie działa, skopiuj ten adres do przeglądarki:',
+};
+
+export function activationMail(input: MailTemplateInput): MailContent {
+  return render(ACTIVATION[input.language], input);
+}
+
+export function passwordResetMail(input: MailTemplateInput): MailContent {
+  return render(PASSWORD_RESET[input.language], input);
+}
+
+function render(wording: Wording, { language, firstName, link, productName }: MailTemplateInput): MailContent {
+  const subject = wording.subject(productName);
+  const greeting = GREETING[language](firstName.trim());
+  const intro = wording.intro(productName);
+  const closing = `${wording.expiry} ${wording.ignore}`;
+  const text = [greeting, intro, link, closing, productName].join('\n\n') + '\n';
+  const href = escapeHtml(link);
+  const html = `<!doctype html>
+<html lang="${language}">
+<head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family: Arial, sans-serif; font-size: 15px; line-height: 1.5; color: #1f2933;">
+<p>${escapeHtml(greeting)}</p>
+<p>${escapeHtml(intro)}</p>
+<p><a href="${href}" style="display: inline-block; padding: 10px 18px; background: #2f7d32; color: #ffffff; text-decoration: none; border-radius: 4px;">${escapeHtml(wording.button)}</a></p>
+<p style="font-size: 13px; color: #52606d;">${escapeHtml(COPY_LINK_HINT[language])}<br><a href="${href}">${href}</a></p>
+<p>${escapeHtml(closing)}</p>
+<p>${escapeHtml(productName)}</p>
+</body>
+</html>
+`;
+  return { subject, text, html };
+}
+
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (character) => HTML_ENTITIES[character] ?? character);
+}

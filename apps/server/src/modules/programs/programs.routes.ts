@@ -1,0 +1,50 @@
+import { IdParamsSchema, ProgramBodySchema, ProgramParamsSchema, SprinklerDetailSchema } from '@pivot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { clientInfo, signedIn } from '../../http/request-context';
+import type { ProgramsService } from './programs.service';
+
+const tags = ['programs'];
+const detail = { 200: SprinklerDetailSchema };
+
+export const programsRoutes: FastifyPluginAsyncZod<{ programs: ProgramsService }> = async (app, { programs }) => {
+  app.post(
+    '/sprinkler/:id/program/',
+    { schema: { tags, params: IdParamsSchema, body: ProgramBodySchema, response: { 201: SprinklerDetailSchema } } },
+    async (request, reply) => {
+      const updated = await programs.create(
+        signedIn(request).user,
+        request.params.id,
+        request.body,
+        clientInfo(request),
+      );
+      return reply.status(201).send(updated);
+    },
+  );
+
+  app.patch(
+    '/sprinkler/:id/program/:programId/',
+    { schema: { tags, params: ProgramParamsSchema, body: ProgramBodySchema, response: detail } },
+    async (request) => {
+      const { id, programId } = request.params;
+      return programs.update(signedIn(request).user, id, programId, request.body, clientInfo(request));
+    },
+  );
+
+  app.delete(
+    '/sprinkler/:id/program/:programId/',
+    { schema: { tags, params: ProgramParamsSchema, response: detail } },
+    async (request) => {
+      const { id, programId } = request.params;
+      return programs.delete(signedIn(request).user, id, programId, clientInfo(request));
+    },
+  );
+
+  app.post(
+    '/sprinkler/:id/program/:programId/send/',
+    { schema: { tags, params: ProgramParamsSchema, response: detail } },
+    async (request) => {
+      const { id, programId } = request.params;
+      return programs.send(signedIn(request).user, id, programId, clientInfo(request));
+    },
+  );
+};

@@ -1,0 +1,76 @@
+import type {
+  AssignedUser,
+  HumiditySensor,
+  SprinklerDetail,
+  SprinklerListItem,
+  WeatherStation,
+} from '@pivot/contracts';
+import type { ProgramRow } from '../programs/programs.table';
+import type { MachineStateRow } from '../telemetry/telemetry.table';
+import type { UserRow } from '../users/users.table';
+import { armLine } from '../../geo/geo';
+import type { SprinklerRow } from './sprinklers.repository';
+
+/** The list form of a machine; live values stay null until the machine has reported them. */
+export function presentSprinklerListItem(row: SprinklerRow, state?: MachineStateRow): SprinklerListItem {
+  return {
+    id: row.id,
+    internalId: row.internalId,
+    name: row.name,
+    lat: Number(row.lat),
+    lng: Number(row.lng),
+    distance: state?.distance ?? null,
+    angle: state?.angle ?? null,
+    status: state?.status ?? null,
+  };
+}
+
+export function presentAssignedUser(user: UserRow): AssignedUser {
+  return { id: user.id, first_name: user.firstName, last_name: user.lastName, email: user.email };
+}
+
+/**
+ * Online while the broker says the machine is connected and it has reported within three of
+ * its longest telemetry intervals (docs/protocol.md).
+ */
+export const SILENCE_BEFORE_OFFLINE_MS = 3 * 60_000;
+
+function isOnline(state: MachineStateRow | undefined, now = Date.now()): boolean {
+  if (!state?.online) return false;
+  return state.reportedAt === null || now - state.reportedAt.getTime() < SILENCE_BEFORE_OFFLINE_MS;
+}
+
+export type SprinklerDetailParts = {
+  sprinkler: SprinklerRow;
+  state: MachineStateRow | undefined;
+  programs: ProgramRow[];
+  users: UserRow[];
+  weatherStations: WeatherStation[];
+  humiditySensors: HumiditySensor[];
+};
+
+export function presentSprinklerDetail(parts: SprinklerDetailParts): SprinklerDetail {
+  const { sprinkler, state, programs, users } = parts;
+  const centre = { lat: Number(sprinkler.lat), lng: Number(sprinkler.lng) };
+  const position =
+    state?.position ??
+    (typeof state?.angle === 'number' ? armLine(centre, state.angle, state.distance ?? sprinkler.armLength) : null);
+  return {
+    ...presentSprinklerListItem(sprinkler, state),
+    online: isOnline(state),
+    currentPosition: position ? { type: 'Feature', geometry: position, properties: {} } : null,
+    programs: programs.map((program) => ({ id: program.id, name: program.name, programData: program.programData })),
+    areaMap: sprinkler.areaMap,
+    speed: state?.speed ?? null,
+    pressure: state?.pressure ?? null,
+    flow: state?.flow ?? null,
+    currentProgramData:
+      state?.programName && state.programData
+        ? { type: 'FeatureCollection', name: state.programName, features: state.programData.features }
+        : null,
+    currentProgramTimestamp: state?.programUploadedAt?.getTime() ?? null,
+    humidity_sensors: parts.humiditySensors,
+    weather_stations: parts.weatherStations,
+    users: users.map(presentAssignedUser),
+  };
+}

@@ -1,0 +1,90 @@
+import {
+  CreateSprinklerBodySchema,
+  IdParamsSchema,
+  MotionBodySchema,
+  PermissionsBodySchema,
+  SprinklerAdminListQuerySchema,
+  SprinklerAdminListResponseSchema,
+  SprinklerDetailSchema,
+  SprinklerListItemSchema,
+  SprinklerListResponseSchema,
+  SprinklerWithUsersSchema,
+  UpdateSprinklerBodySchema,
+} from '@pivot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { clientInfo, signedIn } from '../../http/request-context';
+import type { SprinklersService } from './sprinklers.service';
+
+const tags = ['sprinklers'];
+
+export const sprinklersRoutes: FastifyPluginAsyncZod<{ sprinklers: SprinklersService }> = async (
+  app,
+  { sprinklers },
+) => {
+  app.get('/sprinkler/', { schema: { tags, response: { 200: SprinklerListResponseSchema } } }, async (request) =>
+    sprinklers.list(signedIn(request).user),
+  );
+
+  app.get(
+    '/sprinkler/list/',
+    {
+      config: { access: 'admin' },
+      schema: { tags, querystring: SprinklerAdminListQuerySchema, response: { 200: SprinklerAdminListResponseSchema } },
+    },
+    async (request) => sprinklers.listForAdmin(request.query),
+  );
+
+  app.get(
+    '/sprinkler/:id/',
+    { schema: { tags, params: IdParamsSchema, response: { 200: SprinklerDetailSchema } } },
+    async (request) => sprinklers.detail(signedIn(request).user, request.params.id),
+  );
+
+  app.post(
+    '/sprinkler/',
+    {
+      config: { access: 'admin' },
+      schema: { tags, body: CreateSprinklerBodySchema, response: { 201: SprinklerListItemSchema } },
+    },
+    async (request, reply) => {
+      const created = await sprinklers.create(signedIn(request).user, request.body, clientInfo(request));
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.patch(
+    '/sprinkler/:id/',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        params: IdParamsSchema,
+        body: UpdateSprinklerBodySchema,
+        response: { 200: SprinklerListItemSchema },
+      },
+    },
+    async (request) => sprinklers.update(signedIn(request).user, request.params.id, request.body, clientInfo(request)),
+  );
+
+  app.patch(
+    '/sprinkler/:id/permissions/',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        params: IdParamsSchema,
+        body: PermissionsBodySchema,
+        response: { 200: SprinklerWithUsersSchema },
+      },
+    },
+    async (request) =>
+      sprinklers.changePermissions(signedIn(request).user, request.params.id, request.body, clientInfo(request)),
+  );
+
+  app.post(
+    '/sprinkler/:id/motion',
+    { schema: { tags, params: IdParamsSchema, body: MotionBodySchema, response: { 200: SprinklerDetailSchema } } },
+    async (request) =>
+      sprinklers.move(signedIn(request).user, request.params.id, request.body.motion, clientInfo(request)),
+  );
+};

@@ -1,0 +1,55 @@
+import type { GeoJson } from '@pivot/contracts';
+import {
+  doublePrecision,
+  index,
+  jsonb,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from '../users/users.table';
+
+const EMPTY_AREA_MAP: GeoJson = { type: 'FeatureCollection', features: [] };
+
+export const sprinklers = pgTable(
+  'sprinklers',
+  {
+    id: serial('id').primaryKey(),
+    /** The machine's ID on the message broker. */
+    internalId: text('internal_id').notNull(),
+    name: text('name').notNull(),
+    lat: numeric('lat', { precision: 9, scale: 6 }).notNull(),
+    lng: numeric('lng', { precision: 9, scale: 6 }).notNull(),
+    /** Metres from the pivot centre to the last tower, as the machine reported it. */
+    armLength: doublePrecision('arm_length').notNull().default(0),
+    /** The field boundary and crop areas (GeoJSON), drawn by an administrator. */
+    areaMap: jsonb('area_map').$type<GeoJson>().notNull().default(EMPTY_AREA_MAP),
+    model: text('model'),
+    firmware: text('firmware'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('sprinklers_internal_id_key').on(table.internalId)],
+);
+
+/** Which users may see and control which machines. */
+export const sprinklerAccess = pgTable(
+  'sprinkler_access',
+  {
+    sprinklerId: integer('sprinkler_id')
+      .notNull()
+      .references(() => sprinklers.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.sprinklerId, table.userId] }),
+    index('sprinkler_access_user_idx').on(table.userId),
+  ],
+);

@@ -1,0 +1,48 @@
+import { type WatermapQuery, type WatermapResponse, parseDottedDate } from '@pivot/contracts';
+import type { Database } from '../../db/client';
+import { AppError } from '../../errors';
+import type { SprinklersService } from '../sprinklers/sprinklers.service';
+import type { UserRow } from '../users/users.table';
+import { WATER_GRID_STEP_M } from './water-accounting';
+import { type DayOfMonth, waterPerCell } from './watermap.repository';
+
+const EARTH_RADIUS_M = 6_371_008.8;
+const LONGEST_RANGE_DAYS = 366;
+
+function dayOfMonth(date: Date): DayOfMonth {
+  const iso = date.toISOString().slice(0, 10);
+  return { month: `${iso.slice(0, 8)}01`, day: Number(iso.slice(8, 10)) };
+}
+
+function round(value: number, decimals: number): number {
+  const factor = 10 ** decimals;
+  return Math.round(value * factor) / factor;
+}
+
+export class WatermapService {
+  constructor(
+    private readonly db: Database,
+    private readonly sprinklers: SprinklersService,
+  ) {}
+
+  /** The water a machine applied over local calendar days, per grid cell centre: lat, lng, mm. */
+  async watermap(user: UserRow, sprinklerId: number, query: WatermapQuery): Promise<WatermapResponse> {
+    const sprinkler = await this.sprinklers.accessible(user, sprinklerId);
+    const start = parseDottedDate(query.start)!;
+    const stop = parseDottedDate(query.stop)!;
+    if ((stop.getTime() - start.getTime()) / 86_400_000 >= LONGEST_RANGE_DAYS) throw new AppError('validation_error');
+    const cells = await waterPerCell(this.db, sprinkler.internalId, dayOfMonth(start), dayOfMonth(stop));
+    const centreLat = Number(sprinkler.lat);
+    const centreLng = Number(sprinkler.lng);
+    const metresToLat = 180 / (Math.PI * EARTH_RADIUS_M);
+    const metresToLng = metresToLat / Math.cos((centreLat * Math.PI) / 180);
+    const data = cells
+      .filter((cell) => cell.depth >= 0.05)
+      .map((cell): [number, number, number] => [
+        round(centreLat + (cell.y + 0.5) * WATER_GRID_STEP_M * metresToLat, 7),
+        round(centreLng + (cell.x + 0.5) * WATER_GRID_STEP_M * metresToLng, 7),
+        round(cell.depth, 1),
+      ]);
+    return { data, step: WATER_GRID_STEP_M };
+  }
+}

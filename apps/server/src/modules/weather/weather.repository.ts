@@ -1,0 +1,136 @@
+import type { SoilMessage, WeatherMessage } from '@pivot/contracts';
+import { type AnyColumn, and, between, gte, inArray, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
+import { soilSensors, weatherReadings } from './weather.table';
+
+export async function insertWeatherReading(db: Queryable, stationId: string, message: WeatherMessage): Promise<void> {
+  await db
+    .insert(weatherReadings)
+    .values({
+      stationId,
+      ts: new Date(message.ts),
+      lat: message.lat,
+      lng: message.lng,
+      temperature: message.temperature,
+      humidity: message.humidity,
+      rain: message.rain,
+      wind: message.wind ?? null,
+      solarRadiation: message.solarRadiation ?? null,
+      etp7d: message.etp7d ?? null,
+    })
+    .onConflictDoNothing();
+}
+
+/** Keeps a sensor's newest reading; an older one arriving late changes nothing. */
+export async function upsertSoilReading(db: Queryable, sensorId: string, message: SoilMessage): Promise<void> {
+  const values = {
+    ts: new Date(message.ts),
+    lat: message.lat,
+    lng: message.lng,
+    moisture: message.moisture,
+    depth: message.depth ?? null,
+  };
+  await db
+    .insert(soilSensors)
+    .values({ sensorId, ...values })
+    .onConflictDoUpdate({ target: soilSensors.sensorId, set: values, setWhere: sql`${soilSensors.ts} < excluded.ts` });
+}
+
+export type Area = { minLat: number; maxLat: number; minLng: number; maxLng: number };
+
+/** Rows whose position lies in the area. */
+function insideArea(lat: AnyColumn, lng: AnyColumn, area: Area) {
+  return and(between(lat, area.minLat, area.maxLat), between(lng, area.minLng, area.maxLng));
+}
+
+export type LatestReading = typeof weatherReadings.$inferSelect;
+
+/** The newest reading since `since` of each station inside the area. */
+export async function latestReadingsIn(db: Queryable, area: Area, since: Date): Promise<LatestReading[]> {
+  return db
+    .selectDistinctOn([weatherReadings.stationId])
+    .from(weatherReadings)
+    .where(and(gte(weatherReadings.ts, since), insideArea(weatherReadings.lat, weatherReadings.lng, area)))
+    .orderBy(weatherReadings.stationId, sql`${weatherReadings.ts} desc`);
+}
+
+/** Rain per station since each of two moments: the start of today and seven days before it. */
+export async function rainSince(
+  db: Queryable,
+  stationIds: string[],
+  today: Date,
+  weekAgo: Date,
+): Promise<Map<string, { today: number; week: number }>> {
+  if (stationIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      stationId: weatherReadings.stationId,
+      today: sql<number>`coalesce(sum(${weatherReadings.rain}) filter (where ${weatherReadings.ts} >= ${today.toISOString()}), 0)::float8`,
+      week: sql<number>`coalesce(sum(${weatherReadings.rain}), 0)::float8`,
+    })
+    .from(weatherReadings)
+    .where(and(inArray(weatherReadings.stationId, stationIds), gte(weatherReadings.ts, weekAgo)))
+    .groupBy(weatherReadings.stationId);
+  return new Map(rows.map((row) => [row.stationId, { today: Number(row.today), week: Number(row.week) }]));
+}
+
+export type DailySummary = {
+  stationId: string;
+  day: string;
+  minTemperature: number;
+  maxTemperature: number;
+  minHumidity: number;
+  maxHumidity: number;
+  wind: number | null;
+  /** Mean global radiation over the day's readings, W/m² */
+  solarRadiation: number | null;
+};
+
+/** One row per station and local calendar day in [from, to): the figures FAO-56 needs. */
+export async function dailySummaries(
+  db: Queryable,
+  stationIds: string[],
+  from: Date,
+  to: Date,
+  timeZone: string,
+): Promise<DailySummary[]> {
+  if (stationIds.length === 0) return [];
+  const day = sql<string>`to_char(${weatherReadings.ts} at time zone ${timeZone}, 'YYYY-MM-DD')`;
+  const rows = await db
+    .select({
+      stationId: weatherReadings.stationId,
+      day,
+      minTemperature: sql<number>`min(${weatherReadings.temperature})`,
+      maxTemperature: sql<number>`max(${weatherReadings.temperature})`,
+      minHumidity: sql<number>`min(${weatherReadings.humidity})`,
+      maxHumidity: sql<number>`max(${weatherReadings.humidity})`,
+      wind: sql<number | null>`avg(${weatherReadings.wind})`,
+      solarRadiation: sql<number | null>`avg(${weatherReadings.solarRadiation})`,
+    })
+    .from(weatherReadings)
+    .where(
+      and(
+        inArray(weatherReadings.stationId, stationIds),
+        gte(weatherReadings.ts, from),
+        sql`${weatherReadings.ts} < ${to.toISOString()}`,
+      ),
+    )
+    // By position: the day expression's time zone is a parameter, which PostgreSQL cannot match to the select list.
+    .groupBy(sql`1`, sql`2`);
+  return rows.map((row) => ({
+    ...row,
+    minTemperature: Number(row.minTemperature),
+    maxTemperature: Number(row.maxTemperature),
+    minHumidity: Number(row.minHumidity),
+    maxHumidity: Number(row.maxHumidity),
+    wind: row.wind === null ? null : Number(row.wind),
+    solarRadiation: row.solarRadiation === null ? null : Number(row.solarRadiation),
+  }));
+}
+
+export async function soilSensorsIn(db: Queryable, area: Area, since: Date) {
+  return db
+    .select()
+    .from(soilSensors)
+    .where(and(gte(soilSensors.ts, since), insideArea(soilSensors.lat, soilSensors.lng, area)));
+}

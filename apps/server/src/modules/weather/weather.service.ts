@@ -1,0 +1,119 @@
+import type { HumiditySensor, SoilMessage, WeatherMessage, WeatherStation } from '@pivot/contracts';
+import type { Database, Queryable } from '../../db/client';
+import { type LatLng, boundingBox, distanceM } from '../../geo/geo';
+import { startOfLocalDay } from '../../time/local-day';
+import { referenceEvapotranspiration } from './reference-evapotranspiration';
+import {
+  type DailySummary,
+  dailySummaries,
+  insertWeatherReading,
+  latestReadingsIn,
+  rainSince,
+  soilSensorsIn,
+  upsertSoilReading,
+} from './weather.repository';
+
+/** Stations this close to a machine's centre show on its map. */
+const STATION_RADIUS_M = 5000;
+/** Sensors this far beyond the end of the arm still show on its map. */
+const SENSOR_MARGIN_M = 100;
+/** A reading counts as current for this long. */
+const READING_LIFETIME_MS = 3 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Most farmland in the product's region lies low; the elevation barely changes ETP. */
+const DEFAULT_ELEVATION_M = 100;
+/** W/m² averaged over a day → MJ/m² over that day */
+const WATTS_TO_DAILY_MEGAJOULES = 0.0864;
+
+export class WeatherService {
+  constructor(
+    private readonly db: Database,
+    /** The farmers' time zone: "today" for rainfall and the days of ETP are its calendar days. */
+    private readonly timeZone: string,
+  ) {}
+
+  recordWeather(stationId: string, message: WeatherMessage): Promise<void> {
+    return insertWeatherReading(this.db, stationId, message);
+  }
+
+  recordSoil(sensorId: string, message: SoilMessage): Promise<void> {
+    return upsertSoilReading(this.db, sensorId, message);
+  }
+
+  /** Weather stations near the machine with their current reading, rainfall and ETP over 7 days. */
+  async stationsNear(db: Queryable, centre: LatLng): Promise<WeatherStation[]> {
+    const now = Date.now();
+    const readings = (
+      await latestReadingsIn(db, boundingBox(centre, STATION_RADIUS_M), new Date(now - READING_LIFETIME_MS))
+    ).filter((reading) => distanceM(centre, reading) <= STATION_RADIUS_M);
+    if (readings.length === 0) return [];
+    const ids = readings.map((reading) => reading.stationId);
+    const today = startOfLocalDay(this.timeZone, new Date(now));
+    const weekAgo = new Date(today.getTime() - 7 * DAY_MS);
+    const [rain, days] = await Promise.all([
+      rainSince(db, ids, today, weekAgo),
+      dailySummaries(db, ids, weekAgo, today, this.timeZone),
+    ]);
+    return readings.map((reading) => {
+      const etp7d =
+        reading.etp7d ??
+        sumEvapotranspiration(
+          days.filter((day) => day.stationId === reading.stationId),
+          reading.lat,
+        );
+      return {
+        id: reading.stationId,
+        lat: reading.lat,
+        lng: reading.lng,
+        temperature: reading.temperature,
+        humidity: reading.humidity,
+        rainfall: round(rain.get(reading.stationId)?.today ?? 0),
+        rainfall_7d: round(rain.get(reading.stationId)?.week ?? 0),
+        ...(reading.wind === null ? {} : { wind: reading.wind }),
+        ...(etp7d === null ? {} : { etp_7d: round(etp7d) }),
+        expire_timestamp: reading.ts.getTime() + READING_LIFETIME_MS,
+      };
+    });
+  }
+
+  /** Soil sensors within the machine's reach: latitude, longitude, moisture and depth when known. */
+  async sensorsNear(db: Queryable, centre: LatLng, armLength: number): Promise<HumiditySensor[]> {
+    const radius = armLength + SENSOR_MARGIN_M;
+    const sensors = await soilSensorsIn(db, boundingBox(centre, radius), new Date(Date.now() - READING_LIFETIME_MS));
+    return sensors
+      .filter((sensor) => distanceM(centre, sensor) <= radius)
+      .sort((a, b) => a.sensorId.localeCompare(b.sensorId))
+      .map((sensor): HumiditySensor =>
+        sensor.depth === null
+          ? [sensor.lat, sensor.lng, sensor.moisture]
+          : [sensor.lat, sensor.lng, sensor.moisture, sensor.depth],
+      );
+  }
+}
+
+/** ETP summed over the days a station has readings for; null when it has none. */
+function sumEvapotranspiration(days: DailySummary[], latitude: number): number | null {
+  if (days.length === 0) return null;
+  return days.reduce((sum, day) => {
+    const date = new Date(`${day.day}T12:00:00Z`);
+    const dayOfYear = Math.floor((date.getTime() - Date.UTC(date.getUTCFullYear(), 0, 0)) / DAY_MS);
+    return (
+      sum +
+      referenceEvapotranspiration({
+        dayOfYear,
+        latitudeDegrees: latitude,
+        elevationM: DEFAULT_ELEVATION_M,
+        minTemperature: day.minTemperature,
+        maxTemperature: day.maxTemperature,
+        minHumidity: day.minHumidity,
+        maxHumidity: day.maxHumidity,
+        wind: day.wind ?? undefined,
+        solarRadiation: day.solarRadiation === null ? undefined : day.solarRadiation * WATTS_TO_DAILY_MEGAJOULES,
+      })
+    );
+  }, 0);
+}
+
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}

@@ -1,0 +1,31 @@
+import { doublePrecision, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** Every weather station reading, for today's and the last 7 days' rainfall and ETP. */
+export const weatherReadings = pgTable(
+  'weather_readings',
+  {
+    stationId: text('station_id').notNull(),
+    ts: timestamp('ts', { withTimezone: true, precision: 3 }).notNull(),
+    lat: doublePrecision('lat').notNull(),
+    lng: doublePrecision('lng').notNull(),
+    temperature: doublePrecision('temperature').notNull(),
+    humidity: doublePrecision('humidity').notNull(),
+    /** mm since the station's previous reading */
+    rain: doublePrecision('rain').notNull(),
+    wind: doublePrecision('wind'),
+    solarRadiation: doublePrecision('solar_radiation'),
+    /** ETP of the last 7 days as the station computed it, when it does. */
+    etp7d: doublePrecision('etp_7d'),
+  },
+  (table) => [primaryKey({ columns: [table.stationId, table.ts] }), index('weather_readings_ts_idx').on(table.ts)],
+);
+
+/** The latest reading of each soil-moisture sensor. */
+export const soilSensors = pgTable('soil_sensors', {
+  sensorId: text('sensor_id').primaryKey(),
+  ts: timestamp('ts', { withTimezone: true, precision: 3 }).notNull(),
+  lat: doublePrecision('lat').notNull(),
+  lng: doublePrecision('lng').notNull(),
+  moisture: doublePrecision('moisture').notNull(),
+  depth: doublePrecision('depth'),
+});

@@ -1,0 +1,50 @@
+import type { ErrorBody, PasswordError } from '@pivot/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError, PasswordRejectedError } from '../errors';
+import { requestLanguage } from '../http/request-context';
+import { errorMessage, passwordMessage } from '../i18n/messages';
+
+/** One place turns every error into its answer: known codes keep their status, the rest hide their details. */
+export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const language = requestLanguage(request);
+    if (error instanceof AppError) {
+      if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+      const body: ErrorBody = { code: error.code, message: errorMessage(error.code, language) };
+      return reply.status(error.status).headers(error.headers).send(body);
+    }
+    if (error instanceof PasswordRejectedError) {
+      const body: PasswordError = { code: 'password_rejected', message: errorMessage('password_rejected', language) };
+      for (const [field, problems] of Object.entries(error.fields)) {
+        if (problems.length > 0)
+          body[field as keyof typeof error.fields] = problems.map((problem) => passwordMessage(problem, language));
+      }
+      return reply.status(400).send(body);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const body: ErrorBody = {
+        code: 'validation_error',
+        message: errorMessage('validation_error', language),
+        issues: error.validation.map((issue) => ({
+          path: [error.validationContext, ...issue.instancePath.split('/').filter(Boolean)].join('.'),
+          message: issue.message ?? '',
+        })),
+      };
+      return reply.status(400).send(body);
+    }
+    const clientError =
+      !isResponseSerializationError(error) &&
+      error.statusCode !== undefined &&
+      error.statusCode >= 400 &&
+      error.statusCode < 500;
+    if (clientError) {
+      const body: ErrorBody = { code: 'validation_error', message: errorMessage('validation_error', language) };
+      return reply.status(error.statusCode!).send(body);
+    }
+    request.log.error({ err: error }, 'request failed');
+    const body: ErrorBody = { code: 'internal_error', message: errorMessage('internal_error', language) };
+    return reply.status(500).send(body);
+  });
+});

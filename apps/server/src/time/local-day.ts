@@ -1,0 +1,31 @@
+/** Minutes the time zone is ahead of UTC at the given instant. */
+function offsetMinutes(timeZone: string, at: number): number {
+  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+    .formatToParts(at)
+    .find((part) => part.type === 'timeZoneName')?.value;
+  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name ?? '');
+  if (!match) return 0;
+  const [, sign, hours, minutes] = match;
+  return (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes));
+}
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar date (YYYY-MM-DD) of an instant in the time zone. */
+export function localDate(timeZone: string, instant: Date | number): string {
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dateFormats.set(timeZone, format);
+  }
+  return format.format(instant);
+}
+
+/** The instant the calendar day containing `now` began in the time zone. */
+export function startOfLocalDay(timeZone: string, now: Date = new Date()): Date {
+  const localDay = localDate(timeZone, now);
+  const midnightAsUtc = Date.parse(`${localDay}T00:00:00Z`);
+  const firstGuess = midnightAsUtc - offsetMinutes(timeZone, midnightAsUtc) * 60_000;
+  // Across a daylight-saving change the offset at midnight differs from the one at the guess.
+  return new Date(midnightAsUtc - offsetMinutes(timeZone, firstGuess) * 60_000);
+}

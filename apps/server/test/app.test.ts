@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, createTestApp } from './support/test-app';
+
+describe('the server', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers health with the database it runs on', async () => {
+    const response = await t.client().get('/api/health');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ok', database: t.database.kind, broker: 'connected' });
+  });
+
+  it('sends security headers', async () => {
+    const response = await t.client().get('/api/health');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
+  it('publishes an OpenAPI document generated from the shared schemas', async () => {
+    const response = await t.client().get('/api/docs/json');
+    expect(response.status).toBe(200);
+    const document = response.body as {
+      openapi: string;
+      paths: Record<string, Record<string, { requestBody?: unknown }>>;
+    };
+    expect(document.openapi).toMatch(/^3\./);
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/api/user/login/', '/api/user/list/', '/api/logs/', '/api/user/{id}/']),
+    );
+    expect(JSON.stringify(document.paths['/api/user/login/']?.post?.requestBody)).toContain('remember');
+  });
+
+  it('answers unknown API paths with 404 in the error shape', async () => {
+    const response = await t.client().get('/api/nothing-here');
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ code: 'not_found' });
+  });
+
+  it('accepts paths with and without the trailing slash', async () => {
+    expect((await t.client().get('/api/health/')).status).toBe(200);
+  });
+});

@@ -1,0 +1,52 @@
+import type { ProgramBody, ProgramData } from '@pivot/contracts';
+import { sprinklerAccess, sprinklers } from '../../src/db/schema';
+import type { TestApp } from './test-app';
+
+let machineCounter = 0;
+
+/** A machine stored straight in the database, as if an administrator had added it. */
+export async function buildSprinkler(t: TestApp, overrides: Partial<typeof sprinklers.$inferInsert> = {}) {
+  machineCounter += 1;
+  const [row] = await t.database.db
+    .insert(sprinklers)
+    .values({
+      internalId: `TEST-${machineCounter}-${Date.now().toString(36)}`,
+      name: `Pivot ${machineCounter}`,
+      lat: '52.200000',
+      lng: '17.100000',
+      armLength: 400,
+      ...overrides,
+    })
+    .returning();
+  return row!;
+}
+
+export async function grant(t: TestApp, sprinklerId: number, userId: number): Promise<void> {
+  await t.database.db.insert(sprinklerAccess).values({ sprinklerId, userId });
+}
+
+/** A square sector around (lng, lat), about 100 m a side. */
+export function squareSector(name: string, rate: number, lng = 17.1, lat = 52.2) {
+  const d = 0.0007;
+  return {
+    type: 'Feature' as const,
+    geometry: {
+      type: 'Polygon' as const,
+      coordinates: [
+        [
+          [lng, lat],
+          [lng + d, lat],
+          [lng + d, lat + d],
+          [lng, lat + d],
+          [lng, lat],
+        ] as [number, number][],
+      ],
+    },
+    properties: { name, rate },
+  };
+}
+
+export function buildProgram(name: string, sectors = [squareSector('North', 12)]): ProgramBody {
+  const programData: ProgramData = { type: 'FeatureCollection', features: sectors };
+  return { name, programData };
+}

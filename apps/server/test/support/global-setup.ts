@@ -1,0 +1,49 @@
+import { rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openPglite, openPostgres } from '../../src/db/client';
+import { withDatabaseName } from './database';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteTemplatePath: string;
+    postgresTemplateDatabase: string;
+  }
+}
+
+/**
+ * Migrates one database per run and lets every test file start from a copy of it: a migrated
+ * PGlite image, or a PostgreSQL template database when DATABASE_URL is set.
+ */
+export default async function setup(project: TestProject) {
+  const databaseUrl = process.env.DATABASE_URL;
+  // Named per run, so runs sharing one PostgreSQL server (CI and a developer) leave each other alone.
+  const templateDatabase = `pivot_test_template_${process.pid}`;
+  const adminQuery = async (statement: string) => {
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(statement);
+    await admin.end();
+  };
+  if (databaseUrl) {
+    await adminQuery(`create database ${templateDatabase}`);
+    const template = await openPostgres(withDatabaseName(databaseUrl, templateDatabase));
+    await template.close();
+  }
+  const client = new PGlite();
+  const handle = await openPglite(client);
+  const image = await client.dumpDataDir('none');
+  const imagePath = path.join(os.tmpdir(), `pivot-test-template-${process.pid}.tar`);
+  await writeFile(imagePath, Buffer.from(await image.arrayBuffer()));
+  await handle.close();
+  project.provide('pgliteTemplatePath', imagePath);
+  project.provide('postgresTemplateDatabase', templateDatabase);
+
+  return async () => {
+    await rm(imagePath, { force: true });
+    if (databaseUrl) await adminQuery(`drop database if exists ${templateDatabase} with (force)`);
+  };
+}

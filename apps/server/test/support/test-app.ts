@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { type App, buildApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import type { DatabaseHandle } from '../../src/db/client';
+import { PasswordHasher } from '../../src/modules/auth/password-hasher';
+import { insertUser } from '../../src/modules/users/users.repository';
+import type { NewUserRow, UserRow } from '../../src/modules/users/users.table';
+import { ApiClient } from './api-client';
+import { createTestDatabase } from './database';
+
+export const ADMIN_EMAIL = 'admin@pivot.test';
+export const ADMIN_PASSWORD = 'Admin-Password-1';
+export const USER_PASSWORD = 'User-Password-1';
+export const PUBLIC_URL = 'http://pivot.test';
+
+export type TestApp = {
+  app: App;
+  database: DatabaseHandle;
+  dataDir: string;
+  client: (ip?: string) => ApiClient;
+  /** A signed-in client for the first administrator. */
+  adminClient: () => Promise<ApiClient>;
+  /** Creates an activated user with USER_PASSWORD straight in the database. */
+  buildUser: (overrides?: Partial<NewUserRow>) => Promise<UserRow>;
+  /** Sends the queued mail and returns the files of the outbox folder, oldest first. */
+  outboxMails: () => Promise<string[]>;
+  close: () => Promise<void>;
+};
+
+let userCounter = 0;
+const hasher = new PasswordHasher();
+let userPasswordHash: Promise<string> | undefined;
+
+/**
+ * Machines talk to the embedded broker, or to the real one at TEST_MQTT_URL (Mosquitto in CI).
+ * On a shared broker each app takes its own subscription group, so that test files running side
+ * by side never receive each other's machines.
+ */
+function brokerSettings(): Record<string, string> {
+  const url = process.env.TEST_MQTT_URL;
+  if (!url) return { MQTT_PORT: '0', MQTT_HOST: '127.0.0.1' };
+  return { MQTT_URL: url, MQTT_SHARED_GROUP: `test-${randomBytes(4).toString('hex')}` };
+}
+
+/** The real app over a fresh database and data folder, as `npm start` builds it. */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { database?: DatabaseHandle } = {},
+): Promise<TestApp> {
+  const ownDatabase = !options.database;
+  const database = options.database ?? (await createTestDatabase());
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pivot-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ...brokerSettings(),
+    COMMAND_TIMEOUT_MS: '1500',
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    PUBLIC_URL,
+    WEB_DIST_DIR: path.join(dataDir, 'no-web-app'),
+    ...env,
+  });
+  const app = await buildApp({ config, database, print: () => undefined });
+  await app.ready();
+  const outboxFolder = path.join(dataDir, 'outbox');
+
+  return {
+    app,
+    database,
+    dataDir,
+    client: (ip) => new ApiClient(app, ip),
+    adminClient: async () => {
+      const client = new ApiClient(app);
+      await client.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+      return client;
+    },
+    buildUser: async (overrides = {}) => {
+      userCounter += 1;
+      userPasswordHash ??= hasher.hash(USER_PASSWORD);
+      return insertUser(database.db, {
+        firstName: 'Jan',
+        lastName: `Kowalski ${userCounter}`,
+        email: `user${userCounter}-${Date.now()}@pivot.test`,
+        passwordHash: await userPasswordHash,
+        activatedAt: new Date(),
+        ...overrides,
+      });
+    },
+    outboxMails: async () => {
+      await app.outbox.drain();
+      const files = (await readdir(outboxFolder).catch(() => [])).filter((file) => file.endsWith('.eml')).sort();
+      const mails = await Promise.all(files.map((file) => readFile(path.join(outboxFolder, file), 'utf8')));
+      return mails.map(undoQuotedPrintableBreaks);
+    },
+    close: async () => {
+      await app.close();
+      if (ownDatabase) await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Long lines of a quoted-printable mail are folded with "=" at the line end, and "=" itself is written =3D. */
+function undoQuotedPrintableBreaks(mail: string): string {
+  return mail.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+}
+
+/** The link of the given kind in a mail, with its user id and token. */
+export function linkIn(mail: string, kind: 'activation' | 'set-password') {
+  const match = new RegExp(`${PUBLIC_URL}(/en)?/${kind}/(\\d+)/([A-Za-z0-9_-]+)`).exec(mail);
+  if (!match) throw new Error(`no ${kind} link in mail:\n${mail}`);
+  return { url: match[0], uid: Number(match[2]), token: match[3]!, english: match[1] === '/en' };
+}

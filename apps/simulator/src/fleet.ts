@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { type MqttClient, connect } from 'mqtt';
+import { type FleetLayout, type MachineSite, generateMachineSites, surroundings } from './fleet-layout';
+import { bearingAndDistance } from './geo';
+import { type Sweep, sweepCovers } from './irrigation';
+import { type Logger, silentLogger } from './logger';
+import { type MisbehaviourShares, assertMisbehaviourShares } from './misbehaviour';
+import { waitForConnection } from './mqtt-connection';
+import { PivotMachine } from './pivot-machine';
+import { createRandom, mixSeed } from './random';
+import { SoilSensor } from './soil-sensor';
+import { assertInRange } from './validation';
+import { WeatherStation } from './weather-station';
+
+export type FleetIntervals = {
+  /** Telemetry while moving, ms; 5 s by default. */
+  movingTelemetryMs: number;
+  /** Telemetry at rest, ms; 60 s by default. */
+  restingTelemetryMs: number;
+  /** Weather readings, ms; 60 s by default. */
+  weatherMs: number;
+  /** Soil readings, ms; 60 s by default. */
+  soilMs: number;
+  /** Processing an uploaded program, ms; 2 s by default. */
+  programProcessingMs: number;
+};
+
+export type FleetOptions = {
+  brokerUrl: string;
+  /** Seeds every random choice: the same seed builds and runs the same fleet; 1 by default. */
+  seed?: number;
+  /** Simulated minutes per real minute; 1 by default. */
+  timeScale?: number;
+  /** Put before every ID, so that several fleets can share a broker. */
+  idPrefix?: string;
+  intervals?: Partial<FleetIntervals>;
+  /** Chance of a pressure-loss alarm per simulated hour of watering, per machine; 0.01 by default. */
+  alarmChancePerHour?: number;
+  misbehaviour?: MisbehaviourShares;
+  logger?: Logger;
+};
+
+/** How many machines connect at once: a broker takes a burst of a thousand connections badly. */
+const CONNECT_BATCH = 50;
+const DEFAULT_ALARM_CHANCE_PER_HOUR = 0.01;
+/** Keeps the machines' own draws apart from those that laid out the fleet from the same seed. */
+const RUN_SEED_SALT = 0x5eed;
+
+/**
+ * Machines with the weather stations and soil probes around them. Each machine has its own MQTT
+ * connection; stations and probes publish through one shared connection, as a radio gateway would.
+ */
+export class Fleet {
+  readonly machines: PivotMachine[];
+  readonly stations: WeatherStation[];
+  readonly sensors: SoilSensor[];
+  private gateway: MqttClient | null = null;
+  private readonly logger: Logger;
+
+  constructor(
+    layout: FleetLayout,
+    private readonly options: FleetOptions,
+  ) {
+    assertMisbehaviourShares(options.misbehaviour ?? {});
+    this.logger = options.logger ?? silentLogger;
+    const random = createRandom(mixSeed(options.seed ?? 1, RUN_SEED_SALT));
+    const intervals = options.intervals ?? {};
+    const sensorsByMachine = new Map<string, SoilSensor[]>();
+    this.sensors = layout.sensors.map((site) => {
+      const sensor = new SoilSensor({
+        ...site,
+        intervalMs: intervals.soilMs,
+        timeScale: options.timeScale,
+        logger: this.logger,
+      });
+      sensorsByMachine.set(site.machineId, [...(sensorsByMachine.get(site.machineId) ?? []), sensor]);
+      return sensor;
+    });
+    this.machines = layout.machines.map(
+      (site) =>
+        new PivotMachine({
+          ...site,
+          brokerUrl: options.brokerUrl,
+          timeScale: options.timeScale,
+          alarmChancePerHour: options.alarmChancePerHour ?? DEFAULT_ALARM_CHANCE_PER_HOUR,
+          movingTelemetryMs: intervals.movingTelemetryMs,
+          restingTelemetryMs: intervals.restingTelemetryMs,
+          programProcessingMs: intervals.programProcessingMs,
+          misbehaviour: options.misbehaviour,
+          seed: Math.floor(random.next() * 2 ** 32),
+          logger: this.logger,
+          onSweep: wetProbesUnder(site, sensorsByMachine.get(site.id) ?? []),
+        }),
+    );
+    this.stations = layout.stations.map((site) => {
+      const nearby = sensorsByMachine.get(site.machineId) ?? [];
+      return new WeatherStation({
+        ...site,
+        intervalMs: intervals.weatherMs,
+        seed: Math.floor(random.next() * 2 ** 32),
+        regionSeed: options.seed ?? 1,
+        logger: this.logger,
+        onReading: (reading) => nearby.forEach((sensor) => sensor.weather(reading)),
+      });
+    });
+  }
+
+  async start(): Promise<void> {
+    const gateway = connect(this.options.brokerUrl, {
+      clientId: `${this.options.idPrefix ?? ''}sensors-${randomUUID()}`,
+    });
+    gateway.on('error', (error) => this.logger.debug('MQTT error on the sensor gateway', { error: error.message }));
+    gateway.on('offline', () => this.logger.warn('Lost the broker; reconnecting', { broker: this.options.brokerUrl }));
+    this.gateway = gateway;
+    try {
+      await waitForConnection(gateway, this.options.brokerUrl);
+      for (let first = 0; first < this.machines.length; first += CONNECT_BATCH) {
+        await Promise.all(this.machines.slice(first, first + CONNECT_BATCH).map((machine) => machine.start()));
+      }
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+    for (const reporter of [...this.stations, ...this.sensors]) reporter.start(gateway);
+    this.logger.info('Fleet started', {
+      broker: this.options.brokerUrl,
+      machines: this.machines.length,
+      stations: this.stations.length,
+      sensors: this.sensors.length,
+    });
+  }
+
+  /** Stops every part; the machines go offline cleanly. */
+  async stop(): Promise<void> {
+    for (const reporter of [...this.stations, ...this.sensors]) reporter.stop();
+    await Promise.all(this.machines.map((machine) => machine.stop()));
+    const gateway = this.gateway;
+    this.gateway = null;
+    await gateway?.endAsync(!gateway.connected);
+  }
+}
+
+/** Wets each of the machine's probes that a watering sweep passes over. */
+function wetProbesUnder(machine: MachineSite, sensors: readonly SoilSensor[]): (sweep: Sweep) => void {
+  const probes = sensors
+    .map((sensor) => ({ sensor, ...bearingAndDistance(machine, [sensor.position.lng, sensor.position.lat]) }))
+    .filter((probe) => probe.distance <= machine.armLength);
+  return (sweep) => {
+    for (const probe of probes) if (sweepCovers(sweep, probe.bearing)) probe.sensor.wet(sweep.depthMm);
+  };
+}
+
+export type GeneratedFleetOptions = FleetOptions & {
+  /** How many machines, 1–10 000. */
+  count: number;
+};
+
+/** Builds a fleet of count machines on generated fields, with stations and probes, and starts it. */
+export async function startFleet(options: GeneratedFleetOptions): Promise<Fleet> {
+  assertInRange('The machine count', options.count, 1, 10_000);
+  const random = createRandom(options.seed ?? 1);
+  const idPrefix = options.idPrefix ?? '';
+  const machines = generateMachineSites(options.count, random, idPrefix);
+  const fleet = new Fleet({ machines, ...surroundings(machines, random, idPrefix) }, options);
+  await fleet.start();
+  return fleet;
+}

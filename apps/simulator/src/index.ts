@@ -1,0 +1,10 @@
+export { DEMO_MACHINES, DEMO_TIME_SCALE, type Crop, type DemoMachine, startDemoFleet } from './demo-fleet';
+export { Fleet, type FleetIntervals, type FleetOptions, type GeneratedFleetOptions, startFleet } from './fleet';
+export type { FleetLayout, MachineSite, SensorSite, StationSite } from './fleet-layout';
+export type { Sweep } from './irrigation';
+export { type LogLevel, type Logger, createLogger, silentLogger } from './logger';
+export { MISBEHAVIOUR_KINDS, type MisbehaviourKind, type MisbehaviourShares } from './misbehaviour';
+export type { CurrentProgram } from './pivot-arm';
+export { PivotMachine, type PivotMachineOptions, type PivotMachineState, type ProgramUpload } from './pivot-machine';
+export { SoilSensor, type SoilSensorOptions } from './soil-sensor';
+export { WeatherStation, type WeatherStationOptions } from './weather-station';

@@ -1,0 +1,141 @@
+import { PROTOCOL_VERSION, SoilMessageSchema, topics } from '@pivot/contracts';
+import type { MqttClient } from 'mqtt';
+import type { LatLng } from './geo';
+import { type Logger, silentLogger } from './logger';
+import { encode } from './mqtt-connection';
+import { RetainedReporter } from './retained-reporter';
+import { UniqueClock } from './unique-clock';
+import { assertInRange, assertPositive, assertTopicId } from './validation';
+import type { WeatherReading } from './weather-model';
+
+const WILTING_POINT = 8;
+const FIELD_CAPACITY = 34;
+const SATURATION = 45;
+/** Evaporation that goes on at night, mm/h. */
+const NIGHT_EVAPORATION_MM_PER_HOUR = 0.02;
+/** Half the sunshine's energy goes into evaporating water: W/m² → mm/h (2.45 MJ evaporate 1 mm). */
+const EVAPORATION_MM_PER_HOUR_PER_WATT = (0.5 * 0.0036) / 2.45;
+const DRAINAGE_HALF_LIFE_HOURS = 6;
+
+/**
+ * Volumetric water content (%) of the soil layer a probe sits in: water in raises it, the sun
+ * draws it down (more slowly as the soil dries), and what exceeds field capacity drains away.
+ */
+export class SoilMoisture {
+  constructor(
+    public moisture: number,
+    private readonly layerMm: number,
+  ) {}
+
+  /** Rain or irrigation reaching the soil, mm. */
+  wet(mm: number): void {
+    this.moisture = Math.min(SATURATION, this.moisture + (mm / this.layerMm) * 100);
+  }
+
+  /** Evapotranspiration and drainage over some hours under the given sunshine (W/m²). */
+  dry(hours: number, solarRadiation: number): void {
+    const available = Math.max(0, (this.moisture - WILTING_POINT) / (FIELD_CAPACITY - WILTING_POINT));
+    const evaporatedMm =
+      (NIGHT_EVAPORATION_MM_PER_HOUR + EVAPORATION_MM_PER_HOUR_PER_WATT * solarRadiation) *
+      hours *
+      Math.min(1, available);
+    this.moisture = Math.max(WILTING_POINT, this.moisture - (evaporatedMm / this.layerMm) * 100);
+    if (this.moisture > FIELD_CAPACITY) {
+      this.moisture = FIELD_CAPACITY + (this.moisture - FIELD_CAPACITY) * 0.5 ** (hours / DRAINAGE_HALF_LIFE_HOURS);
+    }
+  }
+}
+
+export type SoilSensorOptions = {
+  id: string;
+  lat: number;
+  lng: number;
+  /** ms between readings; 60 s by default. */
+  intervalMs?: number;
+  /** Probe depth, cm; 30 by default. The probe reads a layer twice as deep. */
+  depth?: number;
+  /** Starting moisture, %; 25 by default. */
+  moisture?: number;
+  /** Simulated minutes per real minute, as for the machines watering it; 1 by default. */
+  timeScale?: number;
+  logger?: Logger;
+};
+
+/** A soil-moisture probe publishing retained readings to sensors/{id}/soil. */
+export class SoilSensor {
+  readonly id: string;
+  readonly position: LatLng;
+  private readonly depth: number;
+  private readonly timeScale: number;
+  private readonly soil: SoilMoisture;
+  private readonly reporter: RetainedReporter;
+  private readonly clock = new UniqueClock();
+  private lastDried = Date.now();
+  private solarRadiation = 0;
+
+  constructor(options: SoilSensorOptions) {
+    assertTopicId(options.id);
+    this.depth = options.depth ?? 30;
+    this.timeScale = options.timeScale ?? 1;
+    const intervalMs = options.intervalMs ?? 60_000;
+    assertInRange('The probe depth', this.depth, 1, 500);
+    assertPositive('The time scale', this.timeScale);
+    assertPositive('The soil interval', intervalMs);
+    this.id = options.id;
+    this.position = { lat: options.lat, lng: options.lng };
+    this.soil = new SoilMoisture(options.moisture ?? 25, this.depth * 2 * 10);
+    this.reporter = new RetainedReporter(
+      topics.soil(options.id),
+      intervalMs,
+      () => this.nextReading(),
+      options.logger ?? silentLogger,
+    );
+  }
+
+  get moisture(): number {
+    return this.soil.moisture;
+  }
+
+  /** Publishes through the given connection: stations and sensors share their fleet's. */
+  start(client: MqttClient): void {
+    this.lastDried = Date.now();
+    this.reporter.start(client);
+  }
+
+  stop(): void {
+    this.reporter.stop();
+  }
+
+  /** Irrigation falling on the probe's spot, mm. */
+  wet(mm: number): void {
+    this.dryUntilNow();
+    this.soil.wet(mm);
+  }
+
+  /** A reading from the station nearby: its rain wets the soil and its sunshine sets how fast it dries. */
+  weather(reading: WeatherReading): void {
+    this.dryUntilNow();
+    this.solarRadiation = reading.solarRadiation;
+    this.soil.wet(reading.rain);
+  }
+
+  private dryUntilNow(): void {
+    const now = Date.now();
+    this.soil.dry(((now - this.lastDried) / 3_600_000) * this.timeScale, this.solarRadiation);
+    this.lastDried = now;
+  }
+
+  private nextReading(): string {
+    this.dryUntilNow();
+    const { lat, lng } = this.position;
+    const moisture = Math.round(this.soil.moisture * 10) / 10;
+    return encode(SoilMessageSchema, {
+      v: PROTOCOL_VERSION,
+      ts: this.clock.now(),
+      lat,
+      lng,
+      moisture,
+      depth: this.depth,
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import { PROTOCOL_VERSION, WeatherMessageSchema, topics } from '@pivot/contracts';
+import type { MqttClient } from 'mqtt';
+import { type Logger, silentLogger } from './logger';
+import { encode } from './mqtt-connection';
+import { RetainedReporter } from './retained-reporter';
+import { UniqueClock } from './unique-clock';
+import { assertPositive, assertTopicId } from './validation';
+import { type WeatherReading, WeatherModel } from './weather-model';
+
+export type WeatherStationOptions = {
+  id: string;
+  lat: number;
+  lng: number;
+  /** ms between readings; 60 s by default. */
+  intervalMs?: number;
+  seed?: number;
+  /** Shared by the stations of one region, so their days agree; the station's seed by default. */
+  regionSeed?: number;
+  logger?: Logger;
+  /** Told of every reading, so the soil sensors nearby feel its rain and sunshine. */
+  onReading?: (reading: WeatherReading) => void;
+};
+
+/** A weather station publishing retained readings to stations/{id}/weather. */
+export class WeatherStation {
+  readonly id: string;
+  private readonly model: WeatherModel;
+  private readonly reporter: RetainedReporter;
+  private readonly clock = new UniqueClock();
+
+  constructor(private readonly options: WeatherStationOptions) {
+    assertTopicId(options.id);
+    const intervalMs = options.intervalMs ?? 60_000;
+    assertPositive('The weather interval', intervalMs);
+    this.id = options.id;
+    const seed = options.seed ?? 1;
+    this.model = new WeatherModel({ lat: options.lat, lng: options.lng }, seed, options.regionSeed ?? seed);
+    this.reporter = new RetainedReporter(
+      topics.weather(options.id),
+      intervalMs,
+      () => this.nextReading(),
+      options.logger ?? silentLogger,
+    );
+  }
+
+  /** Publishes through the given connection: stations and sensors share their fleet's. */
+  start(client: MqttClient): void {
+    this.reporter.start(client);
+  }
+
+  stop(): void {
+    this.reporter.stop();
+  }
+
+  private nextReading(): string {
+    const reading = this.model.readingAt(this.clock.now());
+    this.options.onReading?.(reading);
+    return encode(WeatherMessageSchema, { v: PROTOCOL_VERSION, ...reading });
+  }
+}

@@ -1,0 +1,129 @@
+import {
+  MachineProgramMessageSchema,
+  PresenceMessageSchema,
+  SoilMessageSchema,
+  TOPIC_ROOT,
+  WeatherMessageSchema,
+  topics,
+} from '@pivot/contracts';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { DEMO_MACHINES, startDemoFleet } from '../src/demo-fleet';
+import { Fleet, type FleetOptions, startFleet } from '../src/fleet';
+import { describeOnBrokers, uniqueId } from './support/brokers';
+import { forget } from './support/protocol-harness';
+import { TestServer, json } from './support/test-server';
+
+const FAST_INTERVALS = { movingTelemetryMs: 100, restingTelemetryMs: 300, weatherMs: 200, soilMs: 200 };
+
+describeOnBrokers('fleet', (brokerUrl) => {
+  let server: TestServer;
+  const fleets: Fleet[] = [];
+  beforeAll(async () => {
+    server = await TestServer.connect(brokerUrl());
+  });
+  afterAll(async () => {
+    await Promise.all(fleets.map((fleet) => fleet.stop()));
+    const machineIds = fleets.flatMap((fleet) => fleet.machines.map((machine) => machine.id));
+    await forget(brokerUrl(), machineIds, [
+      ...machineIds.flatMap((id) => [topics.presence(id), topics.program(id)]),
+      ...fleets.flatMap((fleet) => fleet.stations.map((station) => topics.weather(station.id))),
+      ...fleets.flatMap((fleet) => fleet.sensors.map((sensor) => topics.soil(sensor.id))),
+    ]);
+    await server.close();
+  });
+
+  /** Starts a fleet with IDs of its own and watches everything it publishes. */
+  async function started(start: (options: FleetOptions) => Promise<Fleet>): Promise<Fleet> {
+    const fleet = await start({ brokerUrl: brokerUrl(), idPrefix: uniqueId(''), seed: 3, intervals: FAST_INTERVALS });
+    fleets.push(fleet);
+    await server.watch(
+      ...fleet.machines.map((machine) => `${TOPIC_ROOT}/machines/${machine.id}/+`),
+      ...fleet.stations.map((station) => topics.weather(station.id)),
+      ...fleet.sensors.map((sensor) => topics.soil(sensor.id)),
+    );
+    return fleet;
+  }
+
+  it('runs machines online with their stations and probes publishing retained readings, and stops them', async () => {
+    const fleet = await started((options) => startFleet({ ...options, count: 2 }));
+    expect(fleet.machines.map((machine) => machine.id)).toEqual([
+      expect.stringMatching(/SIM-0001$/),
+      expect.stringMatching(/SIM-0002$/),
+    ]);
+    await vi.waitFor(() => {
+      for (const station of fleet.stations) expect(server.on(topics.weather(station.id)).length).toBeGreaterThan(1);
+      for (const sensor of fleet.sensors) expect(server.on(topics.soil(sensor.id)).length).toBeGreaterThan(1);
+    });
+    for (const station of fleet.stations) {
+      for (const message of server.on(topics.weather(station.id))) WeatherMessageSchema.parse(json(message));
+    }
+    for (const sensor of fleet.sensors) {
+      for (const message of server.on(topics.soil(sensor.id))) SoilMessageSchema.parse(json(message));
+    }
+    for (const machine of fleet.machines) {
+      expect(machine.state()).toMatchObject({ connected: true, status: expect.stringMatching(/front|back/) });
+    }
+
+    await fleet.stop();
+    await vi.waitFor(() => {
+      for (const machine of fleet.machines) {
+        expect(PresenceMessageSchema.parse(json(server.on(topics.presence(machine.id)).at(-1)))).toEqual({
+          v: 1,
+          online: false,
+        });
+      }
+    });
+  });
+
+  it('runs the demo machines with their programs, 20 times faster than life', async () => {
+    const fleet = await started(startDemoFleet);
+    expect(fleet.machines).toHaveLength(DEMO_MACHINES.length);
+    await vi.waitFor(() => {
+      for (const [index, machine] of fleet.machines.entries()) {
+        const message = MachineProgramMessageSchema.parse(json(server.on(topics.program(machine.id)).at(-1)));
+        expect(message.program).toMatchObject(DEMO_MACHINES[index]!.program);
+      }
+    });
+    const moving = fleet.machines.find((machine) => machine.state().status === 'front')!;
+    const angle = moving.state().angle;
+    await vi.waitFor(() => expect(server.on(topics.telemetry(moving.id)).length).toBeGreaterThan(3));
+    expect(json(server.on(topics.telemetry(moving.id)).at(-1))).toMatchObject({ status: 'front' });
+    expect(moving.state().angle).not.toBe(angle);
+  });
+
+  it('wets a probe when the arm waters over it', async () => {
+    const idPrefix = uniqueId('');
+    const centre = { lat: 52.3, lng: 17 };
+    const fleet = new Fleet(
+      {
+        machines: [
+          {
+            id: `${idPrefix}SIM-0001`,
+            name: 'Test',
+            ...centre,
+            armLength: 300,
+            flow: 100,
+            angle: 0,
+            motion: 'front',
+            program: null,
+          },
+        ],
+        stations: [],
+        sensors: [
+          {
+            id: `${idPrefix}SOIL-0001`,
+            machineId: `${idPrefix}SIM-0001`,
+            lat: 52.3012,
+            lng: 17.0001,
+            depth: 30,
+            moisture: 20,
+          },
+        ],
+      },
+      { brokerUrl: brokerUrl(), idPrefix, timeScale: 3000, intervals: FAST_INTERVALS },
+    );
+    fleets.push(fleet);
+    await fleet.start();
+    await vi.waitFor(() => expect(fleet.sensors[0]!.moisture).toBeGreaterThan(20), { timeout: 3000 });
+  });
+});

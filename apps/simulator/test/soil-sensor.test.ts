@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { SoilMoisture, SoilSensor } from '../src/soil-sensor';
+
+describe('soil moisture', () => {
+  it('dries under the sun, faster by day than by night, and more slowly as the soil dries', () => {
+    const day = new SoilMoisture(25, 600);
+    const night = new SoilMoisture(25, 600);
+    day.dry(24, 600);
+    night.dry(24, 0);
+    expect(day.moisture).toBeLessThan(night.moisture);
+    expect(night.moisture).toBeLessThan(25);
+
+    const dry = new SoilMoisture(12, 600);
+    const wet = new SoilMoisture(30, 600);
+    dry.dry(10, 600);
+    wet.dry(10, 600);
+    expect(12 - dry.moisture).toBeLessThan(30 - wet.moisture);
+    expect(dry.moisture).toBeGreaterThanOrEqual(8);
+  });
+
+  it('rises with water spread over its layer, and drains back towards field capacity', () => {
+    const soil = new SoilMoisture(20, 600);
+    soil.wet(30);
+    expect(soil.moisture).toBeCloseTo(25, 6);
+    soil.wet(500);
+    expect(soil.moisture).toBe(45);
+    soil.dry(12, 0);
+    expect(soil.moisture).toBeLessThan(45);
+    expect(soil.moisture).toBeGreaterThan(34);
+  });
+
+  it('gets wetter from irrigation and from its station’s rain', () => {
+    const sensor = new SoilSensor({ id: 'SOIL-1', lat: 52.3, lng: 17, moisture: 20, depth: 30 });
+    sensor.wet(12);
+    expect(sensor.moisture).toBeCloseTo(22, 1);
+    sensor.weather({
+      ts: Date.now(),
+      lat: 52.3,
+      lng: 17,
+      temperature: 20,
+      humidity: 60,
+      rain: 6,
+      wind: 2,
+      solarRadiation: 0,
+    });
+    expect(sensor.moisture).toBeCloseTo(23, 1);
+  });
+});
