@@ -1,0 +1,36 @@
+import { Suspense, lazy } from 'react';
+import { useTranslation } from 'react-i18next';
+import { currentBrand } from '@/config/brands';
+import { paths } from '@/config/paths';
+import { useSession } from '@/lib/session';
+import { AppLink } from '@/ui/link';
+import { ColorModeToggle } from './color-mode-toggle';
+import { LanguageToggle } from './language-toggle';
+
+const SignedInControls = lazy(() => import('./signed-in-controls'));
+
+export function Header() {
+  const { t } = useTranslation();
+  const session = useSession();
+  return (
+    <header className="sticky top-0 z-20 border-b border-line bg-surface/95 px-4 backdrop-blur sm:px-6">
+      <div className="mx-auto flex h-14 max-w-5xl items-center gap-2 sm:gap-3">
+        <AppLink
+          to={paths.home.link()}
+          aria-label={t('header.home', { brand: currentBrand.name })}
+          className="mr-auto flex items-center gap-2 rounded-md"
+        >
+          <img src={currentBrand.logo} alt="" width={32} height={32} className="size-8" />
+          <span className="hidden text-lg font-bold tracking-tight min-[400px]:inline">{currentBrand.name}</span>
+        </AppLink>
+        <LanguageToggle />
+        <ColorModeToggle />
+        {session.status === 'signed-in' && (
+          <Suspense fallback={null}>
+            <SignedInControls />
+          </Suspense>
+        )}
+      </div>
+    </header>
+  );
+}

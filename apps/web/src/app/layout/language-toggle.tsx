@@ -1,0 +1,38 @@
+import { useTranslation } from 'react-i18next';
+import { LOCALES, type Locale } from '@/config/locales';
+import { updateAccount } from '@/features/account/api/update-account';
+import { useLocale } from '@/i18n/use-locale';
+import { useSwitchLocale } from '@/i18n/use-switch-locale';
+import { useSession } from '@/lib/session';
+
+/** PL | EN: moves to the page in the other language and, when signed in, saves it on the account. */
+export function LanguageToggle() {
+  const { t } = useTranslation();
+  const current = useLocale();
+  const switchLocale = useSwitchLocale();
+  const session = useSession();
+
+  const choose = async (locale: Locale) => {
+    if (locale === current) return;
+    await switchLocale(locale);
+    if (session.status === 'signed-in' && session.user.language !== locale) await updateAccount({ language: locale });
+  };
+
+  return (
+    <div role="group" aria-label={t('header.language')} className="inline-flex rounded-md border border-line p-0.5">
+      {LOCALES.map((locale) => (
+        <button
+          key={locale}
+          type="button"
+          lang={locale}
+          aria-pressed={locale === current}
+          aria-label={t(`language.${locale}`)}
+          onClick={() => void choose(locale)}
+          className="h-8 min-w-9 rounded px-1.5 text-xs font-bold tracking-wide uppercase aria-pressed:bg-primary aria-pressed:text-on-primary"
+        >
+          {locale.toUpperCase()}
+        </button>
+      ))}
+    </div>
+  );
+}

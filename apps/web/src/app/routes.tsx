@@ -1,0 +1,105 @@
+import { type ComponentType, type LazyExoticComponent, lazy, useEffect, useState } from 'react';
+import { Route, Routes, matchPath, useNavigate } from 'react-router';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '@/config/locales';
+import { localePrefix, localize, paths, splitLocale } from '@/config/paths';
+import { activateLocale, i18n } from '@/i18n/i18n';
+import { onSessionExpired } from '@/lib/api-client';
+import { RainLoader } from '@/ui/global-loader';
+import { RequireSignIn } from './layout/require-sign-in';
+import { RootLayout } from './layout/root-layout';
+
+type Screen = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
+
+/** A screen whose code is a chunk of its own, fetched when first shown, or earlier by preload(). */
+function screen(load: () => Promise<ComponentType>): Screen {
+  let loading: Promise<{ default: ComponentType }> | undefined;
+  const preload = () => (loading ??= load().then((Component) => ({ default: Component })));
+  return Object.assign(lazy(preload), { preload });
+}
+
+const PUBLIC_SCREENS: readonly (readonly [string, Screen])[] = [
+  [paths.login.pattern, screen(async () => (await import('./routes/login')).LoginRoute)],
+  [paths.forgot.pattern, screen(async () => (await import('./routes/forgot')).ForgotRoute)],
+  [paths.activation.pattern, screen(async () => (await import('./routes/set-password')).ActivationRoute)],
+  [paths.setPassword.pattern, screen(async () => (await import('./routes/set-password')).SetPasswordRoute)],
+];
+const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
+  [paths.home.pattern, screen(async () => (await import('./routes/home')).HomeRoute)],
+  [paths.account.pattern, screen(async () => (await import('./routes/account')).AccountRoute)],
+  [paths.activity.pattern, screen(async () => (await import('./routes/activity')).ActivityRoute)],
+  [paths.adminUsers.pattern, screen(async () => (await import('./routes/admin')).AdminUsersRoute)],
+  [paths.adminSprinklers.pattern, screen(async () => (await import('./routes/admin')).AdminSprinklersRoute)],
+  [paths.sprinklers.pattern, screen(async () => (await import('./routes/sprinklers')).SprinklersRoute)],
+  [paths.sprinkler.pattern, screen(async () => (await import('./routes/sprinklers')).SprinklerRoute)],
+  [paths.sector.pattern, screen(async () => (await import('./routes/sprinklers')).SectorRoute)],
+];
+const NotFoundRoute = screen(async () => (await import('./routes/not-found')).NotFoundRoute);
+
+/** Starts fetching the code of the screen at a path, so that it arrives while the app starts. */
+export function preloadScreen(pathname: string): void {
+  const { path } = splitLocale(pathname);
+  const found = [...PUBLIC_SCREENS, ...SIGNED_IN_SCREENS].find(([pattern]) => matchPath(`/${pattern}`, path));
+  void (found?.[1] ?? NotFoundRoute).preload();
+}
+
+/** Every screen of spec §2, below one locale's prefix. */
+function Screens() {
+  return (
+    <Routes>
+      {PUBLIC_SCREENS.map(([pattern, Screen]) => (
+        <Route key={pattern} path={pattern} element={<Screen />} />
+      ))}
+      <Route element={<RequireSignIn />}>
+        {SIGNED_IN_SCREENS.map(([pattern, Screen]) =>
+          pattern === paths.home.pattern ? (
+            <Route key={pattern} index element={<Screen />} />
+          ) : (
+            <Route key={pattern} path={pattern} element={<Screen />} />
+          ),
+        )}
+      </Route>
+      <Route path="*" element={<NotFoundRoute />} />
+    </Routes>
+  );
+}
+
+/** The pages of one locale: its catalogue is loaded (and remembered in the cookie) before they show. */
+function LocaleRoot({ locale }: { locale: Locale }) {
+  const navigate = useNavigate();
+  const [ready, setReady] = useState(() => i18n.language === locale && i18n.hasResourceBundle(locale, 'translation'));
+
+  useEffect(() => {
+    let current = true;
+    void activateLocale(locale).then(() => current && setReady(true));
+    return () => {
+      current = false;
+    };
+  }, [locale]);
+
+  // Spec §2: a session that cannot be renewed sends the user to log in, and back here afterwards.
+  useEffect(
+    () =>
+      onSessionExpired(
+        (currentPath) => void navigate(localize(locale, paths.login.link(currentPath)), { replace: true }),
+      ),
+    [locale, navigate],
+  );
+
+  if (!ready) return <RainLoader />;
+  return (
+    <RootLayout>
+      <Screens />
+    </RootLayout>
+  );
+}
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      {LOCALES.filter((locale) => locale !== DEFAULT_LOCALE).map((locale) => (
+        <Route key={locale} path={`${localePrefix(locale)}/*`} element={<LocaleRoot locale={locale} />} />
+      ))}
+      <Route path="/*" element={<LocaleRoot locale={DEFAULT_LOCALE} />} />
+    </Routes>
+  );
+}

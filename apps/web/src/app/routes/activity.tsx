@@ -1,0 +1,12 @@
+import { useTranslation } from 'react-i18next';
+import { ActivityLog } from '@/features/activity/components/activity-log';
+import { Page } from '@/ui/page';
+
+export function ActivityRoute() {
+  const { t } = useTranslation();
+  return (
+    <Page title={t('activity.title')} description={t('activity.description')}>
+      <ActivityLog />
+    </Page>
+  );
+}

@@ -1,0 +1,5 @@
+import { StatusPage } from '../layout/error-page';
+
+export function NotFoundRoute() {
+  return <StatusPage status={404} />;
+}

@@ -1,0 +1,5 @@
+/** Build-time settings (Vite's VITE_* variables); docs/configuration.md lists them. */
+export const env = {
+  apiBase: (import.meta.env.VITE_API_BASE ?? '/api').replace(/\/+$/, ''),
+  subscriptionUrl: import.meta.env.VITE_SUBSCRIPTION_URL ?? 'mailto:subscriptions@pivot.example?subject=Pivot',
+};

@@ -1,0 +1,37 @@
+import { type LogListResponse, LogListResponseSchema, LogQuerySchema } from '@pivot/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { apiCall } from '@/lib/api-client';
+
+export const logsQueryInputSchema = LogQuerySchema;
+export type LogsQueryInput = z.input<typeof logsQueryInputSchema>;
+
+/** Query keys of the activity log: everything under `all` is refreshed once entries are marked read. */
+export const logsKeys = {
+  all: ['logs'] as const,
+  list: (type: 'all' | 'unread') => ['logs', 'list', type] as const,
+  latest: ['logs', 'latest'] as const,
+  unreadCount: ['logs', 'unread-count'] as const,
+};
+
+/** One page of the signed-in user's log, newest first. */
+export function getLogs(input: LogsQueryInput): Promise<LogListResponse | false> {
+  return apiCall({
+    method: 'GET',
+    path: '/logs/',
+    query: logsQueryInputSchema.parse(input),
+    response: LogListResponseSchema,
+  });
+}
+
+export const LATEST_LOGS_COUNT = 4;
+
+/** The few newest events shown under the notifications button. */
+export function latestLogsQueryOptions(enabled: boolean) {
+  return queryOptions({
+    queryKey: logsKeys.latest,
+    queryFn: () => getLogs({ type: 'all', pageSize: LATEST_LOGS_COUNT }),
+    enabled,
+    staleTime: 0,
+  });
+}

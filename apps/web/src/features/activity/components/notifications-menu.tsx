@@ -1,0 +1,89 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { paths } from '@/config/paths';
+import { useLocale } from '@/i18n/use-locale';
+import { queryClient } from '@/lib/query-client';
+import { Dropdown, DropdownItem, DropdownLabel, DropdownSeparator } from '@/ui/dropdown';
+import { IconButton } from '@/ui/icon-button';
+import { BellIcon, ListIcon } from '@/ui/icons';
+import { latestLogsQueryOptions, logsKeys } from '../api/get-logs';
+import { useUnreadCount } from '../api/get-unread-count';
+import { useMarkLogsRead } from '../api/mark-logs-read';
+import { useLogEventText } from '../hooks/use-log-event-text';
+
+const BADGE_LIMIT = 99;
+
+/** The bell with the unread count; opening it lists the newest events and marks the log read. */
+export function NotificationsMenu() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const eventText = useLogEventText();
+  const unread = useUnreadCount();
+  const markRead = useMarkLogsRead();
+  const [open, setOpen] = useState(false);
+  const latest = useQuery(latestLogsQueryOptions(open));
+  const dateFormat = new Intl.DateTimeFormat(locale, {
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+
+  const onOpenChange = (opened: boolean) => {
+    setOpen(opened);
+    if (opened && unread > 0) void markRead.run({ refreshLatest: false });
+    if (!opened) void queryClient.invalidateQueries({ queryKey: logsKeys.latest });
+  };
+
+  const entries = latest.data ? latest.data.data : [];
+  return (
+    <Dropdown
+      onOpenChange={onOpenChange}
+      trigger={
+        <IconButton label={unread > 0 ? t('notifications.openWithCount', { count: unread }) : t('notifications.open')}>
+          <BellIcon />
+          {unread > 0 && (
+            <span
+              aria-hidden="true"
+              data-testid="unread-badge"
+              className="absolute -top-1 -right-1 min-w-5 rounded-full bg-danger px-1 text-center text-xs leading-5 font-bold text-on-danger"
+            >
+              {unread > BADGE_LIMIT ? `${BADGE_LIMIT}+` : unread}
+            </span>
+          )}
+        </IconButton>
+      }
+    >
+      <DropdownLabel>{t('notifications.title')}</DropdownLabel>
+      {latest.isPending && <p className="px-3 py-2 text-sm text-ink-muted">{t('table.loading')}</p>}
+      {latest.data && entries.length === 0 && (
+        <p className="px-3 py-2 text-sm text-ink-muted">{t('notifications.empty')}</p>
+      )}
+      {entries.map((entry) => {
+        const text = eventText(entry);
+        return (
+          <DropdownItem key={entry.id} to={paths.activity.link()}>
+            <span className="flex flex-col gap-0.5 sm:w-80">
+              <span className="flex items-baseline justify-between gap-3">
+                <span className="flex items-center gap-2 font-semibold">
+                  {entry.unread && <span aria-hidden="true" className="size-2 shrink-0 rounded-full bg-water" />}
+                  {text.title}
+                  {entry.unread && <span className="sr-only">{t('activity.unread')}</span>}
+                </span>
+                <time dateTime={new Date(entry.timestamp).toISOString()} className="shrink-0 text-xs text-ink-muted">
+                  {dateFormat.format(entry.timestamp)}
+                </time>
+              </span>
+              <span className="line-clamp-2 text-ink-muted">{text.subtitle}</span>
+            </span>
+          </DropdownItem>
+        );
+      })}
+      <DropdownSeparator />
+      <DropdownItem to={paths.activity.link()} icon={<ListIcon className="size-4" />}>
+        {t('notifications.seeAll')}
+      </DropdownItem>
+    </Dropdown>
+  );
+}

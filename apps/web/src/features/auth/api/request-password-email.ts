@@ -1,0 +1,19 @@
+import { MessageResponseSchema, type PasswordEmailBody, PasswordEmailBodySchema } from '@pivot/contracts';
+import type { z } from 'zod';
+import { apiCall } from '@/lib/api-client';
+import { useAction } from '@/lib/use-action';
+
+export const passwordEmailInputSchema = PasswordEmailBodySchema;
+export type PasswordEmailInput = z.input<typeof passwordEmailInputSchema>;
+
+/** Asks for a reset link; the answer is the same whether the account exists or not. */
+export async function requestPasswordEmail(input: PasswordEmailInput): Promise<boolean> {
+  const body: PasswordEmailBody = passwordEmailInputSchema.parse(input);
+  return (
+    (await apiCall({ method: 'POST', path: '/user/password-email/', body, response: MessageResponseSchema })) !== false
+  );
+}
+
+export function useRequestPasswordEmail() {
+  return useAction(requestPasswordEmail);
+}

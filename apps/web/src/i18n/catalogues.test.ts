@@ -1,0 +1,122 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ERROR_STATUS, LOG_EVENT_PARAMS, LOG_EVENT_TYPES, PASSWORD_RULES } from '@pivot/contracts';
+import { describe, expect, it } from 'vitest';
+import { LOCALES } from '@/config/locales';
+import en from './locales/en.json';
+import pl from './locales/pl.json';
+
+type Catalogue = Record<string, unknown>;
+const catalogues: Record<string, Catalogue> = { en, pl };
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+
+/** Every leaf of a catalogue as 'a.b.c' → text. */
+function leaves(catalogue: Catalogue, prefix = ''): Map<string, string> {
+  const result = new Map<string, string>();
+  for (const [key, value] of Object.entries(catalogue)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') result.set(name, value);
+    else for (const [leaf, text] of leaves(value as Catalogue, name)) result.set(leaf, text);
+  }
+  return result;
+}
+
+/** The keys as code uses them: plural forms ('x_one', 'x_few') count as 'x'. */
+function baseKeys(catalogue: Catalogue): Set<string> {
+  return new Set([...leaves(catalogue).keys()].map((key) => key.replace(PLURAL_SUFFIX, '')));
+}
+
+const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]).sort();
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const file = path.join(folder, name);
+    if (statSync(file).isDirectory()) return sourceFiles(file);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [file] : [];
+  });
+}
+
+describe('the translation catalogues', () => {
+  it('have a catalogue for every locale', () => {
+    expect(Object.keys(catalogues).sort()).toEqual([...LOCALES].sort());
+  });
+
+  it('hold the same keys in Polish and English', () => {
+    expect([...baseKeys(pl)].sort()).toEqual([...baseKeys(en)].sort());
+  });
+
+  it('have every plural form each language needs', () => {
+    for (const [locale, catalogue] of Object.entries(catalogues)) {
+      const categories = new Intl.PluralRules(locale).resolvedOptions().pluralCategories;
+      const keys = [...leaves(catalogue).keys()];
+      const plurals = new Set(
+        keys.filter((key) => PLURAL_SUFFIX.test(key)).map((key) => key.replace(PLURAL_SUFFIX, '')),
+      );
+      for (const base of plurals) {
+        for (const category of categories)
+          expect(keys, `${locale}: ${base}_${category}`).toContain(`${base}_${category}`);
+      }
+    }
+  });
+
+  it('use the same placeholders in both languages', () => {
+    const english = leaves(en);
+    for (const [key, text] of leaves(pl)) {
+      const counterpart = english.get(key) ?? english.get(key.replace(PLURAL_SUFFIX, '_other'));
+      expect(placeholders(text), key).toEqual(placeholders(counterpart ?? ''));
+    }
+  });
+
+  it('have no empty text', () => {
+    for (const [locale, catalogue] of Object.entries(catalogues)) {
+      for (const [key, text] of leaves(catalogue)) expect(text.trim(), `${locale}: ${key}`).not.toBe('');
+    }
+  });
+
+  it('translate every error code of the API with a title and a message', () => {
+    for (const catalogue of Object.values(catalogues)) {
+      const keys = leaves(catalogue);
+      for (const code of Object.keys(ERROR_STATUS)) {
+        expect(keys.has(`errors.code.${code}.title`), code).toBe(true);
+        expect(keys.has(`errors.code.${code}.message`), code).toBe(true);
+      }
+    }
+  });
+
+  it('give every log event a title and a subtitle with its two parameters', () => {
+    for (const catalogue of Object.values(catalogues)) {
+      const keys = leaves(catalogue);
+      for (const type of LOG_EVENT_TYPES) {
+        expect(keys.get(`activity.events.${type}.title`), type).toBeTruthy();
+        const subtitle = keys.get(`activity.events.${type}.subtitle`) ?? '';
+        expect(placeholders(subtitle), type).toEqual([...LOG_EVENT_PARAMS[type]].sort());
+      }
+    }
+  });
+
+  it('name every password rule', () => {
+    for (const catalogue of Object.values(catalogues)) {
+      for (const rule of PASSWORD_RULES) expect(leaves(catalogue).has(`password.rules.${rule}`), rule).toBe(true);
+    }
+  });
+
+  it('hold every key the code asks for', () => {
+    const source = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+    const known = baseKeys(en);
+    // Literal keys: t('a.b'), t(`a.b`); template keys are checked up to their first placeholder.
+    const call = /\bt\(\s*(['`])([\w.]+?)(\$\{[^}]*\}[\w.]*)?\1/g;
+    const used = sourceFiles(source).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(call)].map((match) => ({
+        file: path.relative(source, file),
+        key: match[2] ?? '',
+        dynamic: Boolean(match[3]),
+      })),
+    );
+    expect(used.length).toBeGreaterThan(100);
+    for (const { file, key, dynamic } of used) {
+      const found = dynamic ? [...known].some((candidate) => candidate.startsWith(key)) : known.has(key);
+      expect(found, `${file}: ${key}`).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,122 @@
+import { UserSchema } from '@pivot/contracts';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { activateLocale } from '@/i18n/i18n';
+import { dismissToast, toastStore } from '@/ui/toast/toast-store';
+import { apiCall, onSessionExpired } from './api-client';
+import { session } from './session';
+
+const user = {
+  id: 7,
+  first_name: 'Anna',
+  last_name: 'Nowak',
+  company_name: null,
+  email: 'anna@farm.pl',
+  phone: null,
+  subscription: { active: true, expiry_date: null },
+  admin: false,
+  language: 'pl',
+  activated: true,
+};
+
+type Call = { url: string; method: string; headers: Record<string, string> };
+const calls: Call[] = [];
+let answers: (() => Response)[] = [];
+const json = (status: number, body: unknown) => () =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+beforeAll(() => activateLocale('en'));
+
+beforeEach(() => {
+  calls.length = 0;
+  document.cookie = 'csrf_token=token-1; path=/';
+  session.signIn(UserSchema.parse(user), 'access-1');
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+    calls.push({ url, method: init.method ?? 'GET', headers: init.headers as Record<string, string> });
+    const next = answers.shift();
+    if (!next) throw new TypeError('Failed to fetch');
+    return next();
+  });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  answers = [];
+  for (const toast of toastStore.get()) dismissToast(toast.id);
+});
+
+const getUser = () => apiCall({ method: 'GET', path: '/user/', response: UserSchema });
+
+describe('the API client', () => {
+  it('sends the bearer token, the CSRF pair on unsafe calls, and parses the answer', async () => {
+    answers = [json(200, user)];
+    await expect(apiCall({ method: 'PATCH', path: '/user/', body: {}, response: UserSchema })).resolves.toEqual(user);
+    expect(calls[0]).toMatchObject({
+      url: '/api/user/',
+      method: 'PATCH',
+      headers: { Authorization: 'Bearer access-1', 'X-CSRF-Token': 'token-1' },
+    });
+  });
+
+  it('tries a safe call once more on a passing failure, an unsafe one never', async () => {
+    answers = [json(503, { code: 'internal_error', message: 'x' }), json(200, user)];
+    await expect(getUser()).resolves.toEqual(user);
+    answers = [json(503, { code: 'internal_error', message: 'x' }), json(200, user)];
+    await expect(apiCall({ method: 'POST', path: '/user/', body: {}, response: UserSchema })).resolves.toBe(false);
+    expect(calls.map((call) => call.method)).toEqual(['GET', 'GET', 'POST']);
+  });
+
+  it('renews the access token once on a 401 and repeats the call with it', async () => {
+    answers = [json(401, { code: 'unauthorized', message: 'x' }), json(200, { access: 'access-2' }), json(200, user)];
+    await expect(getUser()).resolves.toEqual(user);
+    expect(calls.map((call) => call.url)).toEqual(['/api/user/', '/api/user/refresh-token/', '/api/user/']);
+    expect(calls[2]?.headers.Authorization).toBe('Bearer access-2');
+    expect(session.accessToken()).toBe('access-2');
+  });
+
+  it('shares one refresh among calls that fail together', async () => {
+    const unauthorized = json(401, { code: 'unauthorized', message: 'x' });
+    answers = [unauthorized, unauthorized, json(200, { access: 'access-2' }), json(200, user), json(200, user)];
+    await Promise.all([getUser(), getUser()]);
+    expect(calls.filter((call) => call.url.endsWith('/refresh-token/'))).toHaveLength(1);
+  });
+
+  it('sends the user to log in, with the way back, when the session cannot be renewed', async () => {
+    const expired = vi.fn();
+    const stop = onSessionExpired(expired);
+    window.history.replaceState(null, '', '/en/dashboard/activity?type=unread');
+    answers = [json(401, { code: 'unauthorized', message: 'x' }), json(401, { code: 'unauthorized', message: 'x' })];
+    await expect(getUser()).resolves.toBe(false);
+    expect(expired).toHaveBeenCalledWith('/en/dashboard/activity?type=unread');
+    expect(session.get().status).toBe('signed-out');
+    expect(toastStore.get()[0]).toMatchObject({ variant: 'error', title: 'User not logged in' });
+    stop();
+  });
+
+  it('shows each failure as a toast in the user language, a wrong login as a warning', async () => {
+    answers = [json(403, { code: 'invalid_credentials', message: 'Nieprawidłowy email lub hasło' })];
+    await expect(apiCall({ method: 'POST', path: '/user/login/', body: {}, response: UserSchema })).resolves.toBe(
+      false,
+    );
+    expect(toastStore.get()).toEqual([
+      expect.objectContaining({ variant: 'warning', title: 'Incorrect email or password' }),
+    ]);
+  });
+
+  it('falls back to the status when the answer has no known error body', async () => {
+    answers = [json(404, '<html>'), json(502, 'bad gateway'), json(502, 'bad gateway')];
+    await getUser();
+    await getUser();
+    await getUser();
+    expect(toastStore.get().map((toast) => toast.title)).toEqual([
+      'Object not found',
+      'Server error',
+      'Something went wrong',
+    ]);
+  });
+
+  it('treats an answer outside the contract as a failure', async () => {
+    answers = [json(200, { ...user, email: 42 })];
+    await expect(getUser()).resolves.toBe(false);
+    expect(toastStore.get()[0]?.title).toBe('Something went wrong');
+  });
+});

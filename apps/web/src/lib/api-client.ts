@@ -1,0 +1,171 @@
+import { type ErrorCode, PasswordCallErrorSchema, RefreshResponseSchema } from '@pivot/contracts';
+import type { ZodType } from 'zod';
+import { env } from '@/config/env';
+import { isSessionFreePath } from '@/config/paths';
+import { showToast } from '@/ui/toast/toast-store';
+import { errorToast } from './api-errors';
+import { readCookie } from './cookies';
+import { session } from './session';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export type ApiFailure = {
+  /** null when no answer came at all (offline, server unreachable). */
+  status: number | null;
+  /** The error's code and message when the answer carried a known error body. */
+  error: { code: ErrorCode; message: string } | null;
+  /** The raw answer, for callers that read more of it (a password form's field errors). */
+  body: unknown;
+};
+
+export type ApiRequest<Response> = {
+  method: HttpMethod;
+  /** Below the API base, e.g. '/user/login/'. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** Every answer is parsed with the contract's schema before anyone sees it. */
+  response: ZodType<Response>;
+  /** Failures the caller shows in its own way (field errors in a form): they get no toast. */
+  handlesFailure?: (failure: ApiFailure) => boolean;
+};
+
+export type ApiResult<Response> = { ok: true; data: Response } | { ok: false; failure: ApiFailure };
+
+const CSRF_COOKIE = 'csrf_token';
+const CSRF_HEADER = 'X-CSRF-Token';
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET']);
+/** Spec §7: a safe call is tried once more on these answers. */
+const RETRIED_STATUSES: ReadonlySet<number> = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
+const REFRESH_LOCK = 'pivot-refresh-token';
+
+type SessionExpiredHandler = (currentPath: string) => void;
+const ignoreExpiry: SessionExpiredHandler = () => undefined;
+let sessionExpiredHandler = ignoreExpiry;
+
+/**
+ * The app decides how to reach the login page (its router) when a session cannot be renewed.
+ * Returns the function that takes the handler away again.
+ */
+export function onSessionExpired(handler: SessionExpiredHandler): () => void {
+  sessionExpiredHandler = handler;
+  return () => {
+    if (sessionExpiredHandler === handler) sessionExpiredHandler = ignoreExpiry;
+  };
+}
+
+function apiUrl(path: string, query?: ApiRequest<unknown>['query']): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) search.set(name, String(value));
+  }
+  const queryText = search.size > 0 ? `?${search.toString()}` : '';
+  return `${env.apiBase}${path}${queryText}`;
+}
+
+/** Sends one request; null when no answer came. No timeout: a slow field connection still gets its answer. */
+async function send(method: HttpMethod, url: string, body: unknown, token: string | null): Promise<Response | null> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (!SAFE_METHODS.has(method)) headers[CSRF_HEADER] = readCookie(CSRF_COOKIE) ?? '';
+  try {
+    return await fetch(url, {
+      method,
+      headers,
+      credentials: 'include',
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch {
+    return null;
+  }
+}
+
+/** The server sets the CSRF cookie on any answer that lacks it; an unsafe call needs it first. */
+async function ensureCsrfCookie(): Promise<void> {
+  if (readCookie(CSRF_COOKIE)) return;
+  await send('GET', apiUrl('/health'), undefined, null);
+}
+
+async function requestNewAccessToken(): Promise<string | null> {
+  await ensureCsrfCookie();
+  const response = await send('POST', apiUrl('/user/refresh-token/'), undefined, null);
+  if (!response?.ok) return null;
+  const parsed = RefreshResponseSchema.safeParse(await response.json().catch(() => null));
+  if (!parsed.success) return null;
+  session.setAccessToken(parsed.data.access);
+  return parsed.data.access;
+}
+
+/**
+ * Refresh tokens are single use, and a used one coming back ends the whole session, so two
+ * tabs must never present the same one: the Web Locks API lets one tab refresh at a time,
+ * and the next tab then sends the cookie the first one received.
+ */
+function withRefreshLock(task: () => Promise<string | null>): Promise<string | null> {
+  return 'locks' in navigator ? navigator.locks.request(REFRESH_LOCK, task) : task();
+}
+
+let refreshing: Promise<string | null> | null = null;
+
+/**
+ * A new access token, or null when the session cannot be renewed. Calls that fail together
+ * share one refresh; a call whose token was already replaced meanwhile just uses the new one.
+ */
+export function refreshAccessToken(usedToken: string | null = null): Promise<string | null> {
+  const current = session.accessToken();
+  if (usedToken && current && current !== usedToken) return Promise.resolve(current);
+  refreshing ??= withRefreshLock(requestNewAccessToken).finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+async function exchange(request: ApiRequest<unknown>): Promise<Response | null> {
+  const url = apiUrl(request.path, request.query);
+  if (!SAFE_METHODS.has(request.method)) await ensureCsrfCookie();
+  const token = session.accessToken();
+  let response = await send(request.method, url, request.body, token);
+  if (response && SAFE_METHODS.has(request.method) && RETRIED_STATUSES.has(response.status)) {
+    response = await send(request.method, url, request.body, token);
+  }
+  if (response?.status !== 401) return response;
+
+  const renewed = await refreshAccessToken(token);
+  if (renewed) return send(request.method, url, request.body, renewed);
+  session.signOut();
+  const currentPath = `${location.pathname}${location.search}${location.hash}`;
+  if (!isSessionFreePath(location.pathname)) sessionExpiredHandler(currentPath);
+  return response;
+}
+
+async function readFailure(response: Response | null): Promise<ApiFailure> {
+  if (!response) return { status: null, error: null, body: null };
+  const body: unknown = await response.json().catch(() => null);
+  const parsed = PasswordCallErrorSchema.safeParse(body);
+  const error = parsed.success ? { code: parsed.data.code, message: parsed.data.message } : null;
+  return { status: response.status, error, body };
+}
+
+/** Sends a request and parses its answer; failures the caller does not handle show an error toast. */
+export async function apiRequest<Response>(request: ApiRequest<Response>): Promise<ApiResult<Response>> {
+  const response = await exchange(request);
+  let failure: ApiFailure;
+  if (response?.ok) {
+    const body: unknown = await response.json().catch(() => undefined);
+    const parsed = request.response.safeParse(body);
+    if (parsed.success) return { ok: true, data: parsed.data };
+    // An answer outside the contract is a fault of the server: say "something went wrong".
+    failure = { status: null, error: null, body };
+  } else {
+    failure = await readFailure(response);
+  }
+  if (!request.handlesFailure?.(failure)) showToast(errorToast(failure));
+  return { ok: false, failure };
+}
+
+/** A product call: its data, or false once the failure has been shown (spec §7). */
+export async function apiCall<Response>(request: ApiRequest<Response>): Promise<Response | false> {
+  const result = await apiRequest(request);
+  return result.ok ? result.data : false;
+}

@@ -1,0 +1,43 @@
+import type { ErrorCode } from '@pivot/contracts';
+import { i18n } from '@/i18n/i18n';
+import type { ToastInput } from '@/ui/toast/toast-store';
+import type { ApiFailure } from './api-client';
+
+/** Spec §8: these failures are the user's to correct, not faults: a warning, not an error. */
+const WARNING_CODES: ReadonlySet<ErrorCode> = new Set([
+  'invalid_credentials',
+  'email_taken',
+  'access_not_granted',
+  'rate_limited',
+]);
+
+type GenericError = 'badRequest' | 'unauthorized' | 'forbidden' | 'notFound' | 'server' | 'unknown';
+
+/** Spec §8's generic texts, by status, for answers without a known error code. */
+function genericError(status: number | null): GenericError {
+  if (status === 400) return 'badRequest';
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'notFound';
+  if (status !== null && status >= 500) return 'server';
+  return 'unknown';
+}
+
+/** The one place where API failures become words in the user's language. */
+export function errorToast(failure: ApiFailure): ToastInput {
+  const t = i18n.t;
+  const code = failure.error?.code;
+  if (code) {
+    return {
+      variant: WARNING_CODES.has(code) ? 'warning' : 'error',
+      title: t(`errors.code.${code}.title`),
+      message: t(`errors.code.${code}.message`),
+    };
+  }
+  const generic = genericError(failure.status);
+  return {
+    variant: 'error',
+    title: t(`errors.status.${generic}.title`),
+    message: t(`errors.status.${generic}.message`),
+  };
+}

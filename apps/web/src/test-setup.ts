@@ -1,0 +1,27 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
+// jsdom has no media queries; the colour-mode store asks for prefers-color-scheme when loaded.
+if (!('matchMedia' in window)) {
+  Object.defineProperty(window, 'matchMedia', {
+    value: (query: string): MediaQueryList =>
+      Object.assign(new EventTarget(), {
+        matches: false,
+        media: query,
+        onchange: null,
+        addListener: () => undefined,
+        removeListener: () => undefined,
+      }),
+  });
+}
+
+// jsdom has no modal dialogs; the browser tests cover the real focus trap and Escape.
+HTMLDialogElement.prototype.showModal ??= function showModal(this: HTMLDialogElement) {
+  this.setAttribute('open', '');
+};
+HTMLDialogElement.prototype.close ??= function close(this: HTMLDialogElement) {
+  this.removeAttribute('open');
+};
+
+afterEach(cleanup);

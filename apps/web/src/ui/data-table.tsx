@@ -1,0 +1,227 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { IconButton } from './icon-button';
+import { ChevronLeftIcon, ChevronRightIcon, SearchIcon, SortAscIcon, SortDescIcon, SortIcon } from './icons';
+
+export type SortOrder = 'asc' | 'desc';
+
+export type Column<Row> = {
+  id: string;
+  header: string;
+  cell: (row: Row) => ReactNode;
+  /** Sortable columns send their id as `sort` to the query. */
+  sortable?: boolean;
+  className?: string;
+};
+
+export type TableQuery = {
+  page: number;
+  pageSize: number;
+  sort?: string;
+  order?: SortOrder;
+  search?: string;
+};
+
+export type TablePage<Row> = { count: number; data: Row[] };
+
+export type DataTableProps<Row> = {
+  /** Names the table for screen readers. */
+  label: string;
+  columns: readonly Column<Row>[];
+  /** Identifies the data; the table adds its paging, sorting and search to it. */
+  queryKey: readonly unknown[];
+  /** Fetches one page from the server; false when the call failed (it has shown its error). */
+  queryFn: (query: TableQuery) => Promise<TablePage<Row> | false>;
+  rowKey: (row: Row) => string | number;
+  rowClassName?: (row: Row) => string;
+  /** Shows the search box; the server searches. */
+  searchable?: boolean;
+  initialSort?: { sort: string; order: SortOrder };
+  pageSizes?: readonly number[];
+  emptyMessage?: string;
+};
+
+const DEFAULT_PAGE_SIZES = [10, 25, 50, 100] as const;
+const SEARCH_DELAY_MS = 300;
+
+/** Typing in the search box asks the server once the user pauses, not on every key. */
+function useDebounced(value: string, delayMs: number): string {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
+}
+
+/**
+ * A table paged, sorted and searched on the server. On a phone each row becomes a card with
+ * the column names beside the values, so nothing needs scrolling sideways.
+ */
+export function DataTable<Row>({
+  label,
+  columns,
+  queryKey,
+  queryFn,
+  rowKey,
+  rowClassName,
+  searchable = false,
+  initialSort,
+  pageSizes = DEFAULT_PAGE_SIZES,
+  emptyMessage,
+}: DataTableProps<Row>) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(pageSizes[0] ?? DEFAULT_PAGE_SIZES[0]);
+  const [sort, setSort] = useState(initialSort);
+  const [searchText, setSearchText] = useState('');
+  const search = useDebounced(searchText.trim(), SEARCH_DELAY_MS);
+  const pageSizeId = useId();
+
+  const query: TableQuery = { page, pageSize, ...sort, ...(search ? { search } : {}) };
+  const result = useQuery({
+    queryKey: [...queryKey, query],
+    queryFn: () => queryFn(query),
+    placeholderData: keepPreviousData,
+  });
+
+  const tablePage = result.data || null;
+  const count = tablePage?.count ?? 0;
+  const lastPage = Math.max(1, Math.ceil(count / pageSize));
+  const start = count === 0 ? 0 : (page - 1) * pageSize + 1;
+  const stop = Math.min(page * pageSize, count);
+
+  // A shrinking list can leave the page past its end: go to the last page there is.
+  if (tablePage && page > lastPage) setPage(lastPage);
+
+  const toggleSort = (columnId: string) => {
+    const order: SortOrder = sort?.sort === columnId && sort.order === 'asc' ? 'desc' : 'asc';
+    setSort({ sort: columnId, order });
+    setPage(1);
+  };
+
+  let status: string | null = null;
+  if (result.isPending) status = t('table.loading');
+  else if (!tablePage) status = t('table.failed');
+  else if (tablePage.data.length === 0) status = emptyMessage ?? t('table.empty');
+
+  return (
+    <div className="flex flex-col gap-3">
+      {searchable && (
+        <div className="relative max-w-sm">
+          <SearchIcon className="pointer-events-none absolute top-2.5 left-3 size-5 text-ink-muted" />
+          <input
+            type="search"
+            aria-label={t('table.search')}
+            placeholder={t('table.search')}
+            value={searchText}
+            onChange={(event) => {
+              setSearchText(event.target.value);
+              setPage(1);
+            }}
+            className="h-10 w-full rounded-md border border-line bg-surface pr-3 pl-10 text-ink placeholder:text-ink-muted"
+          />
+        </div>
+      )}
+
+      <div className="overflow-hidden rounded-xl border border-line bg-surface">
+        <table aria-label={label} aria-busy={result.isFetching} className="w-full border-collapse text-sm max-sm:block">
+          <thead className="bg-surface-muted max-sm:sr-only">
+            <tr>
+              {columns.map((column) => {
+                const sorted = sort?.sort === column.id ? sort.order : undefined;
+                return (
+                  <th
+                    key={column.id}
+                    scope="col"
+                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+                    className={`px-4 py-3 text-left font-semibold ${column.className ?? ''}`}
+                  >
+                    {column.sortable ? (
+                      <button
+                        type="button"
+                        onClick={() => toggleSort(column.id)}
+                        className="-mx-1 inline-flex items-center gap-1 rounded px-1 hover:text-water"
+                      >
+                        {column.header}
+                        {sorted === 'asc' && <SortAscIcon className="size-4" />}
+                        {sorted === 'desc' && <SortDescIcon className="size-4" />}
+                        {!sorted && <SortIcon className="size-4 text-ink-muted" />}
+                      </button>
+                    ) : (
+                      column.header
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody className="max-sm:block">
+            {status ? (
+              <tr className="max-sm:block">
+                <td colSpan={columns.length} className="px-4 py-10 text-center text-ink-muted max-sm:block">
+                  {status}
+                </td>
+              </tr>
+            ) : (
+              tablePage?.data.map((row) => (
+                <tr
+                  key={rowKey(row)}
+                  className={`border-t border-line first:border-t-0 max-sm:block max-sm:px-4 max-sm:py-3 ${rowClassName?.(row) ?? ''}`}
+                >
+                  {columns.map((column) => (
+                    <td
+                      key={column.id}
+                      className={`px-4 py-3 align-top max-sm:flex max-sm:gap-3 max-sm:px-0 max-sm:py-1 ${column.className ?? ''}`}
+                    >
+                      <span aria-hidden="true" className="w-28 shrink-0 font-medium text-ink-muted sm:hidden">
+                        {column.header}
+                      </span>
+                      <span className="min-w-0 break-words">{column.cell(row)}</span>
+                    </td>
+                  ))}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+
+      <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
+        <div className="flex items-center gap-2">
+          <label htmlFor={pageSizeId} className="text-ink-muted">
+            {t('table.pageSize')}
+          </label>
+          <select
+            id={pageSizeId}
+            value={pageSize}
+            onChange={(event) => {
+              setPageSize(Number(event.target.value));
+              setPage(1);
+            }}
+            className="h-9 rounded-md border border-line bg-surface px-2 text-ink"
+          >
+            {pageSizes.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </div>
+        <p aria-live="polite" className="text-ink-muted">
+          {t('table.range', { start, stop, total: count })}
+        </p>
+        <div className="flex items-center gap-1">
+          <IconButton label={t('table.previousPage')} disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            <ChevronLeftIcon />
+          </IconButton>
+          <span className="min-w-16 text-center">{t('table.page', { page, pages: lastPage })}</span>
+          <IconButton label={t('table.nextPage')} disabled={page >= lastPage} onClick={() => setPage(page + 1)}>
+            <ChevronRightIcon />
+          </IconButton>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { type ReactNode, useEffect } from 'react';
+import { currentBrand } from '@/config/brands';
+
+export type PageProps = {
+  title: string;
+  /** A line under the title. */
+  description?: ReactNode;
+  /** Buttons on the title's right (below it on a phone). */
+  actions?: ReactNode;
+  /** Narrow pages (forms) read better than ones stretched across a wide screen. */
+  width?: 'narrow' | 'wide';
+  children?: ReactNode;
+};
+
+/** A screen's title (also the browser tab's) and its content. */
+export function Page({ title, description, actions, width = 'wide', children }: PageProps) {
+  useEffect(() => {
+    document.title = `${title} · ${currentBrand.name}`;
+  }, [title]);
+  return (
+    <div className={`mx-auto flex w-full flex-col gap-6 ${width === 'narrow' ? 'max-w-md' : 'max-w-5xl'}`}>
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div className="flex flex-col gap-1">
+          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{title}</h1>
+          {description && <p className="text-ink-muted">{description}</p>}
+        </div>
+        {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
+      </header>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * GET /api/sprinkler/{id}/ for a signed-in farmer, in requests/s, next to GET /api/health
+ * (one trivial query) in the same run: both under the same load from autocannon in a process
+ * of its own. The machine is set up as in real use: a simulated machine with its field, a
+ * program, three users, a weather station with a week of readings and three soil probes.
+ * Target: the detail at least 40 % of the health rate.
+ */
+import { SprinklerDetailSchema, type WeatherMessage } from '@pivot/contracts';
+import { insertWeatherReading } from '@pivot/server/src/modules/weather/weather.repository';
+import type { StationSite } from '@pivot/simulator';
+import type { BenchServer } from './support/bench-server';
+import { ChildScript } from './support/child-script';
+import { readOptions } from './support/cli';
+import type { LoadEvent, LoadRequest } from './support/load-process';
+import { withSimulatedMachine } from './support/machine-setup';
+import { seededRandom } from './support/random';
+import { formatNumber, printFigure, printTargeted, printTitle } from './support/report';
+import { runBenchmark } from './support/run';
+import { waitUntil } from './support/stats';
+
+const TARGET_SHARE_PERCENT = 40;
+const WARM_UP_SECONDS = 2;
+const WEEK_MS = 7 * 86_400_000;
+const READING_EVERY_MS = 10 * 60_000;
+
+const options = readOptions({ seconds: 10, connections: 10 });
+
+/**
+ * A week of readings every 10 minutes, so that the detail sums real rainfall and ETP: a
+ * summer week with warm days, cool nights and now and then a shower.
+ */
+async function storeWeekOfWeather(server: BenchServer, station: StationSite): Promise<void> {
+  const random = seededRandom(3);
+  const now = Date.now();
+  for (let ts = now - WEEK_MS; ts < now - READING_EVERY_MS; ts += READING_EVERY_MS) {
+    const hour = new Date(ts).getUTCHours() + 2;
+    const daylight = Math.max(0, Math.sin((Math.PI * (hour - 5)) / 15));
+    const reading: WeatherMessage = {
+      v: 1,
+      ts,
+      lat: station.lat,
+      lng: station.lng,
+      temperature: Math.round((14 + 10 * daylight + random.between(-1, 1)) * 10) / 10,
+      humidity: Math.round(90 - 40 * daylight),
+      rain: random.next() < 0.04 ? Math.round(random.between(0.2, 3) * 10) / 10 : 0,
+      wind: Math.round(random.between(1, 5) * 10) / 10,
+      solarRadiation: Math.round(850 * daylight),
+    };
+    await insertWeatherReading(server.app.database.db, station.id, reading);
+  }
+}
+
+runBenchmark('sprinkler-detail', 170_000, () =>
+  withSimulatedMachine(options, 3, async ({ server, machine, users }) => {
+    const load = ChildScript.start<LoadRequest, LoadEvent>(new URL('support/load-process.ts', import.meta.url));
+    try {
+      await storeWeekOfWeather(server, machine.station);
+      const farmer = await server.signIn(users[0]!.email);
+      const detailPath = `/api/sprinkler/${machine.sprinklerId}/`;
+      // Ready once the machine, its station and its probes have all reported.
+      let detailBytes = 0;
+      await waitUntil(
+        async () => {
+          const response = await farmer.call('GET', detailPath);
+          const detail = SprinklerDetailSchema.parse(response.body);
+          detailBytes = JSON.stringify(detail).length;
+          return detail.status !== null && detail.weather_stations.length === 1 && detail.humidity_sensors.length === 3;
+        },
+        'the machine, its weather station and soil probes to report',
+        15_000,
+        200,
+      );
+      printTitle('Machine detail: GET /api/sprinkler/{id}/ next to GET /api/health', {
+        broker: server.setting.broker,
+        database: server.setting.database,
+        load: `autocannon, ${options.connections} connections, ${options.seconds} s each after ${WARM_UP_SECONDS} s of warm-up`,
+        detail: `${formatNumber(detailBytes)} bytes: field, program, 3 users, a station with a week of readings, 3 probes`,
+      });
+
+      const measure = async (path: string, headers: Record<string, string>) => {
+        const request = {
+          type: 'run',
+          url: `${server.baseUrl}${path}`,
+          headers,
+          connections: options.connections,
+        } as const;
+        await load.ask({ ...request, seconds: WARM_UP_SECONDS }, 'result');
+        const result = await load.ask({ ...request, seconds: options.seconds }, 'result');
+        if (result.failures > 0) throw new Error(`${path}: ${result.failures} failed requests under load`);
+        return result;
+      };
+      const health = await measure('/api/health', {});
+      const detail = await measure(detailPath, { authorization: `Bearer ${farmer.access}` });
+      for (const [label, result] of [
+        ['GET /api/health', health],
+        ['GET /api/sprinkler/{id}/', detail],
+      ] as const) {
+        printFigure(
+          label,
+          `${formatNumber(result.requestsPerSecond)} requests/s (latency p50 ${result.latencyP50} ms, p99 ${result.latencyP99} ms)`,
+        );
+      }
+      const share = (detail.requestsPerSecond / health.requestsPerSecond) * 100;
+      printTargeted('detail / health', share, '%', { atLeast: TARGET_SHARE_PERCENT });
+    } finally {
+      await load.end();
+    }
+  }),
+);

@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { HttpSession } from '@pivot/e2e/support/http-session';
+import { type App, buildApp } from '@pivot/server/src/app';
+import { loadConfig } from '@pivot/server/src/config';
+import { openDatabase } from '@pivot/server/src/db/client';
+import { insertUser } from '@pivot/server/src/modules/users/users.repository';
+import type { UserRow } from '@pivot/server/src/modules/users/users.table';
+import pg from 'pg';
+import type { BenchOptions } from './cli';
+import { onAbort } from './run';
+
+export const ADMIN_EMAIL = 'admin@pivot.bench';
+export const USER_PASSWORD = 'Bench-Password-1';
+
+export type BenchServer = {
+  app: App;
+  /** http://127.0.0.1:port, the listening API. */
+  baseUrl: string;
+  /** Which broker and database the server runs on, for the printed title. */
+  setting: { broker: string; database: string };
+  /** Whether the broker is a shared one, which keeps what machines leave there after the run. */
+  external: { broker: boolean };
+  /** A session signed in as the first administrator. */
+  signInAdmin: () => Promise<HttpSession>;
+  /** An activated ordinary user with USER_PASSWORD, stored straight in the database. */
+  createUser: () => Promise<UserRow>;
+  signIn: (email: string) => Promise<HttpSession>;
+  close: () => Promise<void>;
+};
+
+/** A database of its own on the given PostgreSQL server, so that a benchmark leaves nothing behind. */
+async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `pivot_bench_${randomBytes(5).toString('hex')}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+}
+
+/**
+ * The real server in this process, as `npm start` builds it, listening on a free loopback port:
+ * embedded aedes and PGlite by default, or the broker and PostgreSQL of the options.
+ */
+export async function startBenchServer(options: BenchOptions): Promise<BenchServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pivot-bench-'));
+  const scratch = options.database ? await createScratchDatabase(options.database) : undefined;
+  const adminPassword = `${randomBytes(12).toString('base64url')}-Aa1!`;
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    DEMO_FLEET: 'false',
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD: adminPassword,
+    // The API alone is measured: no built web app to serve.
+    WEB_DIST_DIR: path.join(dataDir, 'no-web-app'),
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+    // Never 1883 for the embedded broker: Mosquitto listens there. On a shared broker the
+    // subscription group is this run's own, so no other server instance takes its messages.
+    ...(options.broker
+      ? { MQTT_URL: options.broker, MQTT_SHARED_GROUP: `bench-${randomBytes(4).toString('hex')}` }
+      : { MQTT_PORT: '0', MQTT_HOST: '127.0.0.1' }),
+  });
+  const removeScratch = async () => {
+    await scratch?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  const forgetAbort = onAbort(removeScratch);
+  const database = await openDatabase(config).catch(async (error: unknown) => {
+    await removeScratch();
+    throw error;
+  });
+  let app: App;
+  let baseUrl: string;
+  try {
+    app = await buildApp({ config, database, print: () => undefined });
+    baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  } catch (error) {
+    await database.close();
+    await removeScratch();
+    throw error;
+  }
+  let users = 0;
+
+  const signIn = async (email: string, password = USER_PASSWORD) => {
+    const session = new HttpSession(baseUrl);
+    await session.login(email, password);
+    return session;
+  };
+  return {
+    app,
+    baseUrl,
+    setting: {
+      broker: options.broker ? `${options.broker} (shared)` : `embedded aedes (${app.mqttUrl})`,
+      database: scratch ? `PostgreSQL, scratch database on ${options.database}` : `embedded PGlite in ${dataDir}`,
+    },
+    external: { broker: options.broker !== undefined },
+    signInAdmin: () => signIn(ADMIN_EMAIL, adminPassword),
+    createUser: async () => {
+      users += 1;
+      return insertUser(database.db, {
+        firstName: 'Bench',
+        lastName: `User ${users}`,
+        email: `user${users}@pivot.bench`,
+        passwordHash: await app.services.hasher.hash(USER_PASSWORD),
+        activatedAt: new Date(),
+      });
+    },
+    signIn: (email) => signIn(email),
+    close: async () => {
+      forgetAbort();
+      await app.close();
+      await database.close();
+      await removeScratch();
+    },
+  };
+}

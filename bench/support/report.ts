@@ -1,0 +1,52 @@
+/** A benchmark's target: figures are compared with it and printed beside it, never asserted. */
+export type Target = { atLeast: number } | { atMost: number } | { below: number };
+
+const LABEL_WIDTH = 34;
+const VALUE_WIDTH = 22;
+
+function write(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+export function formatNumber(value: number, decimals = 0): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+
+export function isMet(value: number, target: Target): boolean {
+  if ('atLeast' in target) return value >= target.atLeast;
+  if ('atMost' in target) return value <= target.atMost;
+  return value < target.below;
+}
+
+function describeTarget(target: Target, unit: string, decimals: number): string {
+  const [sign, bound] =
+    'atLeast' in target ? ['≥', target.atLeast] : 'atMost' in target ? ['≤', target.atMost] : ['<', target.below];
+  return `${sign} ${formatNumber(bound, decimals)} ${unit}`.trimEnd();
+}
+
+export function printTitle(title: string, settings: Record<string, string>): void {
+  write('');
+  write(title);
+  for (const [name, value] of Object.entries(settings)) write(`  ${`${name}:`.padEnd(12)}${value}`);
+  write('');
+}
+
+/** A measured figure without a target of its own, for context. */
+export function printFigure(label: string, text: string): void {
+  write(`  ${label.padEnd(LABEL_WIDTH)}${text}`);
+}
+
+/** A figure with its target beside it and whether it meets it; missed targets are written in capitals. */
+export function printTargeted(label: string, value: number, unit: string, target: Target, decimals = 0): boolean {
+  const met = isMet(value, target);
+  const figure = `${formatNumber(value, decimals)} ${unit}`.trimEnd();
+  const verdict = met ? 'met' : 'MISSED';
+  write(
+    `  ${label.padEnd(LABEL_WIDTH)}${figure.padEnd(VALUE_WIDTH)}target ${describeTarget(target, unit, decimals)}: ${verdict}`,
+  );
+  return met;
+}
+
+export function printNote(text: string): void {
+  write(`  ${text}`);
+}

@@ -1,0 +1,53 @@
+import { type ServerProcess, startServer } from '../support/server-process';
+import { expect, test } from './support/fixtures';
+import { ADMIN } from './support/environment';
+
+const ACCESS_TOKEN_TTL_SECONDS = 5;
+
+/** A server of its own whose access tokens expire almost at once. */
+let server: ServerProcess;
+test.beforeAll(async () => {
+  server = await startServer({
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    ACCESS_TOKEN_TTL_SECONDS: String(ACCESS_TOKEN_TTL_SECONDS),
+  });
+});
+test.afterAll(() => server?.stop());
+
+const isRefresh = (url: string) => url.endsWith('/api/user/refresh-token/');
+
+test('the session goes on through refreshes when the access token expires, in two tabs at once', async ({
+  context,
+}) => {
+  const first = await context.newPage();
+  await first.goto(`${server.baseUrl}/login?redirect=%2Fdashboard%2Faccount`);
+  await first.getByLabel('Email').fill(ADMIN.email);
+  await first.getByLabel('Hasło', { exact: true }).fill(ADMIN.password);
+  await first.getByRole('button', { name: 'Zaloguj się' }).click();
+  await expect(first.getByRole('heading', { level: 1, name: 'Konto' })).toBeVisible();
+  const second = await context.newPage();
+  await second.goto(`${server.baseUrl}/dashboard/account`);
+  await expect(second.getByRole('heading', { level: 1, name: 'Konto' })).toBeVisible();
+
+  const refreshes: string[] = [];
+  context.on('response', (response) => {
+    if (isRefresh(response.url())) refreshes.push(`${response.status()}`);
+  });
+  await first.waitForTimeout((ACCESS_TOKEN_TTL_SECONDS + 1.5) * 1000);
+
+  // Both tabs call the API with expired tokens together; the Web Locks API lets them renew one at a time.
+  await Promise.all([first, second].map((page) => page.getByRole('link', { name: 'Pivot – strona główna' }).click()));
+  for (const page of [first, second]) {
+    await page.getByRole('link', { name: /Aktywność/ }).click();
+    await expect(page.getByRole('table', { name: 'Aktywność konta' }).getByRole('row').nth(1)).toBeVisible();
+    await expect(page).toHaveURL(`${server.baseUrl}/dashboard/activity`);
+  }
+  // Renewed, and never refused: a refused refresh would mean two tabs had sent the same token.
+  expect(refreshes.length).toBeGreaterThan(0);
+  expect(
+    refreshes.every((status) => status === '200'),
+    refreshes.join(),
+  ).toBe(true);
+  await expect(first.getByRole('alert')).toHaveCount(0);
+});

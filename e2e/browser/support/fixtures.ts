@@ -1,0 +1,102 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type Page, test as base, expect } from '@playwright/test';
+import { HttpSession } from '../../support/http-session';
+import { mailedLinkPath, waitForMail } from '../../support/outbox';
+import { ADMIN, serverFromEnvironment } from './environment';
+
+export { expect };
+
+export type TestUser = { id: number; email: string; password: string; firstName: string; lastName: string };
+
+export type NewUser = { firstName?: string; lastName?: string; language?: 'pl' | 'en'; admin?: boolean };
+
+type Server = { baseUrl: string; dataDir: string };
+
+/** A password that meets every rule of spec §5. */
+export const GOOD_PASSWORD = 'Corn-field-2026!';
+
+let userCount = 0;
+
+/** An address no other test of this run uses. */
+export function uniqueEmail(name = 'farmer'): string {
+  userCount += 1;
+  return `${name}-${Date.now().toString(36)}-${userCount}@farm.test`;
+}
+
+/** Creates a user as the administrator and activates it from the mailed link, all over the API. */
+async function createUser(admin: HttpSession, server: Server, options: NewUser = {}): Promise<TestUser> {
+  const email = uniqueEmail();
+  const firstName = options.firstName ?? 'Jan';
+  const lastName = options.lastName ?? 'Kowalski';
+  const created = await admin.call('POST', '/api/user/', {
+    first_name: firstName,
+    last_name: lastName,
+    email,
+    language: options.language ?? 'pl',
+    admin: options.admin ?? false,
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const id = (created.body as { id: number }).id;
+  const link = mailedLinkPath(await waitForMail(server.dataDir, email, '/activation/'), 'activation');
+  const token = link.split('/').at(-1);
+  const activated = await new HttpSession(server.baseUrl).call('POST', '/api/user/set-password/', {
+    uid: id,
+    token,
+    newPassword: GOOD_PASSWORD,
+    repeatNewPassword: GOOD_PASSWORD,
+  });
+  expect(activated.status, JSON.stringify(activated.body)).toBe(200);
+  return { id, email, password: GOOD_PASSWORD, firstName, lastName };
+}
+
+/**
+ * Signs in through the API inside the page's browser context (so the refresh cookie is the
+ * browser's), then opens a page: the app restores the session from that cookie.
+ */
+export async function signIn(page: Page, user: { email: string; password: string }, path = '/'): Promise<void> {
+  await page.request.get('/api/health');
+  const csrf = (await page.context().cookies()).find((cookie) => cookie.name === 'csrf_token')?.value ?? '';
+  const response = await page.request.post('/api/user/login/', {
+    data: { email: user.email, password: user.password, remember: true },
+    headers: { 'X-CSRF-Token': csrf },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  await page.goto(path);
+}
+
+/** Moves to another path the way a link in the app does, without reloading the page. */
+export async function openInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((target) => {
+    window.history.pushState(null, '', target);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
+/** No serious or critical accessibility violation on the page as it is now. */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(serious, `${what}: accessibility`).toEqual([]);
+}
+
+type Fixtures = {
+  /** Creates an activated user (language Polish, not an administrator, unless told otherwise). */
+  createUser: (options?: NewUser) => Promise<TestUser>;
+};
+type WorkerFixtures = { server: Server; admin: HttpSession };
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  server: [async ({}, use) => use(serverFromEnvironment()), { scope: 'worker' }],
+  admin: [
+    async ({ server }, use) => {
+      const admin = new HttpSession(server.baseUrl);
+      await admin.login(ADMIN.email, ADMIN.password);
+      await use(admin);
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ server }, use) => use(server.baseUrl),
+  createUser: async ({ admin, server }, use) => use((options) => createUser(admin, server, options)),
+});

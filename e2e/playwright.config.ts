@@ -1,0 +1,37 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Browser tests: Debian's chromium (never a downloaded browser) against the real server, which
+ * the global setup builds and starts once per run. One worker keeps the 2-core machines steady.
+ */
+export default defineConfig({
+  testDir: 'browser',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './browser/support/global-setup.ts',
+  outputDir: 'test-results/playwright',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    locale: 'pl-PL',
+    timezoneId: 'Europe/Warsaw',
+    viewport: { width: 1280, height: 800 },
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+});
