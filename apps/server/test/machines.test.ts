@@ -3,6 +3,7 @@ import {
   LogListResponseSchema,
   SprinklerDetailSchema,
   SprinklerListItemSchema,
+  SprinklerListResponseSchema,
   WatermapResponseSchema,
   topics,
 } from '@pivot/contracts';
@@ -198,6 +199,12 @@ describe('machines through the broker', () => {
         { name: 'Północ', rate: 14 },
       ]);
       expect(running.currentProgramTimestamp).toBeGreaterThanOrEqual(before);
+      const [listed] = SprinklerListResponseSchema.parse((await client.get('/api/sprinkler/')).body);
+      expect(listed).toMatchObject({
+        currentProgramName: 'Kukurydza',
+        currentProgramTimestamp: running.currentProgramTimestamp,
+        online: true,
+      });
       const [entry] = LogListResponseSchema.parse((await client.get('/api/logs/')).body).data;
       expect(entry).toMatchObject({ eventType: 'program_sent', event: 'Kukurydza' });
     });

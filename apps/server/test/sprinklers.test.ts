@@ -41,6 +41,12 @@ describe('machines and programs', () => {
         distance: null,
         angle: null,
         status: null,
+        speed: null,
+        pressure: null,
+        flow: null,
+        online: false,
+        currentProgramName: null,
+        currentProgramTimestamp: null,
       },
     ]);
     expect(SprinklerListResponseSchema.parse(response.body)[0]!.lat).toBe(52.123456);

@@ -235,6 +235,12 @@ describe('users', () => {
           distance: null,
           angle: null,
           status: null,
+          speed: null,
+          pressure: null,
+          flow: null,
+          online: false,
+          currentProgramName: null,
+          currentProgramTimestamp: null,
         },
       ]);
       expect((page.body as { data: { sprinklers: { lat: unknown }[] }[] }).data[0]!.sprinklers[0]!.lat).toBe('52.1');

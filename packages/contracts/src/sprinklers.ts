@@ -34,8 +34,19 @@ const liveValues = {
   distance: z.number().nullable(),
   angle: z.number().nullable(),
   status: SprinklerStatusSchema.nullable(),
+  speed: z.number().nullable(),
+  pressure: z.number().nullable(),
+  flow: z.number().nullable(),
+  /** Whether the machine is connected to the broker now (not part of the spec's shape; the status panel needs it). */
+  online: z.boolean(),
+  /** Upload date of the program the machine runs, ms since the epoch. */
+  currentProgramTimestamp: z.number().nullable(),
 };
 
+/**
+ * The spec's list form, plus what the machines table shows beside it (spec §2: speed, pressure,
+ * flow, active program, upload date), so the table needs no call per machine.
+ */
 export const SprinklerListItemSchema = z.strictObject({
   id: IdSchema,
   internalId: z.string(),
@@ -43,6 +54,8 @@ export const SprinklerListItemSchema = z.strictObject({
   lat: NumericStringSchema,
   lng: NumericStringSchema,
   ...liveValues,
+  /** Name of the program the machine runs; its sectors are in the detail's currentProgramData. */
+  currentProgramName: z.string().nullable(),
 });
 export type SprinklerListItem = z.infer<typeof SprinklerListItemSchema>;
 
@@ -63,18 +76,11 @@ export const SprinklerDetailSchema = z.strictObject({
   name: z.string(),
   lat: NumericStringSchema,
   lng: NumericStringSchema,
-  /** Whether the machine is connected to the broker now (not part of the spec's shape; the status panel needs it). */
-  online: z.boolean(),
   currentPosition: LineStringFeatureSchema.nullable(),
   programs: z.array(ProgramSchema),
   areaMap: GeoJsonSchema,
   ...liveValues,
-  speed: z.number().nullable(),
-  pressure: z.number().nullable(),
-  flow: z.number().nullable(),
   currentProgramData: CurrentProgramDataSchema.nullable(),
-  /** Upload date of the program the machine runs, ms since the epoch. */
-  currentProgramTimestamp: z.number().nullable(),
   humidity_sensors: z.array(HumiditySensorSchema),
   weather_stations: z.array(WeatherStationSchema),
   users: z.array(AssignedUserSchema),

@@ -30,6 +30,12 @@ function buildListItem(overrides: Record<string, unknown> = {}) {
     distance: 312.5,
     angle: 87,
     status: 'front',
+    speed: 40,
+    pressure: 2.5,
+    flow: 55,
+    online: true,
+    currentProgramName: 'Maize',
+    currentProgramTimestamp: Date.UTC(2026, 3, 1),
     ...overrides,
   };
 }
@@ -46,9 +52,9 @@ const sector = (name: string, rate: number) => ({
 
 /** A machine as the detail call sends it. */
 function buildDetail(overrides: Record<string, unknown> = {}) {
+  const { currentProgramName: _shownInCurrentProgramData, ...listItem } = buildListItem();
   return {
-    ...buildListItem(),
-    online: true,
+    ...listItem,
     currentPosition: {
       type: 'Feature',
       geometry: {
@@ -118,8 +124,18 @@ describe('SprinklerListItemSchema', () => {
   });
 
   it('accepts a machine that has not reported yet', () => {
-    const silent = buildListItem({ distance: null, angle: null, status: null });
-    expect(SprinklerListItemSchema.parse(silent)).toMatchObject({ distance: null, angle: null, status: null });
+    const silent = buildListItem({
+      distance: null,
+      angle: null,
+      status: null,
+      speed: null,
+      pressure: null,
+      flow: null,
+      online: false,
+      currentProgramName: null,
+      currentProgramTimestamp: null,
+    });
+    expect(SprinklerListItemSchema.parse(silent)).toMatchObject({ distance: null, status: null, online: false });
   });
 
   it.each(['12,5', '1e3', '', 'abc'])('rejects the malformed lat %j', (lat) => {
@@ -134,6 +150,8 @@ describe('SprinklerListItemSchema', () => {
     ['an unknown status', { status: 'running' }],
     ['a distance as text', { distance: '312.5' }],
     ['a missing angle', { angle: undefined }],
+    ['a missing online flag', { online: undefined }],
+    ['a program upload date as text', { currentProgramTimestamp: '2026-04-01' }],
     ['an internalId that is a number', { internalId: 1 }],
   ])('rejects %s', (_label, overrides) => {
     expectRejected(SprinklerListItemSchema, buildListItem(overrides));

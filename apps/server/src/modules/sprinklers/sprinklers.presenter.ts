@@ -22,6 +22,12 @@ export function presentSprinklerListItem(row: SprinklerRow, state?: MachineState
     distance: state?.distance ?? null,
     angle: state?.angle ?? null,
     status: state?.status ?? null,
+    speed: state?.speed ?? null,
+    pressure: state?.pressure ?? null,
+    flow: state?.flow ?? null,
+    online: isOnline(state),
+    currentProgramName: state?.programName && state.programData ? state.programName : null,
+    currentProgramTimestamp: state?.programUploadedAt?.getTime() ?? null,
   };
 }
 
@@ -55,20 +61,16 @@ export function presentSprinklerDetail(parts: SprinklerDetailParts): SprinklerDe
   const position =
     state?.position ??
     (typeof state?.angle === 'number' ? armLine(centre, state.angle, state.distance ?? sprinkler.armLength) : null);
+  const { currentProgramName, ...listItem } = presentSprinklerListItem(sprinkler, state);
   return {
-    ...presentSprinklerListItem(sprinkler, state),
-    online: isOnline(state),
+    ...listItem,
     currentPosition: position ? { type: 'Feature', geometry: position, properties: {} } : null,
     programs: programs.map((program) => ({ id: program.id, name: program.name, programData: program.programData })),
     areaMap: sprinkler.areaMap,
-    speed: state?.speed ?? null,
-    pressure: state?.pressure ?? null,
-    flow: state?.flow ?? null,
     currentProgramData:
-      state?.programName && state.programData
-        ? { type: 'FeatureCollection', name: state.programName, features: state.programData.features }
+      currentProgramName !== null && state?.programData
+        ? { type: 'FeatureCollection', name: currentProgramName, features: state.programData.features }
         : null,
-    currentProgramTimestamp: state?.programUploadedAt?.getTime() ?? null,
     humidity_sensors: parts.humiditySensors,
     weather_stations: parts.weatherStations,
     users: users.map(presentAssignedUser),
