@@ -21,15 +21,26 @@ describe('serving the built web app', () => {
 
   it.each(['/', '/login', '/en/sprinklers/12', '/dashboard/account?tab=1'])('answers the app for %s', async (url) => {
     const response = await t.app.inject({ url });
-    expect(response.statusCode).toBe(200);
+    expect(response.statusCode, response.body).toBe(200);
     expect(response.body).toContain('Pivot app');
     expect(response.headers['content-type']).toContain('text/html');
+    expect(response.headers['cache-control']).toBe('no-cache');
   });
 
   it('serves its files', async () => {
     const response = await t.app.inject({ url: '/assets/app.js' });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('console.log');
+  });
+
+  it('serves a file built after the start, and answers a missing asset with 404, not the app', async () => {
+    await writeFile(path.join(distDir, 'assets', 'rebuilt.js'), 'console.log("rebuilt")');
+    const rebuilt = await t.app.inject({ url: '/assets/rebuilt.js' });
+    expect(rebuilt.statusCode).toBe(200);
+    expect(rebuilt.body).toContain('rebuilt');
+    const gone = await t.app.inject({ url: '/assets/old-chunk.js' });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.body).not.toContain('Pivot app');
   });
 
   it('keeps unknown API paths a JSON 404', async () => {

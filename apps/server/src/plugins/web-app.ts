@@ -2,28 +2,40 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { ErrorBody } from '@pivot/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { requestLanguage } from '../http/request-context';
 import { errorMessage } from '../i18n/messages';
 
 /**
  * Serves the built web app from the same origin as the API. Paths outside /api that match no
- * file get index.html, so the app's router handles them (and shows its own not-found page).
+ * file get index.html, so the app's router handles them (and shows its own not-found page);
+ * a missing file under /assets/ (a chunk of an older build, asked for by a tab opened before
+ * a deploy) gets a plain 404, which the app shows as its error page. Files are looked up on
+ * each request, so a rebuilt app is served without a restart.
  */
+/** The page must be asked for again after a deploy; the hashed assets may be kept. */
+const sendPage = (reply: FastifyReply) =>
+  reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
+
 export const webAppPlugin = fp(async (app: FastifyInstance, options: { distDir: string }) => {
   const indexFile = path.join(options.distDir, 'index.html');
   const hasWebApp = existsSync(indexFile);
   if (hasWebApp) {
-    await app.register(fastifyStatic, { root: options.distDir, wildcard: false, index: false });
+    await app.register(fastifyStatic, { root: options.distDir, wildcard: true, index: false });
+    app.get('/', { schema: { hide: true } }, (_request, reply) => sendPage(reply));
   } else {
     app.log.warn({ distDir: options.distDir }, 'the web app is not built; serving the API only');
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const isPageRequest = request.method === 'GET' && !request.url.startsWith('/api/') && request.url !== '/api';
+    const isPageRequest =
+      request.method === 'GET' &&
+      !request.url.startsWith('/api/') &&
+      request.url !== '/api' &&
+      !request.url.startsWith('/assets/');
     if (hasWebApp && isPageRequest) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return sendPage(reply);
     }
     const body: ErrorBody = { code: 'not_found', message: errorMessage('not_found', requestLanguage(request)) };
     return reply.status(404).send(body);
