@@ -1,4 +1,5 @@
 import helmet from '@fastify/helmet';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -91,6 +92,9 @@ export async function buildApp({
   await app.register(helmet, {
     contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'img-src': ["'self'", 'data:', 'https:'] } },
   });
+  // Farmers are often on a slow mobile connection: answers and the app's files go compressed
+  // (the live event streams are written directly and stay uncompressed, so nothing waits).
+  await app.register(compress, { threshold: 1024 });
   await app.register(cookie);
   await app.register(swagger, {
     openapi: {

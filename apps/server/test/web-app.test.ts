@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, createTestApp } from './support/test-app';
 
@@ -31,6 +32,16 @@ describe('serving the built web app', () => {
     const response = await t.app.inject({ url: '/assets/app.js' });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('console.log');
+  });
+
+  it('compresses files and answers for a browser that accepts it', async () => {
+    await writeFile(path.join(distDir, 'assets', 'large.js'), `console.log(${JSON.stringify('water '.repeat(2000))})`);
+    const file = await t.app.inject({ url: '/assets/large.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(file.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(file.rawPayload).toString()).toContain('water water');
+    const answer = await t.app.inject({ url: '/api/docs/json', headers: { 'accept-encoding': 'gzip' } });
+    expect(answer.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(answer.rawPayload).toString())).toMatchObject({ openapi: expect.any(String) });
   });
 
   it('serves a file built after the start, and answers a missing asset with 404, not the app', async () => {

@@ -52,7 +52,9 @@ const sector = (name: string, rate: number) => ({
 
 /** A machine as the detail call sends it. */
 function buildDetail(overrides: Record<string, unknown> = {}) {
-  const { currentProgramName: _shownInCurrentProgramData, ...listItem } = buildListItem();
+  // The detail names the running program inside currentProgramData, not beside it.
+  const listItem: Record<string, unknown> = buildListItem();
+  delete listItem.currentProgramName;
   return {
     ...listItem,
     currentPosition: {
