@@ -5,6 +5,7 @@ import { isSessionFreePath } from '@/config/paths';
 import { showToast } from '@/ui/toast/toast-store';
 import { errorToast } from './api-errors';
 import { readCookie } from './cookies';
+import { type ServerSentEvent, ServerSentEventParser } from './server-sent-events';
 import { session } from './session';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -28,6 +29,8 @@ export type ApiRequest<Response> = {
   response: ZodType<Response>;
   /** Failures the caller shows in its own way (field errors in a form): they get no toast. */
   handlesFailure?: (failure: ApiFailure) => boolean;
+  /** Ends a long call (an event stream) when its page closes. */
+  signal?: AbortSignal;
 };
 
 export type ApiResult<Response> = { ok: true; data: Response } | { ok: false; failure: ApiFailure };
@@ -64,7 +67,13 @@ function apiUrl(path: string, query?: ApiRequest<unknown>['query']): string {
 }
 
 /** Sends one request; null when no answer came. No timeout: a slow field connection still gets its answer. */
-async function send(method: HttpMethod, url: string, body: unknown, token: string | null): Promise<Response | null> {
+async function send(
+  method: HttpMethod,
+  url: string,
+  body: unknown,
+  token: string | null,
+  signal?: AbortSignal,
+): Promise<Response | null> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -74,6 +83,7 @@ async function send(method: HttpMethod, url: string, body: unknown, token: strin
       method,
       headers,
       credentials: 'include',
+      signal,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch {
@@ -121,18 +131,19 @@ export function refreshAccessToken(usedToken: string | null = null): Promise<str
   return refreshing;
 }
 
-async function exchange(request: ApiRequest<unknown>): Promise<Response | null> {
+async function exchange(request: Omit<ApiRequest<unknown>, 'response'>): Promise<Response | null> {
   const url = apiUrl(request.path, request.query);
   if (!SAFE_METHODS.has(request.method)) await ensureCsrfCookie();
   const token = session.accessToken();
-  let response = await send(request.method, url, request.body, token);
+  const sendWith = (bearer: string | null) => send(request.method, url, request.body, bearer, request.signal);
+  let response = await sendWith(token);
   if (response && SAFE_METHODS.has(request.method) && RETRIED_STATUSES.has(response.status)) {
-    response = await send(request.method, url, request.body, token);
+    response = await sendWith(token);
   }
   if (response?.status !== 401) return response;
 
   const renewed = await refreshAccessToken(token);
-  if (renewed) return send(request.method, url, request.body, renewed);
+  if (renewed) return sendWith(renewed);
   session.signOut();
   const currentPath = `${location.pathname}${location.search}${location.hash}`;
   if (!isSessionFreePath(location.pathname)) sessionExpiredHandler(currentPath);
@@ -168,4 +179,36 @@ export async function apiRequest<Response>(request: ApiRequest<Response>): Promi
 export async function apiCall<Response>(request: ApiRequest<Response>): Promise<Response | false> {
   const result = await apiRequest(request);
   return result.ok ? result.data : false;
+}
+
+export type StreamEnd = { opened: true } | { opened: false; failure: ApiFailure };
+
+/**
+ * Reads a server-sent event stream with the session's token (EventSource cannot send one),
+ * calling `onOpen` once it is open and `onEvent` with each event until the stream ends or
+ * `signal` aborts. A stream that cannot be opened shows no toast: its caller says how live its
+ * page still is.
+ */
+export async function readEventStream(
+  path: string,
+  onEvent: (event: ServerSentEvent) => void,
+  signal: AbortSignal,
+  onOpen: () => void,
+): Promise<StreamEnd> {
+  const response = await exchange({ method: 'GET', path, signal });
+  if (!response?.ok || !response.body) return { opened: false, failure: await readFailure(response) };
+  onOpen();
+  const parser = new ServerSentEventParser(onEvent);
+  const decoder = new TextDecoder();
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.push(decoder.decode(value, { stream: true }));
+    }
+  } catch {
+    // A dropped connection or an abort ends the stream like its normal end does.
+  }
+  return { opened: true };
 }

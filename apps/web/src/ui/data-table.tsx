@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IconButton } from './icon-button';
+import { useDebouncedValue } from './use-debounced-value';
 import { ChevronLeftIcon, ChevronRightIcon, SearchIcon, SortAscIcon, SortDescIcon, SortIcon } from './icons';
 
 export type SortOrder = 'asc' | 'desc';
@@ -40,20 +41,12 @@ export type DataTableProps<Row> = {
   initialSort?: { sort: string; order: SortOrder };
   pageSizes?: readonly number[];
   emptyMessage?: string;
+  /** Asks the server again every so many ms, for values that change while the table is open. */
+  refetchInterval?: number;
 };
 
 const DEFAULT_PAGE_SIZES = [10, 25, 50, 100] as const;
 const SEARCH_DELAY_MS = 300;
-
-/** Typing in the search box asks the server once the user pauses, not on every key. */
-function useDebounced(value: string, delayMs: number): string {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return debounced;
-}
 
 /**
  * A table paged, sorted and searched on the server. On a phone each row becomes a card with
@@ -70,13 +63,15 @@ export function DataTable<Row>({
   initialSort,
   pageSizes = DEFAULT_PAGE_SIZES,
   emptyMessage,
+  refetchInterval,
 }: DataTableProps<Row>) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(pageSizes[0] ?? DEFAULT_PAGE_SIZES[0]);
   const [sort, setSort] = useState(initialSort);
   const [searchText, setSearchText] = useState('');
-  const search = useDebounced(searchText.trim(), SEARCH_DELAY_MS);
+  // Typing in the search box asks the server once the user pauses, not on every key.
+  const search = useDebouncedValue(searchText.trim(), SEARCH_DELAY_MS);
   const pageSizeId = useId();
 
   const query: TableQuery = { page, pageSize, ...sort, ...(search ? { search } : {}) };
@@ -84,6 +79,7 @@ export function DataTable<Row>({
     queryKey: [...queryKey, query],
     queryFn: () => queryFn(query),
     placeholderData: keepPreviousData,
+    refetchInterval,
   });
 
   const tablePage = result.data || null;
@@ -175,7 +171,10 @@ export function DataTable<Row>({
                       key={column.id}
                       className={`px-4 py-3 align-top max-sm:flex max-sm:gap-3 max-sm:px-0 max-sm:py-1 ${column.className ?? ''}`}
                     >
-                      <span aria-hidden="true" className="w-28 shrink-0 font-medium text-ink-muted sm:hidden">
+                      <span
+                        aria-hidden="true"
+                        className="w-28 shrink-0 font-medium whitespace-normal text-ink-muted sm:hidden"
+                      >
                         {column.header}
                       </span>
                       <span className="min-w-0 break-words">{column.cell(row)}</span>

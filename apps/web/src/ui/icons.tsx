@@ -114,3 +114,30 @@ export const PivotIcon = icon(
     <circle cx="12" cy="12" r="1.5" />
   </>,
 );
+export const RotateClockwiseIcon = icon(
+  <>
+    <path d="M21 12a9 9 0 1 1-3-6.7" />
+    <path d="M21 3v6h-6" />
+  </>,
+);
+export const RotateCounterClockwiseIcon = icon(
+  <>
+    <path d="M3 12a9 9 0 1 0 3-6.7" />
+    <path d="M3 3v6h6" />
+  </>,
+);
+export const StopIcon = icon(<rect x="6" y="6" width="12" height="12" rx="1.5" />);
+export const PlusIcon = icon(<path d="M12 5v14M5 12h14" />);
+export const PencilIcon = icon(
+  <>
+    <path d="M17 3a2.8 2.8 0 0 1 4 4L7.5 20.5 2 22l1.5-5.5z" />
+    <path d="m15 5 4 4" />
+  </>,
+);
+export const TrashIcon = icon(
+  <>
+    <path d="M3 6h18M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2" />
+    <path d="M19 6l-1 14a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2L5 6M10 11v6M14 11v6" />
+  </>,
+);
+export const SpinnerIcon = icon(<path d="M21 12a9 9 0 1 1-6.2-8.6" />);

@@ -14,7 +14,7 @@ export function Header() {
   const session = useSession();
   return (
     <header className="sticky top-0 z-20 border-b border-line bg-surface/95 px-4 backdrop-blur sm:px-6">
-      <div className="mx-auto flex h-14 max-w-5xl items-center gap-2 sm:gap-3">
+      <div className="mx-auto flex h-14 max-w-[1600px] items-center gap-2 sm:gap-3">
         <AppLink
           to={paths.home.link()}
           aria-label={t('header.home', { brand: currentBrand.name })}

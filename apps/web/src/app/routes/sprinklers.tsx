@@ -1,30 +1,13 @@
 import { useTranslation } from 'react-i18next';
-import { Card } from '@/ui/card';
+import { SprinklersTable } from '@/features/sprinklers/components/sprinklers-table';
 import { Page } from '@/ui/page';
 
-/** The machine screens arrive with their own issue; until then each route says so plainly. */
-function ScreenBeingBuilt({ title }: { title: string }) {
-  const { t } = useTranslation();
-  return (
-    <Page title={title}>
-      <Card variant="box">
-        <p>{t('common.beingBuilt')}</p>
-      </Card>
-    </Page>
-  );
-}
-
+/** The user's machines (spec §2), their values kept live. */
 export function SprinklersRoute() {
   const { t } = useTranslation();
-  return <ScreenBeingBuilt title={t('sprinklers.list.title')} />;
-}
-
-export function SprinklerRoute() {
-  const { t } = useTranslation();
-  return <ScreenBeingBuilt title={t('sprinklers.detail.title')} />;
-}
-
-export function SectorRoute() {
-  const { t } = useTranslation();
-  return <ScreenBeingBuilt title={t('sprinklers.sector.title')} />;
+  return (
+    <Page title={t('sprinklers.list.title')} description={t('sprinklers.list.description')} width="full">
+      <SprinklersTable />
+    </Page>
+  );
 }

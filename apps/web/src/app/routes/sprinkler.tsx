@@ -1,0 +1,74 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { paths } from '@/config/paths';
+import { ProgramsPanel } from '@/features/programs/components/programs-panel';
+import { useSprinkler } from '@/features/sprinklers/api/get-sprinkler';
+import { useWatermap } from '@/features/sprinklers/api/get-watermap';
+import { MachineFieldView } from '@/features/sprinklers/components/machine-field-view';
+import { MotionControls } from '@/features/sprinklers/components/motion-controls';
+import { StatusPanel } from '@/features/sprinklers/components/status-panel';
+import { WeatherStationsCard } from '@/features/sprinklers/components/weather-stations-card';
+import { useHistoryRange } from '@/features/sprinklers/hooks/use-history-range';
+import { useLiveSprinkler } from '@/features/sprinklers/hooks/use-live-sprinkler';
+import { ButtonLink } from '@/ui/button';
+import { Card } from '@/ui/card';
+import { RainLoader } from '@/ui/global-loader';
+import { Page } from '@/ui/page';
+
+/** One machine (spec §2): its field with the arm moving live, its status, motion and programs. */
+export function SprinklerRoute() {
+  const { t } = useTranslation();
+  const id = Number(useParams().id);
+  const { data: sprinkler, isPending } = useSprinkler(id);
+  // Both are known from the address: the watermap is asked for beside the detail, not after it.
+  const history = useHistoryRange();
+  const watermap = useWatermap(id, history.query);
+  const live = useLiveSprinkler(id, Boolean(sprinkler));
+  const [selectedProgramId, setSelectedProgramId] = useState<number | null>(null);
+
+  if (isPending) return <RainLoader />;
+  if (!sprinkler) {
+    return (
+      <Page title={t('sprinklers.detail.title')}>
+        <Card className="flex flex-col items-start gap-4">
+          <p>{t('sprinklers.detail.notFound')}</p>
+          <ButtonLink to={paths.sprinklers.link()} variant="secondary">
+            {t('sprinklers.detail.backToList')}
+          </ButtonLink>
+        </Card>
+      </Page>
+    );
+  }
+
+  const selected = sprinkler.programs.find((program) => program.id === selectedProgramId);
+  return (
+    <Page
+      title={sprinkler.name}
+      description={t('sprinklers.detail.description', { id: sprinkler.internalId })}
+      width="full"
+    >
+      <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-4 lg:grid-cols-[minmax(0,1fr)_340px]">
+        <MachineFieldView
+          sprinkler={sprinkler}
+          program={selected?.programData ?? sprinkler.currentProgramData}
+          history={history}
+          watermap={watermap}
+        />
+        {/* On a phone the status and the motion buttons come first, above the map. */}
+        <div className="order-first flex flex-col gap-4 lg:order-none">
+          <StatusPanel sprinkler={sprinkler} live={live} />
+          <MotionControls sprinklerId={sprinkler.id} name={sprinkler.name} />
+        </div>
+      </div>
+      <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-4 lg:grid-cols-[minmax(0,1fr)_340px]">
+        <ProgramsPanel
+          sprinkler={sprinkler}
+          selectedProgramId={selectedProgramId}
+          onSelectProgram={setSelectedProgramId}
+        />
+        <WeatherStationsCard stations={sprinkler.weather_stations} />
+      </div>
+    </Page>
+  );
+}

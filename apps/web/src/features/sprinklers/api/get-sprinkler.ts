@@ -1,0 +1,17 @@
+import { type SprinklerDetail, SprinklerDetailSchema } from '@pivot/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiCall } from '@/lib/api-client';
+import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
+
+/** One machine with everything its screen shows; false when the call failed (its toast is shown). */
+export function getSprinkler(id: number): Promise<SprinklerDetail | false> {
+  return apiCall({ method: 'GET', path: `/sprinkler/${id}/`, response: SprinklerDetailSchema });
+}
+
+export function sprinklerQueryOptions(id: number) {
+  return queryOptions({ queryKey: sprinklerKeys.detail(id), queryFn: () => getSprinkler(id) });
+}
+
+export function useSprinkler(id: number) {
+  return useQuery(sprinklerQueryOptions(id));
+}

@@ -1,0 +1,25 @@
+import { type WatermapResponse, WatermapQuerySchema, WatermapResponseSchema } from '@pivot/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { apiCall } from '@/lib/api-client';
+import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
+
+/** The water the machine applied from `start` to `stop` (dd.mm.yyyy, both days included). */
+export function getWatermap(id: number, start: string, stop: string): Promise<WatermapResponse | false> {
+  return apiCall({
+    method: 'GET',
+    path: `/sprinkler/${id}/watermap/`,
+    query: WatermapQuerySchema.parse({ start, stop }),
+    response: WatermapResponseSchema,
+  });
+}
+
+/** The watermap of a range; asked only while the irrigation history layer is shown. */
+export function useWatermap(id: number, range: { start: string; stop: string } | null) {
+  return useQuery({
+    queryKey: [...sprinklerKeys.detail(id), 'watermap', range],
+    queryFn: () => (range ? getWatermap(id, range.start, range.stop) : false),
+    enabled: range !== null,
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+}

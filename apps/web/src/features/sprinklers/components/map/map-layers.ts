@@ -1,0 +1,13 @@
+/** The layers of the machine map a user can show or hide (spec §2), in the order they are listed. */
+export const MAP_LAYERS = ['sectors', 'forbidden', 'crops', 'history', 'weather', 'soil', 'arm'] as const;
+export type MapLayer = (typeof MAP_LAYERS)[number];
+
+/** The irrigation history asks the server for a watermap, so it starts hidden (its dates live in the address). */
+export const INITIALLY_SHOWN: ReadonlySet<MapLayer> = new Set([
+  'sectors',
+  'forbidden',
+  'crops',
+  'weather',
+  'soil',
+  'arm',
+]);

@@ -1,0 +1,23 @@
+import type { Sector } from '@pivot/contracts';
+import { useTranslation } from 'react-i18next';
+import { GeoJSON } from 'react-leaflet';
+import type { ColorMode } from '@/lib/color-mode';
+import { toLeafletGeoJson } from '@/ui/map/leaflet-geojson';
+import { sectorStyle } from '@/ui/map/sector-style';
+
+/** Sectors of a program, each named with its dose on hover or tap. */
+export function SectorsLayer({ sectors, mode }: { sectors: readonly Sector[]; mode: ColorMode }) {
+  const { t } = useTranslation();
+  return (
+    <GeoJSON
+      // react-leaflet draws a GeoJSON layer's data once: new sectors need a new layer.
+      key={`${mode}-${JSON.stringify(sectors)}`}
+      data={toLeafletGeoJson({ type: 'FeatureCollection', features: sectors })}
+      style={(feature) => sectorStyle(feature as Sector, { mode })}
+      onEachFeature={(feature, layer) => {
+        const { name, rate } = (feature as Sector).properties;
+        layer.bindTooltip(t('sprinklers.map.sectorTooltip', { name, rate }), { sticky: true });
+      }}
+    />
+  );
+}

@@ -1,0 +1,142 @@
+import type { SprinklerListItem } from '@pivot/contracts';
+import { useTranslation } from 'react-i18next';
+import { paths } from '@/config/paths';
+import { useLocale } from '@/i18n/use-locale';
+import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
+import { type Column, DataTable } from '@/ui/data-table';
+import { AppLink } from '@/ui/link';
+import { localTablePage } from '@/ui/local-table-page';
+import { getFreshSprinklers } from '../api/get-sprinklers';
+import { useMachineValues } from '../hooks/use-machine-values';
+import { StatusBadge } from './status-badge';
+
+/** Machines report every few seconds: the table asks again as often, so its values stay live. */
+const REFRESH_MS = 5000;
+
+/** A column of values with units, which read badly broken over two lines. */
+function measured(column: Column<SprinklerListItem>): Column<SprinklerListItem> {
+  return { ...column, className: 'whitespace-nowrap tabular-nums' };
+}
+
+const SORT_VALUES: Record<string, (machine: SprinklerListItem) => string | number | null> = {
+  name: (machine) => machine.name,
+  internalId: (machine) => machine.internalId,
+  distance: (machine) => machine.distance,
+  angle: (machine) => machine.angle,
+  status: (machine) => machine.status,
+  speed: (machine) => machine.speed,
+  pressure: (machine) => machine.pressure,
+  flow: (machine) => machine.flow,
+  program: (machine) => machine.currentProgramName,
+  uploaded: (machine) => machine.currentProgramTimestamp,
+};
+
+/** The user's machines with their live values (spec §2), each linking to its page. */
+export function SprinklersTable() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const values = useMachineValues();
+
+  const columns: Column<SprinklerListItem>[] = [
+    {
+      id: 'name',
+      header: t('sprinklers.columns.name'),
+      sortable: true,
+      cell: (machine) => (
+        <span className="inline-flex items-center gap-2">
+          <span
+            className={`size-2.5 shrink-0 rounded-full ${machine.online ? 'bg-success' : 'bg-ink-muted/50'}`}
+            title={machine.online ? t('sprinklers.online') : t('sprinklers.offline')}
+          >
+            <span className="sr-only">{machine.online ? t('sprinklers.online') : t('sprinklers.offline')}</span>
+          </span>
+          <AppLink
+            to={paths.sprinkler.link(machine.id)}
+            className="font-semibold text-water underline-offset-4 hover:underline"
+          >
+            {machine.name}
+          </AppLink>
+        </span>
+      ),
+    },
+    measured({
+      id: 'internalId',
+      header: t('sprinklers.columns.internalId'),
+      sortable: true,
+      cell: (machine) => machine.internalId,
+    }),
+    measured({
+      id: 'distance',
+      header: t('sprinklers.columns.distance'),
+      sortable: true,
+      cell: (machine) => values.distance(machine.distance),
+    }),
+    measured({
+      id: 'angle',
+      header: t('sprinklers.columns.angle'),
+      sortable: true,
+      cell: (machine) => values.angle(machine.angle),
+    }),
+    {
+      id: 'status',
+      header: t('sprinklers.columns.status'),
+      sortable: true,
+      cell: (machine) => <StatusBadge status={machine.status} />,
+    },
+    measured({
+      id: 'speed',
+      header: t('sprinklers.columns.speed'),
+      sortable: true,
+      cell: (machine) => values.speed(machine.speed),
+    }),
+    measured({
+      id: 'pressure',
+      header: t('sprinklers.columns.pressure'),
+      sortable: true,
+      cell: (machine) => values.pressure(machine.pressure),
+    }),
+    measured({
+      id: 'flow',
+      header: t('sprinklers.columns.flow'),
+      sortable: true,
+      cell: (machine) => values.flow(machine.flow),
+    }),
+    {
+      id: 'program',
+      header: t('sprinklers.columns.program'),
+      sortable: true,
+      cell: (machine) => values.text(machine.currentProgramName),
+    },
+    {
+      id: 'uploaded',
+      header: t('sprinklers.columns.uploaded'),
+      sortable: true,
+      cell: (machine) => values.date(machine.currentProgramTimestamp),
+      className: 'whitespace-nowrap',
+    },
+  ];
+
+  return (
+    <DataTable
+      label={t('sprinklers.list.tableLabel')}
+      columns={columns}
+      queryKey={[...sprinklerKeys.list, 'page']}
+      queryFn={async (query) => {
+        const machines = await getFreshSprinklers(REFRESH_MS / 2);
+        return (
+          machines &&
+          localTablePage(machines, query, {
+            sortValue: (machine, column) => SORT_VALUES[column]?.(machine) ?? null,
+            searchText: (machine) => [machine.name, machine.internalId],
+            locale,
+          })
+        );
+      }}
+      rowKey={(machine) => machine.id}
+      searchable
+      initialSort={{ sort: 'name', order: 'asc' }}
+      refetchInterval={REFRESH_MS}
+      emptyMessage={t('sprinklers.list.empty')}
+    />
+  );
+}

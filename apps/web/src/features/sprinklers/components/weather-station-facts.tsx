@@ -1,0 +1,33 @@
+import type { WeatherStation } from '@pivot/contracts';
+import { useTranslation } from 'react-i18next';
+import { useLocale } from '@/i18n/use-locale';
+
+/** A weather station's readings (spec §2): temperature, humidity, wind, rainfall today and over 7 days, ETP 7 days. */
+export function WeatherStationFacts({ station }: { station: WeatherStation }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const one = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+  const value = (number: number | undefined, unit: string) =>
+    number === undefined ? '—' : `${one.format(number)} ${unit}`;
+  const facts = [
+    ['temperature', value(station.temperature, '°C')],
+    ['humidity', value(station.humidity, '%')],
+    ['wind', value(station.wind, t('sprinklers.units.windSpeed'))],
+    ['rainfall', value(station.rainfall, t('sprinklers.units.millimetres'))],
+    ['rainfall7d', value(station.rainfall_7d, t('sprinklers.units.millimetres'))],
+    ['etp7d', value(station.etp_7d, t('sprinklers.units.millimetres'))],
+  ] as const;
+  return (
+    <div className="flex flex-col gap-1">
+      <p className="font-semibold">{t('sprinklers.weather.station', { id: station.id })}</p>
+      <dl className="grid grid-cols-[auto_auto] gap-x-4 gap-y-0.5 text-sm">
+        {facts.map(([name, text]) => (
+          <div key={name} className="contents">
+            <dt className="text-ink-muted">{t(`sprinklers.weather.${name}`)}</dt>
+            <dd className="text-right font-medium tabular-nums">{text}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { useSearchParams } from 'react-router';
+import {
+  FIELD_FORMAT,
+  RANGE_SEPARATOR,
+  formatDate,
+  formatRange,
+  parseRange,
+  shortcutRange,
+} from '@/ui/date-picker/dates';
+
+const PARAM = 'history';
+const URL_SEPARATOR = '-';
+
+export type HistoryRange = {
+  /** 'DD.MM.YYYY - DD.MM.YYYY', as the date picker shows it; null while the history is hidden. */
+  range: string | null;
+  /** The watermap call's start and stop (dd.mm.yyyy). */
+  query: { start: string; stop: string } | null;
+  show: (range: string | null) => void;
+  /** Shows the last 30 days, or hides the history. */
+  toggle: () => void;
+};
+
+/**
+ * The irrigation history's dates, kept in the page's address (`?history=01.04.2026-30.09.2026`),
+ * so a season's view can be bookmarked, shared or reloaded.
+ */
+export function useHistoryRange(): HistoryRange {
+  const [params, setParams] = useSearchParams();
+  const [start, stop] = (params.get(PARAM) ?? '').split(URL_SEPARATOR);
+  const parsed = start && stop ? parseRange(`${start}${RANGE_SEPARATOR}${stop}`, FIELD_FORMAT, RANGE_SEPARATOR) : null;
+
+  const show = (range: string | null) => {
+    const next = range && parseRange(range, FIELD_FORMAT, RANGE_SEPARATOR);
+    setParams(
+      (current) => {
+        const updated = new URLSearchParams(current);
+        if (next) {
+          updated.set(
+            PARAM,
+            `${formatDate(next.start, FIELD_FORMAT)}${URL_SEPARATOR}${formatDate(next.end, FIELD_FORMAT)}`,
+          );
+        } else {
+          updated.delete(PARAM);
+        }
+        return updated;
+      },
+      { replace: true },
+    );
+  };
+
+  return {
+    range: parsed && formatRange(parsed, FIELD_FORMAT, RANGE_SEPARATOR),
+    query: parsed && { start: formatDate(parsed.start, FIELD_FORMAT), stop: formatDate(parsed.end, FIELD_FORMAT) },
+    show,
+    toggle: () =>
+      show(parsed ? null : formatRange(shortcutRange('last30Days', new Date()), FIELD_FORMAT, RANGE_SEPARATOR)),
+  };
+}

@@ -1,0 +1,33 @@
+import type { SprinklerStatus } from '@pivot/contracts';
+import { useTranslation } from 'react-i18next';
+import { useLocale } from '@/i18n/use-locale';
+
+const DASH = '—';
+
+/**
+ * The machine's measured values as people read them, in the user's language: units after the
+ * number, a dash for anything the machine has not reported (spec §2: status none is a dash).
+ */
+export function useMachineValues() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const number = (digits: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: digits });
+  const [whole, tenths, hundredths] = [number(0), number(1), number(2)];
+  const withUnit = (format: Intl.NumberFormat, unit: string) => (value: number | null) =>
+    value === null ? DASH : `${format.format(value)} ${unit}`;
+  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const timeOfDay = new Intl.DateTimeFormat(locale, { timeStyle: 'medium' });
+
+  return {
+    status: (status: SprinklerStatus | null) => (status ? t(`sprinklers.status.${status}`) : DASH),
+    distance: withUnit(whole, t('sprinklers.units.metres')),
+    angle: (angle: number | null) => (angle === null ? DASH : `${tenths.format(angle)}°`),
+    speed: withUnit(whole, '%'),
+    pressure: withUnit(hundredths, t('sprinklers.units.bar')),
+    flow: withUnit(tenths, t('sprinklers.units.flow')),
+    millimetres: withUnit(tenths, t('sprinklers.units.millimetres')),
+    date: (timestamp: number | null) => (timestamp === null ? DASH : dateTime.format(timestamp)),
+    time: (timestamp: number) => timeOfDay.format(timestamp),
+    text: (text: string | null) => text ?? DASH,
+  };
+}

@@ -1,0 +1,142 @@
+import type { Page } from '@playwright/test';
+import type { HttpSession } from '../support/http-session';
+import { expect, expectAccessible, signIn } from './support/fixtures';
+import { type MachineOptions, type PivotMachine, test as machineTest } from './support/machines';
+
+/** Adds a machine by its broker ID as the administrator, and grants it to the user. */
+async function addAndGrant(admin: HttpSession, machine: PivotMachine, name: string, userId?: number) {
+  const added = await admin.call('POST', '/api/sprinkler/', { internalId: machine.id, name });
+  expect(added.status, JSON.stringify(added.body)).toBe(201);
+  const id = (added.body as { id: number }).id;
+  if (userId !== undefined) {
+    const granted = await admin.call('PATCH', `/api/sprinkler/${id}/permissions/`, { user: userId, action: 'grant' });
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+  }
+  return id;
+}
+
+type OwnMachine = { machine: PivotMachine; id: number };
+
+const test = machineTest.extend<{
+  /** A new user with a simulated machine of their own, signed in on its page. */
+  openOwnMachine: (name: string, options?: MachineOptions & { language?: 'pl' | 'en' }) => Promise<OwnMachine>;
+}>({
+  openOwnMachine: async ({ page, admin, createUser, startMachine }, use) =>
+    use(async (name, { language = 'pl', ...options } = {}) => {
+      const farmer = await createUser({ language });
+      const machine = await startMachine(options);
+      const id = await addAndGrant(admin, machine, name, farmer.id);
+      await signIn(page, farmer, `${language === 'en' ? '/en' : ''}/sprinklers/${id}`);
+      return { machine, id };
+    }),
+});
+
+/** Quick enough to see the arm turn within seconds: an hour of the field in two minutes. */
+const BRISK: MachineOptions = { timeScale: 30, armLength: 250 };
+
+/** The arm as drawn on the map: its SVG path, which changes as the arm turns. */
+const armPath = (page: Page) => page.locator('.leaflet-overlay-pane path[stroke="#f59e0b"]');
+
+async function sendMotion(page: Page, button: string, confirmation: string) {
+  await page.getByRole('button', { name: button, exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: confirmation }).click();
+}
+
+test('a user sees the machines granted to them with live values, and no other', async ({
+  page,
+  admin,
+  createUser,
+  startMachine,
+}) => {
+  const farmer = await createUser();
+  const mine = await startMachine({ ...BRISK, motion: 'front' });
+  const theirs = await startMachine();
+  await addAndGrant(admin, mine, 'Pole przy drodze', farmer.id);
+  const theirsId = await addAndGrant(admin, theirs, 'Pole sąsiada');
+
+  await signIn(page, farmer, '/sprinklers');
+  const table = page.getByRole('table', { name: 'Maszyny' });
+  const row = table.getByRole('row').filter({ hasText: 'Pole przy drodze' });
+  await expect(row).toContainText(mine.id);
+  await expect(row).toContainText('Do przodu');
+  await expect(table).not.toContainText('Pole sąsiada');
+  await expect(page.getByText('1–1 z 1')).toBeVisible();
+  await expectAccessible(page, 'machines list');
+
+  // Values stay live: the angle column changes while the user looks.
+  const angleCell = row.getByRole('cell').nth(3);
+  const firstAngle = await angleCell.innerText();
+  await expect.poll(() => angleCell.innerText(), { timeout: 15_000 }).not.toBe(firstAngle);
+
+  await page.goto(`/sprinklers/${theirsId}`);
+  await expect(page.getByText('Ta maszyna nie istnieje albo nie masz do niej dostępu.')).toBeVisible();
+});
+
+test('the user starts the machine, watches the arm move on the map, and stops it', async ({ page, openOwnMachine }) => {
+  await openOwnMachine('Pole za rowem', BRISK);
+  await expect(page.getByRole('heading', { name: 'Pole za rowem', level: 1 })).toBeVisible();
+  const status = page.getByRole('region', { name: 'Stan' });
+  await expect(status).toContainText('Zatrzymana');
+  await expect(status).toContainText('Połączona');
+  await expect(armPath(page)).toHaveCount(1);
+  await expectAccessible(page, 'machine page');
+
+  await sendMotion(page, 'Do przodu', 'Ruszaj do przodu');
+  await expect(page.getByText(/Do przodu: maszyna potwierdziła o/)).toBeVisible();
+  await expect(status).toContainText('Do przodu');
+
+  const before = await armPath(page).getAttribute('d');
+  await expect.poll(() => armPath(page).getAttribute('d'), { timeout: 15_000 }).not.toBe(before);
+
+  await sendMotion(page, 'Stop', 'Zatrzymaj');
+  await expect(page.getByText(/Stop: maszyna potwierdziła o/)).toBeVisible();
+  await expect(status).toContainText('Zatrzymana');
+
+  await page.goto('/dashboard/activity');
+  const confirmed = page.getByRole('row').filter({ hasText: 'Ruch potwierdzony' }).filter({ hasText: 'Pole za rowem' });
+  await expect(confirmed).toHaveCount(2);
+});
+
+test('a machine that does not confirm a motion shows the failure, and it is logged', async ({
+  page,
+  openOwnMachine,
+}) => {
+  const { machine } = await openOwnMachine('Pole bez zasięgu');
+  machine.misbehaveNext('missing');
+  await sendMotion(page, 'Do przodu', 'Ruszaj do przodu');
+  await expect(page.getByText('Do przodu: czekam na potwierdzenie maszyny…')).toBeVisible();
+  await expect(page.getByText(/Do przodu: maszyna nie potwierdziła/)).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('alert').filter({ hasText: 'Brak odpowiedzi maszyny' })).toBeVisible();
+  // The status is what the machine reports, not what was asked: this one moved but its answer was lost.
+  await expect(page.getByRole('region', { name: 'Stan' })).toContainText('Do przodu');
+
+  await page.goto('/dashboard/activity');
+  await expect(page.getByRole('row').filter({ hasText: 'Ruch niepotwierdzony' })).toContainText('Pole bez zasięgu');
+});
+
+test('the irrigation history shows the water applied for the chosen days, with its legend', async ({
+  page,
+  openOwnMachine,
+}) => {
+  const { id } = await openOwnMachine('History field', { ...BRISK, language: 'en' });
+  const watermapCall = page.waitForRequest((request) => request.url().includes(`/api/sprinkler/${id}/watermap/`));
+  // The layer's state lives in the address, which the router updates a moment after the click.
+  const historyLayer = page.getByRole('checkbox', { name: 'Irrigation history' });
+  await historyLayer.click();
+  await expect(historyLayer).toBeChecked();
+  const request = await watermapCall;
+  expect(new URL(request.url()).searchParams.get('start')).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
+  await expect(page.getByRole('list', { name: 'Water applied' }).getByRole('listitem')).toHaveCount(5);
+  await expect(page.getByText('No water applied in these days.')).toBeVisible();
+  await expectAccessible(page, 'machine page with history');
+
+  // The dates are in the address: a reload (or a shared link) shows the same history.
+  await expect(page).toHaveURL(/[?&]history=\d{2}\.\d{2}\.\d{4}-\d{2}\.\d{2}\.\d{4}/);
+  await page.reload();
+  await expect(historyLayer).toBeChecked();
+  await historyLayer.click();
+  await expect(historyLayer).not.toBeChecked();
+  await expect(page).not.toHaveURL(/history=/);
+});
