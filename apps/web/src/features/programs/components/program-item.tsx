@@ -1,0 +1,139 @@
+import type { Program, SprinklerDetail } from '@pivot/contracts';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { paths } from '@/config/paths';
+import { Button, ButtonLink } from '@/ui/button';
+import { confirmDialog, promptDialog } from '@/ui/dialog/dialogs';
+import { ChevronDownIcon } from '@/ui/icons';
+import { showToast } from '@/ui/toast/toast-store';
+import { useDeleteProgram } from '../api/delete-program';
+import { useUpdateProgram } from '../api/update-program';
+import { downloadFile } from '../lib/download-file';
+import { nextSectorName, programFileName, programGeoJson } from '../lib/program-data';
+import { ImportMapButton } from './import-map-button';
+import { type ProgramStatus, ProgramStatusBadge } from './program-status-badge';
+import { SectorList } from './sector-list';
+
+export type ProgramItemProps = {
+  sprinkler: SprinklerDetail;
+  program: Program;
+  /** The selected program is open, and its sectors are the ones on the machine's map. */
+  selected: boolean;
+  onToggle: () => void;
+  status: ProgramStatus | null;
+  /** A program of this machine is being sent: one upload at a time. */
+  sendBlocked: boolean;
+  onSend: (program: Program) => Promise<void>;
+  onDeleted: () => void;
+};
+
+/** One stored program: its name and state; opened, its sectors and what can be done with it. */
+export function ProgramItem(props: ProgramItemProps) {
+  const { sprinkler, program, selected, onToggle, status, sendBlocked, onSend, onDeleted } = props;
+  const { t } = useTranslation();
+  const update = useUpdateProgram();
+  const remove = useDeleteProgram();
+  const detailsId = useId();
+  const sectors = program.programData.features;
+  const busy = update.isPending || remove.isPending;
+  const runsOnMachine = status === 'active';
+
+  const rename = async () => {
+    const typed = await promptDialog({
+      title: t('programs.rename.title'),
+      message: runsOnMachine ? t('programs.rename.runningNote') : undefined,
+      input: { label: t('programs.nameLabel'), initialValue: program.name },
+      right: t('programs.rename.confirm'),
+    });
+    if (typed === false) return;
+    const name = typed.trim();
+    if (name === program.name) return;
+    if (!name) {
+      showToast({ variant: 'warning', title: t('programs.nameRequired') });
+      return;
+    }
+    if (sprinkler.programs.some((other) => other.id !== program.id && other.name === name)) {
+      showToast({ variant: 'warning', title: t('programs.nameTaken', { name }) });
+      return;
+    }
+    const detail = await update.run(sprinkler.id, program.id, { name, programData: program.programData });
+    if (detail) showToast({ variant: 'success', title: t('programs.rename.done', { name }) });
+  };
+
+  const deleteProgram = async () => {
+    const confirmed = await confirmDialog({
+      title: t('programs.delete.title', { name: program.name }),
+      message: runsOnMachine ? t('programs.delete.runningNote') : t('programs.delete.message'),
+      right: t('programs.delete.confirm'),
+      danger: true,
+    });
+    if (!confirmed) return;
+    const detail = await remove.run(sprinkler.id, program.id);
+    if (!detail) return;
+    onDeleted();
+    showToast({ variant: 'success', title: t('programs.delete.done', { name: program.name }) });
+  };
+
+  const exportProgram = () =>
+    downloadFile(
+      programFileName(program.name),
+      `${JSON.stringify(programGeoJson(program), null, 2)}\n`,
+      'application/geo+json',
+    );
+
+  const newSector = nextSectorName(sectors, (number) => t('programs.sectors.defaultName', { number }));
+
+  return (
+    <li className={`rounded-lg border ${selected ? 'border-water bg-water-soft/40' : 'border-line'}`}>
+      <div className="flex items-center gap-2 p-1.5 pr-3">
+        <button
+          type="button"
+          aria-expanded={selected}
+          aria-controls={detailsId}
+          onClick={onToggle}
+          className="flex min-h-11 min-w-0 flex-1 items-center gap-2 rounded-md px-2 text-left hover:bg-surface-muted"
+        >
+          <ChevronDownIcon className={`size-4 shrink-0 transition-transform ${selected ? '' : '-rotate-90'}`} />
+          <span className="min-w-0 flex-1">
+            <span className="block font-semibold break-words">{program.name}</span>
+            <span className="block text-sm text-ink-muted">
+              {t('programs.sectors.count', { count: sectors.length })}
+            </span>
+          </span>
+        </button>
+        {status && <ProgramStatusBadge status={status} />}
+      </div>
+      {selected && (
+        <div id={detailsId} className="flex flex-col gap-3 border-t border-line p-3">
+          <p className="text-sm text-ink-muted">{t('programs.shownOnMap')}</p>
+          <SectorList
+            sectors={sectors}
+            link={{ sprinklerId: sprinkler.id, programId: program.id }}
+            label={t('programs.sectors.listLabel', { name: program.name })}
+          />
+          <div>
+            <ButtonLink variant="secondary" to={paths.sector.link(sprinkler.id, program.id, newSector)}>
+              {t('programs.sectors.add')}
+            </ButtonLink>
+          </div>
+          <div className="flex flex-wrap gap-2 border-t border-line pt-3">
+            <Button disabled={sectors.length === 0 || sendBlocked || busy} onClick={() => void onSend(program)}>
+              {t('programs.actions.send')}
+            </Button>
+            <Button variant="secondary" disabled={busy} onClick={() => void rename()}>
+              {t('programs.actions.rename')}
+            </Button>
+            <ImportMapButton sprinkler={sprinkler} program={program} />
+            <Button variant="secondary" onClick={exportProgram}>
+              {t('programs.actions.export')}
+            </Button>
+            <Button variant="danger" disabled={busy} onClick={() => void deleteProgram()}>
+              {t('programs.actions.delete')}
+            </Button>
+          </div>
+          {sectors.length === 0 && <p className="text-sm text-ink-muted">{t('programs.send.needsSectors')}</p>}
+        </div>
+      )}
+    </li>
+  );
+}
