@@ -12,12 +12,15 @@ const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url));
 export type ServerProcess = {
   baseUrl: string;
   dataDir: string;
+  /** The embedded broker's address, when the server was given a port for it (MQTT_PORT); null on port 0. */
+  mqttUrl: string | null;
   /** Everything the server printed to stdout so far. */
   output: () => string;
   stop: () => Promise<void>;
 };
 
-async function freePort(): Promise<number> {
+/** A TCP port nobody listens on now, for a server (or its embedded broker) to take. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -45,7 +48,8 @@ async function scratchDatabase(databaseUrl: string) {
 
 /**
  * Starts the product as `npm start` does, in a fresh data folder and on a free port, and
- * waits until it says it is running.
+ * waits until it says it is running. Its embedded broker takes any free port unless `env`
+ * names one in MQTT_PORT; then simulated machines can reach it at `mqttUrl`.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pivot-e2e-'));
@@ -63,6 +67,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       // Always the embedded broker, as a first `npm start` has it: with MQTT_URL the product runs no
       // demo fleet, and the server suites already cover a real broker (TEST_MQTT_URL).
       MQTT_PORT: '0',
+      MQTT_HOST: '127.0.0.1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -87,9 +92,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
     });
   });
 
+  const mqttPort = Number(env.MQTT_PORT ?? '0');
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     dataDir,
+    mqttUrl: mqttPort > 0 ? `mqtt://127.0.0.1:${mqttPort}` : null,
     output: () => stdout,
     stop: async () => {
       if (child.exitCode === null) {

@@ -1,21 +1,38 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../../support/server-process';
+import { freePort, startServer } from '../../support/server-process';
 import { ADMIN, SERVER_ENV } from './environment';
 
 const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 /**
  * Builds the web app and starts one real server for the whole run (as `npm start` does, on a
- * fresh data folder); the tests find it through the environment.
+ * fresh data folder, with the demo fleet); the tests find it through the environment. Its
+ * embedded broker gets a known port, so tests can connect simulated machines of their own.
+ * The build goes to a folder of this run's own (WEB_DIST_DIR), so a build started meanwhile
+ * (another run, `npm run build`) cannot pull the pages from under the tests.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  execFileSync('npm', ['run', 'build', '-w', '@pivot/web', '--', '--logLevel', 'warn'], {
-    cwd: repositoryRoot,
-    stdio: 'inherit',
+  const webDist = await mkdtemp(path.join(os.tmpdir(), 'pivot-e2e-web-'));
+  execFileSync(
+    'npm',
+    ['run', 'build', '-w', '@pivot/web', '--', '--logLevel', 'warn', '--outDir', webDist, '--emptyOutDir'],
+    { cwd: repositoryRoot, stdio: 'inherit' },
+  );
+  const server = await startServer({
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    MQTT_PORT: String(await freePort()),
+    WEB_DIST_DIR: webDist,
   });
-  const server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
   process.env[SERVER_ENV.baseUrl] = server.baseUrl;
   process.env[SERVER_ENV.dataDir] = server.dataDir;
-  return server.stop;
+  process.env[SERVER_ENV.mqttUrl] = server.mqttUrl!;
+  return async () => {
+    await server.stop();
+    await rm(webDist, { recursive: true, force: true });
+  };
 }

@@ -1,12 +1,20 @@
 import { useTranslation } from 'react-i18next';
+import { AddSprinklerButton } from '@/features/admin/components/add-sprinkler-button';
+import { AddUserButton } from '@/features/admin/components/add-user-button';
 import { AdminGuard } from '@/features/admin/components/admin-guard';
+import { AdminNav } from '@/features/admin/components/admin-nav';
+import { SprinklersTable } from '@/features/admin/components/sprinklers-table';
+import { UsersTable } from '@/features/admin/components/users-table';
 import { Page } from '@/ui/page';
 
 export function AdminUsersRoute() {
   const { t } = useTranslation();
   return (
     <AdminGuard>
-      <Page title={t('admin.users.title')} />
+      <Page title={t('admin.users.title')} description={t('admin.users.description')} actions={<AddUserButton />}>
+        <AdminNav current="users" />
+        <UsersTable />
+      </Page>
     </AdminGuard>
   );
 }
@@ -15,7 +23,14 @@ export function AdminSprinklersRoute() {
   const { t } = useTranslation();
   return (
     <AdminGuard>
-      <Page title={t('admin.sprinklers.title')} />
+      <Page
+        title={t('admin.sprinklers.title')}
+        description={t('admin.sprinklers.description')}
+        actions={<AddSprinklerButton />}
+      >
+        <AdminNav current="sprinklers" />
+        <SprinklersTable />
+      </Page>
     </AdminGuard>
   );
 }

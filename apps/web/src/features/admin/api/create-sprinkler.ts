@@ -1,0 +1,29 @@
+import { CreateSprinklerBodySchema, type SprinklerListItem, SprinklerListItemSchema } from '@pivot/contracts';
+import type { z } from 'zod';
+import { apiCall } from '@/lib/api-client';
+import { useAction } from '@/lib/use-action';
+import { refreshAfterAdminChange } from './admin-keys';
+import { addSprinklerFailureToast, showsSpecificFailure } from './failures';
+
+export const createSprinklerInputSchema = CreateSprinklerBodySchema;
+export type CreateSprinklerInput = z.input<typeof createSprinklerInputSchema>;
+
+/**
+ * Adds a machine by its broker ID. The server asks the machine over the broker first, so the
+ * answer takes up to the command timeout (about 5 s); its three failures have their own texts.
+ */
+export async function createSprinkler(input: CreateSprinklerInput): Promise<SprinklerListItem | false> {
+  const created = await apiCall({
+    method: 'POST',
+    path: '/sprinkler/',
+    body: createSprinklerInputSchema.parse(input),
+    response: SprinklerListItemSchema,
+    handlesFailure: showsSpecificFailure(addSprinklerFailureToast),
+  });
+  if (created) await refreshAfterAdminChange();
+  return created;
+}
+
+export function useCreateSprinkler() {
+  return useAction(createSprinkler);
+}

@@ -1,0 +1,25 @@
+import {
+  SprinklerAdminListQuerySchema,
+  SprinklerAdminListResponseSchema,
+  type SprinklerWithUsers,
+} from '@pivot/contracts';
+import type { z } from 'zod';
+import { apiCall } from '@/lib/api-client';
+
+export const sprinklersQueryInputSchema = SprinklerAdminListQuerySchema;
+export type SprinklersQueryInput = z.input<typeof sprinklersQueryInputSchema>;
+
+export type SprinklersPage = { count: number; data: SprinklerWithUsers[] };
+
+/**
+ * One page of all machines with the users granted each. `exclude` (a user id) leaves out the
+ * machines that user already has access to.
+ */
+export function getSprinklers(input: SprinklersQueryInput): Promise<SprinklersPage | false> {
+  return apiCall({
+    method: 'GET',
+    path: '/sprinkler/list/',
+    query: sprinklersQueryInputSchema.parse(input),
+    response: SprinklerAdminListResponseSchema,
+  });
+}

@@ -1,0 +1,19 @@
+import { type UserListResponse, UserListQuerySchema, UserListResponseSchema } from '@pivot/contracts';
+import type { z } from 'zod';
+import { apiCall } from '@/lib/api-client';
+
+export const usersQueryInputSchema = UserListQuerySchema;
+export type UsersQueryInput = z.input<typeof usersQueryInputSchema>;
+
+/**
+ * One page of users with the machines each may use. `exclude` (a machine id) leaves out the
+ * users who already have access to that machine.
+ */
+export function getUsers(input: UsersQueryInput): Promise<UserListResponse | false> {
+  return apiCall({
+    method: 'GET',
+    path: '/user/list/',
+    query: usersQueryInputSchema.parse(input),
+    response: UserListResponseSchema,
+  });
+}

@@ -1,0 +1,76 @@
+import { CreateSprinklerBodySchema } from '@pivot/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { TextField } from '@/ui/form/text-field';
+import { showToast } from '@/ui/toast/toast-store';
+import { useCreateSprinkler } from '../api/create-sprinkler';
+import { FormDialog } from './form-dialog';
+
+const fieldSchemas = CreateSprinklerBodySchema.shape;
+
+/**
+ * Adds a machine by the ID it has on the message broker. The server asks the machine first,
+ * which takes up to a few seconds: the button says it is waiting, and a failure keeps the form
+ * open with its message (spec §8), so the ID can be corrected.
+ */
+export function AddSprinklerDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const create = useCreateSprinkler();
+  const [internalId, setInternalId] = useState('');
+  const [name, setName] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+
+  const idError = (() => {
+    if (internalId.trim() === '') return t('form.required');
+    return fieldSchemas.internalId.safeParse(internalId).success ? undefined : t('admin.sprinklers.addForm.invalidId');
+  })();
+
+  const submit = async () => {
+    setSubmitted(true);
+    if (idError) return;
+    const added = await create.run({ internalId, ...(name.trim() ? { name } : {}) });
+    if (!added) return;
+    showToast({
+      variant: 'success',
+      title: t('admin.sprinklers.added.title'),
+      message: t('admin.sprinklers.added.message', { name: added.name, id: added.internalId }),
+    });
+    onClose();
+  };
+
+  return (
+    <FormDialog
+      title={t('admin.sprinklers.addForm.title')}
+      submitLabel={t('admin.sprinklers.addForm.submit')}
+      pendingLabel={t('admin.sprinklers.addForm.pending')}
+      onSubmit={submit}
+      onClose={onClose}
+      pending={create.isPending}
+    >
+      <TextField
+        label={t('admin.sprinklers.addForm.internalId')}
+        hint={t('admin.sprinklers.addForm.internalIdHint')}
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        maxLength={64}
+        required
+        autoFocus
+        value={internalId}
+        onChange={(event) => setInternalId(event.target.value)}
+        error={submitted ? idError : undefined}
+      />
+      <TextField
+        label={t('admin.sprinklers.addForm.name')}
+        hint={t('admin.sprinklers.addForm.nameHint')}
+        autoComplete="off"
+        maxLength={100}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+      />
+      <p role="status" className={create.isPending ? 'text-sm text-ink-muted' : 'sr-only'}>
+        {create.isPending ? t('admin.sprinklers.addForm.waiting') : ''}
+      </p>
+    </FormDialog>
+  );
+}

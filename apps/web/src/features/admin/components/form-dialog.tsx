@@ -1,0 +1,104 @@
+import { type FormEvent, type ReactNode, useId, useLayoutEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/ui/button';
+import { Toaster } from '@/ui/toast/toaster';
+import { SpinnerIcon } from '@/ui/icons';
+
+export type FormDialogProps = {
+  title: string;
+  /** A line under the title. */
+  description?: ReactNode;
+  children: ReactNode;
+  submitLabel: string;
+  onSubmit: () => void | Promise<void>;
+  /** Escape, the backdrop and Cancel close it; the owner unmounts it. */
+  onClose: () => void;
+  /** A call is under way: the submit button says so and waits. */
+  pending?: boolean;
+  pendingLabel?: string;
+  submitDisabled?: boolean;
+  /** Two columns of fields from a tablet up. */
+  wide?: boolean;
+};
+
+/**
+ * A form in a native modal dialog (focus trap, Escape, inert page), open while mounted.
+ * The page behind a modal dialog is inert and under its backdrop, toasts included, so the
+ * dialog shows the toasts itself: a failure stays readable while the form stays open.
+ */
+export function FormDialog({
+  title,
+  description,
+  children,
+  submitLabel,
+  onSubmit,
+  onClose,
+  pending = false,
+  pendingLabel,
+  submitDisabled = false,
+  wide = false,
+}: FormDialogProps) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const descriptionId = useId();
+
+  // Closed while still in the page (a layout effect's cleanup runs before the element is removed),
+  // so the browser gives the focus back to the button that opened it.
+  useLayoutEffect(() => {
+    const element = ref.current;
+    element?.showModal();
+    return () => element?.close();
+  }, []);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!pending && !submitDisabled) void onSubmit();
+  };
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      // A click that lands on the dialog element itself is a click on the backdrop around the panel.
+      onClick={(event) => event.target === event.currentTarget && onClose()}
+      className={`m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] overflow-y-auto rounded-xl border border-line bg-surface p-0 text-ink shadow-xl backdrop:bg-black/55 ${
+        wide ? 'max-w-2xl' : 'max-w-md'
+      }`}
+    >
+      <form noValidate onSubmit={submit} aria-busy={pending} className="flex flex-col gap-4 p-5 sm:p-6">
+        <div className="flex flex-col gap-1">
+          <h2 id={titleId} className="text-lg font-semibold">
+            {title}
+          </h2>
+          {description && (
+            <p id={descriptionId} className="text-sm text-ink-muted">
+              {description}
+            </p>
+          )}
+        </div>
+        {children}
+        <div className="mt-2 flex flex-wrap justify-end gap-3">
+          <Button variant="secondary" onClick={onClose}>
+            {t('dialog.cancel')}
+          </Button>
+          <Button
+            type="submit"
+            disabled={submitDisabled}
+            aria-disabled={pending || undefined}
+            className="aria-disabled:cursor-wait aria-disabled:opacity-80"
+            icon={pending ? <SpinnerIcon className="size-4 animate-spin motion-reduce:animate-none" /> : undefined}
+          >
+            {pending ? (pendingLabel ?? submitLabel) : submitLabel}
+          </Button>
+        </div>
+      </form>
+      <Toaster />
+    </dialog>
+  );
+}

@@ -1,0 +1,73 @@
+import {
+  type MisbehaviourKind,
+  PivotMachine,
+  type PivotMachineOptions,
+  type ProgramUpload,
+  silentLogger,
+} from '@pivot/simulator';
+import { brokerFromEnvironment } from './environment';
+import { test as base } from './fixtures';
+
+export type { MisbehaviourKind, PivotMachine, ProgramUpload };
+
+/**
+ * A simulated machine of a test's own, on the test server's broker. Anything of the simulator's
+ * options may be given (position, arm length, speed, program, misbehaviour shares…); the rest
+ * has defaults that suit a test: an unused ID, a field near the demo fleet, quick reports.
+ */
+export type MachineOptions = Partial<Omit<PivotMachineOptions, 'brokerUrl'>> & {
+  /** How the machine answers the first command it gets: late (after it expired), missing, malformed, duplicate. */
+  misbehaveNext?: MisbehaviourKind;
+};
+
+let machineCount = 0;
+
+/** A machine ID no other test of this run uses: letters, digits and "-", as the protocol allows. */
+export function uniqueMachineId(prefix = 'E2E'): string {
+  machineCount += 1;
+  return `${prefix}-${Date.now().toString(36).toUpperCase()}-${machineCount}`;
+}
+
+/**
+ * Connects a simulated machine to the test server's broker and waits until it is online. It is
+ * not added to the server: a test adds it by its ID (as an administrator does), or leaves it
+ * unknown. Whoever starts it stops it; the `startMachine` fixture does that after each test.
+ */
+export async function startMachine(options: MachineOptions = {}): Promise<PivotMachine> {
+  const { misbehaveNext, ...machineOptions } = options;
+  const id = machineOptions.id ?? uniqueMachineId();
+  const machine = new PivotMachine({
+    brokerUrl: brokerFromEnvironment(),
+    id,
+    name: `Symulator ${id}`,
+    lat: 52.21,
+    lng: 17.25,
+    armLength: 300,
+    movingTelemetryMs: 1000,
+    restingTelemetryMs: 5000,
+    programProcessingMs: 500,
+    logger: silentLogger,
+    ...machineOptions,
+  });
+  await machine.start();
+  if (misbehaveNext) machine.misbehaveNext(misbehaveNext);
+  return machine;
+}
+
+type MachineFixtures = {
+  /** Starts a simulated machine (see startMachine) that goes offline when the test ends. */
+  startMachine: (options?: MachineOptions) => Promise<PivotMachine>;
+};
+
+/** The browser tests' `test`, with simulated machines. */
+export const test = base.extend<MachineFixtures>({
+  startMachine: async ({}, use) => {
+    const running: PivotMachine[] = [];
+    await use(async (options) => {
+      const machine = await startMachine(options);
+      running.push(machine);
+      return machine;
+    });
+    await Promise.all(running.map((machine) => machine.stop()));
+  },
+});
