@@ -2,7 +2,7 @@ import { type ComponentType, type LazyExoticComponent, lazy, useEffect, useState
 import { Route, Routes, matchPath, useNavigate } from 'react-router';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '@/config/locales';
 import { localePrefix, localize, paths, splitLocale } from '@/config/paths';
-import { activateLocale, i18n } from '@/i18n/i18n';
+import { activateLocale, i18n, loadCataloguePart } from '@/i18n/i18n';
 import { onSessionExpired } from '@/lib/api-client';
 import { RainLoader } from '@/ui/global-loader';
 import { RequireSignIn } from './layout/require-sign-in';
@@ -17,6 +17,14 @@ function screen(load: () => Promise<ComponentType>): Screen {
   return Object.assign(lazy(preload), { preload });
 }
 
+/** A screen whose texts are in the `machines` part of the catalogue: both arrive before it shows. */
+function machineScreen(load: () => Promise<ComponentType>): Screen {
+  return screen(async () => {
+    const [Component] = await Promise.all([load(), loadCataloguePart('machines')]);
+    return Component;
+  });
+}
+
 const PUBLIC_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.login.pattern, screen(async () => (await import('./routes/login')).LoginRoute)],
   [paths.forgot.pattern, screen(async () => (await import('./routes/forgot')).ForgotRoute)],
@@ -27,11 +35,11 @@ const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.home.pattern, screen(async () => (await import('./routes/home')).HomeRoute)],
   [paths.account.pattern, screen(async () => (await import('./routes/account')).AccountRoute)],
   [paths.activity.pattern, screen(async () => (await import('./routes/activity')).ActivityRoute)],
-  [paths.adminUsers.pattern, screen(async () => (await import('./routes/admin')).AdminUsersRoute)],
-  [paths.adminSprinklers.pattern, screen(async () => (await import('./routes/admin')).AdminSprinklersRoute)],
-  [paths.sprinklers.pattern, screen(async () => (await import('./routes/sprinklers')).SprinklersRoute)],
-  [paths.sprinkler.pattern, screen(async () => (await import('./routes/sprinklers')).SprinklerRoute)],
-  [paths.sector.pattern, screen(async () => (await import('./routes/sprinklers')).SectorRoute)],
+  [paths.adminUsers.pattern, machineScreen(async () => (await import('./routes/admin')).AdminUsersRoute)],
+  [paths.adminSprinklers.pattern, machineScreen(async () => (await import('./routes/admin')).AdminSprinklersRoute)],
+  [paths.sprinklers.pattern, machineScreen(async () => (await import('./routes/sprinklers')).SprinklersRoute)],
+  [paths.sprinkler.pattern, machineScreen(async () => (await import('./routes/sprinkler')).SprinklerRoute)],
+  [paths.sector.pattern, machineScreen(async () => (await import('./routes/sector')).SectorRoute)],
 ];
 const NotFoundRoute = screen(async () => (await import('./routes/not-found')).NotFoundRoute);
 

@@ -4,10 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { ERROR_STATUS, LOG_EVENT_PARAMS, LOG_EVENT_TYPES, PASSWORD_RULES } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from '@/config/locales';
-import en from './locales/en.json';
-import pl from './locales/pl.json';
+import enBase from './locales/en.json';
+import enMachines from './locales/en.machines.json';
+import plBase from './locales/pl.json';
+import plMachines from './locales/pl.machines.json';
 
 type Catalogue = Record<string, unknown>;
+const parts: Record<string, Catalogue[]> = { en: [enBase, enMachines], pl: [plBase, plMachines] };
+const en: Catalogue = { ...enBase, ...enMachines };
+const pl: Catalogue = { ...plBase, ...plMachines };
 const catalogues: Record<string, Catalogue> = { en, pl };
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 
@@ -42,7 +47,15 @@ describe('the translation catalogues', () => {
     expect(Object.keys(catalogues).sort()).toEqual([...LOCALES].sort());
   });
 
-  it('hold the same keys in Polish and English', () => {
+  it('split each language into parts that share no top-level key', () => {
+    for (const [locale, [base, machines]] of Object.entries(parts)) {
+      const shared = Object.keys(base!).filter((key) => key in machines!);
+      expect(shared, locale).toEqual([]);
+    }
+  });
+
+  it('hold the same keys in Polish and English, part by part', () => {
+    expect(Object.keys(plMachines).sort()).toEqual(Object.keys(enMachines).sort());
     expect([...baseKeys(pl)].sort()).toEqual([...baseKeys(en)].sort());
   });
 

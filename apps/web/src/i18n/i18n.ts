@@ -5,10 +5,16 @@ import { rememberLocale } from './locale-detection';
 
 type Catalogue = Record<string, unknown>;
 
-/** Each catalogue is its own chunk, so a page loads only the language it shows. */
-const catalogues: Record<Locale, () => Promise<{ default: Catalogue }>> = {
-  pl: () => import('./locales/pl.json'),
-  en: () => import('./locales/en.json'),
+/**
+ * A language's catalogue comes in parts, each a chunk of its own, so a page loads only the
+ * language it shows and only the texts its screens need: `base` for every page, `machines` for
+ * the machine, program and administration screens (fetched with their code).
+ */
+export type CataloguePart = 'base' | 'machines';
+
+const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: Catalogue }>>> = {
+  pl: { base: () => import('./locales/pl.json'), machines: () => import('./locales/pl.machines.json') },
+  en: { base: () => import('./locales/en.json'), machines: () => import('./locales/en.machines.json') },
 };
 
 export const i18n = i18next.createInstance();
@@ -20,14 +26,33 @@ const ready = i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
 });
 
+/** The parts the screens shown so far need: a language switched to gets them all. */
+const wantedParts = new Set<CataloguePart>(['base']);
+const addedParts = new Set<string>();
+let activeLocale: Locale | null = null;
+
+async function addPart(locale: Locale, part: CataloguePart): Promise<void> {
+  const key = `${locale}:${part}`;
+  if (addedParts.has(key)) return;
+  const { default: catalogue } = await catalogues[locale][part]();
+  // The parts hold different top-level keys of the one `translation` namespace.
+  i18n.addResourceBundle(locale, 'translation', catalogue, true, false);
+  addedParts.add(key);
+}
+
 /** Loads a locale's catalogue when needed, switches to it, and remembers it for the next visit. */
 export async function activateLocale(locale: Locale): Promise<void> {
+  activeLocale = locale;
   await ready;
-  if (!i18n.hasResourceBundle(locale, 'translation')) {
-    const { default: catalogue } = await catalogues[locale]();
-    i18n.addResourceBundle(locale, 'translation', catalogue);
-  }
+  await Promise.all([...wantedParts].map((part) => addPart(locale, part)));
   if (i18n.language !== locale) await i18n.changeLanguage(locale);
   document.documentElement.lang = locale;
   rememberLocale(locale);
+}
+
+/** Fetches a part of the catalogue for the language shown (and for any language switched to later). */
+export async function loadCataloguePart(part: CataloguePart): Promise<void> {
+  wantedParts.add(part);
+  await ready;
+  if (activeLocale) await addPart(activeLocale, part);
 }

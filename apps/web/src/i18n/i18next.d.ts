@@ -1,11 +1,12 @@
 import 'i18next';
 import type en from './locales/en.json';
+import type enMachines from './locales/en.machines.json';
 
-/** Keys and interpolation values of t() are checked against the English catalogue. */
+/** Keys and interpolation values of t() are checked against the English catalogue, all its parts. */
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en };
+    resources: { translation: typeof en & typeof enMachines };
     strictKeyChecks: true;
     strictInterpolationChecks: true;
   }
