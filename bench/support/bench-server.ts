@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { access, cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { HttpSession } from '@pivot/e2e/support/http-session';
@@ -49,13 +49,34 @@ async function createScratchDatabase(serverUrl: string): Promise<{ url: string; 
   return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
 }
 
+export type ServerSetup = {
+  /**
+   * A built web app (a folder with index.html) to serve as `npm start` does; by default the API
+   * alone is served. The server serves a copy in its data folder, so that a build that someone
+   * starts in the same tree during the run does not swap the files under the pages measured.
+   */
+  webApp?: string;
+};
+
 /**
  * The real server in this process, as `npm start` builds it, listening on a free loopback port:
  * embedded aedes and PGlite by default, or the broker and PostgreSQL of the options.
  */
-export async function startBenchServer(options: BenchOptions): Promise<BenchServer> {
+export async function startBenchServer(options: BenchOptions, setup: ServerSetup = {}): Promise<BenchServer> {
+  if (setup.webApp !== undefined) {
+    await access(path.join(setup.webApp, 'index.html')).catch(() => {
+      throw new Error(`no built web app in ${setup.webApp} (npm run build -w @pivot/web)`);
+    });
+  }
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pivot-bench-'));
-  const scratch = options.database ? await createScratchDatabase(options.database) : undefined;
+  const webDir = path.join(dataDir, setup.webApp === undefined ? 'no-web-app' : 'web');
+  const scratch = await (async () => {
+    if (setup.webApp !== undefined) await cp(setup.webApp, webDir, { recursive: true });
+    return options.database ? await createScratchDatabase(options.database) : undefined;
+  })().catch(async (error: unknown) => {
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   const adminPassword = `${randomBytes(12).toString('base64url')}-Aa1!`;
   const config = loadConfig({
     LOG_LEVEL: 'silent',
@@ -65,8 +86,8 @@ export async function startBenchServer(options: BenchOptions): Promise<BenchServ
     DEMO_FLEET: 'false',
     ADMIN_EMAIL,
     ADMIN_PASSWORD: adminPassword,
-    // The API alone is measured: no built web app to serve.
-    WEB_DIST_DIR: path.join(dataDir, 'no-web-app'),
+    // Unless a built web app is given, the API alone is measured: no web app to serve.
+    WEB_DIST_DIR: webDir,
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     // Never 1883 for the embedded broker: Mosquitto listens there. On a shared broker the
     // subscription group is this run's own, so no other server instance takes its messages.

@@ -2,8 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { SprinklerListItemSchema } from '@pivot/contracts';
 import type { HttpSession } from '@pivot/e2e/support/http-session';
 import type { UserRow } from '@pivot/server/src/modules/users/users.table';
-import { DEMO_MACHINES, type DemoMachine, Fleet, type FleetLayout, type StationSite } from '@pivot/simulator';
-import { type BenchServer, startBenchServer } from './bench-server';
+import {
+  DEMO_MACHINES,
+  type DemoMachine,
+  Fleet,
+  type FleetIntervals,
+  type FleetLayout,
+  type StationSite,
+} from '@pivot/simulator';
+import { type BenchServer, type ServerSetup, startBenchServer } from './bench-server';
 import type { BenchOptions } from './cli';
 import { forgetFleet } from './broker-cleanup';
 
@@ -17,9 +24,26 @@ export type SimulatedMachine = {
   stop: () => Promise<void>;
 };
 
+/** How the machine runs; by default the simulator's own defaults on the third demo machine. */
+export type MachineSetup = {
+  /** The demo machine to set up (its field, crops and program); the third by default. */
+  demo?: DemoMachine;
+  /** Simulated minutes per real minute; 1 by default. */
+  timeScale?: number;
+  /** How often the machine, its station and probes report; the simulator's defaults otherwise. */
+  intervals?: Partial<FleetIntervals>;
+  /**
+   * Stops the server's periodic water accounting before the machine is added, so that telemetry
+   * inserted afterwards for an earlier season is still counted (the accounting only moves forwards).
+   */
+  pauseWaterAccounting?: boolean;
+  server?: ServerSetup;
+};
+
 const METRES_PER_DEGREE = 111_320;
 
-function offset(centre: { lat: number; lng: number }, northM: number, eastM: number) {
+/** The point northM metres north and eastM east of the centre (a flat approximation, fine for a field). */
+export function offset(centre: { lat: number; lng: number }, northM: number, eastM: number) {
   return {
     lat: centre.lat + northM / METRES_PER_DEGREE,
     lng: centre.lng + eastM / (METRES_PER_DEGREE * Math.cos((centre.lat * Math.PI) / 180)),
@@ -27,12 +51,11 @@ function offset(centre: { lat: number; lng: number }, northM: number, eastM: num
 }
 
 /**
- * The third demo machine (520 m, potatoes and maize, a forbidden zone under a power line) under
- * an ID of the benchmark's own, with a weather station 1.5 km away and three soil probes under
- * its arm: a machine as a farmer's detail page shows it.
+ * A demo machine, by default the third (520 m, potatoes and maize, a forbidden zone under a
+ * power line), under an ID of the benchmark's own, with a weather station 1.5 km away and three
+ * soil probes under its arm: a machine as a farmer's detail page shows it.
  */
-function demoLayout(idPrefix: string): { layout: FleetLayout; demo: DemoMachine } {
-  const demo = DEMO_MACHINES[2]!;
+function demoLayout(idPrefix: string, demo: DemoMachine): { layout: FleetLayout; demo: DemoMachine } {
   const machineId = `${idPrefix}${demo.id}`;
   return {
     demo,
@@ -67,11 +90,18 @@ async function setUpSimulatedMachine(
   server: BenchServer,
   admin: HttpSession,
   users: readonly UserRow[],
+  setup: MachineSetup,
 ): Promise<SimulatedMachine> {
   const idPrefix = `BENCH${randomBytes(3).toString('hex')}-`;
-  const { layout, demo } = demoLayout(idPrefix);
+  const { layout, demo } = demoLayout(idPrefix, setup.demo ?? DEMO_MACHINES[2]!);
   const brokerUrl = server.app.mqttUrl;
-  const fleet = new Fleet(layout, { brokerUrl, idPrefix, alarmChancePerHour: 0 });
+  const fleet = new Fleet(layout, {
+    brokerUrl,
+    idPrefix,
+    alarmChancePerHour: 0,
+    timeScale: setup.timeScale,
+    intervals: setup.intervals,
+  });
   await fleet.start();
   const stop = async () => {
     await fleet.stop();
@@ -108,12 +138,14 @@ export async function withSimulatedMachine(
   options: BenchOptions,
   userCount: number,
   work: (bench: MachineBench) => Promise<void>,
+  setup: MachineSetup = {},
 ): Promise<void> {
-  const server = await startBenchServer(options);
+  const server = await startBenchServer(options, setup.server);
   try {
+    if (setup.pauseWaterAccounting) await server.app.waterAccounting.stop();
     const users: UserRow[] = [];
     for (let index = 0; index < userCount; index += 1) users.push(await server.createUser());
-    const machine = await setUpSimulatedMachine(server, await server.signInAdmin(), users);
+    const machine = await setUpSimulatedMachine(server, await server.signInAdmin(), users, setup);
     try {
       await work({ server, machine, users });
     } finally {

@@ -39,12 +39,28 @@ export function printFigure(label: string, text: string): void {
 /** A figure with its target beside it and whether it meets it; missed targets are written in capitals. */
 export function printTargeted(label: string, value: number, unit: string, target: Target, decimals = 0): boolean {
   const met = isMet(value, target);
-  const figure = `${formatNumber(value, decimals)} ${unit}`.trimEnd();
-  const verdict = met ? 'met' : 'MISSED';
-  write(
-    `  ${label.padEnd(LABEL_WIDTH)}${figure.padEnd(VALUE_WIDTH)}target ${describeTarget(target, unit, decimals)}: ${verdict}`,
+  printVerdict(
+    label,
+    `${formatNumber(value, decimals)} ${unit}`.trimEnd(),
+    describeTarget(target, unit, decimals),
+    met,
   );
   return met;
+}
+
+/**
+ * A figure that is not a plain number (a check, or "none at all"), with its target described in
+ * words and whether it meets it, laid out like printTargeted.
+ */
+export function printVerdict(label: string, figure: string, target: string, met: boolean): boolean {
+  write(`  ${label.padEnd(LABEL_WIDTH)}${figure.padEnd(VALUE_WIDTH)}target ${target}: ${met ? 'met' : 'MISSED'}`);
+  return met;
+}
+
+/** A heading for the figures that follow, after a blank line, in a benchmark that prints several groups. */
+export function printSection(title: string): void {
+  write('');
+  write(`  ${title}`);
 }
 
 export function printNote(text: string): void {

@@ -1,0 +1,600 @@
+/**
+ * The web app's machine page, /sprinklers/{id}?history=01.04.2026-30.09.2026, for a machine that
+ * runs a 50-sector program and has a season's watermap, in headless Chromium (Debian's, never a
+ * downloaded one) against the real server serving the built app, the machine simulated and moving:
+ *
+ * - the time from navigation start to the first painted map (median of cold loads), target < 1.5 s;
+ * - the longest main-thread task while the arm moves with telemetry every second, target < 50 ms;
+ * - the JavaScript the page fetches, gzipped, beside that of /sprinklers and /login, and whether
+ *   the chunk holding Leaflet is fetched by the machine page alone.
+ *
+ *   npm run bench:web-machine       builds the web app, then runs this script
+ */
+import { gzipSync } from 'node:zlib';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Position, type ProgramBody, SprinklerDetailSchema, type SprinklerDetail } from '@pivot/contracts';
+import type { HttpSession } from '@pivot/e2e/support/http-session';
+import { waterCells } from '@pivot/server/src/db/schema';
+import { DEMO_MACHINES, DEMO_TIME_SCALE, type DemoMachine } from '@pivot/simulator';
+import { count, eq, sql } from 'drizzle-orm';
+import { type Browser, type BrowserContext, type Page, type Request, chromium } from 'playwright-core';
+import { type BenchServer, USER_PASSWORD } from './support/bench-server';
+import { insertTelemetryColumns } from './support/bulk-insert';
+import { readOptions } from './support/cli';
+import { getBody } from './support/http';
+import { expectStatus, offset, withSimulatedMachine } from './support/machine-setup';
+import {
+  formatNumber,
+  printFigure,
+  printNote,
+  printSection,
+  printTargeted,
+  printTitle,
+  printVerdict,
+} from './support/report';
+import { runBenchmark } from './support/run';
+import { type TelemetryColumns, seasonTelemetry } from './support/season-telemetry';
+import { sleep, timed, waitUntil } from './support/stats';
+
+const TARGET_PAINT_MS = 1500;
+const TARGET_TASK_MS = 50;
+
+/** Where the arm turns: the first demo machine, 420 m, maize over the whole circle. */
+const DEMO: DemoMachine = DEMO_MACHINES[0]!;
+const SECTORS = 50;
+/** Sectors reach a little past the arm (as the simulator's own programs do), so the tip never leaves them. */
+const SECTOR_REACH = 1.05;
+const ARC_STEP_DEGREES = 1.8;
+const PROGRAM_NAME = `Sezon, ${SECTORS} sektorów`;
+/** The demo's pace: the arm turns visibly between two reports a second apart. */
+const TIME_SCALE = DEMO_TIME_SCALE;
+const MOVING_TELEMETRY_MS = 1000;
+
+/** The season: 1 April to 30 September 2026, local days in Poland (UTC+2 all season), the server's time zone. */
+const SEASON_MONTHS = 6;
+const SEASON_DAYS = 183;
+const LOCAL_OFFSET_MS = 2 * 3_600_000;
+const monthStart = (month: number) => Date.UTC(2026, 3 + month, 1) - LOCAL_OFFSET_MS;
+const SEASON_END = monthStart(SEASON_MONTHS);
+const HISTORY = '01.04.2026-30.09.2026';
+const REPORT_INTERVAL_MS = 5000;
+const DAY_MS = 86_400_000;
+const INSERT_CHUNK = 50_000;
+
+/** What the page shows, in Polish (the users' language and the browser's). */
+const MAP_LABEL = 'Mapa pola';
+const LOGIN_BUTTON = 'Zaloguj się';
+const ARM_STROKE = '#f59e0b';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+/** Scripts have settled when none is in flight and none was asked for during this long. */
+const SCRIPTS_QUIET_MS = 1000;
+const PAINT_TIMEOUT_MS = 30_000;
+const WEB_APP = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
+
+/**
+ * `--days` of 5-second reports make the season. The whole season (183 days, 3.2 M reports)
+ * takes about 4 minutes to store and count on PostgreSQL and 5 on PGlite here; 36 days keep the
+ * benchmark within about two minutes. They are spread over the six months (the first days of
+ * each), so the grid holds a row per cell and month as after a whole season, and the watermap
+ * costs the server as much; the page draws the same cells.
+ */
+const options = readOptions({ days: 36, loads: 3, seconds: 20 });
+
+type SeasonFigures = { reports: number; insertMs: number; accountingMs: number; gridRows: number };
+
+/** Telemetry chunks for the season: one stretch of days at the start of each month, or all of it. */
+function* seasonChunks(machine: DemoMachine): Generator<TelemetryColumns> {
+  const whole = options.days >= SEASON_DAYS;
+  const stretches = whole ? [{ start: monthStart(0), days: SEASON_DAYS }] : [];
+  if (!whole) {
+    for (let month = 0; month < SEASON_MONTHS; month += 1) {
+      stretches.push({ start: monthStart(month), days: options.days / SEASON_MONTHS });
+    }
+  }
+  for (const [index, stretch] of stretches.entries()) {
+    yield* seasonTelemetry({
+      machine: { armLength: machine.armLength, flow: machine.flow, topSpeed: 3 },
+      start: stretch.start,
+      count: Math.round((stretch.days * DAY_MS) / REPORT_INTERVAL_MS),
+      intervalMs: REPORT_INTERVAL_MS,
+      chunkSize: INSERT_CHUNK,
+      seed: 7 + index,
+    });
+  }
+}
+
+/** Stores the season's reports for the machine and counts them into the water grid, as bench/watermap.ts does. */
+async function storeSeason(server: BenchServer, machineId: string, machine: DemoMachine): Promise<SeasonFigures> {
+  const { app } = server;
+  const { db } = app.database;
+  let reports = 0;
+  const insertMs = await timed(async () => {
+    for (const chunk of seasonChunks(machine)) {
+      reports += chunk.ts.length;
+      await insertTelemetryColumns(db, machineId, chunk);
+    }
+  });
+  // Only the season: the machine's live reports of today stay for the periodic accounting.
+  const accountingMs = await timed(() => app.waterAccounting.runOnce(new Date(SEASON_END)));
+  const [grid] = await db.select({ rows: count() }).from(waterCells).where(eq(waterCells.machineId, machineId));
+  // As in bench/watermap.ts: a server that has run a season has statistics on its grid.
+  await db.execute(sql`analyze ${waterCells}`);
+  // From now on the server counts what arrives every 15 s, as it always does.
+  app.waterAccounting.start();
+  return { reports, insertMs, accountingMs, gridRows: grid!.rows };
+}
+
+/** Fifty pie wedges round the machine's circle, doses between 6 and 25 mm. */
+function fiftySectors(machine: DemoMachine): ProgramBody {
+  const width = 360 / SECTORS;
+  const reach = machine.armLength * SECTOR_REACH;
+  const features = Array.from({ length: SECTORS }, (_, index) => {
+    const from = index * width;
+    const steps = Math.ceil(width / ARC_STEP_DEGREES);
+    const arc = Array.from({ length: steps + 1 }, (_unused, step) => {
+      const bearing = ((from + (width * step) / steps) * Math.PI) / 180;
+      const point = offset(machine, reach * Math.cos(bearing), reach * Math.sin(bearing));
+      return [point.lng, point.lat] satisfies Position;
+    });
+    const centre: Position = [machine.lng, machine.lat];
+    return {
+      type: 'Feature' as const,
+      properties: { name: `Sektor ${String(index + 1).padStart(2, '0')}`, rate: 6 + ((index * 7) % 20) },
+      geometry: { type: 'Polygon' as const, coordinates: [[centre, ...arc, centre]] },
+    };
+  });
+  return { name: PROGRAM_NAME, programData: { type: 'FeatureCollection', features } };
+}
+
+async function readDetail(session: HttpSession, sprinklerId: number): Promise<SprinklerDetail> {
+  return SprinklerDetailSchema.parse(
+    expectStatus(await session.call('GET', `/api/sprinkler/${sprinklerId}/`), 200, 'reading the machine'),
+  );
+}
+
+/** Stores the 50-sector program, sends it to the machine and waits until the machine reports running it. */
+async function runFiftySectors(farmer: HttpSession, sprinklerId: number, machine: DemoMachine): Promise<void> {
+  const base = `/api/sprinkler/${sprinklerId}/program`;
+  const stored = SprinklerDetailSchema.parse(
+    expectStatus(await farmer.call('POST', `${base}/`, fiftySectors(machine)), 201, 'storing the program'),
+  );
+  const program = stored.programs.find((candidate) => candidate.name === PROGRAM_NAME)!;
+  expectStatus(await farmer.call('POST', `${base}/${program.id}/send/`), 200, 'sending the program');
+  await waitUntil(
+    async () => {
+      const detail = await readDetail(farmer, sprinklerId);
+      return detail.currentProgramData?.name === PROGRAM_NAME && detail.status === 'front';
+    },
+    'the machine to report running the program while moving',
+    30_000,
+    250,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// In the browser
+
+/** A script file: its size uncompressed and gzipped, and whether it holds Leaflet. */
+type Script = { file: string; bytes: number; gzipped: number; leaflet: boolean };
+
+/** Leaflet's own code: the class names it gives its panes and zoom control. */
+const isLeaflet = (body: string) => body.includes('leaflet-pane') && body.includes('leaflet-control-zoom');
+
+/**
+ * Every script a page fetches, gzipped, and a way to wait until none is in flight or being asked
+ * for. A script whose body can no longer be read (its page closed first) is left out.
+ */
+function trackScripts(page: Page) {
+  const inFlight = new Set<Request>();
+  let lastChange = performance.now();
+  const scripts: Promise<Script | undefined>[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() !== 'script') return;
+    inFlight.add(request);
+    lastChange = performance.now();
+  });
+  const settle = (request: Request) => {
+    if (inFlight.delete(request)) lastChange = performance.now();
+  };
+  page.on('requestfinished', settle);
+  page.on('requestfailed', settle);
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    scripts.push(
+      response.body().then(
+        (body) => ({
+          file: path.basename(new URL(response.url()).pathname),
+          bytes: body.length,
+          gzipped: gzipSync(body, { level: 9 }).length,
+          leaflet: isLeaflet(body.toString('utf8')),
+        }),
+        () => undefined,
+      ),
+    );
+  });
+  return {
+    settled: () =>
+      waitUntil(
+        () => inFlight.size === 0 && performance.now() - lastChange >= SCRIPTS_QUIET_MS,
+        'the page to stop fetching scripts',
+        30_000,
+        100,
+      ),
+    all: async () => (await Promise.all(scripts)).filter((script) => script !== undefined),
+  };
+}
+
+/** A fresh context (empty cache, no cookies: a first visit), signed in as the user if one is given. */
+async function coldContext(browser: Browser, baseUrl: string, email?: string): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    locale: 'pl-PL',
+    viewport: { width: 1280, height: 800 },
+  });
+  // tsx compiles this file keeping function names: a named function inside a function given to
+  // evaluate or addInitScript calls esbuild's __name helper, which the page needs too.
+  await context.addInitScript({ content: 'globalThis.__name = (target) => target;' });
+  if (email === undefined) return context;
+  // As e2e/browser/support/fixtures.ts signIn: the refresh cookie is the browser's, and the app
+  // restores the session from it when the page opens.
+  await context.request.get('/api/health');
+  const csrf = (await context.cookies()).find((cookie) => cookie.name === 'csrf_token')?.value ?? '';
+  const response = await context.request.post('/api/user/login/', {
+    data: { email, password: USER_PASSWORD, remember: true },
+    headers: { 'X-CSRF-Token': csrf },
+  });
+  if (response.status() !== 200) throw new Error(`signing in answered ${response.status()}: ${await response.text()}`);
+  return context;
+}
+
+type LoafScript = { source: string; fn: string; invoker: string; duration: number };
+type Loaf = { start: number; duration: number; scripts: LoafScript[] };
+/** What the page script below keeps on window.__benchMap. */
+type MapWatch = {
+  painted: Promise<number>;
+  /** Long tasks (≥ 50 ms) since the document started: start and duration, ms. */
+  tasks: { start: number; duration: number }[];
+  /** Long animation frames (≥ 50 ms) with the scripts that ran in them. */
+  frames: Loaf[];
+  /** What the map holds now, for a message when it is not painted in time. */
+  state: () => string;
+};
+
+/**
+ * Runs in the page before its own scripts. The map counts as painted once its region holds the
+ * arm and at least `sectors` other SVG paths and the watermap's canvas, that canvas has pixels
+ * drawn, and one more animation frame has begun: the frame holding all of it has been
+ * committed. Checked once an animation frame (a few querySelector calls), never by polling.
+ */
+function watchMapPaint(setting: { label: string; sectors: number; arm: string }): void {
+  const tasks: MapWatch['tasks'] = [];
+  const frames: Loaf[] = [];
+  const observe = (type: string, take: (entry: PerformanceEntry) => void) => {
+    try {
+      new PerformanceObserver((list) => list.getEntries().forEach(take)).observe({ type, buffered: true });
+    } catch {
+      // An entry type this browser does not know: nothing to record.
+    }
+  };
+  observe('longtask', (entry) => tasks.push({ start: entry.startTime, duration: entry.duration }));
+  observe('long-animation-frame', (entry) => {
+    const scripts = (entry as PerformanceEntry & { scripts?: Record<string, unknown>[] }).scripts ?? [];
+    frames.push({
+      start: entry.startTime,
+      duration: entry.duration,
+      scripts: scripts.map((script) => ({
+        source: String(script.sourceURL ?? ''),
+        fn: String(script.sourceFunctionName ?? ''),
+        invoker: String(script.invoker ?? ''),
+        duration: Number(script.duration ?? 0),
+      })),
+    });
+  });
+  const parts = () => {
+    const region = document.querySelector(`[role="region"][aria-label="${setting.label}"]`);
+    const pane = region?.querySelector('.leaflet-overlay-pane');
+    return {
+      paths: pane?.querySelectorAll('svg path').length ?? 0,
+      arm: pane?.querySelector(`path[stroke="${setting.arm}"]`) ?? null,
+      canvas: pane?.querySelector('canvas') ?? null,
+    };
+  };
+  const drawn = (canvas: HTMLCanvasElement) => {
+    if (canvas.width === 0 || canvas.height === 0) return false;
+    const pixels = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data;
+    if (!pixels) return false;
+    for (let alpha = 3; alpha < pixels.length; alpha += 4 * 7) if (pixels[alpha] !== 0) return true;
+    return false;
+  };
+  const painted = new Promise<number>((resolve) => {
+    let complete = false;
+    const frame = () => {
+      const now = performance.now();
+      const { paths, arm, canvas } = parts();
+      if (complete && canvas && drawn(canvas)) {
+        resolve(now);
+        return;
+      }
+      complete = arm !== null && canvas !== null && paths - 1 >= setting.sectors;
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+  const state = () => {
+    const { paths, arm, canvas } = parts();
+    return `${paths} SVG paths, arm ${arm ? 'drawn' : 'missing'}, watermap canvas ${canvas ? `${canvas.width}×${canvas.height}` : 'missing'}`;
+  };
+  const watch: MapWatch = { painted, tasks, frames, state };
+  (window as unknown as { __benchMap: MapWatch }).__benchMap = watch;
+}
+
+/** When the page had its session, and asked for and got the machine's detail and its watermap, ms after navigation start. */
+type Milestones = { session: number; detail: [number, number]; watermap: [number, number] };
+type MachineLoad = {
+  paintMs: number;
+  scripts: Script[];
+  milestones: Milestones;
+  /** What the map held when it was painted. */
+  drawn: string;
+  /** Long tasks and long frames before the map was painted. */
+  tasks: number[];
+  frames: Loaf[];
+  page: Page;
+};
+
+/** A cold load of the machine page up to its first painted map, and until its scripts have settled. */
+async function loadMachinePage(
+  browser: Browser,
+  baseUrl: string,
+  email: string,
+  pagePath: string,
+): Promise<MachineLoad> {
+  const context = await coldContext(browser, baseUrl, email);
+  const page = await context.newPage();
+  await page.addInitScript(watchMapPaint, { label: MAP_LABEL, sectors: SECTORS, arm: ARM_STROKE });
+  const scripts = trackScripts(page);
+  await page.goto(pagePath, { waitUntil: 'domcontentloaded' });
+  // The page's own timer gives up waiting, so nothing is left pending here when the map is painted.
+  const paintMs = await page.evaluate(
+    (timeoutMs) =>
+      Promise.race([
+        (window as unknown as { __benchMap: MapWatch }).__benchMap.painted,
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), timeoutMs)),
+      ]),
+    PAINT_TIMEOUT_MS,
+  );
+  if (paintMs === null) {
+    const state = await page.evaluate(() => (window as unknown as { __benchMap: MapWatch }).__benchMap.state());
+    throw new Error(`the map was not painted within ${PAINT_TIMEOUT_MS / 1000} s: ${state}`);
+  }
+  const drawn = await page.evaluate(() => (window as unknown as { __benchMap: MapWatch }).__benchMap.state());
+  await scripts.settled();
+  const { milestones, tasks, frames } = await page.evaluate((painted) => {
+    const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const span = (pattern: RegExp): [number, number] => {
+      const entry = resources.find((resource) => pattern.test(new URL(resource.name).pathname));
+      return entry ? [entry.startTime, entry.responseEnd] : [Number.NaN, Number.NaN];
+    };
+    const watch = (window as unknown as { __benchMap: MapWatch }).__benchMap;
+    return {
+      milestones: {
+        session: span(/\/user\/refresh-token\/$/)[1],
+        detail: span(/\/sprinkler\/\d+\/$/),
+        watermap: span(/\/watermap\/$/),
+      },
+      tasks: watch.tasks.filter((task) => task.start < painted).map((task) => task.duration),
+      frames: watch.frames.filter((frame) => frame.start < painted),
+    };
+  }, paintMs);
+  return { paintMs, scripts: await scripts.all(), milestones, drawn, tasks, frames, page };
+}
+
+/** The scripts of a cold load of a page, once the page shows what `ready` waits for and its scripts have settled. */
+async function scriptsOf(
+  browser: Browser,
+  baseUrl: string,
+  email: string | undefined,
+  pagePath: string,
+  ready: (page: Page) => Promise<void>,
+): Promise<Script[]> {
+  const context = await coldContext(browser, baseUrl, email);
+  try {
+    const page = await context.newPage();
+    const scripts = trackScripts(page);
+    await page.goto(pagePath, { waitUntil: 'domcontentloaded' });
+    await ready(page);
+    await scripts.settled();
+    return await scripts.all();
+  } finally {
+    await context.close();
+  }
+}
+
+type MovingArm = { redraws: number; tasks: number[]; frames: Loaf[] };
+
+/** Watches the painted page for `seconds` while telemetry moves the arm: long tasks, long frames, arm redraws. */
+async function watchMovingArm(page: Page): Promise<MovingArm> {
+  const since = await page.evaluate((arm) => {
+    const counter = window as unknown as { __benchArmRedraws: number };
+    counter.__benchArmRedraws = 0;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        if ((record.target as Element).getAttribute('stroke') === arm) counter.__benchArmRedraws += 1;
+      }
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['d'] });
+    return performance.now();
+  }, ARM_STROKE);
+  await sleep(options.seconds * 1000);
+  return page.evaluate((start) => {
+    const watch = (window as unknown as { __benchMap: MapWatch }).__benchMap;
+    return {
+      redraws: (window as unknown as { __benchArmRedraws: number }).__benchArmRedraws,
+      tasks: watch.tasks.filter((task) => task.start >= start).map((task) => task.duration),
+      frames: watch.frames.filter((frame) => frame.start >= start),
+    };
+  }, since);
+}
+
+const kb = (bytes: number) => `${formatNumber(bytes / 1024, 1)} KB`;
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const total = (scripts: readonly Script[]) => scripts.reduce((sum, script) => sum + script.gzipped, 0);
+
+/**
+ * The script that ran longest in the long animation frames, as `ms in file function (invoker),
+ * in a frame of ms`: the frame's own length also holds style, layout and painting.
+ */
+function blame(frames: readonly Loaf[]): string | undefined {
+  const ranked = frames
+    .flatMap((frame) => frame.scripts.map((script) => ({ frame, script })))
+    .sort((a, b) => b.script.duration - a.script.duration);
+  const longest = ranked[0];
+  if (!longest) return undefined;
+  const { frame, script } = longest;
+  const file = script.source ? path.basename(new URL(script.source).pathname) : 'the page';
+  return `${formatNumber(script.duration)} ms in ${file} ${script.fn || '(anonymous)'} (${script.invoker}), in a ${formatNumber(frame.duration)} ms frame`;
+}
+
+async function measurePages(server: BenchServer, email: string, detail: SprinklerDetail): Promise<void> {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const machinePath = `/sprinklers/${detail.id}?history=${HISTORY}`;
+    const loads: MachineLoad[] = [];
+    for (let run = 0; run < options.loads; run += 1) {
+      const load = await loadMachinePage(browser, server.baseUrl, email, machinePath);
+      loads.push(load);
+      // The last page stays open: the arm is watched moving on it.
+      if (run < options.loads - 1) await load.page.context().close();
+    }
+    const paints = loads.map((load) => load.paintMs);
+    const typical = loads.find((load) => load.paintMs === median(paints))!;
+    const { milestones } = typical;
+    const span = ([from, to]: [number, number]) => `${formatNumber(from)}–${formatNumber(to)}`;
+    printSection(`First painted map: ${machinePath}, ${options.loads} cold ${options.loads === 1 ? 'load' : 'loads'}`);
+    printFigure('loads', paints.map((ms) => `${formatNumber(ms)} ms`).join(', '));
+    printFigure('map drawn', typical.drawn);
+    printFigure(
+      'median load, ms after navigation',
+      `session ${formatNumber(milestones.session)}, detail ${span(milestones.detail)}, watermap ${span(milestones.watermap)}, painted ${formatNumber(typical.paintMs)}`,
+    );
+    const loadTasks = typical.tasks;
+    printFigure(
+      'median load: long tasks before it',
+      loadTasks.length === 0
+        ? 'none ≥ 50 ms'
+        : `${loadTasks.length}, longest ${formatNumber(Math.max(...loadTasks))} ms, ${formatNumber(loadTasks.reduce((a, b) => a + b, 0))} ms in all`,
+    );
+    printTargeted('first painted map, median', median(paints), 'ms', { below: TARGET_PAINT_MS });
+    const loadBlame = blame(typical.frames);
+    if (loadBlame) printNote(`Longest script before the map was painted: ${loadBlame}`);
+
+    const last = loads.at(-1)!;
+    const moving = await watchMovingArm(last.page);
+    await last.page.context().close();
+    printSection(`Arm moving: ${options.seconds} s on the last page, telemetry every ${MOVING_TELEMETRY_MS / 1000} s`);
+    printFigure('arm redrawn', `${moving.redraws} times`);
+    const longest = moving.tasks.length === 0 ? 0 : Math.max(...moving.tasks);
+    printVerdict(
+      'longest main-thread task',
+      moving.tasks.length === 0 ? 'none ≥ 50 ms' : `${formatNumber(longest)} ms (${moving.tasks.length} ≥ 50 ms)`,
+      `< ${TARGET_TASK_MS} ms`,
+      moving.tasks.length === 0 || longest < TARGET_TASK_MS,
+    );
+    const movingBlame = blame(moving.frames);
+    if (movingBlame) printNote(`Longest script while moving: ${movingBlame}`);
+    if (moving.redraws === 0) printNote('The arm did not move: the long-task figure says nothing about redrawing it.');
+
+    const list = await scriptsOf(browser, server.baseUrl, email, '/sprinklers', (page) =>
+      page.getByRole('link', { name: detail.name }).waitFor(),
+    );
+    const login = await scriptsOf(browser, server.baseUrl, undefined, '/login', (page) =>
+      page.getByRole('button', { name: LOGIN_BUTTON }).waitFor(),
+    );
+    const machine = typical.scripts;
+    printSection('JavaScript fetched on a cold load, gzipped (until the page shows and its scripts have settled)');
+    for (const [label, scripts] of [
+      ['machine page', machine],
+      ['/sprinklers (list, no map)', list],
+      ['/login', login],
+    ] as const) {
+      const leaflet = scripts.find((script) => script.leaflet);
+      const served = scripts.reduce((sum, script) => sum + script.bytes, 0);
+      printFigure(
+        label,
+        `${kb(total(scripts))} (${kb(served)} uncompressed), ${scripts.length} files, ${leaflet ? `Leaflet in ${leaflet.file} (${kb(leaflet.gzipped)})` : 'no Leaflet'}`,
+      );
+    }
+    const mapOnly =
+      loads.every((load) => load.scripts.some((script) => script.leaflet)) &&
+      !list.some((script) => script.leaflet) &&
+      !login.some((script) => script.leaflet);
+    printVerdict(
+      'Leaflet chunk',
+      mapOnly ? 'machine page only' : 'not as expected',
+      'only where a map is shown',
+      mapOnly,
+    );
+    const largest = [...machine].sort((a, b) => b.gzipped - a.gzipped).slice(0, 4);
+    printNote(
+      `Largest on the machine page: ${largest.map((script) => `${script.file} ${kb(script.gzipped)}`).join(', ')}`,
+    );
+  } finally {
+    await browser.close();
+  }
+}
+
+runBenchmark('web-machine', (150 + 3 * options.days + options.seconds + 15 * options.loads) * 1000, () =>
+  withSimulatedMachine(
+    options,
+    1,
+    async ({ server, machine, users }) => {
+      const farmer = await server.signIn(users[0]!.email);
+      const before = await readDetail(farmer, machine.sprinklerId);
+      printTitle("Web app: the machine page with 50 sectors and a season's watermap", {
+        broker: server.setting.broker,
+        database: server.setting.database,
+        machine: `${DEMO.name}: ${DEMO.armLength} m, simulated ×${TIME_SCALE}, moving, telemetry every ${MOVING_TELEMETRY_MS / 1000} s`,
+        season: `${options.days >= SEASON_DAYS ? SEASON_DAYS : options.days} days of 5-second reports${options.days >= SEASON_DAYS ? '' : ` (${formatNumber(options.days / SEASON_MONTHS, 1)} at the start of each month)`}, April–September 2026`,
+        browser: 'headless Chromium (/usr/bin/chromium), 1280×800, pl-PL',
+      });
+      const season = await storeSeason(server, before.internalId, DEMO);
+      printFigure(
+        'generated and inserted',
+        `${formatNumber(season.insertMs / 1000, 1)} s (${formatNumber(season.reports)} reports, ${formatNumber((season.reports / season.insertMs) * 1000)} reports/s)`,
+      );
+      printFigure(
+        'water accounting of the season',
+        `${formatNumber(season.accountingMs / 1000, 1)} s (${formatNumber((season.reports / season.accountingMs) * 1000)} reports/s)`,
+      );
+      printFigure('grid rows (cell × month)', formatNumber(season.gridRows));
+      const [start, stop] = HISTORY.split('-');
+      const watermapPath = `/api/sprinkler/${machine.sprinklerId}/watermap/?start=${start}&stop=${stop}`;
+      let answer = '';
+      const answerMs = await timed(async () => {
+        answer = await getBody(server.baseUrl, watermapPath, farmer.access);
+      });
+      const cells = (JSON.parse(answer) as { data: unknown[] }).data.length;
+      printFigure(
+        'watermap of the season',
+        `${formatNumber(cells)} cells, ${kb(Buffer.byteLength(answer))} of JSON, ${formatNumber(answerMs)} ms (one GET from Node)`,
+      );
+
+      await runFiftySectors(farmer, machine.sprinklerId, DEMO);
+      await measurePages(server, users[0]!.email, await readDetail(farmer, machine.sprinklerId));
+    },
+    {
+      demo: DEMO,
+      timeScale: TIME_SCALE,
+      intervals: { movingTelemetryMs: MOVING_TELEMETRY_MS },
+      pauseWaterAccounting: true,
+      server: { webApp: WEB_APP },
+    },
+  ),
+);
