@@ -83,9 +83,12 @@ test('the user starts the machine, watches the arm move on the map, and stops it
   await expect(armPath(page)).toHaveCount(1);
   await expectAccessible(page, 'machine page');
 
+  const unread = Number(await page.getByTestId('unread-badge').innerText());
   await sendMotion(page, 'Do przodu', 'Ruszaj do przodu');
   await expect(page.getByText(/Do przodu: maszyna potwierdziła o/)).toBeVisible();
   await expect(status).toContainText('Do przodu');
+  // The motion is logged, and the bell counts it at once.
+  await expect(page.getByTestId('unread-badge')).toHaveText(String(unread + 1));
 
   const before = await armPath(page).getAttribute('d');
   await expect.poll(() => armPath(page).getAttribute('d'), { timeout: 15_000 }).not.toBe(before);
@@ -139,4 +142,18 @@ test('the irrigation history shows the water applied for the chosen days, with i
   await historyLayer.click();
   await expect(historyLayer).not.toBeChecked();
   await expect(page).not.toHaveURL(/history=/);
+});
+
+test('on a phone the machine page fits the screen, the status and the motion buttons first', async ({
+  page,
+  openOwnMachine,
+}) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await openOwnMachine('Pole w terenie', BRISK);
+  const status = page.getByRole('region', { name: 'Stan' });
+  const map = page.getByRole('region', { name: 'Mapa pola' });
+  await expect(status).toBeInViewport();
+  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeVisible();
+  expect((await status.boundingBox())!.y).toBeLessThan((await map.boundingBox())!.y);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });

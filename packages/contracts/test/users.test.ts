@@ -52,6 +52,12 @@ const sprinkler = {
   distance: null,
   angle: null,
   status: null,
+  speed: null,
+  pressure: null,
+  flow: null,
+  online: false,
+  currentProgramName: null,
+  currentProgramTimestamp: null,
 };
 
 describe('EmailSchema', () => {

@@ -2,7 +2,7 @@ import { UserSchema } from '@pivot/contracts';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { activateLocale } from '@/i18n/i18n';
 import { dismissToast, toastStore } from '@/ui/toast/toast-store';
-import { apiCall, onSessionExpired } from './api-client';
+import { apiCall, onServerChange, onSessionExpired } from './api-client';
 import { session } from './session';
 
 const user = {
@@ -55,6 +55,18 @@ describe('the API client', () => {
       method: 'PATCH',
       headers: { Authorization: 'Bearer access-1', 'X-CSRF-Token': 'token-1' },
     });
+  });
+
+  it('tells of every answered unsafe call, failed ones too, but not of reads or calls without an answer', async () => {
+    const changed: string[] = [];
+    const stop = onServerChange((path) => changed.push(path));
+    answers = [json(200, user), json(200, user), json(504, { code: 'sprinkler_unresponsive', message: 'No answer' })];
+    await getUser();
+    await apiCall({ method: 'PATCH', path: '/user/', body: {}, response: UserSchema });
+    await apiCall({ method: 'POST', path: '/sprinkler/3/motion', body: {}, response: UserSchema });
+    await apiCall({ method: 'POST', path: '/user/logout/', response: UserSchema });
+    stop();
+    expect(changed).toEqual(['/user/', '/sprinkler/3/motion']);
   });
 
   it('tries a safe call once more on a passing failure, an unsafe one never', async () => {

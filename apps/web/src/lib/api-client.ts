@@ -158,9 +158,25 @@ async function readFailure(response: Response | null): Promise<ApiFailure> {
   return { status: response.status, error, body };
 }
 
+type ChangeListener = (path: string) => void;
+const changeListeners = new Set<ChangeListener>();
+
+/**
+ * Told of every call that may have changed something on the server (an unsafe call that was
+ * answered, even with an error: a refused motion is logged too), so that what shows the
+ * server's state (the unread events' badge) can look again. Returns the unsubscribe function.
+ */
+export function onServerChange(listener: ChangeListener): () => void {
+  changeListeners.add(listener);
+  return () => changeListeners.delete(listener);
+}
+
 /** Sends a request and parses its answer; failures the caller does not handle show an error toast. */
 export async function apiRequest<Response>(request: ApiRequest<Response>): Promise<ApiResult<Response>> {
   const response = await exchange(request);
+  if (response && !SAFE_METHODS.has(request.method)) {
+    for (const listener of changeListeners) listener(request.path);
+  }
   let failure: ApiFailure;
   if (response?.ok) {
     const body: unknown = await response.json().catch(() => undefined);

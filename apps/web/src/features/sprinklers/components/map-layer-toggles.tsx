@@ -10,7 +10,7 @@ export type MapLayerTogglesProps = {
 export function MapLayerToggles({ shown, onToggle }: MapLayerTogglesProps) {
   const { t } = useTranslation();
   return (
-    <fieldset className="-mx-1 flex gap-2 overflow-x-auto px-1 pb-1 sm:flex-wrap sm:overflow-visible">
+    <fieldset className="-mx-1 flex min-w-0 gap-2 overflow-x-auto px-1 pb-1 sm:flex-wrap sm:overflow-visible">
       <legend className="sr-only">{t('sprinklers.map.layersLegend')}</legend>
       {MAP_LAYERS.map((layer) => (
         <label
