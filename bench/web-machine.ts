@@ -270,9 +270,10 @@ type MapWatch = {
 
 /**
  * Runs in the page before its own scripts. The map counts as painted once its region holds the
- * arm and at least `sectors` other SVG paths and the watermap's canvas, that canvas has pixels
- * drawn, and one more animation frame has begun: the frame holding all of it has been
- * committed. Checked once an animation frame (a few querySelector calls), never by polling.
+ * arm and at least `sectors` other SVG paths and the watermap's image (one pixel per grid cell,
+ * `img.watermap-image`), that image is decoded, and one more animation frame has begun: the
+ * frame holding all of it has been committed. Checked once an animation frame (a few
+ * querySelector calls), never by polling.
  */
 function watchMapPaint(setting: { label: string; sectors: number; arm: string }): void {
   const tasks: MapWatch['tasks'] = [];
@@ -304,33 +305,27 @@ function watchMapPaint(setting: { label: string; sectors: number; arm: string })
     return {
       paths: pane?.querySelectorAll('svg path').length ?? 0,
       arm: pane?.querySelector(`path[stroke="${setting.arm}"]`) ?? null,
-      canvas: pane?.querySelector('canvas') ?? null,
+      watermap: pane?.querySelector<HTMLImageElement>('img.watermap-image') ?? null,
     };
   };
-  const drawn = (canvas: HTMLCanvasElement) => {
-    if (canvas.width === 0 || canvas.height === 0) return false;
-    const pixels = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data;
-    if (!pixels) return false;
-    for (let alpha = 3; alpha < pixels.length; alpha += 4 * 7) if (pixels[alpha] !== 0) return true;
-    return false;
-  };
+  const drawn = (image: HTMLImageElement) => image.complete && image.naturalWidth > 0;
   const painted = new Promise<number>((resolve) => {
     let complete = false;
     const frame = () => {
       const now = performance.now();
-      const { paths, arm, canvas } = parts();
-      if (complete && canvas && drawn(canvas)) {
+      const { paths, arm, watermap } = parts();
+      if (complete && watermap && drawn(watermap)) {
         resolve(now);
         return;
       }
-      complete = arm !== null && canvas !== null && paths - 1 >= setting.sectors;
+      complete = arm !== null && watermap !== null && paths - 1 >= setting.sectors;
       requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
   });
   const state = () => {
-    const { paths, arm, canvas } = parts();
-    return `${paths} SVG paths, arm ${arm ? 'drawn' : 'missing'}, watermap canvas ${canvas ? `${canvas.width}×${canvas.height}` : 'missing'}`;
+    const { paths, arm, watermap } = parts();
+    return `${paths} SVG paths, arm ${arm ? 'drawn' : 'missing'}, watermap image ${watermap ? `${watermap.naturalWidth}×${watermap.naturalHeight}` : 'missing'}`;
   };
   const watch: MapWatch = { painted, tasks, frames, state };
   (window as unknown as { __benchMap: MapWatch }).__benchMap = watch;

@@ -1,6 +1,6 @@
 import { type ServerProcess, startServer } from '../support/server-process';
 import { expect, test } from './support/fixtures';
-import { ADMIN } from './support/environment';
+import { ADMIN, webAppFromEnvironment } from './support/environment';
 
 const ACCESS_TOKEN_TTL_SECONDS = 5;
 
@@ -11,6 +11,7 @@ test.beforeAll(async () => {
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     ACCESS_TOKEN_TTL_SECONDS: String(ACCESS_TOKEN_TTL_SECONDS),
+    WEB_DIST_DIR: webAppFromEnvironment(),
   });
 });
 test.afterAll(() => server?.stop());

@@ -1,11 +1,12 @@
 /** The administrator the test server starts with. */
 export const ADMIN = { email: 'admin@pivot.test', password: 'Admin-Password-1!' } as const;
 
-/** Where the global setup leaves the address, data folder and broker address of the server it started. */
+/** Where the global setup leaves the address, data folder, broker address and built web app of the server it started. */
 export const SERVER_ENV = {
   baseUrl: 'PIVOT_E2E_BASE_URL',
   dataDir: 'PIVOT_E2E_DATA_DIR',
   mqttUrl: 'PIVOT_E2E_MQTT_URL',
+  webDistDir: 'PIVOT_E2E_WEB_DIST_DIR',
 } as const;
 
 export function serverFromEnvironment(): { baseUrl: string; dataDir: string } {
@@ -21,4 +22,11 @@ export function brokerFromEnvironment(): string {
   const mqttUrl = process.env[SERVER_ENV.mqttUrl];
   if (!mqttUrl) throw new Error('The browser tests run through playwright.config.ts, which starts the server');
   return mqttUrl;
+}
+
+/** The web app the global setup built: a test that starts a server of its own serves it too. */
+export function webAppFromEnvironment(): string {
+  const webDistDir = process.env[SERVER_ENV.webDistDir];
+  if (!webDistDir) throw new Error('The browser tests run through playwright.config.ts, which builds the web app');
+  return webDistDir;
 }

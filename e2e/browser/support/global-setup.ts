@@ -31,6 +31,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env[SERVER_ENV.baseUrl] = server.baseUrl;
   process.env[SERVER_ENV.dataDir] = server.dataDir;
   process.env[SERVER_ENV.mqttUrl] = server.mqttUrl!;
+  process.env[SERVER_ENV.webDistDir] = webDist;
   return async () => {
     await server.stop();
     await rm(webDist, { recursive: true, force: true });
