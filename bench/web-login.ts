@@ -8,6 +8,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_LAUNCH_OPTIONS } from '../e2e/support/chromium';
 import { startServer } from '../e2e/support/server-process';
 
 const TARGET_JS_KB = 150;
@@ -18,10 +19,7 @@ const RUNS = 5;
 type Load = { jsBytes: number; cssBytes: number; lcpMs: number };
 
 async function measureOnce(url: string): Promise<Load> {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
   try {
     // A fresh context has an empty cache and no cookies: a first visit.
     const context = await browser.newContext({ locale: 'pl-PL', viewport: { width: 1280, height: 800 } });

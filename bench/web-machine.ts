@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Position, type ProgramBody, SprinklerDetailSchema, type SprinklerDetail } from '@pivot/contracts';
+import { CHROMIUM_LAUNCH_OPTIONS } from '@pivot/e2e/support/chromium';
 import type { HttpSession } from '@pivot/e2e/support/http-session';
 import { waterCells } from '@pivot/server/src/db/schema';
 import { DEMO_MACHINES, DEMO_TIME_SCALE, type DemoMachine } from '@pivot/simulator';
@@ -66,14 +67,6 @@ const INSERT_CHUNK = 50_000;
 const MAP_LABEL = 'Mapa pola';
 const LOGIN_BUTTON = 'Zaloguj się';
 const ARM_STROKE = '#f59e0b';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 /** Scripts have settled when none is in flight and none was asked for during this long. */
 const SCRIPTS_QUIET_MS = 1000;
 const PAINT_TIMEOUT_MS = 30_000;
@@ -458,7 +451,7 @@ function blame(frames: readonly Loaf[]): string | undefined {
 }
 
 async function measurePages(server: BenchServer, email: string, detail: SprinklerDetail): Promise<void> {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
   try {
     const machinePath = `/sprinklers/${detail.id}?history=${HISTORY}`;
     const loads: MachineLoad[] = [];
@@ -557,7 +550,7 @@ runBenchmark('web-machine', (150 + 3 * options.days + options.seconds + 15 * opt
         database: server.setting.database,
         machine: `${DEMO.name}: ${DEMO.armLength} m, simulated ×${TIME_SCALE}, moving, telemetry every ${MOVING_TELEMETRY_MS / 1000} s`,
         season: `${options.days >= SEASON_DAYS ? SEASON_DAYS : options.days} days of 5-second reports${options.days >= SEASON_DAYS ? '' : ` (${formatNumber(options.days / SEASON_MONTHS, 1)} at the start of each month)`}, April–September 2026`,
-        browser: 'headless Chromium (/usr/bin/chromium), 1280×800, pl-PL',
+        browser: `headless Chromium (${CHROMIUM_LAUNCH_OPTIONS.executablePath}), 1280×800, pl-PL`,
       });
       const season = await storeSeason(server, before.internalId, DEMO);
       printFigure(

@@ -18,7 +18,7 @@ export type LoadEvent = {
   requestsPerSecond: number;
   latencyP50: number;
   latencyP99: number;
-  /** Answers other than 2xx, errors and timeouts: any of them spoils the figure. */
+  /** Answers other than 2xx, errors and timeouts: each of them spoils the figure. */
   failures: number;
 };
 

@@ -6,7 +6,7 @@ import {
 } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from './support/api-client';
-import { buildProgram, buildSprinkler, grant, squareSector } from './support/fixtures';
+import { NOT_YET_REPORTED, buildProgram, buildSprinkler, grant, squareSector } from './support/fixtures';
 import { type TestApp, USER_PASSWORD, createTestApp } from './support/test-app';
 
 describe('machines and programs', () => {
@@ -38,15 +38,7 @@ describe('machines and programs', () => {
         name: 'Łąka północna',
         lat: '52.123456',
         lng: '17.5',
-        distance: null,
-        angle: null,
-        status: null,
-        speed: null,
-        pressure: null,
-        flow: null,
-        online: false,
-        currentProgramName: null,
-        currentProgramTimestamp: null,
+        ...NOT_YET_REPORTED,
       },
     ]);
     expect(SprinklerListResponseSchema.parse(response.body)[0]!.lat).toBe(52.123456);

@@ -1,6 +1,7 @@
 import { UserListResponseSchema, UserSchema } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sprinklerAccess, sprinklers } from '../src/db/schema';
+import { NOT_YET_REPORTED } from './support/fixtures';
 import type { ApiClient } from './support/api-client';
 import { ADMIN_EMAIL, type TestApp, USER_PASSWORD, createTestApp } from './support/test-app';
 
@@ -232,15 +233,7 @@ describe('users', () => {
           name: 'North pivot',
           lat: 52.1,
           lng: 21,
-          distance: null,
-          angle: null,
-          status: null,
-          speed: null,
-          pressure: null,
-          flow: null,
-          online: false,
-          currentProgramName: null,
-          currentProgramTimestamp: null,
+          ...NOT_YET_REPORTED,
         },
       ]);
       expect((page.body as { data: { sprinklers: { lat: unknown }[] }[] }).data[0]!.sprinklers[0]!.lat).toBe('52.1');

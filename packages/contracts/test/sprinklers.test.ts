@@ -17,7 +17,7 @@ import {
   SprinklerWithUsersSchema,
   UpdateSprinklerBodySchema,
 } from '../src/sprinklers';
-import { expectRejected, expectUnknownKeyRejected, issuesOf, square } from './support';
+import { NOT_YET_REPORTED, expectRejected, expectUnknownKeyRejected, issuesOf, square } from './support';
 
 /** A machine as the list call sends it: lat and lng as numeric strings. */
 function buildListItem(overrides: Record<string, unknown> = {}) {
@@ -126,17 +126,7 @@ describe('SprinklerListItemSchema', () => {
   });
 
   it('accepts a machine that has not reported yet', () => {
-    const silent = buildListItem({
-      distance: null,
-      angle: null,
-      status: null,
-      speed: null,
-      pressure: null,
-      flow: null,
-      online: false,
-      currentProgramName: null,
-      currentProgramTimestamp: null,
-    });
+    const silent = buildListItem(NOT_YET_REPORTED);
     expect(SprinklerListItemSchema.parse(silent)).toMatchObject({ distance: null, status: null, online: false });
   });
 

@@ -52,3 +52,16 @@ export function square(lng: number, lat: number, size = 0.01): Position[] {
     [lng, lat],
   ];
 }
+
+/** A machine's live values before it has reported anything, as every list form of it shows them. */
+export const NOT_YET_REPORTED = {
+  distance: null,
+  angle: null,
+  status: null,
+  speed: null,
+  pressure: null,
+  flow: null,
+  online: false,
+  currentProgramName: null,
+  currentProgramTimestamp: null,
+} as const;

@@ -19,7 +19,7 @@ import {
   UserWithSprinklersSchema,
   userInitials,
 } from '../src/users';
-import { expectRejected, expectUnknownKeyRejected, issuesOf } from './support';
+import { NOT_YET_REPORTED, expectRejected, expectUnknownKeyRejected, issuesOf } from './support';
 
 /** A user as the API answers with it. */
 function buildUser(overrides: Record<string, unknown> = {}) {
@@ -49,15 +49,7 @@ const sprinkler = {
   name: 'Pivot 1',
   lat: '52.41',
   lng: '16.93',
-  distance: null,
-  angle: null,
-  status: null,
-  speed: null,
-  pressure: null,
-  flow: null,
-  online: false,
-  currentProgramName: null,
-  currentProgramTimestamp: null,
+  ...NOT_YET_REPORTED,
 };
 
 describe('EmailSchema', () => {

@@ -2,6 +2,19 @@ import type { ProgramBody, ProgramData } from '@pivot/contracts';
 import { sprinklerAccess, sprinklers } from '../../src/db/schema';
 import type { TestApp } from './test-app';
 
+/** A machine's live values before it has reported anything, as every list form of it shows them. */
+export const NOT_YET_REPORTED = {
+  distance: null,
+  angle: null,
+  status: null,
+  speed: null,
+  pressure: null,
+  flow: null,
+  online: false,
+  currentProgramName: null,
+  currentProgramTimestamp: null,
+} as const;
+
 let machineCounter = 0;
 
 /** A machine stored straight in the database, as if an administrator had added it. */

@@ -19,7 +19,7 @@ export async function findSprinklerByInternalId(db: Queryable, internalId: strin
   return row;
 }
 
-/** A machine the user may use: any for administrators, a granted one for others. */
+/** A machine the user may use: every machine for administrators, a granted one for others. */
 export async function findAccessibleSprinkler(
   db: Queryable,
   user: { id: number; admin: boolean },

@@ -1,27 +1,43 @@
-import { type ReactNode, useId } from 'react';
+import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FieldFrame, type FieldError, describedBy, inputClasses } from '../form/field-frame';
-import { DatePicker } from './date-picker';
-import { FIELD_FORMAT } from './dates';
+import { FieldFrame, type FieldError, describedBy, enterHandler, inputClasses } from '../form/field-frame';
+import { DatePicker, type DatePickerProps } from './date-picker';
+import { FIELD_FORMAT, RANGE_SEPARATOR, isFieldDateDisabled } from './dates';
 
-export type DateFieldProps = {
+export type DateFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'> & {
   label: ReactNode;
-  hint?: ReactNode;
-  error?: FieldError;
-  /** DD.MM.YYYY, or '' for none. */
+  /** DD.MM.YYYY (a range: 'DD.MM.YYYY - DD.MM.YYYY'), or '' for none. */
   value: string;
   onChange: (value: string) => void;
-  /** 'above' for a field at the bottom of a dialog, which would clip a calendar hanging below it. */
-  calendar?: 'below' | 'above';
+  /** A day (the default) or a range with the form field's rules of spec §5. */
+  mode?: 'single' | 'range';
+  hint?: ReactNode;
+  error?: FieldError;
+  onEnter?: () => void;
+  now?: Date;
+  placement?: DatePickerProps['placement'];
 };
 
-const CALENDAR_ABOVE =
-  '[&_[role=dialog]]:top-auto [&_[role=dialog]]:bottom-full [&_[role=dialog]]:mt-0 [&_[role=dialog]]:mb-2 [&_[role=dialog]]:max-w-[calc(100vw-3rem)]';
-
-/** A day typed as DD.MM.YYYY (the form fields' format, spec §9) or picked from the calendar. */
-export function DateField({ label, hint, error, value, onChange, calendar = 'below' }: DateFieldProps) {
+/**
+ * A date in a form, typed as DD.MM.YYYY (the form fields' format, spec §9) or picked from the
+ * calendar. A range (spec §5) starts tomorrow, leaves out the week on each side of a picked
+ * start, and has no shortcuts.
+ */
+export function DateField({
+  label,
+  value,
+  onChange,
+  mode = 'single',
+  hint,
+  error,
+  onEnter,
+  now,
+  placement,
+  ...props
+}: DateFieldProps) {
   const { t } = useTranslation();
   const id = useId();
+  const range = mode === 'range';
   return (
     <FieldFrame id={id} label={label} hint={hint} error={error}>
       <div className="flex gap-2">
@@ -29,23 +45,37 @@ export function DateField({ label, hint, error, value, onChange, calendar = 'bel
           id={id}
           inputMode="numeric"
           autoComplete="off"
-          placeholder={t('datePicker.placeholder')}
+          placeholder={range ? t('datePicker.rangePlaceholder') : t('datePicker.placeholder')}
           value={value}
           onChange={(event) => onChange(event.target.value)}
+          onKeyDown={enterHandler(onEnter)}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy(id, hint, error)}
           className={inputClasses(Boolean(error))}
+          {...props}
         />
-        <div className={calendar === 'above' ? CALENDAR_ABOVE : undefined}>
-          <DatePicker
-            mode="single"
-            value={value}
-            onChange={onChange}
-            label={t('datePicker.openDay')}
-            format={FIELD_FORMAT}
-          />
-        </div>
+        <DatePicker
+          mode={mode}
+          value={value}
+          onChange={onChange}
+          label={range ? t('datePicker.open') : t('datePicker.openDay')}
+          format={FIELD_FORMAT}
+          separator={RANGE_SEPARATOR}
+          shortcuts={false}
+          isDisabled={
+            range ? (date, pendingStart) => isFieldDateDisabled(date, pendingStart, now ?? new Date()) : undefined
+          }
+          now={now}
+          placement={placement}
+        />
       </div>
     </FieldFrame>
   );
+}
+
+export type DateRangeFieldProps = Omit<DateFieldProps, 'mode'>;
+
+/** A date range in a form (spec §5): DD.MM.YYYY - DD.MM.YYYY, from tomorrow on. */
+export function DateRangeField(props: DateRangeFieldProps) {
+  return <DateField mode="range" {...props} />;
 }

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { renderInApp } from '@/test-utils';
 import { CalendarPanel } from './calendar-panel';
 import { DatePicker } from './date-picker';
-import { DateRangeField } from './date-range-field';
+import { DateRangeField } from './date-field';
 
 const NOW = new Date(2026, 6, 15, 10, 0);
 

@@ -25,7 +25,11 @@ export type DatePickerProps = {
   shortcuts?: boolean;
   isDisabled?: (date: Date, pendingStart: Date | null) => boolean;
   now?: Date;
+  /** 'above' for a picker at the bottom of a dialog, which would clip a calendar hanging below it. */
+  placement?: 'below' | 'above';
 };
+
+const PLACEMENT_CLASSES = { below: 'top-full mt-2', above: 'bottom-full mb-2' } as const;
 
 function readValue(value: string, mode: PickerMode, format: string, separator: string): DateRange | null {
   if (mode === 'range') return parseRange(value, format, separator);
@@ -44,6 +48,7 @@ export function DatePicker({
   shortcuts = true,
   isDisabled,
   now,
+  placement = 'below',
 }: DatePickerProps) {
   const [open, setOpen] = useState(false);
   const container = useRef<HTMLDivElement>(null);
@@ -87,7 +92,7 @@ export function DatePicker({
           aria-label={label}
           onKeyDown={(event) => event.key === 'Escape' && close()}
           // Spec §9's 250 ms: the panel fades in over that time instead of popping up.
-          className="absolute top-full right-0 z-40 mt-2 w-max max-w-[calc(100vw-1rem)] animate-[picker-in_250ms_ease-out] rounded-xl border border-line bg-surface p-3 text-ink shadow-xl"
+          className={`absolute right-0 z-40 ${PLACEMENT_CLASSES[placement]} w-max max-w-[calc(100vw-1rem)] animate-[picker-in_250ms_ease-out] rounded-xl border border-line bg-surface p-3 text-ink shadow-xl`}
         >
           <CalendarPanel
             mode={mode}

@@ -154,7 +154,7 @@ export function UserFormDialog({ user, onClose }: UserFormDialogProps) {
           options={LOCALES.map((code) => ({ value: code, label: t(`language.${code}`) }))}
         />
         <DateField
-          calendar="above"
+          placement="above"
           label={t('admin.users.form.subscription')}
           hint={t('admin.users.form.subscriptionHint')}
           value={values.subscription_expiry_date}

@@ -1,6 +1,7 @@
 import type { CurrentProgramData, ProgramData, SprinklerDetail, WatermapResponse } from '@pivot/contracts';
 import { isForbiddenZone } from '@pivot/contracts';
 import { type LatLngBoundsExpression, geoJSON, latLng } from 'leaflet';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GeoJSON } from 'react-leaflet';
 import { useColorMode } from '@/lib/color-mode';
@@ -26,33 +27,44 @@ type AreaFeature = { properties?: { kind?: unknown; name?: unknown } | null };
 
 const kindOf = (feature: AreaFeature | undefined) => feature?.properties?.kind;
 
+/** Framed when a machine has no field drawn yet: a kilometre around its centre. */
+const UNDRAWN_FIELD_SIZE_M = 1000;
+
 /** The field and its crops as the administrator drew them (areaMap): the frame of the map. */
-function fieldBounds(sprinkler: SprinklerDetail): LatLngBoundsExpression {
-  const area = geoJSON(toLeafletGeoJson(sprinkler.areaMap));
+function fieldBounds(areaMap: SprinklerDetail['areaMap'], lat: number, lng: number): LatLngBoundsExpression {
+  const area = geoJSON(toLeafletGeoJson(areaMap));
   const bounds = area.getLayers().length > 0 ? area.getBounds() : null;
   if (bounds?.isValid()) return bounds;
-  return latLng(sprinkler.lat, sprinkler.lng).toBounds(2 * (sprinkler.distance ?? 500));
+  return latLng(lat, lng).toBounds(UNDRAWN_FIELD_SIZE_M);
 }
 
 /** The machine's field with the layers the user chose (spec §2), the arm moving live on it. */
 export function MachineMap({ sprinkler, program, watermap, shown }: MachineMapProps) {
   const { t } = useTranslation();
   const { mode } = useColorMode();
-  const sectors = program?.features ?? [];
+  // The page renders again on every report of the machine (about once a second): what does
+  // not change with a report is worked out once.
+  const { areaMap, lat, lng } = sprinkler;
+  const bounds = useMemo(() => fieldBounds(areaMap, lat, lng), [areaMap, lat, lng]);
+  const areaKey = useMemo(() => JSON.stringify(areaMap), [areaMap]);
+  const [watered, forbidden] = useMemo(() => {
+    const sectors = program?.features ?? [];
+    return [sectors.filter((sector) => !isForbiddenZone(sector)), sectors.filter(isForbiddenZone)];
+  }, [program]);
 
   return (
-    <FieldMap bounds={fieldBounds(sprinkler)} label={t('sprinklers.map.label')} className="h-[420px] sm:h-[520px]">
+    <FieldMap bounds={bounds} label={t('sprinklers.map.label')} className="h-[420px] sm:h-[520px]">
       <GeoJSON
-        key={`field-${mode}-${JSON.stringify(sprinkler.areaMap)}`}
-        data={toLeafletGeoJson(sprinkler.areaMap)}
+        key={`field-${mode}-${areaKey}`}
+        data={toLeafletGeoJson(areaMap)}
         filter={(feature) => kindOf(feature) !== 'crop'}
         style={(feature) => areaStyle(kindOf(feature), mode)}
         interactive={false}
       />
       {shown.has('crops') && (
         <GeoJSON
-          key={`crops-${mode}-${JSON.stringify(sprinkler.areaMap)}`}
-          data={toLeafletGeoJson(sprinkler.areaMap)}
+          key={`crops-${mode}-${areaKey}`}
+          data={toLeafletGeoJson(areaMap)}
           filter={(feature) => kindOf(feature) === 'crop'}
           style={() => areaStyle('crop', mode)}
           onEachFeature={(feature: AreaFeature, layer) => {
@@ -61,10 +73,8 @@ export function MachineMap({ sprinkler, program, watermap, shown }: MachineMapPr
         />
       )}
       {shown.has('history') && watermap && <WatermapLayer watermap={watermap} />}
-      {shown.has('sectors') && (
-        <SectorsLayer sectors={sectors.filter((sector) => !isForbiddenZone(sector))} mode={mode} />
-      )}
-      {shown.has('forbidden') && <SectorsLayer sectors={sectors.filter(isForbiddenZone)} mode={mode} />}
+      {shown.has('sectors') && <SectorsLayer sectors={watered} mode={mode} />}
+      {shown.has('forbidden') && <SectorsLayer sectors={forbidden} mode={mode} />}
       {shown.has('soil') && <HumiditySensorMarkers sensors={sprinkler.humidity_sensors} />}
       {shown.has('weather') && <WeatherStationMarkers stations={sprinkler.weather_stations} />}
       {shown.has('arm') && <ArmLine sprinkler={sprinkler} />}
