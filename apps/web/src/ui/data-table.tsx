@@ -121,7 +121,7 @@ export function DataTable<Row>({
         </div>
       )}
 
-      <div className="overflow-hidden rounded-xl border border-line bg-surface">
+      <div className="overflow-x-auto rounded-xl border border-line bg-surface">
         <table aria-label={label} aria-busy={result.isFetching} className="w-full border-collapse text-sm max-sm:block">
           <thead className="bg-surface-muted max-sm:sr-only">
             <tr>

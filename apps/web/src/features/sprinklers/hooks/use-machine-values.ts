@@ -15,7 +15,7 @@ export function useMachineValues() {
   const [whole, tenths, hundredths] = [number(0), number(1), number(2)];
   const withUnit = (format: Intl.NumberFormat, unit: string) => (value: number | null) =>
     value === null ? DASH : `${format.format(value)} ${unit}`;
-  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
   const timeOfDay = new Intl.DateTimeFormat(locale, { timeStyle: 'medium' });
 
   return {
