@@ -1,4 +1,6 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import unicorn from 'eslint-plugin-unicorn';
 import globals from 'globals';
@@ -61,15 +63,35 @@ const RELATIVE_ESCAPE = {
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'coverage/**', 'test-results/**', 'playwright-report/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'coverage/**',
+      'test-results/**',
+      'playwright-report/**',
+      // Code that breaks a lint rule on purpose; scripts/test lints it to prove the rule fires.
+      'scripts/test/fixtures/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.strict,
   ...tseslint.configs.stylistic,
   {
     languageOptions: { globals: { ...globals.node } },
-    plugins: { unicorn },
+    plugins: { unicorn, 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver': undefined,
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'e2e/tsconfig.json', 'bench/tsconfig.json'],
+        }),
+      ],
+    },
     rules: {
+      // A cycle hides which part is built on which; type-only imports count too, since they couple the same way.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'unicorn/filename-case': ['error', { case: 'kebabCase' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
@@ -98,6 +120,22 @@ export default tseslint.config(
   {
     files: ['apps/web/src/**/*.test.{ts,tsx}'],
     rules: { 'pivot/no-literal-text': 'off' },
+  },
+  {
+    files: ['packages/contracts/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@pivot/(?!contracts$)|(^|/)apps/',
+              message: 'The contracts are what the apps share: they import nothing of the apps.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['apps/web/src/{ui,lib,config,i18n}/**'],

@@ -1,6 +1,7 @@
 export * from './common';
 export * from './errors';
 export * from './geojson';
+export * from './geometry';
 export * from './live';
 export * from './logs';
 export * from './mqtt';

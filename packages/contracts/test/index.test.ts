@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as common from '../src/common';
 import * as errors from '../src/errors';
 import * as geojson from '../src/geojson';
+import * as geometry from '../src/geometry';
 import * as contracts from '../src/index';
 import * as live from '../src/live';
 import * as logs from '../src/logs';
@@ -17,6 +18,7 @@ const MODULES = {
   common,
   errors,
   geojson,
+  geometry,
   live,
   logs,
   mqtt,
