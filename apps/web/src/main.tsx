@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { showApiFailuresAsToasts } from './app/api-failure-toasts';
 import { App } from './app/app';
 import { applyBrand } from './app/brand';
 import { preloadScreen } from './app/routes';
@@ -11,6 +12,7 @@ import { restoreSession } from './lib/restore-session';
 import './styles.css';
 
 applyBrand();
+showApiFailuresAsToasts();
 
 // Spec §4: on arrival, a page without a locale prefix is shown in the language of the cookie
 // or, failing that, of the browser; a prefixed address is an explicit choice and is kept.

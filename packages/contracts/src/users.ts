@@ -11,24 +11,27 @@ import {
 import { PasswordInputSchema } from './passwords';
 import { SprinklerListItemSchema } from './sprinklers';
 
-const NameSchema = z.string().trim().min(1).max(100);
+/** The longest each user field may be, in characters: the forms cap their fields at these. */
+export const USER_FIELD_LIMITS = { name: 100, company: 200, email: 254, phone: 32 } as const;
+
+const NameSchema = z.string().trim().min(1).max(USER_FIELD_LIMITS.name);
 /** Optional text fields: a form's empty field means "none". */
 function emptyAsNull<T extends z.ZodType<string | null>>(schema: T) {
   return z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), schema);
 }
 
-const CompanySchema = emptyAsNull(z.string().trim().max(200).nullable());
+const CompanySchema = emptyAsNull(z.string().trim().max(USER_FIELD_LIMITS.company).nullable());
 const PhoneSchema = emptyAsNull(
   z
     .string()
     .trim()
-    .max(32)
+    .max(USER_FIELD_LIMITS.phone)
     .regex(/^[+\d][\d\s()-]*$/, 'Expected a phone number such as +48 600 100 200')
     .nullable(),
 );
 
 /** Emails are compared without regard to case or surrounding spaces. */
-export const EmailSchema = z.string().trim().toLowerCase().pipe(z.email().max(254));
+export const EmailSchema = z.string().trim().toLowerCase().pipe(z.email().max(USER_FIELD_LIMITS.email));
 
 export const SubscriptionSchema = z.strictObject({
   /** False once the expiry date has passed. */

@@ -15,6 +15,7 @@ import {
   UpdateUserBodySchema,
   UserListQuerySchema,
   UserListResponseSchema,
+  USER_FIELD_LIMITS,
   UserSchema,
   UserWithSprinklersSchema,
   userInitials,
@@ -185,6 +186,22 @@ describe('CreateUserBodySchema', () => {
 
   it('is strict', () => {
     expectUnknownKeyRejected(CreateUserBodySchema, buildCreateUserBody());
+  });
+
+  it('takes each text field up to its limit in USER_FIELD_LIMITS, and not one character more', () => {
+    const { name, company, email, phone } = USER_FIELD_LIMITS;
+    const emailOf = (length: number) => `${'a'.repeat(64)}@${'b'.repeat(length - 69)}.com`;
+    const fields = (extra: number) => ({
+      first_name: 'J'.repeat(name + extra),
+      last_name: 'K'.repeat(name + extra),
+      company: 'A'.repeat(company + extra),
+      email: emailOf(email + extra),
+      phone: '1'.repeat(phone + extra),
+    });
+    expect(CreateUserBodySchema.safeParse(buildCreateUserBody(fields(0))).success).toBe(true);
+    for (const [field, value] of Object.entries(fields(1))) {
+      expectRejected(CreateUserBodySchema, buildCreateUserBody({ [field]: value }));
+    }
   });
 });
 

@@ -1,8 +1,6 @@
 import { UserSchema } from '@pivot/contracts';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { activateLocale } from '@/i18n/i18n';
-import { dismissToast, toastStore } from '@/ui/toast/toast-store';
-import { apiCall, onServerChange, onSessionExpired } from './api-client';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type ApiFailure, apiCall, onApiFailure, onServerChange, onSessionExpired } from './api-client';
 import { session } from './session';
 
 const user = {
@@ -21,13 +19,15 @@ const user = {
 type Call = { url: string; method: string; headers: Record<string, string> };
 const calls: Call[] = [];
 let answers: (() => Response)[] = [];
+/** What the client told `onApiFailure` (the app shows it as toasts). */
+const failures: ApiFailure[] = [];
+onApiFailure((failure) => failures.push(failure));
 const json = (status: number, body: unknown) => () =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-beforeAll(() => activateLocale('en'));
-
 beforeEach(() => {
   calls.length = 0;
+  failures.length = 0;
   document.cookie = 'csrf_token=token-1; path=/';
   session.signIn(UserSchema.parse(user), 'access-1');
   vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
@@ -41,7 +41,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.unstubAllGlobals();
   answers = [];
-  for (const toast of toastStore.get()) dismissToast(toast.id);
 });
 
 const getUser = () => apiCall({ method: 'GET', path: '/user/', response: UserSchema });
@@ -100,35 +99,41 @@ describe('the API client', () => {
     await expect(getUser()).resolves.toBe(false);
     expect(expired).toHaveBeenCalledWith('/en/dashboard/activity?type=unread');
     expect(session.get().status).toBe('signed-out');
-    expect(toastStore.get()[0]).toMatchObject({ variant: 'error', title: 'User not logged in' });
+    expect(failures).toMatchObject([{ status: 401, error: { code: 'unauthorized' } }]);
     stop();
   });
 
-  it('shows each failure as a toast in the user language, a wrong login as a warning', async () => {
-    answers = [json(403, { code: 'invalid_credentials', message: 'Nieprawidłowy email lub hasło' })];
-    await expect(apiCall({ method: 'POST', path: '/user/login/', body: {}, response: UserSchema })).resolves.toBe(
-      false,
-    );
-    expect(toastStore.get()).toEqual([
-      expect.objectContaining({ variant: 'warning', title: 'Incorrect email or password' }),
+  it('tells of each failure its caller does not handle, with the error code of the answer', async () => {
+    const login = (handlesFailure?: () => boolean) =>
+      apiCall({ method: 'POST', path: '/user/login/', body: {}, response: UserSchema, handlesFailure });
+    const invalid = json(403, { code: 'invalid_credentials', message: 'Nieprawidłowy email lub hasło' });
+    answers = [invalid, invalid];
+    await expect(login()).resolves.toBe(false);
+    await expect(login(() => true)).resolves.toBe(false);
+    expect(failures).toEqual([
+      {
+        status: 403,
+        error: { code: 'invalid_credentials', message: 'Nieprawidłowy email lub hasło' },
+        body: { code: 'invalid_credentials', message: 'Nieprawidłowy email lub hasło' },
+      },
     ]);
   });
 
-  it('falls back to the status when the answer has no known error body', async () => {
+  it('gives the status alone when the answer has no known error body, and null when none came', async () => {
     answers = [json(404, '<html>'), json(502, 'bad gateway'), json(502, 'bad gateway')];
     await getUser();
     await getUser();
     await getUser();
-    expect(toastStore.get().map((toast) => toast.title)).toEqual([
-      'Object not found',
-      'Server error',
-      'Something went wrong',
+    expect(failures).toEqual([
+      { status: 404, error: null, body: '<html>' },
+      { status: 502, error: null, body: 'bad gateway' },
+      { status: null, error: null, body: null },
     ]);
   });
 
   it('treats an answer outside the contract as a failure', async () => {
     answers = [json(200, { ...user, email: 42 })];
     await expect(getUser()).resolves.toBe(false);
-    expect(toastStore.get()[0]?.title).toBe('Something went wrong');
+    expect(failures).toEqual([{ status: null, error: null, body: { ...user, email: 42 } }]);
   });
 });

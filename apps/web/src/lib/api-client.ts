@@ -2,8 +2,6 @@ import { type ErrorCode, PasswordCallErrorSchema, RefreshResponseSchema } from '
 import type { ZodType } from 'zod';
 import { env } from '@/config/env';
 import { isSessionFreePath } from '@/config/paths';
-import { showToast } from '@/ui/toast/toast-store';
-import { errorToast } from './api-errors';
 import { readCookie } from './cookies';
 import { type ServerSentEvent, ServerSentEventParser } from './server-sent-events';
 import { session } from './session';
@@ -27,7 +25,7 @@ export type ApiRequest<Response> = {
   body?: unknown;
   /** Every answer is parsed with the contract's schema before anyone sees it. */
   response: ZodType<Response>;
-  /** Failures the caller shows in its own way (field errors in a form): they get no toast. */
+  /** Failures the caller shows in its own way (field errors in a form): true keeps them from `onApiFailure`. */
   handlesFailure?: (failure: ApiFailure) => boolean;
   /** Ends a long call (an event stream) when its page closes. */
   signal?: AbortSignal;
@@ -158,25 +156,41 @@ async function readFailure(response: Response | null): Promise<ApiFailure> {
   return { status: response.status, error, body };
 }
 
-type ChangeListener = (path: string) => void;
-const changeListeners = new Set<ChangeListener>();
+/** One kind of news from the client: who listens, and how to tell them all. */
+function createEvent<Payload>() {
+  const listeners = new Set<(payload: Payload) => void>();
+  return {
+    emit(payload: Payload) {
+      for (const listener of listeners) listener(payload);
+    },
+    /** Adds a listener; returns the function that removes it again. */
+    subscribe(listener: (payload: Payload) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+const serverChange = createEvent<string>();
+const unhandledFailure = createEvent<ApiFailure>();
 
 /**
  * Told of every call that may have changed something on the server (an unsafe call that was
- * answered, even with an error: a refused motion is logged too), so that what shows the
- * server's state (the unread events' badge) can look again. Returns the unsubscribe function.
+ * answered, even with an error: a refused motion is logged too), with its path, so that what
+ * shows the server's state (the unread events' badge) can look again.
  */
-export function onServerChange(listener: ChangeListener): () => void {
-  changeListeners.add(listener);
-  return () => changeListeners.delete(listener);
-}
+export const onServerChange = serverChange.subscribe;
 
-/** Sends a request and parses its answer; failures the caller does not handle show an error toast. */
+/**
+ * Told of every failure its caller does not handle itself (see `handlesFailure`): the app shows
+ * it to the user. The client itself shows nothing.
+ */
+export const onApiFailure = unhandledFailure.subscribe;
+
+/** Sends a request and parses its answer; failures the caller does not handle go to `onApiFailure`. */
 export async function apiRequest<Response>(request: ApiRequest<Response>): Promise<ApiResult<Response>> {
   const response = await exchange(request);
-  if (response && !SAFE_METHODS.has(request.method)) {
-    for (const listener of changeListeners) listener(request.path);
-  }
+  if (response && !SAFE_METHODS.has(request.method)) serverChange.emit(request.path);
   let failure: ApiFailure;
   if (response?.ok) {
     const body: unknown = await response.json().catch(() => undefined);
@@ -187,7 +201,7 @@ export async function apiRequest<Response>(request: ApiRequest<Response>): Promi
   } else {
     failure = await readFailure(response);
   }
-  if (!request.handlesFailure?.(failure)) showToast(errorToast(failure));
+  if (!request.handlesFailure?.(failure)) unhandledFailure.emit(failure);
   return { ok: false, failure };
 }
 
@@ -202,8 +216,8 @@ export type StreamEnd = { opened: true } | { opened: false; failure: ApiFailure 
 /**
  * Reads a server-sent event stream with the session's token (EventSource cannot send one),
  * calling `onOpen` once it is open and `onEvent` with each event until the stream ends or
- * `signal` aborts. A stream that cannot be opened shows no toast: its caller says how live its
- * page still is.
+ * `signal` aborts. A stream that cannot be opened is not told to `onApiFailure`: its caller says
+ * how live its page still is.
  */
 export async function readEventStream(
   path: string,

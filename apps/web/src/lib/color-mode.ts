@@ -1,5 +1,4 @@
-import { useEffect } from 'react';
-import { createStore, useStore } from './create-store';
+import { createStore, useStore } from '@/config/create-store';
 
 export type ColorMode = 'light' | 'dark';
 export type ColorModePreference = ColorMode | 'system';
@@ -80,8 +79,4 @@ export function forceColorMode(mode: ColorMode): () => void {
 
 export function useColorMode(): ColorModeSnapshot {
   return useStore(store);
-}
-
-export function useForcedColorMode(mode: ColorMode): void {
-  useEffect(() => forceColorMode(mode), [mode]);
 }

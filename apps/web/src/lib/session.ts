@@ -1,5 +1,5 @@
 import type { User } from '@pivot/contracts';
-import { createStore, useStore } from './create-store';
+import { createStore, useStore } from '@/config/create-store';
 
 /**
  * Who is signed in. `unknown` lasts until the first refresh at start-up has answered.

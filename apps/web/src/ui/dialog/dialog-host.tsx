@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useStore } from '@/lib/create-store';
+import { useStore } from '@/config/create-store';
 import { Button } from '../button';
 import { type OpenDialog, dialogStore } from './dialogs';
 

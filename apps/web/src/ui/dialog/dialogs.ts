@@ -1,4 +1,4 @@
-import { createStore } from '@/lib/create-store';
+import { createStore } from '@/config/create-store';
 
 export type DialogVariant = 'alert' | 'confirm' | 'prompt';
 

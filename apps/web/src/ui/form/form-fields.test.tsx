@@ -1,3 +1,4 @@
+import { USER_FIELD_LIMITS } from '@pivot/contracts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
@@ -7,6 +8,13 @@ import { CheckboxField } from './checkbox-field';
 import { type NewPassword, NewPasswordFields } from './new-password-fields';
 import { PasswordField } from './password-field';
 import { TextField } from './text-field';
+import {
+  type UserDetails,
+  UserFields,
+  type UserFieldsProps,
+  areAcceptableUserDetails,
+  userDetailsOf,
+} from './user-fields';
 
 describe('form fields', () => {
   it('show their errors, one per line, tied to the input', async () => {
@@ -68,5 +76,48 @@ describe('a new password', () => {
   it('says what is wrong once the form was sent', async () => {
     await renderInApp(<NewPasswordForm submitted />);
     expect(screen.getByText('The password does not meet all the rules')).toBeInTheDocument();
+  });
+});
+
+function UserForm(props: Omit<UserFieldsProps, 'value' | 'onChange' | 'languageLabel'>) {
+  const [value, setValue] = useState<UserDetails>(userDetailsOf(null));
+  return <UserFields value={value} onChange={setValue} languageLabel="Language" {...props} />;
+}
+
+describe("a user's fields", () => {
+  it('cap each field at the limit of the contracts', async () => {
+    await renderInApp(<UserForm submitted={false} whose="other" />);
+    expect(screen.getByLabelText('First name')).toHaveAttribute('maxlength', String(USER_FIELD_LIMITS.name));
+    expect(screen.getByLabelText('Last name')).toHaveAttribute('maxlength', String(USER_FIELD_LIMITS.name));
+    expect(screen.getByLabelText('Company')).toHaveAttribute('maxlength', String(USER_FIELD_LIMITS.company));
+    expect(screen.getByLabelText('Email')).toHaveAttribute('maxlength', String(USER_FIELD_LIMITS.email));
+    expect(screen.getByLabelText('Phone')).toHaveAttribute('maxlength', String(USER_FIELD_LIMITS.phone));
+  });
+
+  it("let the browser fill in the user's own details, never someone else's", async () => {
+    const { unmount } = await renderInApp(<UserForm submitted={false} whose="own" />);
+    expect(screen.getByLabelText('First name')).toHaveAttribute('autocomplete', 'given-name');
+    expect(screen.getByLabelText('Email')).toHaveAttribute('autocomplete', 'email');
+    unmount();
+    await renderInApp(<UserForm submitted={false} whose="other" />);
+    expect(screen.getByLabelText('First name')).toHaveAttribute('autocomplete', 'off');
+    expect(screen.getByLabelText('Email')).toHaveAttribute('autocomplete', 'off');
+  });
+
+  it("say what breaks the contracts' rules once the form was sent, and the server's word on the email", async () => {
+    await renderInApp(<UserForm submitted whose="other" emailError="Email already in use" />);
+    expect(screen.getByLabelText('First name')).toHaveAccessibleDescription('This field is required');
+    expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Enter a valid email address');
+    await userEvent.type(screen.getByLabelText('Phone'), 'one two');
+    expect(screen.getByLabelText('Phone')).toHaveAccessibleDescription('Enter a phone number such as +48 600 100 200');
+    await userEvent.type(screen.getByLabelText('Email'), 'anna@farm.pl');
+    expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Email already in use');
+  });
+
+  it('may be sent once every rule holds', () => {
+    const details = { ...userDetailsOf(null), first_name: 'Anna', last_name: 'Nowak', email: 'anna@farm.pl' };
+    expect(areAcceptableUserDetails(details)).toBe(true);
+    expect(areAcceptableUserDetails({ ...details, phone: 'call me' })).toBe(false);
+    expect(areAcceptableUserDetails({ ...details, last_name: ' ' })).toBe(false);
   });
 });

@@ -1,6 +1,5 @@
 import type { Sector } from '@pivot/contracts';
 import type { PathOptions } from 'leaflet';
-import type { ColorMode } from '@/lib/color-mode';
 
 /**
  * How sectors look on every map: blue by dose (more water, deeper blue), grey for a zero rate
@@ -10,6 +9,8 @@ import type { ColorMode } from '@/lib/color-mode';
  * and over the dimmed tiles and dark field colour of the dark mode, with or without tiles.
  */
 type Swatch = { light: string; dark: string };
+/** The page's colour mode, which picks a swatch's variant. */
+type ColorMode = keyof Swatch;
 
 export type DoseClass = {
   /** The class holds rates up to this many mm (inclusive); the last one has no bound. */

@@ -1,4 +1,4 @@
-import { createStore } from '@/lib/create-store';
+import { createStore } from '@/config/create-store';
 
 export type ToastVariant = 'information' | 'success' | 'warning' | 'error';
 export type ToastLayout = 'horizontal' | 'vertical';

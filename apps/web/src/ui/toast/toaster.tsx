@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useStore } from '@/lib/create-store';
+import { useStore } from '@/config/create-store';
 import { CloseIcon, ErrorIcon, type IconProps, InfoIcon, SuccessIcon, WarningIcon } from '../icons';
 import { type Toast, type ToastVariant, dismissToast, toastStore } from './toast-store';
 

@@ -1,10 +1,10 @@
 import { CreateSprinklerBodySchema } from '@pivot/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormDialog } from '@/ui/form-dialog';
 import { TextField } from '@/ui/form/text-field';
 import { showToast } from '@/ui/toast/toast-store';
 import { useCreateSprinkler } from '../api/create-sprinkler';
-import { FormDialog } from './form-dialog';
 
 const fieldSchemas = CreateSprinklerBodySchema.shape;
 

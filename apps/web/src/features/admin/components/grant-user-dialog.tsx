@@ -1,10 +1,10 @@
 import type { SprinklerListItem } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
+import { PICKER_PAGE_SIZE, type PickerOption, PickerDialog } from '@/ui/picker-dialog';
 import { showToast } from '@/ui/toast/toast-store';
 import { adminKeys } from '../api/admin-keys';
 import { useChangeSprinklerPermissions } from '../api/change-sprinkler-permissions';
 import { getUsers } from '../api/get-users';
-import { PICKER_PAGE_SIZE, type PickerOption, PickerDialog } from './picker-dialog';
 import { userName } from './user-name';
 
 /** Grants a machine to one of the users who cannot use it yet. */

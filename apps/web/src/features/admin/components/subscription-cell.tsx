@@ -1,7 +1,7 @@
 import type { Subscription } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '@/i18n/use-locale';
-import { Badge } from './badge';
+import { Badge } from '@/ui/badge';
 
 /** A user's subscription end date, marked once it has passed. */
 export function SubscriptionCell({ subscription }: { subscription: Subscription }) {

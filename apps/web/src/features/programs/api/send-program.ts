@@ -1,7 +1,6 @@
 import { type SprinklerDetail, SprinklerDetailSchema } from '@pivot/contracts';
 import { apiCall } from '@/lib/api-client';
 import { storeSprinklerDetail } from '@/lib/sprinkler-detail-cache';
-import { useAction } from '@/lib/use-action';
 
 /**
  * Uploads a stored program to its machine. The server answers once the machine has received it
@@ -16,8 +15,4 @@ export async function sendProgram(sprinklerId: number, programId: number): Promi
   });
   if (detail) storeSprinklerDetail(detail);
   return detail;
-}
-
-export function useSendProgram() {
-  return useAction(sendProgram);
 }

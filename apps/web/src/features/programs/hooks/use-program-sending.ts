@@ -1,7 +1,7 @@
 import type { Program, SprinklerDetail } from '@pivot/contracts';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createStore, useStore } from '@/lib/create-store';
+import { createStore, useStore } from '@/config/create-store';
 import { queryClient } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 import { showToast } from '@/ui/toast/toast-store';

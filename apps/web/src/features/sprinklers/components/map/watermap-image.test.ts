@@ -1,8 +1,7 @@
+import { METRES_PER_DEGREE } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
 import { watermapRaster } from './watermap-image';
 import { WATER_CLASSES, waterColor } from './watermap-scale';
-
-const METRES_PER_DEGREE = 111_320;
 
 describe('the watermap scale', () => {
   it('puts each depth in its class, the deepest open-ended', () => {

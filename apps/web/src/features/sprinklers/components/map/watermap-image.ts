@@ -1,7 +1,6 @@
-import type { WatermapResponse } from '@pivot/contracts';
+import { METRES_PER_DEGREE, type WatermapResponse } from '@pivot/contracts';
 import { waterColor } from './watermap-scale';
 
-const METRES_PER_DEGREE = 111_320;
 /** A machine's watermap covers one field; anything larger than this is not drawn as one image. */
 const LARGEST_SIDE = 4096;
 

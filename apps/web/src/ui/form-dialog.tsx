@@ -1,8 +1,8 @@
 import { type FormEvent, type ReactNode, useId, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '@/ui/button';
-import { Toaster } from '@/ui/toast/toaster';
-import { SpinnerIcon } from '@/ui/icons';
+import { Button } from './button';
+import { Toaster } from './toast/toaster';
+import { SpinnerIcon } from './icons';
 
 export type FormDialogProps = {
   title: string;

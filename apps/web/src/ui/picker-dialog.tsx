@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SearchIcon } from '@/ui/icons';
-import { useDebouncedValue } from '@/ui/use-debounced-value';
+import { SearchIcon } from './icons';
+import { useDebouncedValue } from './use-debounced-value';
 import { FormDialog } from './form-dialog';
 
 /** How many candidates the list shows; a search narrows a long list down. */
@@ -27,7 +27,7 @@ export type PickerDialogProps = {
   onClose: () => void;
 };
 
-/** Picks one of the candidates the server finds (machines or users without access), searched as typed. */
+/** Picks one of the candidates the server finds (such as machines or users without access), searched as typed. */
 export function PickerDialog({
   title,
   legend,
@@ -56,7 +56,7 @@ export function PickerDialog({
   const chosen = page?.options.find((option) => option.key === picked?.key) ?? null;
 
   let status: ReactNode = null;
-  if (result.isPending) status = t('admin.access.loading');
+  if (result.isPending) status = t('table.loading');
   else if (!page) status = t('table.failed');
   else if (page.options.length === 0) status = emptyMessage;
 
@@ -112,7 +112,7 @@ export function PickerDialog({
         )}
         {page && page.count > page.options.length && (
           <p className="text-sm text-ink-muted">
-            {t('admin.access.more', { shown: page.options.length, total: page.count })}
+            {t('picker.more', { shown: page.options.length, total: page.count })}
           </p>
         )}
       </fieldset>

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@pivot/contracts';
 import { i18n } from '@/i18n/i18n';
-import type { ToastInput } from '@/ui/toast/toast-store';
-import type { ApiFailure } from './api-client';
+import { type ApiFailure, onApiFailure } from '@/lib/api-client';
+import { type ToastInput, showToast } from '@/ui/toast/toast-store';
 
 /** Spec §8: these failures are the user's to correct, not faults: a warning, not an error. */
 const WARNING_CODES: ReadonlySet<ErrorCode> = new Set([
@@ -24,7 +24,7 @@ function genericError(status: number | null): GenericError {
 }
 
 /** The one place where API failures become words in the user's language. */
-export function errorToast(failure: ApiFailure): ToastInput {
+function errorToast(failure: ApiFailure): ToastInput {
   const t = i18n.t;
   const code = failure.error?.code;
   if (code) {
@@ -40,4 +40,12 @@ export function errorToast(failure: ApiFailure): ToastInput {
     title: t(`errors.status.${generic}.title`),
     message: t(`errors.status.${generic}.message`),
   };
+}
+
+/**
+ * Shows every API failure its caller does not handle as a toast (spec §7). Called once
+ * at start, before the first call; returns the function that stops it.
+ */
+export function showApiFailuresAsToasts(): () => void {
+  return onApiFailure((failure) => showToast(errorToast(failure)));
 }

@@ -6,7 +6,11 @@ export type Store<State> = {
   subscribe: (listener: () => void) => () => void;
 };
 
-/** A tiny observable value for state that lives outside React (session, toasts, dialogs). */
+/**
+ * A tiny observable value for state that lives outside React (session, colour mode, toasts,
+ * dialogs). It sits in config, the layer all others build on, because ui and lib both need it
+ * and neither may import the other.
+ */
 export function createStore<State>(initial: State): Store<State> {
   let state = initial;
   const listeners = new Set<() => void>();

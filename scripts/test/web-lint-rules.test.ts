@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { brokenRules } from './lint';
+
+/** The rules broken by a module at `file` (below apps/web/src) that imports `from` and uses it. */
+const importing = (file: string, from: string) =>
+  brokenRules(`apps/web/src/${file}`, `import { x } from '${from}';\nexport const y = x;\n`);
+
+describe("the web app's layers", () => {
+  it.each([
+    // ui shows what it is given: nothing of lib, the features or the app.
+    ['ui/toast/toast-store.ts', '@/lib/session'],
+    ['ui/button.tsx', '../lib/session'],
+    ['ui/form/user-fields.tsx', '@/features/account/api/update-account'],
+    ['ui/page.tsx', '@/app/routes'],
+    // lib shows nothing: nothing of ui, the features or the app.
+    ['lib/api-client.ts', '@/ui/toast/toast-store'],
+    ['lib/api-client.ts', '../ui/toast/toast-store'],
+    ['lib/session.ts', '@/features/auth/api/login'],
+    ['lib/api-client.ts', '@/app/api-failure-toasts'],
+    ['config/paths.ts', '@/features/admin/api/get-users'],
+    // A feature uses the shared layers and itself only.
+    ['features/admin/components/users-table.tsx', '@/features/account/api/logout'],
+    ['features/programs/api/send-program.ts', '@/app/routes'],
+    // Relative paths stay within a folder and its neighbours.
+    ['ui/map/sector-style.ts', '../../lib/color-mode'],
+    ['features/admin/api/get-users.ts', '../../account/api/logout'],
+  ])('refuse %s importing %s', async (file, from) => {
+    expect(await importing(file, from)).toContain('no-restricted-imports');
+  });
+
+  it.each([
+    ['ui/toast/toast-store.ts', '@/config/create-store'],
+    ['ui/form/user-fields.tsx', '../button'],
+    ['lib/session.ts', '@/config/create-store'],
+    ['lib/api-client.ts', '@/i18n/i18n'],
+    ['features/account/components/account-form.tsx', '@/ui/form/user-fields'],
+    ['features/admin/api/get-users.ts', '@/lib/api-client'],
+    ['features/admin/components/users-table.tsx', '@/features/admin/api/get-users'],
+    ['features/admin/components/users-table.tsx', '../api/get-users'],
+    ['app/api-failure-toasts.ts', '@/lib/api-client'],
+  ])('let %s import %s', async (file, from) => {
+    expect(await importing(file, from)).not.toContain('no-restricted-imports');
+  });
+});
