@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
@@ -59,6 +60,40 @@ const WEB_FEATURES = ['auth', 'account', 'activity', 'admin', 'sprinklers', 'pro
 const RELATIVE_ESCAPE = {
   regex: '^\\.\\./\\.\\./',
   message: 'Import from another folder through "@/…"; relative paths stay within a folder and its neighbours.',
+};
+/**
+ * The web app's shared layers and what each must not import. ui and lib both sit under the
+ * features but apart: ui shows but fetches nothing, lib fetches but shows nothing; the app joins them.
+ */
+const WEB_SHARED_LAYERS = [
+  {
+    folders: ['config', 'i18n'],
+    forbidden: ['features', 'app'],
+    message: 'Shared code (ui, lib, config, i18n) never depends on features or the app.',
+  },
+  {
+    folders: ['ui'],
+    forbidden: ['lib', 'features', 'app'],
+    message: 'ui never depends on lib, features or the app: it shows what it is given, and the app wires it to lib.',
+  },
+  {
+    folders: ['lib'],
+    forbidden: ['ui', 'features', 'app'],
+    message: 'lib shows nothing and never depends on ui, features or the app: it reports, and the app shows.',
+  },
+];
+
+/** The server's domain modules: each meets the others only through their front doors (index.ts). */
+const SERVER_MODULES = readdirSync(new URL('apps/server/src/modules', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const otherModuleInternals = (module, allowed) => ({
+  regex: `^\\.\\./(?!${module}/|\\.\\./)[^/]+/`,
+  message: `Another module is used only through ${allowed}: its repository, tables, routes and helpers are its own.`,
+});
+const MODULE_LEAVES_APP = {
+  regex: '^(\\.\\./)+(app|demo|main)$|^\\.\\./\\.\\./modules/',
+  message: 'A module reaches other modules through "../<module>", and never the app that composes them.',
 };
 
 export default tseslint.config(
@@ -122,6 +157,52 @@ export default tseslint.config(
     rules: { 'pivot/no-literal-text': 'off' },
   },
   {
+    // The server's core (database, gateway, HTTP helpers, plugins) is what the modules build on.
+    files: ['apps/server/src/{db,gateway,http,plugins,geo,time,i18n}/**', 'apps/server/src/{config,errors,secrets}.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(modules|demo)(/|$)|/app$',
+              message: 'The server core never depends on the modules, the demo or the app: they build on it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  ...SERVER_MODULES.flatMap((module) => [
+    {
+      files: [`apps/server/src/modules/${module}/**`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          { patterns: [otherModuleInternals(module, 'its front door, "../<module>"'), MODULE_LEAVES_APP] },
+        ],
+      },
+    },
+    {
+      // A table may point a foreign key at another module's table, and nothing more of it.
+      files: [`apps/server/src/modules/${module}/*.table.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                ...otherModuleInternals(module, 'its table file'),
+                regex: `^\\.\\./(?!${module}/|\\.\\./)[^/]+/(?![^/]+\\.table$)`,
+              },
+              MODULE_LEAVES_APP,
+            ],
+          },
+        ],
+      },
+    },
+  ]),
+  {
     files: ['packages/contracts/**'],
     rules: {
       'no-restricted-imports': [
@@ -137,23 +218,21 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['apps/web/src/{ui,lib,config,i18n}/**'],
+  ...WEB_SHARED_LAYERS.map(({ folders, forbidden, message }) => ({
+    files: folders.map((folder) => `apps/web/src/${folder}/**`),
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            {
-              regex: '^@/(features|app)(/|$)',
-              message: 'Shared code (ui, lib, config, i18n) never depends on features or the app.',
-            },
+            // By "@/…", or by "../…" from a folder right below src (two levels up is RELATIVE_ESCAPE).
+            { regex: `^(@|\\.\\.)/(${forbidden.join('|')})(/|$)`, message },
             RELATIVE_ESCAPE,
           ],
         },
       ],
     },
-  },
+  })),
   ...WEB_FEATURES.map((feature) => ({
     files: [`apps/web/src/features/${feature}/**`],
     rules: {

@@ -6,7 +6,7 @@
  * Target: at least 5,000 reports/s stored, none lost.
  */
 import { randomBytes } from 'node:crypto';
-import { telemetry } from '@pivot/server/src/db/schema';
+import { telemetry } from '@pivot/server/src/modules/telemetry/telemetry.table';
 import { count, like } from 'drizzle-orm';
 import { startBenchServer } from './support/bench-server';
 import { ChildScript } from './support/child-script';

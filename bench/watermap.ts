@@ -4,8 +4,9 @@
  * season through the listening API, as a signed-in user. Target: p95 < 50 ms.
  */
 import { randomBytes } from 'node:crypto';
-import { waterCells } from '@pivot/server/src/db/schema';
-import { grantAccess, insertSprinkler } from '@pivot/server/src/modules/sprinklers/sprinklers.repository';
+import { grantAccess } from '@pivot/server/src/modules/access/access.repository';
+import { insertSprinkler } from '@pivot/server/src/modules/sprinklers/sprinklers.repository';
+import { waterCells } from '@pivot/server/src/modules/watermap/watermap.table';
 import { count, eq, sql } from 'drizzle-orm';
 import { startBenchServer } from './support/bench-server';
 import { insertTelemetryColumns } from './support/bulk-insert';

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { type Position, type ProgramBody, SprinklerDetailSchema, type SprinklerDetail } from '@pivot/contracts';
 import { CHROMIUM_LAUNCH_OPTIONS } from '@pivot/e2e/support/chromium';
 import type { HttpSession } from '@pivot/e2e/support/http-session';
-import { waterCells } from '@pivot/server/src/db/schema';
+import { waterCells } from '@pivot/server/src/modules/watermap/watermap.table';
 import { DEMO_MACHINES, DEMO_TIME_SCALE, type DemoMachine } from '@pivot/simulator';
 import { count, eq, sql } from 'drizzle-orm';
 import { type Browser, type BrowserContext, type Page, type Request, chromium } from 'playwright-core';

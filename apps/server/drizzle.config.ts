@@ -2,7 +2,8 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/db/schema.ts',
+  // Every module keeps its tables in its own folder (docs/decisions/0001-database-access.md).
+  schema: './src/modules/*/*.table.ts',
   out: './drizzle',
   casing: 'snake_case',
 });

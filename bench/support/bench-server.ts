@@ -6,6 +6,7 @@ import { HttpSession } from '@pivot/e2e/support/http-session';
 import { type App, buildApp } from '@pivot/server/src/app';
 import { loadConfig } from '@pivot/server/src/config';
 import { openDatabase } from '@pivot/server/src/db/client';
+import { PasswordHasher } from '@pivot/server/src/modules/users/password-hasher';
 import { insertUser } from '@pivot/server/src/modules/users/users.repository';
 import type { UserRow } from '@pivot/server/src/modules/users/users.table';
 import pg from 'pg';
@@ -121,6 +122,7 @@ export async function startBenchServer(options: BenchOptions, setup: ServerSetup
     await session.login(email, password);
     return session;
   };
+  let userPasswordHash: Promise<string> | undefined;
   return {
     app,
     baseUrl,
@@ -136,7 +138,7 @@ export async function startBenchServer(options: BenchOptions, setup: ServerSetup
         firstName: 'Bench',
         lastName: `User ${users}`,
         email: `user${users}@pivot.bench`,
-        passwordHash: await app.services.hasher.hash(USER_PASSWORD),
+        passwordHash: await (userPasswordHash ??= new PasswordHasher().hash(USER_PASSWORD)),
         activatedAt: new Date(),
       });
     },

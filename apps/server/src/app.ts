@@ -1,6 +1,6 @@
-import helmet from '@fastify/helmet';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -10,53 +10,29 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
-import type { Config } from './config';
+import { type Config, PRODUCT_NAME } from './config';
 import type { DatabaseHandle } from './db/client';
 import { healthRoutes } from './http/health.routes';
-import { AccessTokens } from './modules/auth/access-tokens';
-import { AccountMail } from './modules/auth/account-mail';
-import { getOrCreateSecret } from './modules/auth/auth.repository';
-import { authRoutes } from './modules/auth/auth.routes';
-import { AuthService } from './modules/auth/auth.service';
-import { PasswordHasher } from './modules/auth/password-hasher';
-import { randomToken } from './modules/auth/secrets';
-import { LONGEST_THROTTLE_WINDOW_MS, Throttle } from './modules/auth/throttle';
-import { logsRoutes } from './modules/logs/logs.routes';
-import { LogsService } from './modules/logs/logs.service';
-import { createMailTransport } from './modules/mail/mail-transport';
-import { OutboxWorker } from './modules/mail/outbox-worker';
-import { ensureFirstAdmin } from './modules/users/first-admin';
-import { usersRoutes } from './modules/users/users.routes';
-import { UsersService } from './modules/users/users.service';
-import { startEmbeddedBroker } from './gateway/embedded-broker';
-import { MqttGateway } from './gateway/mqtt-gateway';
-import { programsRoutes } from './modules/programs/programs.routes';
-import { ProgramsService } from './modules/programs/programs.service';
-import { sprinklersRoutes } from './modules/sprinklers/sprinklers.routes';
-import { SprinklersService } from './modules/sprinklers/sprinklers.service';
-import { LiveHub } from './modules/telemetry/live-hub';
-import { liveRoutes } from './modules/telemetry/live.routes';
-import { machineReportHandlers } from './modules/telemetry/machine-reports';
-import { TelemetryIngest } from './modules/telemetry/telemetry-ingest';
-import { WaterAccounting } from './modules/watermap/water-accounting';
-import { watermapRoutes } from './modules/watermap/watermap.routes';
-import { WatermapService } from './modules/watermap/watermap.service';
-import { WeatherService } from './modules/weather/weather.service';
+import { accessModule } from './modules/access';
+import { adminModule } from './modules/admin';
+import { commandsModule } from './modules/commands';
+import { logsModule } from './modules/logs';
+import { mailModule } from './modules/mail';
+import { programsModule } from './modules/programs';
+import { sprinklersModule } from './modules/sprinklers';
+import { telemetryModule } from './modules/telemetry';
+import { usersModule } from './modules/users';
+import { watermapModule } from './modules/watermap';
+import { weatherModule } from './modules/weather';
 import { authenticationPlugin } from './plugins/authentication';
 import { csrfPlugin } from './plugins/csrf';
+import { databasePlugin } from './plugins/database';
 import { errorHandlerPlugin } from './plugins/error-handler';
+import { machineGatewayPlugin } from './plugins/machine-gateway';
 import { webAppPlugin } from './plugins/web-app';
 
-export type App = FastifyInstance & {
-  database: DatabaseHandle;
-  services: { hasher: PasswordHasher; sprinklers: SprinklersService; programs: ProgramsService };
-  outbox: OutboxWorker;
-  telemetry: TelemetryIngest;
-  waterAccounting: WaterAccounting;
-  mailDescription: string;
-  /** The broker machines connect to: MQTT_URL, or the embedded one. */
-  mqttUrl: string;
-};
+/** The server: Fastify with every module's service on it (`app.users`, `app.sprinklers`, …). */
+export type App = FastifyInstance;
 
 export type BuildAppOptions = {
   config: Config;
@@ -65,12 +41,10 @@ export type BuildAppOptions = {
   print?: (text: string) => void;
 };
 
-const PRODUCT_NAME = 'Pivot';
-const THROTTLE_PRUNE_INTERVAL_MS = 10 * 60 * 1000;
-
 /**
- * Builds the whole server over an open database: external plugins first, then the
- * application's own, then the routes under /api.
+ * Builds the whole server over an open database, in three layers: the external plugins, our
+ * core plugins (database, the machines' gateway, authentication, errors, the web app), then the
+ * domain modules, each after the modules it builds on (each declares them; docs/architecture.md).
  */
 export async function buildApp({
   config,
@@ -105,108 +79,26 @@ export async function buildApp({
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
-  const { db } = database;
-  const hasher = new PasswordHasher();
-  const secret = config.jwtSecret ?? (await getOrCreateSecret(db, 'jwt', randomToken()));
-  const transport = createMailTransport({
-    smtpUrl: config.smtpUrl,
-    mailFrom: config.mailFrom,
-    dataDir: config.dataDir,
-  });
-  const outbox = new OutboxWorker({ db, transport, logger: app.log });
-  const mailQueued = () => outbox.wake();
-  const accountMail = new AccountMail(config.publicUrl, PRODUCT_NAME);
-  const throttle = new Throttle(db);
-  const auth = new AuthService({
-    db,
-    hasher,
-    accessTokens: new AccessTokens(secret, config.accessTokenTtlSeconds),
-    accountMail,
-    throttle,
-    mailQueued,
-  });
-  const users = new UsersService({ db, hasher, accountMail, mailQueued });
-  const logs = new LogsService(db);
-
-  const broker = config.mqttUrl
-    ? undefined
-    : await startEmbeddedBroker({ port: config.mqttPort, host: config.mqttHost });
-  const mqttUrl = config.mqttUrl ?? broker!.url;
-  const telemetry = new TelemetryIngest(db, app.log);
-  const weather = new WeatherService(db, config.timeZone);
-  const hub = new LiveHub();
-  const storeReport = (what: string, work: Promise<void>) =>
-    void work.catch((error: unknown) => app.log.error({ err: error }, `storing ${what} failed`));
-  const gateway = await MqttGateway.connect({
-    url: mqttUrl,
-    serverId: config.serverId,
-    sharedGroup: config.mqttSharedGroup,
-    commandTimeoutMs: config.commandTimeoutMs,
-    logger: app.log,
-    handlers: {
-      ...machineReportHandlers(db, telemetry, app.log),
-      weather: (stationId, message) => storeReport('a weather reading', weather.recordWeather(stationId, message)),
-      soil: (sensorId, message) => storeReport('a soil reading', weather.recordSoil(sensorId, message)),
-    },
-    live: (event) => hub.publish(event),
-  });
-  const sprinklers = new SprinklersService({ db, machines: gateway, weather });
-  const watermap = new WatermapService(db, sprinklers);
-  const waterAccounting = new WaterAccounting(db, config.timeZone, app.log);
-  const programs = new ProgramsService({
-    db,
-    machines: gateway,
-    sprinklers,
-    maxProgramsPerMachine: config.maxProgramsPerMachine,
-  });
-
   await app.register(errorHandlerPlugin);
   await app.register(webAppPlugin, { distDir: config.webDistDir });
   await app.register(csrfPlugin, { secure: config.cookieSecure });
+  await app.register(databasePlugin, { database });
+  await app.register(machineGatewayPlugin, config);
+  // Every route registered from here on needs a signed-in user unless it declares itself public.
+  await app.register(authenticationPlugin);
+  await app.register(healthRoutes, { prefix: '/api' });
 
-  // Sign-in is enforced on the API's routes, so the public API docs registered above stay open.
-  await app.register(
-    async (api) => {
-      await api.register(authenticationPlugin, { auth });
-      await api.register(healthRoutes, { database, broker: gateway });
-      await api.register(authRoutes, { auth, secureCookies: config.cookieSecure });
-      await api.register(usersRoutes, { users });
-      await api.register(logsRoutes, { logs });
-      await api.register(sprinklersRoutes, { sprinklers });
-      await api.register(programsRoutes, { programs });
-      await api.register(liveRoutes, { sprinklers, hub });
-      await api.register(watermapRoutes, { watermap });
-    },
-    { prefix: '/api' },
-  );
+  await app.register(mailModule, config);
+  await app.register(accessModule);
+  await app.register(logsModule);
+  await app.register(usersModule, { ...config, print });
+  await app.register(weatherModule, config);
+  await app.register(telemetryModule);
+  await app.register(commandsModule);
+  await app.register(sprinklersModule);
+  await app.register(programsModule, config);
+  await app.register(watermapModule, config);
+  await app.register(adminModule);
 
-  await ensureFirstAdmin(db, hasher, { email: config.adminEmail, password: config.adminPassword, log: app.log, print });
-
-  const pruneTimer = setInterval(() => {
-    throttle
-      .prune(LONGEST_THROTTLE_WINDOW_MS)
-      .catch((error: unknown) => app.log.warn({ err: error }, 'pruning throttle events failed'));
-  }, THROTTLE_PRUNE_INTERVAL_MS);
-  pruneTimer.unref();
-
-  app.addHook('onReady', async () => {
-    outbox.start();
-    waterAccounting.start();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(pruneTimer);
-    await Promise.all([outbox.stop(), gateway.close(), waterAccounting.stop()]);
-    await telemetry.flush();
-    await broker?.close();
-  });
-
-  return Object.assign(app, {
-    database,
-    services: { hasher, sprinklers, programs },
-    outbox,
-    telemetry,
-    waterAccounting,
-    mailDescription: transport.description,
-    mqttUrl,
-  });
+  return app;
 }

@@ -55,57 +55,22 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export type Config = {
-  port: number;
-  host: string;
-  dataDir: string;
-  databaseUrl: string | undefined;
-  publicUrl: string;
-  jwtSecret: string | undefined;
-  accessTokenTtlSeconds: number;
-  cookieSecure: boolean;
-  trustProxy: boolean;
-  adminEmail: string | undefined;
-  adminPassword: string | undefined;
-  smtpUrl: string | undefined;
-  mailFrom: string;
-  /** A broker to connect to; without it the server runs an embedded one on mqttPort. */
-  mqttUrl: string | undefined;
-  mqttPort: number;
-  mqttHost: string;
-  /** Shared-subscription group of the server instances; undefined: plain subscriptions. */
-  mqttSharedGroup: string | undefined;
-  serverId: string;
-  commandTimeoutMs: number;
-  maxProgramsPerMachine: number;
-  /** Run the simulated demo fleet, granted to the demo user. */
-  demoFleet: boolean;
-  demoEmail: string;
-  demoPassword: string | undefined;
-  /** The farmers' time zone: calendar days for rainfall, ETP and the watermap. */
-  timeZone: string;
-  /** The built web app; the server serves it when it exists. */
-  webDistDir: string;
-  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-};
-
 const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** The product's name in mail, the API docs and the console. */
+export const PRODUCT_NAME = 'Pivot';
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-  }
-  const values = parsed.data;
+/** The settings the server runs with: the environment, checked, with its defaults and derived values. */
+const ConfigSchema = EnvSchema.transform((values) => {
   const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '');
   return {
     port: values.PORT,
     host: values.HOST,
     dataDir: path.resolve(values.DATA_DIR),
     databaseUrl: values.DATABASE_URL,
+    /** Address users reach the product at; mailed links start with it. */
     publicUrl,
     jwtSecret: values.JWT_SECRET,
     accessTokenTtlSeconds: values.ACCESS_TOKEN_TTL_SECONDS,
@@ -115,20 +80,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: values.ADMIN_PASSWORD,
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM,
+    /** A broker to connect to; without it the server runs an embedded one on mqttPort. */
     mqttUrl: values.MQTT_URL,
     mqttPort: values.MQTT_PORT,
     mqttHost: values.MQTT_HOST,
-    // aedes, the embedded broker, has no shared subscriptions; a real broker gets them unless turned off.
+    /**
+     * Shared-subscription group of the server instances; undefined: plain subscriptions. aedes,
+     * the embedded broker, has none; a real broker gets them unless turned off.
+     */
     mqttSharedGroup: values.MQTT_URL ? (values.MQTT_SHARED_GROUP ?? 'pivot-api') || undefined : undefined,
     serverId: values.SERVER_ID ?? randomBytes(4).toString('hex'),
     commandTimeoutMs: values.COMMAND_TIMEOUT_MS,
     maxProgramsPerMachine: values.MAX_PROGRAMS_PER_MACHINE,
-    // The embedded defaults are for trying the product: they come with machines to try it on.
+    /** Run the simulated demo fleet, granted to the demo user: the embedded defaults come with machines to try. */
     demoFleet: values.DEMO_FLEET ?? !values.MQTT_URL,
     demoEmail: values.DEMO_EMAIL.toLowerCase(),
     demoPassword: values.DEMO_PASSWORD,
+    /** The farmers' time zone: calendar days for rainfall, ETP and the watermap. */
     timeZone: values.TIME_ZONE,
+    /** The built web app; the server serves it when it exists. */
     webDistDir: values.WEB_DIST_DIR ? path.resolve(values.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
     logLevel: values.LOG_LEVEL,
   };
+});
+
+export type Config = z.output<typeof ConfigSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  return parsed.data;
 }

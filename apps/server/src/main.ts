@@ -20,14 +20,15 @@ async function main(): Promise<void> {
     onConnectionError: (error) => process.stderr.write(`database connection lost: ${error.message}\n`),
   });
   const app = await buildApp({ config, database });
-  app.addHook('onClose', () => database.close());
   let fleet: Fleet | undefined;
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       app.log.info({ signal }, 'shutting down');
+      // The database closes last: the modules store what they still hold as the app closes.
       (fleet?.stop() ?? Promise.resolve())
         .then(() => app.close())
+        .then(() => database.close())
         .then(
           () => process.exit(0),
           () => process.exit(1),
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
       `Pivot dashboard is running at ${config.publicUrl}`,
       `  database: ${where}`,
       `  machines: ${broker}${fleet ? `, with ${fleet.machines.length} simulated machines (demo user ${config.demoEmail})` : ''}`,
-      `  mail:     ${app.mailDescription}`,
+      `  mail:     ${app.mail.description}`,
       `  API docs: ${config.publicUrl}/api/docs`,
       '',
       '',

@@ -1,4 +1,4 @@
-import type { Position } from '@pivot/contracts';
+import { EARTH_RADIUS_M, type Position } from '@pivot/contracts';
 
 /**
  * Plane geometry around a point: over the few kilometres of a farm an equirectangular
@@ -6,7 +6,6 @@ import type { Position } from '@pivot/contracts';
  */
 export type LatLng = { lat: number; lng: number };
 
-const EARTH_RADIUS_M = 6_371_008.8;
 const RADIANS = Math.PI / 180;
 const COORDINATE_DECIMALS = 1e7;
 

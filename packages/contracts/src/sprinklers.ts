@@ -105,6 +105,7 @@ export const SprinklerAdminListQuerySchema = PagingQuerySchema.extend({
 export type SprinklerAdminListQuery = z.infer<typeof SprinklerAdminListQuerySchema>;
 
 export const SprinklerAdminListResponseSchema = listResponseOf(SprinklerWithUsersSchema);
+export type SprinklerAdminListResponse = z.infer<typeof SprinklerAdminListResponseSchema>;
 
 export const CreateSprinklerBodySchema = z.strictObject({
   internalId: InternalIdSchema,

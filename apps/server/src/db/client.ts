@@ -9,11 +9,14 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import * as schema from './schema';
 
-type Schema = typeof schema;
-export type Database = PgDatabase<PgQueryResultHKT, Schema>;
-export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/**
+ * The database as every module sees it. Queries name their tables through drizzle's query builder;
+ * the tables live in their modules (docs/decisions/0001), so this layer knows none of them.
+ */
+type NoRelations = Record<string, never>;
+export type Database = PgDatabase<PgQueryResultHKT, NoRelations>;
+export type Transaction = PgTransaction<PgQueryResultHKT, NoRelations, ExtractTablesWithRelations<NoRelations>>;
 /** Code that reads or writes works the same inside a transaction or outside one. */
 export type Queryable = Database | Transaction;
 
@@ -40,7 +43,7 @@ export async function openDatabase(options: {
 }
 
 export async function openPglite(client: PGlite): Promise<DatabaseHandle> {
-  const db = drizzlePglite(client, { schema, casing: 'snake_case' });
+  const db = drizzlePglite(client, { casing: 'snake_case' });
   await migratePglite(db, { migrationsFolder });
   return { db, kind: 'pglite', close: () => client.close() };
 }
@@ -55,7 +58,7 @@ export async function openPostgres(
 ): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString, max: 10 });
   pool.on('error', onConnectionError);
-  const db = drizzlePg(pool, { schema, casing: 'snake_case' });
+  const db = drizzlePg(pool, { casing: 'snake_case' });
   const lockClient = await pool.connect();
   try {
     await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);

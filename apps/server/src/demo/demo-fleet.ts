@@ -2,9 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { DEMO_MACHINES, type Fleet, type Logger, startDemoFleet } from '@pivot/simulator';
 import type { FastifyBaseLogger } from 'fastify';
 import type { App } from '../app';
-import { countPrograms } from '../modules/programs/programs.repository';
-import { findSprinklerByInternalId, grantAccess, updateSprinkler } from '../modules/sprinklers/sprinklers.repository';
-import { findFirstAdmin, findUserByEmail, insertUserIfAbsent } from '../modules/users/users.repository';
 
 export type DemoOptions = { email: string; password: string | undefined; print: (text: string) => void };
 
@@ -26,31 +23,26 @@ function toServerLog(log: FastifyBaseLogger): Logger {
 export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> {
   const fleet = await startDemoFleet({ brokerUrl: app.mqttUrl, logger: toServerLog(app.log) });
   const { db } = app.database;
-  const admin = await findFirstAdmin(db);
+  const admin = await app.users.findFirstAdmin();
   if (!admin) throw new Error('the demo needs an administrator');
   const password = options.password ?? `${randomBytes(9).toString('base64url')}-Aa1!`;
-  const created = await insertUserIfAbsent(db, {
-    firstName: 'Demo',
-    lastName: 'Rolnik',
-    company: 'Gospodarstwo Demo',
-    email: options.email,
-    language: 'pl',
-    passwordHash: await app.services.hasher.hash(password),
-    activatedAt: new Date(),
-  });
-  const demoUser = (await findUserByEmail(db, options.email))!;
+  const created = await app.users.createActivated(
+    { firstName: 'Demo', lastName: 'Rolnik', company: 'Gospodarstwo Demo', email: options.email, language: 'pl' },
+    password,
+  );
+  const demoUser = (await app.users.findByEmail(options.email))!;
   const server = { ip: '', userAgent: null };
 
   for (const machine of DEMO_MACHINES) {
-    let sprinkler = await findSprinklerByInternalId(db, machine.id);
+    let sprinkler = await app.sprinklers.findByMachineId(db, machine.id);
     if (!sprinkler) {
-      const added = await app.services.sprinklers.create(admin, { internalId: machine.id, name: machine.name }, server);
-      sprinkler = (await updateSprinkler(db, added.id, { areaMap: machine.areaMap }))!;
+      const added = await app.sprinklers.create(admin, { internalId: machine.id, name: machine.name }, server);
+      sprinkler = await app.sprinklers.setField(db, added.id, machine.areaMap);
     }
-    if ((await countPrograms(db, sprinkler.id)) === 0) {
-      await app.services.programs.create(admin, sprinkler.id, machine.program, server);
+    if ((await app.programs.listFor(db, sprinkler.id)).length === 0) {
+      await app.programs.create(admin, sprinkler.id, machine.program, server);
     }
-    await grantAccess(db, sprinkler.id, demoUser.id);
+    await app.access.grant(db, sprinkler.id, demoUser.id);
   }
 
   if (created && !options.password) {

@@ -31,13 +31,17 @@ export type CommandOutcome<T extends CommandType> =
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type CommandRequest = DistributiveOmit<CommandMessage, 'v' | 'id' | 'replyTo' | 'expiresAt'>;
 
-/** What machines, stations and sensors report, already parsed with the protocol's schemas. */
+/** What machines, stations and sensors report, by topic kind, already parsed with the protocol's schemas. */
+export type MachineMessages = {
+  telemetry: z.infer<typeof TelemetryMessageSchema>;
+  presence: z.infer<typeof PresenceMessageSchema>;
+  program: z.infer<typeof MachineProgramMessageSchema>;
+  weather: z.infer<typeof WeatherMessageSchema>;
+  soil: z.infer<typeof SoilMessageSchema>;
+};
+export type MachineMessageKind = keyof MachineMessages;
 export type MachineMessageHandlers = {
-  telemetry: (machineId: string, message: z.infer<typeof TelemetryMessageSchema>) => void;
-  presence: (machineId: string, message: z.infer<typeof PresenceMessageSchema>) => void;
-  program: (machineId: string, message: z.infer<typeof MachineProgramMessageSchema>) => void;
-  weather: (stationId: string, message: z.infer<typeof WeatherMessageSchema>) => void;
-  soil: (sensorId: string, message: z.infer<typeof SoilMessageSchema>) => void;
+  [K in MachineMessageKind]: (deviceId: string, message: MachineMessages[K]) => void;
 };
 
 const MESSAGE_SCHEMAS = {
@@ -48,11 +52,10 @@ const MESSAGE_SCHEMAS = {
   soil: SoilMessageSchema,
 } as const;
 
-/** A machine's report as it arrives, for live updates to browsers. */
-export type LiveEvent =
-  | { kind: 'telemetry'; machineId: string; message: z.infer<typeof TelemetryMessageSchema> }
-  | { kind: 'presence'; machineId: string; message: z.infer<typeof PresenceMessageSchema> }
-  | { kind: 'program'; machineId: string; message: z.infer<typeof MachineProgramMessageSchema> };
+/** A machine's own report as it arrives, passed on for live updates to browsers. */
+export type MachineEvent = {
+  [K in 'telemetry' | 'presence' | 'program']: { kind: K; machineId: string; message: MachineMessages[K] };
+}['telemetry' | 'presence' | 'program'];
 
 type PendingCommand = { type: CommandType; settle: (outcome: CommandOutcome<CommandType>) => void };
 
@@ -67,51 +70,71 @@ export type MqttGatewayOptions = {
   sharedGroup: string | undefined;
   commandTimeoutMs: number;
   logger: FastifyBaseLogger;
-  handlers: MachineMessageHandlers;
-  /** Called for every machine message on every instance, for live updates to browsers. */
-  live?: (event: LiveEvent) => void;
+  /** Handlers known up front; modules add theirs with `handle` before `start`. */
+  handlers?: Partial<MachineMessageHandlers>;
 };
 
 /**
  * The only code that speaks MQTT. It subscribes to what machines report, hands each parsed
- * message to its handler, and sends commands as request/response with a correlation id,
- * waiting for the reply on this instance's own reply topic.
+ * message to the handler of its kind, passes machines' reports to every watcher, and sends
+ * commands as request/response with a correlation id, waiting for the reply on this instance's
+ * own reply topic.
  */
 export class MqttGateway {
   private readonly pending = new Map<string, PendingCommand>();
   private readonly replyTopic: string;
+  private readonly handlers: Partial<MachineMessageHandlers>;
+  private readonly watchers: ((event: MachineEvent) => void)[] = [];
+  private client: MqttClient | undefined;
+  /** With shared subscriptions, a second connection hears every machine for live updates. */
+  private liveClient: MqttClient | undefined;
 
-  private constructor(
-    private readonly options: MqttGatewayOptions,
-    private readonly client: MqttClient,
-    /** With shared subscriptions, a second connection hears every machine for live updates. */
-    private readonly liveClient: MqttClient | undefined,
-  ) {
+  constructor(private readonly options: MqttGatewayOptions) {
     this.replyTopic = topics.replies(options.serverId);
+    this.handlers = { ...options.handlers };
+  }
+
+  /** A gateway with its handlers, connected and subscribed. */
+  static async connect(options: MqttGatewayOptions): Promise<MqttGateway> {
+    const gateway = new MqttGateway(options);
+    await gateway.start();
+    return gateway;
+  }
+
+  /** Where messages of one kind go to be stored: once per message among the server instances. */
+  handle<K extends MachineMessageKind>(kind: K, handler: MachineMessageHandlers[K]): void {
+    if (this.client) throw new Error('message handlers are set before the gateway starts');
+    (this.handlers as Record<K, MachineMessageHandlers[K]>)[kind] = handler;
+  }
+
+  /** Called for every machine report on every server instance, for live updates to browsers. */
+  watch(listener: (event: MachineEvent) => void): void {
+    this.watchers.push(listener);
   }
 
   /**
    * Connects and subscribes, and again after every reconnection. A broker that cannot be reached
    * at start does not stop the server: it keeps trying, and commands meanwhile end unanswered.
    */
-  static async connect(options: MqttGatewayOptions): Promise<MqttGateway> {
+  async start(): Promise<void> {
+    const { options } = this;
     const ingest = (filter: string) => (options.sharedGroup ? `$share/${options.sharedGroup}/${filter}` : filter);
-    const replyTopic = topics.replies(options.serverId);
-    const client = await connectClient(options, `pivot-server-${options.serverId}`, {
-      [replyTopic]: { qos: 1 },
+    this.client = await connectClient(options, `pivot-server-${options.serverId}`, {
+      [this.replyTopic]: { qos: 1 },
       ...Object.fromEntries(Object.values(topicFilters).map((filter) => [ingest(filter), { qos: 1 as const }])),
     });
-    const liveClient = options.sharedGroup
+    this.liveClient = options.sharedGroup
       ? await connectClient(options, `pivot-server-${options.serverId}-live`, {
           [topicFilters.telemetry]: { qos: 0 },
           [topicFilters.presence]: { qos: 0 },
           [topicFilters.program]: { qos: 0 },
         })
       : undefined;
-    const gateway = new MqttGateway(options, client, liveClient);
-    client.on('message', (topic, payload) => gateway.receive(topic, payload, { store: true, announce: !liveClient }));
-    liveClient?.on('message', (topic, payload) => gateway.receive(topic, payload, { store: false, announce: true }));
-    return gateway;
+    const announceFromMain = !this.liveClient;
+    this.client.on('message', (topic, payload) =>
+      this.receive(topic, payload, { store: true, announce: announceFromMain }),
+    );
+    this.liveClient?.on('message', (topic, payload) => this.receive(topic, payload, { store: false, announce: true }));
   }
 
   /**
@@ -139,6 +162,7 @@ export class MqttGateway {
       };
       this.pending.set(id, { type: request.type, settle });
     });
+    if (!this.client) throw new Error('the gateway has not started');
     this.client.publish(topics.commands(machineId), JSON.stringify(message), { qos: 1 }, (error) => {
       if (error) this.options.logger.warn({ err: error, machineId }, 'publishing a command failed');
     });
@@ -147,12 +171,12 @@ export class MqttGateway {
 
   /** Whether the broker is reachable now. */
   get connected(): boolean {
-    return this.client.connected;
+    return this.client?.connected ?? false;
   }
 
   async close(): Promise<void> {
     for (const pending of this.pending.values()) pending.settle({ kind: 'timeout' });
-    await Promise.all([this.client.endAsync(), this.liveClient?.endAsync()]);
+    await Promise.all([this.client?.endAsync(), this.liveClient?.endAsync()]);
   }
 
   /** `store`: hand the message to its handler; `announce`: pass it on as a live event. */
@@ -172,9 +196,10 @@ export class MqttGateway {
       return;
     }
     try {
-      if (use.store) (this.options.handlers[kind] as (id: string, message: unknown) => void)(id, parsed.data);
+      if (use.store) (this.handlers[kind] as ((id: string, message: unknown) => void) | undefined)?.(id, parsed.data);
       if (use.announce && (kind === 'telemetry' || kind === 'presence' || kind === 'program')) {
-        this.options.live?.({ kind, machineId: id, message: parsed.data } as LiveEvent);
+        const event = { kind, machineId: id, message: parsed.data } as MachineEvent;
+        for (const watcher of this.watchers) watcher(event);
       }
     } catch (error) {
       this.options.logger.error({ err: error, topic }, 'handling a machine message failed');

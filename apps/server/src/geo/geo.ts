@@ -1,6 +1,4 @@
-import type { LineString } from '@pivot/contracts';
-
-const EARTH_RADIUS_M = 6_371_008.8;
+import { EARTH_RADIUS_M, type LineString } from '@pivot/contracts';
 
 /**
  * The arm as a line from the pivot centre to its end, for a heading in degrees clockwise from

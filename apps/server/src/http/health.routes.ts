@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { DatabaseHandle } from '../db/client';
 
 const HealthSchema = z.strictObject({
   status: z.literal('ok'),
@@ -11,19 +10,16 @@ const HealthSchema = z.strictObject({
 });
 
 /** Answers once the database answers: for load balancers and the start-up check. */
-export const healthRoutes: FastifyPluginAsyncZod<{ database: DatabaseHandle; broker: { connected: boolean } }> = async (
-  app,
-  { database, broker },
-) => {
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
     { config: { access: 'public' }, schema: { tags: ['health'], response: { 200: HealthSchema } } },
     async () => {
-      await database.db.execute(sql`select 1`);
+      await app.database.db.execute(sql`select 1`);
       return {
         status: 'ok' as const,
-        database: database.kind,
-        broker: broker.connected ? ('connected' as const) : ('unreachable' as const),
+        database: app.database.kind,
+        broker: app.gateway.connected ? ('connected' as const) : ('unreachable' as const),
       };
     },
   );

@@ -1,11 +1,15 @@
 import { type Language, LanguageSchema } from '@pivot/contracts';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
-import type { ClientInfo } from '../modules/auth/auth.service';
-import type { UserRow } from '../modules/users/users.table';
 
 export type Access = 'public' | 'user' | 'admin';
-export type Authenticated = { user: UserRow; sessionId: string };
+
+/** The signed-in account as every module sees it: who acts, and in which language to answer. */
+export type SignedInUser = { id: number; email: string; admin: boolean; language: Language };
+export type Authenticated = { user: SignedInUser; sessionId: string };
+
+/** Where a request comes from, as the activity log and the sessions record it. */
+export type ClientInfo = { ip: string; userAgent: string | null };
 
 declare module 'fastify' {
   interface FastifyContextConfig {

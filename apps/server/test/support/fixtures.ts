@@ -1,5 +1,6 @@
 import type { ProgramBody, ProgramData } from '@pivot/contracts';
-import { sprinklerAccess, sprinklers } from '../../src/db/schema';
+import { sprinklerAccess } from '../../src/modules/access/access.table';
+import { sprinklers } from '../../src/modules/sprinklers/sprinklers.table';
 import type { TestApp } from './test-app';
 
 /** A machine's live values before it has reported anything, as every list form of it shows them. */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { type App, buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import type { DatabaseHandle } from '../../src/db/client';
-import { PasswordHasher } from '../../src/modules/auth/password-hasher';
+import { PasswordHasher } from '../../src/modules/users/password-hasher';
 import { insertUser } from '../../src/modules/users/users.repository';
 import type { NewUserRow, UserRow } from '../../src/modules/users/users.table';
 import { ApiClient } from './api-client';
@@ -91,7 +91,7 @@ export async function createTestApp(
       });
     },
     outboxMails: async () => {
-      await app.outbox.drain();
+      await app.mail.drain();
       const files = (await readdir(outboxFolder).catch(() => [])).filter((file) => file.endsWith('.eml')).sort();
       const mails = await Promise.all(files.map((file) => readFile(path.join(outboxFolder, file), 'utf8')));
       return mails.map(undoQuotedPrintableBreaks);

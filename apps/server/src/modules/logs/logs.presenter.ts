@@ -1,8 +1,8 @@
 import type { LogEntry } from '@pivot/contracts';
-import type { LogViewer } from './logs.repository';
 import type { LogEntryRow } from './logs.table';
 
-export function presentLogEntry(row: LogEntryRow, viewer: LogViewer): LogEntry {
+/** An entry as its reader sees it: unread when written after the moment they last read the log. */
+export function presentLogEntry(row: LogEntryRow, readAt: Date | null): LogEntry {
   return {
     id: row.id,
     timestamp: row.createdAt.getTime(),
@@ -12,6 +12,6 @@ export function presentLogEntry(row: LogEntryRow, viewer: LogViewer): LogEntry {
     eventType: row.eventType,
     sprinklerName: row.sprinklerName,
     sprinklerInternalId: row.sprinklerInternalId,
-    unread: viewer.logsReadAt === null || row.createdAt > viewer.logsReadAt,
+    unread: readAt === null || row.createdAt > readAt,
   };
 }

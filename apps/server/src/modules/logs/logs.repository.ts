@@ -1,9 +1,7 @@
 import type { LogEventType } from '@pivot/contracts';
-import { and, count, desc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, and, count, desc, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { sprinklerAccess } from '../sprinklers/sprinklers.table';
-import { users } from '../users/users.table';
-import { type LogEntryRow, logEntries } from './logs.table';
+import { type LogEntryRow, logEntries, logReads } from './logs.table';
 
 export type NewLogEntry = {
   eventType: LogEventType;
@@ -30,32 +28,32 @@ export async function insertLogEntry(db: Queryable, entry: NewLogEntry): Promise
   });
 }
 
-export type LogViewer = { id: number; admin: boolean; logsReadAt: Date | null };
+/** What an ordinary user may read: the entries about themselves and about the machines granted to them. */
+export type OwnEntries = { userId: number; grantedMachineIds: SQLWrapper };
 
-/** Administrators read every entry; others the entries about themselves and their machines. */
-function visibleTo(db: Queryable, viewer: LogViewer): SQL | undefined {
-  if (viewer.admin) return undefined;
-  const grantedSprinklers = db
-    .select({ id: sprinklerAccess.sprinklerId })
-    .from(sprinklerAccess)
-    .where(eq(sprinklerAccess.userId, viewer.id));
+function visibleTo(own: OwnEntries | 'all'): SQL | undefined {
+  if (own === 'all') return undefined;
   return or(
-    eq(logEntries.actorUserId, viewer.id),
-    eq(logEntries.subjectUserId, viewer.id),
-    inArray(logEntries.sprinklerId, grantedSprinklers),
+    eq(logEntries.actorUserId, own.userId),
+    eq(logEntries.subjectUserId, own.userId),
+    inArray(logEntries.sprinklerId, own.grantedMachineIds),
   );
 }
 
-function unreadBy(viewer: LogViewer): SQL {
-  return viewer.logsReadAt ? gt(logEntries.createdAt, viewer.logsReadAt) : sql`true`;
+export async function findReadAt(db: Queryable, userId: number): Promise<Date | null> {
+  const [row] = await db.select({ readAt: logReads.readAt }).from(logReads).where(eq(logReads.userId, userId));
+  return row?.readAt ?? null;
 }
 
 export async function listLogEntries(
   db: Queryable,
-  viewer: LogViewer,
-  options: { onlyUnread: boolean; limit: number; offset: number },
+  visible: OwnEntries | 'all',
+  options: { unreadAfter: Date | null | undefined; limit: number; offset: number },
 ): Promise<{ count: number; rows: LogEntryRow[] }> {
-  const where = and(visibleTo(db, viewer), options.onlyUnread ? unreadBy(viewer) : undefined);
+  const where = and(
+    visibleTo(visible),
+    options.unreadAfter ? gt(logEntries.createdAt, options.unreadAfter) : undefined,
+  );
   const [rows, [total]] = await Promise.all([
     db
       .select()
@@ -72,7 +70,7 @@ export async function listLogEntries(
 /** Uses the database clock, like the entries' own timestamps, so no entry is skipped or repeated. */
 export async function markLogsRead(db: Queryable, userId: number): Promise<void> {
   await db
-    .update(users)
-    .set({ logsReadAt: sql`now()` })
-    .where(eq(users.id, userId));
+    .insert(logReads)
+    .values({ userId, readAt: sql`now()` })
+    .onConflictDoUpdate({ target: logReads.userId, set: { readAt: sql`now()` } });
 }

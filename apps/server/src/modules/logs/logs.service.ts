@@ -1,22 +1,34 @@
 import type { LogListResponse, LogQuery } from '@pivot/contracts';
-import type { Database } from '../../db/client';
+import type { Database, Queryable } from '../../db/client';
+import type { AccessService } from '../access';
 import { presentLogEntry } from './logs.presenter';
-import { type LogViewer, listLogEntries, markLogsRead } from './logs.repository';
+import { type NewLogEntry, findReadAt, insertLogEntry, listLogEntries, markLogsRead } from './logs.repository';
 
+export type LogViewer = { id: number; admin: boolean };
+
+/** The activity log: every module records its events here, and users read what concerns them. */
 export class LogsService {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly deps: { db: Database; access: AccessService }) {}
+
+  /** Records an event; pass the transaction of the change it tells about, so neither exists without the other. */
+  record(db: Queryable, entry: NewLogEntry): Promise<void> {
+    return insertLogEntry(db, entry);
+  }
 
   async list(viewer: LogViewer, query: LogQuery): Promise<LogListResponse> {
-    const { count, rows } = await listLogEntries(this.db, viewer, {
-      onlyUnread: query.type === 'unread',
+    const { db, access } = this.deps;
+    const readAt = await findReadAt(db, viewer.id);
+    const visible = viewer.admin ? 'all' : { userId: viewer.id, grantedMachineIds: access.machineIdsOf(db, viewer.id) };
+    const { count, rows } = await listLogEntries(db, visible, {
+      unreadAfter: query.type === 'unread' ? readAt : undefined,
       limit: query.pageSize,
       offset: (query.page - 1) * query.pageSize,
     });
-    return { count, data: rows.map((row) => presentLogEntry(row, viewer)) };
+    return { count, data: rows.map((row) => presentLogEntry(row, readAt)) };
   }
 
   /** Everything logged up to now counts as read for this user. */
   markAllRead(viewer: LogViewer): Promise<void> {
-    return markLogsRead(this.db, viewer.id);
+    return markLogsRead(this.deps.db, viewer.id);
   }
 }

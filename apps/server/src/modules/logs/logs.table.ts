@@ -30,3 +30,11 @@ export const logEntries = pgTable(
 );
 
 export type LogEntryRow = typeof logEntries.$inferSelect;
+
+/** Per user, the moment up to which the activity log counts as read. */
+export const logReads = pgTable('log_reads', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  readAt: timestamp('read_at', { withTimezone: true }).notNull(),
+});

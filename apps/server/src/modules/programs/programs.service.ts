@@ -1,22 +1,16 @@
-import type { ProgramBody, SprinklerDetail } from '@pivot/contracts';
+import type { Program, ProgramBody, SprinklerDetail } from '@pivot/contracts';
 import type { Database, Queryable } from '../../db/client';
 import { AppError } from '../../errors';
-import type { ClientInfo } from '../auth/auth.service';
-import { type NewLogEntry, insertLogEntry } from '../logs/logs.repository';
-import type { SprinklerRow } from '../sprinklers/sprinklers.repository';
-import {
-  type MachineCommands,
-  type SprinklersService,
-  commandFailure,
-  describeFailure,
-  machineOf,
-} from '../sprinklers/sprinklers.service';
-import type { UserRow } from '../users/users.table';
+import type { ClientInfo, SignedInUser } from '../../http/request-context';
+import type { MachineCommands } from '../commands';
+import type { LogsService, NewLogEntry } from '../logs';
+import { type SprinklerRow, type SprinklersService, loggedMachine } from '../sprinklers';
 import {
   countPrograms,
   deleteProgram,
   findProgram,
   insertProgram,
+  listPrograms,
   lockProgramsOf,
   updateProgram,
 } from './programs.repository';
@@ -24,21 +18,33 @@ import type { ProgramRow } from './programs.table';
 
 export type ProgramsServiceDeps = {
   db: Database;
-  machines: MachineCommands;
   sprinklers: SprinklersService;
+  commands: MachineCommands;
+  logs: LogsService;
   maxProgramsPerMachine: number;
 };
 
 type ProgramEvent = Extract<
   NewLogEntry['eventType'],
-  'program_added' | 'program_updated' | 'program_deleted' | 'program_sent' | 'program_send_failure'
+  'program_added' | 'program_updated' | 'program_deleted' | 'program_sent'
 >;
 
 /** Programs of a machine the user may use; every call answers the machine's detail. */
 export class ProgramsService {
   constructor(private readonly deps: ProgramsServiceDeps) {}
 
-  async create(actor: UserRow, sprinklerId: number, body: ProgramBody, client: ClientInfo): Promise<SprinklerDetail> {
+  /** The programs stored for a machine, as its detail shows them. */
+  async listFor(db: Queryable, sprinklerId: number): Promise<Program[]> {
+    const rows = await listPrograms(db, sprinklerId);
+    return rows.map((row) => ({ id: row.id, name: row.name, programData: row.programData }));
+  }
+
+  async create(
+    actor: SignedInUser,
+    sprinklerId: number,
+    body: ProgramBody,
+    client: ClientInfo,
+  ): Promise<SprinklerDetail> {
     const sprinkler = await this.deps.sprinklers.accessible(actor, sprinklerId);
     return this.deps.db.transaction(async (tx) => {
       await lockProgramsOf(tx, sprinkler.id);
@@ -46,13 +52,13 @@ export class ProgramsService {
         throw new AppError('too_many_programs');
       }
       const program = await insertProgram(tx, sprinkler.id, body);
-      await logProgramEvent(tx, 'program_added', actor, sprinkler, program, client);
+      await this.logProgramEvent(tx, 'program_added', actor, sprinkler, program, client);
       return this.deps.sprinklers.present(tx, sprinkler);
     });
   }
 
   async update(
-    actor: UserRow,
+    actor: SignedInUser,
     sprinklerId: number,
     programId: number,
     body: ProgramBody,
@@ -61,16 +67,21 @@ export class ProgramsService {
     const { sprinkler } = await this.find(actor, sprinklerId, programId);
     return this.deps.db.transaction(async (tx) => {
       const program = await updateProgram(tx, programId, body);
-      await logProgramEvent(tx, 'program_updated', actor, sprinkler, program, client);
+      await this.logProgramEvent(tx, 'program_updated', actor, sprinkler, program, client);
       return this.deps.sprinklers.present(tx, sprinkler);
     });
   }
 
-  async delete(actor: UserRow, sprinklerId: number, programId: number, client: ClientInfo): Promise<SprinklerDetail> {
+  async delete(
+    actor: SignedInUser,
+    sprinklerId: number,
+    programId: number,
+    client: ClientInfo,
+  ): Promise<SprinklerDetail> {
     const { sprinkler, program } = await this.find(actor, sprinklerId, programId);
     return this.deps.db.transaction(async (tx) => {
       await deleteProgram(tx, program.id);
-      await logProgramEvent(tx, 'program_deleted', actor, sprinkler, program, client);
+      await this.logProgramEvent(tx, 'program_deleted', actor, sprinkler, program, client);
       return this.deps.sprinklers.present(tx, sprinkler);
     });
   }
@@ -79,22 +90,29 @@ export class ProgramsService {
    * Uploads a program to its machine and answers once the machine has received it. The machine
    * then processes it and reports it as its current program, which the detail shows shortly after.
    */
-  async send(actor: UserRow, sprinklerId: number, programId: number, client: ClientInfo): Promise<SprinklerDetail> {
-    const { db, machines } = this.deps;
+  async send(
+    actor: SignedInUser,
+    sprinklerId: number,
+    programId: number,
+    client: ClientInfo,
+  ): Promise<SprinklerDetail> {
+    const { db, commands } = this.deps;
     const { sprinkler, program } = await this.find(actor, sprinklerId, programId);
-    const outcome = await machines.command(sprinkler.internalId, {
-      type: 'program',
-      program: { name: program.name, programData: program.programData },
-    });
-    if (outcome.kind !== 'ok') {
-      await logProgramEvent(db, 'program_send_failure', actor, sprinkler, program, client, describeFailure(outcome));
-      throw commandFailure(outcome);
-    }
-    await logProgramEvent(db, 'program_sent', actor, sprinkler, program, client);
+    await commands.run(
+      { type: 'program', program: { name: program.name, programData: program.programData } },
+      {
+        actorUserId: actor.id,
+        machine: loggedMachine(sprinkler),
+        event: program.name,
+        ip: client.ip,
+        failure: 'program_send_failure',
+      },
+    );
+    await this.logProgramEvent(db, 'program_sent', actor, sprinkler, program, client);
     return this.deps.sprinklers.present(db, sprinkler);
   }
 
-  private async find(actor: UserRow, sprinklerId: number, programId: number) {
+  private async find(actor: SignedInUser, sprinklerId: number, programId: number) {
     const sprinkler = await this.deps.sprinklers.accessible(actor, sprinklerId).catch((error: unknown) => {
       throw error instanceof AppError ? new AppError('program_not_found') : error;
     });
@@ -102,23 +120,21 @@ export class ProgramsService {
     if (!program) throw new AppError('program_not_found');
     return { sprinkler, program };
   }
-}
 
-function logProgramEvent(
-  db: Queryable,
-  eventType: ProgramEvent,
-  actor: UserRow,
-  sprinkler: SprinklerRow,
-  program: ProgramRow,
-  client: ClientInfo,
-  details = '',
-): Promise<void> {
-  return insertLogEntry(db, {
-    eventType,
-    actorUserId: actor.id,
-    sprinkler: machineOf(sprinkler),
-    event: program.name,
-    details,
-    ip: client.ip,
-  });
+  private logProgramEvent(
+    db: Queryable,
+    eventType: ProgramEvent,
+    actor: SignedInUser,
+    sprinkler: SprinklerRow,
+    program: ProgramRow,
+    client: ClientInfo,
+  ): Promise<void> {
+    return this.deps.logs.record(db, {
+      eventType,
+      actorUserId: actor.id,
+      sprinkler: loggedMachine(sprinkler),
+      event: program.name,
+      ip: client.ip,
+    });
+  }
 }

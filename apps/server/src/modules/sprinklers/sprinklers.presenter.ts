@@ -1,14 +1,15 @@
 import type {
   AssignedUser,
   HumiditySensor,
+  LiveEvent,
+  Program,
   SprinklerDetail,
   SprinklerListItem,
   WeatherStation,
 } from '@pivot/contracts';
-import type { ProgramRow } from '../programs/programs.table';
-import type { MachineStateRow } from '../telemetry/telemetry.table';
-import type { UserRow } from '../users/users.table';
+import type { MachineEvent } from '../../gateway/mqtt-gateway';
 import { armLine } from '../../geo/geo';
+import { type MachineStateRow, measuredValues } from '../telemetry';
 import type { SprinklerRow } from './sprinklers.repository';
 
 /** The list form of a machine; live values stay null until the machine has reported them. */
@@ -31,10 +32,6 @@ export function presentSprinklerListItem(row: SprinklerRow, state?: MachineState
   };
 }
 
-export function presentAssignedUser(user: UserRow): AssignedUser {
-  return { id: user.id, first_name: user.firstName, last_name: user.lastName, email: user.email };
-}
-
 /**
  * Online while the broker says the machine is connected and it has reported within three of
  * its longest telemetry intervals (docs/protocol.md).
@@ -49,8 +46,8 @@ function isOnline(state: MachineStateRow | undefined, now = Date.now()): boolean
 export type SprinklerDetailParts = {
   sprinkler: SprinklerRow;
   state: MachineStateRow | undefined;
-  programs: ProgramRow[];
-  users: UserRow[];
+  programs: Program[];
+  users: AssignedUser[];
   weatherStations: WeatherStation[];
   humiditySensors: HumiditySensor[];
 };
@@ -65,7 +62,7 @@ export function presentSprinklerDetail(parts: SprinklerDetailParts): SprinklerDe
   return {
     ...listItem,
     currentPosition: position ? { type: 'Feature', geometry: position, properties: {} } : null,
-    programs: programs.map((program) => ({ id: program.id, name: program.name, programData: program.programData })),
+    programs,
     areaMap: sprinkler.areaMap,
     currentProgramData:
       currentProgramName !== null && state?.programData
@@ -73,6 +70,34 @@ export function presentSprinklerDetail(parts: SprinklerDetailParts): SprinklerDe
         : null,
     humidity_sensors: parts.humiditySensors,
     weather_stations: parts.weatherStations,
-    users: users.map(presentAssignedUser),
+    users,
+  };
+}
+
+/** Turns a machine's report into the event browsers receive. */
+export function presentLiveEvent(sprinkler: SprinklerRow, event: MachineEvent): LiveEvent {
+  if (event.kind === 'presence') return { type: 'presence', online: event.message.online };
+  if (event.kind === 'program') {
+    const { program } = event.message;
+    return {
+      type: 'program',
+      currentProgramData: program
+        ? { type: 'FeatureCollection', name: program.name, features: program.programData.features }
+        : null,
+      currentProgramTimestamp: program?.uploadedAt ?? null,
+    };
+  }
+  const { message } = event;
+  const centre = { lat: Number(sprinkler.lat), lng: Number(sprinkler.lng) };
+  return {
+    type: 'telemetry',
+    timestamp: message.ts,
+    ...measuredValues(message),
+    alarm: message.alarm ?? null,
+    currentPosition: {
+      type: 'Feature',
+      geometry: message.position ?? armLine(centre, message.angle, message.distance),
+      properties: {},
+    },
   };
 }

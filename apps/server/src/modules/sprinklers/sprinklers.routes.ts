@@ -2,13 +2,9 @@ import {
   CreateSprinklerBodySchema,
   IdParamsSchema,
   MotionBodySchema,
-  PermissionsBodySchema,
-  SprinklerAdminListQuerySchema,
-  SprinklerAdminListResponseSchema,
   SprinklerDetailSchema,
   SprinklerListItemSchema,
   SprinklerListResponseSchema,
-  SprinklerWithUsersSchema,
   UpdateSprinklerBodySchema,
 } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -23,15 +19,6 @@ export const sprinklersRoutes: FastifyPluginAsyncZod<{ sprinklers: SprinklersSer
 ) => {
   app.get('/sprinkler/', { schema: { tags, response: { 200: SprinklerListResponseSchema } } }, async (request) =>
     sprinklers.list(signedIn(request).user),
-  );
-
-  app.get(
-    '/sprinkler/list/',
-    {
-      config: { access: 'admin' },
-      schema: { tags, querystring: SprinklerAdminListQuerySchema, response: { 200: SprinklerAdminListResponseSchema } },
-    },
-    async (request) => sprinklers.listForAdmin(request.query),
   );
 
   app.get(
@@ -64,21 +51,6 @@ export const sprinklersRoutes: FastifyPluginAsyncZod<{ sprinklers: SprinklersSer
       },
     },
     async (request) => sprinklers.update(signedIn(request).user, request.params.id, request.body, clientInfo(request)),
-  );
-
-  app.patch(
-    '/sprinkler/:id/permissions/',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        params: IdParamsSchema,
-        body: PermissionsBodySchema,
-        response: { 200: SprinklerWithUsersSchema },
-      },
-    },
-    async (request) =>
-      sprinklers.changePermissions(signedIn(request).user, request.params.id, request.body, clientInfo(request)),
   );
 
   app.post(

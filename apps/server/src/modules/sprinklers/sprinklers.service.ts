@@ -1,98 +1,143 @@
 import type {
+  AssignedUser,
   CreateSprinklerBody,
+  GeoJson,
   Motion,
-  PermissionsBody,
+  Program,
   SprinklerAdminListQuery,
   SprinklerDetail,
   SprinklerListItem,
   SprinklerWithUsers,
   UpdateSprinklerBody,
 } from '@pivot/contracts';
+import type { SQLWrapper } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { AppError } from '../../errors';
-import type { CommandOutcome, CommandRequest } from '../../gateway/mqtt-gateway';
-import type { ClientInfo } from '../auth/auth.service';
-import { type NewLogEntry, insertLogEntry } from '../logs/logs.repository';
-import { listPrograms } from '../programs/programs.repository';
-import { findMachineStates, updateMachineStatus } from '../telemetry/telemetry.repository';
-import { findUserById } from '../users/users.repository';
-import type { UserRow } from '../users/users.table';
-import type { WeatherService } from '../weather/weather.service';
-import { presentAssignedUser, presentSprinklerDetail, presentSprinklerListItem } from './sprinklers.presenter';
+import type { ClientInfo, SignedInUser } from '../../http/request-context';
+import type { AccessService } from '../access';
+import type { MachineCommands } from '../commands';
+import type { LogsService, NewLogEntry } from '../logs';
+import type { TelemetryService } from '../telemetry';
+import { type UsersService, presentAssignedUser } from '../users';
+import type { WeatherService } from '../weather';
+import { presentSprinklerDetail, presentSprinklerListItem } from './sprinklers.presenter';
 import {
   type SprinklerRow,
-  findAccessibleSprinkler,
   findSprinkler,
+  findSprinklerAmong,
   findSprinklerByInternalId,
-  grantAccess,
   insertSprinkler,
-  listAccessibleSprinklers,
+  listMachineIds,
+  listSprinklers,
   listSprinklersForAdmin,
-  revokeAccess,
   updateSprinkler,
-  usersGrantedTo,
 } from './sprinklers.repository';
 
-/** What the services need of the gateway: a command and its outcome. */
-export type MachineCommands = {
-  command<T extends CommandRequest['type']>(
-    machineId: string,
-    request: CommandRequest & { type: T },
-  ): Promise<CommandOutcome<T>>;
-};
-
-/** The error to answer when a machine command did not succeed. */
-export function commandFailure(outcome: CommandOutcome<CommandRequest['type']>): AppError {
-  if (outcome.kind === 'timeout') return new AppError('sprinkler_unresponsive');
-  if (outcome.kind === 'refused') return new AppError('command_refused');
-  return new AppError('sprinkler_processing_error');
-}
-
-/** Words for the log of why a command failed. */
-export function describeFailure(outcome: CommandOutcome<CommandRequest['type']>): string {
-  if (outcome.kind === 'timeout') return 'no answer in time';
-  if (outcome.kind === 'refused') return `refused: ${outcome.code} (${outcome.message})`;
-  return 'unreadable answer';
-}
-
-export function machineOf(sprinkler: SprinklerRow): NonNullable<NewLogEntry['sprinkler']> {
+/** How a machine is named in the activity log, as it was at the time. */
+export function loggedMachine(sprinkler: SprinklerRow): NonNullable<NewLogEntry['sprinkler']> {
   return { id: sprinkler.id, name: sprinkler.name, internalId: sprinkler.internalId };
 }
 
-export type SprinklersServiceDeps = { db: Database; machines: MachineCommands; weather: WeatherService };
+/**
+ * The programs stored for a machine, which its detail shows. The programs module provides
+ * them when it loads: it builds on this one, so this one cannot ask it directly.
+ */
+export type StoredPrograms = { listFor(db: Queryable, sprinklerId: number): Promise<Program[]> };
+
+export type SprinklersServiceDeps = {
+  db: Database;
+  access: AccessService;
+  users: UsersService;
+  telemetry: TelemetryService;
+  weather: WeatherService;
+  commands: MachineCommands;
+  logs: LogsService;
+};
 
 export class SprinklersService {
+  private storedPrograms: StoredPrograms | undefined;
+
   constructor(private readonly deps: SprinklersServiceDeps) {}
 
+  /** Where the detail takes a machine's programs from (see StoredPrograms). */
+  showProgramsFrom(source: StoredPrograms): void {
+    this.storedPrograms = source;
+  }
+
   /** A machine the user may use, or sprinkler_not_found: to others it does not exist. */
-  async accessible(user: UserRow, id: number): Promise<SprinklerRow> {
-    const sprinkler = await findAccessibleSprinkler(this.deps.db, user, id);
+  async accessible(user: SignedInUser, id: number): Promise<SprinklerRow> {
+    const { db, access } = this.deps;
+    const sprinkler = user.admin
+      ? await findSprinkler(db, id)
+      : await findSprinklerAmong(db, id, access.machineIdsOf(db, user.id));
     if (!sprinkler) throw new AppError('sprinkler_not_found');
     return sprinkler;
   }
 
-  async list(user: UserRow): Promise<SprinklerListItem[]> {
-    const rows = await listAccessibleSprinklers(this.deps.db, user);
-    const states = await findMachineStates(
-      this.deps.db,
+  find(db: Queryable, id: number): Promise<SprinklerRow | undefined> {
+    return findSprinkler(db, id);
+  }
+
+  /** The machine of this broker ID, if one was added. */
+  findByMachineId(db: Queryable, internalId: string): Promise<SprinklerRow | undefined> {
+    return findSprinklerByInternalId(db, internalId);
+  }
+
+  /** Draws a machine's field without an entry in the log: for the server's own set-up of the demo. */
+  async setField(db: Queryable, id: number, areaMap: GeoJson): Promise<SprinklerRow> {
+    const updated = await updateSprinkler(db, id, { areaMap });
+    if (!updated) throw new AppError('sprinkler_not_found');
+    return updated;
+  }
+
+  /** The broker IDs of every added machine. */
+  machineIds(): Promise<string[]> {
+    return listMachineIds(this.deps.db);
+  }
+
+  async list(user: SignedInUser): Promise<SprinklerListItem[]> {
+    const { db, access } = this.deps;
+    const rows = await listSprinklers(db, user.admin ? undefined : access.machineIdsOf(db, user.id));
+    return this.listItems(db, rows);
+  }
+
+  /** The list form of each machine, with its latest state. */
+  async listItems(db: Queryable, rows: SprinklerRow[]): Promise<SprinklerListItem[]> {
+    const states = await this.deps.telemetry.statesOf(
+      db,
       rows.map((row) => row.internalId),
     );
     return rows.map((row) => presentSprinklerListItem(row, states.get(row.internalId)));
   }
 
-  async detail(user: UserRow, id: number): Promise<SprinklerDetail> {
+  /** The given machines, by name and id. */
+  findMany(db: Queryable, ids: number[]): Promise<SprinklerRow[]> {
+    return listSprinklers(db, ids);
+  }
+
+  /** A page of machines for the administrators' list, optionally without those in `excluding` (a subquery of ids). */
+  listForAdmin(
+    query: SprinklerAdminListQuery,
+    excluding?: SQLWrapper,
+  ): Promise<{ count: number; rows: SprinklerRow[] }> {
+    return listSprinklersForAdmin(this.deps.db, query, excluding);
+  }
+
+  async detail(user: SignedInUser, id: number): Promise<SprinklerDetail> {
     return this.present(this.deps.db, await this.accessible(user, id));
   }
 
   /** The detail of a machine already known to be accessible. */
   async present(db: Queryable, sprinkler: SprinklerRow): Promise<SprinklerDetail> {
+    if (!this.storedPrograms) throw new Error('the programs module has not loaded');
+    const { telemetry, weather } = this.deps;
     const centre = { lat: Number(sprinkler.lat), lng: Number(sprinkler.lng) };
     const [states, programs, users, weatherStations, humiditySensors] = await Promise.all([
-      findMachineStates(db, [sprinkler.internalId]),
-      listPrograms(db, sprinkler.id),
-      usersGrantedTo(db, [sprinkler.id]),
-      this.deps.weather.stationsNear(db, centre),
-      this.deps.weather.sensorsNear(db, centre, sprinkler.armLength),
+      telemetry.statesOf(db, [sprinkler.internalId]),
+      this.storedPrograms.listFor(db, sprinkler.id),
+      this.assignedUsers(db, [sprinkler.id]),
+      weather.stationsNear(db, centre),
+      weather.sensorsNear(db, centre, sprinkler.armLength),
     ]);
     return presentSprinklerDetail({
       sprinkler,
@@ -104,26 +149,50 @@ export class SprinklersService {
     });
   }
 
+  /** A machine with the users who may use it, as the administrators' screens show it. */
+  async withUsers(db: Queryable, sprinkler: SprinklerRow): Promise<SprinklerWithUsers> {
+    const [[item], users] = await Promise.all([
+      this.listItems(db, [sprinkler]),
+      this.assignedUsers(db, [sprinkler.id]),
+    ]);
+    return { sprinkler: item!, users: users.get(sprinkler.id) ?? [] };
+  }
+
+  /** The users granted each of the given machines, by last name, first name and id. */
+  async assignedUsers(db: Queryable, sprinklerIds: number[]): Promise<Map<number, AssignedUser[]>> {
+    const { access, users } = this.deps;
+    const grants = await access.usersOfMachines(db, sprinklerIds);
+    const rows = await users.findMany(db, [...new Set([...grants.values()].flat())]);
+    return new Map(
+      [...grants].map(([sprinklerId, userIds]) => [
+        sprinklerId,
+        rows.filter((row) => userIds.includes(row.id)).map(presentAssignedUser),
+      ]),
+    );
+  }
+
   /**
    * Adds a machine by its broker ID: the machine must answer an identify command, and tells
    * where it stands and how long its arm is.
    */
-  async create(actor: UserRow, body: CreateSprinklerBody, client: ClientInfo): Promise<SprinklerListItem> {
-    const { db, machines } = this.deps;
+  async create(actor: SignedInUser, body: CreateSprinklerBody, client: ClientInfo): Promise<SprinklerListItem> {
+    const { db, commands, logs } = this.deps;
     if (await findSprinklerByInternalId(db, body.internalId)) throw new AppError('sprinkler_exists');
-    const outcome = await machines.command(body.internalId, { type: 'identify' });
     const attempt = { actorUserId: actor.id, event: actor.email, ip: client.ip };
-    if (outcome.kind !== 'ok') {
-      const unanswered = outcome.kind === 'timeout';
-      await insertLogEntry(db, {
+    const identity = await commands.run(
+      { type: 'identify' },
+      {
         ...attempt,
-        eventType: unanswered ? 'sprinkler_adding_unresponsive' : 'sprinkler_adding_processing_error',
-        sprinkler: { id: null, name: body.name ?? null, internalId: body.internalId },
-        details: describeFailure(outcome),
-      });
-      throw new AppError(unanswered ? 'sprinkler_not_on_broker' : 'sprinkler_processing_error');
-    }
-    const identity = outcome.result;
+        machine: { id: null, name: body.name ?? null, internalId: body.internalId },
+        failure: (failure) =>
+          failure.kind === 'timeout' ? 'sprinkler_adding_unresponsive' : 'sprinkler_adding_processing_error',
+      },
+      {
+        timeout: 'sprinkler_not_on_broker',
+        refused: 'sprinkler_processing_error',
+        malformed: 'sprinkler_processing_error',
+      },
+    );
     const sprinkler = await db.transaction(async (tx) => {
       const created = await insertSprinkler(tx, {
         internalId: body.internalId,
@@ -134,15 +203,20 @@ export class SprinklersService {
         model: identity.model ?? null,
         firmware: identity.firmware ?? null,
       });
-      await insertLogEntry(tx, { ...attempt, eventType: 'sprinkler_added', sprinkler: machineOf(created) });
+      await logs.record(tx, { ...attempt, eventType: 'sprinkler_added', sprinkler: loggedMachine(created) });
       return created;
     });
-    const states = await findMachineStates(db, [sprinkler.internalId]);
-    return presentSprinklerListItem(sprinkler, states.get(sprinkler.internalId));
+    const [item] = await this.listItems(db, [sprinkler]);
+    return item!;
   }
 
   /** Renames a machine or changes its area map (administrators). */
-  async update(actor: UserRow, id: number, body: UpdateSprinklerBody, client: ClientInfo): Promise<SprinklerListItem> {
+  async update(
+    actor: SignedInUser,
+    id: number,
+    body: UpdateSprinklerBody,
+    client: ClientInfo,
+  ): Promise<SprinklerListItem> {
     return this.deps.db.transaction(async (tx) => {
       const before = await findSprinkler(tx, id);
       if (!before) throw new AppError('sprinkler_not_found');
@@ -151,89 +225,33 @@ export class SprinklersService {
         body.name !== undefined && body.name !== before.name ? `name: ${before.name} → ${body.name}` : null,
         body.areaMap !== undefined ? 'area map' : null,
       ].filter((change) => change !== null);
-      await insertLogEntry(tx, {
+      await this.deps.logs.record(tx, {
         eventType: 'sprinkler_updated',
         actorUserId: actor.id,
-        sprinkler: machineOf(updated),
+        sprinkler: loggedMachine(updated),
         event: actor.email,
         details: changes.join(', '),
         ip: client.ip,
       });
-      const states = await findMachineStates(tx, [updated.internalId]);
-      return presentSprinklerListItem(updated, states.get(updated.internalId));
+      const [item] = await this.listItems(tx, [updated]);
+      return item!;
     });
-  }
-
-  /** Grants or revokes one user's access; revoking access the user did not have is access_not_granted. */
-  async changePermissions(
-    actor: UserRow,
-    id: number,
-    body: PermissionsBody,
-    client: ClientInfo,
-  ): Promise<SprinklerWithUsers> {
-    return this.deps.db.transaction(async (tx) => {
-      const sprinkler = await findSprinkler(tx, id);
-      const user = await findUserById(tx, body.user);
-      if (!sprinkler || !user) throw new AppError('not_found');
-      if (body.action === 'grant') await grantAccess(tx, id, user.id);
-      else if (!(await revokeAccess(tx, id, user.id))) throw new AppError('access_not_granted');
-      await insertLogEntry(tx, {
-        eventType: body.action === 'grant' ? 'sprinkler_access_granted' : 'sprinkler_access_revoked',
-        actorUserId: actor.id,
-        subjectUserId: user.id,
-        sprinkler: machineOf(sprinkler),
-        event: user.email,
-        details: actor.email,
-        ip: client.ip,
-      });
-      return this.withUsers(tx, sprinkler);
-    });
-  }
-
-  async listForAdmin(query: SprinklerAdminListQuery): Promise<{ count: number; data: SprinklerWithUsers[] }> {
-    const { count, rows } = await listSprinklersForAdmin(this.deps.db, query);
-    const [users, states] = await Promise.all([
-      usersGrantedTo(
-        this.deps.db,
-        rows.map((row) => row.id),
-      ),
-      findMachineStates(
-        this.deps.db,
-        rows.map((row) => row.internalId),
-      ),
-    ]);
-    return {
-      count,
-      data: rows.map((row) => ({
-        sprinkler: presentSprinklerListItem(row, states.get(row.internalId)),
-        users: (users.get(row.id) ?? []).map(presentAssignedUser),
-      })),
-    };
   }
 
   /** Sends a motion command and answers once the machine confirms it; a failure is logged and reported. */
-  async move(actor: UserRow, id: number, motion: Motion, client: ClientInfo): Promise<SprinklerDetail> {
-    const { db, machines } = this.deps;
+  async move(actor: SignedInUser, id: number, motion: Motion, client: ClientInfo): Promise<SprinklerDetail> {
+    const { db, commands, telemetry, logs } = this.deps;
     const sprinkler = await this.accessible(actor, id);
-    const outcome = await machines.command(sprinkler.internalId, { type: 'motion', motion });
-    const entry = { actorUserId: actor.id, sprinkler: machineOf(sprinkler), event: motion, ip: client.ip };
-    if (outcome.kind !== 'ok') {
-      await insertLogEntry(db, { ...entry, eventType: 'sprinkler_motion_failure', details: describeFailure(outcome) });
-      throw commandFailure(outcome);
-    }
-    await updateMachineStatus(db, sprinkler.internalId, outcome.result.status);
-    await insertLogEntry(db, { ...entry, eventType: 'sprinkler_motion_success' });
+    const entry = { actorUserId: actor.id, machine: loggedMachine(sprinkler), event: motion, ip: client.ip };
+    const result = await commands.run({ type: 'motion', motion }, { ...entry, failure: 'sprinkler_motion_failure' });
+    await telemetry.confirmStatus(db, sprinkler.internalId, result.status);
+    await logs.record(db, {
+      eventType: 'sprinkler_motion_success',
+      actorUserId: entry.actorUserId,
+      sprinkler: entry.machine,
+      event: motion,
+      ip: client.ip,
+    });
     return this.present(db, sprinkler);
-  }
-
-  private async withUsers(db: Queryable, sprinkler: SprinklerRow): Promise<SprinklerWithUsers> {
-    const [users, states] = await Promise.all([
-      usersGrantedTo(db, [sprinkler.id]),
-      findMachineStates(db, [sprinkler.internalId]),
-    ]);
-    return {
-      sprinkler: presentSprinklerListItem(sprinkler, states.get(sprinkler.internalId)),
-      users: (users.get(sprinkler.id) ?? []).map(presentAssignedUser),
-    };
   }
 }

@@ -1,18 +1,5 @@
 import type { GeoJson } from '@pivot/contracts';
-import {
-  doublePrecision,
-  index,
-  jsonb,
-  integer,
-  numeric,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { users } from '../users/users.table';
+import { doublePrecision, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const EMPTY_AREA_MAP: GeoJson = { type: 'FeatureCollection', features: [] };
 
@@ -34,22 +21,4 @@ export const sprinklers = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex('sprinklers_internal_id_key').on(table.internalId)],
-);
-
-/** Which users may see and control which machines. */
-export const sprinklerAccess = pgTable(
-  'sprinkler_access',
-  {
-    sprinklerId: integer('sprinkler_id')
-      .notNull()
-      .references(() => sprinklers.id, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [
-    primaryKey({ columns: [table.sprinklerId, table.userId] }),
-    index('sprinkler_access_user_idx').on(table.userId),
-  ],
 );

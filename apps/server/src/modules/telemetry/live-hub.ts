@@ -1,16 +1,16 @@
 import { EventEmitter } from 'node:events';
-import type { LiveEvent } from '../../gateway/mqtt-gateway';
+import type { MachineEvent } from '../../gateway/mqtt-gateway';
 
 /** Passes each machine's live reports to the browsers watching it on this server instance. */
 export class LiveHub {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
 
-  publish(event: LiveEvent): void {
+  publish(event: MachineEvent): void {
     this.emitter.emit(event.machineId, event);
   }
 
   /** Calls the listener for every live event of the machine until the returned function is called. */
-  subscribe(machineId: string, listener: (event: LiveEvent) => void): () => void {
+  subscribe(machineId: string, listener: (event: MachineEvent) => void): () => void {
     this.emitter.on(machineId, listener);
     return () => this.emitter.off(machineId, listener);
   }

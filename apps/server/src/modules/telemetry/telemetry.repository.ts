@@ -1,5 +1,5 @@
 import type { MachineProgramMessage, SprinklerStatus, TelemetryMessage } from '@pivot/contracts';
-import { inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { type MachineStateRow, machineState, telemetry } from './telemetry.table';
 
@@ -107,4 +107,30 @@ export async function updateMachineStatus(db: Queryable, machineId: string, stat
     .insert(machineState)
     .values({ machineId, status })
     .onConflictDoUpdate({ target: machineState.machineId, set: { status } });
+}
+
+/** What the water accounting reads of a stored report. */
+export type StoredReport = { ts: number; status: SprinklerStatus; angle: number; distance: number; flow: number };
+
+/** A machine's reports from `from` up to `until`, both included, oldest first. */
+export async function reportsBetween(
+  db: Queryable,
+  machineId: string,
+  from: Date,
+  until: Date,
+  limit: number,
+): Promise<StoredReport[]> {
+  const rows = await db
+    .select()
+    .from(telemetry)
+    .where(and(eq(telemetry.machineId, machineId), gte(telemetry.ts, from), lte(telemetry.ts, until)))
+    .orderBy(asc(telemetry.ts))
+    .limit(limit);
+  return rows.map((row) => ({
+    ts: row.ts.getTime(),
+    status: row.status,
+    angle: row.angle,
+    distance: row.distance,
+    flow: row.flow,
+  }));
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
-import type { PasswordHasher } from '../auth/password-hasher';
+import type { PasswordHasher } from './password-hasher';
 import { countAdmins, insertUserIfAbsent } from './users.repository';
 
 const GENERATED_ADMIN_EMAIL = 'admin@pivot.local';

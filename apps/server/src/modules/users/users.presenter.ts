@@ -1,4 +1,4 @@
-import type { User } from '@pivot/contracts';
+import type { AssignedUser, User } from '@pivot/contracts';
 import type { UserRow } from './users.table';
 
 /** Today as YYYY-MM-DD in UTC: a subscription stays active through its expiry day. */
@@ -20,4 +20,9 @@ export function presentUser(row: UserRow): User {
     language: row.language,
     activated: row.activatedAt !== null,
   };
+}
+
+/** A user as a machine's list of who may use it shows them. */
+export function presentAssignedUser(user: UserRow): AssignedUser {
+  return { id: user.id, first_name: user.firstName, last_name: user.lastName, email: user.email };
 }

@@ -1,14 +1,23 @@
 import type { UserListQuery } from '@pivot/contracts';
-import { type SQL, and, asc, count, desc, eq, ilike, notExists, or, sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, and, asc, count, desc, eq, ilike, inArray, notInArray, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
-import { sprinklerAccess } from '../sprinklers/sprinklers.table';
 import { type NewUserRow, type UserRow, users } from './users.table';
 
 export async function findUserById(db: Queryable, id: number): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id));
   return row;
+}
+
+/** The given users, by last name, first name and id. */
+export async function findUsersByIds(db: Queryable, ids: number[]): Promise<UserRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(users)
+    .where(inArray(users.id, ids))
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
 }
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
@@ -80,7 +89,11 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
-export async function listUsers(db: Queryable, query: UserListQuery): Promise<{ count: number; rows: UserRow[] }> {
+export async function listUsers(
+  db: Queryable,
+  query: UserListQuery,
+  excluding?: SQLWrapper,
+): Promise<{ count: number; rows: UserRow[] }> {
   const conditions: SQL[] = [];
   if (query.search) {
     const pattern = `%${escapeLike(query.search)}%`;
@@ -95,13 +108,7 @@ export async function listUsers(db: Queryable, query: UserListQuery): Promise<{ 
       )!,
     );
   }
-  if (query.exclude !== undefined) {
-    const granted = db
-      .select({ one: sql`1` })
-      .from(sprinklerAccess)
-      .where(and(eq(sprinklerAccess.userId, users.id), eq(sprinklerAccess.sprinklerId, query.exclude)));
-    conditions.push(notExists(granted));
-  }
+  if (excluding) conditions.push(notInArray(users.id, excluding));
   const where = and(...conditions);
   const direction = query.order === 'desc' ? desc : asc;
   const [rows, [total]] = await Promise.all([

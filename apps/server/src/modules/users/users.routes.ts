@@ -6,20 +6,17 @@ import {
   PasswordCallErrorSchema,
   UpdateSelfBodySchema,
   UpdateUserBodySchema,
-  UserListQuerySchema,
-  UserListResponseSchema,
   UserSchema,
 } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { clientInfo, signedIn } from '../../http/request-context';
-import { presentUser } from './users.presenter';
 import type { UsersService } from './users.service';
 
 const tags = ['users'];
 
 export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
   app.get('/user/', { schema: { tags, response: { 200: UserSchema } } }, async (request) =>
-    presentUser(signedIn(request).user),
+    users.profile(signedIn(request).user),
   );
 
   app.patch(
@@ -57,15 +54,6 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       const created = await users.create(signedIn(request).user, request.body, clientInfo(request));
       return reply.status(201).send(created);
     },
-  );
-
-  app.get(
-    '/user/list/',
-    {
-      config: { access: 'admin' },
-      schema: { tags, querystring: UserListQuerySchema, response: { 200: UserListResponseSchema } },
-    },
-    async (request) => users.list(request.query),
   );
 
   app.patch(

@@ -5,25 +5,26 @@ import {
   type UpdateUserBody,
   type User,
   type UserListQuery,
-  type UserListResponse,
   brokenPasswordRules,
 } from '@pivot/contracts';
+import type { SQLWrapper } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { AppError, PasswordRejectedError } from '../../errors';
-import type { AccountMail } from '../auth/account-mail';
-import { revokeUserSessions } from '../auth/auth.repository';
-import type { ClientInfo } from '../auth/auth.service';
-import type { PasswordHasher } from '../auth/password-hasher';
-import { insertLogEntry } from '../logs/logs.repository';
-import { presentSprinklerListItem } from '../sprinklers/sprinklers.presenter';
-import { sprinklersGrantedTo } from '../sprinklers/sprinklers.repository';
-import { findMachineStates } from '../telemetry/telemetry.repository';
+import type { ClientInfo, SignedInUser } from '../../http/request-context';
+import type { LogsService } from '../logs';
+import type { AccountMail } from './account-mail';
+import { revokeUserSessions } from './auth.repository';
+import type { PasswordHasher } from './password-hasher';
 import { presentUser } from './users.presenter';
 import {
   countAdmins,
   deleteUser,
+  findFirstAdmin,
+  findUserByEmail,
   findUserById,
+  findUsersByIds,
   insertUser,
+  insertUserIfAbsent,
   listUsers,
   lockAdministrators,
   updateUser,
@@ -34,6 +35,7 @@ export type UsersServiceDeps = {
   db: Database;
   hasher: PasswordHasher;
   accountMail: AccountMail;
+  logs: LogsService;
   /** Called after a transaction that queued mail has committed. */
   mailQueued: () => void;
 };
@@ -56,7 +58,7 @@ export class UsersService {
   constructor(private readonly deps: UsersServiceDeps) {}
 
   /** An administrator adds a user, who gets a mail with the link to activate the account. */
-  async create(actor: UserRow, body: CreateUserBody, client: ClientInfo): Promise<User> {
+  async create(actor: SignedInUser, body: CreateUserBody, client: ClientInfo): Promise<User> {
     const user = await this.deps.db.transaction(async (tx) => {
       const created = await insertUser(tx, {
         firstName: body.first_name,
@@ -69,43 +71,49 @@ export class UsersService {
         subscriptionExpiryDate: body.subscription_expiry_date,
       });
       await this.deps.accountMail.queueActivation(tx, created);
-      await logUserEvent(tx, 'user_created', actor, created, client);
+      await this.logUserEvent(tx, 'user_created', actor, created, client);
       return created;
     });
     this.deps.mailQueued();
     return presentUser(user);
   }
 
-  updateSelf(actor: UserRow, body: UpdateSelfBody, client: ClientInfo): Promise<User> {
+  updateSelf(actor: SignedInUser, body: UpdateSelfBody, client: ClientInfo): Promise<User> {
     return this.update(actor, actor.id, body, client);
   }
 
   /** Changes any user; the last administrator cannot lose the admin flag. */
-  update(actor: UserRow, userId: number, body: UpdateUserBody, client: ClientInfo): Promise<User> {
+  update(actor: SignedInUser, userId: number, body: UpdateUserBody, client: ClientInfo): Promise<User> {
     return this.deps.db.transaction(async (tx) => {
       if (body.admin === false) await this.assertNotLastAdmin(tx, userId);
       const updated = await updateUser(tx, userId, toColumns(body));
       if (!updated) throw new AppError('user_not_found');
-      await logUserEvent(tx, 'user_updated', actor, updated, client);
+      await this.logUserEvent(tx, 'user_updated', actor, updated, client);
       return presentUser(updated);
     });
   }
 
   /** Deletes an account with its sessions and grants; its log entries stay for the administrators. */
-  delete(actor: UserRow, userId: number, client: ClientInfo): Promise<void> {
+  delete(actor: SignedInUser, userId: number, client: ClientInfo): Promise<void> {
     return this.deps.db.transaction(async (tx) => {
       await this.assertNotLastAdmin(tx, userId);
       const user = await findUserById(tx, userId);
       if (!user) throw new AppError('user_not_found');
-      await logUserEvent(tx, 'user_deleted', actor, user, client);
+      await this.logUserEvent(tx, 'user_deleted', actor, user, client);
       await deleteUser(tx, userId);
     });
   }
 
   /** Checks the current password, applies the rules of spec §5, and signs out every other session. */
-  async changePassword(actor: UserRow, sessionId: string, body: ChangePasswordBody, client: ClientInfo): Promise<void> {
+  async changePassword(
+    actor: SignedInUser,
+    sessionId: string,
+    body: ChangePasswordBody,
+    client: ClientInfo,
+  ): Promise<void> {
+    const account = await this.account(actor);
     const currentMatches =
-      actor.passwordHash !== null && (await this.deps.hasher.verify(actor.passwordHash, body.oldPassword));
+      account.passwordHash !== null && (await this.deps.hasher.verify(account.passwordHash, body.oldPassword));
     const newPasswordProblems = [
       ...brokenPasswordRules(body.newPassword),
       ...(currentMatches && body.newPassword === body.oldPassword ? (['unchanged'] as const) : []),
@@ -122,28 +130,48 @@ export class UsersService {
     await this.deps.db.transaction(async (tx) => {
       await updateUser(tx, actor.id, { passwordHash });
       await revokeUserSessions(tx, actor.id, sessionId);
-      await logUserEvent(tx, 'user_password_change', actor, actor, client);
+      await this.logUserEvent(tx, 'user_password_change', actor, account, client);
     });
   }
 
-  async list(query: UserListQuery): Promise<UserListResponse> {
-    const { db } = this.deps;
-    const { count, rows } = await listUsers(db, query);
-    const granted = await sprinklersGrantedTo(
-      db,
-      rows.map((row) => row.id),
-    );
-    const machineIds = [...granted.values()].flat().map((sprinkler) => sprinkler.internalId);
-    const states = await findMachineStates(db, [...new Set(machineIds)]);
-    return {
-      count,
-      data: rows.map((row) => ({
-        user: presentUser(row),
-        sprinklers: (granted.get(row.id) ?? []).map((sprinkler) =>
-          presentSprinklerListItem(sprinkler, states.get(sprinkler.internalId)),
-        ),
-      })),
-    };
+  /** The signed-in user's own account, as the API shows it. */
+  async profile(actor: SignedInUser): Promise<User> {
+    return presentUser(await this.account(actor));
+  }
+
+  /** A page of users for the administrators' list, optionally without those in `excluding` (a subquery of ids). */
+  list(query: UserListQuery, excluding?: SQLWrapper): Promise<{ count: number; rows: UserRow[] }> {
+    return listUsers(this.deps.db, query, excluding);
+  }
+
+  find(db: Queryable, id: number): Promise<UserRow | undefined> {
+    return findUserById(db, id);
+  }
+
+  /** The given users, by last name, first name and id. */
+  findMany(db: Queryable, ids: number[]): Promise<UserRow[]> {
+    return findUsersByIds(db, ids);
+  }
+
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return findUserByEmail(this.deps.db, email);
+  }
+
+  /** The administrator created first; the server's own actions (the demo fleet) are done as them. */
+  findFirstAdmin(): Promise<UserRow | undefined> {
+    return findFirstAdmin(this.deps.db);
+  }
+
+  /** Creates an account that can sign in at once, unless the email is taken; true when it was created. */
+  async createActivated(values: Omit<NewUserRow, 'passwordHash' | 'activatedAt'>, password: string): Promise<boolean> {
+    const passwordHash = await this.deps.hasher.hash(password);
+    return insertUserIfAbsent(this.deps.db, { ...values, passwordHash, activatedAt: new Date() });
+  }
+
+  private async account(actor: SignedInUser): Promise<UserRow> {
+    const account = await findUserById(this.deps.db, actor.id);
+    if (!account) throw new AppError('unauthorized');
+    return account;
   }
 
   private async assertNotLastAdmin(db: Queryable, userId: number): Promise<void> {
@@ -151,21 +179,21 @@ export class UsersService {
     const user = await findUserById(db, userId);
     if (user?.admin && (await countAdmins(db)) <= 1) throw new AppError('last_admin');
   }
-}
 
-function logUserEvent(
-  db: Queryable,
-  eventType: 'user_created' | 'user_updated' | 'user_deleted' | 'user_password_change',
-  actor: UserRow,
-  subject: UserRow,
-  client: ClientInfo,
-): Promise<void> {
-  return insertLogEntry(db, {
-    eventType,
-    actorUserId: actor.id,
-    subjectUserId: subject.id,
-    event: subject.email,
-    details: actor.email,
-    ip: client.ip,
-  });
+  private logUserEvent(
+    db: Queryable,
+    eventType: 'user_created' | 'user_updated' | 'user_deleted' | 'user_password_change',
+    actor: SignedInUser,
+    subject: UserRow,
+    client: ClientInfo,
+  ): Promise<void> {
+    return this.deps.logs.record(db, {
+      eventType,
+      actorUserId: actor.id,
+      subjectUserId: subject.id,
+      event: subject.email,
+      details: actor.email,
+      ip: client.ip,
+    });
+  }
 }

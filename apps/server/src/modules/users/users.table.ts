@@ -19,8 +19,6 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     activatedAt: timestamp('activated_at', { withTimezone: true }),
     subscriptionExpiryDate: date('subscription_expiry_date', { mode: 'string' }),
-    /** Log entries up to this moment count as read. */
-    logsReadAt: timestamp('logs_read_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

@@ -1,15 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { localDate } from '../../time/local-day';
-import { listMachineIds } from '../sprinklers/sprinklers.repository';
+import type { SprinklersService } from '../sprinklers';
+import type { TelemetryService } from '../telemetry';
 import { parseCellKey, waterBetween } from './water-grid';
-import {
-  type WaterCellRow,
-  addWater,
-  claimWaterProgress,
-  reportsBetween,
-  setWaterProgress,
-} from './watermap.repository';
+import { type WaterCellRow, addWater, claimWaterProgress, setWaterProgress } from './watermap.repository';
 
 /** Grid cell size of the watermap, metres. */
 export const WATER_GRID_STEP_M = 10;
@@ -28,9 +23,13 @@ export class WaterAccounting {
   private running: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly db: Database,
-    private readonly timeZone: string,
-    private readonly logger: FastifyBaseLogger,
+    private readonly deps: {
+      db: Database;
+      sprinklers: Pick<SprinklersService, 'machineIds'>;
+      telemetry: Pick<TelemetryService, 'reportsBetween'>;
+      timeZone: string;
+      logger: FastifyBaseLogger;
+    },
     private readonly intervalMs = 15_000,
   ) {}
 
@@ -46,12 +45,12 @@ export class WaterAccounting {
   /** Counts what has arrived for every added machine; resolves when done. */
   runOnce(until: Date = new Date(Date.now() - SETTLE_MS)): Promise<void> {
     const run = this.running.then(() => this.countAll(until));
-    this.running = run.catch((error: unknown) => this.logger.error({ err: error }, 'water accounting failed'));
+    this.running = run.catch((error: unknown) => this.deps.logger.error({ err: error }, 'water accounting failed'));
     return run;
   }
 
   private async countAll(until: Date): Promise<void> {
-    for (const machineId of await listMachineIds(this.db)) {
+    for (const machineId of await this.deps.sprinklers.machineIds()) {
       while (await this.countMachine(machineId, until)) {
         // A machine with a long backlog is counted in several transactions of bounded size.
       }
@@ -60,15 +59,15 @@ export class WaterAccounting {
 
   /** True when there may be more to count for the machine. */
   private countMachine(machineId: string, until: Date): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       const processedUntil = await claimWaterProgress(tx, machineId);
       if (!processedUntil) return false;
-      const reports = await reportsBetween(tx, machineId, processedUntil, until, REPORTS_PER_RUN);
+      const reports = await this.deps.telemetry.reportsBetween(tx, machineId, processedUntil, until, REPORTS_PER_RUN);
       if (reports.length < 2) return false;
       const rows = new Map<string, WaterCellRow>();
       for (let index = 1; index < reports.length; index += 1) {
         const from = reports[index - 1]!;
-        const date = localDate(this.timeZone, from.ts);
+        const date = localDate(this.deps.timeZone, from.ts);
         const month = `${date.slice(0, 8)}01`;
         const day = Number(date.slice(8, 10));
         for (const [key, depth] of waterBetween(from, reports[index]!, WATER_GRID_STEP_M)) {

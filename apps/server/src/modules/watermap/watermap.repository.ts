@@ -1,7 +1,5 @@
-import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { telemetry } from '../telemetry/telemetry.table';
-import type { WaterReport } from './water-grid';
 import { waterCells, waterProgress } from './watermap.table';
 
 export type WaterCellRow = typeof waterCells.$inferInsert;
@@ -25,29 +23,6 @@ export async function claimWaterProgress(db: Queryable, machineId: string): Prom
 
 export async function setWaterProgress(db: Queryable, machineId: string, processedUntil: Date): Promise<void> {
   await db.update(waterProgress).set({ processedUntil }).where(eq(waterProgress.machineId, machineId));
-}
-
-/** Reports from `from` (the last one already counted, to pair with the next) up to `until`. */
-export async function reportsBetween(
-  db: Queryable,
-  machineId: string,
-  from: Date,
-  until: Date,
-  limit: number,
-): Promise<WaterReport[]> {
-  const rows = await db
-    .select()
-    .from(telemetry)
-    .where(and(eq(telemetry.machineId, machineId), gte(telemetry.ts, from), lte(telemetry.ts, until)))
-    .orderBy(asc(telemetry.ts))
-    .limit(limit);
-  return rows.map((row) => ({
-    ts: row.ts.getTime(),
-    status: row.status,
-    angle: row.angle,
-    distance: row.distance,
-    flow: row.flow,
-  }));
 }
 
 const UPSERT_CHUNK = 1000;

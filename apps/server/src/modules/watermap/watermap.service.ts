@@ -1,12 +1,11 @@
-import { type WatermapQuery, type WatermapResponse, parseDottedDate } from '@pivot/contracts';
+import { METRES_PER_DEGREE, type WatermapQuery, type WatermapResponse, parseDottedDate } from '@pivot/contracts';
 import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
-import type { SprinklersService } from '../sprinklers/sprinklers.service';
-import type { UserRow } from '../users/users.table';
+import type { SignedInUser } from '../../http/request-context';
+import type { SprinklersService } from '../sprinklers';
 import { WATER_GRID_STEP_M } from './water-accounting';
 import { type DayOfMonth, waterPerCell } from './watermap.repository';
 
-const EARTH_RADIUS_M = 6_371_008.8;
 const LONGEST_RANGE_DAYS = 366;
 
 function dayOfMonth(date: Date): DayOfMonth {
@@ -26,7 +25,7 @@ export class WatermapService {
   ) {}
 
   /** The water a machine applied over local calendar days, per grid cell centre: lat, lng, mm. */
-  async watermap(user: UserRow, sprinklerId: number, query: WatermapQuery): Promise<WatermapResponse> {
+  async watermap(user: SignedInUser, sprinklerId: number, query: WatermapQuery): Promise<WatermapResponse> {
     const sprinkler = await this.sprinklers.accessible(user, sprinklerId);
     const start = parseDottedDate(query.start)!;
     const stop = parseDottedDate(query.stop)!;
@@ -34,7 +33,7 @@ export class WatermapService {
     const cells = await waterPerCell(this.db, sprinkler.internalId, dayOfMonth(start), dayOfMonth(stop));
     const centreLat = Number(sprinkler.lat);
     const centreLng = Number(sprinkler.lng);
-    const metresToLat = 180 / (Math.PI * EARTH_RADIUS_M);
+    const metresToLat = 1 / METRES_PER_DEGREE;
     const metresToLng = metresToLat / Math.cos((centreLat * Math.PI) / 180);
     const data = cells
       .filter((cell) => cell.depth >= 0.05)

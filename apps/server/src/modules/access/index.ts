@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { AccessService } from './access.service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    access: AccessService;
+  }
+}
+
+export type { AccessService } from './access.service';
+
+/**
+ * Access: which users may use which machines (spec §6). It knows only the grants, so every
+ * module that needs them, the activity log included, can build on it.
+ */
+export const accessModule = fp(
+  async (app: FastifyInstance) => {
+    app.decorate('access', new AccessService());
+  },
+  { name: 'access', dependencies: ['database'] },
+);

@@ -1,0 +1,90 @@
+import type {
+  PermissionsBody,
+  SprinklerAdminListQuery,
+  SprinklerAdminListResponse,
+  SprinklerWithUsers,
+  UserListQuery,
+  UserListResponse,
+} from '@pivot/contracts';
+import type { Database } from '../../db/client';
+import { AppError } from '../../errors';
+import type { ClientInfo, SignedInUser } from '../../http/request-context';
+import type { AccessService } from '../access';
+import type { LogsService } from '../logs';
+import { type SprinklersService, loggedMachine } from '../sprinklers';
+import { type UsersService, presentUser } from '../users';
+
+export type AdminServiceDeps = {
+  db: Database;
+  access: AccessService;
+  users: UsersService;
+  sprinklers: SprinklersService;
+  logs: LogsService;
+};
+
+/** The administrators' panel across users and machines: both lists with the access between them, and granting it. */
+export class AdminService {
+  constructor(private readonly deps: AdminServiceDeps) {}
+
+  /** A page of users, each with the machines granted to them; `exclude` leaves out those who have that machine. */
+  async listUsers(query: UserListQuery): Promise<UserListResponse> {
+    const { db, access, users, sprinklers } = this.deps;
+    const excluding = query.exclude === undefined ? undefined : access.userIdsOf(db, query.exclude);
+    const { count, rows } = await users.list(query, excluding);
+    const grants = await access.machinesOfUsers(
+      db,
+      rows.map((row) => row.id),
+    );
+    const machines = await sprinklers.findMany(db, [...new Set([...grants.values()].flat())]);
+    const items = await sprinklers.listItems(db, machines);
+    return {
+      count,
+      data: rows.map((row) => {
+        const granted = new Set(grants.get(row.id));
+        return { user: presentUser(row), sprinklers: items.filter((item) => granted.has(item.id)) };
+      }),
+    };
+  }
+
+  /** A page of machines, each with its users; `exclude` leaves out the machines that user has. */
+  async listSprinklers(query: SprinklerAdminListQuery): Promise<SprinklerAdminListResponse> {
+    const { db, access, sprinklers } = this.deps;
+    const excluding = query.exclude === undefined ? undefined : access.machineIdsOf(db, query.exclude);
+    const { count, rows } = await sprinklers.listForAdmin(query, excluding);
+    const [items, users] = await Promise.all([
+      sprinklers.listItems(db, rows),
+      sprinklers.assignedUsers(
+        db,
+        rows.map((row) => row.id),
+      ),
+    ]);
+    return { count, data: items.map((sprinkler) => ({ sprinkler, users: users.get(sprinkler.id) ?? [] })) };
+  }
+
+  /** Grants or revokes one user's access; revoking access the user did not have is access_not_granted. */
+  async changePermissions(
+    actor: SignedInUser,
+    sprinklerId: number,
+    body: PermissionsBody,
+    client: ClientInfo,
+  ): Promise<SprinklerWithUsers> {
+    const { db, access, users, sprinklers, logs } = this.deps;
+    return db.transaction(async (tx) => {
+      const sprinkler = await sprinklers.find(tx, sprinklerId);
+      const user = await users.find(tx, body.user);
+      if (!sprinkler || !user) throw new AppError('not_found');
+      if (body.action === 'grant') await access.grant(tx, sprinkler.id, user.id);
+      else if (!(await access.revoke(tx, sprinkler.id, user.id))) throw new AppError('access_not_granted');
+      await logs.record(tx, {
+        eventType: body.action === 'grant' ? 'sprinkler_access_granted' : 'sprinkler_access_revoked',
+        actorUserId: actor.id,
+        subjectUserId: user.id,
+        sprinkler: loggedMachine(sprinkler),
+        event: user.email,
+        details: actor.email,
+        ip: client.ip,
+      });
+      return sprinklers.withUsers(tx, sprinkler);
+    });
+  }
+}

@@ -1,0 +1,144 @@
+import { and, count, eq, gt, gte, isNull, lt, ne, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
+import { users } from './users.table';
+import { linkTokens, refreshTokens, serverSecrets, sessions, throttleEvents } from './auth.table';
+
+export type SessionRow = typeof sessions.$inferSelect;
+
+export async function insertSession(
+  db: Queryable,
+  values: { userId: number; persistent: boolean; expiresAt: Date; ip: string; userAgent: string | null },
+): Promise<SessionRow> {
+  const [row] = await db.insert(sessions).values(values).returning();
+  return row!;
+}
+
+export async function insertRefreshToken(db: Queryable, sessionId: string, tokenHash: string): Promise<void> {
+  await db.insert(refreshTokens).values({ sessionId, tokenHash });
+}
+
+export async function findRefreshToken(db: Queryable, tokenHash: string) {
+  const [row] = await db
+    .select({ token: refreshTokens, session: sessions })
+    .from(refreshTokens)
+    .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+    .where(eq(refreshTokens.tokenHash, tokenHash));
+  return row;
+}
+
+/** Marks a token used; false when another request used it first. */
+export async function useRefreshToken(db: Queryable, tokenHash: string): Promise<boolean> {
+  const rows = await db
+    .update(refreshTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(refreshTokens.tokenHash, tokenHash), isNull(refreshTokens.usedAt)))
+    .returning({ tokenHash: refreshTokens.tokenHash });
+  return rows.length === 1;
+}
+
+export async function extendSession(db: Queryable, sessionId: string, expiresAt: Date): Promise<void> {
+  await db.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId));
+}
+
+export async function revokeSession(db: Queryable, sessionId: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+/** Signs the user out everywhere, or everywhere but the given session. */
+export async function revokeUserSessions(db: Queryable, userId: number, exceptSessionId?: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined,
+      ),
+    );
+}
+
+/** The user behind a live session: one query per authenticated request. */
+export async function findSessionUser(db: Queryable, sessionId: string, userId: number) {
+  const [row] = await db
+    .select({ user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql`now()`),
+      ),
+    );
+  return row?.user;
+}
+
+export type LinkPurpose = (typeof linkTokens.$inferSelect)['purpose'];
+
+export async function insertLinkToken(
+  db: Queryable,
+  values: { userId: number; purpose: LinkPurpose; tokenHash: string; expiresAt: Date },
+): Promise<void> {
+  await db.insert(linkTokens).values(values);
+}
+
+/** Uses a mailed link once: the token must match the user and purpose, be unused and unexpired. */
+export async function consumeLinkToken(
+  db: Queryable,
+  userId: number,
+  tokenHash: string,
+): Promise<LinkPurpose | undefined> {
+  const [row] = await db
+    .update(linkTokens)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        eq(linkTokens.userId, userId),
+        eq(linkTokens.tokenHash, tokenHash),
+        isNull(linkTokens.usedAt),
+        gt(linkTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .returning({ purpose: linkTokens.purpose });
+  return row?.purpose;
+}
+
+/** A newer reset link replaces the older ones. */
+export async function expireLinkTokens(db: Queryable, userId: number, purpose: LinkPurpose): Promise<void> {
+  await db
+    .update(linkTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(linkTokens.userId, userId), eq(linkTokens.purpose, purpose), isNull(linkTokens.usedAt)));
+}
+
+export async function recordThrottleEvent(db: Queryable, kind: string, key: string): Promise<void> {
+  await db.insert(throttleEvents).values({ kind, key });
+}
+
+export async function countThrottleEvents(db: Queryable, kind: string, key: string, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ value: count() })
+    .from(throttleEvents)
+    .where(and(eq(throttleEvents.kind, kind), eq(throttleEvents.key, key), gte(throttleEvents.at, since)));
+  return row?.value ?? 0;
+}
+
+export async function clearThrottleEvents(db: Queryable, kind: string, key: string): Promise<void> {
+  await db.delete(throttleEvents).where(and(eq(throttleEvents.kind, kind), eq(throttleEvents.key, key)));
+}
+
+export async function deleteThrottleEventsBefore(db: Queryable, before: Date): Promise<void> {
+  await db.delete(throttleEvents).where(lt(throttleEvents.at, before));
+}
+
+/** Reads a shared secret, creating it with the given value when no instance has yet. */
+export async function getOrCreateSecret(db: Queryable, name: string, candidate: string): Promise<string> {
+  await db.insert(serverSecrets).values({ name, value: candidate }).onConflictDoNothing();
+  const [row] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, name));
+  return row!.value;
+}

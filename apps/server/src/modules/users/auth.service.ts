@@ -1,0 +1,194 @@
+import { type LoginBody, type SetPasswordBody, brokenPasswordRules } from '@pivot/contracts';
+import type { Database, Queryable } from '../../db/client';
+import { AppError, PasswordRejectedError } from '../../errors';
+import type { ClientInfo } from '../../http/request-context';
+import { hashToken, randomToken } from '../../secrets';
+import type { LogsService } from '../logs';
+import type { AccessTokens } from './access-tokens';
+import type { AccountMail } from './account-mail';
+import {
+  type SessionRow,
+  consumeLinkToken,
+  extendSession,
+  findRefreshToken,
+  findSessionUser,
+  insertRefreshToken,
+  insertSession,
+  revokeSession,
+  revokeUserSessions,
+  useRefreshToken,
+} from './auth.repository';
+import type { PasswordHasher } from './password-hasher';
+import { THROTTLE_RULES, type Throttle } from './throttle';
+import { findUserByEmail, findUserById, updateUser } from './users.repository';
+import type { UserRow } from './users.table';
+
+/** A refresh token to put in the cookie; persistent cookies outlive the browser session. */
+export type IssuedRefreshToken = { token: string; persistent: boolean; maxAgeSeconds: number };
+
+export type SignedIn = { user: UserRow; access: string; refresh: IssuedRefreshToken };
+
+/** "Remember me" keeps a session for 30 days; otherwise it ends after 12 hours without use. */
+const PERSISTENT_SESSION_SECONDS = 30 * 24 * 60 * 60;
+const BROWSER_SESSION_IDLE_SECONDS = 12 * 60 * 60;
+
+function sessionSeconds(persistent: boolean): number {
+  return persistent ? PERSISTENT_SESSION_SECONDS : BROWSER_SESSION_IDLE_SECONDS;
+}
+
+export type AuthServiceDeps = {
+  db: Database;
+  hasher: PasswordHasher;
+  accessTokens: AccessTokens;
+  accountMail: AccountMail;
+  throttle: Throttle;
+  logs: LogsService;
+  /** Called after a transaction that queued mail has committed. */
+  mailQueued: () => void;
+};
+
+export class AuthService {
+  /** Verified against when the email is unknown, so both failures take the same time. */
+  private decoyHash: Promise<string> | undefined;
+
+  constructor(private readonly deps: AuthServiceDeps) {}
+
+  async login(body: LoginBody, client: ClientInfo): Promise<SignedIn> {
+    const { throttle, hasher } = this.deps;
+    await throttle.assertAllowed(THROTTLE_RULES.loginPerAddress, client.ip);
+    await throttle.assertAllowed(THROTTLE_RULES.loginPerAccount, body.email);
+    const user = await findUserByEmail(this.deps.db, body.email);
+    const storedHash = user?.passwordHash ?? (await this.decoy());
+    const passwordMatches = await hasher.verify(storedHash, body.password);
+    if (!user?.passwordHash || !passwordMatches) {
+      await throttle.record(THROTTLE_RULES.loginPerAddress, client.ip);
+      await throttle.record(THROTTLE_RULES.loginPerAccount, body.email);
+      throw new AppError('invalid_credentials');
+    }
+    await throttle.clear(THROTTLE_RULES.loginPerAccount, body.email);
+    return this.startSession(user, body.remember, client);
+  }
+
+  /** Swaps a refresh token for a new one and a new access token; a replayed token ends its session. */
+  async refresh(token: string | undefined): Promise<SignedIn> {
+    if (!token) throw new AppError('unauthorized');
+    const { db } = this.deps;
+    const tokenHash = hashToken(token);
+    const found = await findRefreshToken(db, tokenHash);
+    if (!found || !isLive(found.session)) throw new AppError('unauthorized');
+    const { session } = found;
+    if (found.token.usedAt || !(await useRefreshToken(db, tokenHash))) {
+      await revokeSession(db, session.id);
+      throw new AppError('unauthorized');
+    }
+    const user = await findUserById(db, session.userId);
+    if (!user) throw new AppError('unauthorized');
+    return db.transaction(async (tx) => {
+      await extendSession(tx, session.id, expiryFromNow(session.persistent));
+      const refresh = await this.issueRefreshToken(tx, session.id, session.persistent);
+      const access = await this.deps.accessTokens.issue({ userId: user.id, sessionId: session.id });
+      return { user, access, refresh };
+    });
+  }
+
+  /** Ends the session of the refresh cookie, and of the access token when one is given. */
+  async logout(refreshToken: string | undefined, sessionId: string | undefined): Promise<void> {
+    if (sessionId) await revokeSession(this.deps.db, sessionId);
+    if (!refreshToken) return;
+    const found = await findRefreshToken(this.deps.db, hashToken(refreshToken));
+    if (found) await revokeSession(this.deps.db, found.session.id);
+  }
+
+  /** The signed-in user behind a bearer token, or null when the token or its session is not valid. */
+  async authenticate(accessToken: string): Promise<{ user: UserRow; sessionId: string } | null> {
+    const claims = await this.deps.accessTokens.verify(accessToken);
+    if (!claims) return null;
+    const user = await findSessionUser(this.deps.db, claims.sessionId, claims.userId);
+    return user ? { user, sessionId: claims.sessionId } : null;
+  }
+
+  /** Sets a password from an activation or reset link; every existing session of the user ends. */
+  async setPassword(body: SetPasswordBody, client: ClientInfo): Promise<void> {
+    const newPasswordProblems = brokenPasswordRules(body.newPassword);
+    const passwordHash = newPasswordProblems.length === 0 ? await this.deps.hasher.hash(body.newPassword) : null;
+    await this.deps.db.transaction(async (tx) => {
+      const purpose = await consumeLinkToken(tx, body.uid, hashToken(body.token));
+      const user = purpose ? await findUserById(tx, body.uid) : undefined;
+      if (!purpose || !user) throw new AppError('invalid_link');
+      if (!passwordHash || body.newPassword !== body.repeatNewPassword) {
+        throw new PasswordRejectedError({
+          newPassword: newPasswordProblems,
+          repeatNewPassword: body.newPassword === body.repeatNewPassword ? [] : ['mismatch'],
+        });
+      }
+      const activating = purpose === 'activation' || user.activatedAt === null;
+      await updateUser(tx, user.id, { passwordHash, ...(activating ? { activatedAt: new Date() } : {}) });
+      await revokeUserSessions(tx, user.id);
+      await this.deps.logs.record(tx, {
+        eventType: purpose === 'activation' ? 'user_activated' : 'user_password_change',
+        actorUserId: user.id,
+        subjectUserId: user.id,
+        event: user.email,
+        details: user.email,
+        ip: client.ip,
+      });
+    });
+  }
+
+  /** Mails a reset link when the account exists; answers the same way when it does not. */
+  async requestPasswordReset(email: string, client: ClientInfo): Promise<void> {
+    const { throttle, db } = this.deps;
+    await throttle.assertAllowed(THROTTLE_RULES.resetPerAddress, client.ip);
+    await throttle.record(THROTTLE_RULES.resetPerAddress, client.ip);
+    if (await throttle.isExceeded(THROTTLE_RULES.resetPerAccount, email)) return;
+    await throttle.record(THROTTLE_RULES.resetPerAccount, email);
+    const user = await findUserByEmail(db, email);
+    if (!user) return;
+    await db.transaction(async (tx) => {
+      await this.deps.accountMail.queuePasswordReset(tx, user);
+      await this.deps.logs.record(tx, {
+        eventType: 'user_password_reset_requested',
+        actorUserId: user.id,
+        subjectUserId: user.id,
+        event: user.email,
+        details: user.email,
+        ip: client.ip,
+      });
+    });
+    this.deps.mailQueued();
+  }
+
+  private async startSession(user: UserRow, persistent: boolean, client: ClientInfo): Promise<SignedIn> {
+    return this.deps.db.transaction(async (tx) => {
+      const session = await insertSession(tx, {
+        userId: user.id,
+        persistent,
+        expiresAt: expiryFromNow(persistent),
+        ip: client.ip,
+        userAgent: client.userAgent,
+      });
+      const refresh = await this.issueRefreshToken(tx, session.id, persistent);
+      const access = await this.deps.accessTokens.issue({ userId: user.id, sessionId: session.id });
+      return { user, access, refresh };
+    });
+  }
+
+  private async issueRefreshToken(db: Queryable, sessionId: string, persistent: boolean): Promise<IssuedRefreshToken> {
+    const token = randomToken();
+    await insertRefreshToken(db, sessionId, hashToken(token));
+    return { token, persistent, maxAgeSeconds: sessionSeconds(persistent) };
+  }
+
+  private decoy(): Promise<string> {
+    this.decoyHash ??= this.deps.hasher.hash(randomToken());
+    return this.decoyHash;
+  }
+}
+
+function isLive(session: SessionRow): boolean {
+  return session.revokedAt === null && session.expiresAt.getTime() > Date.now();
+}
+
+function expiryFromNow(persistent: boolean): Date {
+  return new Date(Date.now() + sessionSeconds(persistent) * 1000);
+}

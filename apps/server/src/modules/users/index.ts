@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { type Config, PRODUCT_NAME } from '../../config';
+import { randomToken } from '../../secrets';
+import { AccessTokens } from './access-tokens';
+import { AccountMail } from './account-mail';
+import { getOrCreateSecret } from './auth.repository';
+import { authRoutes } from './auth.routes';
+import { AuthService } from './auth.service';
+import { ensureFirstAdmin } from './first-admin';
+import { PasswordHasher } from './password-hasher';
+import { LONGEST_THROTTLE_WINDOW_MS, Throttle } from './throttle';
+import { usersRoutes } from './users.routes';
+import { UsersService } from './users.service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    users: UsersService;
+  }
+}
+
+export type { UsersService } from './users.service';
+export type { UserRow } from './users.table';
+export { presentAssignedUser, presentUser } from './users.presenter';
+
+export type UsersModuleOptions = Pick<
+  Config,
+  'jwtSecret' | 'accessTokenTtlSeconds' | 'publicUrl' | 'cookieSecure' | 'adminEmail' | 'adminPassword'
+> & {
+  /** Where one-time notices (a generated admin password) are written. */
+  print: (text: string) => void;
+};
+
+const THROTTLE_PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+
+/**
+ * Users and auth: accounts, their activation and password links, sign-in sessions with their
+ * tokens, and the throttling of guesses. It tells the authentication plugin who a bearer token
+ * belongs to, and makes sure there is a first administrator.
+ */
+export const usersModule = fp(
+  async (app: FastifyInstance, options: UsersModuleOptions) => {
+    const { db } = app.database;
+    const { mail, logs } = app;
+    const hasher = new PasswordHasher();
+    const secret = options.jwtSecret ?? (await getOrCreateSecret(db, 'jwt', randomToken()));
+    const accountMail = new AccountMail(mail, options.publicUrl, PRODUCT_NAME);
+    const mailQueued = () => mail.wake();
+    const throttle = new Throttle(db);
+    const auth = new AuthService({
+      db,
+      hasher,
+      accessTokens: new AccessTokens(secret, options.accessTokenTtlSeconds),
+      accountMail,
+      throttle,
+      logs,
+      mailQueued,
+    });
+    const users = new UsersService({ db, hasher, accountMail, logs, mailQueued });
+    app.decorate('users', users);
+    app.decorate('identify', (token: string) => auth.authenticate(token));
+
+    await app.register(authRoutes, { prefix: '/api', auth, secureCookies: options.cookieSecure });
+    await app.register(usersRoutes, { prefix: '/api', users });
+
+    await ensureFirstAdmin(db, hasher, {
+      email: options.adminEmail,
+      password: options.adminPassword,
+      log: app.log,
+      print: options.print,
+    });
+
+    const pruneTimer = setInterval(() => {
+      throttle
+        .prune(LONGEST_THROTTLE_WINDOW_MS)
+        .catch((error: unknown) => app.log.warn({ err: error }, 'pruning throttle events failed'));
+    }, THROTTLE_PRUNE_INTERVAL_MS);
+    pruneTimer.unref();
+    app.addHook('onClose', async () => clearInterval(pruneTimer));
+  },
+  { name: 'users', dependencies: ['database', 'authentication', 'mail', 'logs'] },
+);

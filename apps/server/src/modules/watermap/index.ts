@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../../config';
+import { WaterAccounting } from './water-accounting';
+import { watermapRoutes } from './watermap.routes';
+import { WatermapService } from './watermap.service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Turns stored telemetry into water on each machine's grid, in the background. */
+    waterAccounting: WaterAccounting;
+  }
+}
+
+/** The watermap: the water each machine applied, per grid cell and day, counted from its telemetry. */
+export const watermapModule = fp(
+  async (app: FastifyInstance, config: Pick<Config, 'timeZone'>) => {
+    const { sprinklers, telemetry } = app;
+    const { db } = app.database;
+    const accounting = new WaterAccounting({ db, sprinklers, telemetry, timeZone: config.timeZone, logger: app.log });
+    app.decorate('waterAccounting', accounting);
+    await app.register(watermapRoutes, { prefix: '/api', watermap: new WatermapService(db, sprinklers) });
+    app.addHook('onReady', async () => accounting.start());
+    app.addHook('onClose', () => accounting.stop());
+  },
+  { name: 'watermap', dependencies: ['database', 'authentication', 'sprinklers', 'telemetry'] },
+);

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../../config';
+import { WeatherService } from './weather.service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    weather: WeatherService;
+  }
+}
+
+export type { WeatherService } from './weather.service';
+
+/**
+ * Weather: what stations and soil sensors report, and what a machine's map shows of it
+ * (readings, rainfall, ETP over 7 days, soil moisture).
+ */
+export const weatherModule = fp(
+  async (app: FastifyInstance, config: Pick<Config, 'timeZone'>) => {
+    const weather = new WeatherService(app.database.db, config.timeZone);
+    app.decorate('weather', weather);
+    const store = (what: string, work: Promise<void>) =>
+      void work.catch((error: unknown) => app.log.error({ err: error }, `storing ${what} failed`));
+    app.gateway.handle('weather', (stationId, message) =>
+      store('a weather reading', weather.recordWeather(stationId, message)),
+    );
+    app.gateway.handle('soil', (sensorId, message) => store('a soil reading', weather.recordSoil(sensorId, message)));
+  },
+  { name: 'weather', dependencies: ['database', 'machine-gateway'] },
+);

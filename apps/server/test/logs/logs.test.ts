@@ -1,0 +1,120 @@
+import { LogListResponseSchema } from '@pivot/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logEntries } from '../../src/modules/logs/logs.table';
+import { sprinklerAccess } from '../../src/modules/access/access.table';
+import { sprinklers } from '../../src/modules/sprinklers/sprinklers.table';
+import type { ApiClient } from '../support/api-client';
+import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
+
+describe('activity log', () => {
+  let t: TestApp;
+  let admin: ApiClient;
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.adminClient();
+  });
+  afterAll(() => t.close());
+
+  async function logOf(client: ApiClient, query: Record<string, string | number> = {}) {
+    const response = await client.get('/api/logs/', { query });
+    expect(response.status).toBe(200);
+    return LogListResponseSchema.parse(response.body);
+  }
+
+  it("records account events with who, whom and the caller's address", async () => {
+    const created = (await admin.post('/api/user/', { first_name: 'Ola', last_name: 'Mazur', email: 'ola@farm.pl' }))
+      .body as { id: number };
+    await admin.patch(`/api/user/${created.id}/`, { phone: '+48 500 600 700' });
+    const log = await logOf(admin);
+    const [updated, createdEntry] = log.data;
+    expect(createdEntry).toMatchObject({
+      eventType: 'user_created',
+      event: 'ola@farm.pl',
+      details: 'admin@pivot.test',
+      ip: '127.0.0.1',
+      sprinklerName: null,
+    });
+    expect(updated).toMatchObject({ eventType: 'user_updated', event: 'ola@farm.pl' });
+    expect(updated!.timestamp).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('shows ordinary users only the entries about themselves and their machines', async () => {
+    const farmer = await t.buildUser();
+    const neighbour = await t.buildUser();
+    const [ownPivot, otherPivot] = await t.database.db
+      .insert(sprinklers)
+      .values([
+        { internalId: 'OWN-1', name: 'Own pivot', lat: '52.0', lng: '21.0' },
+        { internalId: 'OTHER-1', name: 'Other pivot', lat: '52.0', lng: '21.0' },
+      ])
+      .returning();
+    await t.database.db.insert(sprinklerAccess).values({ sprinklerId: ownPivot!.id, userId: farmer.id });
+    await t.database.db.insert(logEntries).values([
+      {
+        eventType: 'sprinkler_motion_success',
+        sprinklerId: ownPivot!.id,
+        sprinklerName: 'Own pivot',
+        sprinklerInternalId: 'OWN-1',
+        event: 'front',
+        actorUserId: null,
+      },
+      {
+        eventType: 'sprinkler_motion_success',
+        sprinklerId: otherPivot!.id,
+        sprinklerName: 'Other pivot',
+        sprinklerInternalId: 'OTHER-1',
+        event: 'back',
+        actorUserId: neighbour.id,
+      },
+    ]);
+    await admin.patch(`/api/user/${farmer.id}/`, { first_name: 'Renamed' });
+    await admin.patch(`/api/user/${neighbour.id}/`, { first_name: 'Renamed' });
+
+    const client = t.client();
+    await client.login(farmer.email, USER_PASSWORD);
+    const log = await logOf(client);
+    expect(log.data.map((entry) => [entry.eventType, entry.sprinklerName ?? entry.event])).toEqual([
+      ['user_updated', farmer.email],
+      ['sprinkler_motion_success', 'Own pivot'],
+    ]);
+    expect(log.count).toBe(2);
+
+    const everything = await logOf(admin, { pageSize: 100 });
+    expect(everything.data.some((entry) => entry.sprinklerName === 'Other pivot')).toBe(true);
+  });
+
+  it('filters unread entries and marks them read', async () => {
+    const user = await t.buildUser();
+    const client = t.client();
+    await client.login(user.email, USER_PASSWORD);
+    await admin.patch(`/api/user/${user.id}/`, { last_name: 'Nowy' });
+    const unread = await logOf(client, { type: 'unread' });
+    expect(unread.count).toBe(1);
+    expect(unread.data[0]).toMatchObject({ eventType: 'user_updated', unread: true });
+
+    expect((await client.post('/api/logs/read/')).status).toBe(200);
+    expect((await logOf(client, { type: 'unread' })).count).toBe(0);
+    const all = await logOf(client);
+    expect(all.data.every((entry) => !entry.unread)).toBe(true);
+
+    await admin.patch(`/api/user/${user.id}/`, { last_name: 'Nowszy' });
+    expect((await logOf(client, { type: 'unread' })).count).toBe(1);
+  });
+
+  it('pages the log, newest first', async () => {
+    const first = await logOf(admin, { page: 1, pageSize: 2 });
+    const second = await logOf(admin, { page: 2, pageSize: 2 });
+    expect(first.data).toHaveLength(2);
+    expect(first.count).toBe(second.count);
+    expect(first.data[1]!.timestamp).toBeGreaterThanOrEqual(second.data[0]!.timestamp);
+    expect(first.data.map((entry) => entry.id)).not.toContain(second.data[0]!.id);
+  });
+
+  it('rejects an unknown filter', async () => {
+    expect((await admin.get('/api/logs/', { query: { type: 'everything' } })).status).toBe(400);
+  });
+
+  it('needs a signed-in user', async () => {
+    expect((await t.client().get('/api/logs/')).status).toBe(401);
+  });
+});

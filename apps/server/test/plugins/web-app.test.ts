@@ -1,0 +1,75 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, createTestApp } from '../support/test-app';
+
+describe('serving the built web app', () => {
+  let t: TestApp;
+  let distDir: string;
+  beforeAll(async () => {
+    distDir = await mkdtemp(path.join(os.tmpdir(), 'pivot-web-'));
+    await mkdir(path.join(distDir, 'assets'));
+    await writeFile(path.join(distDir, 'index.html'), '<!doctype html><title>Pivot app</title>');
+    await writeFile(path.join(distDir, 'assets', 'app.js'), 'console.log("app")');
+    t = await createTestApp({ WEB_DIST_DIR: distDir });
+  });
+  afterAll(async () => {
+    await t.close();
+    await rm(distDir, { recursive: true, force: true });
+  });
+
+  it.each(['/', '/login', '/en/sprinklers/12', '/dashboard/account?tab=1'])('answers the app for %s', async (url) => {
+    const response = await t.app.inject({ url });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.body).toContain('Pivot app');
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('serves its files', async () => {
+    const response = await t.app.inject({ url: '/assets/app.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('console.log');
+  });
+
+  it('compresses files and answers for a browser that accepts it', async () => {
+    await writeFile(path.join(distDir, 'assets', 'large.js'), `console.log(${JSON.stringify('water '.repeat(2000))})`);
+    const file = await t.app.inject({ url: '/assets/large.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(file.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(file.rawPayload).toString()).toContain('water water');
+    const answer = await t.app.inject({ url: '/api/docs/json', headers: { 'accept-encoding': 'gzip' } });
+    expect(answer.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(answer.rawPayload).toString())).toMatchObject({ openapi: expect.any(String) });
+  });
+
+  it('serves a file built after the start, and answers a missing asset with 404, not the app', async () => {
+    await writeFile(path.join(distDir, 'assets', 'rebuilt.js'), 'console.log("rebuilt")');
+    const rebuilt = await t.app.inject({ url: '/assets/rebuilt.js' });
+    expect(rebuilt.statusCode).toBe(200);
+    expect(rebuilt.body).toContain('rebuilt');
+    const gone = await t.app.inject({ url: '/assets/old-chunk.js' });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.body).not.toContain('Pivot app');
+  });
+
+  it('keeps unknown API paths a JSON 404', async () => {
+    const response = await t.app.inject({ url: '/api/nothing' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('without a built web app', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('serves the API alone and answers other paths with 404', async () => {
+    expect((await t.app.inject({ url: '/api/health' })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/login' })).statusCode).toBe(404);
+  });
+});

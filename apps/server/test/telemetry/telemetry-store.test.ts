@@ -1,0 +1,42 @@
+import type { TelemetryMessage } from '@pivot/contracts';
+import { asc } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/client';
+import { telemetry } from '../../src/modules/telemetry/telemetry.table';
+import { insertTelemetry } from '../../src/modules/telemetry/telemetry.repository';
+import { createTestDatabase } from '../support/database';
+
+function report(machineId: string, ts: number, angle: number): { machineId: string; message: TelemetryMessage } {
+  return {
+    machineId,
+    message: { v: 1, ts, status: 'front', angle, distance: 412.5, speed: 60, pressure: 2.43, flow: 85.2 },
+  };
+}
+
+describe('storing telemetry', () => {
+  let database: DatabaseHandle;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.close());
+
+  it('stores every value of a batch to the millisecond, and a report it already has once', async () => {
+    const first = [
+      report('P1', 1_795_320_000_001, 10.25),
+      report('P1', 1_795_320_005_002, 10.5),
+      report('P2', 1_795_320_000_001, 99),
+    ];
+    await insertTelemetry(database.db, first);
+    // QoS 1 may deliver a report again, in a later batch.
+    await insertTelemetry(database.db, [first[1]!, report('P1', 1_795_320_010_003, 10.75)]);
+
+    const rows = await database.db.select().from(telemetry).orderBy(asc(telemetry.machineId), asc(telemetry.ts));
+    expect(rows.map((row) => [row.machineId, row.ts.getTime(), row.angle])).toEqual([
+      ['P1', 1_795_320_000_001, 10.25],
+      ['P1', 1_795_320_005_002, 10.5],
+      ['P1', 1_795_320_010_003, 10.75],
+      ['P2', 1_795_320_000_001, 99],
+    ]);
+    expect(rows[0]).toMatchObject({ status: 'front', distance: 412.5, speed: 60, pressure: 2.43, flow: 85.2 });
+  });
+});

@@ -1,0 +1,185 @@
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
+
+describe('sessions', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ ACCESS_TOKEN_TTL_SECONDS: '5' });
+  });
+  afterAll(() => t.close());
+
+  it('signs in with the right password and answers the user and an access token', async () => {
+    const user = await t.buildUser({ firstName: 'Anna', lastName: 'Nowak' });
+    const client = t.client();
+    const response = await client.login(user.email.toUpperCase(), USER_PASSWORD);
+    expect(response.body).toMatchObject({
+      user: { id: user.id, email: user.email, first_name: 'Anna' },
+      access: expect.any(String),
+    });
+    const refreshCookie = response.cookies.get('refresh_token');
+    expect(refreshCookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/user/' });
+    expect(refreshCookie?.maxAge).toBeUndefined();
+    expect((await client.get('/api/user/')).body).toMatchObject({ id: user.id });
+  });
+
+  it('keeps the refresh cookie for 30 days with "remember me"', async () => {
+    const user = await t.buildUser();
+    const response = await t.client().login(user.email, USER_PASSWORD, true);
+    expect(response.cookies.get('refresh_token')?.maxAge).toBe(30 * 24 * 60 * 60);
+  });
+
+  it('answers a wrong password and an unknown email alike: 403 Incorrect email or password', async () => {
+    const user = await t.buildUser();
+    const wrongPassword = await t.client().post('/api/user/login/', { email: user.email, password: 'Nope-123!' });
+    const unknownEmail = await t
+      .client()
+      .post('/api/user/login/', { email: 'nobody@pivot.test', password: 'Nope-123!' });
+    for (const response of [wrongPassword, unknownEmail]) {
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual({ code: 'invalid_credentials', message: 'Nieprawidłowy email lub hasło' });
+    }
+    const english = await t
+      .client()
+      .post('/api/user/login/', { email: user.email, password: 'x' }, { headers: { 'accept-language': 'en-GB,en' } });
+    expect(english.body).toEqual({ code: 'invalid_credentials', message: 'Incorrect email or password' });
+  });
+
+  it('refuses a user who has not activated the account yet', async () => {
+    const user = await t.buildUser({ passwordHash: null, activatedAt: null });
+    const response = await t.client().post('/api/user/login/', { email: user.email, password: USER_PASSWORD });
+    expect(response.status).toBe(403);
+  });
+
+  it('rotates the refresh token on every refresh and revokes the family when a used one comes back', async () => {
+    const user = await t.buildUser();
+    const client = t.client();
+    await client.login(user.email, USER_PASSWORD);
+    const firstToken = client.cookies.get('refresh_token')!;
+
+    const refreshed = await client.post('/api/user/refresh-token/');
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body).toEqual({ access: expect.any(String) });
+    const secondToken = client.cookies.get('refresh_token')!;
+    expect(secondToken).not.toBe(firstToken);
+
+    const thief = t.client();
+    thief.cookies.set('refresh_token', firstToken);
+    expect((await thief.post('/api/user/refresh-token/')).status).toBe(401);
+
+    // The replay ended the whole session: the legitimate holder's newer token and access token stop working too.
+    client.access = (refreshed.body as { access: string }).access;
+    expect((await client.get('/api/user/')).status).toBe(401);
+    expect((await client.post('/api/user/refresh-token/')).status).toBe(401);
+  });
+
+  it('goes on through a refresh once the access token has expired', async () => {
+    const user = await t.buildUser();
+    const client = t.client();
+    await client.login(user.email, USER_PASSWORD);
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    expect((await client.get('/api/user/')).status).toBe(401);
+    const refreshed = await client.post('/api/user/refresh-token/');
+    client.access = (refreshed.body as { access: string }).access;
+    expect((await client.get('/api/user/')).status).toBe(200);
+  }, 20_000);
+
+  it('rejects forged and malformed access tokens', async () => {
+    const user = await t.buildUser();
+    const forged = await new SignJWT({ sid: '00000000-0000-0000-0000-000000000000' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(user.id))
+      .setIssuer('pivot-dashboard')
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('a-secret-that-the-server-does-not-have-at-all'));
+    for (const token of [forged, 'not-a-token', `${forged.slice(0, -4)}AAAA`]) {
+      const client = t.client();
+      client.access = token;
+      const response = await client.get('/api/user/');
+      expect(response.status).toBe(401);
+      expect(response.body).toMatchObject({ code: 'unauthorized' });
+    }
+  });
+
+  it('answers 401 without a token and without a refresh cookie', async () => {
+    expect((await t.client().get('/api/user/')).status).toBe(401);
+    expect((await t.client().post('/api/user/refresh-token/')).status).toBe(401);
+  });
+
+  it('logs out: the access token and the refresh cookie stop working', async () => {
+    const user = await t.buildUser();
+    const client = t.client();
+    await client.login(user.email, USER_PASSWORD);
+    const refreshToken = client.cookies.get('refresh_token')!;
+    const response = await client.post('/api/user/logout/');
+    expect(response.status).toBe(200);
+    expect(client.cookies.has('refresh_token')).toBe(false);
+    expect((await client.get('/api/user/')).status).toBe(401);
+    const replay = t.client();
+    replay.cookies.set('refresh_token', refreshToken);
+    expect((await replay.post('/api/user/refresh-token/')).status).toBe(401);
+  });
+
+  it('refuses unsafe calls without the CSRF header, or with one that differs from the cookie', async () => {
+    const client = t.client();
+    await client.get('/api/health');
+    expect(client.cookies.get('csrf_token')).toBeTruthy();
+    const missing = await client.post(
+      '/api/user/login/',
+      { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+      { csrf: false },
+    );
+    expect(missing.status).toBe(403);
+    expect(missing.body).toMatchObject({ code: 'csrf_mismatch' });
+    const wrong = await client.post(
+      '/api/user/login/',
+      { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+      { csrf: false, headers: { 'x-csrf-token': 'something-else' } },
+    );
+    expect(wrong.status).toBe(403);
+    expect((await client.post('/api/user/login/', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })).status).toBe(200);
+  });
+});
+
+describe('login rate limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('locks an account after 10 failed logins, even from different addresses, and tells when to retry', async () => {
+    const user = await t.buildUser();
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const response = await t
+        .client(`10.0.0.${attempt}`)
+        .post('/api/user/login/', { email: user.email, password: 'Wrong-pass-1' });
+      expect(response.status).toBe(403);
+    }
+    const locked = await t.client('10.0.1.1').post('/api/user/login/', { email: user.email, password: USER_PASSWORD });
+    expect(locked.status).toBe(429);
+    expect(locked.body).toMatchObject({ code: 'rate_limited' });
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    // Another account is not affected.
+    const other = await t.buildUser();
+    expect(
+      (await t.client('10.0.1.1').post('/api/user/login/', { email: other.email, password: USER_PASSWORD })).status,
+    ).toBe(200);
+  });
+
+  it('limits failed logins per address across accounts', async () => {
+    const address = '192.0.2.77';
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      await t
+        .client(address)
+        .post('/api/user/login/', { email: `guess${attempt}@pivot.test`, password: 'Wrong-pass-1' });
+    }
+    const user = await t.buildUser();
+    expect(
+      (await t.client(address).post('/api/user/login/', { email: user.email, password: USER_PASSWORD })).status,
+    ).toBe(429);
+    expect(
+      (await t.client('192.0.2.78').post('/api/user/login/', { email: user.email, password: USER_PASSWORD })).status,
+    ).toBe(200);
+  });
+});

@@ -1,0 +1,100 @@
+import { WatermapResponseSchema } from '@pivot/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { telemetry } from '../../src/modules/telemetry/telemetry.table';
+import type { ApiClient } from '../support/api-client';
+import { buildSprinkler, grant } from '../support/fixtures';
+import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
+
+const FLOW = 72; // m³/h
+const REPORT_EVERY_MS = 5_000;
+
+/** A machine turning clockwise at 0.01° a second from the given moment, reporting every 5 s. */
+async function storeTurning(t: TestApp, machineId: string, from: Date, minutes: number) {
+  const rows = [];
+  for (let second = 0; second <= minutes * 60; second += REPORT_EVERY_MS / 1000) {
+    rows.push({
+      machineId,
+      ts: new Date(from.getTime() + second * 1000),
+      status: 'front' as const,
+      angle: (45 + second * 0.01) % 360,
+      distance: 300,
+      speed: 50,
+      pressure: 2.5,
+      flow: FLOW,
+    });
+  }
+  await t.database.db.insert(telemetry).values(rows);
+}
+
+describe('the watermap', () => {
+  let t: TestApp;
+  let farmer: ApiClient;
+  let sprinklerId: number;
+  beforeAll(async () => {
+    t = await createTestApp({ TIME_ZONE: 'Europe/Warsaw' });
+    const pivot = await buildSprinkler(t, { lat: '52.300000', lng: '17.200000', armLength: 300 });
+    sprinklerId = pivot.id;
+    const user = await t.buildUser();
+    await grant(t, pivot.id, user.id);
+    farmer = t.client();
+    await farmer.login(user.email, USER_PASSWORD);
+    // One hour on 10 March (local time), one on 2 April.
+    await storeTurning(t, pivot.internalId, new Date('2026-03-10T08:00:00Z'), 60);
+    await storeTurning(t, pivot.internalId, new Date('2026-04-02T08:00:00Z'), 60);
+    await t.app.waterAccounting.runOnce(new Date());
+  });
+  afterAll(() => t.close());
+
+  async function watermap(start: string, stop: string) {
+    const response = await farmer.get(`/api/sprinkler/${sprinklerId}/watermap/`, { query: { start, stop } });
+    expect(response.status).toBe(200);
+    return WatermapResponseSchema.parse(response.body);
+  }
+
+  function volumeOf(map: { data: [number, number, number][]; step: number }): number {
+    return map.data.reduce((sum, [, , mm]) => sum + (mm / 1000) * map.step * map.step, 0);
+  }
+
+  it('holds the water of the days asked for: the volume that flowed, on cells around the machine', async () => {
+    const march = await watermap('10.03.2026', '10.03.2026');
+    expect(march.step).toBe(10);
+    expect(volumeOf(march)).toBeCloseTo(FLOW, -1);
+    for (const [lat, lng] of march.data) {
+      expect(Math.abs(lat - 52.3)).toBeLessThan(0.003);
+      expect(Math.abs(lng - 17.2)).toBeLessThan(0.005);
+    }
+  });
+
+  it('adds up days across months, and leaves out days outside the range', async () => {
+    expect(volumeOf(await watermap('01.03.2026', '30.04.2026'))).toBeCloseTo(2 * FLOW, -1);
+    expect(volumeOf(await watermap('11.03.2026', '01.04.2026'))).toBe(0);
+    expect(volumeOf(await watermap('02.04.2026', '05.05.2026'))).toBeCloseTo(FLOW, -1);
+    expect(volumeOf(await watermap('01.04.2026', '01.04.2026'))).toBe(0);
+    expect(volumeOf(await watermap('09.03.2026', '11.03.2026'))).toBeCloseTo(FLOW, -1);
+  });
+
+  it('counts each report once, however often the accounting runs', async () => {
+    await t.app.waterAccounting.runOnce(new Date());
+    expect(volumeOf(await watermap('01.03.2026', '30.04.2026'))).toBeCloseTo(2 * FLOW, -1);
+  });
+
+  it('rejects dates that are not days, and a range that ends before it starts', async () => {
+    for (const query of [
+      { start: '31.02.2026', stop: '01.03.2026' },
+      { start: '2026-03-01', stop: '02.03.2026' },
+      { start: '05.03.2026', stop: '01.03.2026' },
+    ]) {
+      expect((await farmer.get(`/api/sprinkler/${sprinklerId}/watermap/`, { query })).status).toBe(400);
+    }
+  });
+
+  it('is not there for a user without access', async () => {
+    const stranger = t.client();
+    const user = await t.buildUser();
+    await stranger.login(user.email, USER_PASSWORD);
+    const response = await stranger.get(`/api/sprinkler/${sprinklerId}/watermap/`, {
+      query: { start: '01.03.2026', stop: '30.04.2026' },
+    });
+    expect(response.status).toBe(404);
+  });
+});
