@@ -28,6 +28,7 @@ import { authenticationPlugin } from './plugins/authentication';
 import { csrfPlugin } from './plugins/csrf';
 import { databasePlugin } from './plugins/database';
 import { errorHandlerPlugin } from './plugins/error-handler';
+import { inputGuardPlugin } from './plugins/input-guard';
 import { machineGatewayPlugin } from './plugins/machine-gateway';
 import { webAppPlugin } from './plugins/web-app';
 
@@ -82,6 +83,7 @@ export async function buildApp({
   await app.register(errorHandlerPlugin);
   await app.register(webAppPlugin, { distDir: config.webDistDir });
   await app.register(csrfPlugin, { secure: config.cookieSecure });
+  await app.register(inputGuardPlugin);
   await app.register(databasePlugin, { database });
   await app.register(machineGatewayPlugin, config);
   // Every route registered from here on needs a signed-in user unless it declares itself public.

@@ -1,14 +1,18 @@
 import { z } from 'zod';
 
+/** The largest id the database holds (a PostgreSQL integer); a larger one names nothing. */
+export const MAX_ID = 2_147_483_647;
+
 /** Database ids: positive integers in bodies and answers. */
-export const IdSchema = z.number().int().positive();
+export const IdSchema = z.number().int().positive().max(MAX_ID);
 export type Id = z.infer<typeof IdSchema>;
 
 /** An id written in a path or a query string: plain decimal digits only. */
 export const IdTextSchema = z
   .string()
-  .regex(/^[1-9]\d{0,14}$/, 'Expected an id such as 42')
-  .transform(Number);
+  .regex(/^[1-9]\d{0,9}$/, 'Expected an id such as 42')
+  .transform(Number)
+  .pipe(IdSchema);
 
 export const IdParamsSchema = z.strictObject({ id: IdTextSchema });
 

@@ -51,9 +51,35 @@ export function parseTopic(topic: string): { kind: TopicKind; id: string } | nul
 
 export const TopicIdSchema = z.string().regex(TOPIC_ID_PATTERN);
 
+/**
+ * What a pivot can physically do, with room to spare: anything beyond is a faulty sensor or a
+ * forged message, and is refused before it is stored or counted (docs/protocol.md, "Limits").
+ */
+export const MACHINE_LIMITS = {
+  /** The longest arm, end gun included, m (the longest centre pivots reach about 800 m). */
+  armLengthM: 2000,
+  /** Water pressure at the pivot, bar (their pipes are rated for about 10). */
+  pressureBar: 20,
+  /** GPS positions along the arm, one per tower and more. */
+  armPositions: 64,
+  /** Timestamps before this are not of this product's machines: 2020-01-01. */
+  earliestTs: Date.UTC(2020, 0, 1),
+  /** Nor after this: 2100-01-01 (PostgreSQL stores up to year 294276, but the water accounting does not). */
+  latestTs: Date.UTC(2100, 0, 1),
+} as const;
+
+/** The largest payload the server reads; a program of many detailed sectors stays well below it. */
+export const MAX_MESSAGE_BYTES = 512 * 1024;
+
 const version = z.literal(PROTOCOL_VERSION);
 /** ms since the epoch */
-const timestamp = z.number().int().nonnegative();
+const timestamp = z.number().int().min(MACHINE_LIMITS.earliestTs).max(MACHINE_LIMITS.latestTs);
+/** Text a machine sends, such as an alarm reason or a name: printable, no control characters. */
+const machineText = (maxLength: number) =>
+  z
+    .string()
+    .max(maxLength)
+    .regex(/^[^\p{Cc}]*$/u, 'Control characters are not allowed');
 const latitude = z.number().min(-90).max(90);
 const longitude = z.number().min(-180).max(180);
 
@@ -73,17 +99,20 @@ export const TelemetryMessageSchema = z.object({
   /** Heading of the arm from the pivot centre, degrees clockwise from north, [0, 360). */
   angle: z.number().min(0).lt(360),
   /** Length of the watering arm from the pivot centre to the last nozzle, metres. */
-  distance: z.number().nonnegative(),
+  distance: z.number().nonnegative().max(MACHINE_LIMITS.armLengthM),
   /** Speed setting of the end tower, % of its top speed. */
   speed: z.number().min(0).max(100),
   /** Water pressure at the pivot, bar. */
-  pressure: z.number().nonnegative(),
+  pressure: z.number().nonnegative().max(MACHINE_LIMITS.pressureBar),
   /** Water flow into the machine, m³/h. */
   flow: z.number().nonnegative(),
   /** Why the machine is in alarm, such as "pressure_loss"; only with status alarm. */
-  alarm: z.string().max(64).optional(),
+  alarm: machineText(64).optional(),
   /** The arm as measured by GPS, when the machine has it; otherwise the server draws it from angle and distance. */
-  position: LineStringSchema.optional(),
+  position: LineStringSchema.refine(
+    (line) => line.coordinates.length <= MACHINE_LIMITS.armPositions,
+    `At most ${MACHINE_LIMITS.armPositions} positions`,
+  ).optional(),
 });
 export type TelemetryMessage = z.infer<typeof TelemetryMessageSchema>;
 
@@ -92,7 +121,7 @@ export const MachineProgramMessageSchema = z.object({
   v: version,
   program: z
     .object({
-      name: z.string().min(1).max(100),
+      name: machineText(100).min(1),
       /** When the machine finished processing the upload, ms since the epoch. */
       uploadedAt: timestamp,
       programData: ProgramDataSchema,
@@ -129,13 +158,13 @@ export type CommandType = CommandMessage['type'];
 
 /** What a machine tells about itself when asked to identify, as when an administrator adds it. */
 export const IdentityResultSchema = z.object({
-  name: z.string().min(1).max(100).optional(),
+  name: machineText(100).min(1).optional(),
   lat: latitude,
   lng: longitude,
   /** Length of the arm, metres. */
-  armLength: z.number().positive().max(2000),
-  model: z.string().max(100).optional(),
-  firmware: z.string().max(100).optional(),
+  armLength: z.number().positive().max(MACHINE_LIMITS.armLengthM),
+  model: machineText(100).optional(),
+  firmware: machineText(100).optional(),
 });
 export type IdentityResult = z.infer<typeof IdentityResultSchema>;
 
@@ -155,7 +184,7 @@ export const ReplyMessageSchema = z.discriminatedUnion('ok', [
     v: version,
     id: z.string(),
     ok: z.literal(false),
-    error: z.object({ code: z.string().max(64), message: z.string().max(500) }),
+    error: z.object({ code: machineText(64), message: machineText(500) }),
   }),
 ]);
 export type ReplyMessage = z.infer<typeof ReplyMessageSchema>;
@@ -169,14 +198,14 @@ export const WeatherMessageSchema = z.object({
   temperature: z.number().min(-60).max(70),
   /** Relative humidity, % */
   humidity: z.number().min(0).max(100),
-  /** Rain since the station's previous report, mm. */
-  rain: z.number().nonnegative(),
+  /** Rain since the station's previous report, mm (the world's record hour is about 300). */
+  rain: z.number().nonnegative().max(500),
   /** Wind speed at 2 m, m/s */
-  wind: z.number().nonnegative().optional(),
-  /** Global solar radiation, W/m² (for ETP) */
-  solarRadiation: z.number().nonnegative().optional(),
+  wind: z.number().nonnegative().max(100).optional(),
+  /** Global solar radiation, W/m² (for ETP; the solar constant is 1361) */
+  solarRadiation: z.number().nonnegative().max(1500).optional(),
   /** Stations that compute ETP themselves may send the last 7 days' sum, mm. */
-  etp7d: z.number().nonnegative().optional(),
+  etp7d: z.number().nonnegative().max(200).optional(),
 });
 export type WeatherMessage = z.infer<typeof WeatherMessageSchema>;
 

@@ -17,11 +17,11 @@ import {
 import { expectRejected, expectUnknownKeyRejected, messagesOf } from './support';
 
 describe('IdSchema', () => {
-  it.each([1, 42, 1234567])('accepts %j', (input) => {
+  it.each([1, 42, 1234567, 2147483647])('accepts %j', (input) => {
     expect(IdSchema.parse(input)).toBe(input);
   });
 
-  it.each([0, -1, 1.5, '7', true, '0', 'abc', '', null, undefined])(
+  it.each([0, -1, 1.5, 2147483648, '7', true, '0', 'abc', '', null, undefined])(
     'rejects %j, since answers are parsed strictly',
     (input) => {
       expectRejected(IdSchema, input);
@@ -33,13 +33,17 @@ describe('IdTextSchema', () => {
   it.each([
     ['7', 7],
     ['1234567', 1234567],
+    ['2147483647', 2147483647],
   ])('turns %j into id %d', (input, expected) => {
     expect(IdTextSchema.parse(input)).toBe(expected);
   });
 
-  it.each(['0', '-3', '2.5', '1e3', '0x10', '007', ' 7', 'abc', '', 7])('rejects %j', (input) => {
-    expectRejected(IdTextSchema, input);
-  });
+  it.each(['0', '-3', '2.5', '1e3', '0x10', '007', ' 7', 'abc', '', 7, '2147483648', '99999999999'])(
+    'rejects %j',
+    (input) => {
+      expectRejected(IdTextSchema, input);
+    },
+  );
 });
 
 describe('IdParamsSchema', () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import {
   COMMAND_RESULT_SCHEMAS,
+  MAX_MESSAGE_BYTES,
   type CommandMessage,
   type CommandType,
   MachineProgramMessageSchema,
@@ -188,8 +189,13 @@ export class MqttGateway {
     const parsedTopic = parseTopic(topic);
     if (!parsedTopic || parsedTopic.kind === 'commands') return;
     const { kind, id } = parsedTopic;
-    // An empty retained payload clears a topic; there is nothing to report.
+    // An empty retained payload clears a topic; there is nothing to report. Nor is there in
+    // one larger than any real message, which is not even read.
     if (payload.length === 0) return;
+    if (payload.length > MAX_MESSAGE_BYTES) {
+      this.options.logger.debug({ topic, bytes: payload.length }, 'dropped a message larger than the protocol allows');
+      return;
+    }
     const parsed = MESSAGE_SCHEMAS[kind].safeParse(parseJson(payload));
     if (!parsed.success) {
       this.options.logger.debug({ topic }, 'dropped a message that does not follow the protocol');

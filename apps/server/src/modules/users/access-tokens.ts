@@ -1,8 +1,20 @@
+import { IdSchema } from '@pivot/contracts';
 import { SignJWT, errors, jwtVerify } from 'jose';
+import { z } from 'zod';
 
 export type AccessClaims = { userId: number; sessionId: string };
 
 const ISSUER = 'pivot-dashboard';
+
+/** A signed token still names its user and session in the shapes the database keeps them. */
+const ClaimsSchema = z.object({
+  sub: z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .transform(Number)
+    .pipe(IdSchema),
+  sid: z.uuid(),
+});
 
 /** Short-lived bearer tokens (HS256) naming the user and the session they belong to. */
 export class AccessTokens {
@@ -29,9 +41,8 @@ export class AccessTokens {
   async verify(token: string): Promise<AccessClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, algorithms: ['HS256'] });
-      const userId = Number(payload.sub);
-      if (!Number.isInteger(userId) || typeof payload.sid !== 'string') return null;
-      return { userId, sessionId: payload.sid };
+      const claims = ClaimsSchema.safeParse(payload);
+      return claims.success ? { userId: claims.data.sub, sessionId: claims.data.sid } : null;
     } catch (error) {
       if (error instanceof errors.JOSEError) return null;
       throw error;

@@ -1,0 +1,44 @@
+import { topics } from '@pivot/contracts';
+import { eq } from 'drizzle-orm';
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { telemetry } from '../../src/modules/telemetry/telemetry.table';
+import { type TestApp, createTestApp } from '../support/test-app';
+
+const MACHINE = `POISON-${Date.now().toString(36)}`;
+
+describe('reports no machine could send', () => {
+  let t: TestApp;
+  let controller: mqtt.MqttClient;
+  beforeAll(async () => {
+    t = await createTestApp();
+    controller = await mqtt.connectAsync(t.app.mqttUrl, { protocolVersion: 4 });
+  });
+  afterAll(async () => {
+    await controller.endAsync();
+    await t.close();
+  });
+
+  it('are dropped before they are stored, and the reports after them are stored', async () => {
+    const now = Date.now();
+    const good = { v: 1, ts: now, status: 'front', angle: 10, distance: 400, speed: 50, pressure: 2.4, flow: 90 };
+    const poison = [
+      { ...good, ts: now - 3, distance: 1e308 },
+      { ...good, ts: 253402300800000 },
+      { ...good, ts: now - 2, status: 'alarm', alarm: 'pressure\u0000loss' },
+      { ...good, ts: now - 1, alarm: 'x'.repeat(1024 * 1024) },
+    ];
+    for (const message of [...poison, good]) {
+      await controller.publishAsync(topics.telemetry(MACHINE), JSON.stringify(message), { qos: 1 });
+    }
+    await expect
+      .poll(async () => {
+        await t.app.telemetry.flush();
+        return t.database.db.select().from(telemetry).where(eq(telemetry.machineId, MACHINE));
+      })
+      .toHaveLength(1);
+    const [stored] = await t.database.db.select().from(telemetry).where(eq(telemetry.machineId, MACHINE));
+    expect(stored!.ts.getTime()).toBe(now);
+    expect((await t.client().get('/api/health')).body).toMatchObject({ status: 'ok' });
+  });
+});
