@@ -66,6 +66,16 @@ export const MACHINE_LIMITS = {
   earliestTs: Date.UTC(2020, 0, 1),
   /** Nor after this: 2100-01-01 (PostgreSQL stores up to year 294276, but the water accounting does not). */
   latestTs: Date.UTC(2100, 0, 1),
+  /**
+   * Water into one machine, m³/h. Real pivots take 150–500, but the simulator runs time faster
+   * than life and scales the flow it reports by the same factor (docs/simulator.md); this bound
+   * only keeps the water accounting's numbers finite.
+   */
+  flowM3h: 1_000_000,
+  /** How far ahead of the server's clock a report's `ts` may be: a clock that is a little fast. */
+  clockSkewMs: 5 * 60_000,
+  /** How old a report may arrive: a controller sends what it buffered during an outage. */
+  backfillMs: 7 * 24 * 60 * 60_000,
 } as const;
 
 /** The largest payload the server reads; a program of many detailed sectors stays well below it. */
@@ -105,7 +115,7 @@ export const TelemetryMessageSchema = z.object({
   /** Water pressure at the pivot, bar. */
   pressure: z.number().nonnegative().max(MACHINE_LIMITS.pressureBar),
   /** Water flow into the machine, m³/h. */
-  flow: z.number().nonnegative(),
+  flow: z.number().nonnegative().max(MACHINE_LIMITS.flowM3h),
   /** Why the machine is in alarm, such as "pressure_loss"; only with status alarm. */
   alarm: machineText(64).optional(),
   /** The arm as measured by GPS, when the machine has it; otherwise the server draws it from angle and distance. */

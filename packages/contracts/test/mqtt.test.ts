@@ -27,6 +27,7 @@ describe('what a machine may report', () => {
     ['an arm longer than any pivot', { distance: 1e308 }],
     ['an arm just past the longest', { distance: MACHINE_LIMITS.armLengthM + 1 }],
     ['a pressure no pivot holds', { pressure: 1e308 }],
+    ['a flow that would overflow the water accounting', { flow: 1e308 }],
     ['a time in the year 10000', { ts: 253402300800000 }],
     ['a time before the product', { ts: 0 }],
     ['a NUL in the alarm', { status: 'alarm', alarm: 'pressure\u0000loss' }],

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import {
   COMMAND_RESULT_SCHEMAS,
+  MACHINE_LIMITS,
   MAX_MESSAGE_BYTES,
   type CommandMessage,
   type CommandType,
@@ -197,7 +198,7 @@ export class MqttGateway {
       return;
     }
     const parsed = MESSAGE_SCHEMAS[kind].safeParse(parseJson(payload));
-    if (!parsed.success) {
+    if (!parsed.success || outsideClockWindow(kind, parsed.data, Date.now())) {
       this.options.logger.debug({ topic }, 'dropped a message that does not follow the protocol');
       return;
     }
@@ -229,6 +230,18 @@ export class MqttGateway {
     const result = COMMAND_RESULT_SCHEMAS[pending.type].safeParse(reply.data.result);
     pending.settle(result.success ? { kind: 'ok', result: result.data } : { kind: 'malformed' });
   }
+}
+
+/**
+ * A report from a clock far ahead would win over every later one (the newest `ts` is the state);
+ * one older than the backfill window is no delayed upload. Presence is exempt from the latter:
+ * the retained "online" of a machine connected for weeks carries the moment it connected.
+ */
+function outsideClockWindow(kind: MachineMessageKind, message: MachineMessages[MachineMessageKind], now: number) {
+  const ts = 'ts' in message ? message.ts : undefined;
+  if (ts === undefined) return false;
+  if (ts > now + MACHINE_LIMITS.clockSkewMs) return true;
+  return kind !== 'presence' && ts < now - MACHINE_LIMITS.backfillMs;
 }
 
 /** How long start-up waits for the broker before going on without it. */

@@ -27,6 +27,10 @@ describe('reports no machine could send', () => {
       { ...good, ts: 253402300800000 },
       { ...good, ts: now - 2, status: 'alarm', alarm: 'pressure\u0000loss' },
       { ...good, ts: now - 1, alarm: 'x'.repeat(1024 * 1024) },
+      { ...good, ts: now - 4, flow: 1e308 },
+      // A clock a month fast would hold the machine's shown state for a month; one a week and a day behind is no backfill.
+      { ...good, ts: now + 30 * 24 * 60 * 60_000 },
+      { ...good, ts: now - 8 * 24 * 60 * 60_000 },
     ];
     for (const message of [...poison, good]) {
       await controller.publishAsync(topics.telemetry(MACHINE), JSON.stringify(message), { qos: 1 });
@@ -39,6 +43,8 @@ describe('reports no machine could send', () => {
       .toHaveLength(1);
     const [stored] = await t.database.db.select().from(telemetry).where(eq(telemetry.machineId, MACHINE));
     expect(stored!.ts.getTime()).toBe(now);
+    const [state] = await t.app.telemetry.statesOf(t.database.db, [MACHINE]).then((states) => [...states.values()]);
+    expect(state!.reportedAt!.getTime()).toBe(now);
     expect((await t.client().get('/api/health')).body).toMatchObject({ status: 'ok' });
   });
 });
