@@ -21,11 +21,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { z } from 'zod';
 
-type ResultOf<T extends CommandType> = z.infer<(typeof COMMAND_RESULT_SCHEMAS)[T]>;
+/** What a machine answers when a command of this type succeeds. */
+export type CommandResult<T extends CommandType> = z.infer<(typeof COMMAND_RESULT_SCHEMAS)[T]>;
 
 /** How a command ended: answered, refused by the machine, answered with garbage, or not answered in time. */
 export type CommandOutcome<T extends CommandType> =
-  | { kind: 'ok'; result: ResultOf<T> }
+  | { kind: 'ok'; result: CommandResult<T> }
   | { kind: 'refused'; code: string; message: string }
   | { kind: 'malformed' }
   | { kind: 'timeout' };

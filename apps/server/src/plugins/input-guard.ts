@@ -3,14 +3,14 @@ import fp from 'fastify-plugin';
 import { AppError } from '../errors';
 
 /** Deeper than any GeoJSON a field needs (a polygon's rings are 5 levels); deeper input is refused. */
-export const MAX_INPUT_DEPTH = 32;
+const MAX_INPUT_DEPTH = 32;
 
 /**
  * What no request may carry, whatever its route: a NUL character in any text (PostgreSQL cannot
  * store one) and nesting deeper than MAX_INPUT_DEPTH (the schemas validate recursively). Walked
  * without recursion, so a hostile body cannot exhaust the stack here either.
  */
-export function hasForbiddenInput(value: unknown): boolean {
+function hasForbiddenInput(value: unknown): boolean {
   const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
   while (pending.length > 0) {
     const { value: current, depth } = pending.pop()!;

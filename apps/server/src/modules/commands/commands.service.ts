@@ -1,11 +1,10 @@
 import type { CommandType, ErrorCode, LogEventType } from '@pivot/contracts';
 import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
-import type { CommandOutcome, CommandRequest, MqttGateway } from '../../gateway/mqtt-gateway';
+import type { CommandOutcome, CommandRequest, CommandResult, MqttGateway } from '../../gateway/mqtt-gateway';
 import type { LogsService, NewLogEntry } from '../logs';
 
 type Failure = Exclude<CommandOutcome<CommandType>, { kind: 'ok' }>;
-type ResultOf<T extends CommandType> = Extract<CommandOutcome<T>, { kind: 'ok' }>['result'];
 
 /** What the activity log says of a command: who sent it, to which machine, about what. */
 export type CommandAudit = Pick<NewLogEntry, 'actorUserId' | 'ip' | 'event'> & {
@@ -48,7 +47,7 @@ export class MachineCommands {
     request: CommandRequest & { type: T },
     audit: CommandAudit,
     errors: FailureErrors = COMMAND_FAILURE_ERRORS,
-  ): Promise<ResultOf<T>> {
+  ): Promise<CommandResult<T>> {
     const { db, gateway, logs } = this.deps;
     const outcome = await gateway.command<T>(audit.machine.internalId, request);
     if (outcome.kind === 'ok') return outcome.result;

@@ -164,10 +164,10 @@ export class SprinklersService {
     const grants = await access.usersOfMachines(db, sprinklerIds);
     const rows = await users.findMany(db, [...new Set([...grants.values()].flat())]);
     return new Map(
-      [...grants].map(([sprinklerId, userIds]) => [
-        sprinklerId,
-        rows.filter((row) => userIds.includes(row.id)).map(presentAssignedUser),
-      ]),
+      [...grants].map(([sprinklerId, userIds]) => {
+        const granted = new Set(userIds);
+        return [sprinklerId, rows.filter((row) => granted.has(row.id)).map(presentAssignedUser)];
+      }),
     );
   }
 
@@ -242,13 +242,16 @@ export class SprinklersService {
   async move(actor: SignedInUser, id: number, motion: Motion, client: ClientInfo): Promise<SprinklerDetail> {
     const { db, commands, telemetry, logs } = this.deps;
     const sprinkler = await this.accessible(actor, id);
-    const entry = { actorUserId: actor.id, machine: loggedMachine(sprinkler), event: motion, ip: client.ip };
-    const result = await commands.run({ type: 'motion', motion }, { ...entry, failure: 'sprinkler_motion_failure' });
+    const machine = loggedMachine(sprinkler);
+    const result = await commands.run(
+      { type: 'motion', motion },
+      { actorUserId: actor.id, machine, event: motion, ip: client.ip, failure: 'sprinkler_motion_failure' },
+    );
     await telemetry.confirmStatus(db, sprinkler.internalId, result.status);
     await logs.record(db, {
       eventType: 'sprinkler_motion_success',
-      actorUserId: entry.actorUserId,
-      sprinkler: entry.machine,
+      actorUserId: actor.id,
+      sprinkler: machine,
       event: motion,
       ip: client.ip,
     });
