@@ -46,7 +46,11 @@ async function storeWeekOfWeather(server: BenchServer, station: StationSite): Pr
       wind: Math.round(random.between(1, 5) * 10) / 10,
       solarRadiation: Math.round(850 * daylight),
     };
-    await insertWeatherReading(server.app.database.db, station.id, reading);
+    await insertWeatherReading(
+      server.app.database.db,
+      { stationId: station.id, machineId: station.machineId },
+      reading,
+    );
   }
 }
 

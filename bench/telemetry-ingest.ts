@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { telemetry } from '@pivot/server/src/modules/telemetry/telemetry.table';
 import { count, like } from 'drizzle-orm';
+import { siteId } from '@pivot/simulator';
 import { startBenchServer } from './support/bench-server';
 import { ChildScript } from './support/child-script';
 import { readOptions } from './support/cli';
@@ -71,9 +72,19 @@ runBenchmark('telemetry-ingest', 280_000, async () => {
       }`,
     });
 
-    await counter.ask({ type: 'start', brokerUrl: app.mqttUrl, idPrefix }, 'started');
+    await counter.ask({ type: 'start', brokerUrl: app.mqttUrl, idPrefix, server: app.brokerPolicy.server }, 'started');
+    // The fleet's machine IDs, as the simulator numbers them, registered before they connect.
+    const expectedIds = Array.from({ length: options.machines }, (_, index) => siteId(idPrefix, 'SIM', index + 1));
+    const credentials = await server.registerControllers(expectedIds);
     const { machineIds } = await fleet.ask(
-      { type: 'start', brokerUrl: app.mqttUrl, count: options.machines, idPrefix, telemetryMs: TELEMETRY_MS },
+      {
+        type: 'start',
+        brokerUrl: app.mqttUrl,
+        count: options.machines,
+        idPrefix,
+        telemetryMs: TELEMETRY_MS,
+        credentials,
+      },
       'started',
     );
     let serverProgress: Progress = { count: 0, at: Date.now() };

@@ -17,6 +17,9 @@ npm run --silent typecheck
 step "migrations match the schema"
 bash scripts/check-migrations.sh
 
+step "Debian's mosquitto for the broker-account tests (each starts a private one)"
+bash scripts/ensure-mosquitto.sh
+
 step "tests on the embedded defaults (PGlite, embedded broker)"
 env -u DATABASE_URL -u TEST_MQTT_URL npx vitest run
 

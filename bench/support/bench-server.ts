@@ -9,6 +9,7 @@ import { openDatabase } from '@pivot/server/src/db/client';
 import { PasswordHasher } from '@pivot/server/src/modules/users/password-hasher';
 import { insertUser } from '@pivot/server/src/modules/users/users.repository';
 import type { UserRow } from '@pivot/server/src/modules/users/users.table';
+import type { Credentials } from '@pivot/simulator';
 import pg from 'pg';
 import type { BenchOptions } from './cli';
 import { onAbort } from './run';
@@ -26,6 +27,8 @@ export type BenchServer = {
   external: { broker: boolean };
   /** A session signed in as the first administrator. */
   signInAdmin: () => Promise<HttpSession>;
+  /** Registers the controllers as an administrator does and returns their secrets by machine ID. */
+  registerControllers: (machineIds: readonly string[]) => Promise<Credentials>;
   /** An activated ordinary user with USER_PASSWORD, stored straight in the database. */
   createUser: () => Promise<UserRow>;
   signIn: (email: string) => Promise<HttpSession>;
@@ -132,6 +135,13 @@ export async function startBenchServer(options: BenchOptions, setup: ServerSetup
     },
     external: { broker: options.broker !== undefined },
     signInAdmin: () => signIn(ADMIN_EMAIL, adminPassword),
+    registerControllers: async (machineIds) => {
+      const admin = (await app.users.findFirstAdmin())!;
+      const server = { ip: '', userAgent: null };
+      const credentials: Credentials = {};
+      for (const id of machineIds) credentials[id] = (await app.devices.register(admin, id, server)).secret;
+      return credentials;
+    },
     createUser: async () => {
       users += 1;
       return insertUser(database.db, {

@@ -21,8 +21,8 @@ export async function forgetFleet(brokerUrl: string, fleet: Fleet): Promise<void
   }
   const retained = [
     ...machineIds.flatMap((id) => [topics.presence(id), topics.program(id)]),
-    ...fleet.stations.map((station) => topics.weather(station.id)),
-    ...fleet.sensors.map((sensor) => topics.soil(sensor.id)),
+    ...fleet.stations.map((station) => topics.weather(station.machineId, station.id)),
+    ...fleet.sensors.map((sensor) => topics.soil(sensor.machineId, sensor.id)),
   ];
   const cleaner = await connectAsync(brokerUrl, { reconnectPeriod: 0 });
   await Promise.all(retained.map((topic) => cleaner.publishAsync(topic, '', { qos: 1, retain: true })));

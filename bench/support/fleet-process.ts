@@ -3,13 +3,20 @@
  * machines publish as real controllers would, while the server under test has its own core.
  */
 import { performance } from 'node:perf_hooks';
-import { type Fleet, type PivotMachine, startFleet } from '@pivot/simulator';
+import { type Credentials, type Fleet, type PivotMachine, startFleet } from '@pivot/simulator';
 import { forgetFleet } from './broker-cleanup';
 import { serveParent } from './child-script';
 import { sleep } from './stats';
 
 export type FleetRequest =
-  | { type: 'start'; brokerUrl: string; count: number; idPrefix: string; telemetryMs: number }
+  | {
+      type: 'start';
+      brokerUrl: string;
+      count: number;
+      idPrefix: string;
+      telemetryMs: number;
+      credentials: Credentials;
+    }
   /** As fast as the broker acknowledges, or paced at `perSecond` reports a second in all. */
   | { type: 'flood'; perMachine: number; maxInFlight: number; perSecond: number | undefined }
   /** `forget`: a shared broker keeps sessions and retained messages, which the fleet clears. */
@@ -45,6 +52,7 @@ serveParent<FleetRequest, FleetEvent>(async (request, tell) => {
         brokerUrl: request.brokerUrl,
         count: request.count,
         idPrefix: request.idPrefix,
+        credentials: request.credentials,
         // Moving or not, every machine reports at the same interval.
         intervals: { movingTelemetryMs: request.telemetryMs, restingTelemetryMs: request.telemetryMs },
       });

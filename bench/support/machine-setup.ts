@@ -98,6 +98,7 @@ async function setUpSimulatedMachine(
   const fleet = new Fleet(layout, {
     brokerUrl,
     idPrefix,
+    credentials: await server.registerControllers(layout.machines.map((machine) => machine.id)),
     alarmChancePerHour: 0,
     timeScale: setup.timeScale,
     intervals: setup.intervals,

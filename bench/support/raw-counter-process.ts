@@ -8,7 +8,8 @@ import { type MqttClient, connectAsync } from 'mqtt';
 import { serveParent } from './child-script';
 
 export type CounterRequest =
-  | { type: 'start'; brokerUrl: string; idPrefix: string }
+  /** `server`: the server's own broker account, the one allowed to read every machine. */
+  | { type: 'start'; brokerUrl: string; idPrefix: string; server: { username: string; password: string } }
   | { type: 'count' }
   /** Answered with `reached` once this many reports have arrived. */
   | { type: 'notify'; total: number };
@@ -26,7 +27,12 @@ serveParent<CounterRequest, CounterEvent>(async (request, tell) => {
   switch (request.type) {
     case 'start': {
       const topicStart = `${TOPIC_ROOT}/machines/${request.idPrefix}`;
-      client = await connectAsync(request.brokerUrl, { clean: true, reconnectPeriod: 0 });
+      const { username, password } = request.server;
+      client = await connectAsync(request.brokerUrl, {
+        clean: true,
+        reconnectPeriod: 0,
+        ...(password ? { username, password } : {}),
+      });
       client.on('message', (topic) => {
         if (!topic.startsWith(topicStart)) return;
         count += 1;

@@ -16,6 +16,7 @@ import { healthRoutes } from './http/health.routes';
 import { accessModule } from './modules/access';
 import { adminModule } from './modules/admin';
 import { commandsModule } from './modules/commands';
+import { devicesModule } from './modules/devices';
 import { logsModule } from './modules/logs';
 import { mailModule } from './modules/mail';
 import { programsModule } from './modules/programs';
@@ -93,6 +94,7 @@ export async function buildApp({
   await app.register(mailModule, config);
   await app.register(accessModule);
   await app.register(logsModule);
+  await app.register(devicesModule, config);
   await app.register(usersModule, { ...config, print });
   await app.register(weatherModule, config);
   await app.register(telemetryModule);

@@ -32,6 +32,19 @@ const EnvSchema = z.object({
   MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1883),
   MQTT_HOST: z.string().default('0.0.0.0'),
   MQTT_SHARED_GROUP: z.string().optional(),
+  MQTT_USERNAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, 'MQTT_USERNAME: letters, digits, - and _ only')
+    .default('pivot-server'),
+  MQTT_PASSWORD: optionalText,
+  MQTT_DEVICE_AUTH: z.enum(['broker', 'mosquitto-dynsec', 'http']).default('broker'),
+  MQTT_AUTH_HTTP_SECRET: optionalText.refine(
+    (value) => value === undefined || value.length >= 32,
+    'MQTT_AUTH_HTTP_SECRET needs at least 32 characters',
+  ),
+  MQTT_TLS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  MQTT_TLS_CERT: optionalText,
+  MQTT_TLS_KEY: optionalText,
   SERVER_ID: optionalText.refine(
     (value) => value === undefined || /^[A-Za-z0-9_-]{1,40}$/.test(value),
     'SERVER_ID: letters, digits, - and _ only',
@@ -63,7 +76,22 @@ export const PRODUCT_NAME = 'Pivot';
 export class ConfigError extends Error {}
 
 /** The settings the server runs with: the environment, checked, with its defaults and derived values. */
-const ConfigSchema = EnvSchema.transform((values) => {
+const ConfigSchema = EnvSchema.superRefine((values, context) => {
+  const problem = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message });
+  if (values.MQTT_URL && values.MQTT_DEVICE_AUTH === 'http' && !values.MQTT_AUTH_HTTP_SECRET) {
+    problem('MQTT_AUTH_HTTP_SECRET', 'is needed with MQTT_DEVICE_AUTH=http: the broker sends it with every question');
+  }
+  if (values.MQTT_URL && values.MQTT_DEVICE_AUTH !== 'broker' && !values.MQTT_PASSWORD) {
+    problem(
+      'MQTT_PASSWORD',
+      `is needed with MQTT_DEVICE_AUTH=${values.MQTT_DEVICE_AUTH}: the server's own broker account`,
+    );
+  }
+  const tlsSettings = [values.MQTT_TLS_PORT, values.MQTT_TLS_CERT, values.MQTT_TLS_KEY];
+  if (tlsSettings.some((value) => value !== undefined) && tlsSettings.some((value) => value === undefined)) {
+    problem('MQTT_TLS_PORT', 'MQTT_TLS_PORT, MQTT_TLS_CERT and MQTT_TLS_KEY go together');
+  }
+}).transform((values) => {
   const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '');
   return {
     port: values.PORT,
@@ -89,6 +117,29 @@ const ConfigSchema = EnvSchema.transform((values) => {
      * the embedded broker, has none; a real broker gets them unless turned off.
      */
     mqttSharedGroup: values.MQTT_URL ? (values.MQTT_SHARED_GROUP ?? 'pivot-api') || undefined : undefined,
+    /**
+     * The server's own broker account. The embedded broker takes a password made at each start
+     * (only this process connects as the server); a real broker needs MQTT_PASSWORD.
+     */
+    mqttServerCredentials: {
+      username: values.MQTT_USERNAME,
+      password: values.MQTT_PASSWORD ?? (values.MQTT_URL ? '' : randomBytes(32).toString('base64url')),
+    },
+    /**
+     * How a real broker learns the controllers' credentials: it keeps them itself ('broker',
+     * configured by the operator), the server manages them in Mosquitto's dynamic security, or
+     * the broker asks the server's HTTP endpoints (EMQX). The embedded broker asks the server directly.
+     */
+    mqttDeviceAuth: values.MQTT_URL ? values.MQTT_DEVICE_AUTH : ('embedded' as const),
+    mqttAuthHttpSecret: values.MQTT_AUTH_HTTP_SECRET,
+    mqttTls:
+      values.MQTT_TLS_PORT === undefined || !values.MQTT_TLS_CERT || !values.MQTT_TLS_KEY
+        ? undefined
+        : {
+            port: values.MQTT_TLS_PORT,
+            certFile: path.resolve(values.MQTT_TLS_CERT),
+            keyFile: path.resolve(values.MQTT_TLS_KEY),
+          },
     serverId: values.SERVER_ID ?? randomBytes(4).toString('hex'),
     commandTimeoutMs: values.COMMAND_TIMEOUT_MS,
     maxProgramsPerMachine: values.MAX_PROGRAMS_PER_MACHINE,

@@ -41,6 +41,7 @@ async function main(): Promise<void> {
     fleet = await startDemo(app, {
       email: config.demoEmail,
       password: config.demoPassword,
+      dataDir: config.dataDir,
       print: (text) => process.stdout.write(text),
     });
   }

@@ -8,6 +8,8 @@ export type CliOptions = {
   /** null: the default, 1, or 20 with --demo. */
   timeScale: number | null;
   idPrefix: string;
+  /** A JSON file of machine ID to secret; null: the machines connect without credentials. */
+  credentialsFile: string | null;
   verbose: boolean;
 };
 
@@ -21,6 +23,9 @@ export const USAGE = `Usage: npm run simulator -- --broker <url> (--machines <n>
   --seed <s>           seed for every random choice, a whole number (default 1)
   --time-scale <k>     simulated minutes per real minute, above 0 and at most 1000 (default 1)
   --id-prefix <p>      put before every ID, to run several fleets on one broker (A–Z a–z 0–9 _ -)
+  --credentials <file> each controller's secret: a JSON object of machine ID to secret, as the
+                       administrator registered them (docs/simulator.md); a secured broker
+                       refuses machines without one
   --verbose            log every command and misbehaviour
   --help               show this help
 `;
@@ -45,6 +50,7 @@ export function parseCliArgs(args: string[]): CliCommand {
         seed: { type: 'string' },
         'time-scale': { type: 'string' },
         'id-prefix': { type: 'string', default: '' },
+        credentials: { type: 'string' },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
@@ -66,6 +72,7 @@ export function parseCliArgs(args: string[]): CliCommand {
       seed: values.seed === undefined ? 1 : wholeNumber('--seed', values.seed, 0, 2 ** 32 - 1),
       timeScale: values['time-scale'] === undefined ? null : timeScale(values['time-scale']),
       idPrefix: values['id-prefix'],
+      credentialsFile: values.credentials ?? null,
       verbose: values.verbose,
     },
   };

@@ -1,11 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { type MqttClient, connect } from 'mqtt';
 import { type FleetLayout, type MachineSite, generateMachineSites, surroundings } from './fleet-layout';
 import { bearingAndDistance } from './geo';
 import { type Sweep, sweepCovers } from './irrigation';
 import { type Logger, silentLogger } from './logger';
 import { type MisbehaviourShares, assertMisbehaviourShares } from './misbehaviour';
-import { waitForConnection } from './mqtt-connection';
 import { PivotMachine } from './pivot-machine';
 import { createRandom, mixSeed } from './random';
 import { SoilSensor } from './soil-sensor';
@@ -37,6 +34,8 @@ export type FleetOptions = {
   /** Chance of a pressure-loss alarm per simulated hour of watering, per machine; 0.01 by default. */
   alarmChancePerHour?: number;
   misbehaviour?: MisbehaviourShares;
+  /** Each controller's secret by machine ID, as an administrator registered them; missing ones connect anonymously. */
+  credentials?: Readonly<Record<string, string>>;
   logger?: Logger;
 };
 
@@ -48,13 +47,13 @@ const RUN_SEED_SALT = 0x5eed;
 
 /**
  * Machines with the weather stations and soil probes around them. Each machine has its own MQTT
- * connection; stations and probes publish through one shared connection, as a radio gateway would.
+ * connection and credentials; its stations and probes publish through it, as instruments wired
+ * or radioed to the machine's controller do.
  */
 export class Fleet {
   readonly machines: PivotMachine[];
   readonly stations: WeatherStation[];
   readonly sensors: SoilSensor[];
-  private gateway: MqttClient | null = null;
   private readonly logger: Logger;
 
   constructor(
@@ -81,6 +80,7 @@ export class Fleet {
         new PivotMachine({
           ...site,
           brokerUrl: options.brokerUrl,
+          secret: options.credentials?.[site.id],
           timeScale: options.timeScale,
           alarmChancePerHour: options.alarmChancePerHour ?? DEFAULT_ALARM_CHANCE_PER_HOUR,
           movingTelemetryMs: intervals.movingTelemetryMs,
@@ -103,17 +103,17 @@ export class Fleet {
         onReading: (reading) => nearby.forEach((sensor) => sensor.weather(reading)),
       });
     });
+    const machinesById = new Map(this.machines.map((machine) => [machine.id, machine]));
+    for (const [peripheral, site] of [
+      ...this.stations.map((station, index) => [station, layout.stations[index]!] as const),
+      ...this.sensors.map((sensor, index) => [sensor, layout.sensors[index]!] as const),
+    ]) {
+      machinesById.get(site.machineId)?.speakFor(peripheral);
+    }
   }
 
   async start(): Promise<void> {
-    const gateway = connect(this.options.brokerUrl, {
-      clientId: `${this.options.idPrefix ?? ''}sensors-${randomUUID()}`,
-    });
-    gateway.on('error', (error) => this.logger.debug('MQTT error on the sensor gateway', { error: error.message }));
-    gateway.on('offline', () => this.logger.warn('Lost the broker; reconnecting', { broker: this.options.brokerUrl }));
-    this.gateway = gateway;
     try {
-      await waitForConnection(gateway, this.options.brokerUrl);
       for (let first = 0; first < this.machines.length; first += CONNECT_BATCH) {
         await Promise.all(this.machines.slice(first, first + CONNECT_BATCH).map((machine) => machine.start()));
       }
@@ -121,7 +121,6 @@ export class Fleet {
       await this.stop();
       throw error;
     }
-    for (const reporter of [...this.stations, ...this.sensors]) reporter.start(gateway);
     this.logger.info('Fleet started', {
       broker: this.options.brokerUrl,
       machines: this.machines.length,
@@ -130,13 +129,9 @@ export class Fleet {
     });
   }
 
-  /** Stops every part; the machines go offline cleanly. */
+  /** Stops every part; the machines go offline cleanly, and their stations and probes with them. */
   async stop(): Promise<void> {
-    for (const reporter of [...this.stations, ...this.sensors]) reporter.stop();
     await Promise.all(this.machines.map((machine) => machine.stop()));
-    const gateway = this.gateway;
-    this.gateway = null;
-    await gateway?.endAsync(!gateway.connected);
   }
 }
 

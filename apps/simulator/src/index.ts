@@ -1,6 +1,7 @@
+export { type Credentials, readCredentialsFile, writeCredentialsFile } from './credentials-file';
 export { DEMO_MACHINES, DEMO_TIME_SCALE, type Crop, type DemoMachine, startDemoFleet } from './demo-fleet';
 export { Fleet, type FleetIntervals, type FleetOptions, type GeneratedFleetOptions, startFleet } from './fleet';
-export type { FleetLayout, MachineSite, SensorSite, StationSite } from './fleet-layout';
+export { type FleetLayout, type MachineSite, type SensorSite, type StationSite, siteId } from './fleet-layout';
 export type { Sweep } from './irrigation';
 export { type LogLevel, type Logger, createLogger, silentLogger } from './logger';
 export { MISBEHAVIOUR_KINDS, type MisbehaviourKind, type MisbehaviourShares } from './misbehaviour';

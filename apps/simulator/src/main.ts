@@ -1,4 +1,5 @@
 import { CliError, USAGE, parseCliArgs } from './cli-options';
+import { readCredentialsFile } from './credentials-file';
 import { startDemoFleet } from './demo-fleet';
 import { startFleet } from './fleet';
 import { createLogger } from './logger';
@@ -18,14 +19,15 @@ if (command.kind === 'help') {
 
 const { options } = command;
 const logger = createLogger(options.verbose ? 'debug' : 'info', (line) => process.stdout.write(line));
-const fleetOptions = {
-  brokerUrl: options.brokerUrl,
-  seed: options.seed,
-  timeScale: options.timeScale ?? undefined,
-  idPrefix: options.idPrefix,
-  logger,
-};
 try {
+  const fleetOptions = {
+    brokerUrl: options.brokerUrl,
+    seed: options.seed,
+    timeScale: options.timeScale ?? undefined,
+    idPrefix: options.idPrefix,
+    credentials: options.credentialsFile === null ? undefined : await readCredentialsFile(options.credentialsFile),
+    logger,
+  };
   const fleet =
     options.machines === null
       ? await startDemoFleet(fleetOptions)

@@ -29,8 +29,10 @@ export type ProgramUpload = Extract<CommandMessage, { type: 'program' }>['progra
 
 export type PivotMachineOptions = {
   brokerUrl: string;
-  /** The machine ID, also its MQTT client id. */
+  /** The machine ID, also its MQTT client id and username. */
   id: string;
+  /** The controller's secret, its MQTT password; without it the machine connects anonymously, which only an open broker takes. */
+  secret?: string;
   name?: string;
   lat: number;
   lng: number;
@@ -64,6 +66,9 @@ export type PivotMachineOptions = {
   /** Told of every stretch the arm waters, so soil sensors under it get wet. */
   onSweep?: (sweep: Sweep) => void;
 };
+
+/** A weather station or soil probe wired to a controller: it publishes through the controller's connection. */
+export type Peripheral = { start(client: MqttClient): void; stop(): void };
 
 export type PivotMachineState = {
   id: string;
@@ -127,6 +132,7 @@ export class PivotMachine {
   private readonly lateReplies = new Set<NodeJS.Timeout>();
   private readonly logger: Logger;
   private client: MqttClient | null = null;
+  private readonly peripherals: Peripheral[] = [];
   private telemetryTimer: NodeJS.Timeout | undefined;
   private programTimer: NodeJS.Timeout | undefined;
   private lastAdvance = Date.now();
@@ -153,6 +159,7 @@ export class PivotMachine {
     const presence = topics.presence(this.id);
     const client = connect(this.settings.brokerUrl, {
       clientId: this.id,
+      ...(this.settings.secret === undefined ? {} : { username: this.id, password: this.settings.secret }),
       clean: false,
       reconnectPeriod: RECONNECT_PERIOD_MS,
       will: { topic: presence, payload: OFFLINE, qos: 1, retain: true },
@@ -169,11 +176,21 @@ export class PivotMachine {
     }
     this.lastAdvance = Date.now();
     await this.announce(client);
+    for (const peripheral of this.peripherals) peripheral.start(client);
     client.on('connect', () => {
       this.announce(client).catch((error: unknown) =>
         this.logger.warn('Could not announce after reconnecting', { machine: this.id, error: String(error) }),
       );
     });
+  }
+
+  /**
+   * Wires a station or probe to this controller: it reports under the machine's topics, through
+   * the machine's connection, with the machine's credentials, from when the machine is started.
+   */
+  speakFor(peripheral: Peripheral): void {
+    this.peripherals.push(peripheral);
+    if (this.client) peripheral.start(this.client);
   }
 
   /** Goes offline on purpose: publishes offline presence, then disconnects cleanly. */
@@ -234,6 +251,7 @@ export class PivotMachine {
   }
 
   private halt(): MqttClient | null {
+    for (const peripheral of this.peripherals) peripheral.stop();
     clearTimeout(this.telemetryTimer);
     clearTimeout(this.programTimer);
     for (const timer of this.lateReplies) clearTimeout(timer);

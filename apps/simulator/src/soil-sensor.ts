@@ -48,6 +48,8 @@ export class SoilMoisture {
 
 export type SoilSensorOptions = {
   id: string;
+  /** The controller it is wired to, which publishes its readings under its own topics. */
+  machineId: string;
   lat: number;
   lng: number;
   /** ms between readings; 60 s by default. */
@@ -61,9 +63,10 @@ export type SoilSensorOptions = {
   logger?: Logger;
 };
 
-/** A soil-moisture probe publishing retained readings to sensors/{id}/soil. */
+/** A soil-moisture probe publishing retained readings to machines/{machineId}/sensors/{id}/soil. */
 export class SoilSensor {
   readonly id: string;
+  readonly machineId: string;
   readonly position: LatLng;
   private readonly depth: number;
   private readonly timeScale: number;
@@ -82,10 +85,11 @@ export class SoilSensor {
     assertPositive('The time scale', this.timeScale);
     assertPositive('The soil interval', intervalMs);
     this.id = options.id;
+    this.machineId = options.machineId;
     this.position = { lat: options.lat, lng: options.lng };
     this.soil = new SoilMoisture(options.moisture ?? 25, this.depth * 2 * 10);
     this.reporter = new RetainedReporter(
-      topics.soil(options.id),
+      topics.soil(options.machineId, options.id),
       intervalMs,
       () => this.nextReading(),
       options.logger ?? silentLogger,
@@ -96,7 +100,7 @@ export class SoilSensor {
     return this.soil.moisture;
   }
 
-  /** Publishes through the given connection: stations and sensors share their fleet's. */
+  /** Publishes through its controller's connection (see PivotMachine.speakFor). */
   start(client: MqttClient): void {
     this.lastDried = Date.now();
     this.reporter.start(client);

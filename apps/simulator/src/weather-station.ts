@@ -9,6 +9,8 @@ import { type WeatherReading, WeatherModel } from './weather-model';
 
 export type WeatherStationOptions = {
   id: string;
+  /** The controller it is wired to, which publishes its readings under its own topics. */
+  machineId: string;
   lat: number;
   lng: number;
   /** ms between readings; 60 s by default. */
@@ -21,9 +23,10 @@ export type WeatherStationOptions = {
   onReading?: (reading: WeatherReading) => void;
 };
 
-/** A weather station publishing retained readings to stations/{id}/weather. */
+/** A weather station publishing retained readings to machines/{machineId}/stations/{id}/weather. */
 export class WeatherStation {
   readonly id: string;
+  readonly machineId: string;
   private readonly model: WeatherModel;
   private readonly reporter: RetainedReporter;
   private readonly clock = new UniqueClock();
@@ -33,17 +36,18 @@ export class WeatherStation {
     const intervalMs = options.intervalMs ?? 60_000;
     assertPositive('The weather interval', intervalMs);
     this.id = options.id;
+    this.machineId = options.machineId;
     const seed = options.seed ?? 1;
     this.model = new WeatherModel({ lat: options.lat, lng: options.lng }, seed, options.regionSeed ?? seed);
     this.reporter = new RetainedReporter(
-      topics.weather(options.id),
+      topics.weather(options.machineId, options.id),
       intervalMs,
       () => this.nextReading(),
       options.logger ?? silentLogger,
     );
   }
 
-  /** Publishes through the given connection: stations and sensors share their fleet's. */
+  /** Publishes through its controller's connection (see PivotMachine.speakFor). */
   start(client: MqttClient): void {
     this.reporter.start(client);
   }

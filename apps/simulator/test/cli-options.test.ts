@@ -13,16 +13,20 @@ describe('command line', () => {
         seed: 1,
         timeScale: null,
         idPrefix: '',
+        credentialsFile: null,
         verbose: false,
       },
     });
   });
 
   it('reads the demo with a seed, a time scale and an ID prefix', () => {
-    const command = parseCliArgs([...BROKER, '--demo', '--seed', '7', '--time-scale', '2.5', '--id-prefix', 'lab-']);
+    const command = parseCliArgs([
+      ...BROKER,
+      ...['--demo', '--seed', '7', '--time-scale', '2.5', '--id-prefix', 'lab-', '--credentials', 'fleet.json'],
+    ]);
     expect(command).toMatchObject({
       kind: 'run',
-      options: { machines: null, seed: 7, timeScale: 2.5, idPrefix: 'lab-' },
+      options: { machines: null, seed: 7, timeScale: 2.5, idPrefix: 'lab-', credentialsFile: 'fleet.json' },
     });
     expect(parseCliArgs(['--help'])).toEqual({ kind: 'help' });
   });

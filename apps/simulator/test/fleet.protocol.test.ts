@@ -26,8 +26,8 @@ describeOnBrokers('fleet', (brokerUrl) => {
     const machineIds = fleets.flatMap((fleet) => fleet.machines.map((machine) => machine.id));
     await forget(brokerUrl(), machineIds, [
       ...machineIds.flatMap((id) => [topics.presence(id), topics.program(id)]),
-      ...fleets.flatMap((fleet) => fleet.stations.map((station) => topics.weather(station.id))),
-      ...fleets.flatMap((fleet) => fleet.sensors.map((sensor) => topics.soil(sensor.id))),
+      ...fleets.flatMap((fleet) => fleet.stations.map((station) => topics.weather(station.machineId, station.id))),
+      ...fleets.flatMap((fleet) => fleet.sensors.map((sensor) => topics.soil(sensor.machineId, sensor.id))),
     ]);
     await server.close();
   });
@@ -38,8 +38,8 @@ describeOnBrokers('fleet', (brokerUrl) => {
     fleets.push(fleet);
     await server.watch(
       ...fleet.machines.map((machine) => `${TOPIC_ROOT}/machines/${machine.id}/+`),
-      ...fleet.stations.map((station) => topics.weather(station.id)),
-      ...fleet.sensors.map((sensor) => topics.soil(sensor.id)),
+      ...fleet.stations.map((station) => topics.weather(station.machineId, station.id)),
+      ...fleet.sensors.map((sensor) => topics.soil(sensor.machineId, sensor.id)),
     );
     return fleet;
   }
@@ -51,14 +51,17 @@ describeOnBrokers('fleet', (brokerUrl) => {
       expect.stringMatching(/SIM-0002$/),
     ]);
     await vi.waitFor(() => {
-      for (const station of fleet.stations) expect(server.on(topics.weather(station.id)).length).toBeGreaterThan(1);
-      for (const sensor of fleet.sensors) expect(server.on(topics.soil(sensor.id)).length).toBeGreaterThan(1);
+      for (const station of fleet.stations)
+        expect(server.on(topics.weather(station.machineId, station.id)).length).toBeGreaterThan(1);
+      for (const sensor of fleet.sensors)
+        expect(server.on(topics.soil(sensor.machineId, sensor.id)).length).toBeGreaterThan(1);
     });
     for (const station of fleet.stations) {
-      for (const message of server.on(topics.weather(station.id))) WeatherMessageSchema.parse(json(message));
+      for (const message of server.on(topics.weather(station.machineId, station.id)))
+        WeatherMessageSchema.parse(json(message));
     }
     for (const sensor of fleet.sensors) {
-      for (const message of server.on(topics.soil(sensor.id))) SoilMessageSchema.parse(json(message));
+      for (const message of server.on(topics.soil(sensor.machineId, sensor.id))) SoilMessageSchema.parse(json(message));
     }
     for (const machine of fleet.machines) {
       expect(machine.state()).toMatchObject({ connected: true, status: expect.stringMatching(/front|back/) });

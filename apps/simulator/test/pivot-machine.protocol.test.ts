@@ -207,11 +207,16 @@ describeOnBrokers('pivot machine protocol', (brokerUrl) => {
         id: 'sideways',
         type: 'motion',
         motion: 'sideways',
-        replyTo: harness.server.repliesTopic,
+        replyTo: topics.replies(harness.server.serverId, machine.id),
         expiresAt: Date.now() + 2000,
       }),
     );
-    const unknown = { v: 1, id: `calibrate-${machine.id}`, type: 'calibrate', replyTo: harness.server.repliesTopic };
+    const unknown = {
+      v: 1,
+      id: `calibrate-${machine.id}`,
+      type: 'calibrate',
+      replyTo: topics.replies(harness.server.serverId, machine.id),
+    };
     await harness.server.publish(commands, JSON.stringify({ ...unknown, expiresAt: Date.now() + 2000 }));
     await vi.waitFor(() => expect(harness.server.repliesTo(unknown.id)).toHaveLength(1));
     expect(parseReply(harness.server.repliesTo(unknown.id)[0])).toMatchObject({

@@ -30,7 +30,7 @@ describe('soil moisture', () => {
   });
 
   it('gets wetter from irrigation and from its station’s rain', () => {
-    const sensor = new SoilSensor({ id: 'SOIL-1', lat: 52.3, lng: 17, moisture: 20, depth: 30 });
+    const sensor = new SoilSensor({ id: 'SOIL-1', machineId: 'PIVOT-1', lat: 52.3, lng: 17, moisture: 20, depth: 30 });
     sensor.wet(12);
     expect(sensor.moisture).toBeCloseTo(22, 1);
     sensor.weather({

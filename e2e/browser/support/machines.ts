@@ -5,7 +5,8 @@ import {
   type ProgramUpload,
   silentLogger,
 } from '@pivot/simulator';
-import { brokerFromEnvironment } from './environment';
+import { HttpSession } from '../../support/http-session';
+import { ADMIN, brokerFromEnvironment, serverFromEnvironment } from './environment';
 import { test as base } from './fixtures';
 
 export type { MisbehaviourKind, PivotMachine, ProgramUpload };
@@ -28,10 +29,26 @@ export function uniqueMachineId(prefix = 'E2E'): string {
   return `${prefix}-${Date.now().toString(36).toUpperCase()}-${machineCount}`;
 }
 
+let administrator: Promise<HttpSession> | undefined;
+
+/** Registers the controller through the API, as an administrator does first, and returns its secret. */
+async function registerController(machineId: string): Promise<string> {
+  administrator ??= (async () => {
+    const session = new HttpSession(serverFromEnvironment().baseUrl);
+    await session.login(ADMIN.email, ADMIN.password);
+    return session;
+  })();
+  const response = await (await administrator).call('POST', '/api/device/', { machineId });
+  if (response.status !== 201)
+    throw new Error(`registering ${machineId}: ${response.status} ${JSON.stringify(response.body)}`);
+  return (response.body as { secret: string }).secret;
+}
+
 /**
- * Connects a simulated machine to the test server's broker and waits until it is online. It is
- * not added to the server: a test adds it by its ID (as an administrator does), or leaves it
- * unknown. Whoever starts it stops it; the `startMachine` fixture does that after each test.
+ * Registers a simulated machine's controller, connects it to the test server's broker with its
+ * secret and waits until it is online. It is not added to the server: a test adds it by its ID
+ * (as an administrator does), or leaves it unknown. Whoever starts it stops it; the
+ * `startMachine` fixture does that after each test.
  */
 export async function startMachine(options: MachineOptions = {}): Promise<PivotMachine> {
   const { misbehaveNext, ...machineOptions } = options;
@@ -39,6 +56,7 @@ export async function startMachine(options: MachineOptions = {}): Promise<PivotM
   const machine = new PivotMachine({
     brokerUrl: brokerFromEnvironment(),
     id,
+    secret: machineOptions.secret ?? (await registerController(id)),
     name: `Symulator ${id}`,
     lat: 52.21,
     lng: 17.25,

@@ -17,17 +17,20 @@ export const ERROR_STATUS = {
   sprinkler_not_found: 404,
   program_not_found: 404,
   sprinkler_not_on_broker: 404,
+  device_not_found: 404,
   email_taken: 409,
   sprinkler_exists: 409,
   too_many_programs: 409,
   access_not_granted: 409,
   last_admin: 409,
   program_name_taken: 409,
+  device_exists: 409,
   rate_limited: 429,
   internal_error: 500,
   sprinkler_processing_error: 500,
   command_refused: 502,
   sprinkler_unresponsive: 504,
+  broker_unreachable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,4 +1,5 @@
 export * from './common';
+export * from './devices';
 export * from './errors';
 export * from './geojson';
 export * from './geometry';

@@ -21,6 +21,10 @@ export const LOG_EVENT_TYPES = [
   'user_password_change',
   'user_activated',
   'user_password_reset_requested',
+  'device_secret_created',
+  'device_secret_replaced',
+  'device_removed',
+  'device_connection_refused',
 ] as const;
 export const LogEventTypeSchema = z.enum(LOG_EVENT_TYPES);
 export type LogEventType = z.infer<typeof LogEventTypeSchema>;
@@ -50,6 +54,10 @@ export const LOG_EVENT_PARAMS = {
   user_password_change: ['user', 'actor'],
   user_activated: ['user', 'actor'],
   user_password_reset_requested: ['user', 'actor'],
+  device_secret_created: ['machine', 'actor'],
+  device_secret_replaced: ['machine', 'actor'],
+  device_removed: ['machine', 'actor'],
+  device_connection_refused: ['machine', 'address'],
 } as const satisfies Record<LogEventType, readonly [string, string]>;
 
 export type LogEventParam = (typeof LOG_EVENT_PARAMS)[LogEventType][number];

@@ -14,39 +14,107 @@ export const TOPIC_ROOT = 'pivot/v1';
 /** IDs appear inside topics, so they may not contain MQTT's separators or wildcards. */
 const TOPIC_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
+/**
+ * Every topic a controller publishes is under its own machine's: its stations and soil sensors
+ * are spoken for by the controller they are wired or radioed to, so one credential and one
+ * topic prefix cover all a device may say (docs/protocol.md, "Security").
+ */
 export const topics = {
   presence: (machineId: string) => `${TOPIC_ROOT}/machines/${machineId}/presence`,
   telemetry: (machineId: string) => `${TOPIC_ROOT}/machines/${machineId}/telemetry`,
   program: (machineId: string) => `${TOPIC_ROOT}/machines/${machineId}/program`,
   commands: (machineId: string) => `${TOPIC_ROOT}/machines/${machineId}/commands`,
-  weather: (stationId: string) => `${TOPIC_ROOT}/stations/${stationId}/weather`,
-  soil: (sensorId: string) => `${TOPIC_ROOT}/sensors/${sensorId}/soil`,
-  replies: (serverId: string) => `${TOPIC_ROOT}/servers/${serverId}/replies`,
+  weather: (machineId: string, stationId: string) =>
+    `${TOPIC_ROOT}/machines/${machineId}/stations/${stationId}/weather`,
+  soil: (machineId: string, sensorId: string) => `${TOPIC_ROOT}/machines/${machineId}/sensors/${sensorId}/soil`,
+  /** Named after the machine that answers, so a reply is only taken from the machine asked. */
+  replies: (serverId: string, machineId: string) => `${TOPIC_ROOT}/servers/${serverId}/replies/${machineId}`,
 } as const;
+
+/**
+ * Server instances tell each other here that a controller was registered or removed, so each
+ * admits its reports at once. Only the server may publish or subscribe to it.
+ */
+export const CONTROLLERS_CHANGED_TOPIC = `${TOPIC_ROOT}/servers/all/controllers-changed`;
 
 /** Subscription filters for every machine, station and sensor. */
 export const topicFilters = {
   presence: `${TOPIC_ROOT}/machines/+/presence`,
   telemetry: `${TOPIC_ROOT}/machines/+/telemetry`,
   program: `${TOPIC_ROOT}/machines/+/program`,
-  weather: `${TOPIC_ROOT}/stations/+/weather`,
-  soil: `${TOPIC_ROOT}/sensors/+/soil`,
+  weather: `${TOPIC_ROOT}/machines/+/stations/+/weather`,
+  soil: `${TOPIC_ROOT}/machines/+/sensors/+/soil`,
+  replies: (serverId: string) => `${TOPIC_ROOT}/servers/${serverId}/replies/+`,
 } as const;
 
-export type TopicKind = 'presence' | 'telemetry' | 'program' | 'commands' | 'weather' | 'soil';
+export type TopicKind = 'presence' | 'telemetry' | 'program' | 'commands' | 'weather' | 'soil' | 'reply';
 
-/** Which message a topic carries and for which machine, station or sensor; null for other topics. */
-export function parseTopic(topic: string): { kind: TopicKind; id: string } | null {
-  const match = /^pivot\/v1\/(machines|stations|sensors)\/([^/]+)\/([a-z]+)$/.exec(topic);
-  if (!match) return null;
-  const [, family, id, leaf] = match as unknown as [string, string, string, string];
-  if (!TOPIC_ID_PATTERN.test(id)) return null;
-  const allowed: Record<string, readonly string[]> = {
-    machines: ['presence', 'telemetry', 'program', 'commands'],
-    stations: ['weather'],
-    sensors: ['soil'],
+/**
+ * What a topic carries: its kind, the machine whose topic it is, and the device that reported
+ * (the machine itself, or its station or sensor). For a reply, `deviceId` is the server's id.
+ * Null for any other topic.
+ */
+export type ParsedTopic = { kind: TopicKind; machineId: string; deviceId: string };
+
+const TOPIC_PATTERNS: [RegExp, (match: string[]) => ParsedTopic][] = [
+  [
+    /^pivot\/v1\/machines\/([^/]+)\/(presence|telemetry|program|commands)$/,
+    ([, machineId, kind]) => ({ kind: kind as TopicKind, machineId: machineId!, deviceId: machineId! }),
+  ],
+  [
+    /^pivot\/v1\/machines\/([^/]+)\/(stations\/([^/]+)\/weather|sensors\/([^/]+)\/soil)$/,
+    ([, machineId, , stationId, sensorId]) =>
+      stationId === undefined
+        ? { kind: 'soil', machineId: machineId!, deviceId: sensorId! }
+        : { kind: 'weather', machineId: machineId!, deviceId: stationId },
+  ],
+  [
+    /^pivot\/v1\/servers\/([^/]+)\/replies\/([^/]+)$/,
+    ([, serverId, machineId]) => ({ kind: 'reply', machineId: machineId!, deviceId: serverId! }),
+  ],
+];
+
+export function parseTopic(topic: string): ParsedTopic | null {
+  for (const [pattern, read] of TOPIC_PATTERNS) {
+    const match = pattern.exec(topic);
+    if (!match) continue;
+    const parsed = read(match);
+    return TOPIC_ID_PATTERN.test(parsed.machineId) && TOPIC_ID_PATTERN.test(parsed.deviceId) ? parsed : null;
+  }
+  return null;
+}
+
+/**
+ * Least privilege for a machine controller, the same on every broker: it publishes only its own
+ * machine's topics (its stations' and sensors' readings included) and replies named after
+ * itself, and subscribes only to its own commands. No wildcard subscription, no `$SYS`.
+ */
+export function machinePermissions(machineId: string): { publish: string[]; subscribe: string[] } {
+  return {
+    publish: [
+      topics.presence(machineId),
+      topics.telemetry(machineId),
+      topics.program(machineId),
+      topics.weather(machineId, '+'),
+      topics.soil(machineId, '+'),
+      topics.replies('+', machineId),
+    ],
+    subscribe: [topics.commands(machineId)],
   };
-  return allowed[family]?.includes(leaf) ? { kind: leaf as TopicKind, id } : null;
+}
+
+/**
+ * Whether a device may publish to a topic: what `machinePermissions` allows, read off the parsed
+ * topic (one regular expression, as the embedded broker asks at every message).
+ */
+export function machineMayPublish(machineId: string, topic: string): boolean {
+  const parsed = parseTopic(topic);
+  return parsed !== null && parsed.kind !== 'commands' && parsed.machineId === machineId;
+}
+
+/** Whether a device may subscribe to a filter: only its own commands, spelled out, no wildcard. */
+export function machineMaySubscribe(machineId: string, filter: string): boolean {
+  return machinePermissions(machineId).subscribe.includes(filter);
 }
 
 export const TopicIdSchema = z.string().regex(TOPIC_ID_PATTERN);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as common from '../src/common';
+import * as devices from '../src/devices';
 import * as errors from '../src/errors';
 import * as geojson from '../src/geojson';
 import * as geometry from '../src/geometry';
@@ -16,6 +17,7 @@ import * as weather from '../src/weather';
 
 const MODULES = {
   common,
+  devices,
   errors,
   geojson,
   geometry,

@@ -50,10 +50,15 @@ function buildLogEntry(overrides: Partial<LogEntry> = {}): LogEntry {
 }
 
 describe('LOG_EVENT_TYPES', () => {
-  it('lists the 19 event types of the spec, each once', () => {
-    expect(LOG_EVENT_TYPES).toHaveLength(19);
-    expect(new Set(LOG_EVENT_TYPES).size).toBe(19);
-    expect([...LOG_EVENT_TYPES]).toEqual(SPEC_EVENT_TYPES);
+  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, each once', () => {
+    expect(new Set(LOG_EVENT_TYPES).size).toBe(LOG_EVENT_TYPES.length);
+    expect(LOG_EVENT_TYPES.slice(0, 19)).toEqual(SPEC_EVENT_TYPES);
+    expect(LOG_EVENT_TYPES.slice(19)).toEqual([
+      'device_secret_created',
+      'device_secret_replaced',
+      'device_removed',
+      'device_connection_refused',
+    ]);
   });
 
   it('is what LogEventTypeSchema accepts', () => {
@@ -87,7 +92,7 @@ describe('LOG_EVENT_PARAMS', () => {
   it('names the machine for every sprinkler and program event', () => {
     for (const type of LOG_EVENT_TYPES) {
       const params: readonly string[] = LOG_EVENT_PARAMS[type];
-      if (type.startsWith('sprinkler_') || type.startsWith('program_')) expect(params, type).toContain('machine');
+      if (/^(sprinkler|program|device)_/.test(type)) expect(params, type).toContain('machine');
       else expect(params, type).not.toContain('machine');
     }
   });

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CONTROLLERS_CHANGED_TOPIC,
   MACHINE_LIMITS,
   MachineProgramMessageSchema,
   ReplyMessageSchema,
   TelemetryMessageSchema,
   WeatherMessageSchema,
+  machineMayPublish,
+  machineMaySubscribe,
+  machinePermissions,
+  parseTopic,
+  topics,
 } from '../src/mqtt';
 
 const report = {
@@ -71,5 +77,85 @@ describe('what a machine may report', () => {
     const reading = { v: 1, ts: report.ts, lat: 52, lng: 17, temperature: 20, humidity: 50, rain: 0 };
     expect(WeatherMessageSchema.safeParse(reading).success).toBe(true);
     expect(WeatherMessageSchema.safeParse({ ...reading, rain: 999 }).success).toBe(false);
+  });
+});
+
+describe('topics and what a controller may do with them', () => {
+  it('reads who a topic is about: the machine, and the station, sensor or server', () => {
+    expect(parseTopic(topics.telemetry('PIVOT-01'))).toEqual({
+      kind: 'telemetry',
+      machineId: 'PIVOT-01',
+      deviceId: 'PIVOT-01',
+    });
+    expect(parseTopic(topics.weather('PIVOT-01', 'WS-1'))).toEqual({
+      kind: 'weather',
+      machineId: 'PIVOT-01',
+      deviceId: 'WS-1',
+    });
+    expect(parseTopic(topics.soil('PIVOT-01', 'SOIL-2'))).toEqual({
+      kind: 'soil',
+      machineId: 'PIVOT-01',
+      deviceId: 'SOIL-2',
+    });
+    expect(parseTopic(topics.replies('api-1', 'PIVOT-01'))).toEqual({
+      kind: 'reply',
+      machineId: 'PIVOT-01',
+      deviceId: 'api-1',
+    });
+    for (const other of [
+      'pivot/v1/stations/WS-1/weather',
+      'pivot/v1/machines/PIVOT 01/telemetry',
+      'pivot/v1/machines/PIVOT-01/stations/WS.1/weather',
+      'pivot/v1/machines/PIVOT-01/telemetry/extra',
+      'pivot/v1/servers/api-1/replies',
+      CONTROLLERS_CHANGED_TOPIC,
+      '$SYS/broker/uptime',
+    ]) {
+      expect(parseTopic(other), other).toBeNull();
+    }
+  });
+
+  it('lets a controller publish its own machine’s topics and replies named after it, nothing else', () => {
+    const own = [
+      topics.presence('A'),
+      topics.telemetry('A'),
+      topics.program('A'),
+      topics.weather('A', 'WS-9'),
+      topics.soil('A', 'SOIL-9'),
+      topics.replies('api-1', 'A'),
+    ];
+    for (const topic of own) expect(machineMayPublish('A', topic), topic).toBe(true);
+    const others = [
+      topics.commands('A'),
+      topics.telemetry('B'),
+      topics.weather('B', 'WS-9'),
+      topics.replies('api-1', 'B'),
+      CONTROLLERS_CHANGED_TOPIC,
+      'pivot/v1/machines/A/#',
+      '$SYS/broker/uptime',
+      'anything/else',
+    ];
+    for (const topic of others) expect(machineMayPublish('A', topic), topic).toBe(false);
+    expect(machinePermissions('A').publish).toEqual([
+      'pivot/v1/machines/A/presence',
+      'pivot/v1/machines/A/telemetry',
+      'pivot/v1/machines/A/program',
+      'pivot/v1/machines/A/stations/+/weather',
+      'pivot/v1/machines/A/sensors/+/soil',
+      'pivot/v1/servers/+/replies/A',
+    ]);
+  });
+
+  it('lets a controller subscribe to its own commands only, spelled out', () => {
+    expect(machineMaySubscribe('A', topics.commands('A'))).toBe(true);
+    for (const filter of [
+      '#',
+      '$SYS/#',
+      'pivot/v1/machines/+/commands',
+      'pivot/v1/machines/A/#',
+      topics.commands('B'),
+    ]) {
+      expect(machineMaySubscribe('A', filter), filter).toBe(false);
+    }
   });
 });

@@ -1,9 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { DEMO_MACHINES, type Fleet, type Logger, startDemoFleet } from '@pivot/simulator';
+import path from 'node:path';
+import {
+  type Credentials,
+  DEMO_MACHINES,
+  type Fleet,
+  type Logger,
+  readCredentialsFile,
+  startDemoFleet,
+  writeCredentialsFile,
+} from '@pivot/simulator';
 import type { FastifyBaseLogger } from 'fastify';
 import type { App } from '../app';
 
-export type DemoOptions = { email: string; password: string | undefined; print: (text: string) => void };
+export type DemoOptions = {
+  email: string;
+  password: string | undefined;
+  /** Where the demo controllers' secrets are kept between starts, as a farmer keeps them in the controllers. */
+  dataDir: string;
+  print: (text: string) => void;
+};
+
+/** The demo controllers' secrets: made at the first start, read at every later one. */
+const CREDENTIALS_FILE = 'demo-fleet-credentials.json';
 
 /** The simulator's log lines go to the server's log. */
 function toServerLog(log: FastifyBaseLogger): Logger {
@@ -16,15 +34,17 @@ function toServerLog(log: FastifyBaseLogger): Logger {
 }
 
 /**
- * Runs the demo fleet on the server's broker and makes it usable at once: the machines are
- * added (through the broker, as an administrator would), with their fields and a program each,
- * and granted to a demo user. Already added machines are left as they are.
+ * Runs the demo fleet on the server's broker and makes it usable at once: each controller is
+ * registered and given its secret, the machines are added (through the broker, as an
+ * administrator would), with their fields and a program each, and granted to a demo user.
+ * Already added machines are left as they are.
  */
 export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> {
-  const fleet = await startDemoFleet({ brokerUrl: app.mqttUrl, logger: toServerLog(app.log) });
   const { db } = app.database;
   const admin = await app.users.findFirstAdmin();
   if (!admin) throw new Error('the demo needs an administrator');
+  const credentials = await demoCredentials(app, admin, path.join(options.dataDir, CREDENTIALS_FILE));
+  const fleet = await startDemoFleet({ brokerUrl: app.mqttUrl, credentials, logger: toServerLog(app.log) });
   const password = options.password ?? `${randomBytes(9).toString('base64url')}-Aa1!`;
   const created = await app.users.createActivated(
     { firstName: 'Demo', lastName: 'Rolnik', company: 'Gospodarstwo Demo', email: options.email, language: 'pl' },
@@ -51,4 +71,27 @@ export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> 
     );
   }
   return fleet;
+}
+
+type Administrator = NonNullable<Awaited<ReturnType<App['users']['findFirstAdmin']>>>;
+
+/**
+ * The secrets kept from an earlier start where they still open the broker; a new secret for a
+ * controller whose secret was lost (a new data folder over an old database), and a first one
+ * for a controller not registered yet.
+ */
+async function demoCredentials(app: App, admin: Administrator, file: string): Promise<Credentials> {
+  const kept = await readCredentialsFile(file).catch(() => ({}) as Credentials);
+  const credentials: Credentials = {};
+  const server = { ip: '', userAgent: null };
+  for (const { id } of DEMO_MACHINES) {
+    const secret = kept[id];
+    const verdict =
+      secret !== undefined ? await app.devices.verify(id, secret) : app.devices.admits(id) ? 'refused' : 'unknown';
+    if (verdict === 'accepted') credentials[id] = secret!;
+    else if (verdict === 'refused') credentials[id] = (await app.devices.replaceSecret(admin, id, server)).secret;
+    else credentials[id] = (await app.devices.register(admin, id, server)).secret;
+  }
+  await writeCredentialsFile(file, credentials);
+  return credentials;
 }

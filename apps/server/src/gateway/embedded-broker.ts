@@ -1,29 +1,123 @@
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { Aedes } from 'aedes';
+import tls from 'node:tls';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import type { BrokerIdentity, BrokerPolicy } from './broker-policy';
 
-export type EmbeddedBroker = { url: string; port: number; close: () => Promise<void> };
+export type EmbeddedBroker = {
+  url: string;
+  port: number;
+  /** The port of the TLS listener, when one was asked for. */
+  tlsPort: number | undefined;
+  /**
+   * Drops a controller's live connection. The embedded broker checks credentials at each
+   * connection, so after a new secret or a removal this is all there is to do.
+   */
+  disconnect: (machineId: string) => Promise<void>;
+  close: () => Promise<void>;
+};
+
+export type EmbeddedBrokerOptions = {
+  port: number;
+  host: string;
+  policy: BrokerPolicy;
+  /** A TLS listener for controllers in the field, beside the plain one. */
+  tls?: { port: number; certFile: string; keyFile: string };
+};
+
+/** CONNACK 5, "not authorized": anonymous, unknown, a wrong secret or another's client id. */
+const NOT_AUTHORIZED = 5;
+/** CONNACK 3: the credentials could not be checked (the database did not answer); the controller retries. */
+const SERVER_UNAVAILABLE = 3;
 
 /**
  * The MQTT broker `npm start` runs when MQTT_URL is not set: aedes, in memory, for one server
  * instance and the machines that connect to it. Several instances need a shared broker instead.
+ * Every client authenticates and is held to the broker policy; nobody connects anonymously.
  */
-export async function startEmbeddedBroker(options: { port: number; host: string }): Promise<EmbeddedBroker> {
-  const broker = await Aedes.createBroker({ drainTimeout: 30_000 });
+export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
+  const { policy } = options;
+  const identities = new WeakMap<Client, BrokerIdentity>();
+  const machineClients = new Map<string, Client>();
+  const broker = await Aedes.createBroker({
+    drainTimeout: 30_000,
+    authenticate: (client, username, password, done) => {
+      const address = remoteAddress(client);
+      policy
+        .authenticate({ clientId: client.id, username, password: password?.toString('utf8'), address })
+        .then((identity) => {
+          if (!identity) {
+            done(refusal('not authorized', NOT_AUTHORIZED), false);
+            return;
+          }
+          identities.set(client, identity);
+          done(null, true);
+        })
+        .catch(() => done(refusal('server unavailable', SERVER_UNAVAILABLE), false));
+    },
+    // A refused publish closes the connection: MQTT 3.1.1 has no way to refuse one message.
+    authorizePublish: (client, packet, done) =>
+      done(!client || policy.mayPublish(identities.get(client), packet.topic) ? null : new Error('not authorized')),
+    authorizeSubscribe: (client, subscription, done) =>
+      done(null, policy.maySubscribe(identities.get(client), subscription.topic) ? subscription : null),
+  });
+  broker.on('clientReady', (client) => {
+    const identity = identities.get(client);
+    if (identity?.kind === 'machine') machineClients.set(identity.machineId, client);
+  });
+  broker.on('clientDisconnect', (client) => {
+    const identity = identities.get(client);
+    if (identity?.kind === 'machine' && machineClients.get(identity.machineId) === client) {
+      machineClients.delete(identity.machineId);
+    }
+  });
+  const disconnect = (machineId: string) =>
+    new Promise<void>((resolve) => {
+      const client = machineClients.get(machineId);
+      if (!client) return resolve();
+      machineClients.delete(machineId);
+      client.close(() => resolve());
+    });
+
   // Without Nagle's algorithm: a command and its reply are small packets right after others, which
   // would otherwise wait for the delayed acknowledgement of the one before (about 40 ms each time).
-  const server = net.createServer({ noDelay: true }, broker.handle);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const { port } = server.address() as net.AddressInfo;
+  const servers = [net.createServer({ noDelay: true }, broker.handle)];
+  if (options.tls) {
+    const secure = tls.createServer(
+      { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile), noDelay: true },
+      broker.handle,
+    );
+    servers.push(secure);
+  }
+  const ports = await Promise.all(
+    servers.map((server, index) => listen(server, index === 0 ? options.port : options.tls!.port, options.host)),
+  );
+  const port = ports[0]!;
   const connectHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
   return {
     url: `mqtt://${connectHost}:${port}`,
     port,
+    tlsPort: ports[1],
+    disconnect,
     close: async () => {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
     },
   };
+}
+
+function refusal(message: string, returnCode: number): AuthenticateError {
+  return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
+}
+
+function listen(server: net.Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve((server.address() as net.AddressInfo).port));
+  });
+}
+
+function remoteAddress(client: Client): string {
+  const connection = client.conn as Partial<net.Socket> | undefined;
+  return connection?.remoteAddress?.replace(/^::ffff:/, '') ?? '';
 }

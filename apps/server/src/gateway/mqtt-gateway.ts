@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import {
   COMMAND_RESULT_SCHEMAS,
+  CONTROLLERS_CHANGED_TOPIC,
   MACHINE_LIMITS,
   MAX_MESSAGE_BYTES,
   type CommandMessage,
@@ -20,6 +21,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { z } from 'zod';
+import type { ServerCredentials } from './broker-policy';
 
 /** What a machine answers when a command of this type succeeds. */
 export type CommandResult<T extends CommandType> = z.infer<(typeof COMMAND_RESULT_SCHEMAS)[T]>;
@@ -43,8 +45,10 @@ export type MachineMessages = {
   soil: z.infer<typeof SoilMessageSchema>;
 };
 export type MachineMessageKind = keyof MachineMessages;
+/** Where a message came from: the machine whose topic it is, and the device that measured it (the machine, or its station or sensor). */
+export type MessageSource = { machineId: string; deviceId: string };
 export type MachineMessageHandlers = {
-  [K in MachineMessageKind]: (deviceId: string, message: MachineMessages[K]) => void;
+  [K in MachineMessageKind]: (source: MessageSource, message: MachineMessages[K]) => void;
 };
 
 const MESSAGE_SCHEMAS = {
@@ -60,10 +64,16 @@ export type MachineEvent = {
   [K in 'telemetry' | 'presence' | 'program']: { kind: K; machineId: string; message: MachineMessages[K] };
 }['telemetry' | 'presence' | 'program'];
 
-type PendingCommand = { type: CommandType; settle: (outcome: CommandOutcome<CommandType>) => void };
+type PendingCommand = {
+  type: CommandType;
+  machineId: string;
+  settle: (outcome: CommandOutcome<CommandType>) => void;
+};
 
 export type MqttGatewayOptions = {
   url: string;
+  /** The server's own broker account; an empty password leaves the account to the URL, if it names one. */
+  credentials: ServerCredentials;
   /** This server instance's id: its MQTT client id and reply topic are named after it. */
   serverId: string;
   /**
@@ -72,6 +82,11 @@ export type MqttGatewayOptions = {
    */
   sharedGroup: string | undefined;
   commandTimeoutMs: number;
+  /**
+   * Whether reports under a machine ID are taken: only registered controllers'. The broker
+   * refuses others already; this also holds on a broker that the operator left open.
+   */
+  admits: (machineId: string) => boolean;
   logger: FastifyBaseLogger;
   /** Handlers known up front; modules add theirs with `handle` before `start`. */
   handlers?: Partial<MachineMessageHandlers>;
@@ -85,15 +100,18 @@ export type MqttGatewayOptions = {
  */
 export class MqttGateway {
   private readonly pending = new Map<string, PendingCommand>();
-  private readonly replyTopic: string;
+  private readonly replyFilter: string;
+  /** Messages dropped because no controller is registered under their machine ID, for health and the log. */
+  private unadmitted = { count: 0, lastLoggedAt: 0 };
   private readonly handlers: Partial<MachineMessageHandlers>;
   private readonly watchers: ((event: MachineEvent) => void)[] = [];
+  private readonly controllerWatchers: (() => void)[] = [];
   private client: MqttClient | undefined;
   /** With shared subscriptions, a second connection hears every machine for live updates. */
   private liveClient: MqttClient | undefined;
 
   constructor(private readonly options: MqttGatewayOptions) {
-    this.replyTopic = topics.replies(options.serverId);
+    this.replyFilter = topicFilters.replies(options.serverId);
     this.handlers = { ...options.handlers };
   }
 
@@ -115,6 +133,18 @@ export class MqttGateway {
     this.watchers.push(listener);
   }
 
+  /** Called when any server instance (this one included) registered or removed a controller. */
+  watchControllers(listener: () => void): void {
+    this.controllerWatchers.push(listener);
+  }
+
+  /** Tells every server instance that the registered controllers changed. */
+  announceControllersChanged(): void {
+    this.client?.publish(CONTROLLERS_CHANGED_TOPIC, '{}', { qos: 1 }, (error) => {
+      if (error) this.options.logger.warn({ err: error }, 'announcing a controller change failed');
+    });
+  }
+
   /**
    * Connects and subscribes, and again after every reconnection. A broker that cannot be reached
    * at start does not stop the server: it keeps trying, and commands meanwhile end unanswered.
@@ -122,12 +152,13 @@ export class MqttGateway {
   async start(): Promise<void> {
     const { options } = this;
     const ingest = (filter: string) => (options.sharedGroup ? `$share/${options.sharedGroup}/${filter}` : filter);
-    this.client = await connectClient(options, `pivot-server-${options.serverId}`, {
-      [this.replyTopic]: { qos: 1 },
-      ...Object.fromEntries(Object.values(topicFilters).map((filter) => [ingest(filter), { qos: 1 as const }])),
+    this.client = await connectClient(options, `${options.credentials.username}-${options.serverId}`, {
+      [this.replyFilter]: { qos: 1 },
+      [CONTROLLERS_CHANGED_TOPIC]: { qos: 1 },
+      ...Object.fromEntries(REPORT_FILTERS.map((filter) => [ingest(filter), { qos: 1 as const }])),
     });
     this.liveClient = options.sharedGroup
-      ? await connectClient(options, `pivot-server-${options.serverId}-live`, {
+      ? await connectClient(options, `${options.credentials.username}-${options.serverId}-live`, {
           [topicFilters.telemetry]: { qos: 0 },
           [topicFilters.presence]: { qos: 0 },
           [topicFilters.program]: { qos: 0 },
@@ -148,12 +179,14 @@ export class MqttGateway {
     machineId: string,
     request: CommandRequest & { type: T },
   ): Promise<CommandOutcome<T>> {
+    // No registered controller can connect under this ID, so none can answer: nothing is sent.
+    if (!this.options.admits(machineId)) return { kind: 'timeout' };
     const id = randomUUID();
     const message = {
       ...request,
       v: PROTOCOL_VERSION,
       id,
-      replyTo: this.replyTopic,
+      replyTo: topics.replies(this.options.serverId, machineId),
       expiresAt: Date.now() + this.options.commandTimeoutMs,
     };
     const outcome = new Promise<CommandOutcome<T>>((resolve) => {
@@ -163,13 +196,18 @@ export class MqttGateway {
         this.pending.delete(id);
         resolve(result as CommandOutcome<T>);
       };
-      this.pending.set(id, { type: request.type, settle });
+      this.pending.set(id, { type: request.type, machineId, settle });
     });
     if (!this.client) throw new Error('the gateway has not started');
     this.client.publish(topics.commands(machineId), JSON.stringify(message), { qos: 1 }, (error) => {
       if (error) this.options.logger.warn({ err: error, machineId }, 'publishing a command failed');
     });
     return outcome;
+  }
+
+  /** How many messages were dropped since start because no controller is registered under their machine ID. */
+  get unadmittedCount(): number {
+    return this.unadmitted.count;
   }
 
   /** Whether the broker is reachable now. */
@@ -184,13 +222,21 @@ export class MqttGateway {
 
   /** `store`: hand the message to its handler; `announce`: pass it on as a live event. */
   private receive(topic: string, payload: Buffer, use: { store: boolean; announce: boolean }): void {
-    if (topic === this.replyTopic) {
-      this.receiveReply(payload);
+    if (topic === CONTROLLERS_CHANGED_TOPIC) {
+      for (const listener of this.controllerWatchers) listener();
       return;
     }
     const parsedTopic = parseTopic(topic);
     if (!parsedTopic || parsedTopic.kind === 'commands') return;
-    const { kind, id } = parsedTopic;
+    if (parsedTopic.kind === 'reply') {
+      if (parsedTopic.deviceId === this.options.serverId) this.receiveReply(parsedTopic.machineId, payload);
+      return;
+    }
+    const { kind, machineId, deviceId } = parsedTopic;
+    if (!this.options.admits(machineId)) {
+      if (use.store) this.dropUnadmitted(machineId);
+      return;
+    }
     // An empty retained payload clears a topic; there is nothing to report. Nor is there in
     // one larger than any real message, which is not even read.
     if (payload.length === 0) return;
@@ -204,9 +250,10 @@ export class MqttGateway {
       return;
     }
     try {
-      if (use.store) (this.handlers[kind] as ((id: string, message: unknown) => void) | undefined)?.(id, parsed.data);
+      const handler = this.handlers[kind] as ((source: MessageSource, message: unknown) => void) | undefined;
+      if (use.store) handler?.({ machineId, deviceId }, parsed.data);
       if (use.announce && (kind === 'telemetry' || kind === 'presence' || kind === 'program')) {
-        const event = { kind, machineId: id, message: parsed.data } as MachineEvent;
+        const event = { kind, machineId, message: parsed.data } as MachineEvent;
         for (const watcher of this.watchers) watcher(event);
       }
     } catch (error) {
@@ -214,11 +261,24 @@ export class MqttGateway {
     }
   }
 
-  private receiveReply(payload: Buffer): void {
+  /** Counted always, logged at most once a minute: an unknown controller must not flood the log. */
+  private dropUnadmitted(machineId: string): void {
+    this.unadmitted.count += 1;
+    const now = Date.now();
+    if (now - this.unadmitted.lastLoggedAt < UNADMITTED_LOG_INTERVAL_MS) return;
+    this.unadmitted.lastLoggedAt = now;
+    this.options.logger.warn(
+      { machineId, droppedSinceStart: this.unadmitted.count },
+      'dropped messages from a machine ID with no registered controller',
+    );
+  }
+
+  /** A reply counts only from the machine the command went to: the topic names who answers. */
+  private receiveReply(machineId: string, payload: Buffer): void {
     const body = parseJson(payload);
     const id = typeof body === 'object' && body !== null && 'id' in body ? String(body.id) : salvageId(payload);
     const pending = id === undefined ? undefined : this.pending.get(id);
-    if (!pending) return;
+    if (!pending || pending.machineId !== machineId) return;
     const reply = ReplyMessageSchema.safeParse(body);
     if (!reply.success) {
       pending.settle({ kind: 'malformed' });
@@ -245,6 +305,15 @@ function outsideClockWindow(kind: MachineMessageKind, message: MachineMessages[M
   return kind !== 'presence' && ts < now - MACHINE_LIMITS.backfillMs;
 }
 
+const REPORT_FILTERS = [
+  topicFilters.presence,
+  topicFilters.telemetry,
+  topicFilters.program,
+  topicFilters.weather,
+  topicFilters.soil,
+];
+const UNADMITTED_LOG_INTERVAL_MS = 60_000;
+
 /** How long start-up waits for the broker before going on without it. */
 const FIRST_CONNECT_WAIT_MS = 5000;
 
@@ -253,8 +322,10 @@ async function connectClient(
   clientId: string,
   subscriptions: Record<string, { qos: 0 | 1 }>,
 ): Promise<MqttClient> {
+  const { username, password } = options.credentials;
   const client = mqtt.connect(options.url, {
     clientId,
+    ...(password ? { username, password } : {}),
     protocolVersion: 4,
     clean: true,
     reconnectPeriod: 1000,

@@ -15,6 +15,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; routes without it need a signed-in user. */
     access?: Access;
+    /**
+     * False for a route that servers call, not browsers (the broker's questions): it carries no
+     * cookie to forge, and proves itself with a shared secret instead.
+     */
+    csrf?: false;
   }
   interface FastifyRequest {
     auth: Authenticated | null;

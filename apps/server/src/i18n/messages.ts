@@ -30,6 +30,9 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     sprinkler_processing_error: 'The machine answered with something that could not be processed',
     command_refused: 'The machine refused the command',
     sprinkler_unresponsive: 'The machine did not confirm the command',
+    device_not_found: 'No controller with this ID has credentials',
+    device_exists: 'A controller with this ID already has credentials - give it a new secret instead',
+    broker_unreachable: 'The message broker cannot be reached - nothing was changed, try again',
   },
   pl: {
     validation_error: 'Błąd zapytania - spróbuj ponownie',
@@ -55,6 +58,9 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     sprinkler_processing_error: 'Odpowiedzi maszyny nie udało się przetworzyć',
     command_refused: 'Maszyna odrzuciła polecenie',
     sprinkler_unresponsive: 'Maszyna nie potwierdziła polecenia',
+    device_not_found: 'Żaden sterownik o tym ID nie ma danych dostępowych',
+    device_exists: 'Sterownik o tym ID ma już dane dostępowe - zamiast tego nadaj mu nowy sekret',
+    broker_unreachable: 'Brak połączenia z brokerem wiadomości - nic nie zmieniono, spróbuj ponownie',
   },
 };
 

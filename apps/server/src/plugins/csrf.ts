@@ -1,18 +1,11 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors';
-import { randomToken } from '../secrets';
+import { randomToken, sameSecret } from '../secrets';
 
 export const CSRF_COOKIE = 'csrf_token';
 export const CSRF_HEADER = 'x-csrf-token';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-function sameToken(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
 
 /**
  * Double-submit CSRF protection: every answer carries a random token in a cookie the page
@@ -29,9 +22,9 @@ export const csrfPlugin = fp(async (app: FastifyInstance, options: { secure: boo
         httpOnly: false,
       });
     }
-    if (SAFE_METHODS.has(request.method)) return;
+    if (SAFE_METHODS.has(request.method) || request.routeOptions.config.csrf === false) return;
     const headerToken = request.headers[CSRF_HEADER];
-    if (!cookieToken || typeof headerToken !== 'string' || !sameToken(cookieToken, headerToken)) {
+    if (!cookieToken || typeof headerToken !== 'string' || !sameSecret(headerToken, cookieToken)) {
       throw new AppError('csrf_mismatch');
     }
   });

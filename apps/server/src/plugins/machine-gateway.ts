@@ -1,7 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
+import type { BrokerAccounts } from '../gateway/broker-accounts';
+import { BrokerPolicy } from '../gateway/broker-policy';
 import { startEmbeddedBroker } from '../gateway/embedded-broker';
+import { MosquittoDynamicSecurity } from '../gateway/mosquitto-dynamic-security';
 import { MqttGateway } from '../gateway/mqtt-gateway';
 
 declare module 'fastify' {
@@ -10,12 +13,26 @@ declare module 'fastify' {
     gateway: MqttGateway;
     /** The broker machines connect to: MQTT_URL, or the embedded one. */
     mqttUrl: string;
+    /** Who may connect, publish and subscribe; the devices module tells it the controllers. */
+    brokerPolicy: BrokerPolicy;
+    /** Where the broker keeps controllers' accounts of its own (Mosquitto's dynamic security); undefined elsewhere. */
+    brokerAccounts: BrokerAccounts | undefined;
+    /** Drops a controller's live connection on the embedded broker; undefined with a real one. */
+    disconnectDevice: ((machineId: string) => Promise<void>) | undefined;
   }
 }
 
 type GatewayConfig = Pick<
   Config,
-  'mqttUrl' | 'mqttPort' | 'mqttHost' | 'serverId' | 'mqttSharedGroup' | 'commandTimeoutMs'
+  | 'mqttUrl'
+  | 'mqttPort'
+  | 'mqttHost'
+  | 'mqttTls'
+  | 'mqttServerCredentials'
+  | 'mqttDeviceAuth'
+  | 'serverId'
+  | 'mqttSharedGroup'
+  | 'commandTimeoutMs'
 >;
 
 /**
@@ -23,24 +40,51 @@ type GatewayConfig = Pick<
  * the gateway subscribes once all have, when the app is ready, so no retained message arrives
  * before its handler. It stops listening before the modules close, so nothing arrives after.
  */
+/** Mosquitto's dynamic security when the server manages it; elsewhere the broker asks the server, or the operator manages accounts. */
+async function openBrokerAccounts(
+  config: GatewayConfig,
+  logger: FastifyBaseLogger,
+): Promise<BrokerAccounts | undefined> {
+  if (config.mqttDeviceAuth !== 'mosquitto-dynsec' || !config.mqttUrl) return undefined;
+  return MosquittoDynamicSecurity.connect({
+    url: config.mqttUrl,
+    ...config.mqttServerCredentials,
+    clientId: `${config.mqttServerCredentials.username}-${config.serverId}-accounts`,
+    logger,
+  });
+}
+
 export const machineGatewayPlugin = fp(
   async (app: FastifyInstance, config: GatewayConfig) => {
+    const policy = new BrokerPolicy(config.mqttServerCredentials);
     const broker = config.mqttUrl
       ? undefined
-      : await startEmbeddedBroker({ port: config.mqttPort, host: config.mqttHost });
+      : await startEmbeddedBroker({ port: config.mqttPort, host: config.mqttHost, policy, tls: config.mqttTls });
     const mqttUrl = config.mqttUrl ?? broker!.url;
     const gateway = new MqttGateway({
       url: mqttUrl,
+      credentials: config.mqttServerCredentials,
       serverId: config.serverId,
       sharedGroup: config.mqttSharedGroup,
       commandTimeoutMs: config.commandTimeoutMs,
+      admits: (machineId) => policy.admits(machineId),
       logger: app.log,
     });
+    const accounts = await openBrokerAccounts(config, app.log);
+    if (config.mqttDeviceAuth === 'broker') {
+      app.log.warn(
+        'MQTT_DEVICE_AUTH=broker: the broker at MQTT_URL must refuse unknown controllers itself (docs/operations.md)',
+      );
+    }
     app.decorate('gateway', gateway);
     app.decorate('mqttUrl', mqttUrl);
+    app.decorate('brokerPolicy', policy);
+    app.decorate('brokerAccounts', accounts);
+    app.decorate('disconnectDevice', broker?.disconnect);
     app.addHook('onReady', () => gateway.start());
     app.addHook('preClose', () => gateway.close());
     app.addHook('onClose', async () => {
+      await accounts?.close();
       await broker?.close();
     });
   },

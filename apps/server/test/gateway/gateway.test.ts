@@ -4,6 +4,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../src/gateway/embedded-broker';
 import { MqttGateway } from '../../src/gateway/mqtt-gateway';
+import type { BrokerPolicy } from '../../src/gateway/broker-policy';
+import { ControllersInMemory, policyFor } from '../support/devices';
 
 /** This test is about commands; what machines report does not matter here. */
 const ignore = () => undefined;
@@ -20,9 +22,14 @@ async function freePort(): Promise<number> {
 /** The gateway and a simulated machine on an embedded broker of their own. */
 async function startRig(serverId: string, machineId: string) {
   const port = await freePort();
-  const broker = await startEmbeddedBroker({ port, host: '127.0.0.1' });
+  const controllers = new ControllersInMemory();
+  const secret = controllers.add(machineId);
+  const policy = policyFor(controllers);
+  const broker = await startEmbeddedBroker({ port, host: '127.0.0.1', policy });
   const gateway = await MqttGateway.connect({
     url: broker.url,
+    credentials: policy.server,
+    admits: (id) => policy.admits(id),
     serverId,
     sharedGroup: undefined,
     commandTimeoutMs: 1000,
@@ -32,13 +39,14 @@ async function startRig(serverId: string, machineId: string) {
   const machine = new PivotMachine({
     brokerUrl: broker.url,
     id: machineId,
+    secret,
     lat: 52,
     lng: 17,
     armLength: 300,
     logger: silentLogger,
   });
   await machine.start();
-  return { port, broker, gateway, machine };
+  return { port, policy, broker, gateway, machine };
 }
 
 describe('the gateway on loopback', () => {
@@ -66,12 +74,13 @@ describe('the gateway on loopback', () => {
 
 describe('the gateway when the broker restarts', () => {
   let port: number;
+  let policy: BrokerPolicy;
   let broker: EmbeddedBroker;
   let gateway: MqttGateway;
   let machine: PivotMachine;
 
   beforeAll(async () => {
-    ({ port, broker, gateway, machine } = await startRig('restart-test', 'RESTART-1'));
+    ({ port, policy, broker, gateway, machine } = await startRig('restart-test', 'RESTART-1'));
   });
   afterAll(async () => {
     await machine.stop();
@@ -99,7 +108,7 @@ describe('the gateway when the broker restarts', () => {
     expect(await gateway.command(machine.id, { type: 'motion', motion: 'stop' })).toEqual({ kind: 'timeout' });
     expect(Date.now() - started).toBeLessThan(3000);
 
-    broker = await startEmbeddedBroker({ port, host: '127.0.0.1' });
+    broker = await startEmbeddedBroker({ port, host: '127.0.0.1', policy });
     const answered = await until(
       async () => (await gateway.command(machine.id, { type: 'motion', motion: 'stop' })).kind === 'ok',
       15_000,

@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { SprinklerListItemSchema, TelemetryMessageSchema, topicFilters, topics } from '@pivot/contracts';
 import { PivotMachine, silentLogger } from '@pivot/simulator';
 import { count, eq } from 'drizzle-orm';
-import mqtt from 'mqtt';
+import type mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
-import { clearRetained } from '../support/broker';
+import { clearRetained, connectAsServer } from '../support/broker';
+import { registerController } from '../support/devices';
 import { createTestDatabase } from '../support/database';
 import { type TestApp, createTestApp } from '../support/test-app';
 
@@ -27,9 +28,12 @@ describe('two server instances on one broker', () => {
     const group = `scale-${randomBytes(4).toString('hex')}`;
     first = await createTestApp({ MQTT_SHARED_GROUP: group }, { database });
     second = await createTestApp({ MQTT_SHARED_GROUP: group }, { database });
+    const id = `SCALE-${randomBytes(4).toString('hex')}`;
     machine = new PivotMachine({
       brokerUrl: first.app.mqttUrl,
-      id: `SCALE-${randomBytes(4).toString('hex')}`,
+      id,
+      // Registered on the second instance: the first must admit its reports too, at once.
+      secret: await registerController(second.app, id),
       lat: 52.3,
       lng: 17.3,
       armLength: 300,
@@ -37,7 +41,7 @@ describe('two server instances on one broker', () => {
       logger: silentLogger,
     });
     // A plain subscriber counts every report the machine publishes, from its first.
-    watcher = await mqtt.connectAsync(first.app.mqttUrl);
+    watcher = await connectAsServer(first.app);
     watcher.on('message', (topic, payload) => {
       if (topic !== topics.telemetry(machine.id)) return;
       if (TelemetryMessageSchema.safeParse(JSON.parse(payload.toString())).success) published += 1;
@@ -47,7 +51,7 @@ describe('two server instances on one broker', () => {
   });
   afterAll(async () => {
     await machine.stop();
-    await clearRetained(first.app.mqttUrl, [topics.presence(machine.id), topics.program(machine.id)]);
+    await clearRetained(first.app, [topics.presence(machine.id), topics.program(machine.id)]);
     await first.close();
     await second.close();
     await database.close();

@@ -8,11 +8,11 @@ import {
   topics,
 } from '@pivot/contracts';
 import { PivotMachine, type PivotMachineOptions, SoilSensor, WeatherStation, silentLogger } from '@pivot/simulator';
-import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/api-client';
 import { clearRetained } from '../support/broker';
 import { buildProgram, grant, squareSector } from '../support/fixtures';
+import { registerController } from '../support/devices';
 import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
 
 const CENTRE = { lat: 52.25, lng: 17.05 };
@@ -31,15 +31,19 @@ describe('machines through the broker', () => {
   });
   afterEach(async () => {
     await Promise.all(running.splice(0).map((device) => device.stop()));
-    await clearRetained(t.app.mqttUrl, retainedTopics.splice(0));
+    await clearRetained(t.app, retainedTopics.splice(0));
   });
   afterAll(() => t.close());
 
-  async function startMachine(options: Partial<PivotMachineOptions> = {}) {
+  /** A simulated controller, registered first unless told otherwise, as an administrator would. */
+  async function startMachine(options: Partial<PivotMachineOptions> & { registered?: boolean } = {}) {
     machineCounter += 1;
+    const { registered = true, ...machineOptions } = options;
+    const id = machineOptions.id ?? `SIM-${machineCounter}-${Date.now().toString(36)}`;
     const machine = new PivotMachine({
       brokerUrl: t.app.mqttUrl,
-      id: `SIM-${machineCounter}-${Date.now().toString(36)}`,
+      id,
+      secret: registered ? await registerController(t.app, id) : undefined,
       name: `Simulated ${machineCounter}`,
       ...CENTRE,
       armLength: 350,
@@ -47,7 +51,7 @@ describe('machines through the broker', () => {
       restingTelemetryMs: 1000,
       programProcessingMs: 300,
       logger: silentLogger,
-      ...options,
+      ...machineOptions,
     });
     await machine.start();
     running.push(machine);
@@ -103,7 +107,10 @@ describe('machines through the broker', () => {
       const machine = misbehaviour ? await startMachine() : undefined;
       if (misbehaviour) machine?.misbehaveNext(misbehaviour);
       const internalId = machine?.id ?? 'NOBODY-HERE';
+      const started = Date.now();
       const response = await admin.post('/api/sprinkler/', { internalId });
+      // No controller is registered under an unknown ID, so nothing is asked and nothing waited for.
+      if (!machine) expect(Date.now() - started).toBeLessThan(1000);
       expect(response.status).toBe(404);
       expect(response.body).toMatchObject({ code: 'sprinkler_not_on_broker' });
       expect((await adminLog())[0]).toMatchObject({
@@ -268,10 +275,11 @@ describe('machines through the broker', () => {
     });
 
     it('shows the weather stations and soil sensors around the machine', async () => {
-      const { detail } = await setUp();
+      const { machine, detail } = await setUp();
       const suffix = Date.now().toString(36);
       const station = new WeatherStation({
         id: `WS-${suffix}`,
+        machineId: machine.id,
         lat: CENTRE.lat + 0.01,
         lng: CENTRE.lng,
         intervalMs: 200,
@@ -279,22 +287,15 @@ describe('machines through the broker', () => {
       });
       const sensor = new SoilSensor({
         id: `SOIL-${suffix}`,
+        machineId: machine.id,
         lat: CENTRE.lat,
         lng: CENTRE.lng + 0.001,
         intervalMs: 200,
         logger: silentLogger,
       });
-      const connection = await mqtt.connectAsync(t.app.mqttUrl);
-      station.start(connection);
-      sensor.start(connection);
-      retainedTopics.push(topics.weather(station.id), topics.soil(sensor.id));
-      running.push({
-        stop: async () => {
-          station.stop();
-          sensor.stop();
-          await connection.endAsync();
-        },
-      });
+      machine.speakFor(station);
+      machine.speakFor(sensor);
+      retainedTopics.push(topics.weather(machine.id, station.id), topics.soil(machine.id, sensor.id));
       const withWeather = await eventually(
         detail,
         (value) => value.weather_stations.length > 0 && value.humidity_sensors.length > 0,

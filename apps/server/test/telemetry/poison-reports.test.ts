@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
+import { registerController } from '../support/devices';
 import { type TestApp, createTestApp } from '../support/test-app';
 
 const MACHINE = `POISON-${Date.now().toString(36)}`;
@@ -12,7 +13,13 @@ describe('reports no machine could send', () => {
   let controller: mqtt.MqttClient;
   beforeAll(async () => {
     t = await createTestApp();
-    controller = await mqtt.connectAsync(t.app.mqttUrl, { protocolVersion: 4 });
+    const secret = await registerController(t.app, MACHINE);
+    controller = await mqtt.connectAsync(t.app.mqttUrl, {
+      protocolVersion: 4,
+      clientId: MACHINE,
+      username: MACHINE,
+      password: secret,
+    });
   });
   afterAll(async () => {
     await controller.endAsync();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type CommandMessage, PROTOCOL_VERSION, topics } from '@pivot/contracts';
+import { type CommandMessage, PROTOCOL_VERSION, parseTopic, topicFilters, topics } from '@pivot/contracts';
 import { type MqttClient, connectAsync } from 'mqtt';
 
 export type ReceivedMessage = { topic: string; payload: string; retain: boolean };
@@ -17,7 +17,9 @@ const DEFAULT_EXPIRY_MS = 2000;
 /** Plays the server's side of the protocol: sends commands and records whatever arrives. */
 export class TestServer {
   readonly messages: ReceivedMessage[] = [];
-  readonly repliesTopic = topics.replies(`test-${randomUUID().slice(0, 8)}`);
+  readonly serverId = `test-${randomUUID().slice(0, 8)}`;
+  /** Where machines answer this server: one topic per machine, as the server names them. */
+  readonly repliesFilter = topicFilters.replies(this.serverId);
 
   private constructor(private readonly client: MqttClient) {
     client.on('message', (topic, payload, packet) => {
@@ -27,7 +29,7 @@ export class TestServer {
 
   static async connect(brokerUrl: string): Promise<TestServer> {
     const server = new TestServer(await connectAsync(brokerUrl, { clientId: `test-server-${randomUUID()}` }));
-    await server.watch(server.repliesTopic);
+    await server.watch(server.repliesFilter);
     return server;
   }
 
@@ -39,7 +41,7 @@ export class TestServer {
   async send(machineId: string, request: CommandRequest): Promise<CommandMessage> {
     const command = {
       v: PROTOCOL_VERSION,
-      replyTo: this.repliesTopic,
+      replyTo: topics.replies(this.serverId, machineId),
       ...request,
       id: request.id ?? randomUUID(),
       expiresAt: request.expiresAt ?? Date.now() + DEFAULT_EXPIRY_MS,
@@ -58,7 +60,9 @@ export class TestServer {
 
   /** The replies that mention the command id, readable or not. */
   repliesTo(commandId: string): ReceivedMessage[] {
-    return this.on(this.repliesTopic).filter((message) => message.payload.includes(commandId));
+    return this.messages.filter(
+      (message) => parseTopic(message.topic)?.kind === 'reply' && message.payload.includes(commandId),
+    );
   }
 
   async close(): Promise<void> {

@@ -34,14 +34,14 @@ export class TelemetryService {
    * presence and program changes (rare) are stored at once.
    */
   readonly handlers: Pick<MachineMessageHandlers, 'telemetry' | 'presence' | 'program'> = {
-    telemetry: (machineId, message) => this.ingest.push({ machineId, message }),
-    presence: (machineId, message) =>
+    telemetry: ({ machineId }, message) => this.ingest.push({ machineId, message }),
+    presence: ({ machineId }, message) =>
       this.store(
         'presence',
         machineId,
         updatePresence(this.db, machineId, message.online, new Date(message.ts ?? Date.now())),
       ),
-    program: (machineId, message) =>
+    program: ({ machineId }, message) =>
       this.store('the machine program', machineId, updateMachineProgram(this.db, machineId, message.program)),
   };
 

@@ -12,8 +12,8 @@ declare module 'fastify' {
 export type { WeatherService } from './weather.service';
 
 /**
- * Weather: what stations and soil sensors report, and what a machine's map shows of it
- * (readings, rainfall, ETP over 7 days, soil moisture).
+ * Weather: what stations and soil sensors report through their machine's controller, and what a
+ * machine's map shows of it (readings, rainfall, ETP over 7 days, soil moisture).
  */
 export const weatherModule = fp(
   async (app: FastifyInstance, config: Pick<Config, 'timeZone'>) => {
@@ -21,10 +21,10 @@ export const weatherModule = fp(
     app.decorate('weather', weather);
     const store = (what: string, work: Promise<void>) =>
       void work.catch((error: unknown) => app.log.error({ err: error }, `storing ${what} failed`));
-    app.gateway.handle('weather', (stationId, message) =>
-      store('a weather reading', weather.recordWeather(stationId, message)),
+    app.gateway.handle('weather', (source, message) =>
+      store('a weather reading', weather.recordWeather(source, message)),
     );
-    app.gateway.handle('soil', (sensorId, message) => store('a soil reading', weather.recordSoil(sensorId, message)));
+    app.gateway.handle('soil', (source, message) => store('a soil reading', weather.recordSoil(source, message)));
   },
   { name: 'weather', dependencies: ['database', 'machine-gateway'] },
 );

@@ -1,13 +1,28 @@
 import type { SoilMessage, WeatherMessage } from '@pivot/contracts';
-import { type AnyColumn, and, between, gte, inArray, sql } from 'drizzle-orm';
+import { type AnyColumn, and, between, eq, gte, inArray, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { soilSensors, weatherReadings } from './weather.table';
 
-export async function insertWeatherReading(db: Queryable, stationId: string, message: WeatherMessage): Promise<void> {
+/** Who reported a reading: the station or sensor, and the controller that speaks for it. */
+type Reporter<K extends string> = Record<K, string> & { machineId: string };
+
+/** Stores a station's reading unless the station is another controller's (its first reading decides). */
+export async function insertWeatherReading(
+  db: Queryable,
+  { stationId, machineId }: Reporter<'stationId'>,
+  message: WeatherMessage,
+): Promise<void> {
+  const [another] = await db
+    .select({ machineId: weatherReadings.machineId })
+    .from(weatherReadings)
+    .where(and(eq(weatherReadings.stationId, stationId), ne(weatherReadings.machineId, machineId)))
+    .limit(1);
+  if (another) return;
   await db
     .insert(weatherReadings)
     .values({
       stationId,
+      machineId,
       ts: new Date(message.ts),
       lat: message.lat,
       lng: message.lng,
@@ -21,9 +36,14 @@ export async function insertWeatherReading(db: Queryable, stationId: string, mes
     .onConflictDoNothing();
 }
 
-/** Keeps a sensor's newest reading; an older one arriving late changes nothing. */
-export async function upsertSoilReading(db: Queryable, sensorId: string, message: SoilMessage): Promise<void> {
+/** Keeps a sensor's newest reading; an older one arriving late, or one from another controller, changes nothing. */
+export async function upsertSoilReading(
+  db: Queryable,
+  { sensorId, machineId }: Reporter<'sensorId'>,
+  message: SoilMessage,
+): Promise<void> {
   const values = {
+    machineId,
     ts: new Date(message.ts),
     lat: message.lat,
     lng: message.lng,
@@ -33,7 +53,11 @@ export async function upsertSoilReading(db: Queryable, sensorId: string, message
   await db
     .insert(soilSensors)
     .values({ sensorId, ...values })
-    .onConflictDoUpdate({ target: soilSensors.sensorId, set: values, setWhere: sql`${soilSensors.ts} < excluded.ts` });
+    .onConflictDoUpdate({
+      target: soilSensors.sensorId,
+      set: values,
+      setWhere: sql`${soilSensors.ts} < excluded.ts and ${soilSensors.machineId} is not distinct from excluded.machine_id`,
+    });
 }
 
 export type Area = { minLat: number; maxLat: number; minLng: number; maxLng: number };

@@ -1,3 +1,4 @@
+import type { MessageSource } from '../../gateway/mqtt-gateway';
 import type { HumiditySensor, SoilMessage, WeatherMessage, WeatherStation } from '@pivot/contracts';
 import type { Database, Queryable } from '../../db/client';
 import { type LatLng, boundingBox, distanceM } from '../../geo/geo';
@@ -32,12 +33,13 @@ export class WeatherService {
     private readonly timeZone: string,
   ) {}
 
-  recordWeather(stationId: string, message: WeatherMessage): Promise<void> {
-    return insertWeatherReading(this.db, stationId, message);
+  /** A station belongs to the controller that first reported it; another controller's readings for it are dropped. */
+  recordWeather(source: MessageSource, message: WeatherMessage): Promise<void> {
+    return insertWeatherReading(this.db, { stationId: source.deviceId, machineId: source.machineId }, message);
   }
 
-  recordSoil(sensorId: string, message: SoilMessage): Promise<void> {
-    return upsertSoilReading(this.db, sensorId, message);
+  recordSoil(source: MessageSource, message: SoilMessage): Promise<void> {
+    return upsertSoilReading(this.db, { sensorId: source.deviceId, machineId: source.machineId }, message);
   }
 
   /** Weather stations near the machine with their current reading, rainfall and ETP over 7 days. */

@@ -5,6 +5,8 @@ export const weatherReadings = pgTable(
   'weather_readings',
   {
     stationId: text('station_id').notNull(),
+    /** The controller that speaks for the station; null for readings stored before controllers were. */
+    machineId: text('machine_id'),
     ts: timestamp('ts', { withTimezone: true, precision: 3 }).notNull(),
     lat: doublePrecision('lat').notNull(),
     lng: doublePrecision('lng').notNull(),
@@ -23,6 +25,8 @@ export const weatherReadings = pgTable(
 /** The latest reading of each soil-moisture sensor. */
 export const soilSensors = pgTable('soil_sensors', {
   sensorId: text('sensor_id').primaryKey(),
+  /** The controller that speaks for the sensor; only its readings replace the stored one. */
+  machineId: text('machine_id'),
   ts: timestamp('ts', { withTimezone: true, precision: 3 }).notNull(),
   lat: doublePrecision('lat').notNull(),
   lng: doublePrecision('lng').notNull(),

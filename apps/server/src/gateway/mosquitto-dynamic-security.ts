@@ -1,0 +1,366 @@
+import { randomUUID } from 'node:crypto';
+import net from 'node:net';
+import { TopicIdSchema, machinePermissions } from '@pivot/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import mqtt, { type MqttClient } from 'mqtt';
+import { z } from 'zod';
+import type { BrokerAccounts } from './broker-accounts';
+
+/** Where Mosquitto's dynamic-security plugin takes commands, and where it answers them (to every subscriber). */
+const CONTROL_TOPIC = '$CONTROL/dynamic-security/v1';
+const RESPONSE_TOPIC = `${CONTROL_TOPIC}/response`;
+const DEFAULT_TIMEOUT_MS = 5000;
+
+export type MosquittoDynamicSecurityOptions = {
+  /** The broker, e.g. mqtt://127.0.0.1:1883; credentials go in username and password, not here. */
+  url: string;
+  /** An account whose roles may publish to and subscribe to $CONTROL/dynamic-security/#. */
+  username: string;
+  password: string;
+  /** Apart from the gateway's, so that managing accounts never disturbs the machines' traffic. */
+  clientId: string;
+  logger: FastifyBaseLogger;
+  /** How long to wait for the broker: for the first connection, and for each command's answer. */
+  timeoutMs?: number;
+};
+
+type AclType = 'publishClientSend' | 'publishClientReceive' | 'subscribeLiteral' | 'subscribePattern';
+type Acl = { acltype: AclType; topic: string; allow: boolean };
+
+/** The plugin's commands this adapter sends (plugins/dynamic-security in Mosquitto 2.0). */
+type Command =
+  | { command: 'createRole'; rolename: string; textname: string; acls: Acl[] }
+  | { command: 'modifyRole'; rolename: string; acls: Acl[] }
+  | { command: 'deleteRole'; rolename: string }
+  | {
+      command: 'createClient';
+      username: string;
+      password: string;
+      clientid: string;
+      textname: string;
+      roles: { rolename: string }[];
+    }
+  | { command: 'getClient'; username: string }
+  | { command: 'listClients'; verbose: true }
+  | { command: 'setClientPassword'; username: string; password: string }
+  | { command: 'setClientId'; username: string; clientid: string }
+  | { command: 'addClientRole'; username: string; rolename: string }
+  | { command: 'removeClientRole'; username: string; rolename: string }
+  | { command: 'removeGroupClient'; groupname: string; username: string }
+  | { command: 'enableClient'; username: string }
+  | { command: 'deleteClient'; username: string };
+
+type Answer = { error: string | undefined; data: unknown };
+
+type Pending = {
+  command: string;
+  resolve: (answer: Answer) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+};
+
+const ResponsesSchema = z.object({
+  responses: z.array(
+    z.object({
+      command: z.string(),
+      correlationData: z.string().optional(),
+      error: z.string().optional(),
+      data: z.unknown().optional(),
+    }),
+  ),
+});
+
+const ClientSchema = z.object({
+  username: z.string(),
+  clientid: z.string().optional(),
+  disabled: z.boolean().optional(),
+  roles: z.array(z.object({ rolename: z.string() })).default([]),
+  groups: z.array(z.object({ groupname: z.string() })).default([]),
+});
+const GetClientDataSchema = z.object({ client: ClientSchema });
+const ListClientsDataSchema = z.object({ clients: z.array(ClientSchema) });
+
+/** The plugin's error texts this adapter treats as "already done" (plugins/dynamic-security/*.c). */
+const ROLE_EXISTS = 'Role already exists';
+const ROLE_NOT_FOUND = 'Role not found';
+const CLIENT_EXISTS = 'Client already exists';
+const CLIENT_NOT_FOUND = 'Client not found';
+
+/** Each machine has a role of its own: the ACLs name its topics, so no role can be shared. */
+const roleName = (machineId: string) => `pivot-machine-${machineId}`;
+
+/**
+ * Controllers' accounts in Mosquitto 2's dynamic-security plugin, managed over its MQTT control
+ * API. Each controller gets an account named after its machine ID, usable only with that client
+ * ID, and a role holding exactly `machinePermissions`. The plugin itself drops a client's live
+ * connection when its password changes or it is deleted (it calls
+ * mosquitto_kick_client_by_username in setClientPassword, deleteClient, setClientId,
+ * addClientRole and removeClientRole), so no extra step is needed for that. It kicks without the
+ * last will, though: a dropped controller's retained presence still says online until it is
+ * replaced.
+ */
+export class MosquittoDynamicSecurity implements BrokerAccounts {
+  private readonly pending = new Map<string, Pending>();
+  /** Commands wait for this: an answer published before the subscription exists is lost. */
+  private subscribed = false;
+  private readonly subscribedWaiters = new Set<() => void>();
+  private closed = false;
+  /** Only while connecting the first time, when a refused subscription is fatal. */
+  private subscribeFailed: ((error: Error) => void) | undefined;
+
+  private constructor(
+    private readonly client: MqttClient,
+    private readonly options: MosquittoDynamicSecurityOptions & { timeoutMs: number },
+  ) {}
+
+  /**
+   * Connected and listening for answers, or an Error: wrong credentials or an unreachable broker
+   * are better found when the server starts than at the first device an administrator adds.
+   */
+  static async connect(options: MosquittoDynamicSecurityOptions): Promise<MosquittoDynamicSecurity> {
+    const settings = { ...options, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+    const client = mqtt.connect(options.url, {
+      clientId: options.clientId,
+      username: options.username,
+      password: options.password,
+      protocolVersion: 4,
+      clean: true,
+      reconnectPeriod: 1000,
+      connectTimeout: settings.timeoutMs,
+      // A clean session forgets the subscription; it is made again on every connection, below.
+      resubscribe: false,
+    });
+    const accounts = new MosquittoDynamicSecurity(client, settings);
+    accounts.watchConnection();
+    try {
+      await accounts.firstConnection();
+    } catch (error) {
+      await client.endAsync(true);
+      throw error;
+    }
+    return accounts;
+  }
+
+  async setDevice(machineId: string, secret: string): Promise<void> {
+    const username = checkedMachineId(machineId);
+    if (secret.length === 0) throw new Error('A device secret may not be empty');
+    const rolename = roleName(username);
+    await this.ensureRole(rolename, machineAcls(username));
+    const created = await this.send({
+      command: 'createClient',
+      username,
+      password: secret,
+      // The account works only under the machine's own client ID, so it cannot take over another's session.
+      clientid: username,
+      textname: `Pivot machine ${username}`,
+      roles: [{ rolename }],
+    });
+    if (created.error === undefined) return;
+    if (created.error !== CLIENT_EXISTS) throw commandError('createClient', created.error);
+
+    // An account made before (or by hand) is brought back to what a new one would be, and only
+    // then re-keyed: the password change is what drops its live connection.
+    const { client } = GetClientDataSchema.parse(await this.run({ command: 'getClient', username }));
+    if (client.clientid !== username) await this.run({ command: 'setClientId', username, clientid: username });
+    for (const role of client.roles) {
+      if (role.rolename !== rolename) {
+        await this.run({ command: 'removeClientRole', username, rolename: role.rolename });
+      }
+    }
+    if (!client.roles.some((role) => role.rolename === rolename)) {
+      await this.run({ command: 'addClientRole', username, rolename });
+    }
+    for (const group of client.groups) {
+      await this.run({ command: 'removeGroupClient', groupname: group.groupname, username });
+    }
+    if (client.disabled) await this.run({ command: 'enableClient', username });
+    await this.run({ command: 'setClientPassword', username, password: secret });
+  }
+
+  async removeDevice(machineId: string): Promise<void> {
+    const username = checkedMachineId(machineId);
+    const deleted = await this.send({ command: 'deleteClient', username });
+    if (deleted.error !== undefined && deleted.error !== CLIENT_NOT_FOUND) {
+      throw commandError('deleteClient', deleted.error);
+    }
+    const role = await this.send({ command: 'deleteRole', rolename: roleName(username) });
+    if (role.error !== undefined && role.error !== ROLE_NOT_FOUND) throw commandError('deleteRole', role.error);
+  }
+
+  async listDevices(): Promise<string[]> {
+    const { clients } = ListClientsDataSchema.parse(await this.run({ command: 'listClients', verbose: true }));
+    return clients
+      .filter((client) => client.roles.some((role) => role.rolename === roleName(client.username)))
+      .map((client) => client.username);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const [id, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      this.pending.delete(id);
+      pending.reject(new Error(`Mosquitto dynamic security: closed before the broker answered ${pending.command}`));
+    }
+    await this.client.endAsync();
+  }
+
+  /**
+   * A role created by an older server may hold other ACLs: modifyRole with `acls` replaces the
+   * whole list at once, so no moment passes with a partial one.
+   */
+  private async ensureRole(rolename: string, acls: Acl[]): Promise<void> {
+    const created = await this.send({ command: 'createRole', rolename, textname: 'Pivot machine controller', acls });
+    if (created.error === undefined) return;
+    if (created.error !== ROLE_EXISTS) throw commandError('createRole', created.error);
+    await this.run({ command: 'modifyRole', rolename, acls });
+  }
+
+  /** The answer's data; an error from the broker is an exception. */
+  private async run(command: Command): Promise<unknown> {
+    const answer = await this.send(command);
+    if (answer.error !== undefined) throw commandError(command.command, answer.error);
+    return answer.data;
+  }
+
+  /** Sends one command and waits for the answer carrying its correlation data, error or not. */
+  private send(command: Command): Promise<Answer> {
+    if (this.closed) return Promise.reject(new Error('Mosquitto dynamic security: the connection is closed'));
+    const correlationData = randomUUID();
+    const { timeoutMs } = this.options;
+    const answer = new Promise<Answer>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(correlationData);
+        reject(
+          new Error(`Mosquitto dynamic security: the broker did not answer ${command.command} within ${timeoutMs} ms`),
+        );
+      }, timeoutMs);
+      this.pending.set(correlationData, { command: command.command, resolve, reject, timer });
+    });
+    void this.whenSubscribed().then(() => {
+      // Given up on meanwhile: sending it late could change an account after the caller saw a failure.
+      if (!this.pending.has(correlationData)) return;
+      const payload = JSON.stringify({ commands: [{ ...command, correlationData }] });
+      // QoS 0: a command lost with its connection ends in the timeout, and is never sent again
+      // after the caller was told it failed. With QoS 1 the broker's PUBACK would also go just
+      // before the answer, which then waits for our delayed TCP acknowledgement (about 40 ms).
+      this.client.publish(CONTROL_TOPIC, payload, { qos: 0 }, (error) => {
+        if (error) {
+          this.options.logger.warn({ err: error, command: command.command }, 'sending a broker command failed');
+        }
+      });
+    });
+    return answer;
+  }
+
+  private whenSubscribed(): Promise<void> {
+    if (this.subscribed) return Promise.resolve();
+    return new Promise((resolve) => this.subscribedWaiters.add(resolve));
+  }
+
+  private watchConnection(): void {
+    const { client, options } = this;
+    // An outage is logged once when it starts and once when it ends, not at every retry.
+    let outage = false;
+    const reportOutage = (error?: Error) => {
+      if (outage || this.closed) return;
+      outage = true;
+      options.logger.warn({ err: error, clientId: options.clientId }, 'Mosquitto dynamic security unreachable');
+    };
+    client.on('error', reportOutage);
+    client.on('offline', () => reportOutage());
+    client.on('close', () => {
+      this.subscribed = false;
+    });
+    client.on('connect', () => {
+      if (outage) options.logger.info({ clientId: options.clientId }, 'Mosquitto dynamic security reachable again');
+      outage = false;
+      // Commands are small packets sent one after another's answer: with Nagle's algorithm each
+      // could wait for the broker's delayed acknowledgement, about 40 ms.
+      if (client.stream instanceof net.Socket) client.stream.setNoDelay(true);
+      client.subscribe(RESPONSE_TOPIC, { qos: 0 }, (error) => {
+        if (error) {
+          options.logger.error({ err: error, topic: RESPONSE_TOPIC }, 'subscribing to broker answers failed');
+          this.subscribeFailed?.(error);
+          return;
+        }
+        this.subscribed = true;
+        for (const resolve of this.subscribedWaiters) resolve();
+        this.subscribedWaiters.clear();
+      });
+    });
+    client.on('message', (topic, payload) => {
+      if (topic === RESPONSE_TOPIC) this.receive(payload);
+    });
+  }
+
+  private firstConnection(): Promise<void> {
+    const { client, options } = this;
+    return new Promise((resolve, reject) => {
+      const settle = (error?: Error) => {
+        clearTimeout(timer);
+        client.off('error', refused);
+        this.subscribedWaiters.delete(settle);
+        this.subscribeFailed = undefined;
+        if (error) reject(error);
+        else resolve();
+      };
+      // A refused CONNECT (wrong credentials) will be refused again: no use waiting for the timeout.
+      const refused = (error: Error) => settle(new Error(`Mosquitto dynamic security: ${error.message}`));
+      const timer = setTimeout(
+        () => settle(new Error(`Mosquitto dynamic security: the broker did not answer within ${options.timeoutMs} ms`)),
+        options.timeoutMs,
+      );
+      client.on('error', refused);
+      this.subscribeFailed = () =>
+        settle(new Error(`Mosquitto dynamic security: ${options.username} may not subscribe to ${RESPONSE_TOPIC}`));
+      this.subscribedWaiters.add(settle);
+    });
+  }
+
+  private receive(payload: Buffer): void {
+    let body: unknown;
+    try {
+      body = JSON.parse(payload.toString('utf8'));
+    } catch {
+      return;
+    }
+    const parsed = ResponsesSchema.safeParse(body);
+    if (!parsed.success) return;
+    // Every admin connection hears every answer, other server instances' included.
+    for (const response of parsed.data.responses) {
+      const pending = response.correlationData === undefined ? undefined : this.pending.get(response.correlationData);
+      if (!pending) continue;
+      clearTimeout(pending.timer);
+      this.pending.delete(response.correlationData!);
+      pending.resolve({ error: response.error, data: response.data });
+    }
+  }
+}
+
+/**
+ * The ID becomes part of ACL topics: a `+` or `#` in it would grant other machines' topics, so
+ * nothing but a valid topic ID reaches the broker.
+ */
+function checkedMachineId(machineId: string): string {
+  if (!TopicIdSchema.safeParse(machineId).success) throw new Error(`"${machineId}" is not a valid machine ID`);
+  return machineId;
+}
+
+/**
+ * Allow-ACLs for exactly what `machinePermissions` grants. Receiving on its commands topic is
+ * granted too, so that commands reach the machine even where defaultACLAccess denies receiving.
+ */
+function machineAcls(machineId: string): Acl[] {
+  const { publish, subscribe } = machinePermissions(machineId);
+  return [
+    ...publish.map((topic): Acl => ({ acltype: 'publishClientSend', topic, allow: true })),
+    ...subscribe.flatMap((topic): Acl[] => [
+      { acltype: 'subscribeLiteral', topic, allow: true },
+      { acltype: 'publishClientReceive', topic, allow: true },
+    ]),
+  ];
+}
+
+function commandError(command: string, error: string): Error {
+  return new Error(`Mosquitto dynamic security: ${command} failed: ${error}`);
+}

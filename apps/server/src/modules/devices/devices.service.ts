@@ -1,0 +1,221 @@
+import type { Device, DeviceSecretResponse } from '@pivot/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client';
+import { AppError } from '../../errors';
+import type { BrokerAccounts } from '../../gateway/broker-accounts';
+import type { BrokerPolicy, DeviceDirectory } from '../../gateway/broker-policy';
+import type { MqttGateway } from '../../gateway/mqtt-gateway';
+import type { ClientInfo, SignedInUser } from '../../http/request-context';
+import { hashToken, randomToken, sameSecret } from '../../secrets';
+import type { LogsService } from '../logs';
+import {
+  deleteDevice,
+  findDevice,
+  insertDevice,
+  listDeviceRows,
+  listMachineIds,
+  markConnected,
+  markRefused,
+  replaceSecretHash,
+} from './devices.repository';
+import type { DeviceRow } from './devices.table';
+
+export type DevicesDeps = {
+  db: Database;
+  logs: LogsService;
+  policy: BrokerPolicy;
+  /** Tells the other server instances of a change, and this one of theirs. */
+  gateway: Pick<MqttGateway, 'watchControllers' | 'announceControllersChanged'>;
+  /** Mosquitto's dynamic security, where the broker keeps the accounts itself. */
+  accounts: BrokerAccounts | undefined;
+  /** The embedded broker's way to drop a live connection. */
+  disconnect: ((machineId: string) => Promise<void>) | undefined;
+  logger: FastifyBaseLogger;
+};
+
+/**
+ * Instances tell each other of every change at once (through the broker); this re-reading is
+ * for a message lost on the way, such as one sent while the broker was down.
+ */
+const REFRESH_MS = 60_000;
+/** A refused connection is written to the controller's row at most this often, and to the activity log less often still. */
+const REFUSAL_MARK_MS = 60_000;
+const REFUSAL_LOG_MS = 10 * 60_000;
+
+/**
+ * Machine controllers' credentials: registered by an administrator (the secret is shown once),
+ * replaced, removed; checked when a controller connects to the embedded broker or to EMQX,
+ * and pushed to Mosquitto's dynamic security where that keeps them.
+ */
+export class DevicesService implements DeviceDirectory {
+  private registered = new Set<string>();
+  private readonly refusals = new Map<string, { markedAt: number; loggedAt: number }>();
+  private refreshTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: DevicesDeps) {}
+
+  /** Reads the registered IDs, again when any instance changes them, and every minute besides. */
+  async start(): Promise<void> {
+    await this.refresh();
+    this.deps.gateway.watchControllers(() => {
+      this.refresh().catch((error: unknown) =>
+        this.deps.logger.warn({ err: error }, 'reading the registered controllers failed'),
+      );
+    });
+    this.refreshTimer = setInterval(() => {
+      this.refresh().catch((error: unknown) =>
+        this.deps.logger.warn({ err: error }, 'reading the registered controllers failed'),
+      );
+    }, REFRESH_MS).unref();
+  }
+
+  stop(): void {
+    clearInterval(this.refreshTimer);
+  }
+
+  admits(machineId: string): boolean {
+    return this.registered.has(machineId);
+  }
+
+  async verify(machineId: string, secret: string): Promise<'accepted' | 'refused' | 'unknown'> {
+    const device = await findDevice(this.deps.db, machineId);
+    if (!device) return 'unknown';
+    return sameSecret(hashToken(secret), device.secretHash) ? 'accepted' : 'refused';
+  }
+
+  connected(machineId: string, address: string): void {
+    this.background(markConnected(this.deps.db, machineId, address, new Date()), 'recording a connection');
+  }
+
+  /** Someone tried a registered ID with a wrong secret: noted, but an attacker cannot flood the database or the log. */
+  refused(machineId: string, address: string): void {
+    const now = Date.now();
+    const seen = this.refusals.get(machineId) ?? { markedAt: 0, loggedAt: 0 };
+    this.refusals.set(machineId, seen);
+    if (now - seen.markedAt >= REFUSAL_MARK_MS) {
+      seen.markedAt = now;
+      this.background(markRefused(this.deps.db, machineId, new Date(now)), 'recording a refused connection');
+    }
+    if (now - seen.loggedAt >= REFUSAL_LOG_MS) {
+      seen.loggedAt = now;
+      const entry = {
+        eventType: 'device_connection_refused' as const,
+        actorUserId: null,
+        sprinkler: { id: null, name: null, internalId: machineId },
+        event: address,
+        ip: address,
+      };
+      this.background(this.deps.logs.record(this.deps.db, entry), 'logging a refused connection');
+    }
+  }
+
+  async list(): Promise<Device[]> {
+    const rows = await listDeviceRows(this.deps.db);
+    const onBroker = await this.accountsOnBroker();
+    return rows.map((row) => presentDevice(row, onBroker?.has(row.machineId) ?? true));
+  }
+
+  /** A new controller: its secret is made here and returned this once. */
+  async register(actor: SignedInUser, machineId: string, client: ClientInfo): Promise<DeviceSecretResponse> {
+    if (this.deps.policy.isReserved(machineId)) throw new AppError('device_exists');
+    const secret = randomToken();
+    const device = await this.deps.db.transaction(async (tx) => {
+      const row = await insertDevice(tx, machineId, hashToken(secret));
+      if (!row) throw new AppError('device_exists');
+      await this.deps.logs.record(tx, this.entry('device_secret_created', actor, machineId, client));
+      await this.onBroker((accounts) => accounts.setDevice(machineId, secret));
+      return row;
+    });
+    this.registered.add(machineId);
+    this.deps.gateway.announceControllersChanged();
+    return { device: presentDevice(device, true), secret };
+  }
+
+  /** A new secret: the old one stops working and the controller is disconnected until it has the new one. */
+  async replaceSecret(actor: SignedInUser, machineId: string, client: ClientInfo): Promise<DeviceSecretResponse> {
+    const secret = randomToken();
+    const device = await this.deps.db.transaction(async (tx) => {
+      const row = await replaceSecretHash(tx, machineId, hashToken(secret));
+      if (!row) throw new AppError('device_not_found');
+      await this.deps.logs.record(tx, this.entry('device_secret_replaced', actor, machineId, client));
+      await this.onBroker((accounts) => accounts.setDevice(machineId, secret));
+      return row;
+    });
+    await this.deps.disconnect?.(machineId);
+    return { device: presentDevice(device, true), secret };
+  }
+
+  /** The controller can no longer connect; reports under its ID are dropped from now on. */
+  async remove(actor: SignedInUser, machineId: string, client: ClientInfo): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const row = await deleteDevice(tx, machineId);
+      if (!row) throw new AppError('device_not_found');
+      await this.deps.logs.record(tx, this.entry('device_removed', actor, machineId, client));
+      await this.onBroker((accounts) => accounts.removeDevice(machineId));
+    });
+    this.registered.delete(machineId);
+    this.refusals.delete(machineId);
+    this.deps.gateway.announceControllersChanged();
+    await this.deps.disconnect?.(machineId);
+  }
+
+  private async refresh(): Promise<void> {
+    this.registered = new Set(await listMachineIds(this.deps.db));
+  }
+
+  /**
+   * A change to the broker's accounts is made inside the transaction of the change it follows:
+   * if the broker cannot be reached, nothing changes, and the administrator is told so.
+   */
+  private async onBroker(change: (accounts: BrokerAccounts) => Promise<void>): Promise<void> {
+    const { accounts } = this.deps;
+    if (!accounts) return;
+    try {
+      await change(accounts);
+    } catch (error) {
+      this.deps.logger.error({ err: error }, "changing a controller's account on the broker failed");
+      throw new AppError('broker_unreachable');
+    }
+  }
+
+  private async accountsOnBroker(): Promise<Set<string> | undefined> {
+    if (!this.deps.accounts) return undefined;
+    try {
+      return new Set(await this.deps.accounts.listDevices());
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, "reading the broker's accounts failed");
+      return undefined;
+    }
+  }
+
+  private entry(
+    eventType: 'device_secret_created' | 'device_secret_replaced' | 'device_removed',
+    actor: SignedInUser,
+    machineId: string,
+    client: ClientInfo,
+  ) {
+    return {
+      eventType,
+      actorUserId: actor.id,
+      sprinkler: { id: null, name: null, internalId: machineId },
+      event: actor.email,
+      ip: client.ip,
+    };
+  }
+
+  private background(work: Promise<void>, what: string): void {
+    work.catch((error: unknown) => this.deps.logger.warn({ err: error }, `${what} failed`));
+  }
+}
+
+function presentDevice(row: DeviceRow, onBroker: boolean): Device {
+  return {
+    machineId: row.machineId,
+    createdAt: row.createdAt.getTime(),
+    secretCreatedAt: row.secretCreatedAt.getTime(),
+    lastConnectedAt: row.lastConnectedAt?.getTime() ?? null,
+    lastAddress: row.lastAddress,
+    lastRefusedAt: row.lastRefusedAt?.getTime() ?? null,
+    onBroker,
+  };
+}

@@ -1,0 +1,149 @@
+import {
+  DeviceListResponseSchema,
+  DeviceSecretResponseSchema,
+  SprinklerListItemSchema,
+  topics,
+} from '@pivot/contracts';
+import { PivotMachine, silentLogger } from '@pivot/simulator';
+import mqtt, { type IClientOptions } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ApiClient } from '../support/api-client';
+import { type PrivateMosquitto, startPrivateMosquitto } from '../support/private-mosquitto';
+import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
+
+/**
+ * The whole product on a real Mosquitto 2 whose accounts the server manages through the
+ * dynamic-security plugin, as docs/operations.md sets it up: registering a controller makes its
+ * account, and the controller, the server and the simulator work as on the embedded broker.
+ */
+describe('on Mosquitto with dynamic security managed by the server', () => {
+  let mosquitto: PrivateMosquitto;
+  let t: TestApp;
+  let admin: ApiClient;
+  const running: PivotMachine[] = [];
+  let counter = 0;
+
+  beforeAll(async () => {
+    mosquitto = await startPrivateMosquitto();
+    t = await createTestApp({
+      MQTT_URL: mosquitto.url,
+      MQTT_SHARED_GROUP: 'pivot-api',
+      MQTT_USERNAME: mosquitto.admin.username,
+      MQTT_PASSWORD: mosquitto.admin.password,
+      MQTT_DEVICE_AUTH: 'mosquitto-dynsec',
+    });
+    admin = await t.adminClient();
+  });
+  afterAll(async () => {
+    await Promise.all(running.map((machine) => machine.stop()));
+    await t?.close();
+    await mosquitto?.stop();
+  });
+
+  async function register(): Promise<{ id: string; secret: string }> {
+    counter += 1;
+    const id = `MOSQ-${counter}-${Date.now().toString(36)}`;
+    const response = await admin.post('/api/device/', { machineId: id });
+    expect(response.status).toBe(201);
+    return { id, secret: DeviceSecretResponseSchema.parse(response.body).secret };
+  }
+
+  async function start(id: string, secret: string): Promise<PivotMachine> {
+    const machine = new PivotMachine({
+      brokerUrl: mosquitto.url,
+      id,
+      secret,
+      lat: 52.2,
+      lng: 17.1,
+      armLength: 320,
+      logger: silentLogger,
+    });
+    await machine.start();
+    running.push(machine);
+    return machine;
+  }
+
+  const refused = (options: IClientOptions) =>
+    expect(mqtt.connectAsync(mosquitto.url, { reconnectPeriod: 0, connectTimeout: 3000, ...options })).rejects.toThrow(
+      /Not authorized|Bad username or password/,
+    );
+
+  it('adds and commands a machine whose controller connects with the secret it was given', async () => {
+    const { id, secret } = await register();
+    const machine = await start(id, secret);
+    const added = await admin.post('/api/sprinkler/', { internalId: id, name: 'Mosquitto field' });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const sprinkler = SprinklerListItemSchema.parse(added.body);
+    const user = await t.buildUser();
+    await admin.patch(`/api/sprinkler/${sprinkler.id}/permissions/`, { user: user.id, action: 'grant' });
+    const farmer = t.client();
+    await farmer.login(user.email, USER_PASSWORD);
+    expect((await farmer.post(`/api/sprinkler/${sprinkler.id}/motion`, { motion: 'front' })).status).toBe(200);
+    expect(machine.state().status).toBe('front');
+    await vi.waitFor(async () => {
+      expect((await t.app.telemetry.statesOf(t.database.db, [id])).get(id)).toMatchObject({ online: true });
+    });
+    const listed = DeviceListResponseSchema.parse((await admin.get('/api/device/')).body).find(
+      (d) => d.machineId === id,
+    );
+    expect(listed?.onBroker).toBe(true);
+  });
+
+  it('refuses anonymous clients, wrong secrets and a machine’s secret under another client id', async () => {
+    const { id, secret } = await register();
+    const other = await register();
+    await refused({ clientId: id });
+    await refused({ clientId: id, username: id, password: 'guess' });
+    await refused({ clientId: other.id, username: id, password: secret });
+    await refused({ clientId: `${mosquitto.admin.username}-x`, username: id, password: secret });
+  });
+
+  it('drops the live connection at once on a new secret, and refuses the old one', async () => {
+    const { id, secret } = await register();
+    const live = await mqtt.connectAsync(mosquitto.url, {
+      clientId: id,
+      username: id,
+      password: secret,
+      reconnectPeriod: 0,
+    });
+    const dropped = new Promise<void>((resolve) => live.once('close', () => resolve()));
+    const replaced = await admin.post(`/api/device/${id}/secret/`);
+    expect(replaced.status).toBe(200);
+    const { secret: newSecret } = DeviceSecretResponseSchema.parse(replaced.body);
+    await dropped;
+    await refused({ clientId: id, username: id, password: secret });
+    const again = await mqtt.connectAsync(mosquitto.url, {
+      clientId: id,
+      username: id,
+      password: newSecret,
+      reconnectPeriod: 0,
+    });
+    expect(again.connected).toBe(true);
+    const gone = new Promise<void>((resolve) => again.once('close', () => resolve()));
+    expect((await admin.delete(`/api/device/${id}/`)).status).toBe(204);
+    await gone;
+    await refused({ clientId: id, username: id, password: newSecret });
+  });
+
+  it('keeps a controller to its own topics: another machine’s telemetry is never stored', async () => {
+    const a = await register();
+    const b = await register();
+    const client = await mqtt.connectAsync(mosquitto.url, {
+      clientId: a.id,
+      username: a.id,
+      password: a.secret,
+      reconnectPeriod: 0,
+    });
+    const forged = { v: 1, ts: Date.now(), status: 'alarm', angle: 0, distance: 1, speed: 0, pressure: 0, flow: 0 };
+    await client.publishAsync(topics.telemetry(b.id), JSON.stringify(forged), { qos: 1 });
+    await expect(client.subscribeAsync('#', { qos: 1 })).rejects.toThrow(/Subscribe error/);
+    // A report of its own, published after the forged one, arrives; the forged one never does.
+    await client.publishAsync(topics.telemetry(a.id), JSON.stringify({ ...forged, status: 'stop' }), { qos: 1 });
+    await vi.waitFor(async () => {
+      await t.app.telemetry.flush();
+      expect((await t.app.telemetry.statesOf(t.database.db, [a.id])).get(a.id)).toMatchObject({ status: 'stop' });
+    });
+    expect((await t.app.telemetry.statesOf(t.database.db, [b.id])).get(b.id)).toBeUndefined();
+    await client.endAsync();
+  });
+});

@@ -1,0 +1,268 @@
+import { randomBytes } from 'node:crypto';
+import { TOPIC_ROOT, topics } from '@pivot/contracts';
+import mqtt, { type MqttClient } from 'mqtt';
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MosquittoDynamicSecurity } from '../../src/gateway/mosquitto-dynamic-security';
+import { type PrivateMosquitto, startPrivateMosquitto } from '../support/private-mosquitto';
+
+/** CONNACK 5 in MQTT 3.1.1: what Mosquitto answers a connection it does not authorise. */
+const NOT_AUTHORIZED = 5;
+/** SUBACK's "failure" for one filter in MQTT 3.1.1. */
+const SUBSCRIPTION_REFUSED = 0x80;
+/** Far sooner than any keepalive: a kicked connection closes at once. */
+const KICK_WITHIN_MS = 2000;
+
+const logger = pino({ level: 'silent' });
+const suffix = randomBytes(4).toString('hex');
+const machineA = `A-${suffix}`;
+const machineB = `B-${suffix}`;
+
+/**
+ * Controllers' accounts in a real Mosquitto 2 with the dynamic-security plugin, as the adapter
+ * keeps them: who may connect, under which client ID, to publish and subscribe to what, and
+ * that a new secret or a removal drops the live connection.
+ */
+describe('MosquittoDynamicSecurity on a private Mosquitto', () => {
+  let broker: PrivateMosquitto;
+  let accounts: MosquittoDynamicSecurity;
+  /** Sees every message under the protocol's root, as the server would. */
+  let watcher: MqttClient;
+  const seen: string[] = [];
+  const secrets = new Map<string, string>();
+  const clients: MqttClient[] = [];
+
+  const connect = async (username: string | undefined, password: string | undefined, clientId = username) => {
+    const client = await mqtt.connectAsync(broker.url, {
+      username,
+      password,
+      clientId: clientId ?? `anonymous-${randomBytes(4).toString('hex')}`,
+      protocolVersion: 4,
+      clean: true,
+      reconnectPeriod: 0,
+      connectTimeout: 3000,
+    });
+    clients.push(client);
+    return client;
+  };
+  const connectMachine = (machineId: string, clientId = machineId) =>
+    connect(machineId, secrets.get(machineId), clientId);
+  const setDevice = async (machineId: string) => {
+    const secret = randomBytes(32).toString('base64url');
+    await accounts.setDevice(machineId, secret);
+    secrets.set(machineId, secret);
+    return secret;
+  };
+
+  beforeAll(async () => {
+    broker = await startPrivateMosquitto();
+    accounts = await MosquittoDynamicSecurity.connect({
+      url: broker.url,
+      username: broker.admin.username,
+      password: broker.admin.password,
+      clientId: `pivot-accounts-${suffix}`,
+      logger,
+    });
+    watcher = await mqtt.connectAsync(broker.url, { ...broker.admin, protocolVersion: 4, reconnectPeriod: 0 });
+    watcher.on('message', (topic) => seen.push(topic));
+    await watcher.subscribeAsync(`${TOPIC_ROOT}/#`, { qos: 1 });
+    await setDevice(machineA);
+    await setDevice(machineB);
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.endAsync(true)));
+  });
+  afterAll(async () => {
+    await watcher?.endAsync(true);
+    await accounts?.close();
+    await broker?.stop();
+  });
+
+  it('accepts a machine only with its own secret and its own client ID', async () => {
+    await expectRefused(connect(undefined, undefined));
+    await expectRefused(connect(machineA, 'not-the-secret'));
+    await expectRefused(connect(machineA, secrets.get(machineB)));
+    await expectRefused(connectMachine(machineA, machineB));
+    await expectRefused(connectMachine(machineA, 'pivot-server-x'));
+    const client = await connectMachine(machineA);
+    expect(client.connected).toBe(true);
+  });
+
+  it("lets a machine publish its own topics and none of another machine's", async () => {
+    const a = await connectMachine(machineA);
+    const forged = [
+      topics.telemetry(machineB),
+      topics.presence(machineB),
+      topics.program(machineB),
+      topics.weather(machineB, 'ST1'),
+      topics.soil(machineB, 'S1'),
+      topics.replies('srv', machineB),
+      topics.commands(machineB),
+      topics.commands(machineA),
+      `${TOPIC_ROOT}/servers/srv/anything`,
+    ];
+    const own = [
+      topics.presence(machineA),
+      topics.weather(machineA, 'ST1'),
+      topics.soil(machineA, 'S1'),
+      topics.replies('srv', machineA),
+      // Last: once the watcher has it, everything published before it has been decided on.
+      topics.telemetry(machineA),
+    ];
+    seen.length = 0;
+    for (const topic of [...forged, ...own]) await a.publishAsync(topic, '{"v":1}', { qos: 1 });
+    await waitFor(() => seen.includes(topics.telemetry(machineA)));
+
+    expect(seen).toEqual(own);
+  });
+
+  it('lets a machine subscribe to its own commands only', async () => {
+    const a = await connectMachine(machineA);
+    const received: string[] = [];
+    a.on('message', (topic) => received.push(topic));
+
+    for (const filter of ['#', '$SYS/#', `${TOPIC_ROOT}/machines/+/commands`, topics.commands(machineB)]) {
+      expect(await grantedQos(a, filter), filter).toBe(SUBSCRIPTION_REFUSED);
+    }
+    expect(await grantedQos(a, topics.commands(machineA))).toBe(1);
+
+    await watcher.publishAsync(topics.commands(machineB), '{"v":1}', { qos: 1 });
+    await watcher.publishAsync(topics.commands(machineA), '{"v":1}', { qos: 1 });
+    await waitFor(() => received.length > 0);
+    expect(received).toEqual([topics.commands(machineA)]);
+  });
+
+  it('drops the live connection on a new secret, and takes only the new one', async () => {
+    const oldSecret = secrets.get(machineA)!;
+    const a = await connectMachine(machineA);
+    const b = await connectMachine(machineB);
+    const closed = closedWithin(a, KICK_WITHIN_MS);
+
+    const newSecret = await setDevice(machineA);
+    await closed;
+
+    await expectRefused(connect(machineA, oldSecret));
+    expect((await connect(machineA, newSecret)).connected).toBe(true);
+    // Only the re-keyed machine was dropped.
+    expect(b.connected).toBe(true);
+    seen.length = 0;
+    await b.publishAsync(topics.telemetry(machineB), '{"v":1}', { qos: 1 });
+    await waitFor(() => seen.includes(topics.telemetry(machineB)));
+  });
+
+  it('drops and refuses a removed machine, and lists the machines it keeps', async () => {
+    expect((await accounts.listDevices()).sort()).toEqual([machineA, machineB].sort());
+    const a = await connectMachine(machineA);
+    const closed = closedWithin(a, KICK_WITHIN_MS);
+
+    await accounts.removeDevice(machineA);
+    await closed;
+
+    await expectRefused(connectMachine(machineA));
+    expect(await accounts.listDevices()).toEqual([machineB]);
+    await accounts.removeDevice(machineA);
+    await accounts.removeDevice(`never-${suffix}`);
+    expect(await accounts.listDevices()).toEqual([machineB]);
+
+    // Registered again, it connects with its new secret only.
+    await setDevice(machineA);
+    expect((await connectMachine(machineA)).connected).toBe(true);
+  });
+
+  it('brings an account made by hand, and its role, down to least privilege', async () => {
+    const machineC = `C-${suffix}`;
+    const handMade = 'hand-made-password';
+    // A stale role that grants too much, and an account with any client ID, the admin's role and a group that has it too.
+    await broker.dynsec('createRole', `pivot-machine-${machineC}`);
+    await broker.dynsec('addRoleACL', `pivot-machine-${machineC}`, 'publishClientSend', `${TOPIC_ROOT}/#`, 'allow');
+    await broker.dynsec('createClient', machineC, '-p', handMade);
+    await broker.dynsec('addClientRole', machineC, 'admin');
+    await broker.dynsec('createGroup', `everything-${suffix}`);
+    await broker.dynsec('addGroupRole', `everything-${suffix}`, 'admin');
+    await broker.dynsec('addGroupClient', `everything-${suffix}`, machineC);
+    await broker.dynsec('addClientRole', machineC, `pivot-machine-${machineC}`);
+    const before = await connect(machineC, handMade, 'any-client-id');
+    expect(await grantedQos(before, '#')).toBe(1);
+    const closed = closedWithin(before, KICK_WITHIN_MS);
+
+    await setDevice(machineC);
+    await closed;
+
+    await expectRefused(connect(machineC, secrets.get(machineC), 'any-client-id'));
+    const c = await connectMachine(machineC);
+    expect(await grantedQos(c, '#')).toBe(SUBSCRIPTION_REFUSED);
+    seen.length = 0;
+    await c.publishAsync(topics.telemetry(machineB), '{"v":1}', { qos: 1 });
+    await c.publishAsync(topics.telemetry(machineC), '{"v":1}', { qos: 1 });
+    await waitFor(() => seen.includes(topics.telemetry(machineC)));
+    expect(seen).toEqual([topics.telemetry(machineC)]);
+    expect(await accounts.listDevices()).toContain(machineC);
+    await accounts.removeDevice(machineC);
+  });
+
+  it('reports refused credentials, unanswered commands and IDs that are no topic level', async () => {
+    const options = { url: broker.url, clientId: `pivot-accounts-2-${suffix}`, logger, timeoutMs: 1000 };
+    await expect(
+      MosquittoDynamicSecurity.connect({ ...options, username: broker.admin.username, password: 'wrong' }),
+    ).rejects.toThrow(/Not authorized/i);
+
+    // An account that hears the plugin's answers but may not send it commands.
+    await broker.dynsec('createRole', `listener-${suffix}`);
+    for (const acltype of ['subscribePattern', 'publishClientReceive']) {
+      await broker.dynsec('addRoleACL', `listener-${suffix}`, acltype, '$CONTROL/dynamic-security/#', 'allow');
+    }
+    await broker.dynsec('createClient', `listener-${suffix}`, '-p', 'listener-password');
+    await broker.dynsec('addClientRole', `listener-${suffix}`, `listener-${suffix}`);
+    const deaf = await MosquittoDynamicSecurity.connect({
+      ...options,
+      username: `listener-${suffix}`,
+      password: 'listener-password',
+      timeoutMs: 300,
+    });
+    try {
+      await expect(deaf.listDevices()).rejects.toThrow('the broker did not answer listClients within 300 ms');
+    } finally {
+      await deaf.close();
+    }
+
+    await expect(accounts.setDevice(`${machineB}/#`, 'secret')).rejects.toThrow(/not a valid machine ID/);
+    await expect(accounts.setDevice('+', 'secret')).rejects.toThrow(/not a valid machine ID/);
+  });
+});
+
+async function expectRefused(connection: Promise<MqttClient>): Promise<void> {
+  const error: unknown = await connection.then(
+    () => new Error('the connection was accepted'),
+    (refusal: unknown) => refusal,
+  );
+  expect(error).toMatchObject({ code: NOT_AUTHORIZED });
+}
+
+/** The QoS the broker granted for one filter, or 0x80 when it refused it. */
+function grantedQos(client: MqttClient, filter: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    client.subscribe(filter, { qos: 1 }, (error, _granted, packet) => {
+      const code = packet?.granted[0];
+      if (typeof code === 'number') resolve(code);
+      else reject(error ?? new Error(`no SUBACK for ${filter}`));
+    });
+  });
+}
+
+function closedWithin(client: MqttClient, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the connection was still open after ${ms} ms`)), ms);
+    client.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+async function waitFor(condition: () => boolean, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('waited in vain');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

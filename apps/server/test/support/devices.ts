@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { BrokerPolicy, type DeviceDirectory } from '../../src/gateway/broker-policy';
+import type { App } from '../../src/app';
+
+/**
+ * Registered controllers kept in memory, for tests of the broker and the gateway on their own,
+ * without the app and its database (the devices module is the real directory).
+ */
+export class ControllersInMemory implements DeviceDirectory {
+  private readonly secrets = new Map<string, string>();
+  readonly refusals: { machineId: string; address: string }[] = [];
+
+  /** Registers a controller and returns its secret. */
+  add(machineId: string): string {
+    const secret = randomBytes(32).toString('base64url');
+    this.secrets.set(machineId, secret);
+    return secret;
+  }
+
+  admits(machineId: string): boolean {
+    return this.secrets.has(machineId);
+  }
+
+  async verify(machineId: string, secret: string): Promise<'accepted' | 'refused' | 'unknown'> {
+    const known = this.secrets.get(machineId);
+    if (known === undefined) return 'unknown';
+    return known === secret ? 'accepted' : 'refused';
+  }
+
+  /** When the broker let each controller in, and from where. */
+  readonly connections: { machineId: string; address: string }[] = [];
+
+  connected(machineId: string, address: string): void {
+    this.connections.push({ machineId, address });
+  }
+
+  refused(machineId: string, address: string): void {
+    this.refusals.push({ machineId, address });
+  }
+}
+
+/** A broker policy with a server account and the given controllers. */
+export function policyFor(controllers: DeviceDirectory): BrokerPolicy {
+  const policy = new BrokerPolicy({ username: 'pivot-server', password: randomBytes(16).toString('hex') });
+  policy.trust(controllers);
+  return policy;
+}
+
+/** Registers a controller in the app, as an administrator would, and returns its secret. */
+export async function registerController(app: App, machineId: string): Promise<string> {
+  const admin = await app.users.findFirstAdmin();
+  if (!admin) throw new Error('the test app has no administrator');
+  const { secret } = await app.devices.register(admin, machineId, { ip: '127.0.0.1', userAgent: null });
+  return secret;
+}
