@@ -138,6 +138,17 @@ export class MqttGateway {
     this.controllerWatchers.push(listener);
   }
 
+  /**
+   * Publishes a machine's retained presence as offline, for a controller the broker disconnected
+   * on the server's behalf: Mosquitto publishes no last will for a client it kicks.
+   */
+  reportOffline(machineId: string): void {
+    const offline = JSON.stringify({ v: PROTOCOL_VERSION, online: false, ts: Date.now() });
+    this.client?.publish(topics.presence(machineId), offline, { qos: 1, retain: true }, (error) => {
+      if (error) this.options.logger.warn({ err: error, machineId }, 'publishing a machine offline failed');
+    });
+  }
+
   /** Tells every server instance that the registered controllers changed. */
   announceControllersChanged(): void {
     this.client?.publish(CONTROLLERS_CHANGED_TOPIC, '{}', { qos: 1 }, (error) => {

@@ -107,10 +107,21 @@ describe('on Mosquitto with dynamic security managed by the server', () => {
       reconnectPeriod: 0,
     });
     const dropped = new Promise<void>((resolve) => live.once('close', () => resolve()));
+    await live.publishAsync(topics.presence(id), JSON.stringify({ v: 1, online: true, ts: Date.now() }), {
+      qos: 1,
+      retain: true,
+    });
+    await vi.waitFor(async () => {
+      expect((await t.app.telemetry.statesOf(t.database.db, [id])).get(id)).toMatchObject({ online: true });
+    });
     const replaced = await admin.post(`/api/device/${id}/secret/`);
     expect(replaced.status).toBe(200);
     const { secret: newSecret } = DeviceSecretResponseSchema.parse(replaced.body);
     await dropped;
+    // Mosquitto publishes no last will for a client it kicks: the server shows it offline itself.
+    await vi.waitFor(async () => {
+      expect((await t.app.telemetry.statesOf(t.database.db, [id])).get(id)).toMatchObject({ online: false });
+    });
     await refused({ clientId: id, username: id, password: secret });
     const again = await mqtt.connectAsync(mosquitto.url, {
       clientId: id,

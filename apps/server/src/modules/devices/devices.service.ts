@@ -25,7 +25,7 @@ export type DevicesDeps = {
   logs: LogsService;
   policy: BrokerPolicy;
   /** Tells the other server instances of a change, and this one of theirs. */
-  gateway: Pick<MqttGateway, 'watchControllers' | 'announceControllersChanged'>;
+  gateway: Pick<MqttGateway, 'watchControllers' | 'announceControllersChanged' | 'reportOffline'>;
   /** Mosquitto's dynamic security, where the broker keeps the accounts itself. */
   accounts: BrokerAccounts | undefined;
   /** The embedded broker's way to drop a live connection. */
@@ -141,7 +141,7 @@ export class DevicesService implements DeviceDirectory {
       await this.onBroker((accounts) => accounts.setDevice(machineId, secret));
       return row;
     });
-    await this.deps.disconnect?.(machineId);
+    await this.dropConnection(machineId);
     return { device: presentDevice(device, true), secret };
   }
 
@@ -156,7 +156,18 @@ export class DevicesService implements DeviceDirectory {
     this.registered.delete(machineId);
     this.refusals.delete(machineId);
     this.deps.gateway.announceControllersChanged();
-    await this.deps.disconnect?.(machineId);
+    await this.dropConnection(machineId);
+  }
+
+  /**
+   * The controller's connection is gone (dropped by Mosquitto with the change, or here on the
+   * embedded broker), and it is shown offline: a kicked client leaves no last will. Where the
+   * broker asks the server only at connection (EMQX), the operator disconnects it.
+   */
+  private async dropConnection(machineId: string): Promise<void> {
+    const { accounts, disconnect, gateway } = this.deps;
+    await disconnect?.(machineId);
+    if (accounts || disconnect) gateway.reportOffline(machineId);
   }
 
   private async refresh(): Promise<void> {
