@@ -212,19 +212,20 @@ test('adding a machine that does not answer, answers badly or exists already say
   await submit.click();
   await expect(id).toHaveAccessibleDescription(/Użyj tylko liter, cyfr, „-” i „_”/);
 
-  // No machine with this ID on the broker: the server waits for an answer, then 404.
+  // No controller registered under this ID: none can connect, so the server answers 404 at once.
   await id.fill(uniqueMachineId('NOBODY'));
+  await submit.click();
+  await expect(toastIn(form, 'alert', 'Nie znaleziono maszyny o tym ID w brokerze wiadomości.')).toBeVisible();
+  await expect(submit).toHaveText('Dodaj maszynę');
+
+  // A registered machine that answers only after the server stopped waiting is just as absent.
+  const late = await startMachine({ misbehaveNext: 'late' });
+  await id.fill(late.id);
   await submit.click();
   await expect(submit).toHaveText('Czekam na maszynę…');
   await expect(form.getByRole('status').filter({ hasText: 'Serwer pyta maszynę' })).toBeVisible();
   await expect(toastIn(form, 'alert', 'Nie znaleziono maszyny o tym ID w brokerze wiadomości.')).toBeVisible();
   await expect(submit).toHaveText('Dodaj maszynę');
-
-  // A machine that answers only after the server stopped waiting is just as absent.
-  const late = await startMachine({ misbehaveNext: 'late' });
-  await id.fill(late.id);
-  await submit.click();
-  await expect(toastIn(form, 'alert', 'Nie znaleziono maszyny o tym ID w brokerze wiadomości.')).toBeVisible();
 
   // An answer the server cannot read.
   const garbled = await startMachine({ misbehaveNext: 'malformed' });

@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 
-type Tone = 'water' | 'warning' | 'muted';
+type Tone = 'water' | 'success' | 'warning' | 'muted';
 
 const TONES: Record<Tone, string> = {
   water: 'bg-water-soft text-ink',
+  success: 'bg-success-soft text-ink',
   warning: 'bg-warning-soft text-ink',
   muted: 'bg-surface-muted text-ink-muted',
 };

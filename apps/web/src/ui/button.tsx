@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 import { AppLink, type AppLinkProps } from './link';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'link';
@@ -25,6 +25,8 @@ export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   variant?: ButtonVariant;
   /** Shown before the text. */
   icon?: ReactNode;
+  /** A dialog puts the focus on its main button. */
+  ref?: Ref<HTMLButtonElement>;
 };
 
 export function Button({ variant = 'primary', icon, className, type = 'button', children, ...props }: ButtonProps) {

@@ -38,6 +38,8 @@ export type DataTableProps<Row> = {
   rowClassName?: (row: Row) => string;
   /** Shows the search box; the server searches. */
   searchable?: boolean;
+  /** Names the search box when a page has more than one table ("Search controllers"); "Search" otherwise. */
+  searchLabel?: string;
   initialSort?: { sort: string; order: SortOrder };
   pageSizes?: readonly number[];
   emptyMessage?: string;
@@ -60,6 +62,7 @@ export function DataTable<Row>({
   rowKey,
   rowClassName,
   searchable = false,
+  searchLabel,
   initialSort,
   pageSizes = DEFAULT_PAGE_SIZES,
   emptyMessage,
@@ -109,8 +112,8 @@ export function DataTable<Row>({
           <SearchIcon className="pointer-events-none absolute top-2.5 left-3 size-5 text-ink-muted" />
           <input
             type="search"
-            aria-label={t('table.search')}
-            placeholder={t('table.search')}
+            aria-label={searchLabel ?? t('table.search')}
+            placeholder={searchLabel ?? t('table.search')}
             value={searchText}
             onChange={(event) => {
               setSearchText(event.target.value);

@@ -141,3 +141,15 @@ export const TrashIcon = icon(
   </>,
 );
 export const SpinnerIcon = icon(<path d="M21 12a9 9 0 1 1-6.2-8.6" />);
+export const CopyIcon = icon(
+  <>
+    <rect x="9" y="9" width="12" height="12" rx="2" />
+    <path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1" />
+  </>,
+);
+export const KeyIcon = icon(
+  <>
+    <circle cx="7.5" cy="15.5" r="4.5" />
+    <path d="m10.7 12.3 9.8-9.8M17 6l3 3M15 8l2 2" />
+  </>,
+);

@@ -3,6 +3,7 @@ import { AddSprinklerButton } from '@/features/admin/components/add-sprinkler-bu
 import { AddUserButton } from '@/features/admin/components/add-user-button';
 import { AdminGuard } from '@/features/admin/components/admin-guard';
 import { AdminNav } from '@/features/admin/components/admin-nav';
+import { DevicesSection } from '@/features/admin/components/devices-section';
 import { SprinklersTable } from '@/features/admin/components/sprinklers-table';
 import { UsersTable } from '@/features/admin/components/users-table';
 import { Page } from '@/ui/page';
@@ -30,6 +31,7 @@ export function AdminSprinklersRoute() {
       >
         <AdminNav current="sprinklers" />
         <SprinklersTable />
+        <DevicesSection />
       </Page>
     </AdminGuard>
   );

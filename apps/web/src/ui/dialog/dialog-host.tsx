@@ -42,11 +42,12 @@ function DialogView({ dialog }: { dialog: OpenDialog }) {
       className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl border border-line bg-surface p-0 text-ink shadow-xl backdrop:bg-black/55"
     >
       <form onSubmit={submit} className="flex flex-col gap-4 p-5 sm:p-6">
-        <h2 id={titleId} className="text-lg font-semibold">
+        {/* A long unbroken name (a machine ID) wraps rather than run out of the panel. */}
+        <h2 id={titleId} className="text-lg font-semibold [overflow-wrap:anywhere]">
           {dialog.title}
         </h2>
         {dialog.message && (
-          <p id={messageId} className="whitespace-pre-line text-ink-muted">
+          <p id={messageId} className="whitespace-pre-line text-ink-muted [overflow-wrap:anywhere]">
             {dialog.message}
           </p>
         )}

@@ -35,7 +35,7 @@ function ToastView({ toast }: { toast: Toast }) {
       }`}
     >
       {toast.icon && <Icon className={`size-6 shrink-0 ${ICON_COLOURS[toast.variant]}`} />}
-      <div className="min-w-0 flex-1">
+      <div className="min-w-0 flex-1 [overflow-wrap:anywhere]">
         <p className="font-semibold">{toast.title}</p>
         {toast.message && <p className="mt-1 text-sm whitespace-pre-line text-ink-muted">{toast.message}</p>}
       </div>

@@ -5,6 +5,9 @@ export const adminKeys = {
   all: ['admin'] as const,
   users: ['admin', 'users'] as const,
   sprinklers: ['admin', 'sprinklers'] as const,
+  /** Every machine at once (not a page), to name each registered controller's machine. */
+  allSprinklers: ['admin', 'all-sprinklers'] as const,
+  devices: ['admin', 'devices'] as const,
 };
 
 /**

@@ -8,15 +8,23 @@ import { useCreateSprinkler } from '../api/create-sprinkler';
 
 const fieldSchemas = CreateSprinklerBodySchema.shape;
 
+export type AddSprinklerDialogProps = {
+  initialInternalId?: string;
+  /** Leaves this form for the one that registers the controller, with the ID typed so far. */
+  onRegisterController: (internalId: string) => void;
+  onClose: () => void;
+};
+
 /**
  * Adds a machine by the ID it has on the message broker. The server asks the machine first,
  * which takes up to a few seconds: the button says it is waiting, and a failure keeps the form
- * open with its message (spec §8), so the ID can be corrected.
+ * open with its message (spec §8), so the ID can be corrected. A machine answers only once its
+ * controller is registered: the form says so and leads there.
  */
-export function AddSprinklerDialog({ onClose }: { onClose: () => void }) {
+export function AddSprinklerDialog({ initialInternalId = '', onRegisterController, onClose }: AddSprinklerDialogProps) {
   const { t } = useTranslation();
   const create = useCreateSprinkler();
-  const [internalId, setInternalId] = useState('');
+  const [internalId, setInternalId] = useState(initialInternalId);
   const [name, setName] = useState('');
   const [submitted, setSubmitted] = useState(false);
 
@@ -41,6 +49,18 @@ export function AddSprinklerDialog({ onClose }: { onClose: () => void }) {
   return (
     <FormDialog
       title={t('admin.sprinklers.addForm.title')}
+      description={
+        <>
+          {t('admin.sprinklers.addForm.registerFirst')}{' '}
+          <button
+            type="button"
+            onClick={() => onRegisterController(internalId.trim())}
+            className="font-semibold text-water underline underline-offset-4 hover:no-underline"
+          >
+            {t('admin.sprinklers.addForm.registerController')}
+          </button>
+        </>
+      }
       submitLabel={t('admin.sprinklers.addForm.submit')}
       pendingLabel={t('admin.sprinklers.addForm.pending')}
       onSubmit={submit}

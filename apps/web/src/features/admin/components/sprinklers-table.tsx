@@ -7,19 +7,22 @@ import { promptDialog } from '@/ui/dialog/dialogs';
 import { IconButton } from '@/ui/icon-button';
 import { showToast } from '@/ui/toast/toast-store';
 import { adminKeys } from '../api/admin-keys';
+import { useDevicesByMachineId } from '../api/get-devices';
 import { type SprinklersQueryInput, getSprinklers } from '../api/get-sprinklers';
 import { useUpdateSprinkler } from '../api/update-sprinkler';
 import { useRevokeAccess } from '../hooks/use-revoke-access';
 import { AccessList } from './access-list';
+import { DeviceCredentialsBadge } from './device-credentials-badge';
 import { PencilIcon } from '@/ui/icons';
 import { GrantUserDialog } from './grant-user-dialog';
 import { userName } from './user-name';
 
 const nameSchema = UpdateSprinklerBodySchema.shape.name;
 
-/** Every machine with the users who may use it: rename, grant and revoke from each row. */
+/** Every machine with the users who may use it and whether its controller has credentials: rename, grant and revoke from each row. */
 export function SprinklersTable() {
   const { t } = useTranslation();
+  const devices = useDevicesByMachineId();
   const update = useUpdateSprinkler();
   const { revoke } = useRevokeAccess();
   const [granting, setGranting] = useState<SprinklerListItem | null>(null);
@@ -54,6 +57,11 @@ export function SprinklersTable() {
       header: t('admin.sprinklers.columns.internalId'),
       sortable: true,
       cell: ({ sprinkler }) => <span className="font-mono text-sm break-all">{sprinkler.internalId}</span>,
+    },
+    {
+      id: 'controller',
+      header: t('admin.sprinklers.columns.controller'),
+      cell: ({ sprinkler }) => <DeviceCredentialsBadge devices={devices} internalId={sprinkler.internalId} />,
     },
     {
       id: 'users',

@@ -1,0 +1,313 @@
+import {
+  type Device,
+  DeviceListResponseSchema,
+  DeviceSecretResponseSchema,
+  ERROR_STATUS,
+  type ErrorCode,
+  RegisterDeviceBodySchema,
+  SprinklerAdminListResponseSchema,
+  type SprinklerListItem,
+  SprinklerListResponseSchema,
+  UserSchema,
+} from '@pivot/contracts';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import type { Locale } from '@/config/locales';
+import { queryClient } from '@/lib/query-client';
+import { session } from '@/lib/session';
+import { renderInApp } from '@/test-utils';
+import { DialogHost } from '@/ui/dialog/dialog-host';
+import { dialogStore } from '@/ui/dialog/dialogs';
+import { Toaster } from '@/ui/toast/toaster';
+import { dismissToast, toastStore } from '@/ui/toast/toast-store';
+import { showApiFailuresAsToasts } from '../api-failure-toasts';
+import { AdminSprinklersRoute } from './admin';
+
+const ADMIN = UserSchema.parse({
+  id: 1,
+  first_name: 'Ada',
+  last_name: 'Admin',
+  company_name: null,
+  email: 'admin@farm.pl',
+  phone: null,
+  subscription: { active: true, expiry_date: null },
+  admin: true,
+  language: 'pl',
+  activated: true,
+});
+
+const machine = (id: number, internalId: string, name: string): SprinklerListItem => ({
+  id,
+  internalId,
+  name,
+  lat: 52.2,
+  lng: 17.2,
+  distance: null,
+  angle: null,
+  status: null,
+  speed: null,
+  pressure: null,
+  flow: null,
+  online: false,
+  currentProgramTimestamp: null,
+  currentProgramName: null,
+});
+
+const device = (machineId: string, changes: Partial<Device> = {}): Device => ({
+  machineId,
+  createdAt: Date.UTC(2026, 3, 1, 8),
+  secretCreatedAt: Date.UTC(2026, 3, 1, 8),
+  lastConnectedAt: null,
+  lastAddress: null,
+  lastRefusedAt: null,
+  onBroker: true,
+  ...changes,
+});
+
+/**
+ * The device calls of the server in miniature. Every answer goes through the contract's schema,
+ * so a fake that drifted from the contract fails here rather than pass.
+ */
+class FakeServer {
+  machines = [machine(1, 'PIVOT-01', 'North field'), machine(2, 'PIVOT-02', 'South field')];
+  devices = new Map<string, Device>();
+  /** The next call of "METHOD /path/" fails with this code. */
+  failNext = new Map<string, ErrorCode>();
+  calls: string[] = [];
+  private secrets = 0;
+
+  answer(method: string, path: string, body: unknown): [status: number, body?: unknown] {
+    this.calls.push(`${method} ${path}`);
+    const failure = this.failNext.get(`${method} ${path}`);
+    if (failure) {
+      this.failNext.delete(`${method} ${path}`);
+      return [ERROR_STATUS[failure], { code: failure, message: 'from the server' }];
+    }
+    const secretOf = (id: string) =>
+      DeviceSecretResponseSchema.parse({ device: this.devices.get(id), secret: this.newSecret() });
+    const id = /^\/api\/device\/([^/]+)\//.exec(path)?.[1];
+    if (method === 'GET' && path === '/api/sprinkler/list/') {
+      const data = this.machines.map((sprinkler) => ({ sprinkler, users: [] }));
+      return [200, z.encode(SprinklerAdminListResponseSchema, { count: data.length, data })];
+    }
+    if (method === 'GET' && path === '/api/sprinkler/')
+      return [200, z.encode(SprinklerListResponseSchema, this.machines)];
+    if (method === 'GET' && path === '/api/device/') {
+      return [200, DeviceListResponseSchema.parse([...this.devices.values()])];
+    }
+    if (method === 'POST' && path === '/api/device/') {
+      const { machineId } = RegisterDeviceBodySchema.parse(body);
+      if (this.devices.has(machineId)) return [409, { code: 'device_exists', message: 'exists' }];
+      this.devices.set(machineId, device(machineId, { createdAt: Date.now(), secretCreatedAt: Date.now() }));
+      return [201, secretOf(machineId)];
+    }
+    if (id && !this.devices.has(id)) return [404, { code: 'device_not_found', message: 'not found' }];
+    if (id && method === 'POST' && path.endsWith('/secret/')) return [200, secretOf(id)];
+    if (id && method === 'DELETE') {
+      this.devices.delete(id);
+      return [204];
+    }
+    return [404, { code: 'not_found', message: 'no such call' }];
+  }
+
+  /** 43 base64url characters, as the server's 32 random bytes. */
+  private newSecret(): string {
+    this.secrets += 1;
+    return `s${this.secrets}`.padEnd(43, 'Zq8-_x');
+  }
+}
+
+let server: FakeServer;
+let stopToasts: () => void;
+
+beforeAll(() => {
+  stopToasts = showApiFailuresAsToasts();
+});
+afterAll(() => stopToasts());
+
+beforeEach(() => {
+  server = new FakeServer();
+  document.cookie = 'csrf_token=token-1; path=/';
+  session.signIn(ADMIN, 'access-1');
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+    const { pathname } = new URL(url, 'http://localhost');
+    const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+    const [status, answer] = server.answer(init.method ?? 'GET', pathname, body);
+    return new Response(answer === undefined ? null : JSON.stringify(answer), {
+      status,
+      headers: { 'content-type': 'application/json' },
+    });
+  });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  queryClient.clear();
+  for (const toast of toastStore.get()) dismissToast(toast.id);
+  for (const dialog of dialogStore.get()) dialog.settle(false);
+});
+
+/** The admin machines screen as the app shows it: with its toasts, dialogs and failures told as toasts. */
+async function renderScreen(locale: Locale = 'en') {
+  const user = userEvent.setup();
+  await renderInApp(
+    <QueryClientProvider client={queryClient}>
+      <AdminSprinklersRoute />
+      <Toaster />
+      <DialogHost />
+    </QueryClientProvider>,
+    { locale },
+  );
+  return user;
+}
+
+const controllers = (name = 'Controllers') => screen.getByRole('table', { name });
+const controllerRow = async (id: string, table = 'Controllers') =>
+  (await within(controllers(table)).findByText(id)).closest('tr')!;
+
+describe('the controllers of the admin machines screen', () => {
+  it('lists each controller with its machine, and marks the machines whose controller has no credentials', async () => {
+    server.devices.set('PIVOT-01', device('PIVOT-01', { lastConnectedAt: Date.now(), lastAddress: '10.0.0.7' }));
+    server.devices.set('PUMP-9', device('PUMP-9', { onBroker: false }));
+    await renderScreen();
+
+    const first = await controllerRow('PIVOT-01');
+    expect(first).toHaveTextContent('North field');
+    expect(first).toHaveTextContent('from 10.0.0.7');
+    const lost = await controllerRow('PUMP-9');
+    expect(lost).toHaveTextContent('Machine not added yet');
+    expect(lost).toHaveTextContent('Never connected');
+    expect(lost).toHaveTextContent("The broker has lost this controller's account: give it a new secret");
+
+    const machines = screen.getByRole('table', { name: 'Machines' });
+    const machineRow = (name: string) => within(machines).getByText(name).closest('tr')!;
+    await waitFor(() => expect(machineRow('North field')).toHaveTextContent('Credentials set'));
+    expect(machineRow('South field')).toHaveTextContent('No credentials');
+  });
+
+  it('registers a controller and shows its secret once, with a copy button; closing forgets it', async () => {
+    const user = await renderScreen();
+    await within(controllers()).findByText('No controller matches');
+
+    await user.click(screen.getByRole('button', { name: 'Register controller' }));
+    const form = screen.getByRole('dialog', { name: 'Register a controller' });
+    const id = within(form).getByLabelText('Machine ID');
+    await user.type(id, 'North field');
+    await user.click(within(form).getByRole('button', { name: 'Register' }));
+    expect(id).toHaveAccessibleDescription(expect.stringContaining('Use 1 to 64 letters (without accents), digits'));
+    expect(server.calls).not.toContain('POST /api/device/');
+
+    await user.clear(id);
+    await user.type(id, 'PIVOT-02');
+    await user.click(within(form).getByRole('button', { name: 'Register' }));
+
+    const shown = await screen.findByRole('dialog', { name: 'Controller PIVOT-02 registered' });
+    const secret = 's1'.padEnd(43, 'Zq8-_x');
+    expect(shown).toHaveAccessibleDescription('Enter these in the controller. This secret will not be shown again.');
+    expect(within(shown).getByLabelText('Secret (MQTT password)')).toHaveTextContent(secret);
+    expect(within(shown).getByLabelText('MQTT username')).toHaveTextContent('PIVOT-02');
+    expect(shown).toHaveTextContent('Then add the machine with “Add machine”.');
+    expect(within(shown).getByRole('button', { name: 'Copy the secret' })).toHaveFocus();
+
+    await user.click(within(shown).getByRole('button', { name: 'Copy the secret' }));
+    await expect(navigator.clipboard.readText()).resolves.toBe(secret);
+    expect(
+      within(shown)
+        .getAllByRole('status')
+        .map((status) => status.textContent),
+    ).toContain('Copied');
+
+    await user.click(within(shown).getByRole('button', { name: 'Done' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent(secret);
+    // Nothing the app keeps holds the secret: not the query cache, not the mutation cache, not storage.
+    const kept = JSON.stringify([
+      queryClient
+        .getQueryCache()
+        .getAll()
+        .map((query) => query.state.data),
+      queryClient
+        .getMutationCache()
+        .getAll()
+        .map((mutation) => mutation.state.data),
+      { ...localStorage },
+      { ...sessionStorage },
+    ]);
+    expect(kept).not.toContain(secret);
+
+    const row = await controllerRow('PIVOT-02');
+    expect(row).toHaveTextContent('South field');
+    expect(row).toHaveTextContent('Never connected');
+  });
+
+  it('asks before it gives a controller a new secret, then shows the new one', async () => {
+    server.devices.set('PIVOT-01', device('PIVOT-01'));
+    const user = await renderScreen();
+    const row = await controllerRow('PIVOT-01');
+
+    await user.click(within(row).getByRole('button', { name: 'New secret for PIVOT-01' }));
+    const confirm = screen.getByRole('dialog', { name: 'Give PIVOT-01 a new secret?' });
+    expect(confirm).toHaveAccessibleDescription(
+      'The current secret stops working at once: the controller is disconnected until the new secret is entered in it.',
+    );
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(server.calls).not.toContain('POST /api/device/PIVOT-01/secret/');
+
+    await user.click(within(row).getByRole('button', { name: 'New secret for PIVOT-01' }));
+    await user.click(screen.getByRole('button', { name: 'Make a new secret' }));
+    const shown = await screen.findByRole('dialog', { name: 'New secret for PIVOT-01' });
+    expect(within(shown).getByLabelText('Secret (MQTT password)')).toHaveTextContent('s1'.padEnd(43, 'Zq8-_x'));
+    expect(shown).toHaveTextContent('The controller stays disconnected until the new secret is entered in it.');
+    expect(server.calls.filter((call) => call === 'POST /api/device/PIVOT-01/secret/')).toHaveLength(1);
+  });
+
+  it('removes the credentials after a confirmation', async () => {
+    server.devices.set('PIVOT-01', device('PIVOT-01'));
+    const user = await renderScreen();
+    const row = await controllerRow('PIVOT-01');
+    await user.click(within(row).getByRole('button', { name: 'Remove the credentials of PIVOT-01' }));
+    const confirm = screen.getByRole('dialog', { name: 'Remove the credentials of PIVOT-01?' });
+    expect(confirm).toHaveTextContent('cannot connect again');
+    await user.click(within(confirm).getByRole('button', { name: 'Remove credentials' }));
+    expect(await screen.findByText('Controller PIVOT-01 can no longer connect.')).toBeInTheDocument();
+    await within(controllers()).findByText('No controller matches');
+  });
+
+  it('tells a taken ID (409) in the form, in the user language', async () => {
+    server.devices.set('PIVOT-01', device('PIVOT-01'));
+    const user = await renderScreen();
+    await controllerRow('PIVOT-01');
+    await user.click(screen.getByRole('button', { name: 'Register controller' }));
+    const form = screen.getByRole('dialog', { name: 'Register a controller' });
+    await user.type(within(form).getByLabelText('Machine ID'), 'PIVOT-01');
+    await user.click(within(form).getByRole('button', { name: 'Register' }));
+
+    const toast = await within(form).findByRole('alert');
+    expect(toast).toHaveTextContent('Controller already registered');
+    expect(within(form).getByLabelText('Machine ID')).toHaveAccessibleDescription(
+      expect.stringContaining('A controller with this ID is already registered.'),
+    );
+    expect(screen.queryByRole('dialog', { name: /registered$/ })).not.toBeInTheDocument();
+  });
+
+  it('tells an unreachable broker (503) in Polish, and shows no secret', async () => {
+    server.devices.set('PIVOT-01', device('PIVOT-01'));
+    server.failNext.set('POST /api/device/PIVOT-01/secret/', 'broker_unreachable');
+    const user = await renderScreen('pl');
+    const row = await controllerRow('PIVOT-01', 'Sterowniki');
+
+    await user.click(within(row).getByRole('button', { name: 'Nowy sekret dla PIVOT-01' }));
+    expect(screen.getByRole('dialog', { name: 'Nadać sterownikowi PIVOT-01 nowy sekret?' })).toHaveTextContent(
+      'sterownik zostanie rozłączony',
+    );
+    await user.click(screen.getByRole('button', { name: 'Nadaj nowy sekret' }));
+
+    const toast = await screen.findByRole('alert');
+    expect(toast).toHaveTextContent('Broker wiadomości nie odpowiada');
+    expect(toast).toHaveTextContent('Serwer nie może połączyć się z brokerem wiadomości.');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,69 @@
+import { type DeviceSecretResponse, RegisterDeviceBodySchema } from '@pivot/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FormDialog } from '@/ui/form-dialog';
+import { TextField } from '@/ui/form/text-field';
+import { useRegisterDevice } from '../api/register-device';
+
+const machineIdSchema = RegisterDeviceBodySchema.shape.machineId;
+
+export type RegisterDeviceDialogProps = {
+  initialMachineId?: string;
+  /** Gets the controller with its secret, to be shown once. */
+  onRegistered: (created: DeviceSecretResponse) => void;
+  onClose: () => void;
+};
+
+/**
+ * Asks for the ID of the machine whose controller is registered, checked as the server checks
+ * it. A taken ID keeps the form open with its message on the field.
+ */
+export function RegisterDeviceDialog({ initialMachineId = '', onRegistered, onClose }: RegisterDeviceDialogProps) {
+  const { t } = useTranslation();
+  const register = useRegisterDevice();
+  const [machineId, setMachineId] = useState(initialMachineId);
+  const [submitted, setSubmitted] = useState(false);
+  const [takenId, setTakenId] = useState<string | null>(null);
+  const trimmed = machineId.trim();
+
+  const idError = (() => {
+    if (trimmed === '') return t('form.required');
+    if (!machineIdSchema.safeParse(trimmed).success) return t('admin.devices.registerForm.invalidId');
+    return trimmed === takenId ? t('errors.code.device_exists.message') : undefined;
+  })();
+
+  const submit = async () => {
+    setSubmitted(true);
+    if (idError) return;
+    const result = await register.run({ machineId: trimmed });
+    if (result.ok) onRegistered(result.created);
+    else if (result.exists) setTakenId(trimmed);
+  };
+
+  return (
+    <FormDialog
+      title={t('admin.devices.registerForm.title')}
+      description={t('admin.devices.registerForm.description')}
+      submitLabel={t('admin.devices.registerForm.submit')}
+      pendingLabel={t('admin.devices.registerForm.pending')}
+      onSubmit={submit}
+      onClose={onClose}
+      pending={register.isPending}
+    >
+      <TextField
+        label={t('admin.devices.registerForm.machineId')}
+        hint={t('admin.devices.registerForm.machineIdHint')}
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        maxLength={64}
+        required
+        autoFocus
+        value={machineId}
+        onChange={(event) => setMachineId(event.target.value)}
+        error={submitted ? idError : undefined}
+        className="font-mono"
+      />
+    </FormDialog>
+  );
+}
