@@ -42,6 +42,9 @@ const EnvSchema = z.object({
     (value) => value === undefined || value.length >= 32,
     'MQTT_AUTH_HTTP_SECRET needs at least 32 characters',
   ),
+  EMQX_API_URL: optionalText,
+  EMQX_API_KEY: optionalText,
+  EMQX_API_SECRET: optionalText,
   MQTT_TLS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   MQTT_TLS_CERT: optionalText,
   MQTT_TLS_KEY: optionalText,
@@ -86,6 +89,10 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
       'MQTT_PASSWORD',
       `is needed with MQTT_DEVICE_AUTH=${values.MQTT_DEVICE_AUTH}: the server's own broker account`,
     );
+  }
+  const emqxSettings = [values.EMQX_API_URL, values.EMQX_API_KEY, values.EMQX_API_SECRET];
+  if (emqxSettings.some((value) => value !== undefined) && emqxSettings.some((value) => value === undefined)) {
+    problem('EMQX_API_URL', 'EMQX_API_URL, EMQX_API_KEY and EMQX_API_SECRET go together');
   }
   const tlsSettings = [values.MQTT_TLS_PORT, values.MQTT_TLS_CERT, values.MQTT_TLS_KEY];
   if (tlsSettings.some((value) => value !== undefined) && tlsSettings.some((value) => value === undefined)) {
@@ -132,6 +139,11 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
      */
     mqttDeviceAuth: values.MQTT_URL ? values.MQTT_DEVICE_AUTH : ('embedded' as const),
     mqttAuthHttpSecret: values.MQTT_AUTH_HTTP_SECRET,
+    /** EMQX's REST API, to drop a controller's connection after a new secret or a removal. */
+    emqxApi:
+      values.EMQX_API_URL && values.EMQX_API_KEY && values.EMQX_API_SECRET
+        ? { url: values.EMQX_API_URL, key: values.EMQX_API_KEY, secret: values.EMQX_API_SECRET }
+        : undefined,
     mqttTls:
       values.MQTT_TLS_PORT === undefined || !values.MQTT_TLS_CERT || !values.MQTT_TLS_KEY
         ? undefined

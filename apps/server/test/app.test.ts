@@ -11,7 +11,12 @@ describe('the server', () => {
   it('answers health with the database it runs on', async () => {
     const response = await t.client().get('/api/health');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ status: 'ok', database: t.database.kind, broker: 'connected' });
+    expect(response.body).toEqual({
+      status: 'ok',
+      database: t.database.kind,
+      broker: 'connected',
+      unregisteredReportsDropped: 0,
+    });
   });
 
   it('sends security headers', async () => {

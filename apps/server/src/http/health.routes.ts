@@ -7,6 +7,8 @@ const HealthSchema = z.strictObject({
   database: z.enum(['pglite', 'postgres']),
   /** The API works without the broker; machines are then offline and commands go unanswered. */
   broker: z.enum(['connected', 'unreachable']),
+  /** Reports dropped since start because no controller is registered under their machine ID. */
+  unregisteredReportsDropped: z.number().int().nonnegative(),
 });
 
 /** Answers once the database answers: for load balancers and the start-up check. */
@@ -20,6 +22,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         status: 'ok' as const,
         database: app.database.kind,
         broker: app.gateway.connected ? ('connected' as const) : ('unreachable' as const),
+        unregisteredReportsDropped: app.gateway.unadmittedCount,
       };
     },
   );

@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { BrokerAccounts } from '../gateway/broker-accounts';
 import { BrokerPolicy } from '../gateway/broker-policy';
 import { startEmbeddedBroker } from '../gateway/embedded-broker';
+import { emqxDisconnector } from '../gateway/emqx-clients';
 import { MosquittoDynamicSecurity } from '../gateway/mosquitto-dynamic-security';
 import { MqttGateway } from '../gateway/mqtt-gateway';
 
@@ -17,7 +18,7 @@ declare module 'fastify' {
     brokerPolicy: BrokerPolicy;
     /** Where the broker keeps controllers' accounts of its own (Mosquitto's dynamic security); undefined elsewhere. */
     brokerAccounts: BrokerAccounts | undefined;
-    /** Drops a controller's live connection on the embedded broker; undefined with a real one. */
+    /** Drops a controller's live connection: on the embedded broker, or through EMQX's API; undefined elsewhere. */
     disconnectDevice: ((machineId: string) => Promise<void>) | undefined;
   }
 }
@@ -30,6 +31,7 @@ type GatewayConfig = Pick<
   | 'mqttTls'
   | 'mqttServerCredentials'
   | 'mqttDeviceAuth'
+  | 'emqxApi'
   | 'serverId'
   | 'mqttSharedGroup'
   | 'commandTimeoutMs'
@@ -76,11 +78,16 @@ export const machineGatewayPlugin = fp(
         'MQTT_DEVICE_AUTH=broker: the broker at MQTT_URL must refuse unknown controllers itself (docs/operations.md)',
       );
     }
+    if (config.mqttDeviceAuth === 'http' && !config.emqxApi) {
+      app.log.warn('Without EMQX_API_URL a controller given a new secret stays connected until it reconnects');
+    }
+    const emqx =
+      config.mqttDeviceAuth === 'http' && config.emqxApi ? emqxDisconnector(config.emqxApi, app.log) : undefined;
     app.decorate('gateway', gateway);
     app.decorate('mqttUrl', mqttUrl);
     app.decorate('brokerPolicy', policy);
     app.decorate('brokerAccounts', accounts);
-    app.decorate('disconnectDevice', broker?.disconnect);
+    app.decorate('disconnectDevice', broker?.disconnect ?? emqx);
     app.addHook('onReady', () => gateway.start());
     app.addHook('preClose', () => gateway.close());
     app.addHook('onClose', async () => {

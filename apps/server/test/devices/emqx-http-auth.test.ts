@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { machinePermissions, topics } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../src/gateway/embedded-broker';
@@ -19,7 +21,16 @@ describe('the HTTP authentication and authorization EMQX asks', () => {
   let b: string;
   let secretA: string;
 
+  /** EMQX's REST API as the server calls it: the requests are recorded, and answered as EMQX does. */
+  const emqxRequests: { method: string; url: string; authorization: string | undefined }[] = [];
+  const emqxApi = http.createServer((request, response) => {
+    emqxRequests.push({ method: request.method!, url: request.url!, authorization: request.headers.authorization });
+    response.writeHead(204).end();
+  });
+
   beforeAll(async () => {
+    await new Promise<void>((resolve) => emqxApi.listen(0, '127.0.0.1', resolve));
+    const { port } = emqxApi.address() as AddressInfo;
     // A broker for the server's own connection; EMQX would be this broker.
     const policy = policyFor(new ControllersInMemory());
     serverPassword = policy.server.password;
@@ -31,6 +42,9 @@ describe('the HTTP authentication and authorization EMQX asks', () => {
       MQTT_PASSWORD: serverPassword,
       MQTT_DEVICE_AUTH: 'http',
       MQTT_AUTH_HTTP_SECRET: HOOK_SECRET,
+      EMQX_API_URL: `http://127.0.0.1:${port}/`,
+      EMQX_API_KEY: 'pivot',
+      EMQX_API_SECRET: 'api-secret',
     });
     a = `EMQX-A-${Date.now().toString(36)}`;
     b = `EMQX-B-${Date.now().toString(36)}`;
@@ -40,6 +54,7 @@ describe('the HTTP authentication and authorization EMQX asks', () => {
   afterAll(async () => {
     await t.close();
     await broker.close();
+    emqxApi.close();
   });
 
   const ask = (path: string, body: unknown, secret = HOOK_SECRET) =>
@@ -115,5 +130,16 @@ describe('the HTTP authentication and authorization EMQX asks', () => {
     expect(await authorize('pivot-server', 'pivot-server-1', 'subscribe', 'pivot/v1/machines/+/telemetry')).toBe(
       'allow',
     );
+  });
+
+  it('asks EMQX to disconnect a controller given a new secret or removed, as it asks the server only at connection', async () => {
+    const admin = await t.adminClient();
+    expect((await admin.post(`/api/device/${a}/secret/`)).status).toBe(200);
+    expect((await admin.delete(`/api/device/${b}/`)).status).toBe(204);
+    const authorization = `Basic ${Buffer.from('pivot:api-secret').toString('base64')}`;
+    expect(emqxRequests).toEqual([
+      { method: 'DELETE', url: `/api/v5/clients/${a}`, authorization },
+      { method: 'DELETE', url: `/api/v5/clients/${b}`, authorization },
+    ]);
   });
 });

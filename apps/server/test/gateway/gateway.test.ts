@@ -1,9 +1,11 @@
 import net from 'node:net';
 import { PivotMachine, silentLogger } from '@pivot/simulator';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { topics } from '@pivot/contracts';
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../src/gateway/embedded-broker';
-import { MqttGateway } from '../../src/gateway/mqtt-gateway';
+import { type MachineMessageHandlers, MqttGateway } from '../../src/gateway/mqtt-gateway';
 import type { BrokerPolicy } from '../../src/gateway/broker-policy';
 import { ControllersInMemory, policyFor } from '../support/devices';
 
@@ -20,7 +22,7 @@ async function freePort(): Promise<number> {
 }
 
 /** The gateway and a simulated machine on an embedded broker of their own. */
-async function startRig(serverId: string, machineId: string) {
+async function startRig(serverId: string, machineId: string, handlers: Partial<MachineMessageHandlers> = {}) {
   const port = await freePort();
   const controllers = new ControllersInMemory();
   const secret = controllers.add(machineId);
@@ -34,7 +36,7 @@ async function startRig(serverId: string, machineId: string) {
     sharedGroup: undefined,
     commandTimeoutMs: 1000,
     logger: pino({ level: 'silent' }),
-    handlers: { telemetry: ignore, presence: ignore, program: ignore, weather: ignore, soil: ignore },
+    handlers: { telemetry: ignore, presence: ignore, program: ignore, weather: ignore, soil: ignore, ...handlers },
   });
   const machine = new PivotMachine({
     brokerUrl: broker.url,
@@ -116,4 +118,54 @@ describe('the gateway when the broker restarts', () => {
     expect(answered).toBe(true);
     expect(machine.state().status).toBe('stop');
   }, 30_000);
+});
+
+describe('the gateway trusts no topic it did not check', () => {
+  let rig: Awaited<ReturnType<typeof startRig>>;
+  let insider: MqttClient;
+  const stored: string[] = [];
+
+  beforeAll(async () => {
+    rig = await startRig('trust-test', 'TRUSTED-1', { telemetry: ({ machineId }) => stored.push(machineId) });
+    // The server's own account may publish anything: it stands for a broker left open.
+    const { username, password } = rig.policy.server;
+    insider = await mqtt.connectAsync(rig.broker.url, { username, password, reconnectPeriod: 0 });
+  });
+  afterAll(async () => {
+    await insider.endAsync();
+    await rig.machine.stop();
+    await rig.gateway.close();
+    await rig.broker.close();
+  });
+
+  it('drops reports under an ID with no registered controller, and counts them', async () => {
+    const report = { v: 1, ts: Date.now(), status: 'stop', angle: 0, distance: 300, speed: 0, pressure: 0, flow: 0 };
+    const before = rig.gateway.unadmittedCount;
+    for (let index = 0; index < 5; index += 1) {
+      await insider.publishAsync(topics.telemetry('GHOST'), JSON.stringify({ ...report, ts: report.ts + index }), {
+        qos: 1,
+      });
+    }
+    await insider.publishAsync(topics.telemetry(rig.machine.id), JSON.stringify(report), { qos: 1 });
+    await vi.waitFor(() => expect(stored).toContain(rig.machine.id));
+    expect(stored).not.toContain('GHOST');
+    expect(rig.gateway.unadmittedCount - before).toBe(5);
+  });
+
+  it('takes a reply only from the machine the command went to', async () => {
+    await insider.subscribeAsync(topics.commands(rig.machine.id), { qos: 1 });
+    insider.on('message', (topic, payload) => {
+      const command = JSON.parse(payload.toString()) as { id: string };
+      const forged = JSON.stringify({ v: 1, id: command.id, ok: false, error: { code: 'forged', message: 'forged' } });
+      // On another machine's reply topic, and on this server's old shared reply topic: both ignored.
+      void insider.publishAsync(topics.replies('trust-test', 'SOMEONE-ELSE'), forged, { qos: 1 });
+      void insider.publishAsync('pivot/v1/servers/trust-test/replies', forged, { qos: 1 });
+    });
+    rig.machine.misbehaveNext('missing');
+    expect(await rig.gateway.command(rig.machine.id, { type: 'motion', motion: 'front' })).toEqual({ kind: 'timeout' });
+    expect(await rig.gateway.command(rig.machine.id, { type: 'motion', motion: 'stop' })).toEqual({
+      kind: 'ok',
+      result: { status: 'stop' },
+    });
+  });
 });

@@ -28,7 +28,7 @@ export type DevicesDeps = {
   gateway: Pick<MqttGateway, 'watchControllers' | 'announceControllersChanged' | 'reportOffline'>;
   /** Mosquitto's dynamic security, where the broker keeps the accounts itself. */
   accounts: BrokerAccounts | undefined;
-  /** The embedded broker's way to drop a live connection. */
+  /** Drops a live connection: the embedded broker's way, or EMQX's API. */
   disconnect: ((machineId: string) => Promise<void>) | undefined;
   logger: FastifyBaseLogger;
 };
@@ -160,9 +160,8 @@ export class DevicesService implements DeviceDirectory {
   }
 
   /**
-   * The controller's connection is gone (dropped by Mosquitto with the change, or here on the
-   * embedded broker), and it is shown offline: a kicked client leaves no last will. Where the
-   * broker asks the server only at connection (EMQX), the operator disconnects it.
+   * The controller's connection is dropped (by Mosquitto with the change; here on the embedded
+   * broker or through EMQX's API) and it is shown offline: a kicked client leaves no last will.
    */
   private async dropConnection(machineId: string): Promise<void> {
     const { accounts, disconnect, gateway } = this.deps;
