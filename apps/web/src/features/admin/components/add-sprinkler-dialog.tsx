@@ -5,6 +5,7 @@ import { FormDialog } from '@/ui/form-dialog';
 import { TextField } from '@/ui/form/text-field';
 import { showToast } from '@/ui/toast/toast-store';
 import { useCreateSprinkler } from '../api/create-sprinkler';
+import { MachineIdField } from './machine-id-field';
 
 const fieldSchemas = CreateSprinklerBodySchema.shape;
 
@@ -67,15 +68,9 @@ export function AddSprinklerDialog({ initialInternalId = '', onRegisterControlle
       onClose={onClose}
       pending={create.isPending}
     >
-      <TextField
+      <MachineIdField
         label={t('admin.sprinklers.addForm.internalId')}
         hint={t('admin.sprinklers.addForm.internalIdHint')}
-        autoComplete="off"
-        autoCapitalize="characters"
-        spellCheck={false}
-        maxLength={64}
-        required
-        autoFocus
         value={internalId}
         onChange={(event) => setInternalId(event.target.value)}
         error={submitted ? idError : undefined}

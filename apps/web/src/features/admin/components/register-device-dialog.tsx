@@ -2,8 +2,8 @@ import { type DeviceSecretResponse, RegisterDeviceBodySchema } from '@pivot/cont
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '@/ui/form-dialog';
-import { TextField } from '@/ui/form/text-field';
 import { useRegisterDevice } from '../api/register-device';
+import { MachineIdField } from './machine-id-field';
 
 const machineIdSchema = RegisterDeviceBodySchema.shape.machineId;
 
@@ -50,15 +50,9 @@ export function RegisterDeviceDialog({ initialMachineId = '', onRegistered, onCl
       onClose={onClose}
       pending={register.isPending}
     >
-      <TextField
+      <MachineIdField
         label={t('admin.devices.registerForm.machineId')}
         hint={t('admin.devices.registerForm.machineIdHint')}
-        autoComplete="off"
-        autoCapitalize="characters"
-        spellCheck={false}
-        maxLength={64}
-        required
-        autoFocus
         value={machineId}
         onChange={(event) => setMachineId(event.target.value)}
         error={submitted ? idError : undefined}
