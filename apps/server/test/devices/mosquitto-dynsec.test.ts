@@ -157,4 +157,28 @@ describe('on Mosquitto with dynamic security managed by the server', () => {
     expect((await t.app.telemetry.statesOf(t.database.db, [b.id])).get(b.id)).toBeUndefined();
     await client.endAsync();
   });
+
+  it('removes, at start, a broker account whose registration never committed', async () => {
+    // As if the server had stopped between making the account and committing the registration.
+    await t.app.brokerAccounts!.setDevice('ORPHAN-1', 'never-shown-to-anyone');
+    expect(await t.app.brokerAccounts!.listDevices()).toContain('ORPHAN-1');
+    const restarted = await createTestApp(
+      {
+        MQTT_URL: mosquitto.url,
+        MQTT_SHARED_GROUP: 'pivot-api',
+        MQTT_USERNAME: mosquitto.admin.username,
+        MQTT_PASSWORD: mosquitto.admin.password,
+        MQTT_DEVICE_AUTH: 'mosquitto-dynsec',
+      },
+      { database: t.database },
+    );
+    try {
+      const accounts = await restarted.app.brokerAccounts!.listDevices();
+      expect(accounts).not.toContain('ORPHAN-1');
+      const registered = DeviceListResponseSchema.parse((await admin.get('/api/device/')).body).map((d) => d.machineId);
+      for (const id of registered) expect(accounts).toContain(id);
+    } finally {
+      await restarted.close();
+    }
+  });
 });

@@ -57,6 +57,7 @@ export class DevicesService implements DeviceDirectory {
   /** Reads the registered IDs, again when any instance changes them, and every minute besides. */
   async start(): Promise<void> {
     await this.refresh();
+    await this.removeOrphanAccounts();
     this.deps.gateway.watchControllers(() => {
       this.refresh().catch((error: unknown) =>
         this.deps.logger.warn({ err: error }, 'reading the registered controllers failed'),
@@ -167,6 +168,23 @@ export class DevicesService implements DeviceDirectory {
     const { accounts, disconnect, gateway } = this.deps;
     await disconnect?.(machineId);
     if (accounts || disconnect) gateway.reportOffline(machineId);
+  }
+
+  /**
+   * A broker account with no registered controller behind it: made for a registration whose
+   * transaction never committed (the server stopped between the two). Nobody was shown its
+   * secret, so it only stands open; it goes.
+   */
+  private async removeOrphanAccounts(): Promise<void> {
+    const { accounts, logger } = this.deps;
+    if (!accounts) return;
+    try {
+      const orphans = (await accounts.listDevices()).filter((machineId) => !this.registered.has(machineId));
+      for (const machineId of orphans) await accounts.removeDevice(machineId);
+      if (orphans.length > 0) logger.info({ orphans }, 'removed broker accounts of controllers not registered');
+    } catch (error) {
+      logger.warn({ err: error }, "checking the broker's accounts against the registered controllers failed");
+    }
   }
 
   private async refresh(): Promise<void> {
