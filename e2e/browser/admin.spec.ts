@@ -165,6 +165,8 @@ test('an administrator adds a machine by its ID, renames it and grants it to a u
   await grant.getByRole('searchbox', { name: 'Szukaj użytkowników' }).fill(farmer.email);
   await grant.getByRole('radio', { name: /Anna Polna/ }).check();
   await grant.getByRole('button', { name: 'Przydziel dostęp' }).click();
+  // While the dialog closes its own toaster (shown above the modal) and the page's both hold the toast.
+  await expect(grant).toBeHidden();
   await expect(toastIn(page, 'status', 'Przydzielono dostęp')).toContainText('Anna Polna');
   await expect(row.getByRole('list', { name: 'Użytkownicy' })).toContainText('Anna Polna');
 
