@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   last_admin: 409,
   program_name_taken: 409,
   device_exists: 409,
+  sprinkler_offline: 409,
   rate_limited: 429,
   internal_error: 500,
   sprinkler_processing_error: 500,

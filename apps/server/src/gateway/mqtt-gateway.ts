@@ -26,12 +26,16 @@ import type { ServerCredentials } from './broker-policy';
 /** What a machine answers when a command of this type succeeds. */
 export type CommandResult<T extends CommandType> = z.infer<(typeof COMMAND_RESULT_SCHEMAS)[T]>;
 
-/** How a command ended: answered, refused by the machine, answered with garbage, or not answered in time. */
+/**
+ * How a command ended: answered, refused by the machine, answered with garbage, not answered in
+ * time, or not sent at all because the broker cannot be reached now.
+ */
 export type CommandOutcome<T extends CommandType> =
   | { kind: 'ok'; result: CommandResult<T> }
   | { kind: 'refused'; code: string; message: string }
   | { kind: 'malformed' }
-  | { kind: 'timeout' };
+  | { kind: 'timeout' }
+  | { kind: 'broker_down' };
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type CommandRequest = DistributiveOmit<CommandMessage, 'v' | 'id' | 'replyTo' | 'expiresAt'>;
@@ -192,6 +196,9 @@ export class MqttGateway {
   ): Promise<CommandOutcome<T>> {
     // No registered controller can connect under this ID, so none can answer: nothing is sent.
     if (!this.options.admits(machineId)) return { kind: 'timeout' };
+    // Nor is anything queued while the broker is away, to run when it is back and nobody waits.
+    const { client } = this;
+    if (!client?.connected) return { kind: 'broker_down' };
     const id = randomUUID();
     const message = {
       ...request,
@@ -209,8 +216,7 @@ export class MqttGateway {
       };
       this.pending.set(id, { type: request.type, machineId, settle });
     });
-    if (!this.client) throw new Error('the gateway has not started');
-    this.client.publish(topics.commands(machineId), JSON.stringify(message), { qos: 1 }, (error) => {
+    client.publish(topics.commands(machineId), JSON.stringify(message), { qos: 1 }, (error) => {
       if (error) this.options.logger.warn({ err: error, machineId }, 'publishing a command failed');
     });
     return outcome;

@@ -13,7 +13,8 @@ export type { CommandAudit, FailureErrors, MachineCommands } from './commands.se
 /** Commands to machines: sent through the gateway, answered, and logged when they fail. */
 export const commandsModule = fp(
   async (app: FastifyInstance) => {
-    app.decorate('commands', new MachineCommands({ db: app.database.db, gateway: app.gateway, logs: app.logs }));
+    const { gateway, telemetry, logs } = app;
+    app.decorate('commands', new MachineCommands({ db: app.database.db, gateway, telemetry, logs }));
   },
-  { name: 'commands', dependencies: ['database', 'machine-gateway', 'logs'] },
+  { name: 'commands', dependencies: ['database', 'machine-gateway', 'telemetry', 'logs'] },
 );

@@ -9,7 +9,7 @@ import type {
 } from '@pivot/contracts';
 import type { MachineEvent } from '../../gateway/mqtt-gateway';
 import { armLine } from '../../geo/geo';
-import { type MachineStateRow, measuredValues } from '../telemetry';
+import { type MachineStateRow, isOnline, measuredValues } from '../telemetry';
 import type { SprinklerRow } from './sprinklers.repository';
 
 /** The list form of a machine; live values stay null until the machine has reported them. */
@@ -30,17 +30,6 @@ export function presentSprinklerListItem(row: SprinklerRow, state?: MachineState
     currentProgramName: state?.programName && state.programData ? state.programName : null,
     currentProgramTimestamp: state?.programUploadedAt?.getTime() ?? null,
   };
-}
-
-/**
- * Online while the broker says the machine is connected and it has reported within three of
- * its longest telemetry intervals (docs/protocol.md).
- */
-export const SILENCE_BEFORE_OFFLINE_MS = 3 * 60_000;
-
-function isOnline(state: MachineStateRow | undefined, now = Date.now()): boolean {
-  if (!state?.online) return false;
-  return state.reportedAt === null || now - state.reportedAt.getTime() < SILENCE_BEFORE_OFFLINE_MS;
 }
 
 export type SprinklerDetailParts = {

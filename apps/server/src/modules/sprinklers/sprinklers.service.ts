@@ -185,12 +185,16 @@ export class SprinklersService {
         ...attempt,
         machine: { id: null, name: body.name ?? null, internalId: body.internalId },
         failure: (failure) =>
-          failure.kind === 'timeout' ? 'sprinkler_adding_unresponsive' : 'sprinkler_adding_processing_error',
+          failure.kind === 'refused' || failure.kind === 'malformed'
+            ? 'sprinkler_adding_processing_error'
+            : 'sprinkler_adding_unresponsive',
       },
       {
         timeout: 'sprinkler_not_on_broker',
         refused: 'sprinkler_processing_error',
         malformed: 'sprinkler_processing_error',
+        broker_down: 'broker_unreachable',
+        offline: 'sprinkler_not_on_broker',
       },
     );
     const sprinkler = await db.transaction(async (tx) => {

@@ -8,6 +8,7 @@ declare module 'fastify' {
   }
 }
 
+export { isOnline } from './machine-presence';
 export type { StoredReport } from './telemetry.repository';
 export { measuredValues } from './telemetry.repository';
 export type { MachineStateRow } from './telemetry.table';
