@@ -17,6 +17,7 @@ import { accessModule } from './modules/access';
 import { adminModule } from './modules/admin';
 import { commandsModule } from './modules/commands';
 import { devicesModule } from './modules/devices';
+import { idempotencyModule } from './modules/idempotency';
 import { logsModule } from './modules/logs';
 import { mailModule } from './modules/mail';
 import { programsModule } from './modules/programs';
@@ -91,6 +92,8 @@ export async function buildApp({
   await app.register(authenticationPlugin);
   await app.register(healthRoutes, { prefix: '/api' });
 
+  // First: it marks the routes of the modules after it that declare themselves idempotent.
+  await app.register(idempotencyModule, config);
   await app.register(mailModule, config);
   await app.register(accessModule);
   await app.register(logsModule);

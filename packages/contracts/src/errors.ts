@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   program_name_taken: 409,
   device_exists: 409,
   sprinkler_offline: 409,
+  request_in_progress: 409,
+  idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,
   sprinkler_processing_error: 500,

@@ -20,6 +20,8 @@ declare module 'fastify' {
      * cookie to forge, and proves itself with a shared secret instead.
      */
     csrf?: false;
+    /** Retrying it with the same Idempotency-Key gives the first answer instead of acting again. */
+    idempotent?: true;
   }
   interface FastifyRequest {
     auth: Authenticated | null;

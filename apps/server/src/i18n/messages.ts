@@ -31,6 +31,9 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     command_refused: 'The machine refused the command',
     sprinkler_unresponsive: 'The machine did not confirm the command',
     sprinkler_offline: 'The machine is offline - the command was not sent',
+    request_in_progress:
+      'This action is still being carried out, or was interrupted - check the machine before you try again',
+    idempotency_key_reused: 'This request key was already used for another request',
     device_not_found: 'No controller with this ID has credentials',
     device_exists: 'A controller with this ID already has credentials - give it a new secret instead',
     broker_unreachable: 'The message broker cannot be reached - nothing was changed, try again',
@@ -60,6 +63,9 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     command_refused: 'Maszyna odrzuciła polecenie',
     sprinkler_unresponsive: 'Maszyna nie potwierdziła polecenia',
     sprinkler_offline: 'Maszyna jest offline - polecenie nie zostało wysłane',
+    request_in_progress:
+      'To działanie jest jeszcze wykonywane albo zostało przerwane - sprawdź maszynę, zanim spróbujesz ponownie',
+    idempotency_key_reused: 'Ten klucz żądania był już użyty dla innego żądania',
     device_not_found: 'Żaden sterownik o tym ID nie ma danych dostępowych',
     device_exists: 'Sterownik o tym ID ma już dane dostępowe - zamiast tego nadaj mu nowy sekret',
     broker_unreachable: 'Brak połączenia z brokerem wiadomości - nic nie zmieniono, spróbuj ponownie',

@@ -76,6 +76,26 @@ describe('the API client', () => {
     expect(calls.map((call) => call.method)).toEqual(['GET', 'GET', 'POST']);
   });
 
+  it('gives each unsafe action one Idempotency-Key, the same on every send of it, and asks again once for a lost answer', async () => {
+    const motion = () =>
+      apiCall({ method: 'POST', path: '/sprinkler/3/motion', body: { motion: 'front' }, response: UserSchema });
+    // The answer is lost on the way (no response), then the same request comes back with its answer.
+    answers = [() => Promise.reject(new TypeError('Failed to fetch')) as never, json(200, user)];
+    await expect(motion()).resolves.toEqual(user);
+    answers = [json(401, { code: 'unauthorized', message: 'x' }), json(200, { access: 'access-2' }), json(200, user)];
+    await expect(motion()).resolves.toEqual(user);
+    await expect(getUser()).resolves.toBe(false);
+    const keys = calls.map((call) => call.headers['Idempotency-Key']);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(keys[4]).toBe(keys[2]);
+    expect(calls[3]?.url).toBe('/api/user/refresh-token/');
+    expect(keys[3]).toBeUndefined();
+    expect(keys[5]).toBeUndefined();
+  });
+
   it('renews the access token once on a 401 and repeats the call with it', async () => {
     answers = [json(401, { code: 'unauthorized', message: 'x' }), json(200, { access: 'access-2' }), json(200, user)];
     await expect(getUser()).resolves.toEqual(user);

@@ -39,6 +39,7 @@ const SAFE_METHODS: ReadonlySet<string> = new Set(['GET']);
 /** Spec §7: a safe call is tried once more on these answers. */
 const RETRIED_STATUSES: ReadonlySet<number> = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 const REFRESH_LOCK = 'pivot-refresh-token';
+const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 type SessionExpiredHandler = (currentPath: string) => void;
 const ignoreExpiry: SessionExpiredHandler = () => undefined;
@@ -71,11 +72,13 @@ async function send(
   body: unknown,
   token: string | null,
   signal?: AbortSignal,
+  idempotencyKey?: string,
 ): Promise<Response | null> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   if (!SAFE_METHODS.has(method)) headers[CSRF_HEADER] = readCookie(CSRF_COOKIE) ?? '';
+  if (idempotencyKey) headers[IDEMPOTENCY_HEADER] = idempotencyKey;
   try {
     return await fetch(url, {
       method,
@@ -133,11 +136,17 @@ async function exchange(request: Omit<ApiRequest<unknown>, 'response'>): Promise
   const url = apiUrl(request.path, request.query);
   if (!SAFE_METHODS.has(request.method)) await ensureCsrfCookie();
   const token = session.accessToken();
-  const sendWith = (bearer: string | null) => send(request.method, url, request.body, bearer, request.signal);
+  const safe = SAFE_METHODS.has(request.method);
+  // One key for the action, whatever is sent again for it: the server carries it out once.
+  const idempotencyKey = safe ? undefined : crypto.randomUUID();
+  const sendWith = (bearer: string | null) =>
+    send(request.method, url, request.body, bearer, request.signal, idempotencyKey);
   let response = await sendWith(token);
-  if (response && SAFE_METHODS.has(request.method) && RETRIED_STATUSES.has(response.status)) {
+  if (response && safe && RETRIED_STATUSES.has(response.status)) {
     response = await sendWith(token);
   }
+  // An answer lost on a poor field connection: asked again with the same key, it is the first answer.
+  if (!response && !safe && !request.signal?.aborted) response = await sendWith(token);
   if (response?.status !== 401) return response;
 
   const renewed = await refreshAccessToken(token);

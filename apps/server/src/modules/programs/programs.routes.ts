@@ -9,7 +9,10 @@ const detail = { 200: SprinklerDetailSchema };
 export const programsRoutes: FastifyPluginAsyncZod<{ programs: ProgramsService }> = async (app, { programs }) => {
   app.post(
     '/sprinkler/:id/program/',
-    { schema: { tags, params: IdParamsSchema, body: ProgramBodySchema, response: { 201: SprinklerDetailSchema } } },
+    {
+      config: { idempotent: true },
+      schema: { tags, params: IdParamsSchema, body: ProgramBodySchema, response: { 201: SprinklerDetailSchema } },
+    },
     async (request, reply) => {
       const updated = await programs.create(
         signedIn(request).user,
@@ -41,7 +44,7 @@ export const programsRoutes: FastifyPluginAsyncZod<{ programs: ProgramsService }
 
   app.post(
     '/sprinkler/:id/program/:programId/send/',
-    { schema: { tags, params: ProgramParamsSchema, response: detail } },
+    { config: { idempotent: true }, schema: { tags, params: ProgramParamsSchema, response: detail } },
     async (request) => {
       const { id, programId } = request.params;
       return programs.send(signedIn(request).user, id, programId, clientInfo(request));

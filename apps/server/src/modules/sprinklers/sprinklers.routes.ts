@@ -30,7 +30,7 @@ export const sprinklersRoutes: FastifyPluginAsyncZod<{ sprinklers: SprinklersSer
   app.post(
     '/sprinkler/',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', idempotent: true },
       schema: { tags, body: CreateSprinklerBodySchema, response: { 201: SprinklerListItemSchema } },
     },
     async (request, reply) => {
@@ -55,7 +55,10 @@ export const sprinklersRoutes: FastifyPluginAsyncZod<{ sprinklers: SprinklersSer
 
   app.post(
     '/sprinkler/:id/motion',
-    { schema: { tags, params: IdParamsSchema, body: MotionBodySchema, response: { 200: SprinklerDetailSchema } } },
+    {
+      config: { idempotent: true },
+      schema: { tags, params: IdParamsSchema, body: MotionBodySchema, response: { 200: SprinklerDetailSchema } },
+    },
     async (request) =>
       sprinklers.move(signedIn(request).user, request.params.id, request.body.motion, clientInfo(request)),
   );

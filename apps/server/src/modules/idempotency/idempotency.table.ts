@@ -1,0 +1,24 @@
+import { integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * Requests that carried an Idempotency-Key, per user, with the answer they got once it is known:
+ * the same request again (a retry, a second tab, a double submit) gets that answer, not a
+ * second command. Kept for a day.
+ */
+export const idempotentRequests = pgTable(
+  'idempotent_requests',
+  {
+    userId: integer('user_id').notNull(),
+    key: text('key').notNull(),
+    /** Method, path and a hash of the body: the same key for another request is refused. */
+    fingerprint: text('fingerprint').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Null while the first request is being handled. */
+    status: smallint('status'),
+    contentType: text('content_type'),
+    body: text('body'),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.key] })],
+);
+
+export type IdempotentRequestRow = typeof idempotentRequests.$inferSelect;
