@@ -101,7 +101,7 @@ export async function buildApp({
   await app.register(usersModule, { ...config, print });
   await app.register(weatherModule, config);
   await app.register(telemetryModule);
-  await app.register(commandsModule);
+  await app.register(commandsModule, config);
   await app.register(sprinklersModule);
   await app.register(programsModule, config);
   await app.register(watermapModule, config);

@@ -193,13 +193,14 @@ export class MqttGateway {
   async command<T extends CommandType>(
     machineId: string,
     request: CommandRequest & { type: T },
+    /** The command's correlation id; the caller's record of the command may name it first. */
+    id: string = randomUUID(),
   ): Promise<CommandOutcome<T>> {
     // No registered controller can connect under this ID, so none can answer: nothing is sent.
     if (!this.options.admits(machineId)) return { kind: 'timeout' };
     // Nor is anything queued while the broker is away, to run when it is back and nobody waits.
     const { client } = this;
     if (!client?.connected) return { kind: 'broker_down' };
-    const id = randomUUID();
     const message = {
       ...request,
       v: PROTOCOL_VERSION,

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Config } from '../../config';
 import { MachineCommands } from './commands.service';
+
+const SETTLE_EVERY_MS = 30_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,11 +13,20 @@ declare module 'fastify' {
 
 export type { CommandAudit, FailureErrors, MachineCommands } from './commands.service';
 
-/** Commands to machines: sent through the gateway, answered, and logged when they fail. */
+/** Commands to machines: recorded, sent through the gateway, answered, and logged when they fail. */
 export const commandsModule = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, config: Pick<Config, 'commandTimeoutMs'>) => {
     const { gateway, telemetry, logs } = app;
-    app.decorate('commands', new MachineCommands({ db: app.database.db, gateway, telemetry, logs }));
+    const commands = new MachineCommands({ db: app.database.db, gateway, telemetry, logs, ...config });
+    app.decorate('commands', commands);
+    // At start and every half minute: a server that stopped while it waited leaves commands pending.
+    const settle = () =>
+      commands.settleAbandoned().catch((error: unknown) => app.log.warn({ err: error }, 'settling commands failed'));
+    const timer = setInterval(settle, SETTLE_EVERY_MS).unref();
+    app.addHook('onReady', async () => {
+      await settle();
+    });
+    app.addHook('onClose', async () => clearInterval(timer));
   },
   { name: 'commands', dependencies: ['database', 'machine-gateway', 'telemetry', 'logs'] },
 );

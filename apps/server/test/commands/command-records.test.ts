@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { LogListResponseSchema, SprinklerListItemSchema, topics } from '@pivot/contracts';
+import { PivotMachine, silentLogger } from '@pivot/simulator';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { machineCommands } from '../../src/modules/commands/commands.table';
+import type { ApiClient } from '../support/api-client';
+import { clearRetained } from '../support/broker';
+import { registerController } from '../support/devices';
+import { type TestApp, createTestApp } from '../support/test-app';
+
+/** Every command is stored before it is published, and how it ended is always recorded. */
+describe('the record of every command', () => {
+  let t: TestApp;
+  let admin: ApiClient;
+  let machine: PivotMachine;
+  let sprinklerId: number;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.adminClient();
+    const id = `REC-${Date.now().toString(36)}`;
+    machine = new PivotMachine({
+      brokerUrl: t.app.mqttUrl,
+      id,
+      secret: await registerController(t.app, id),
+      lat: 52.2,
+      lng: 17.1,
+      armLength: 300,
+      logger: silentLogger,
+    });
+    await machine.start();
+    sprinklerId = SprinklerListItemSchema.parse((await admin.post('/api/sprinkler/', { internalId: id })).body).id;
+  });
+  afterAll(async () => {
+    await machine.stop();
+    await clearRetained(t.app, [topics.presence(machine.id), topics.program(machine.id)]);
+    await t.close();
+  });
+
+  const records = () =>
+    t.database.db
+      .select()
+      .from(machineCommands)
+      .where(eq(machineCommands.machineId, machine.id))
+      .orderBy(machineCommands.sentAt);
+
+  it('records how each command ended: confirmed, expired, not sent', async () => {
+    expect((await admin.post(`/api/sprinkler/${sprinklerId}/motion`, { motion: 'front' })).status).toBe(200);
+    machine.misbehaveNext('missing');
+    expect((await admin.post(`/api/sprinkler/${sprinklerId}/motion`, { motion: 'back' })).status).toBe(504);
+    await machine.crash();
+    await expect
+      .poll(async () => (await admin.post(`/api/sprinkler/${sprinklerId}/motion`, { motion: 'stop' })).status)
+      .toBe(409);
+    const outcomes = (await records()).map((record) => [record.type, record.event, record.outcome]);
+    expect(outcomes.slice(0, 3)).toEqual([
+      ['identify', 'admin@pivot.test', 'confirmed'],
+      ['motion', 'front', 'confirmed'],
+      ['motion', 'back', 'expired'],
+    ]);
+    expect(outcomes.at(-1)).toEqual(['motion', 'stop', 'not_sent']);
+    for (const record of await records()) expect(record.settledAt).not.toBeNull();
+  });
+
+  it('settles as unknown, and logs, a command its server stopped waiting for; one still awaited is left alone', async () => {
+    const abandoned = randomUUID();
+    const awaited = randomUUID();
+    const audit = {
+      machineId: machine.id,
+      type: 'motion' as const,
+      actorUserId: null,
+      sprinklerId,
+      sprinklerName: 'Pole',
+      event: 'front',
+      ip: '10.0.0.9',
+      failureEvent: 'sprinkler_motion_failure' as const,
+    };
+    await t.database.db.insert(machineCommands).values([
+      { ...audit, id: abandoned, sentAt: new Date(Date.now() - 10 * 60_000) },
+      { ...audit, id: awaited, sentAt: new Date() },
+    ]);
+    expect(await t.app.commands.settleAbandoned()).toBe(1);
+    const byId = new Map((await records()).map((record) => [record.id, record]));
+    expect(byId.get(abandoned)).toMatchObject({ outcome: 'unknown' });
+    expect(byId.get(awaited)).toMatchObject({ outcome: 'pending', settledAt: null });
+    const [entry] = LogListResponseSchema.parse((await admin.get('/api/logs/', { query: { pageSize: 1 } })).body).data;
+    expect(entry).toMatchObject({
+      eventType: 'sprinkler_motion_failure',
+      event: 'front',
+      sprinklerInternalId: machine.id,
+      details: 'outcome unknown: the server stopped while it waited for the machine',
+    });
+    expect(await t.app.commands.settleAbandoned()).toBe(0);
+  });
+});
