@@ -49,3 +49,8 @@ export function requestLanguage(request: FastifyRequest): Language {
   const preferred = request.headers['accept-language']?.split(',')[0]?.trim().slice(0, 2).toLowerCase();
   return preferred === 'en' ? 'en' : 'pl';
 }
+
+/** The token of an `Authorization: Bearer …` header: a user's access token, or the broker's shared secret. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
+}

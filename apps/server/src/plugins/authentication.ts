@@ -1,18 +1,13 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors';
-import type { Authenticated } from '../http/request-context';
+import { type Authenticated, bearerToken } from '../http/request-context';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Who a bearer token belongs to, or null when it is not valid; the users module provides it. */
     identify: (accessToken: string) => Promise<Authenticated | null>;
   }
-}
-
-function bearerToken(header: string | undefined): string | undefined {
-  const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
-  return match?.[1];
 }
 
 /**

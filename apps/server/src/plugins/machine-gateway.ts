@@ -37,11 +37,6 @@ type GatewayConfig = Pick<
   | 'commandTimeoutMs'
 >;
 
-/**
- * The broker and the gateway to it. Modules register their message handlers while they load;
- * the gateway subscribes once all have, when the app is ready, so no retained message arrives
- * before its handler. It stops listening before the modules close, so nothing arrives after.
- */
 /** Mosquitto's dynamic security when the server manages it; elsewhere the broker asks the server, or the operator manages accounts. */
 async function openBrokerAccounts(
   config: GatewayConfig,
@@ -56,6 +51,11 @@ async function openBrokerAccounts(
   });
 }
 
+/**
+ * The broker and the gateway to it. Modules register their message handlers while they load;
+ * the gateway subscribes once all have, when the app is ready, so no retained message arrives
+ * before its handler. It stops listening before the modules close, so nothing arrives after.
+ */
 export const machineGatewayPlugin = fp(
   async (app: FastifyInstance, config: GatewayConfig) => {
     const policy = new BrokerPolicy(config.mqttServerCredentials);

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { LogListResponseSchema, SprinklerListItemSchema, topics } from '@pivot/contracts';
-import { PivotMachine, silentLogger } from '@pivot/simulator';
+import type { PivotMachine } from '@pivot/simulator';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { machineCommands } from '../../src/modules/commands/commands.table';
 import type { ApiClient } from '../support/api-client';
 import { clearRetained } from '../support/broker';
-import { registerController } from '../support/devices';
+import { startRegisteredMachine } from '../support/devices';
 import { type TestApp, createTestApp } from '../support/test-app';
 
 /** Every command is stored before it is published, and how it ended is always recorded. */
@@ -20,16 +20,7 @@ describe('the record of every command', () => {
     t = await createTestApp();
     admin = await t.adminClient();
     const id = `REC-${Date.now().toString(36)}`;
-    machine = new PivotMachine({
-      brokerUrl: t.app.mqttUrl,
-      id,
-      secret: await registerController(t.app, id),
-      lat: 52.2,
-      lng: 17.1,
-      armLength: 300,
-      logger: silentLogger,
-    });
-    await machine.start();
+    machine = await startRegisteredMachine(t.app, id);
     sprinklerId = SprinklerListItemSchema.parse((await admin.post('/api/sprinkler/', { internalId: id })).body).id;
   });
   afterAll(async () => {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { LogListResponseSchema, SprinklerListItemSchema, topics } from '@pivot/contracts';
-import { PivotMachine, silentLogger } from '@pivot/simulator';
+import type { PivotMachine } from '@pivot/simulator';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/api-client';
 import { clearRetained, connectAsServer } from '../support/broker';
-import { registerController } from '../support/devices';
+import { startRegisteredMachine } from '../support/devices';
 import { grant } from '../support/fixtures';
 import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
 
@@ -24,16 +24,7 @@ describe('retrying a command with its Idempotency-Key', () => {
     t = await createTestApp();
     admin = await t.adminClient();
     const id = `IDEM-${Date.now().toString(36)}`;
-    machine = new PivotMachine({
-      brokerUrl: t.app.mqttUrl,
-      id,
-      secret: await registerController(t.app, id),
-      lat: 52.2,
-      lng: 17.1,
-      armLength: 300,
-      logger: silentLogger,
-    });
-    await machine.start();
+    machine = await startRegisteredMachine(t.app, id);
     wire = await connectAsServer(t.app);
     await wire.subscribeAsync(topics.commands(id), { qos: 1 });
     wire.on('message', (_topic, payload) => sent.push(payload.toString()));

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { BrokerPolicy, type DeviceDirectory } from '../../src/gateway/broker-policy';
+import { PivotMachine, type PivotMachineOptions, silentLogger } from '@pivot/simulator';
 import type { App } from '../../src/app';
 
 /**
@@ -52,4 +53,24 @@ export async function registerController(app: App, machineId: string): Promise<s
   if (!admin) throw new Error('the test app has no administrator');
   const { secret } = await app.devices.register(admin, machineId, { ip: '127.0.0.1', userAgent: null });
   return secret;
+}
+
+/** A simulated machine whose controller is registered in the app, started with its secret on the app's broker. */
+export async function startRegisteredMachine(
+  app: App,
+  id: string,
+  options: Partial<PivotMachineOptions> = {},
+): Promise<PivotMachine> {
+  const machine = new PivotMachine({
+    brokerUrl: app.mqttUrl,
+    id,
+    secret: await registerController(app, id),
+    lat: 52.2,
+    lng: 17.1,
+    armLength: 300,
+    logger: silentLogger,
+    ...options,
+  });
+  await machine.start();
+  return machine;
 }

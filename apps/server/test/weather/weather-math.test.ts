@@ -6,36 +6,29 @@ import {
   referenceEvapotranspiration,
 } from '../../src/modules/weather/reference-evapotranspiration';
 
+/** The station day of FAO-56 example 18, without its wind and radiation. */
+const BRUSSELS_6_JULY = {
+  dayOfYear: 187,
+  latitudeDegrees: 50.8,
+  elevationM: 100,
+  minTemperature: 12.3,
+  maxTemperature: 21.5,
+  minHumidity: 63,
+  maxHumidity: 84,
+};
+
 describe('FAO-56 reference evapotranspiration', () => {
   it('gives the extraterrestrial radiation of FAO-56 example 8 (20°S, 3 September): 32.2 MJ/m²/day', () => {
     expect(extraterrestrialRadiation(-20, 246)).toBeCloseTo(32.2, 1);
   });
 
   it('gives the ET₀ of FAO-56 example 18 (Brussels, 6 July): 3.9 mm/day', () => {
-    const evapotranspiration = referenceEvapotranspiration({
-      dayOfYear: 187,
-      latitudeDegrees: 50.8,
-      elevationM: 100,
-      minTemperature: 12.3,
-      maxTemperature: 21.5,
-      minHumidity: 63,
-      maxHumidity: 84,
-      wind: 2.078,
-      solarRadiation: 22.07,
-    });
+    const evapotranspiration = referenceEvapotranspiration({ ...BRUSSELS_6_JULY, wind: 2.078, solarRadiation: 22.07 });
     expect(evapotranspiration).toBeCloseTo(3.9, 1);
   });
 
   it('estimates radiation from the temperature range and assumes 2 m/s wind when the station lacks them', () => {
-    const day = {
-      dayOfYear: 187,
-      latitudeDegrees: 50.8,
-      elevationM: 100,
-      minTemperature: 12.3,
-      maxTemperature: 21.5,
-      minHumidity: 63,
-      maxHumidity: 84,
-    };
+    const day = BRUSSELS_6_JULY;
     const estimated = referenceEvapotranspiration({ ...day, wind: undefined, solarRadiation: undefined });
     expect(estimated).toBeGreaterThan(2.5);
     expect(estimated).toBeLessThan(5);

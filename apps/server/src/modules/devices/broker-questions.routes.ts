@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors';
 import type { BrokerIdentity, BrokerPolicy } from '../../gateway/broker-policy';
+import { bearerToken } from '../../http/request-context';
 import { sameSecret } from '../../secrets';
 
 const AuthenticateBodySchema = z.object({
@@ -54,7 +55,7 @@ export const brokerQuestionsRoutes: FastifyPluginAsyncZod<{ policy: BrokerPolicy
 ) => {
   const config = { access: 'public' as const, csrf: false as const };
   app.addHook('onRequest', async (request) => {
-    const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    const given = bearerToken(request.headers.authorization);
     if (!given || !sameSecret(given, secret)) throw new AppError('unauthorized');
   });
 
