@@ -2,6 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/contracts', 'apps/server', 'apps/simulator', 'apps/web', 'e2e', 'scripts'],
+    projects: ['packages/contracts', 'apps/server', 'apps/simulator', 'apps/web', 'e2e', 'e2e/chaos', 'scripts'],
   },
 });

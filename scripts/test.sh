@@ -21,7 +21,7 @@ step "Debian's mosquitto for the broker-account tests (each starts a private one
 bash scripts/ensure-mosquitto.sh
 
 step "tests on the embedded defaults (PGlite, embedded broker)"
-env -u DATABASE_URL -u TEST_MQTT_URL npx vitest run
+env -u DATABASE_URL -u TEST_MQTT_URL npx vitest run --project '!chaos'
 
 step "browser tests (Debian's chromium, the real server on its embedded defaults)"
 env -u DATABASE_URL -u TEST_MQTT_URL npm run --silent test:browser
@@ -45,4 +45,11 @@ done
 if [ ${#real_env[@]} -gt 0 ]; then
   step "server and end-to-end tests on ${real_env[*]}"
   env "${real_env[@]}" npx vitest run --project server --project e2e
+fi
+
+# Real processes killed with SIGKILL, a private Mosquitto stopped and started again: it needs
+# PostgreSQL (a scratch database per scenario) and Debian's mosquitto, and prints its figures.
+if node scripts/can-connect.mjs postgres "$postgres_url" || [ "${CI:-}" = "true" ]; then
+  step "chaos suite (kill -9, broker restarts, two instances)"
+  env -u DATABASE_URL -u TEST_MQTT_URL TEST_DATABASE_URL="$postgres_url" npx vitest run --project chaos
 fi

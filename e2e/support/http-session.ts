@@ -8,9 +8,15 @@ export class HttpSession {
 
   constructor(private readonly baseUrl: string) {}
 
-  async call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+  async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    /** More headers, such as an Idempotency-Key. */
+    extraHeaders: Record<string, string> = {},
+  ): Promise<{ status: number; body: unknown }> {
     if (method !== 'GET' && !this.cookies.has('csrf_token')) await this.call('GET', '/api/health');
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...extraHeaders };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.access) headers.authorization = `Bearer ${this.access}`;
     if (method !== 'GET') headers['x-csrf-token'] = this.cookies.get('csrf_token') ?? '';

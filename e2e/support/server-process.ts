@@ -8,14 +8,27 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url));
+const START_TIMEOUT_MS = 90_000;
+const STOP_TIMEOUT_MS = 30_000;
 
 export type ServerProcess = {
   baseUrl: string;
   dataDir: string;
   /** The embedded broker's address, when the server was given a port for it (MQTT_PORT); null on port 0. */
   mqttUrl: string | null;
-  /** Everything the server printed to stdout so far. */
+  /** The PostgreSQL database it runs on; null on the embedded PGlite in `dataDir`. */
+  databaseUrl: string | null;
+  /** Everything the server printed to stdout so far, over all its starts. */
   output: () => string;
+  /** Everything it printed to stderr so far, over all its starts. */
+  errors: () => string;
+  /** Ends the process at once (SIGKILL), as a power cut or the OOM killer would: nothing is flushed. */
+  kill: () => Promise<void>;
+  /** Stops the process cleanly (SIGTERM) and keeps its data folder and database. */
+  terminate: () => Promise<void>;
+  /** Starts it again after a kill or a termination: same port, data folder, database and environment. */
+  restart: () => Promise<void>;
+  /** Stops it cleanly and removes its data folder and the database made for it. */
   stop: () => Promise<void>;
 };
 
@@ -31,17 +44,22 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** A database of its own on the PostgreSQL of DATABASE_URL, dropped when the server stops. */
-async function scratchDatabase(databaseUrl: string) {
+export type ScratchDatabase = { url: string; drop: () => Promise<void> };
+
+/** A database of its own on the PostgreSQL server of `serverUrl`, for one test to drop when done. */
+export async function scratchDatabase(serverUrl: string): Promise<ScratchDatabase> {
   const name = `pivot_e2e_${randomBytes(5).toString('hex')}`;
   const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: databaseUrl });
+    const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
-    await client.query(statement);
-    await client.end();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
   };
   await run(`create database ${name}`);
-  const url = new URL(databaseUrl);
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
 }
@@ -49,62 +67,98 @@ async function scratchDatabase(databaseUrl: string) {
 /**
  * Starts the product as `npm start` does, in a fresh data folder and on a free port, and
  * waits until it says it is running. Its embedded broker takes any free port unless `env`
- * names one in MQTT_PORT; then simulated machines can reach it at `mqttUrl`.
+ * names one in MQTT_PORT; then simulated machines can reach it at `mqttUrl`. With DATABASE_URL
+ * in the test's environment it runs on a scratch database there; DATABASE_URL in `env` is
+ * used as given (the caller's to drop; empty: PGlite).
  */
 export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pivot-e2e-'));
   const port = await freePort();
-  const database = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL) : undefined;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: repositoryRoot,
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      ...(database ? { DATABASE_URL: database.url } : {}),
-      // Always the embedded broker, as a first `npm start` has it: with MQTT_URL the product runs no
-      // demo fleet, and the server suites already cover a real broker (TEST_MQTT_URL).
-      MQTT_PORT: '0',
-      MQTT_HOST: '127.0.0.1',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const scratch =
+    !('DATABASE_URL' in env) && process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL) : undefined;
+  const databaseUrl = scratch?.url ?? (env.DATABASE_URL || null);
+  const childEnv = {
+    PATH: process.env.PATH,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+    // Always the embedded broker, as a first `npm start` has it: with MQTT_URL the product runs no
+    // demo fleet, and the server suites already cover a real broker (TEST_MQTT_URL).
+    MQTT_PORT: '0',
+    MQTT_HOST: '127.0.0.1',
+    ...env,
+  };
   let stdout = '';
   let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let child: ChildProcess | undefined;
 
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${stdout}\n${stderr}`)), 90_000);
-    const check = () => {
-      if (stdout.includes('is running at')) {
+  const launch = async () => {
+    const started = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      cwd: repositoryRoot,
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = started;
+    // This start's own output decides whether it is running; a restart prints the line again.
+    let thisStart = '';
+    started.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      thisStart += chunk.toString();
+    });
+    started.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await new Promise<void>((resolve, reject) => {
+      const fail = (reason: string) => {
+        clearTimeout(timer);
+        reject(new Error(`server ${reason}:\n${stdout}\n${stderr}`));
+      };
+      const timer = setTimeout(() => fail('did not start in time'), START_TIMEOUT_MS);
+      started.stdout?.on('data', () => {
+        if (!thisStart.includes('is running at')) return;
         clearTimeout(timer);
         resolve();
-      }
-    };
-    child.stdout?.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${stdout}\n${stderr}`));
+      });
+      started.once('exit', (code, signal) => fail(`exited with ${code ?? signal}`));
     });
-  });
+  };
+  const end = async (signal: 'SIGKILL' | 'SIGTERM') => {
+    const running = child;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill(signal);
+    // A clean stop that hangs must not hang the tests with it.
+    const killer = setTimeout(() => running.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(killer);
+  };
+
+  try {
+    await launch();
+  } catch (error) {
+    await end('SIGKILL');
+    await scratch?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
 
   const mqttPort = Number(env.MQTT_PORT ?? '0');
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     dataDir,
     mqttUrl: mqttPort > 0 ? `mqtt://127.0.0.1:${mqttPort}` : null,
+    databaseUrl,
     output: () => stdout,
+    errors: () => stderr,
+    kill: () => end('SIGKILL'),
+    terminate: () => end('SIGTERM'),
+    restart: async () => {
+      await end('SIGKILL');
+      await launch();
+    },
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      await database?.drop();
+      await end('SIGTERM');
+      await scratch?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

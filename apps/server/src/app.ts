@@ -12,7 +12,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { type Config, PRODUCT_NAME } from './config';
 import type { DatabaseHandle } from './db/client';
-import { healthRoutes } from './http/health.routes';
+import { healthPlugin } from './http/health';
 import { accessModule } from './modules/access';
 import { adminModule } from './modules/admin';
 import { commandsModule } from './modules/commands';
@@ -21,6 +21,7 @@ import { idempotencyModule } from './modules/idempotency';
 import { logsModule } from './modules/logs';
 import { mailModule } from './modules/mail';
 import { programsModule } from './modules/programs';
+import { quarantineModule } from './modules/quarantine';
 import { sprinklersModule } from './modules/sprinklers';
 import { telemetryModule } from './modules/telemetry';
 import { usersModule } from './modules/users';
@@ -90,7 +91,7 @@ export async function buildApp({
   await app.register(machineGatewayPlugin, config);
   // Every route registered from here on needs a signed-in user unless it declares itself public.
   await app.register(authenticationPlugin);
-  await app.register(healthRoutes, { prefix: '/api' });
+  await app.register(healthPlugin);
 
   // First: it marks the routes of the modules after it that declare themselves idempotent.
   await app.register(idempotencyModule, config);
@@ -100,6 +101,7 @@ export async function buildApp({
   await app.register(devicesModule, config);
   await app.register(usersModule, { ...config, print });
   await app.register(weatherModule, config);
+  await app.register(quarantineModule, config);
   await app.register(telemetryModule);
   await app.register(commandsModule, config);
   await app.register(sprinklersModule);

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COMMAND_CLOCK_TOLERANCE_MS } from '@pivot/contracts';
 import { z } from 'zod';
 
 const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
@@ -8,6 +10,12 @@ const optionalText = z
   .string()
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+/**
+ * A controller acts on a command only until the clock tolerance before it expires, and one whose
+ * clock is ahead by the tolerance loses as much again; a second is left to deliver the command.
+ */
+const MIN_COMMAND_TIMEOUT_MS = 2 * COMMAND_CLOCK_TOLERANCE_MS + 1000;
 
 /** Every environment variable the server reads; docs/configuration.md describes each. */
 const EnvSchema = z.object({
@@ -52,7 +60,8 @@ const EnvSchema = z.object({
     (value) => value === undefined || /^[A-Za-z0-9_-]{1,40}$/.test(value),
     'SERVER_ID: letters, digits, - and _ only',
   ),
-  COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+  MQTT_SESSION_EXPIRY_SECONDS: z.coerce.number().int().min(0).max(4_294_967_295).optional(),
+  COMMAND_TIMEOUT_MS: z.coerce.number().int().min(MIN_COMMAND_TIMEOUT_MS).max(120_000).default(5000),
   TIME_ZONE: z
     .string()
     .default('Europe/Warsaw')
@@ -68,6 +77,7 @@ const EnvSchema = z.object({
   DEMO_EMAIL: z.string().default('demo@pivot.local'),
   DEMO_PASSWORD: optionalText,
   MAX_PROGRAMS_PER_MACHINE: z.coerce.number().int().min(1).max(1000).default(10),
+  QUARANTINE_RETENTION_DAYS: z.coerce.number().int().min(1).max(366).default(7),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -152,9 +162,21 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
             certFile: path.resolve(values.MQTT_TLS_CERT),
             keyFile: path.resolve(values.MQTT_TLS_KEY),
           },
-    serverId: values.SERVER_ID ?? randomBytes(4).toString('hex'),
+    /**
+     * Names this instance on the broker: its client id, reply topic and persistent session. Kept
+     * in the data folder when not given, so a restarted instance finds its session and journal again.
+     */
+    serverId: values.SERVER_ID ?? keptServerId(path.resolve(values.DATA_DIR)),
+    /**
+     * How long an external broker keeps the server's session, with its subscriptions and the
+     * reports queued for it, while the server is away (a restart); 0: a clean session each time.
+     * The embedded broker stops with the server, so there is nothing to keep.
+     */
+    mqttSessionExpirySeconds: values.MQTT_URL ? (values.MQTT_SESSION_EXPIRY_SECONDS ?? 86_400) : 0,
     commandTimeoutMs: values.COMMAND_TIMEOUT_MS,
     maxProgramsPerMachine: values.MAX_PROGRAMS_PER_MACHINE,
+    /** How long machine messages set aside (docs/protocol.md) stay visible to administrators. */
+    quarantineRetentionDays: values.QUARANTINE_RETENTION_DAYS,
     /** Run the simulated demo fleet, granted to the demo user: the embedded defaults come with machines to try. */
     demoFleet: values.DEMO_FLEET ?? !values.MQTT_URL,
     demoEmail: values.DEMO_EMAIL.toLowerCase(),
@@ -168,6 +190,21 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
 });
 
 export type Config = z.output<typeof ConfigSchema>;
+
+/** The id this data folder's server took at its first start, or a new one kept for the next. */
+function keptServerId(dataDir: string): string {
+  const file = path.join(dataDir, 'server-id');
+  try {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (/^[A-Za-z0-9_-]{1,40}$/.test(kept)) return kept;
+  } catch {
+    // None kept yet: this is the folder's first start.
+  }
+  const id = randomBytes(4).toString('hex');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${id}\n`);
+  return id;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ConfigSchema.safeParse(env);

@@ -2,11 +2,12 @@ import type { Fleet } from '@pivot/simulator';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
+import { JournalLockedError } from './gateway/receipt-journal';
 import { startDemo } from './demo/demo-fleet';
 
 /** Errors a person can act on get one plain line; anything else keeps its stack. */
 function describeStartFailure(error: unknown): string {
-  if (error instanceof ConfigError) return error.message;
+  if (error instanceof ConfigError || error instanceof JournalLockedError) return error.message;
   if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE' && 'port' in error) {
     return `Port ${String(error.port)} is already in use. Set PORT (web and API) or MQTT_PORT (embedded broker) to a free port, or MQTT_URL to use the broker that is running there.`;
   }

@@ -13,6 +13,7 @@ describe('the server', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       status: 'ok',
+      problems: [],
       database: t.database.kind,
       broker: 'connected',
       unregisteredReportsDropped: 0,

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { MAX_CLOCK_OFFSET_MS } from './unique-clock';
 
 export type CliOptions = {
   brokerUrl: string;
@@ -8,6 +9,8 @@ export type CliOptions = {
   /** null: the default, 1, or 20 with --demo. */
   timeScale: number | null;
   idPrefix: string;
+  /** How far the machines' clocks are off, ms (ahead when positive). */
+  clockOffsetMs: number;
   /** A JSON file of machine ID to secret; null: the machines connect without credentials. */
   credentialsFile: string | null;
   verbose: boolean;
@@ -23,6 +26,9 @@ export const USAGE = `Usage: npm run simulator -- --broker <url> (--machines <n>
   --seed <s>           seed for every random choice, a whole number (default 1)
   --time-scale <k>     simulated minutes per real minute, above 0 and at most 1000 (default 1)
   --id-prefix <p>      put before every ID, to run several fleets on one broker (A–Z a–z 0–9 _ -)
+  --clock-offset-ms=<ms>
+                       set the machines' clocks this far ahead, or behind when negative (default 0),
+                       to see what a controller with a wrong clock does with commands
   --credentials <file> each controller's secret: a JSON object of machine ID to secret, as the
                        administrator registered them (docs/simulator.md); a secured broker
                        refuses machines without one
@@ -50,6 +56,7 @@ export function parseCliArgs(args: string[]): CliCommand {
         seed: { type: 'string' },
         'time-scale': { type: 'string' },
         'id-prefix': { type: 'string', default: '' },
+        'clock-offset-ms': { type: 'string' },
         credentials: { type: 'string' },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -72,6 +79,7 @@ export function parseCliArgs(args: string[]): CliCommand {
       seed: values.seed === undefined ? 1 : wholeNumber('--seed', values.seed, 0, 2 ** 32 - 1),
       timeScale: values['time-scale'] === undefined ? null : timeScale(values['time-scale']),
       idPrefix: values['id-prefix'],
+      clockOffsetMs: values['clock-offset-ms'] === undefined ? 0 : clockOffset(values['clock-offset-ms']),
       credentialsFile: values.credentials ?? null,
       verbose: values.verbose,
     },
@@ -91,6 +99,16 @@ function wholeNumber(option: string, value: string, min: number, max: number): n
   const number = Number(value);
   if (!/^\d+$/.test(value) || number < min || number > max) {
     throw new CliError(`${option} must be a whole number from ${min} to ${max}, not "${value}"`);
+  }
+  return number;
+}
+
+function clockOffset(value: string): number {
+  const number = Number(value);
+  if (!/^-?\d+$/.test(value) || Math.abs(number) > MAX_CLOCK_OFFSET_MS) {
+    throw new CliError(
+      `--clock-offset-ms must be a whole number of ms from -${MAX_CLOCK_OFFSET_MS} to ${MAX_CLOCK_OFFSET_MS}, such as --clock-offset-ms=-10000, not "${value}"`,
+    );
   }
   return number;
 }

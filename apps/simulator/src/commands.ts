@@ -1,4 +1,5 @@
 import {
+  COMMAND_CLOCK_TOLERANCE_MS,
   type CommandMessage,
   CommandMessageSchema,
   IdentifyCommandSchema,
@@ -6,8 +7,11 @@ import {
   type ReplyMessage,
 } from '@pivot/contracts';
 
+/** A reply saying the command was not carried out, and why. */
+export type Refusal = Extract<ReplyMessage, { ok: false }>;
+
 /** What every command carries whatever its type. */
-export type CommandEnvelope = { id: string; replyTo: string; expiresAt: number; type: string };
+export type CommandEnvelope = { id: string; replyTo: string; sentAt: number; expiresAt: number; type: string };
 
 export type ParsedCommand =
   | { kind: 'known'; command: CommandMessage }
@@ -39,7 +43,32 @@ export function okReply(id: string, result: unknown): ReplyMessage {
   return { v: PROTOCOL_VERSION, id, ok: true, result };
 }
 
-export function unsupportedReply(envelope: CommandEnvelope): ReplyMessage {
+export function unsupportedReply(envelope: CommandEnvelope): Refusal {
   const message = `This machine does not know the command type "${envelope.type.slice(0, 64)}"`;
-  return { v: PROTOCOL_VERSION, id: envelope.id, ok: false, error: { code: 'unsupported', message } };
+  return refusal(envelope.id, 'unsupported', message);
+}
+
+/**
+ * Whether a command may be carried out now by the machine's own clock (docs/protocol.md,
+ * "Acting only in time"): null if so, otherwise the refusal to answer with. A clock within the tolerance
+ * never acts after the server gave up; one further off refuses rather than acting out of time.
+ */
+export function refusalByClock(envelope: CommandEnvelope, now: number): Refusal | null {
+  const clock = `this machine's clock reads ${new Date(now).toISOString()}`;
+  const tolerance = `${COMMAND_CLOCK_TOLERANCE_MS} ms`;
+  if (now < envelope.sentAt - COMMAND_CLOCK_TOLERANCE_MS) {
+    const sent = new Date(envelope.sentAt).toISOString();
+    const message = `Sent at ${sent} by the server's clock, but ${clock}: more than ${tolerance} behind, or the server's is ahead`;
+    return refusal(envelope.id, 'clock_skew', message);
+  }
+  if (now > envelope.expiresAt - COMMAND_CLOCK_TOLERANCE_MS) {
+    const expires = new Date(envelope.expiresAt).toISOString();
+    const message = `Expires at ${expires} by the server's clock, and ${clock}: less than ${tolerance} before, too late to act (the command came late, or this clock is ahead)`;
+    return refusal(envelope.id, 'expired', message);
+  }
+  return null;
+}
+
+function refusal(id: string, code: string, message: string): Refusal {
+  return { v: PROTOCOL_VERSION, id, ok: false, error: { code, message } };
 }

@@ -28,6 +28,8 @@ export type FleetOptions = {
   seed?: number;
   /** Simulated minutes per real minute; 1 by default. */
   timeScale?: number;
+  /** How far every machine's clock is off, ms (ahead when positive); 0 by default. */
+  clockOffsetMs?: number;
   /** Put before every ID, so that several fleets can share a broker. */
   idPrefix?: string;
   intervals?: Partial<FleetIntervals>;
@@ -82,6 +84,7 @@ export class Fleet {
           brokerUrl: options.brokerUrl,
           secret: options.credentials?.[site.id],
           timeScale: options.timeScale,
+          clockOffsetMs: options.clockOffsetMs,
           alarmChancePerHour: options.alarmChancePerHour ?? DEFAULT_ALARM_CHANCE_PER_HOUR,
           movingTelemetryMs: intervals.movingTelemetryMs,
           restingTelemetryMs: intervals.restingTelemetryMs,

@@ -25,6 +25,7 @@ try {
     seed: options.seed,
     timeScale: options.timeScale ?? undefined,
     idPrefix: options.idPrefix,
+    clockOffsetMs: options.clockOffsetMs,
     credentials: options.credentialsFile === null ? undefined : await readCredentialsFile(options.credentialsFile),
     logger,
   };

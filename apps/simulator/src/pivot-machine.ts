@@ -1,4 +1,5 @@
 import {
+  COMMAND_CLOCK_TOLERANCE_MS,
   type CommandMessage,
   type IdentityResult,
   MachineProgramMessageSchema,
@@ -12,7 +13,7 @@ import {
   topics,
 } from '@pivot/contracts';
 import { type MqttClient, connect } from 'mqtt';
-import { type CommandEnvelope, okReply, parseCommand, unsupportedReply } from './commands';
+import { type CommandEnvelope, okReply, parseCommand, refusalByClock, unsupportedReply } from './commands';
 import { normaliseAngle } from './geo';
 import type { Sweep } from './irrigation';
 import { type Logger, silentLogger } from './logger';
@@ -21,7 +22,7 @@ import { encode, waitForConnection } from './mqtt-connection';
 import { type CurrentProgram, PivotArm } from './pivot-arm';
 import { type Random, createRandom } from './random';
 import { ReplyMemory } from './reply-memory';
-import { UniqueClock } from './unique-clock';
+import { MAX_CLOCK_OFFSET_MS, UniqueClock, type WallClock, offsetClock } from './unique-clock';
 import { assertInRange, assertPositive, assertTopicId, withDefaults } from './validation';
 
 /** A program as the server uploads it: a name and its sectors. */
@@ -52,6 +53,11 @@ export type PivotMachineOptions = {
   program?: ProgramUpload | null;
   /** Simulated minutes per real minute; 1 by default. */
   timeScale?: number;
+  /**
+   * How far the controller's clock is off, ms (ahead when positive); 0 by default. It reads this
+   * clock for everything: the timestamps it reports and whether a command is still to be acted on.
+   */
+  clockOffsetMs?: number;
   /** Chance of a pressure-loss alarm per simulated hour of watering, 0–1; 0 by default. */
   alarmChancePerHour?: number;
   /** Telemetry interval while moving, ms; 5 s by default. */
@@ -90,6 +96,7 @@ const MACHINE_DEFAULTS = {
   angle: 0,
   motion: 'stop' as Motion,
   timeScale: 1,
+  clockOffsetMs: 0,
   alarmChancePerHour: 0,
   movingTelemetryMs: 5000,
   restingTelemetryMs: 60_000,
@@ -107,6 +114,7 @@ function assertMachineSettings(settings: MachineSettings): void {
   assertPositive('The flow', settings.flow);
   assertPositive('The pressure', settings.pressure);
   assertPositive('The time scale', settings.timeScale);
+  assertInRange('The clock offset', settings.clockOffsetMs, -MAX_CLOCK_OFFSET_MS, MAX_CLOCK_OFFSET_MS);
   assertPositive('The moving telemetry interval', settings.movingTelemetryMs);
   assertPositive('The resting telemetry interval', settings.restingTelemetryMs);
   assertInRange('The alarm chance per hour', settings.alarmChancePerHour, 0, 1);
@@ -128,14 +136,16 @@ export class PivotMachine {
   private readonly random: Random;
   private readonly misbehaviour: Misbehaviour;
   private readonly replies = new ReplyMemory();
-  private readonly clock = new UniqueClock();
+  /** The controller's own clock, which may be off; every time the machine reads is from it. */
+  private readonly wallClock: WallClock;
+  private readonly clock: UniqueClock;
   private readonly lateReplies = new Set<NodeJS.Timeout>();
   private readonly logger: Logger;
   private client: MqttClient | null = null;
   private readonly peripherals: Peripheral[] = [];
   private telemetryTimer: NodeJS.Timeout | undefined;
   private programTimer: NodeJS.Timeout | undefined;
-  private lastAdvance = Date.now();
+  private lastAdvance: number;
   private readonly settings: MachineSettings;
 
   constructor(options: PivotMachineOptions) {
@@ -143,13 +153,16 @@ export class PivotMachine {
     assertMachineSettings(this.settings);
     const { id, lat, lng, seed } = this.settings;
     this.id = id;
+    this.wallClock = offsetClock(this.settings.clockOffsetMs);
+    this.clock = new UniqueClock(this.wallClock);
+    this.lastAdvance = this.wallClock();
     this.logger = this.settings.logger ?? silentLogger;
     this.random = createRandom(seed);
     this.misbehaviour = new Misbehaviour(this.settings.misbehaviour ?? {}, this.random.fork());
     this.arm = new PivotArm({ ...this.settings, centre: { lat, lng } }, this.random.fork(), {
       angle: this.settings.angle,
       status: this.settings.motion,
-      program: options.program ? { ...options.program, uploadedAt: Date.now() } : null,
+      program: options.program ? { ...options.program, uploadedAt: this.wallClock() } : null,
     });
   }
 
@@ -174,7 +187,7 @@ export class PivotMachine {
       await client.endAsync(true);
       throw error;
     }
-    this.lastAdvance = Date.now();
+    this.lastAdvance = this.wallClock();
     await this.announce(client);
     for (const peripheral of this.peripherals) peripheral.start(client);
     client.on('connect', () => {
@@ -263,7 +276,7 @@ export class PivotMachine {
 
   private async announce(client: MqttClient): Promise<void> {
     await client.subscribeAsync(topics.commands(this.id), { qos: 1 });
-    const online = encode(PresenceMessageSchema, { v: PROTOCOL_VERSION, online: true, ts: Date.now() });
+    const online = encode(PresenceMessageSchema, { v: PROTOCOL_VERSION, online: true, ts: this.wallClock() });
     await Promise.all([
       client.publishAsync(topics.presence(this.id), online, { qos: 1, retain: true }),
       client.publishAsync(topics.program(this.id), this.programMessage(), { qos: 1, retain: true }),
@@ -273,7 +286,7 @@ export class PivotMachine {
 
   /** Brings the arm up to now and hands on what it watered meanwhile. */
   private catchUp(): void {
-    const now = Date.now();
+    const now = this.wallClock();
     const sweeps = this.arm.advance(now - this.lastAdvance);
     this.lastAdvance = now;
     if (this.settings.onSweep) for (const sweep of sweeps) this.settings.onSweep(sweep);
@@ -324,14 +337,24 @@ export class PivotMachine {
       return;
     }
     const envelope: CommandEnvelope = parsed.kind === 'known' ? parsed.command : parsed.envelope;
-    if (Date.now() > envelope.expiresAt) {
-      this.logger.debug('Ignored an expired command', { machine: this.id, command: envelope.id });
-      return;
-    }
+    // Before the clock: a repeat of a command acted on in time says so again, even once expired.
     const remembered = this.replies.get(envelope.id);
     if (remembered !== undefined) {
       this.logger.debug('Answered a repeated command again', { machine: this.id, command: envelope.id });
       this.send(envelope.replyTo, remembered);
+      return;
+    }
+    const refusal = refusalByClock(envelope, this.wallClock());
+    if (refusal) {
+      this.logger.debug('Refused a command out of its time', {
+        machine: this.id,
+        command: envelope.id,
+        ...refusal.error,
+      });
+      // Remembered, so that a redelivery the clock would now let through is refused again, not carried out.
+      const reply = encode(ReplyMessageSchema, refusal);
+      this.replies.remember(envelope.id, reply);
+      this.send(envelope.replyTo, reply);
       return;
     }
     const reply = encode(
@@ -367,7 +390,7 @@ export class PivotMachine {
     clearTimeout(this.programTimer);
     this.programTimer = setTimeout(() => {
       this.catchUp();
-      this.arm.program = { name: upload.name, uploadedAt: Date.now(), programData: upload.programData };
+      this.arm.program = { name: upload.name, uploadedAt: this.wallClock(), programData: upload.programData };
       this.send(topics.program(this.id), this.programMessage(), true);
     }, this.settings.programProcessingMs);
   }
@@ -384,7 +407,8 @@ export class PivotMachine {
             this.lateReplies.delete(timer);
             this.send(envelope.replyTo, reply);
           },
-          envelope.expiresAt - Date.now() + LATE_REPLY_MARGIN_MS,
+          // Past expiresAt by the tolerance too, by this clock: late by the server's, whatever this one's skew.
+          envelope.expiresAt + COMMAND_CLOCK_TOLERANCE_MS + LATE_REPLY_MARGIN_MS - this.wallClock(),
         );
         this.lateReplies.add(timer);
         return;

@@ -13,20 +13,32 @@ describe('command line', () => {
         seed: 1,
         timeScale: null,
         idPrefix: '',
+        clockOffsetMs: 0,
         credentialsFile: null,
         verbose: false,
       },
     });
   });
 
-  it('reads the demo with a seed, a time scale and an ID prefix', () => {
+  it('reads the demo with a seed, a time scale, an ID prefix and a clock set wrong', () => {
     const command = parseCliArgs([
       ...BROKER,
       ...['--demo', '--seed', '7', '--time-scale', '2.5', '--id-prefix', 'lab-', '--credentials', 'fleet.json'],
+      '--clock-offset-ms=-10000',
     ]);
     expect(command).toMatchObject({
       kind: 'run',
-      options: { machines: null, seed: 7, timeScale: 2.5, idPrefix: 'lab-', credentialsFile: 'fleet.json' },
+      options: {
+        machines: null,
+        seed: 7,
+        timeScale: 2.5,
+        idPrefix: 'lab-',
+        clockOffsetMs: -10_000,
+        credentialsFile: 'fleet.json',
+      },
+    });
+    expect(parseCliArgs([...BROKER, '--demo', '--clock-offset-ms', '2500'])).toMatchObject({
+      options: { clockOffsetMs: 2500 },
     });
     expect(parseCliArgs(['--help'])).toEqual({ kind: 'help' });
   });
@@ -43,6 +55,9 @@ describe('command line', () => {
     [[...BROKER, '--machines', '3', '--time-scale', '0'], /--time-scale must be a number above 0/],
     [[...BROKER, '--machines', '3', '--time-scale', 'fast'], /--time-scale/],
     [[...BROKER, '--machines', '3', '--id-prefix', 'a/b'], /--id-prefix/],
+    [[...BROKER, '--machines', '3', '--clock-offset-ms', '-500'], /--clock-offset-ms=-XYZ/],
+    [[...BROKER, '--machines', '3', '--clock-offset-ms=1.5'], /--clock-offset-ms must be a whole number/],
+    [[...BROKER, '--machines', '3', '--clock-offset-ms=90000000'], /from -86400000 to 86400000/],
     [[...BROKER, '--machines', '3', '--colour', 'red'], /colour/],
   ])('rejects %j with a clear message', (args, message) => {
     expect(() => parseCliArgs(args)).toThrow(CliError);

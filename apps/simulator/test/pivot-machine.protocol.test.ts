@@ -1,4 +1,5 @@
 import {
+  COMMAND_CLOCK_TOLERANCE_MS,
   COMMAND_RESULT_SCHEMAS,
   IdentityResultSchema,
   MachineProgramMessageSchema,
@@ -12,6 +13,7 @@ import {
 import { describe, expect, it, vi } from 'vitest';
 import { wedgeProgram } from '../src/fleet-layout';
 import { normaliseAngle } from '../src/geo';
+import type { PivotMachine } from '../src/pivot-machine';
 import { describeOnBrokers } from './support/brokers';
 import { TEST_SITE, sleep, useProtocolHarness } from './support/protocol-harness';
 import { type ReceivedMessage, TestServer, json } from './support/test-server';
@@ -116,7 +118,8 @@ describeOnBrokers('pivot machine protocol', (brokerUrl) => {
     const stop = await harness.server.send(id, { type: 'motion', motion: 'stop' });
     await vi.waitFor(() => expect(harness.server.repliesTo(stop.id)).toHaveLength(1));
 
-    await harness.server.send(id, { type: 'motion', motion: 'front', id: front.id, expiresAt: front.expiresAt });
+    const { sentAt, expiresAt } = front;
+    await harness.server.send(id, { type: 'motion', motion: 'front', id: front.id, sentAt, expiresAt });
     await vi.waitFor(() => expect(harness.server.repliesTo(front.id)).toHaveLength(2));
     const [first, again] = harness.server.repliesTo(front.id);
     expect(again!.payload).toBe(first!.payload);
@@ -124,16 +127,98 @@ describeOnBrokers('pivot machine protocol', (brokerUrl) => {
     expect(latestTelemetry(id)?.status).toBe('stop');
   });
 
-  it('ignores an expired command', async () => {
-    const machine = await harness.startMachine();
-    const command = await harness.server.send(machine.id, {
-      type: 'motion',
-      motion: 'front',
-      expiresAt: Date.now() - 1000,
+  describe('acting on a command only in time, by its own clock', () => {
+    const TOLERANCE = COMMAND_CLOCK_TOLERANCE_MS;
+
+    /** Sends a motion to front and waits for the one answer. */
+    async function sendFront(machine: PivotMachine, times: { id?: string; sentAt?: number; expiresAt?: number } = {}) {
+      const command = await harness.server.send(machine.id, { type: 'motion', motion: 'front', ...times });
+      await vi.waitFor(() => expect(harness.server.repliesTo(command.id)).toHaveLength(1));
+      return { command, reply: parseReply(harness.server.repliesTo(command.id)[0]) };
+    }
+
+    it('refuses a fresh command as clock_skew with its clock 10 s behind, and does not move', async () => {
+      const machine = await harness.startMachine({ clockOffsetMs: -10_000 });
+      const { reply } = await sendFront(machine);
+      expect(reply).toMatchObject({ ok: false, error: { code: 'clock_skew', message: expect.any(String) } });
+      await sleep(200);
+      expect(machine.state().status).toBe('stop');
+      expect(latestTelemetry(machine.id)?.status).toBe('stop');
     });
-    await sleep(400);
-    expect(harness.server.repliesTo(command.id)).toHaveLength(0);
-    expect(machine.state().status).toBe('stop');
+
+    it('refuses a fresh command as expired with its clock 10 s ahead, and does not move; its reports carry its clock', async () => {
+      const machine = await harness.startMachine({ clockOffsetMs: 10_000 });
+      const { reply } = await sendFront(machine);
+      expect(reply).toMatchObject({ ok: false, error: { code: 'expired', message: expect.any(String) } });
+      await sleep(200);
+      expect(machine.state().status).toBe('stop');
+      expect(latestTelemetry(machine.id)?.ts).toBeGreaterThan(Date.now() + 9000);
+    });
+
+    it.each([-500, 500])('acts on a fresh command with its clock %i ms off', async (clockOffsetMs) => {
+      const machine = await harness.startMachine({ clockOffsetMs });
+      // The shortest timeout the server allows.
+      const { reply } = await sendFront(machine, { expiresAt: Date.now() + 2 * TOLERANCE + 1000 });
+      expect(reply).toMatchObject({ ok: true, result: { status: 'front' } });
+      expect(machine.state().status).toBe('front');
+    });
+
+    it.each([-TOLERANCE, 0, TOLERANCE])(
+      'refuses as expired a command delivered just after its expiry, with its clock %i ms off',
+      async (clockOffsetMs) => {
+        const machine = await harness.startMachine({ clockOffsetMs });
+        const now = Date.now();
+        const { reply } = await sendFront(machine, { sentAt: now - 5000, expiresAt: now - 1 });
+        expect(reply).toMatchObject({ ok: false, error: { code: 'expired' } });
+        await sleep(200);
+        expect(machine.state().status).toBe('stop');
+      },
+    );
+
+    it.each([-TOLERANCE, TOLERANCE])(
+      'does not act on a command kept in its session while it was away and delivered after expiry, with its clock %i ms off',
+      async (clockOffsetMs) => {
+        const machine = await harness.startMachine({ clockOffsetMs });
+        await machine.crash();
+        await vi.waitFor(() =>
+          expect(json(harness.server.on(topics.presence(machine.id)).at(-1))).toMatchObject({ online: false }),
+        );
+        // Fresh when published: by the server's clock it expires while the machine is away.
+        const command = await harness.server.send(machine.id, {
+          type: 'motion',
+          motion: 'front',
+          expiresAt: Date.now() + 2 * TOLERANCE + 300,
+        });
+        await sleep(command.expiresAt - Date.now() + 50);
+        await machine.start();
+        await vi.waitFor(() => expect(harness.server.repliesTo(command.id)).toHaveLength(1));
+        expect(parseReply(harness.server.repliesTo(command.id)[0])).toMatchObject({
+          ok: false,
+          error: { code: 'expired' },
+        });
+        await sleep(200);
+        expect(machine.state().status).toBe('stop');
+      },
+    );
+
+    it('answers a repeat of a refused command with the same refusal, even once its clock would let it through', async () => {
+      const machine = await harness.startMachine();
+      const now = Date.now();
+      // Sent by a server whose clock is ahead: too early for this machine.
+      const { command, reply } = await sendFront(machine, { sentAt: now + 5000, expiresAt: now + 10_000 });
+      expect(reply).toMatchObject({ ok: false, error: { code: 'clock_skew' } });
+      await harness.server.send(machine.id, {
+        type: 'motion',
+        motion: 'front',
+        id: command.id,
+        sentAt: now,
+        expiresAt: now + 5000,
+      });
+      await vi.waitFor(() => expect(harness.server.repliesTo(command.id)).toHaveLength(2));
+      const [first, again] = harness.server.repliesTo(command.id);
+      expect(again!.payload).toBe(first!.payload);
+      expect(machine.state().status).toBe('stop');
+    });
   });
 
   it('accepts a program at once, then publishes it retained as current after processing', async () => {
@@ -208,7 +293,8 @@ describeOnBrokers('pivot machine protocol', (brokerUrl) => {
         type: 'motion',
         motion: 'sideways',
         replyTo: topics.replies(harness.server.serverId, machine.id),
-        expiresAt: Date.now() + 2000,
+        sentAt: Date.now(),
+        expiresAt: Date.now() + 5000,
       }),
     );
     const unknown = {
@@ -217,7 +303,10 @@ describeOnBrokers('pivot machine protocol', (brokerUrl) => {
       type: 'calibrate',
       replyTo: topics.replies(harness.server.serverId, machine.id),
     };
-    await harness.server.publish(commands, JSON.stringify({ ...unknown, expiresAt: Date.now() + 2000 }));
+    await harness.server.publish(
+      commands,
+      JSON.stringify({ ...unknown, sentAt: Date.now(), expiresAt: Date.now() + 5000 }),
+    );
     await vi.waitFor(() => expect(harness.server.repliesTo(unknown.id)).toHaveLength(1));
     expect(parseReply(harness.server.repliesTo(unknown.id)[0])).toMatchObject({
       ok: false,
@@ -228,23 +317,30 @@ describeOnBrokers('pivot machine protocol', (brokerUrl) => {
   });
 
   describe('misbehaviour', () => {
-    /** A motion command, expiring soon, that the machine is told to answer badly. */
-    async function misbehavingMotion(kind: 'late' | 'missing', motion: 'front' | 'back') {
-      const machine = await harness.startMachine();
+    /**
+     * A motion command that the machine is told to answer badly, expiring as soon as a machine
+     * whose clock is ahead by the tolerance still acts on it.
+     */
+    async function misbehavingMotion(kind: 'late' | 'missing', motion: 'front' | 'back', clockOffsetMs = 0) {
+      const machine = await harness.startMachine({ clockOffsetMs });
       machine.misbehaveNext(kind);
-      const command = await harness.server.send(machine.id, { type: 'motion', motion, expiresAt: Date.now() + 300 });
+      const expiresAt = Date.now() + 2 * COMMAND_CLOCK_TOLERANCE_MS + 300;
+      const command = await harness.server.send(machine.id, { type: 'motion', motion, expiresAt });
       return { machine, command };
     }
 
-    it('answers late: after expiresAt, having carried the command out', async () => {
-      const { machine, command } = await misbehavingMotion('late', 'front');
-      await sleep(250);
-      expect(harness.server.repliesTo(command.id)).toHaveLength(0);
-      expect(machine.state().status).toBe('front');
-      await vi.waitFor(() => expect(harness.server.repliesTo(command.id)).toHaveLength(1));
-      expect(Date.now()).toBeGreaterThan(command.expiresAt);
-      expect(parseReply(harness.server.repliesTo(command.id)[0])).toMatchObject({ ok: true });
-    });
+    it.each([0, COMMAND_CLOCK_TOLERANCE_MS])(
+      'answers late: after expiresAt, having carried the command out in time, with its clock %i ms ahead',
+      async (clockOffsetMs) => {
+        const { machine, command } = await misbehavingMotion('late', 'front', clockOffsetMs);
+        await sleep(250);
+        expect(harness.server.repliesTo(command.id)).toHaveLength(0);
+        expect(machine.state().status).toBe('front');
+        await vi.waitFor(() => expect(harness.server.repliesTo(command.id)).toHaveLength(1), { timeout: 5000 });
+        expect(Date.now()).toBeGreaterThan(command.expiresAt);
+        expect(parseReply(harness.server.repliesTo(command.id)[0])).toMatchObject({ ok: true });
+      },
+    );
 
     it('does not answer at all, having carried the command out', async () => {
       const { machine, command } = await misbehavingMotion('missing', 'back');

@@ -5,11 +5,13 @@ import {
   type ProgramUpload,
   silentLogger,
 } from '@pivot/simulator';
+import { registerController as registerControllerAs, uniqueMachineId } from '../../support/controllers';
 import { HttpSession } from '../../support/http-session';
 import { ADMIN, brokerFromEnvironment, serverFromEnvironment } from './environment';
 import { test as base } from './fixtures';
 
 export type { MisbehaviourKind, PivotMachine, ProgramUpload };
+export { uniqueMachineId };
 
 /**
  * A simulated machine of a test's own, on the test server's broker. Anything of the simulator's
@@ -21,27 +23,16 @@ export type MachineOptions = Partial<Omit<PivotMachineOptions, 'brokerUrl'>> & {
   misbehaveNext?: MisbehaviourKind;
 };
 
-let machineCount = 0;
-
-/** A machine ID no other test of this run uses: letters, digits and "-", as the protocol allows. */
-export function uniqueMachineId(prefix = 'E2E'): string {
-  machineCount += 1;
-  return `${prefix}-${Date.now().toString(36).toUpperCase()}-${machineCount}`;
-}
-
 let administrator: Promise<HttpSession> | undefined;
 
-/** Registers the controller through the API, as an administrator does first, and returns its secret. */
+/** Registers the controller through the API as the test server's administrator, and returns its secret. */
 async function registerController(machineId: string): Promise<string> {
   administrator ??= (async () => {
     const session = new HttpSession(serverFromEnvironment().baseUrl);
     await session.login(ADMIN.email, ADMIN.password);
     return session;
   })();
-  const response = await (await administrator).call('POST', '/api/device/', { machineId });
-  if (response.status !== 201)
-    throw new Error(`registering ${machineId}: ${response.status} ${JSON.stringify(response.body)}`);
-  return (response.body as { secret: string }).secret;
+  return registerControllerAs(await administrator, machineId);
 }
 
 /**

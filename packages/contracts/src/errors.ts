@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   sprinkler_processing_error: 500,
   command_refused: 502,
+  machine_clock_wrong: 502,
   sprinkler_unresponsive: 504,
   broker_unreachable: 503,
 } as const;

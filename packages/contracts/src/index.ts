@@ -8,6 +8,7 @@ export * from './logs';
 export * from './mqtt';
 export * from './passwords';
 export * from './programs';
+export * from './quarantine';
 export * from './sprinklers';
 export * from './users';
 export * from './watermap';

@@ -126,6 +126,12 @@ export const TopicIdSchema = z.string().regex(TOPIC_ID_PATTERN);
 export const MACHINE_LIMITS = {
   /** The longest arm, end gun included, m (the longest centre pivots reach about 800 m). */
   armLengthM: 2000,
+  /**
+   * How far past the arm a machine may report its reach, or a GPS point of its arm, m: an end gun
+   * throws 20–40 m beyond the last nozzle, and GPS errs a few metres. The arm is the one the
+   * machine told when it was added (its `identify` answer).
+   */
+  endGunMarginM: 60,
   /** Water pressure at the pivot, bar (their pipes are rated for about 10). */
   pressureBar: 20,
   /** GPS positions along the arm, one per tower and more. */
@@ -140,6 +146,17 @@ export const MACHINE_LIMITS = {
    * only keeps the water accounting's numbers finite.
    */
   flowM3h: 1_000_000,
+  /**
+   * How fast the end of the arm may move between two reports, m/s: the arc it swept at
+   * `distance` over the time between them. A real end tower drives at most about 5 m/min
+   * (0.08 m/s); the simulator runs time up to 1,000 times faster than life (its 3 m/min end
+   * tower then moves 50 m/s; 1 m/s in the demo at ×20) and reports the flow scaled alike, so its
+   * water is honest. A pair beyond it, or beyond what it sweeps in 10 s, is a faulty or forged
+   * report, not motion: the water accounting counts it as a gap in the data instead of a wedge
+   * of up to a half circle (a jump from 0° to 180° in 5 s at 2,000 m is 1,257 m/s; at this
+   * speed 5 s sweep 9° there). docs/protocol.md, "Limits".
+   */
+  tipSpeedMPerS: 60,
   /** How far ahead of the server's clock a report's `ts` may be: a clock that is a little fast. */
   clockSkewMs: 5 * 60_000,
   /** How old a report may arrive: a controller sends what it buffered during an outage. */
@@ -208,12 +225,22 @@ export const MachineProgramMessageSchema = z.object({
 });
 export type MachineProgramMessage = z.infer<typeof MachineProgramMessageSchema>;
 
+/**
+ * How far a controller's clock may be from the server's (NTP or GPS keep it within a few
+ * milliseconds). A controller acts on a command only while `sentAt - tolerance ≤ now ≤
+ * expiresAt - tolerance` by its own clock, so one whose clock is within the tolerance never acts
+ * after the server gave up (docs/protocol.md, "Acting only in time").
+ */
+export const COMMAND_CLOCK_TOLERANCE_MS = 1000;
+
 const commandBase = {
   v: version,
   /** Correlation id: the reply repeats it; a command seen twice is carried out once. */
   id: z.string().min(1).max(64),
   /** Where to publish the reply. */
   replyTo: z.string().min(1).max(200),
+  /** The server's clock when it published the command: a controller far behind it refuses it. */
+  sentAt: timestamp,
   /** After this moment the server has given up: the machine must not carry the command out. */
   expiresAt: timestamp,
 };

@@ -10,6 +10,7 @@ import * as logs from '../src/logs';
 import * as mqtt from '../src/mqtt';
 import * as passwords from '../src/passwords';
 import * as programs from '../src/programs';
+import * as quarantine from '../src/quarantine';
 import * as sprinklers from '../src/sprinklers';
 import * as users from '../src/users';
 import * as watermap from '../src/watermap';
@@ -26,6 +27,7 @@ const MODULES = {
   mqtt,
   passwords,
   programs,
+  quarantine,
   sprinklers,
   users,
   watermap,

@@ -14,6 +14,15 @@ export type EmbeddedBroker = {
    * connection, so after a new secret or a removal this is all there is to do.
    */
   disconnect: (machineId: string) => Promise<void>;
+  /** Where the server's own connection reaches the broker: a loopback listener open from the start. */
+  serverUrl: string;
+  /**
+   * Opens the listeners to controllers: until then their connections are closed at once, before
+   * any MQTT is spoken, and they try again (a refused CONNECT would not be retried by many
+   * clients). The broker keeps nothing for a subscriber not yet there, so a report it
+   * acknowledged before the server's own connection subscribed would be lost.
+   */
+  admitDevices: () => void;
   close: () => Promise<void>;
 };
 
@@ -21,6 +30,8 @@ export type EmbeddedBrokerOptions = {
   port: number;
   host: string;
   policy: BrokerPolicy;
+  /** Whether controllers may connect from the start, or only once `admitDevices` is called. */
+  admitDevicesAtOnce?: boolean;
   /** A TLS listener for controllers in the field, beside the plain one. */
   tls?: { port: number; certFile: string; keyFile: string };
 };
@@ -39,6 +50,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const { policy } = options;
   const identities = new WeakMap<Client, BrokerIdentity>();
   const machineClients = new Map<string, Client>();
+  let admittingDevices = options.admitDevicesAtOnce ?? true;
   const broker = await Aedes.createBroker({
     drainTimeout: 30_000,
     authenticate: (client, username, password, done) => {
@@ -81,24 +93,32 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
 
   // Without Nagle's algorithm: a command and its reply are small packets right after others, which
   // would otherwise wait for the delayed acknowledgement of the one before (about 40 ms each time).
-  const servers = [net.createServer({ noDelay: true }, broker.handle)];
+  const forDevices = (socket: net.Socket) => (admittingDevices ? broker.handle(socket) : socket.destroy());
+  const servers = [net.createServer({ noDelay: true }, forDevices)];
   if (options.tls) {
     const secure = tls.createServer(
       { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile), noDelay: true },
-      broker.handle,
+      forDevices,
     );
     servers.push(secure);
   }
-  const ports = await Promise.all(
-    servers.map((server, index) => listen(server, index === 0 ? options.port : options.tls!.port, options.host)),
-  );
-  const port = ports[0]!;
+  const internal = net.createServer({ noDelay: true }, broker.handle);
+  servers.push(internal);
+  const [port, tlsPort] = await Promise.all([
+    listen(servers[0]!, options.port, options.host),
+    options.tls ? listen(servers[1]!, options.tls.port, options.host) : undefined,
+  ]);
+  const internalPort = await listen(internal, 0, '127.0.0.1');
   const connectHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
   return {
     url: `mqtt://${connectHost}:${port}`,
-    port,
-    tlsPort: ports[1],
+    serverUrl: `mqtt://127.0.0.1:${internalPort}`,
+    port: port!,
+    tlsPort,
     disconnect,
+    admitDevices: () => {
+      admittingDevices = true;
+    },
     close: async () => {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));

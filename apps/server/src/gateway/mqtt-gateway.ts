@@ -10,6 +10,7 @@ import {
   MachineProgramMessageSchema,
   PROTOCOL_VERSION,
   PresenceMessageSchema,
+  type ReplyMessage,
   ReplyMessageSchema,
   SoilMessageSchema,
   TelemetryMessageSchema,
@@ -21,7 +22,9 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { z } from 'zod';
+import { type LatLng, distanceM } from '../geo/geo';
 import type { ServerCredentials } from './broker-policy';
+import type { ReceiptJournal } from './receipt-journal';
 
 /** What a machine answers when a command of this type succeeds. */
 export type CommandResult<T extends CommandType> = z.infer<(typeof COMMAND_RESULT_SCHEMAS)[T]>;
@@ -38,7 +41,7 @@ export type CommandOutcome<T extends CommandType> =
   | { kind: 'broker_down' };
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-export type CommandRequest = DistributiveOmit<CommandMessage, 'v' | 'id' | 'replyTo' | 'expiresAt'>;
+export type CommandRequest = DistributiveOmit<CommandMessage, 'v' | 'id' | 'replyTo' | 'sentAt' | 'expiresAt'>;
 
 /** What machines, stations and sensors report, by topic kind, already parsed with the protocol's schemas. */
 export type MachineMessages = {
@@ -51,9 +54,37 @@ export type MachineMessages = {
 export type MachineMessageKind = keyof MachineMessages;
 /** Where a message came from: the machine whose topic it is, and the device that measured it (the machine, or its station or sensor). */
 export type MessageSource = { machineId: string; deviceId: string };
+/**
+ * Where messages of each kind are stored. The promise resolves once the message is stored (or
+ * set aside as unstorable) and rejects when it could not be stored now (the database is away).
+ */
 export type MachineMessageHandlers = {
-  [K in MachineMessageKind]: (source: MessageSource, message: MachineMessages[K]) => void;
+  [K in MachineMessageKind]: (source: MessageSource, message: MachineMessages[K]) => Promise<void>;
 };
+
+/** A message dropped before storage because it breaks the protocol, and why. */
+export type RejectedMessage = MessageSource & {
+  kind: MachineMessageKind;
+  topic: string;
+  payload: Buffer;
+  /** A stable code: too_large, not_json, invalid, clock_ahead, too_old or beyond_arm. */
+  reason: RejectionReason;
+  /** What was wrong, for an administrator: the schema's complaints, or the timestamp. */
+  detail: string;
+};
+/**
+ * A machine's answer to a command this instance no longer waits for: it came after the timeout,
+ * or after a restart (a kept session delivers what arrived meanwhile). Its command's record can
+ * still learn the truth from it.
+ */
+export type LateReply = { machineId: string; id: string; reply: ReplyMessage | 'unreadable' };
+
+export type RejectionReason = 'too_large' | 'not_json' | 'invalid' | 'clock_ahead' | 'too_old' | 'beyond_arm';
+
+/** Where a machine's pivot stands and how long its arm is, as the machine told when it was added. */
+export type MachineArm = { centre: LatLng; armLength: number };
+/** The arms of the added machines; the sprinklers module keeps them. */
+export type ArmDirectory = { armOf(machineId: string): MachineArm | undefined };
 
 const MESSAGE_SCHEMAS = {
   telemetry: TelemetryMessageSchema,
@@ -87,6 +118,19 @@ export type MqttGatewayOptions = {
   sharedGroup: string | undefined;
   commandTimeoutMs: number;
   /**
+   * How long the broker keeps the storing connection's session while this instance is away, in
+   * seconds; 0: a clean session. With a session, reports published while the instance restarts
+   * wait for it at the broker (docs/operations.md has the broker settings this needs).
+   */
+  sessionExpirySeconds: number;
+  /**
+   * Try MQTT 5 first (message expiry on commands, session expiry), and fall back to 3.1.1 when the
+   * broker refuses it; false: 3.1.1 only (the embedded aedes broker speaks nothing newer).
+   */
+  tryMqtt5: boolean;
+  /** Where messages are written before the broker hears they were received; see ReceiptJournal. */
+  journal: ReceiptJournal | undefined;
+  /**
    * Whether reports under a machine ID are taken: only registered controllers'. The broker
    * refuses others already; this also holds on a broker that the operator left open.
    */
@@ -110,6 +154,11 @@ export class MqttGateway {
   private readonly handlers: Partial<MachineMessageHandlers>;
   private readonly watchers: ((event: MachineEvent) => void)[] = [];
   private readonly controllerWatchers: (() => void)[] = [];
+  private readonly rejectionWatchers: ((rejected: RejectedMessage) => void)[] = [];
+  private readonly lateReplyWatchers: ((late: LateReply) => void)[] = [];
+  /** Ids of the latest commands answered in time, oldest first. */
+  private readonly answered = new Set<string>();
+  private arms: ArmDirectory | undefined;
   private client: MqttClient | undefined;
   /** With shared subscriptions, a second connection hears every machine for live updates. */
   private liveClient: MqttClient | undefined;
@@ -132,6 +181,14 @@ export class MqttGateway {
     (this.handlers as Record<K, MachineMessageHandlers[K]>)[kind] = handler;
   }
 
+  /**
+   * Where each added machine's arm is looked up: a report that reaches beyond it is set aside.
+   * Until then, and for a machine not added yet, only the protocol's limits hold.
+   */
+  knowArms(directory: ArmDirectory): void {
+    this.arms = directory;
+  }
+
   /** Called for every machine report on every server instance, for live updates to browsers. */
   watch(listener: (event: MachineEvent) => void): void {
     this.watchers.push(listener);
@@ -140,6 +197,16 @@ export class MqttGateway {
   /** Called when any server instance (this one included) registered or removed a controller. */
   watchControllers(listener: () => void): void {
     this.controllerWatchers.push(listener);
+  }
+
+  /** Called for every machine message dropped because it breaks the protocol, on the instance that would have stored it. */
+  watchRejections(listener: (rejected: RejectedMessage) => void): void {
+    this.rejectionWatchers.push(listener);
+  }
+
+  /** Called for every reply to a command this instance no longer waits for. */
+  watchLateReplies(listener: (late: LateReply) => void): void {
+    this.lateReplyWatchers.push(listener);
   }
 
   /**
@@ -161,29 +228,48 @@ export class MqttGateway {
   }
 
   /**
-   * Connects and subscribes, and again after every reconnection. A broker that cannot be reached
-   * at start does not stop the server: it keeps trying, and commands meanwhile end unanswered.
+   * Stores what a previous run of this instance received and never stored, then connects and
+   * subscribes, and again after every reconnection. A broker that cannot be reached at start does
+   * not stop the server: it keeps trying, and commands meanwhile are refused at once.
    */
   async start(): Promise<void> {
     const { options } = this;
+    this.replayJournal();
     const ingest = (filter: string) => (options.sharedGroup ? `$share/${options.sharedGroup}/${filter}` : filter);
-    this.client = await connectClient(options, `${options.credentials.username}-${options.serverId}`, {
-      [this.replyFilter]: { qos: 1 },
-      [CONTROLLERS_CHANGED_TOPIC]: { qos: 1 },
-      ...Object.fromEntries(REPORT_FILTERS.map((filter) => [ingest(filter), { qos: 1 as const }])),
-    });
-    this.liveClient = options.sharedGroup
-      ? await connectClient(options, `${options.credentials.username}-${options.serverId}-live`, {
-          [topicFilters.telemetry]: { qos: 0 },
-          [topicFilters.presence]: { qos: 0 },
-          [topicFilters.program]: { qos: 0 },
-        })
-      : undefined;
-    const announceFromMain = !this.liveClient;
-    this.client.on('message', (topic, payload) =>
-      this.receive(topic, payload, { store: true, announce: announceFromMain }),
+    // With a kept session the broker sends what waited for this instance right after it connects:
+    // the listeners are there before the connection is.
+    const announceFromMain = !options.sharedGroup;
+    const main = connectClient(
+      options,
+      `${options.credentials.username}-${options.serverId}`,
+      {
+        [this.replyFilter]: { qos: 1 },
+        [CONTROLLERS_CHANGED_TOPIC]: { qos: 1 },
+        ...Object.fromEntries(REPORT_FILTERS.map((filter) => [ingest(filter), { qos: 1 as const }])),
+      },
+      options.sessionExpirySeconds,
+      (topic, payload) => this.receive(topic, payload, { store: true, announce: announceFromMain }),
     );
-    this.liveClient?.on('message', (topic, payload) => this.receive(topic, payload, { store: false, announce: true }));
+    const live = options.sharedGroup
+      ? connectClient(
+          options,
+          `${options.credentials.username}-${options.serverId}-live`,
+          {
+            [topicFilters.telemetry]: { qos: 0 },
+            [topicFilters.presence]: { qos: 0 },
+            [topicFilters.program]: { qos: 0 },
+          },
+          0,
+          (topic, payload) => this.receive(topic, payload, { store: false, announce: true }),
+        )
+      : undefined;
+    // Side by side: start-up waits for the broker once, not once per connection.
+    [this.client, this.liveClient] = await Promise.all([main, live]);
+  }
+
+  /** The MQTT version spoken with the broker now: 5, or 4 for 3.1.1. */
+  get protocolVersion(): 4 | 5 {
+    return this.client?.options.protocolVersion === 5 ? 5 : 4;
   }
 
   /**
@@ -206,6 +292,7 @@ export class MqttGateway {
       v: PROTOCOL_VERSION,
       id,
       replyTo: topics.replies(this.options.serverId, machineId),
+      sentAt: Date.now(),
       expiresAt: Date.now() + this.options.commandTimeoutMs,
     };
     const outcome = new Promise<CommandOutcome<T>>((resolve) => {
@@ -213,11 +300,16 @@ export class MqttGateway {
       const settle = (result: CommandOutcome<CommandType>) => {
         clearTimeout(timer);
         this.pending.delete(id);
+        if (result.kind !== 'timeout') this.rememberAnswered(id);
         resolve(result as CommandOutcome<T>);
       };
       this.pending.set(id, { type: request.type, machineId, settle });
     });
-    client.publish(topics.commands(machineId), JSON.stringify(message), { qos: 1 }, (error) => {
+    // On MQTT 5 the broker itself drops a command nobody waits for any more, such as one queued
+    // for a machine that reconnects later; on 3.1.1 the machine's clock rule alone stops it.
+    const expiry = { messageExpiryInterval: Math.ceil(this.options.commandTimeoutMs / 1000) };
+    const publishOptions = this.protocolVersion === 5 ? { qos: 1 as const, properties: expiry } : { qos: 1 as const };
+    client.publish(topics.commands(machineId), JSON.stringify(message), publishOptions, (error) => {
       if (error) this.options.logger.warn({ err: error, machineId }, 'publishing a command failed');
     });
     return outcome;
@@ -235,7 +327,26 @@ export class MqttGateway {
 
   async close(): Promise<void> {
     for (const pending of this.pending.values()) pending.settle({ kind: 'timeout' });
-    await Promise.all([this.client?.endAsync(), this.liveClient?.endAsync()]);
+    // With the broker away nothing in flight can finish: waiting for it would hang the shutdown.
+    const end = (client: MqttClient | undefined) => client?.endAsync(!client.connected);
+    await Promise.all([end(this.client), end(this.liveClient)]);
+    this.options.journal?.close();
+  }
+
+  /**
+   * Hands the previous run's unstored messages to their handlers, journalled anew as received
+   * now, before anything new arrives. Storing is idempotent (a report's identity is its machine
+   * and ts), so a message stored just before the kill that left it here is not stored twice.
+   */
+  private replayJournal(): void {
+    const journal = this.options.journal;
+    if (!journal) return;
+    const leftovers = journal.leftovers();
+    for (const { topic, payload } of leftovers) this.receive(topic, payload, { store: true, announce: false });
+    journal.discardLeftovers();
+    if (leftovers.length > 0) {
+      this.options.logger.info({ messages: leftovers.length }, 'stored the messages received before a stop');
+    }
   }
 
   /** `store`: hand the message to its handler; `announce`: pass it on as a live event. */
@@ -251,32 +362,70 @@ export class MqttGateway {
       return;
     }
     const { kind, machineId, deviceId } = parsedTopic;
+    const journal = use.store ? this.options.journal : undefined;
+    if (journal && payload.length > 0) {
+      // Written before this handler returns, which is before the broker is told it arrived.
+      const receipt = journal.append({ topic, payload });
+      this.receiveReport(kind, { machineId, deviceId }, topic, payload, use)
+        .then(
+          () => journal.settle(receipt),
+          // Not stored now (the database is away): kept for the next start.
+          () => undefined,
+        )
+        .catch((error: unknown) => this.options.logger.error({ err: error }, 'the receipt journal failed'));
+      return;
+    }
+    // A failure to store was logged where it happened.
+    this.receiveReport(kind, { machineId, deviceId }, topic, payload, use).catch(() => undefined);
+  }
+
+  /** Resolves once the report is stored or has nothing to store; rejects if storing failed. */
+  private receiveReport(
+    kind: MachineMessageKind,
+    { machineId, deviceId }: MessageSource,
+    topic: string,
+    payload: Buffer,
+    use: { store: boolean; announce: boolean },
+  ): Promise<void> {
     if (!this.options.admits(machineId)) {
       if (use.store) this.dropUnadmitted(machineId);
-      return;
+      return NOTHING_TO_STORE;
     }
-    // An empty retained payload clears a topic; there is nothing to report. Nor is there in
-    // one larger than any real message, which is not even read.
-    if (payload.length === 0) return;
-    if (payload.length > MAX_MESSAGE_BYTES) {
-      this.options.logger.debug({ topic, bytes: payload.length }, 'dropped a message larger than the protocol allows');
-      return;
+    // An empty retained payload clears a topic; there is nothing to report.
+    if (payload.length === 0) return NOTHING_TO_STORE;
+    const parsed = parseMessage(kind, payload, Date.now(), this.arms?.armOf(machineId));
+    if (!parsed.ok) {
+      if (use.store) this.reject({ machineId, deviceId, kind, topic, payload, ...parsed });
+      return NOTHING_TO_STORE;
     }
-    const parsed = MESSAGE_SCHEMAS[kind].safeParse(parseJson(payload));
-    if (!parsed.success || outsideClockWindow(kind, parsed.data, Date.now())) {
-      this.options.logger.debug({ topic }, 'dropped a message that does not follow the protocol');
-      return;
-    }
+    let stored = NOTHING_TO_STORE;
     try {
-      const handler = this.handlers[kind] as ((source: MessageSource, message: unknown) => void) | undefined;
-      if (use.store) handler?.({ machineId, deviceId }, parsed.data);
+      if (use.store) stored = this.store(kind, { machineId, deviceId }, parsed.message, topic);
       if (use.announce && (kind === 'telemetry' || kind === 'presence' || kind === 'program')) {
-        const event = { kind, machineId, message: parsed.data } as MachineEvent;
+        const event = { kind, machineId, message: parsed.message } as MachineEvent;
         for (const watcher of this.watchers) watcher(event);
       }
     } catch (error) {
       this.options.logger.error({ err: error, topic }, 'handling a machine message failed');
     }
+    return stored;
+  }
+
+  private store(kind: MachineMessageKind, source: MessageSource, message: unknown, topic: string): Promise<void> {
+    const handler = this.handlers[kind] as ((source: MessageSource, message: unknown) => Promise<void>) | undefined;
+    if (!handler) return NOTHING_TO_STORE;
+    return handler(source, message).catch((error: unknown) => {
+      this.options.logger.error({ err: error, topic }, 'storing a machine message failed');
+      throw error;
+    });
+  }
+
+  private reject(rejected: RejectedMessage): void {
+    this.options.logger.debug(
+      { topic: rejected.topic, reason: rejected.reason },
+      'dropped a message that does not follow the protocol',
+    );
+    for (const watcher of this.rejectionWatchers) watcher(rejected);
   }
 
   /** Counted always, logged at most once a minute: an unknown controller must not flood the log. */
@@ -291,13 +440,26 @@ export class MqttGateway {
     );
   }
 
+  private rememberAnswered(id: string): void {
+    this.answered.add(id);
+    if (this.answered.size > ANSWERED_REMEMBERED) this.answered.delete(this.answered.values().next().value!);
+  }
+
   /** A reply counts only from the machine the command went to: the topic names who answers. */
   private receiveReply(machineId: string, payload: Buffer): void {
     const body = parseJson(payload);
     const id = typeof body === 'object' && body !== null && 'id' in body ? String(body.id) : salvageId(payload);
-    const pending = id === undefined ? undefined : this.pending.get(id);
-    if (!pending || pending.machineId !== machineId) return;
+    if (id === undefined) return;
     const reply = ReplyMessageSchema.safeParse(body);
+    const pending = this.pending.get(id);
+    // A second copy of an answer already taken (QoS 1 delivers at least once) tells nothing new.
+    if (!pending && this.answered.has(id)) return;
+    if (!pending) {
+      const late = { machineId, id, reply: reply.success ? reply.data : ('unreadable' as const) };
+      for (const watcher of this.lateReplyWatchers) watcher(late);
+      return;
+    }
+    if (pending.machineId !== machineId) return;
     if (!reply.success) {
       pending.settle({ kind: 'malformed' });
       return;
@@ -311,16 +473,64 @@ export class MqttGateway {
   }
 }
 
+type ParsedMessage =
+  { ok: true; message: MachineMessages[MachineMessageKind] } | { ok: false; reason: RejectionReason; detail: string };
+
 /**
- * A report from a clock far ahead would win over every later one (the newest `ts` is the state);
- * one older than the backfill window is no delayed upload. Presence is exempt from the latter:
- * the retained "online" of a machine connected for weeks carries the moment it connected.
+ * A message as the protocol allows it, or why not. One larger than any real message is not even
+ * read. A report from a clock far ahead would win over every later one (the newest `ts` is the
+ * state); one older than the backfill window is no delayed upload. Presence is exempt from the
+ * latter: the retained "online" of a machine connected for weeks carries the moment it connected.
+ * A report of an added machine may not reach beyond its arm.
  */
-function outsideClockWindow(kind: MachineMessageKind, message: MachineMessages[MachineMessageKind], now: number) {
-  const ts = 'ts' in message ? message.ts : undefined;
-  if (ts === undefined) return false;
-  if (ts > now + MACHINE_LIMITS.clockSkewMs) return true;
-  return kind !== 'presence' && ts < now - MACHINE_LIMITS.backfillMs;
+function parseMessage(
+  kind: MachineMessageKind,
+  payload: Buffer,
+  now: number,
+  arm: MachineArm | undefined,
+): ParsedMessage {
+  if (payload.length > MAX_MESSAGE_BYTES) {
+    return { ok: false, reason: 'too_large', detail: `${payload.length} bytes; at most ${MAX_MESSAGE_BYTES}` };
+  }
+  const json = parseJson(payload);
+  if (json === undefined) return { ok: false, reason: 'not_json', detail: 'not a JSON document' };
+  const parsed = MESSAGE_SCHEMAS[kind].safeParse(json);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(message)'}: ${issue.message}`);
+    return { ok: false, reason: 'invalid', detail: detail.join('; ') };
+  }
+  const ts = 'ts' in parsed.data ? parsed.data.ts : undefined;
+  if (ts !== undefined && ts > now + MACHINE_LIMITS.clockSkewMs) {
+    return { ok: false, reason: 'clock_ahead', detail: `ts ${new Date(ts).toISOString()} is ahead of the server` };
+  }
+  if (ts !== undefined && kind !== 'presence' && ts < now - MACHINE_LIMITS.backfillMs) {
+    return {
+      ok: false,
+      reason: 'too_old',
+      detail: `ts ${new Date(ts).toISOString()} is older than the backfill window`,
+    };
+  }
+  const beyond = kind === 'telemetry' && arm ? beyondArm(parsed.data as MachineMessages['telemetry'], arm) : undefined;
+  if (beyond) return { ok: false, reason: 'beyond_arm', detail: beyond };
+  return { ok: true, message: parsed.data };
+}
+
+/**
+ * What in the report reaches further than the machine's arm and an end gun's throw: its
+ * `distance`, or a GPS point of its arm. Either would draw the arm, and count its water, where
+ * the machine cannot be.
+ */
+function beyondArm(report: MachineMessages['telemetry'], arm: MachineArm): string | undefined {
+  const reach = arm.armLength + MACHINE_LIMITS.endGunMarginM;
+  const limit = `the machine's arm is ${arm.armLength} m, and an end gun may add ${MACHINE_LIMITS.endGunMarginM} m`;
+  if (report.distance > reach) return `distance ${report.distance} m is beyond its reach: ${limit}`;
+  for (const [lng, lat] of report.position?.coordinates ?? []) {
+    const fromCentre = distanceM(arm.centre, { lat, lng });
+    if (fromCentre > reach) {
+      return `position [${lng}, ${lat}] is ${Math.round(fromCentre)} m from the pivot, beyond its reach: ${limit}`;
+    }
+  }
+  return undefined;
 }
 
 const REPORT_FILTERS = [
@@ -331,6 +541,9 @@ const REPORT_FILTERS = [
   topicFilters.soil,
 ];
 const UNADMITTED_LOG_INTERVAL_MS = 60_000;
+const NOTHING_TO_STORE = Promise.resolve();
+/** Far more commands than are answered within the time a duplicate reply may trail its first copy. */
+const ANSWERED_REMEMBERED = 10_000;
 
 /** How long start-up waits for the broker before going on without it. */
 const FIRST_CONNECT_WAIT_MS = 5000;
@@ -339,17 +552,35 @@ async function connectClient(
   options: MqttGatewayOptions,
   clientId: string,
   subscriptions: Record<string, { qos: 0 | 1 }>,
+  sessionExpirySeconds: number,
+  onMessage: (topic: string, payload: Buffer) => void,
 ): Promise<MqttClient> {
   const { username, password } = options.credentials;
   const client = mqtt.connect(options.url, {
     clientId,
     ...(password ? { username, password } : {}),
-    protocolVersion: 4,
-    clean: true,
-    reconnectPeriod: 1000,
+    ...(options.tryMqtt5
+      ? { protocolVersion: 5, properties: { sessionExpiryInterval: sessionExpirySeconds } }
+      : { protocolVersion: 4 }),
+    // A kept session holds this instance's subscriptions and what arrives for them while it is away.
+    clean: sessionExpirySeconds === 0,
+    // Soon after a broker restart: a broker that forgot shared subscriptions (Mosquitto 2.0) takes
+    // reports for nobody until the server subscribes again (docs/operations.md).
+    reconnectPeriod: 250,
     connectTimeout: 10_000,
     // Subscribing on every connection, below, covers a broker that forgot them (a restart).
     resubscribe: false,
+  });
+  client.on('message', onMessage);
+  client.on('error', (error) => {
+    if (client.options.protocolVersion !== 5 || !refusesMqtt5(error)) return;
+    // The next attempt, a second later, speaks 3.1.1; its session lasts until the broker's own
+    // expiry (Mosquitto's persistent_client_expiration), as 3.1.1 cannot say how long.
+    client.options.protocolVersion = 4;
+    delete client.options.properties;
+    options.logger.info({ clientId }, 'the MQTT broker speaks 3.1.1 only: no message expiry on commands');
+    // A refused connection is not retried by itself; this one asks again, in words the broker knows.
+    setTimeout(() => client.reconnect(), 0);
   });
   // An outage is logged once when it starts and once when it ends, not at every retry.
   let outage = false;
@@ -385,6 +616,12 @@ async function connectClient(
       'MQTT broker not reachable yet; machines are offline until it is',
     );
   return client;
+}
+
+/** CONNACK "unacceptable protocol version" (3.1.1: 1) or "unsupported protocol version" (5: 132). */
+function refusesMqtt5(error: Error): boolean {
+  const code = (error as Error & { code?: unknown }).code;
+  return code === 1 || code === 132;
 }
 
 /** A broker address safe to log: without its password. */

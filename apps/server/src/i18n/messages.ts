@@ -29,6 +29,7 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     internal_error: 'Server error - try again',
     sprinkler_processing_error: 'The machine answered with something that could not be processed',
     command_refused: 'The machine refused the command',
+    machine_clock_wrong: "The machine's clock is wrong, so it did nothing - set its clock (NTP or GPS) and try again",
     sprinkler_unresponsive: 'The machine did not confirm the command',
     sprinkler_offline: 'The machine is offline - the command was not sent',
     request_in_progress:
@@ -61,6 +62,8 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     internal_error: 'Błąd serwera - spróbuj ponownie',
     sprinkler_processing_error: 'Odpowiedzi maszyny nie udało się przetworzyć',
     command_refused: 'Maszyna odrzuciła polecenie',
+    machine_clock_wrong:
+      'Zegar maszyny jest źle ustawiony, więc nic nie zrobiła - ustaw zegar (NTP lub GPS) i spróbuj ponownie',
     sprinkler_unresponsive: 'Maszyna nie potwierdziła polecenia',
     sprinkler_offline: 'Maszyna jest offline - polecenie nie zostało wysłane',
     request_in_progress:

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
@@ -7,6 +8,7 @@ import { startEmbeddedBroker } from '../gateway/embedded-broker';
 import { emqxDisconnector } from '../gateway/emqx-clients';
 import { MosquittoDynamicSecurity } from '../gateway/mosquitto-dynamic-security';
 import { MqttGateway } from '../gateway/mqtt-gateway';
+import { ReceiptJournal } from '../gateway/receipt-journal';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,6 +37,8 @@ type GatewayConfig = Pick<
   | 'serverId'
   | 'mqttSharedGroup'
   | 'commandTimeoutMs'
+  | 'mqttSessionExpirySeconds'
+  | 'dataDir'
 >;
 
 /** Mosquitto's dynamic security when the server manages it; elsewhere the broker asks the server, or the operator manages accounts. */
@@ -61,14 +65,25 @@ export const machineGatewayPlugin = fp(
     const policy = new BrokerPolicy(config.mqttServerCredentials);
     const broker = config.mqttUrl
       ? undefined
-      : await startEmbeddedBroker({ port: config.mqttPort, host: config.mqttHost, policy, tls: config.mqttTls });
+      : await startEmbeddedBroker({
+          port: config.mqttPort,
+          host: config.mqttHost,
+          policy,
+          tls: config.mqttTls,
+          // Not before the server's own connection has subscribed: see admitDevices.
+          admitDevicesAtOnce: false,
+        });
     const mqttUrl = config.mqttUrl ?? broker!.url;
     const gateway = new MqttGateway({
-      url: mqttUrl,
+      url: broker?.serverUrl ?? mqttUrl,
       credentials: config.mqttServerCredentials,
       serverId: config.serverId,
       sharedGroup: config.mqttSharedGroup,
       commandTimeoutMs: config.commandTimeoutMs,
+      sessionExpirySeconds: config.mqttSessionExpirySeconds,
+      // aedes, the embedded broker, speaks MQTT 3.1.1 only.
+      tryMqtt5: Boolean(config.mqttUrl),
+      journal: ReceiptJournal.open(path.join(config.dataDir, 'receipts', config.serverId)),
       admits: (machineId) => policy.admits(machineId),
       logger: app.log,
     });
@@ -88,7 +103,10 @@ export const machineGatewayPlugin = fp(
     app.decorate('brokerPolicy', policy);
     app.decorate('brokerAccounts', accounts);
     app.decorate('disconnectDevice', broker?.disconnect ?? emqx);
-    app.addHook('onReady', () => gateway.start());
+    app.addHook('onReady', async () => {
+      await gateway.start();
+      broker?.admitDevices();
+    });
     app.addHook('preClose', () => gateway.close());
     app.addHook('onClose', async () => {
       await accounts?.close();

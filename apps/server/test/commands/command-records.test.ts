@@ -36,6 +36,24 @@ describe('the record of every command', () => {
       .where(eq(machineCommands.machineId, machine.id))
       .orderBy(machineCommands.sentAt);
 
+  const latestLogEntry = async () =>
+    LogListResponseSchema.parse((await admin.get('/api/logs/', { query: { pageSize: 1 } })).body).data[0];
+
+  it('takes the truth from a confirmation that comes after the timeout', async () => {
+    machine.misbehaveNext('late');
+    expect((await admin.post(`/api/sprinkler/${sprinklerId}/motion`, { motion: 'back' })).status).toBe(504);
+    await expect.poll(async () => (await records()).at(-1)?.outcome, { timeout: 10_000 }).toBe('confirmed');
+    expect((await records()).at(-1)).toMatchObject({
+      event: 'back',
+      detail: 'confirmed by the machine after the server stopped waiting',
+    });
+    expect(await latestLogEntry()).toMatchObject({
+      eventType: 'sprinkler_motion_success',
+      event: 'back',
+      details: 'confirmed by the machine after the server stopped waiting',
+    });
+  });
+
   it('records how each command ended: confirmed, expired, not sent', async () => {
     expect((await admin.post(`/api/sprinkler/${sprinklerId}/motion`, { motion: 'front' })).status).toBe(200);
     machine.misbehaveNext('missing');
@@ -45,8 +63,9 @@ describe('the record of every command', () => {
       .poll(async () => (await admin.post(`/api/sprinkler/${sprinklerId}/motion`, { motion: 'stop' })).status)
       .toBe(409);
     const outcomes = (await records()).map((record) => [record.type, record.event, record.outcome]);
-    expect(outcomes.slice(0, 3)).toEqual([
+    expect(outcomes.slice(0, 4)).toEqual([
       ['identify', 'admin@pivot.test', 'confirmed'],
+      ['motion', 'back', 'confirmed'],
       ['motion', 'front', 'confirmed'],
       ['motion', 'back', 'expired'],
     ]);
@@ -75,13 +94,36 @@ describe('the record of every command', () => {
     const byId = new Map((await records()).map((record) => [record.id, record]));
     expect(byId.get(abandoned)).toMatchObject({ outcome: 'unknown' });
     expect(byId.get(awaited)).toMatchObject({ outcome: 'pending', settledAt: null });
-    const [entry] = LogListResponseSchema.parse((await admin.get('/api/logs/', { query: { pageSize: 1 } })).body).data;
-    expect(entry).toMatchObject({
+    expect(await latestLogEntry()).toMatchObject({
       eventType: 'sprinkler_motion_failure',
       event: 'front',
       sprinklerInternalId: machine.id,
       details: 'outcome unknown: the server stopped while it waited for the machine',
     });
     expect(await t.app.commands.settleAbandoned()).toBe(0);
+  });
+
+  it("confirms a motion command left pending by a stopped server when the machine's later report shows it done", async () => {
+    const [state] = [...(await t.app.telemetry.statesOf(t.database.db, [machine.id])).values()];
+    const id = randomUUID();
+    await t.database.db.insert(machineCommands).values({
+      id,
+      machineId: machine.id,
+      type: 'motion',
+      sentAt: new Date(state!.reportedAt!.getTime() - 10 * 60_000),
+      actorUserId: null,
+      sprinklerId,
+      sprinklerName: 'Pole',
+      event: state!.status!,
+      ip: '10.0.0.9',
+      failureEvent: 'sprinkler_motion_failure',
+    });
+    expect(await t.app.commands.settleAbandoned(state!.reportedAt!.getTime())).toBe(1);
+    expect((await records()).find((record) => record.id === id)).toMatchObject({ outcome: 'confirmed' });
+    expect(await latestLogEntry()).toMatchObject({
+      eventType: 'sprinkler_motion_success',
+      event: state!.status,
+      details: "carried out: the machine's report after the server stopped waiting shows it",
+    });
   });
 });

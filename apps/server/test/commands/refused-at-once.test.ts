@@ -58,6 +58,11 @@ describe('commands that cannot reach the machine', () => {
     return LogListResponseSchema.parse((await admin.get('/api/logs/', { query: { pageSize: 1 } })).body).data[0];
   }
 
+  it('reaches a broker that speaks MQTT 3.1.1 only (aedes refuses MQTT 5)', async () => {
+    await vi.waitFor(() => expect(t.app.gateway.connected).toBe(true), { timeout: 5000 });
+    expect(t.app.gateway.protocolVersion).toBe(4);
+  });
+
   it('refuses a motion to a machine known to be offline: 409 at once, logged, in the user’s language', async () => {
     await presence(false);
     const started = Date.now();

@@ -10,7 +10,7 @@ import type { BrokerPolicy } from '../../src/gateway/broker-policy';
 import { ControllersInMemory, policyFor } from '../support/devices';
 
 /** This test is about commands; what machines report does not matter here. */
-const ignore = () => undefined;
+const ignore = () => Promise.resolve();
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -34,7 +34,10 @@ async function startRig(serverId: string, machineId: string, handlers: Partial<M
     admits: (id) => policy.admits(id),
     serverId,
     sharedGroup: undefined,
-    commandTimeoutMs: 1000,
+    commandTimeoutMs: 3000,
+    sessionExpirySeconds: 0,
+    tryMqtt5: false,
+    journal: undefined,
     logger: pino({ level: 'silent' }),
     handlers: { telemetry: ignore, presence: ignore, program: ignore, weather: ignore, soil: ignore, ...handlers },
   });
@@ -128,7 +131,9 @@ describe('the gateway trusts no topic it did not check', () => {
   const stored: string[] = [];
 
   beforeAll(async () => {
-    rig = await startRig('trust-test', 'TRUSTED-1', { telemetry: ({ machineId }) => stored.push(machineId) });
+    rig = await startRig('trust-test', 'TRUSTED-1', {
+      telemetry: async ({ machineId }) => void stored.push(machineId),
+    });
     // The server's own account may publish anything: it stands for a broker left open.
     const { username, password } = rig.policy.server;
     insider = await mqtt.connectAsync(rig.broker.url, { username, password, reconnectPeriod: 0 });

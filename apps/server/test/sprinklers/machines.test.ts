@@ -26,7 +26,7 @@ describe('machines through the broker', () => {
   const retainedTopics: string[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp({ COMMAND_TIMEOUT_MS: '1500' });
+    t = await createTestApp({ COMMAND_TIMEOUT_MS: '3000' });
     admin = await t.adminClient();
   });
   afterEach(async () => {

@@ -117,7 +117,7 @@ async function grantPivotServer(dynsecFile: string, adminUsername: string): Prom
   await writeFile(dynsecFile, JSON.stringify(config, null, 2), { mode: 0o600 });
 }
 
-function findMosquitto(): { broker: string; ctrl: string; plugin: string } {
+export function findMosquitto(): { broker: string; ctrl: string; plugin: string } {
   const searchPath = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin'];
   const find = (candidates: string[]) => candidates.find((candidate) => existsSync(candidate));
   const broker = find(searchPath.map((folder) => path.join(folder, 'mosquitto')));
@@ -146,7 +146,7 @@ function freePort(): Promise<number> {
 }
 
 /** Until the admin is accepted: the port is open and the plugin has loaded its accounts. */
-async function waitForMqtt(url: string, admin: { username: string; password: string }, broker: ChildProcess) {
+export async function waitForMqtt(url: string, admin: { username: string; password: string }, broker: ChildProcess) {
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     try {
@@ -161,7 +161,8 @@ async function waitForMqtt(url: string, admin: { username: string; password: str
   }
 }
 
-async function stopProcess(child: ChildProcess): Promise<void> {
+/** SIGTERM, and SIGKILL if it has not ended 3 s later. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
   // No pid: it never started. An exit code or signal: it has ended already.
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

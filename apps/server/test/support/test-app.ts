@@ -37,12 +37,17 @@ let userPasswordHash: Promise<string> | undefined;
 /**
  * Machines talk to the embedded broker, or to the real one at TEST_MQTT_URL (Mosquitto in CI).
  * On a shared broker each app takes its own subscription group, so that test files running side
- * by side never receive each other's machines.
+ * by side never receive each other's machines, and a clean session.
  */
 function brokerSettings(): Record<string, string> {
   const url = process.env.TEST_MQTT_URL;
   if (!url) return { MQTT_PORT: '0', MQTT_HOST: '127.0.0.1' };
-  return { MQTT_URL: url, MQTT_SHARED_GROUP: `test-${randomBytes(4).toString('hex')}` };
+  // A kept session would outlive the test and collect other tests' reports on the shared broker.
+  return {
+    MQTT_URL: url,
+    MQTT_SHARED_GROUP: `test-${randomBytes(4).toString('hex')}`,
+    MQTT_SESSION_EXPIRY_SECONDS: '0',
+  };
 }
 
 /** The real app over a fresh database and data folder, as `npm start` builds it. */
@@ -57,7 +62,7 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     ...brokerSettings(),
-    COMMAND_TIMEOUT_MS: '1500',
+    COMMAND_TIMEOUT_MS: '3000',
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
     PUBLIC_URL,

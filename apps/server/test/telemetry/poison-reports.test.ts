@@ -1,18 +1,22 @@
-import { topics } from '@pivot/contracts';
+import { QuarantineListResponseSchema, topics } from '@pivot/contracts';
 import { eq } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
+import type { ApiClient } from '../support/api-client';
 import { registerController } from '../support/devices';
 import { type TestApp, createTestApp } from '../support/test-app';
 
 const MACHINE = `POISON-${Date.now().toString(36)}`;
+const DAY_MS = 24 * 60 * 60_000;
 
 describe('reports no machine could send', () => {
   let t: TestApp;
+  let admin: ApiClient;
   let controller: mqtt.MqttClient;
   beforeAll(async () => {
     t = await createTestApp();
+    admin = await t.adminClient();
     const secret = await registerController(t.app, MACHINE);
     controller = await mqtt.connectAsync(t.app.mqttUrl, {
       protocolVersion: 4,
@@ -26,22 +30,27 @@ describe('reports no machine could send', () => {
     await t.close();
   });
 
-  it('are dropped before they are stored, and the reports after them are stored', async () => {
+  it('are set aside with their reason before anything is stored, and the reports after them are stored', async () => {
     const now = Date.now();
     const good = { v: 1, ts: now, status: 'front', angle: 10, distance: 400, speed: 50, pressure: 2.4, flow: 90 };
+    const program = { name: 'Pola\u0000', uploadedAt: now - 60_000, programData: { areaMap: [], sectors: [] } };
+    // Each poison with the reason it is set aside for, in the order they are sent.
     const poison = [
-      { ...good, ts: now - 3, distance: 1e308 },
-      { ...good, ts: 253402300800000 },
-      { ...good, ts: now - 2, status: 'alarm', alarm: 'pressure\u0000loss' },
-      { ...good, ts: now - 1, alarm: 'x'.repeat(1024 * 1024) },
-      { ...good, ts: now - 4, flow: 1e308 },
+      { reason: 'invalid', message: { ...good, ts: now - 3, distance: 1e308 } },
+      { reason: 'invalid', message: { ...good, ts: 253402300800000 } },
+      { reason: 'invalid', message: { ...good, ts: now - 2, status: 'alarm', alarm: 'pressure\u0000loss' } },
+      { reason: 'too_large', message: { ...good, ts: now - 1, alarm: 'x'.repeat(1024 * 1024) } },
+      { reason: 'invalid', message: { ...good, ts: now - 4, flow: 1e308 } },
       // A clock a month fast would hold the machine's shown state for a month; one a week and a day behind is no backfill.
-      { ...good, ts: now + 30 * 24 * 60 * 60_000 },
-      { ...good, ts: now - 8 * 24 * 60 * 60_000 },
+      { reason: 'clock_ahead', message: { ...good, ts: now + 30 * DAY_MS } },
+      { reason: 'too_old', message: { ...good, ts: now - 8 * DAY_MS } },
     ];
-    for (const message of [...poison, good]) {
+    for (const { message } of poison) {
       await controller.publishAsync(topics.telemetry(MACHINE), JSON.stringify(message), { qos: 1 });
     }
+    await controller.publishAsync(topics.program(MACHINE), JSON.stringify({ v: 1, program }), { qos: 1 });
+    await controller.publishAsync(topics.telemetry(MACHINE), JSON.stringify(good), { qos: 1 });
+
     await expect
       .poll(async () => {
         await t.app.telemetry.flush();
@@ -52,6 +61,31 @@ describe('reports no machine could send', () => {
     expect(stored!.ts.getTime()).toBe(now);
     const [state] = await t.app.telemetry.statesOf(t.database.db, [MACHINE]).then((states) => [...states.values()]);
     expect(state!.reportedAt!.getTime()).toBe(now);
-    expect((await t.client().get('/api/health')).body).toMatchObject({ status: 'ok' });
+    expect(state!.programName).toBeNull();
+
+    const expected = [
+      ...poison.map(({ reason }) => ({ kind: 'telemetry', reason, topic: topics.telemetry(MACHINE) })),
+      { kind: 'program', reason: 'invalid', topic: topics.program(MACHINE) },
+    ].map((entry) => expect.objectContaining({ ...entry, machineId: MACHINE, deviceId: MACHINE }));
+    const listed = async () => {
+      const response = await admin.get('/api/quarantine/', { query: { pageSize: 20 } });
+      return QuarantineListResponseSchema.parse(response.body).data.filter((entry) => entry.machineId === MACHINE);
+    };
+    await expect.poll(listed).toHaveLength(expected.length);
+    const entries = await listed();
+    expect(entries).toEqual(expect.arrayContaining(expected));
+
+    const programEntry = entries.find((entry) => entry.kind === 'program');
+    expect(programEntry!.detail).toContain('program.name: Control characters are not allowed');
+    expect(programEntry!.payloadPreview).toContain('"name":"Pola\\u0000"');
+    const nulAlarm = entries.find((entry) => entry.payloadPreview.includes('"alarm":"pressure\\u0000loss"'));
+    expect(nulAlarm!.detail).toContain('alarm: Control characters are not allowed');
+    const large = entries.find((entry) => entry.reason === 'too_large')!;
+    expect(large).toMatchObject({ payloadTruncated: true, detail: expect.stringContaining('at most 524288') });
+    expect(large.payloadBytes).toBeGreaterThan(1024 * 1024);
+    expect(large.payloadPreview.length).toBeLessThanOrEqual(4096);
+    expect(entries.find((entry) => entry.reason === 'clock_ahead')!.detail).toMatch(/is ahead of the server/);
+
+    expect((await t.client().get('/api/health')).body).toMatchObject({ status: 'ok', problems: [] });
   });
 });

@@ -1,5 +1,15 @@
+import { MACHINE_LIMITS } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
-import { type WaterReport, parseCellKey, waterBetween } from '../../src/modules/watermap/water-grid';
+import {
+  type WaterReport,
+  type Wedge,
+  cellKey,
+  parseCellKey,
+  sweptWedge,
+  waterBetween,
+  waterOnWedge,
+  wedgePieces,
+} from '../../src/modules/watermap/water-grid';
 
 const STEP = 10;
 
@@ -80,5 +90,51 @@ describe('water between two reports', () => {
     ['reports in the wrong order', report({ ts: 60_000 }), report({ ts: 0, angle: 1 }), 90],
   ])('applies nothing for %s', (_label, from, to, flow) => {
     expect(waterBetween({ ...from, flow }, to, STEP).size).toBe(0);
+  });
+
+  it.each([
+    ['0° to 180° in 5 s at 2,000 m', report({ distance: 2000 }), report({ ts: 5_000, angle: 180, distance: 2000 })],
+    ['0° to 90° in 5 s at 400 m', report({}), report({ ts: 5_000, angle: 90 })],
+    ['a quarter turn back in a second', report({ angle: 90 }), report({ ts: 1_000, angle: 0 })],
+    // 10.5 m/s, but kept up for ten minutes: no arm goes that far between two reports.
+    ['a half circle in ten minutes at 2,000 m', report({ distance: 2000 }), report({ ts: 600_000, angle: 180 })],
+  ])('counts a pair no arm could have swept as a gap: %s', (_label, from, to) => {
+    expect(sweptWedge(from, to, STEP)).toBe('implausible');
+    expect(waterBetween(from, to, STEP).size).toBe(0);
+  });
+
+  it.each([
+    // 1,000 times faster than life, with its 3 m/min end tower at full speed: 50 m/s.
+    ['the simulator at its fastest, on the shortest demo arm', 260, 5_000, 50 * 5],
+    ['5 s just within the top tip speed at 2,000 m', 2000, 5_000, MACHINE_LIMITS.tipSpeedMPerS * 5 * 0.99],
+    ['ten minutes at 2,000 m, just within what the arm sweeps at most', 2000, 600_000, 600 * 0.99],
+  ])('keeps the water of the widest honest sweeps: %s', (_label, distance, elapsedMs, metres) => {
+    const from = report({ distance, flow: 90 * 1000 });
+    const to = report({ distance, ts: elapsedMs, angle: (metres / distance) * (180 / Math.PI) });
+    expect(sweptWedge(from, to, STEP)).not.toBe('implausible');
+    expect(volumeOf(waterBetween(from, to, STEP)) / (90 * 1000 * (elapsedMs / 3_600_000))).toBeCloseTo(1, 2);
+  });
+
+  it.each([
+    ['a half circle at 2,000 m', { start: 100, width: 180, radius: 2000, depthMm: 1 }],
+    ['a wedge across north', { start: 340, width: 40, radius: 800, depthMm: 2 }],
+    ['a thin spoke', { start: 33, width: 0.02, radius: 2000, depthMm: 3 }],
+    ['the strip of a short arm watering in place', { start: 0, width: 300, radius: 3, depthMm: 4 }],
+  ])('splits %s into pieces of bounded size that water exactly what the whole does', (_label, wedge: Wedge) => {
+    const whole = new Map<string, number>();
+    waterOnWedge(wedge, STEP, (x, y, depth) => whole.set(cellKey(x, y), depth));
+    const pieces = wedgePieces(wedge, STEP, 1000);
+    const together = new Map<string, number>();
+    for (const piece of pieces) {
+      let cells = 0;
+      waterOnWedge(piece, STEP, (x, y, depth) => {
+        cells += 1;
+        together.set(cellKey(x, y), (together.get(cellKey(x, y)) ?? 0) + depth);
+      });
+      // The cells a piece touches in part along its sides come on top of its area.
+      expect(cells).toBeLessThan(2 * 1000);
+    }
+    expect([...together.keys()].sort()).toEqual([...whole.keys()].sort());
+    for (const [key, depth] of whole) expect(together.get(key)).toBeCloseTo(depth, 9);
   });
 });

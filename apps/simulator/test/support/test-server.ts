@@ -4,15 +4,16 @@ import { type MqttClient, connectAsync } from 'mqtt';
 
 export type ReceivedMessage = { topic: string; payload: string; retain: boolean };
 
-/** What a test asks a machine to do; the id, reply topic and expiry are filled in unless given. */
+/** What a test asks a machine to do; the id, reply topic, sending time and expiry are filled in unless given. */
 export type CommandRequest = {
   [Type in CommandMessage['type']]: Omit<
     Extract<CommandMessage, { type: Type }>,
-    'v' | 'id' | 'replyTo' | 'expiresAt'
-  > & { id?: string; expiresAt?: number };
+    'v' | 'id' | 'replyTo' | 'sentAt' | 'expiresAt'
+  > & { id?: string; sentAt?: number; expiresAt?: number };
 }[CommandMessage['type']];
 
-const DEFAULT_EXPIRY_MS = 2000;
+/** As the server's default: a machine acts until the clock tolerance before expiry, so this leaves it 4 s. */
+const DEFAULT_EXPIRY_MS = 5000;
 
 /** Plays the server's side of the protocol: sends commands and records whatever arrives. */
 export class TestServer {
@@ -44,6 +45,7 @@ export class TestServer {
       replyTo: topics.replies(this.serverId, machineId),
       ...request,
       id: request.id ?? randomUUID(),
+      sentAt: request.sentAt ?? Date.now(),
       expiresAt: request.expiresAt ?? Date.now() + DEFAULT_EXPIRY_MS,
     } as CommandMessage;
     await this.publish(topics.commands(machineId), JSON.stringify(command));

@@ -37,6 +37,10 @@ const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.activity.pattern, screen(async () => (await import('./routes/activity')).ActivityRoute)],
   [paths.adminUsers.pattern, machineScreen(async () => (await import('./routes/admin')).AdminUsersRoute)],
   [paths.adminSprinklers.pattern, machineScreen(async () => (await import('./routes/admin')).AdminSprinklersRoute)],
+  [
+    paths.adminRejectedMessages.pattern,
+    machineScreen(async () => (await import('./routes/admin')).AdminRejectedMessagesRoute),
+  ],
   [paths.sprinklers.pattern, machineScreen(async () => (await import('./routes/sprinklers')).SprinklersRoute)],
   [paths.sprinkler.pattern, machineScreen(async () => (await import('./routes/sprinkler')).SprinklerRoute)],
   [paths.sector.pattern, machineScreen(async () => (await import('./routes/sector')).SectorRoute)],

@@ -21,6 +21,7 @@ export const paths = {
   },
   adminUsers: { pattern: 'admin/users', link: () => '/admin/users' },
   adminSprinklers: { pattern: 'admin/sprinklers', link: () => '/admin/sprinklers' },
+  adminRejectedMessages: { pattern: 'admin/rejected-messages', link: () => '/admin/rejected-messages' },
   sprinklers: { pattern: 'sprinklers', link: () => '/sprinklers' },
   sprinkler: { pattern: 'sprinklers/:id', link: (id: number) => `/sprinklers/${id}` },
   sector: {

@@ -1,4 +1,4 @@
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, inArray, lt } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { type CommandRecordOutcome, type MachineCommandRow, machineCommands } from './commands.table';
 
@@ -25,4 +25,35 @@ export async function settleAbandoned(db: Queryable, sentBefore: Date, detail: s
     .set({ outcome: 'unknown', detail, settledAt: new Date() })
     .where(and(eq(machineCommands.outcome, 'pending'), lt(machineCommands.sentAt, sentBefore)))
     .returning();
+}
+
+/**
+ * Settles again a command whose machine spoke after the server stopped waiting: one still pending
+ * (its server restarted), expired (the answer came late) or unknown. `decide` gives the outcome
+ * from the command as it was. Returns the command as it was, or undefined when nothing changed.
+ */
+export async function reviseCommand(
+  db: Queryable,
+  { id, machineId }: { id: string; machineId: string },
+  decide: (command: MachineCommandRow) => { outcome: CommandRecordOutcome; detail: string },
+): Promise<MachineCommandRow | undefined> {
+  return db.transaction(async (tx) => {
+    const [command] = await tx
+      .select()
+      .from(machineCommands)
+      .where(
+        and(
+          eq(machineCommands.id, id),
+          eq(machineCommands.machineId, machineId),
+          inArray(machineCommands.outcome, ['pending', 'expired', 'unknown']),
+        ),
+      )
+      .for('update');
+    if (!command) return undefined;
+    await tx
+      .update(machineCommands)
+      .set({ ...decide(command), settledAt: new Date() })
+      .where(eq(machineCommands.id, id));
+    return command;
+  });
 }

@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { CommandType, ErrorCode, LogEventType } from '@pivot/contracts';
+import {
+  COMMAND_CLOCK_TOLERANCE_MS,
+  COMMAND_RESULT_SCHEMAS,
+  type CommandType,
+  type ErrorCode,
+  type LogEventType,
+} from '@pivot/contracts';
 import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
-import type { CommandOutcome, CommandRequest, CommandResult, MqttGateway } from '../../gateway/mqtt-gateway';
+import type { CommandOutcome, CommandRequest, CommandResult, LateReply, MqttGateway } from '../../gateway/mqtt-gateway';
 import type { LogsService, NewLogEntry } from '../logs';
 import { type TelemetryService, isOnline } from '../telemetry';
-import { insertCommand, settleAbandoned, settleCommand } from './commands.repository';
-import type { CommandRecordOutcome } from './commands.table';
+import { insertCommand, settleAbandoned, settleCommand, reviseCommand } from './commands.repository';
+import type { CommandRecordOutcome, MachineCommandRow } from './commands.table';
 
 /** A command that was not answered well, or not sent: to a machine known to be offline, or with the broker away. */
 type Failure = Exclude<CommandOutcome<CommandType>, { kind: 'ok' }> | { kind: 'offline' };
@@ -55,6 +61,18 @@ const RECORDED_FAILURES: Record<Failure['kind'], CommandRecordOutcome> = {
 };
 
 const ABANDONED = 'outcome unknown: the server stopped while it waited for the machine';
+const CONFIRMED_BY_REPORT = "carried out: the machine's report after the server stopped waiting shows it";
+const CONFIRMED_LATE = 'confirmed by the machine after the server stopped waiting';
+
+/**
+ * What the log says when a command turns out to have succeeded after all. A late identify adds
+ * no machine (the administrator was told it did not answer, and may add it again).
+ */
+const SUCCESS_EVENTS: Record<CommandType, LogEventType | undefined> = {
+  motion: 'sprinkler_motion_success',
+  program: 'program_sent',
+  identify: undefined,
+};
 
 /**
  * Commands to machines, one way for all of them (motion, program upload, identify): record,
@@ -69,7 +87,7 @@ export class MachineCommands {
   constructor(
     private readonly deps: {
       db: Database;
-      gateway: Pick<MqttGateway, 'command'>;
+      gateway: Pick<MqttGateway, 'command' | 'connected'>;
       telemetry: Pick<TelemetryService, 'statesOf'>;
       logs: LogsService;
       commandTimeoutMs: number;
@@ -95,9 +113,13 @@ export class MachineCommands {
       ip: audit.ip,
       failureEvent: failureEvent(audit, { kind: 'timeout' }),
     });
+    // With the broker away every machine looks offline: the broker is what the user must hear of.
     // Identify asks a machine not added yet, whose presence may not be known: it is always asked.
     const offline =
-      request.type !== 'identify' && !isOnline((await telemetry.statesOf(db, [machineId])).get(machineId));
+      gateway.connected &&
+      request.type !== 'identify' &&
+      !isOnline((await telemetry.statesOf(db, [machineId])).get(machineId));
+    const sentAt = Date.now();
     const outcome: Failure | CommandOutcome<T> = offline
       ? { kind: 'offline' }
       : await gateway.command<T>(machineId, request, id);
@@ -115,7 +137,18 @@ export class MachineCommands {
       details,
       ip: audit.ip,
     });
-    throw new AppError(errors[outcome.kind]);
+    throw new AppError(this.clockIsWrong(outcome, Date.now() - sentAt) ? 'machine_clock_wrong' : errors[outcome.kind]);
+  }
+
+  /**
+   * Whether the machine refused because its clock is off (docs/protocol.md, "Acting only in
+   * time"): it says so, or it calls a command expired that cannot have been, arriving well
+   * before its expiry. An "expired" near the deadline is a slow delivery, not a wrong clock.
+   */
+  private clockIsWrong(failure: Failure, answeredAfterMs: number): boolean {
+    if (failure.kind !== 'refused') return false;
+    if (failure.code === 'clock_skew') return true;
+    return failure.code === 'expired' && answeredAfterMs < this.deps.commandTimeoutMs - 2 * COMMAND_CLOCK_TOLERANCE_MS;
   }
 
   /**
@@ -127,21 +160,74 @@ export class MachineCommands {
     const { db, logs, commandTimeoutMs } = this.deps;
     const abandoned = await settleAbandoned(db, new Date(now - commandTimeoutMs - ABANDONED_AFTER_MS), ABANDONED);
     for (const command of abandoned) {
-      await logs.record(db, {
-        eventType: command.failureEvent,
-        actorUserId: command.actorUserId,
-        sprinkler: { id: command.sprinklerId, name: command.sprinklerName, internalId: command.machineId },
-        event: command.event,
-        details: ABANDONED,
-        ip: command.ip,
-      });
+      if (await this.reportShowsDone(command)) {
+        await reviseCommand(db, command, () => ({ outcome: 'confirmed', detail: CONFIRMED_BY_REPORT }));
+        await this.logSuccess(command, CONFIRMED_BY_REPORT);
+        continue;
+      }
+      await logs.record(db, { ...commandLogEntry(command), eventType: command.failureEvent, details: ABANDONED });
     }
     return abandoned.length;
   }
+
+  /**
+   * A machine's answer that came after the server stopped waiting (late, or across a restart of
+   * the server): the command's record takes the truth from it, and the log tells it where it
+   * changes what the user was told. A command left pending by a restart gets its only log entry here.
+   */
+  async settleLate({ machineId, id, reply }: LateReply): Promise<void> {
+    const { db, logs } = this.deps;
+    const command = await reviseCommand(db, { id, machineId }, ({ type }) => judgeLateReply(reply, type));
+    if (!command) return;
+    const { outcome, detail } = judgeLateReply(reply, command.type);
+    if (outcome === 'confirmed') await this.logSuccess(command, detail);
+    // An expired command's failure is logged already, and the machine did not act either way.
+    if (outcome === 'refused' && command.outcome !== 'expired') {
+      await logs.record(db, { ...commandLogEntry(command), eventType: command.failureEvent, details: detail });
+    }
+  }
+
+  /** Whether the machine's latest report, after the command was sent, shows the motion it asked for. */
+  private async reportShowsDone(command: MachineCommandRow): Promise<boolean> {
+    if (command.type !== 'motion') return false;
+    const state = (await this.deps.telemetry.statesOf(this.deps.db, [command.machineId])).get(command.machineId);
+    // A motion command's log event is the motion asked for, which is also the status it leads to.
+    return Boolean(state?.reportedAt && state.reportedAt > command.sentAt && state.status === command.event);
+  }
+
+  private async logSuccess(command: MachineCommandRow, details: string): Promise<void> {
+    const eventType = SUCCESS_EVENTS[command.type];
+    if (eventType) await this.deps.logs.record(this.deps.db, { ...commandLogEntry(command), eventType, details });
+  }
 }
 
-/** Beyond its timeout, how long a command may stay pending before it counts as abandoned. */
-const ABANDONED_AFTER_MS = 30_000;
+/** What a machine's late answer says of its command. */
+function judgeLateReply(
+  reply: LateReply['reply'],
+  type: CommandType,
+): { outcome: CommandRecordOutcome; detail: string } {
+  if (reply === 'unreadable') return { outcome: 'unreadable', detail: 'unreadable answer' };
+  if (!reply.ok) return { outcome: 'refused', detail: `refused late: ${reply.error.code} (${reply.error.message})` };
+  return COMMAND_RESULT_SCHEMAS[type].safeParse(reply.result).success
+    ? { outcome: 'confirmed', detail: CONFIRMED_LATE }
+    : { outcome: 'unreadable', detail: 'unreadable answer' };
+}
+
+/** Who sent the command to which machine, as its log entries tell it. */
+function commandLogEntry(command: MachineCommandRow) {
+  return {
+    actorUserId: command.actorUserId,
+    sprinkler: { id: command.sprinklerId, name: command.sprinklerName, internalId: command.machineId },
+    event: command.event,
+    ip: command.ip,
+  };
+}
+
+/**
+ * Beyond its timeout, how long a command may stay pending before it counts as abandoned: the
+ * instance that sent it settles it at its timeout, give or take a busy moment.
+ */
+const ABANDONED_AFTER_MS = 5_000;
 
 function failureEvent(audit: CommandAudit, failure: Failure): LogEventType {
   return typeof audit.failure === 'function' ? audit.failure(failure) : audit.failure;

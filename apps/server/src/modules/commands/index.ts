@@ -3,7 +3,8 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config';
 import { MachineCommands } from './commands.service';
 
-const SETTLE_EVERY_MS = 30_000;
+/** How often every instance looks for commands a stopped server left pending. */
+const SETTLE_EVERY_MS = 10_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,7 +20,10 @@ export const commandsModule = fp(
     const { gateway, telemetry, logs } = app;
     const commands = new MachineCommands({ db: app.database.db, gateway, telemetry, logs, ...config });
     app.decorate('commands', commands);
-    // At start and every half minute: a server that stopped while it waited leaves commands pending.
+    gateway.watchLateReplies((late) => {
+      commands.settleLate(late).catch((error: unknown) => app.log.warn({ err: error }, 'settling a late reply failed'));
+    });
+    // At start and every few seconds: a server that stopped while it waited leaves commands pending.
     const settle = () =>
       commands.settleAbandoned().catch((error: unknown) => app.log.warn({ err: error }, 'settling commands failed'));
     const timer = setInterval(settle, SETTLE_EVERY_MS).unref();

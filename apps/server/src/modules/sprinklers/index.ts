@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { liveRoutes } from './live.routes';
+import { MachineArms } from './machine-arms';
 import { sprinklersRoutes } from './sprinklers.routes';
 import { SprinklersService } from './sprinklers.service';
 
@@ -15,11 +16,17 @@ export { type SprinklersService, type StoredPrograms, loggedMachine } from './sp
 
 /**
  * Sprinklers (machines, pivots): adding one by its broker ID, renaming it, who may see it, its
- * list form and detail with live values, motion commands, and its live event stream.
+ * list form and detail with live values, motion commands, and its live event stream; and each
+ * machine's arm, which no report of it may reach beyond.
  */
 export const sprinklersModule = fp(
   async (app: FastifyInstance) => {
     const { access, users, telemetry, weather, commands, logs } = app;
+    // Read now, before the gateway subscribes on ready: the first reports are judged by the table.
+    const arms = new MachineArms({ db: app.database.db, logger: app.log });
+    await arms.start();
+    app.gateway.knowArms(arms);
+    app.addHook('onClose', async () => arms.stop());
     const sprinklers = new SprinklersService({
       db: app.database.db,
       access,
@@ -28,6 +35,7 @@ export const sprinklersModule = fp(
       weather,
       commands,
       logs,
+      arms,
     });
     app.decorate('sprinklers', sprinklers);
     await app.register(sprinklersRoutes, { prefix: '/api', sprinklers });
@@ -35,6 +43,16 @@ export const sprinklersModule = fp(
   },
   {
     name: 'sprinklers',
-    dependencies: ['database', 'authentication', 'access', 'users', 'telemetry', 'weather', 'commands', 'logs'],
+    dependencies: [
+      'database',
+      'machine-gateway',
+      'authentication',
+      'access',
+      'users',
+      'telemetry',
+      'weather',
+      'commands',
+      'logs',
+    ],
   },
 );

@@ -102,3 +102,17 @@ export async function listMachineIds(db: Queryable): Promise<string[]> {
   const rows = await db.select({ internalId: sprinklers.internalId }).from(sprinklers).orderBy(asc(sprinklers.id));
   return rows.map((row) => row.internalId);
 }
+
+/** Every added machine's pivot centre and arm length, as it told when added. */
+export async function listMachineArms(
+  db: Queryable,
+): Promise<{ internalId: string; lat: string; lng: string; armLength: number }[]> {
+  return db
+    .select({
+      internalId: sprinklers.internalId,
+      lat: sprinklers.lat,
+      lng: sprinklers.lng,
+      armLength: sprinklers.armLength,
+    })
+    .from(sprinklers);
+}

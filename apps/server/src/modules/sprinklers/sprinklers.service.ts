@@ -20,6 +20,7 @@ import type { LogsService, NewLogEntry } from '../logs';
 import type { TelemetryService } from '../telemetry';
 import { type UsersService, presentAssignedUser } from '../users';
 import type { WeatherService } from '../weather';
+import type { MachineArms } from './machine-arms';
 import { presentSprinklerDetail, presentSprinklerListItem } from './sprinklers.presenter';
 import {
   type SprinklerRow,
@@ -52,6 +53,7 @@ export type SprinklersServiceDeps = {
   weather: WeatherService;
   commands: MachineCommands;
   logs: LogsService;
+  arms: MachineArms;
 };
 
 export class SprinklersService {
@@ -209,6 +211,10 @@ export class SprinklersService {
       });
       await logs.record(tx, { ...attempt, eventType: 'sprinkler_added', sprinkler: loggedMachine(created) });
       return created;
+    });
+    this.deps.arms.learn(sprinkler.internalId, {
+      centre: { lat: identity.lat, lng: identity.lng },
+      armLength: identity.armLength,
     });
     const [item] = await this.listItems(db, [sprinkler]);
     return item!;

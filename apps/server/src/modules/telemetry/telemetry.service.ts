@@ -1,7 +1,9 @@
-import type { SprinklerStatus } from '@pivot/contracts';
+import { type SprinklerStatus, topics } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Queryable } from '../../db/client';
 import type { MachineEvent, MachineMessageHandlers } from '../../gateway/mqtt-gateway';
+import type { HealthProblem } from '../../http/health';
+import type { QuarantineService } from '../quarantine';
 import { LiveHub } from './live-hub';
 import { TelemetryIngest } from './telemetry-ingest';
 import {
@@ -24,9 +26,21 @@ export class TelemetryService {
 
   constructor(
     private readonly db: Database,
-    private readonly logger: FastifyBaseLogger,
+    logger: FastifyBaseLogger,
+    quarantine: QuarantineService,
   ) {
-    this.ingest = new TelemetryIngest(db, logger);
+    // The report as parsed is what the database refused: it stands in for the raw payload.
+    this.ingest = new TelemetryIngest(db, logger, ({ machineId, message }, detail) =>
+      quarantine.setAside({
+        machineId,
+        deviceId: machineId,
+        kind: 'telemetry',
+        topic: topics.telemetry(machineId),
+        payload: Buffer.from(JSON.stringify(message)),
+        reason: 'refused',
+        detail,
+      }),
+    );
   }
 
   /**
@@ -36,13 +50,8 @@ export class TelemetryService {
   readonly handlers: Pick<MachineMessageHandlers, 'telemetry' | 'presence' | 'program'> = {
     telemetry: ({ machineId }, message) => this.ingest.push({ machineId, message }),
     presence: ({ machineId }, message) =>
-      this.store(
-        'presence',
-        machineId,
-        updatePresence(this.db, machineId, message.online, new Date(message.ts ?? Date.now())),
-      ),
-    program: ({ machineId }, message) =>
-      this.store('the machine program', machineId, updateMachineProgram(this.db, machineId, message.program)),
+      updatePresence(this.db, machineId, message.online, new Date(message.ts ?? Date.now())),
+    program: ({ machineId }, message) => updateMachineProgram(this.db, machineId, message.program),
   };
 
   /** A machine's report as it arrives on this instance, for the browsers watching it. */
@@ -58,6 +67,11 @@ export class TelemetryService {
   /** Stores everything received so far; resolves once it is in the database. */
   flush(): Promise<void> {
     return this.ingest.flush();
+  }
+
+  /** What health reports of telemetry ingestion on this instance. */
+  problems(): HealthProblem[] {
+    return this.ingest.problems();
   }
 
   /** Telemetry reports this instance has received since it started, for one machine. */
@@ -78,9 +92,5 @@ export class TelemetryService {
   /** A machine's stored reports from `from` up to `until`, oldest first. */
   reportsBetween(db: Queryable, machineId: string, from: Date, until: Date, limit: number): Promise<StoredReport[]> {
     return reportsBetween(db, machineId, from, until, limit);
-  }
-
-  private store(what: string, machineId: string, work: Promise<void>): void {
-    work.catch((error: unknown) => this.logger.error({ err: error, machineId }, `storing ${what} failed`));
   }
 }

@@ -3,24 +3,66 @@ import type { Database } from '../../db/client';
 import { localDate } from '../../time/local-day';
 import type { SprinklersService } from '../sprinklers';
 import type { TelemetryService } from '../telemetry';
-import { parseCellKey, waterBetween } from './water-grid';
-import { type WaterCellRow, addWater, claimWaterProgress, setWaterProgress } from './watermap.repository';
+import { RoundGrid } from './round-grid';
+import { TimeSlicer } from './time-slicer';
+import { type NoWedge, type WaterReport, sweptWedge, waterOnWedge, wedgePieces } from './water-grid';
+import { addWater, claimWaterProgress, setWaterProgress, waterProgressOf } from './watermap.repository';
 
 /** Grid cell size of the watermap, metres. */
 export const WATER_GRID_STEP_M = 10;
-const DAYS_IN_LONGEST_MONTH = 31;
 /** Reports may arrive a little out of order: count only those older than this. */
 const SETTLE_MS = 10_000;
-const REPORTS_PER_RUN = 20_000;
+/**
+ * How much one round counts before it writes. The grid rows bound the write transaction, which
+ * on PGlite holds every other query back: 10,000 rows take about a second there, and one pair
+ * adds at most ~7,000 (600 m of arc at 2,000 m). An arm up to ~550 m fits a month of its grid in
+ * a round; a 2,000 m arm writes its circle over several.
+ */
+const PAIRS_PER_ROUND = 20_000;
+const ROWS_PER_ROUND = 10_000;
+/**
+ * PGlite runs each query on the event loop's thread: 250 reports read or 50 grid rows written
+ * take about 5 ms there, so the accounting can pause between them.
+ */
+const REPORTS_PER_READ = 250;
+const ROWS_PER_WRITE = 50;
+const MIN_PAGE_SPAN_MS = 1000;
+/**
+ * Half a millisecond of computing (ten times that before the JIT has compiled it): the widest
+ * pair the bound lets through, 600 m of arc at 2,000 m, is 7 pieces.
+ */
+const CELLS_PER_PIECE = 1_000;
+/**
+ * The work between two turns of the event loop. A slice runs this plus the step that crosses it
+ * (a piece of a wedge, a query) and now and then a garbage collection: about 15 ms of the
+ * thread's time at most, where 50 ms is the limit.
+ */
+const SLICE_MS = 5;
+const IMPLAUSIBLE_WARNING_EVERY_MS = 60_000;
+
+/** What one round counted for a machine, ready to be written. */
+type Round = {
+  grid: RoundGrid;
+  /** The timestamp of the last report counted, where the next round starts. */
+  lastTs: number;
+  /** Pairs no arm could have swept, counted as gaps. */
+  implausible: number;
+  more: boolean;
+};
 
 /**
- * Turns stored telemetry into water on each machine's grid, a machine at a time. Every server
- * instance runs it; a machine's progress row is locked while it is counted, so each report is
- * counted once however many instances there are.
+ * Turns stored telemetry into water on each machine's grid, a machine at a time, a round at a
+ * time: the reports are read and spread over the grid outside any transaction, in slices that
+ * hand the event loop back every few milliseconds, and then written in a short transaction
+ * that first takes the machine's progress row. Every server instance runs it; if another one
+ * holds the machine or has counted it since this one read its progress, this round is thrown
+ * away, so each report is counted once however many instances there are.
  */
 export class WaterAccounting {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
+  /** Per machine: when its implausible pairs were last logged, and how many since. */
+  private readonly implausible = new Map<string, { loggedAt: number; pairs: number }>();
 
   constructor(
     private readonly deps: {
@@ -50,48 +92,125 @@ export class WaterAccounting {
   }
 
   private async countAll(until: Date): Promise<void> {
+    const slicer = new TimeSlicer(SLICE_MS);
     for (const machineId of await this.deps.sprinklers.machineIds()) {
-      while (await this.countMachine(machineId, until)) {
-        // A machine with a long backlog is counted in several transactions of bounded size.
+      while (await this.countMachine(machineId, until, slicer)) {
+        // A machine with a long backlog is counted in several rounds of bounded size.
       }
     }
   }
 
   /** True when there may be more to count for the machine. */
-  private countMachine(machineId: string, until: Date): Promise<boolean> {
-    return this.deps.db.transaction(async (tx) => {
-      const processedUntil = await claimWaterProgress(tx, machineId);
-      if (!processedUntil) return false;
-      const reports = await this.deps.telemetry.reportsBetween(tx, machineId, processedUntil, until, REPORTS_PER_RUN);
-      if (reports.length < 2) return false;
-      const rows = new Map<string, WaterCellRow>();
-      for (let index = 1; index < reports.length; index += 1) {
-        const from = reports[index - 1]!;
-        const date = localDate(this.deps.timeZone, from.ts);
-        const month = `${date.slice(0, 8)}01`;
-        const day = Number(date.slice(8, 10));
-        for (const [key, depth] of waterBetween(from, reports[index]!, WATER_GRID_STEP_M)) {
-          const rowKey = `${month}/${key}`;
-          let row = rows.get(rowKey);
-          if (!row) {
-            const [x, y] = parseCellKey(key);
-            row = { machineId, month, x, y, days: new Array<number>(DAYS_IN_LONGEST_MONTH).fill(0), total: 0 };
-            rows.set(rowKey, row);
-          }
-          row.days[day - 1]! += depth;
-          row.total += depth;
-        }
+  private async countMachine(machineId: string, until: Date, slicer: TimeSlicer): Promise<boolean> {
+    const from = await waterProgressOf(this.deps.db, machineId);
+    await slicer.pause();
+    const round = await this.count(machineId, from, until, slicer);
+    if (!round) return false;
+    const written = await this.deps.db.transaction(async (tx) => {
+      // Held by another instance, or counted by one since `from` was read: its count stands.
+      if ((await claimWaterProgress(tx, machineId))?.getTime() !== from.getTime()) return false;
+      for (let offset = 0; offset < round.grid.size; offset += ROWS_PER_WRITE) {
+        await addWater(tx, round.grid.rows(machineId, offset, offset + ROWS_PER_WRITE));
+        await slicer.pause();
       }
-      // Each row holds what fell on each day; the grid keeps running sums (see waterCells).
-      for (const row of rows.values()) toRunningSums(row.days);
-      await addWater(tx, [...rows.values()]);
-      await setWaterProgress(tx, machineId, new Date(reports.at(-1)!.ts));
-      return reports.length === REPORTS_PER_RUN;
+      await setWaterProgress(tx, machineId, new Date(round.lastTs));
+      return true;
     });
+    if (!written) return false;
+    this.warnImplausible(machineId, round.implausible);
+    return round.more;
   }
-}
 
-/** Turns amounts per day into running sums in place: day d then holds days 1…d together. */
-function toRunningSums(days: number[]): void {
-  for (let index = 1; index < days.length; index += 1) days[index]! += days[index - 1]!;
+  /**
+   * Spreads the water of the machine's reports after `from` over the grid, up to a round's
+   * worth; undefined when there is no new pair of reports.
+   */
+  private async count(machineId: string, from: Date, until: Date, slicer: TimeSlicer): Promise<Round | undefined> {
+    const grid = new RoundGrid();
+    let previous: WaterReport | undefined;
+    let pairs = 0;
+    let implausible = 0;
+    for await (const page of this.pages(machineId, from, until)) {
+      await slicer.pause();
+      for (const report of page) {
+        // Each page starts with the last report of the one before.
+        if (previous && report.ts <= previous.ts) continue;
+        if (previous) {
+          if ((await this.spread(grid, previous, report, slicer)) === 'implausible') implausible += 1;
+          pairs += 1;
+        }
+        previous = report;
+        const full = pairs === PAIRS_PER_ROUND || grid.size >= ROWS_PER_ROUND;
+        if (full) return { grid, lastTs: report.ts, implausible, more: true };
+      }
+    }
+    return pairs === 0 ? undefined : { grid, lastTs: previous!.ts, implausible, more: false };
+  }
+
+  /**
+   * The machine's reports from `from` up to `until`, a page at a time. The first page asks for
+   * the whole range (for a machine counted up to date it holds a report or two); each one after
+   * it asks for a stretch of time about twice what the one before took, not the rest of the
+   * range: PGlite never analyses its tables, and without statistics the planner sorts every
+   * report in the range for each page, which made counting a season's backlog five times slower.
+   */
+  private async *pages(machineId: string, from: Date, until: Date): AsyncGenerator<WaterReport[]> {
+    let after = from.getTime();
+    let spanMs = Infinity;
+    for (;;) {
+      const pageUntil = Math.min(until.getTime(), after + spanMs);
+      const page = await this.deps.telemetry.reportsBetween(
+        this.deps.db,
+        machineId,
+        new Date(after),
+        new Date(pageUntil),
+        REPORTS_PER_READ,
+      );
+      yield page;
+      const last = page.at(-1)?.ts ?? after;
+      if (page.length === REPORTS_PER_READ) spanMs = Math.max(MIN_PAGE_SPAN_MS, 2 * (last - page[0]!.ts));
+      else if (pageUntil === until.getTime()) return;
+      else spanMs *= 2;
+      after = last;
+    }
+  }
+
+  /** Adds the water of a pair of reports to the grid, a piece of its wedge at a time. */
+  private async spread(
+    grid: RoundGrid,
+    from: WaterReport,
+    to: WaterReport,
+    slicer: TimeSlicer,
+  ): Promise<NoWedge | 'counted'> {
+    const wedge = sweptWedge(from, to, WATER_GRID_STEP_M);
+    if (typeof wedge === 'string') return wedge;
+    const date = localDate(this.deps.timeZone, from.ts);
+    const month = grid.month(`${date.slice(0, 8)}01`);
+    const day = Number(date.slice(8, 10));
+    for (const piece of wedgePieces(wedge, WATER_GRID_STEP_M, CELLS_PER_PIECE)) {
+      waterOnWedge(piece, WATER_GRID_STEP_M, (x, y, depth) => grid.add(month, day, x, y, depth));
+      await slicer.pause();
+    }
+    return 'counted';
+  }
+
+  /**
+   * Pairs no arm could have swept are a controller's fault for its operator to look into, not
+   * an emergency: one warning a minute at most per machine, with how many since the last.
+   */
+  private warnImplausible(machineId: string, pairs: number): void {
+    if (pairs === 0) return;
+    const entry = this.implausible.get(machineId) ?? { loggedAt: -Infinity, pairs: 0 };
+    entry.pairs += pairs;
+    const now = Date.now();
+    if (now - entry.loggedAt >= IMPLAUSIBLE_WARNING_EVERY_MS) {
+      this.deps.logger.warn(
+        { machineId, pairs: entry.pairs },
+        'report pairs whose arm would have swept faster or further than any arm can: counted as gaps in the data',
+      );
+      entry.loggedAt = now;
+      entry.pairs = 0;
+    }
+    this.implausible.set(machineId, entry);
+  }
 }

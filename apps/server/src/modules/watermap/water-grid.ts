@@ -1,4 +1,4 @@
-import type { SprinklerStatus } from '@pivot/contracts';
+import { MACHINE_LIMITS, type SprinklerStatus } from '@pivot/contracts';
 
 /** What the water accounting needs of a telemetry report. */
 export type WaterReport = { ts: number; status: SprinklerStatus; angle: number; distance: number; flow: number };
@@ -79,28 +79,85 @@ function middleStrip(start: number, width: number, radius: number, step: number)
   };
 }
 
+/** A wedge from the machine's centre, degrees clockwise from north, and the depth of water on it. */
+export type Wedge = { start: number; width: number; radius: number; depthMm: number };
+
 /**
- * Spreads the water that flowed between two consecutive reports over the wedge the arm swept,
- * as depth in mm per grid cell. The volume is `flow × Δt`; spread evenly over the wedge's area,
- * as a pivot's nozzles are sized to do. Cells the wedge covers in part get their share, so the
- * volume is kept even when a 5-second wedge is narrower than a cell.
+ * Why a pair of reports counts no water: `none` when the machine was not watering or the reports
+ * are too far apart in time, `implausible` when no arm could have swept what they tell.
  */
-export function waterBetween(from: WaterReport, to: WaterReport, step: number): CellDepths {
-  const cells: CellDepths = new Map();
+export type NoWedge = 'none' | 'implausible';
+
+/**
+ * The longest the end of an arm keeps up its top speed (`MACHINE_LIMITS.tipSpeedMPerS`)
+ * between two reports, so at most 600 m of arc however far apart they are. Only the simulator
+ * runs that fast, time running up to 1,000 times faster than life, and it then reports every
+ * 5 s; a real arm needs well over an hour to move 600 m. Without it, reports minutes apart could
+ * still claim a half circle.
+ */
+export const TOP_SPEED_STRETCH_MS = 10_000;
+
+/**
+ * The wedge the arm swept between two consecutive reports, and the depth the water that flowed
+ * meanwhile leaves on it: the volume `flow × Δt` spread evenly over the wedge's area, as a
+ * pivot's nozzles are sized to do.
+ *
+ * A pair whose arm end would have moved faster than the top tip speed, or further than it goes
+ * in TOP_SPEED_STRETCH_MS, is not motion but a faulty or forged report, and counts as a gap in
+ * the data does: spreading its water over the wedge it claims would count a nonsense jump as a
+ * huge area (up to a half circle of 2,000 m, 60,000 cells, for one pair), and clipping it to a
+ * narrower wedge would put the water where the arm may never have been.
+ */
+export function sweptWedge(from: WaterReport, to: WaterReport, step: number): Wedge | NoWedge {
   const elapsedMs = to.ts - from.ts;
   const radius = from.distance;
-  if (elapsedMs <= 0 || elapsedMs > MAX_REPORT_GAP_MS || from.flow <= 0 || radius <= 0) return cells;
-  const volume = from.flow * (elapsedMs / 3_600_000);
+  if (elapsedMs <= 0 || elapsedMs > MAX_REPORT_GAP_MS || from.flow <= 0 || radius <= 0) return 'none';
 
   // Reports minutes apart differ by a few degrees at most: the arm swept the shorter arc.
   const clockwise = normaliseDegrees(to.angle - from.angle);
   const [arcStart, arcWidth] = clockwise <= 180 ? [from.angle, clockwise] : [to.angle, FULL_CIRCLE - clockwise];
+  const tipMetres = (arcWidth * Math.PI * radius) / 180;
+  const farthestMetres = (MACHINE_LIMITS.tipSpeedMPerS * Math.min(elapsedMs, TOP_SPEED_STRETCH_MS)) / 1000;
+  if (tipMetres > farthestMetres) return 'implausible';
   // A machine watering in place wets a strip about one cell wide along the arm.
   const minimumWidth = ((step / ((2 / 3) * radius)) * 180) / Math.PI;
   const width = Math.min(FULL_CIRCLE, Math.max(arcWidth, minimumWidth));
-  const start = normaliseDegrees(arcStart - (width - arcWidth) / 2);
-  const depthMm = (volume / ((Math.PI * radius * radius * width) / FULL_CIRCLE)) * 1000;
+  const volume = from.flow * (elapsedMs / 3_600_000);
+  return {
+    start: normaliseDegrees(arcStart - (width - arcWidth) / 2),
+    width,
+    radius,
+    depthMm: (volume / ((Math.PI * radius * radius * width) / FULL_CIRCLE)) * 1000,
+  };
+}
 
+/**
+ * Splits a wedge into adjoining wedges of at most about `maxCells` grid cells each, as deep as
+ * the whole: together they water exactly the cells the whole does (a cell on a seam gets its
+ * share from each side), but each takes a bounded time to compute, so the accounting can hand
+ * the event loop back between them.
+ */
+export function wedgePieces(wedge: Wedge, step: number, maxCells: number): Wedge[] {
+  const reach = wedge.radius + step;
+  const cells = (Math.PI * reach * reach * wedge.width) / FULL_CIRCLE / (step * step);
+  const count = Math.max(1, Math.ceil(cells / maxCells));
+  const width = wedge.width / count;
+  return Array.from({ length: count }, (_, index) => ({
+    ...wedge,
+    start: normaliseDegrees(wedge.start + index * width),
+    width,
+  }));
+}
+
+/**
+ * Visits each grid cell a wedge waters with its depth in mm. Cells the wedge covers in part get
+ * their share, so the volume is kept even when a 5-second wedge is narrower than a cell.
+ */
+export function waterOnWedge(
+  { start, width, radius, depthMm }: Wedge,
+  step: number,
+  visit: (x: number, y: number, depthMm: number) => void,
+): void {
   const box = wedgeBox(start, width, radius);
   const strip = middleStrip(start, width, radius, step);
   for (let x = Math.floor(box.minEast / step) - 1; x <= Math.ceil(box.maxEast / step); x += 1) {
@@ -118,8 +175,15 @@ export function waterBetween(from: WaterReport, to: WaterReport, step: number): 
       const halfWidth = Math.min(180, ((step / 2 / Math.max(distance, step / 2)) * 180) / Math.PI);
       const angularShare = arcOverlap(start, width, bearing - halfWidth, 2 * halfWidth) / (2 * halfWidth);
       if (angularShare <= 0) continue;
-      cells.set(cellKey(x, y), depthMm * angularShare * radialShare);
+      visit(x, y, depthMm * angularShare * radialShare);
     }
   }
+}
+
+/** The water between two consecutive reports as depth in mm per grid cell. */
+export function waterBetween(from: WaterReport, to: WaterReport, step: number): CellDepths {
+  const cells: CellDepths = new Map();
+  const wedge = sweptWedge(from, to, step);
+  if (typeof wedge !== 'string') waterOnWedge(wedge, step, (x, y, depth) => cells.set(cellKey(x, y), depth));
   return cells;
 }

@@ -19,12 +19,8 @@ export const weatherModule = fp(
   async (app: FastifyInstance, config: Pick<Config, 'timeZone'>) => {
     const weather = new WeatherService(app.database.db, config.timeZone);
     app.decorate('weather', weather);
-    const store = (what: string, work: Promise<void>) =>
-      void work.catch((error: unknown) => app.log.error({ err: error }, `storing ${what} failed`));
-    app.gateway.handle('weather', (source, message) =>
-      store('a weather reading', weather.recordWeather(source, message)),
-    );
-    app.gateway.handle('soil', (source, message) => store('a soil reading', weather.recordSoil(source, message)));
+    app.gateway.handle('weather', (source, message) => weather.recordWeather(source, message));
+    app.gateway.handle('soil', (source, message) => weather.recordSoil(source, message));
   },
   { name: 'weather', dependencies: ['database', 'machine-gateway'] },
 );

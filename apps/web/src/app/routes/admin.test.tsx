@@ -4,6 +4,8 @@ import {
   DeviceSecretResponseSchema,
   ERROR_STATUS,
   type ErrorCode,
+  QuarantineListResponseSchema,
+  type QuarantinedMessage,
   RegisterDeviceBodySchema,
   SprinklerAdminListResponseSchema,
   type SprinklerListItem,
@@ -24,7 +26,7 @@ import { dialogStore } from '@/ui/dialog/dialogs';
 import { Toaster } from '@/ui/toast/toaster';
 import { dismissToast, toastStore } from '@/ui/toast/toast-store';
 import { showApiFailuresAsToasts } from '../api-failure-toasts';
-import { AdminSprinklersRoute } from './admin';
+import { AdminRejectedMessagesRoute, AdminSprinklersRoute } from './admin';
 
 const ADMIN = UserSchema.parse({
   id: 1,
@@ -74,6 +76,7 @@ const device = (machineId: string, changes: Partial<Device> = {}): Device => ({
 class FakeServer {
   machines = [machine(1, 'PIVOT-01', 'North field'), machine(2, 'PIVOT-02', 'South field')];
   devices = new Map<string, Device>();
+  quarantined: QuarantinedMessage[] = [];
   /** The next call of "METHOD /path/" fails with this code. */
   failNext = new Map<string, ErrorCode>();
   calls: string[] = [];
@@ -95,6 +98,9 @@ class FakeServer {
     }
     if (method === 'GET' && path === '/api/sprinkler/')
       return [200, z.encode(SprinklerListResponseSchema, this.machines)];
+    if (method === 'GET' && path === '/api/quarantine/') {
+      return [200, QuarantineListResponseSchema.parse({ count: this.quarantined.length, data: this.quarantined })];
+    }
     if (method === 'GET' && path === '/api/device/') {
       return [200, DeviceListResponseSchema.parse([...this.devices.values()])];
     }
@@ -150,12 +156,12 @@ afterEach(() => {
   for (const dialog of dialogStore.get()) dialog.settle(false);
 });
 
-/** The admin machines screen as the app shows it: with its toasts, dialogs and failures told as toasts. */
-async function renderScreen(locale: Locale = 'en') {
+/** An admin screen (the machines by default) as the app shows it: with its toasts, dialogs and failures told as toasts. */
+async function renderScreen(locale: Locale = 'en', Screen = AdminSprinklersRoute) {
   const user = userEvent.setup();
   await renderInApp(
     <QueryClientProvider client={queryClient}>
-      <AdminSprinklersRoute />
+      <Screen />
       <Toaster />
       <DialogHost />
     </QueryClientProvider>,
@@ -309,5 +315,65 @@ describe('the controllers of the admin machines screen', () => {
     expect(toast).toHaveTextContent('Broker wiadomości nie odpowiada');
     expect(toast).toHaveTextContent('Serwer nie może połączyć się z brokerem wiadomości.');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('the rejected messages of the admin panel', () => {
+  const rejected = (changes: Partial<QuarantinedMessage>): QuarantinedMessage => ({
+    id: 1,
+    receivedAt: Date.UTC(2026, 3, 1, 8, 30, 15),
+    machineId: 'PIVOT-01',
+    deviceId: 'PIVOT-01',
+    kind: 'telemetry',
+    topic: 'pivot/v1/machines/PIVOT-01/telemetry',
+    reason: 'invalid',
+    detail: 'alarm: Control characters are not allowed',
+    payloadPreview: '{"alarm":"<img src=x onerror=alert(1)>\\u0000"}',
+    payloadBytes: 48,
+    payloadTruncated: false,
+    ...changes,
+  });
+
+  it('lists each with its machine, the reason in the user language, the detail and the payload as text', async () => {
+    server.quarantined = [
+      rejected({
+        id: 2,
+        reason: 'too_large',
+        payloadPreview: '{"v":1,',
+        payloadBytes: 1_048_621,
+        payloadTruncated: true,
+      }),
+      rejected({ id: 1, machineId: 'PUMP-9', deviceId: 'ST-3', kind: 'weather', payloadPreview: 'a\u2400b' }),
+    ];
+    await renderScreen('pl', AdminRejectedMessagesRoute);
+
+    const table = await screen.findByRole('table', { name: 'Odrzucone wiadomości' });
+    await within(table).findByText('PUMP-9');
+    const [, large, weather] = within(table).getAllByRole('row');
+    expect(large).toHaveTextContent('North field');
+    expect(large).toHaveTextContent('Za duża');
+    expect(large).toHaveTextContent(/1\s048\s621 B; pokazano tylko początek/);
+    expect(weather).toHaveTextContent('PUMP-9');
+    expect(weather).toHaveTextContent('Stacja pogodowa ST-3');
+    expect(weather).toHaveTextContent('Nieprawidłowa treść');
+    expect(weather).toHaveTextContent('alarm: Control characters are not allowed');
+    expect(weather).toHaveTextContent('a\u2400b');
+    expect(weather).toHaveTextContent('48 B');
+  });
+
+  it('shows a payload that looks like markup as text, never as markup', async () => {
+    server.quarantined = [rejected({})];
+    await renderScreen('en', AdminRejectedMessagesRoute);
+    const table = await screen.findByRole('table', { name: 'Rejected messages' });
+    expect(await within(table).findByText('{"alarm":"<img src=x onerror=alert(1)>\\u0000"}')).toBeInTheDocument();
+    expect(table.querySelector('img')).toBeNull();
+    expect(table).toHaveTextContent('Invalid content');
+  });
+
+  it('says when there is nothing', async () => {
+    await renderScreen('en', AdminRejectedMessagesRoute);
+    expect(
+      await screen.findByText('No rejected messages: everything the machines sent was stored.'),
+    ).toBeInTheDocument();
   });
 });

@@ -4,6 +4,7 @@ import { AddUserButton } from '@/features/admin/components/add-user-button';
 import { AdminGuard } from '@/features/admin/components/admin-guard';
 import { AdminNav } from '@/features/admin/components/admin-nav';
 import { DevicesSection } from '@/features/admin/components/devices-section';
+import { RejectedMessagesTable } from '@/features/admin/components/rejected-messages-table';
 import { SprinklersTable } from '@/features/admin/components/sprinklers-table';
 import { UsersTable } from '@/features/admin/components/users-table';
 import { Page } from '@/ui/page';
@@ -32,6 +33,18 @@ export function AdminSprinklersRoute() {
         <AdminNav current="sprinklers" />
         <SprinklersTable />
         <DevicesSection />
+      </Page>
+    </AdminGuard>
+  );
+}
+
+export function AdminRejectedMessagesRoute() {
+  const { t } = useTranslation();
+  return (
+    <AdminGuard>
+      <Page title={t('admin.rejected.title')} description={t('admin.rejected.description')}>
+        <AdminNav current="rejected" />
+        <RejectedMessagesTable />
       </Page>
     </AdminGuard>
   );

@@ -8,6 +8,7 @@ export const adminKeys = {
   /** Every machine at once (not a page), to name each registered controller's machine. */
   allSprinklers: ['admin', 'all-sprinklers'] as const,
   devices: ['admin', 'devices'] as const,
+  quarantine: ['admin', 'quarantine'] as const,
 };
 
 /**

@@ -2,11 +2,15 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
 import { AppLink } from '@/ui/link';
 
-type Section = 'users' | 'sprinklers';
+type Section = 'users' | 'sprinklers' | 'rejected';
 
-const LINKS: Record<Section, string> = { users: paths.adminUsers.link(), sprinklers: paths.adminSprinklers.link() };
+const LINKS: Record<Section, string> = {
+  users: paths.adminUsers.link(),
+  sprinklers: paths.adminSprinklers.link(),
+  rejected: paths.adminRejectedMessages.link(),
+};
 
-/** The admin panel's two lists, as tabs under the title. */
+/** The admin panel's lists, as tabs under the title. */
 export function AdminNav({ current }: { current: Section }) {
   const { t } = useTranslation();
   return (
@@ -17,7 +21,7 @@ export function AdminNav({ current }: { current: Section }) {
             <AppLink
               to={LINKS[section]}
               aria-current={section === current ? 'page' : undefined}
-              className="inline-flex h-10 items-center border-b-2 border-transparent px-3 text-sm font-semibold text-ink-muted hover:text-ink aria-[current=page]:border-water aria-[current=page]:text-ink"
+              className="inline-flex h-10 items-center border-b-2 border-transparent px-2 text-sm sm:px-3 font-semibold text-ink-muted hover:text-ink aria-[current=page]:border-water aria-[current=page]:text-ink"
             >
               {t(`admin.nav.${section}`)}
             </AppLink>

@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+/** Something wrong that the server works around: a stable code and a sentence for whoever reads it. */
+export type HealthProblem = { code: string; message: string };
+/** Asked at every health request: cheap and synchronous, since load balancers ask every few seconds. */
+export type HealthCheck = () => HealthProblem[];
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Modules add what health reports of them: `app.health.check(() => problems)`. */
+    health: { check: (check: HealthCheck) => void };
+  }
+}
+
+const HealthSchema = z.strictObject({
+  /** degraded: the server answers, but something it works around needs attention (see problems). */
+  status: z.enum(['ok', 'degraded']),
+  /** Each as "code: sentence", such as "broker_unreachable: …"; empty when ok. */
+  problems: z.array(z.string()),
+  database: z.enum(['pglite', 'postgres']),
+  /** The API works without the broker; machines are then offline and commands go unanswered. */
+  broker: z.enum(['connected', 'unreachable']),
+  /** Reports dropped since start because no controller is registered under their machine ID. */
+  unregisteredReportsDropped: z.number().int().nonnegative(),
+});
+
+const healthRoutes: FastifyPluginAsyncZod<{ checks: HealthCheck[] }> = async (app, { checks }) => {
+  app.get(
+    '/health',
+    { config: { access: 'public' }, schema: { tags: ['health'], response: { 200: HealthSchema } } },
+    async () => {
+      await app.database.db.execute(sql`select 1`);
+      const broker = app.gateway.connected ? ('connected' as const) : ('unreachable' as const);
+      const problems = [
+        ...(broker === 'unreachable'
+          ? [
+              {
+                code: 'broker_unreachable',
+                message: 'the MQTT broker cannot be reached: machines show offline and commands are refused',
+              },
+            ]
+          : []),
+        ...checks.flatMap((check) => check()),
+      ].map(({ code, message }) => `${code}: ${message}`);
+      return {
+        status: problems.length === 0 ? ('ok' as const) : ('degraded' as const),
+        problems,
+        database: app.database.kind,
+        broker,
+        unregisteredReportsDropped: app.gateway.unadmittedCount,
+      };
+    },
+  );
+};
+
+/**
+ * `GET /api/health`: 500 when the database does not answer; otherwise 200, `ok` or `degraded`
+ * with the problems the core and the modules report (docs/operations.md). A degraded server
+ * still serves, so it stays 200: a load balancer that took it out would make things worse.
+ */
+export const healthPlugin = fp(
+  async (app: FastifyInstance) => {
+    const checks: HealthCheck[] = [];
+    app.decorate('health', { check: (check: HealthCheck) => void checks.push(check) });
+    await app.register(healthRoutes, { prefix: '/api', checks });
+  },
+  { name: 'health', dependencies: ['database', 'machine-gateway', 'authentication'] },
+);

@@ -1,0 +1,18 @@
+import { expect, inject, it } from 'vitest';
+import { recordFigures } from './support/figures';
+import { EMBEDDED_BROKER_WINDOW_MS, describeLosses, reportThroughAKill } from './support/ingestion';
+import { startEmbeddedProduct } from './support/product';
+
+it('a. kill -9 during ingestion on the embedded broker and PGlite (as `npm start` runs): loses at most what the broker acknowledged in its last moments', async () => {
+  const { server, brokerUrl } = await startEmbeddedProduct();
+  const outcome = await reportThroughAKill(server, brokerUrl);
+  await recordFigures(inject('chaosFiguresDir'), {
+    key: 'a',
+    scenario: 'a. kill -9 during ingestion, embedded broker + PGlite',
+    reportsAcknowledged: outcome.acknowledged,
+    reportsLost: outcome.lost.length,
+    note: `${describeLosses(outcome)}; bound: only reports acknowledged within ${EMBEDDED_BROKER_WINDOW_MS} ms before the kill may be lost`,
+  });
+  const blamed = outcome.lost.filter((report) => report.sinceKill < -EMBEDDED_BROKER_WINDOW_MS || report.sinceKill > 0);
+  expect(blamed, 'reports acknowledged outside the embedded broker window, and lost').toEqual([]);
+});

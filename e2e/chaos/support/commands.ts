@@ -1,0 +1,53 @@
+import { PivotMachine, silentLogger } from '@pivot/simulator';
+import { onTestFinished } from 'vitest';
+import { registerController, uniqueMachineId } from '../../support/controllers';
+import type { HttpSession } from '../../support/http-session';
+import type { ServerProcess } from '../../support/server-process';
+import { CommandWitness } from './command-witness';
+import { addMachine, queryDatabase } from './product';
+
+/** What the activity log says when a motion command ends, whichever way. */
+export const MOTION_EVENTS = ['sprinkler_motion_success', 'sprinkler_motion_failure'];
+
+/** A simulated pivot, registered, connected and added, with a witness of the commands it carries out. */
+export async function startWitnessedMachine(admin: HttpSession, brokerUrl: string, prefix: string) {
+  const machineId = uniqueMachineId(prefix);
+  const witness = new CommandWitness(machineId);
+  const machine = new PivotMachine({
+    brokerUrl,
+    id: machineId,
+    secret: await registerController(admin, machineId),
+    lat: 52.32,
+    lng: 17.04,
+    armLength: 300,
+    logger: silentLogger,
+  });
+  machine.speakFor(witness);
+  await machine.start();
+  onTestFinished(() => machine.stop());
+  return { machine, machineId, witness, sprinklerId: await addMachine(admin, machineId) };
+}
+
+/**
+ * The stored motion commands of a machine and how the activity log told of their end. A command
+ * has no recorded outcome when it is still pending, or when the log tells of fewer commands'
+ * ends than there are commands.
+ */
+export async function motionRecords(server: ServerProcess, machineId: string) {
+  const records = await queryDatabase<{ outcome: string }>(
+    server,
+    `select outcome from machine_commands where machine_id = $1 and type = 'motion'`,
+    [machineId],
+  );
+  const logged = await queryDatabase<{ event_type: string; details: string }>(
+    server,
+    'select event_type, details from log_entries where sprinkler_internal_id = $1 and event_type = any($2)',
+    [machineId, MOTION_EVENTS],
+  );
+  return {
+    outcomes: records.map((record) => record.outcome),
+    logged: logged.map((entry) => `${entry.event_type} "${entry.details}"`),
+    withoutOutcome:
+      records.filter((record) => record.outcome === 'pending').length + Math.max(0, records.length - logged.length),
+  };
+}

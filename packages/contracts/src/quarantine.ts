@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { PagingQuerySchema, listResponseOf } from './common';
+import type { TopicKind } from './mqtt';
+
+/**
+ * Why a machine message was set aside instead of stored: it broke the protocol (larger than the
+ * protocol allows, not JSON, not valid, a clock far ahead, older than the backfill window,
+ * reaching beyond its machine's arm), the database refused it, or it came after its machine's
+ * quarantine share of the minute was used (a summary of those, with the last of them;
+ * docs/protocol.md, "What the server does with a message that breaks the protocol").
+ */
+export const QUARANTINE_REASONS = [
+  'too_large',
+  'not_json',
+  'invalid',
+  'clock_ahead',
+  'too_old',
+  'beyond_arm',
+  'refused',
+  'rate_limited',
+] as const;
+export const QuarantineReasonSchema = z.enum(QUARANTINE_REASONS);
+export type QuarantineReason = z.infer<typeof QuarantineReasonSchema>;
+
+/** The kinds of message a machine, station or sensor reports: those that may be set aside. */
+export const REPORT_KINDS = [
+  'presence',
+  'telemetry',
+  'program',
+  'weather',
+  'soil',
+] as const satisfies readonly TopicKind[];
+export const ReportKindSchema = z.enum(REPORT_KINDS);
+export type ReportKind = z.infer<typeof ReportKindSchema>;
+
+export const QuarantinedMessageSchema = z.strictObject({
+  id: z.number().int().positive(),
+  /** When the server set it aside, ms since the epoch. */
+  receivedAt: z.number(),
+  /** The machine whose topic it came on, and the device that sent it (the machine, or its station or sensor). */
+  machineId: z.string(),
+  deviceId: z.string(),
+  kind: ReportKindSchema,
+  topic: z.string(),
+  reason: QuarantineReasonSchema,
+  /** What was wrong, in the server's words: the schema's complaints, the timestamp, the database's error. */
+  detail: z.string(),
+  /**
+   * The beginning of the payload as text: invalid UTF-8 as U+FFFD, control characters as their
+   * visible symbols (NUL as ␀; line breaks and tabs stay). Render it as text, never as HTML.
+   */
+  payloadPreview: z.string(),
+  /** The whole payload's size in bytes; only its beginning was kept. */
+  payloadBytes: z.number().int().nonnegative(),
+  /** True when the preview is only the beginning of the payload. */
+  payloadTruncated: z.boolean(),
+});
+export type QuarantinedMessage = z.infer<typeof QuarantinedMessageSchema>;
+
+/** Newest first. */
+export const QuarantineListQuerySchema = PagingQuerySchema;
+export type QuarantineListQuery = z.infer<typeof QuarantineListQuerySchema>;
+
+export const QuarantineListResponseSchema = listResponseOf(QuarantinedMessageSchema);
+export type QuarantineListResponse = z.infer<typeof QuarantineListResponseSchema>;
