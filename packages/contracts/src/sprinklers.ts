@@ -37,8 +37,13 @@ const liveValues = {
   speed: z.number().nullable(),
   pressure: z.number().nullable(),
   flow: z.number().nullable(),
-  /** Whether the machine is connected to the broker now (not part of the spec's shape; the status panel needs it). */
+  /**
+   * Whether the machine is online now: connected to the broker, and not silent for longer than
+   * three of its report intervals (not part of the spec's shape; the status panel needs it).
+   */
   online: z.boolean(),
+  /** When the machine measured the values above (its latest report), ms since the epoch; null before its first. */
+  reportedAt: z.number().nullable(),
   /** Upload date of the program the machine runs, ms since the epoch. */
   currentProgramTimestamp: z.number().nullable(),
 };

@@ -6,6 +6,7 @@ import {
   ReplyMessageSchema,
   TelemetryMessageSchema,
   WeatherMessageSchema,
+  machineIsOnline,
   machineMayPublish,
   machineMaySubscribe,
   machinePermissions,
@@ -157,5 +158,31 @@ describe('topics and what a controller may do with them', () => {
     ]) {
       expect(machineMaySubscribe('A', filter), filter).toBe(false);
     }
+  });
+});
+
+describe('machineIsOnline', () => {
+  const now = Date.UTC(2026, 10, 23, 12);
+  const connected = { online: true, status: 'stop' as const, flow: 0 };
+
+  it('holds a machine at rest online for three minutes of silence, and no longer', () => {
+    expect(machineIsOnline({ ...connected, reportedAt: now - 180_000 }, now)).toBe(true);
+    expect(machineIsOnline({ ...connected, reportedAt: now - 180_001 }, now)).toBe(false);
+  });
+
+  it('holds a moving or watering machine online for 15 s of silence, and no longer', () => {
+    for (const last of [
+      { status: 'front' as const, flow: 0 },
+      { status: 'back' as const, flow: 0 },
+      { status: 'stop' as const, flow: 12 },
+    ]) {
+      expect(machineIsOnline({ online: true, ...last, reportedAt: now - 15_000 }, now)).toBe(true);
+      expect(machineIsOnline({ online: true, ...last, reportedAt: now - 15_001 }, now)).toBe(false);
+    }
+  });
+
+  it('takes the broker at its word when the machine is disconnected, and trusts a connected one that has not reported yet', () => {
+    expect(machineIsOnline({ ...connected, online: false, reportedAt: now }, now)).toBe(false);
+    expect(machineIsOnline({ ...connected, reportedAt: null, status: null, flow: null }, now)).toBe(true);
   });
 });

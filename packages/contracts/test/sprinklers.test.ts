@@ -34,6 +34,7 @@ function buildListItem(overrides: Record<string, unknown> = {}) {
     pressure: 2.5,
     flow: 55,
     online: true,
+    reportedAt: Date.UTC(2026, 5, 1, 12),
     currentProgramName: 'Maize',
     currentProgramTimestamp: Date.UTC(2026, 3, 1),
     ...overrides,

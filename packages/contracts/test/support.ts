@@ -62,6 +62,7 @@ export const NOT_YET_REPORTED = {
   pressure: null,
   flow: null,
   online: false,
+  reportedAt: null,
   currentProgramName: null,
   currentProgramTimestamp: null,
 } as const;

@@ -27,6 +27,7 @@ export function presentSprinklerListItem(row: SprinklerRow, state?: MachineState
     pressure: state?.pressure ?? null,
     flow: state?.flow ?? null,
     online: isOnline(state),
+    reportedAt: state?.reportedAt?.getTime() ?? null,
     currentProgramName: state?.programName && state.programData ? state.programName : null,
     currentProgramTimestamp: state?.programUploadedAt?.getTime() ?? null,
   };

@@ -1,12 +1,11 @@
+import { machineIsOnline } from '@pivot/contracts';
 import type { MachineStateRow } from './telemetry.table';
 
 /**
- * Online while the broker says the machine is connected and it has reported within three of
- * its longest telemetry intervals (docs/protocol.md).
+ * Online while the broker says the machine is connected and it has reported within three of its
+ * report intervals for what it last reported (docs/protocol.md, "Online and offline").
  */
-export const SILENCE_BEFORE_OFFLINE_MS = 3 * 60_000;
-
 export function isOnline(state: MachineStateRow | undefined, now = Date.now()): boolean {
-  if (!state?.online) return false;
-  return state.reportedAt === null || now - state.reportedAt.getTime() < SILENCE_BEFORE_OFFLINE_MS;
+  if (!state) return false;
+  return machineIsOnline({ ...state, reportedAt: state.reportedAt?.getTime() ?? null }, now);
 }

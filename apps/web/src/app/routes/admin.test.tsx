@@ -54,6 +54,7 @@ const machine = (id: number, internalId: string, name: string): SprinklerListIte
   pressure: null,
   flow: null,
   online: false,
+  reportedAt: null,
   currentProgramTimestamp: null,
   currentProgramName: null,
 });
