@@ -1,3 +1,4 @@
+export * from './alerts';
 export * from './common';
 export * from './devices';
 export * from './errors';

@@ -25,6 +25,15 @@ export const LOG_EVENT_TYPES = [
   'device_secret_replaced',
   'device_removed',
   'device_connection_refused',
+  // Incidents (docs/alerts.md): raised by the server, each when it begins and when it ends.
+  'sprinkler_alarm',
+  'sprinkler_alarm_cleared',
+  'sprinkler_stopped_unexpectedly',
+  'sprinkler_moving_again',
+  'sprinkler_offline',
+  'sprinkler_back_online',
+  'sprinkler_low_pressure',
+  'sprinkler_pressure_restored',
 ] as const;
 export const LogEventTypeSchema = z.enum(LOG_EVENT_TYPES);
 export type LogEventType = z.infer<typeof LogEventTypeSchema>;
@@ -58,6 +67,14 @@ export const LOG_EVENT_PARAMS = {
   device_secret_replaced: ['machine', 'actor'],
   device_removed: ['machine', 'actor'],
   device_connection_refused: ['machine', 'address'],
+  sprinkler_alarm: ['machine', 'detail'],
+  sprinkler_alarm_cleared: ['machine', 'detail'],
+  sprinkler_stopped_unexpectedly: ['machine', 'detail'],
+  sprinkler_moving_again: ['machine', 'detail'],
+  sprinkler_offline: ['machine', 'detail'],
+  sprinkler_back_online: ['machine', 'detail'],
+  sprinkler_low_pressure: ['machine', 'detail'],
+  sprinkler_pressure_restored: ['machine', 'detail'],
 } as const satisfies Record<LogEventType, readonly [string, string]>;
 
 export type LogEventParam = (typeof LOG_EVENT_PARAMS)[LogEventType][number];
