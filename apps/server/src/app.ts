@@ -1,6 +1,5 @@
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -33,6 +32,7 @@ import { databasePlugin } from './plugins/database';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { inputGuardPlugin } from './plugins/input-guard';
 import { machineGatewayPlugin } from './plugins/machine-gateway';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import { webAppPlugin } from './plugins/web-app';
 
 /** The server: Fastify with every module's service on it (`app.users`, `app.sprinklers`, …). */
@@ -67,9 +67,7 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'img-src': ["'self'", 'data:', 'https:'] } },
-  });
+  await app.register(securityHeadersPlugin, config);
   // Farmers are often on a slow mobile connection: answers and the app's files go compressed
   // (the live event streams are written directly and stay uncompressed, so nothing waits).
   await app.register(compress, { threshold: 1024 });

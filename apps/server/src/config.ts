@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMAND_CLOCK_TOLERANCE_MS } from '@pivot/contracts';
@@ -10,6 +11,39 @@ const optionalText = z
   .string()
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+/** The names proxy-addr (Fastify's trustProxy) gives to address ranges. */
+const ADDRESS_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrRange(value: string): boolean {
+  if (ADDRESS_RANGE_NAMES.has(value)) return true;
+  const [address = '', prefix, ...rest] = value.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+const TRUST_PROXY_EXPECTED = "expected true, false, or the proxies' IP addresses and CIDR ranges, comma-separated";
+
+/**
+ * Whom to believe about a request's client address and protocol (X-Forwarded-For, -Proto): `true`
+ * for any peer, `false` for none, or the proxies' addresses and ranges (`127.0.0.1,10.0.0.0/8`,
+ * `loopback`), so that clients reaching the server directly cannot claim another address.
+ */
+const trustProxyFromEnv = z.union([
+  booleanFromEnv,
+  z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().refine(isAddressOrRange, TRUST_PROXY_EXPECTED)).min(1, TRUST_PROXY_EXPECTED)),
+]);
 
 /**
  * A controller acts on a command only until the clock tolerance before it expires, and one whose
@@ -30,7 +64,7 @@ const EnvSchema = z.object({
   ),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).default(900),
   COOKIE_SECURE: booleanFromEnv.optional(),
-  TRUST_PROXY: booleanFromEnv.default(false),
+  TRUST_PROXY: trustProxyFromEnv.default(false),
   ADMIN_EMAIL: optionalText,
   ADMIN_PASSWORD: optionalText,
   SMTP_URL: optionalText,
@@ -120,6 +154,7 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
     jwtSecret: values.JWT_SECRET,
     accessTokenTtlSeconds: values.ACCESS_TOKEN_TTL_SECONDS,
     cookieSecure: values.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
+    /** Whose X-Forwarded-For and X-Forwarded-Proto to believe: every peer, none, or these addresses. */
     trustProxy: values.TRUST_PROXY,
     adminEmail: values.ADMIN_EMAIL?.toLowerCase(),
     adminPassword: values.ADMIN_PASSWORD,

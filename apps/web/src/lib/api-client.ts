@@ -3,6 +3,7 @@ import type { ZodType } from 'zod';
 import { env } from '@/config/env';
 import { isSessionFreePath } from '@/config/paths';
 import { readCookie } from './cookies';
+import { randomKey } from './random-key';
 import { type ServerSentEvent, ServerSentEventParser } from './server-sent-events';
 import { session } from './session';
 
@@ -138,7 +139,7 @@ async function exchange(request: Omit<ApiRequest<unknown>, 'response'>): Promise
   const token = session.accessToken();
   const safe = SAFE_METHODS.has(request.method);
   // One key for the action, whatever is sent again for it: the server carries it out once.
-  const idempotencyKey = safe ? undefined : crypto.randomUUID();
+  const idempotencyKey = safe ? undefined : randomKey();
   const sendWith = (bearer: string | null) =>
     send(request.method, url, request.body, bearer, request.signal, idempotencyKey);
   let response = await sendWith(token);

@@ -1,0 +1,54 @@
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+type ContentSecurityPolicyDirectives = Record<string, string[] | null>;
+
+/**
+ * What the web app needs: its own scripts, styles, worker and manifest; map tiles from any https
+ * host (VITE_MAP_TILE_URL). Helmet's defaults fill in the rest, except `upgrade-insecure-requests`,
+ * which only an https page may carry (see below).
+ */
+const DIRECTIVES: ContentSecurityPolicyDirectives = {
+  'script-src': ["'self'"],
+  'img-src': ["'self'", 'data:', 'https:'],
+  'worker-src': ["'self'"],
+  'manifest-src': ["'self'"],
+  'upgrade-insecure-requests': null,
+};
+
+const OVER_HTTP: FastifyHelmetOptions = {
+  contentSecurityPolicy: { directives: DIRECTIVES },
+  strictTransportSecurity: false,
+};
+
+const OVER_HTTPS: FastifyHelmetOptions = {
+  contentSecurityPolicy: { directives: { ...DIRECTIVES, 'upgrade-insecure-requests': [] } },
+  strictTransportSecurity: { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true },
+};
+
+export type SecurityHeadersOptions = {
+  /** The address users reach the product at: an https one means every page is served over https. */
+  publicUrl: string;
+};
+
+/**
+ * Helmet's security headers on every answer. Two of them only make sense on a page served over
+ * https, and one breaks a page served over plain http: `upgrade-insecure-requests` makes the
+ * browser fetch the page's scripts over https, which a server reached at http://<address>:<port>
+ * on a farm's network does not speak, so the page stays blank. That directive and HSTS are sent
+ * only when the product is served over https: PUBLIC_URL starts with https://, or the request
+ * came through a trusted proxy (TRUST_PROXY) that says `X-Forwarded-Proto: https`.
+ */
+export const securityHeadersPlugin = fp(
+  async (app: FastifyInstance, options: SecurityHeadersOptions) => {
+    const alwaysHttps = options.publicUrl.startsWith('https://');
+    const servedOverHttps = (request: FastifyRequest) => alwaysHttps || request.protocol === 'https';
+    // Not global: the hook below chooses the headers per request, through the reply's helmet().
+    await app.register(helmet, { ...OVER_HTTP, global: false });
+    app.addHook('onRequest', async (request, reply) => {
+      reply.helmet(servedOverHttps(request) ? OVER_HTTPS : OVER_HTTP);
+    });
+  },
+  { name: 'security-headers' },
+);

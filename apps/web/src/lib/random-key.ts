@@ -1,0 +1,13 @@
+/**
+ * A random UUID (version 4), such as an action's Idempotency-Key. `crypto.randomUUID` exists only
+ * in a secure context (https, or localhost), and a farm may open its own server at
+ * http://<address>:<port> on its network; `crypto.getRandomValues` is there in every context.
+ */
+export function randomKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
