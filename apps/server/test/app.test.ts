@@ -16,7 +16,8 @@ describe('the server', () => {
       problems: [],
       database: t.database.kind,
       broker: 'connected',
-      unregisteredReportsDropped: 0,
+      // On a shared broker (TEST_MQTT_URL) other tests' machines may have left retained reports.
+      unregisteredReportsDropped: process.env.TEST_MQTT_URL ? expect.any(Number) : 0,
     });
   });
 
