@@ -8,21 +8,38 @@ import { requestLanguage } from '../http/request-context';
 import { errorMessage } from '../i18n/messages';
 
 /**
+ * Vite names every file it writes to assets/ after a hash of its content (`index-ldBt-qtn.js`): a
+ * new build gives a changed file a new name, so a browser may keep these for good. Everything
+ * else keeps its name from build to build (index.html, the manifest, the service worker, public/
+ * files) and is asked for again each time, answered 304 while unchanged (its ETag). public/ has
+ * no assets/ folder, so no file of a lasting name lands among the hashed ones.
+ */
+const HASHED_FOLDER = 'assets';
+const KEPT_FOR_GOOD = 'public, max-age=31536000, immutable';
+const ASKED_AGAIN = 'no-cache';
+
+const sendPage = (reply: FastifyReply) => reply.header('cache-control', ASKED_AGAIN).sendFile('index.html');
+
+/**
  * Serves the built web app from the same origin as the API. Paths outside /api that match no
  * file get index.html, so the app's router handles them (and shows its own not-found page);
  * a missing file under /assets/ (a chunk of an older build, asked for by a tab opened before
  * a deploy) gets a plain 404, which the app shows as its error page. Files are looked up on
  * each request, so a rebuilt app is served without a restart.
  */
-/** The page must be asked for again after a deploy; the hashed assets may be kept. */
-const sendPage = (reply: FastifyReply) =>
-  reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
-
 export const webAppPlugin = fp(async (app: FastifyInstance, options: { distDir: string }) => {
   const indexFile = path.join(options.distDir, 'index.html');
   const hasWebApp = existsSync(indexFile);
   if (hasWebApp) {
-    await app.register(fastifyStatic, { root: options.distDir, wildcard: true, index: false });
+    const hashedFolder = path.join(options.distDir, HASHED_FOLDER) + path.sep;
+    await app.register(fastifyStatic, {
+      root: options.distDir,
+      wildcard: true,
+      index: false,
+      cacheControl: false,
+      setHeaders: (reply: FastifyReply, file: string) =>
+        reply.header('cache-control', file.startsWith(hashedFolder) ? KEPT_FOR_GOOD : ASKED_AGAIN),
+    });
     app.get('/', { schema: { hide: true } }, (_request, reply) => sendPage(reply));
   } else {
     app.log.warn({ distDir: options.distDir }, 'the web app is not built; serving the API only');

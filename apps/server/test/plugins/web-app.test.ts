@@ -13,6 +13,13 @@ describe('serving the built web app', () => {
     await mkdir(path.join(distDir, 'assets'));
     await writeFile(path.join(distDir, 'index.html'), '<!doctype html><title>Pivot app</title>');
     await writeFile(path.join(distDir, 'assets', 'app.js'), 'console.log("app")');
+    await writeFile(path.join(distDir, 'assets', 'index-ldBt-qtn.js'), 'console.log("entry")');
+    await writeFile(path.join(distDir, 'assets', 'index-gXbMYf_8.css'), 'body { margin: 0 }');
+    await writeFile(path.join(distDir, 'manifest.webmanifest'), '{"name":"Pivot"}');
+    await writeFile(path.join(distDir, 'sw.js'), 'self.addEventListener("fetch", () => {})');
+    await writeFile(path.join(distDir, 'color-mode.js'), '(() => {})()');
+    await mkdir(path.join(distDir, 'icons'));
+    await writeFile(path.join(distDir, 'icons', 'pivot-192.png'), 'png');
     t = await createTestApp({ WEB_DIST_DIR: distDir });
   });
   afterAll(async () => {
@@ -32,6 +39,39 @@ describe('serving the built web app', () => {
     const response = await t.app.inject({ url: '/assets/app.js' });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('console.log');
+  });
+
+  it('lets browsers keep the hashed build files for good', async () => {
+    for (const url of ['/assets/index-ldBt-qtn.js', '/assets/index-gXbMYf_8.css', '/assets/app.js']) {
+      const response = await t.app.inject({ url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['cache-control'], url).toBe('public, max-age=31536000, immutable');
+    }
+  });
+
+  it('has the page, the manifest, the service worker and the unhashed files asked for again each time', async () => {
+    for (const url of [
+      '/',
+      '/index.html',
+      '/manifest.webmanifest',
+      '/sw.js',
+      '/color-mode.js',
+      '/icons/pivot-192.png',
+    ]) {
+      const response = await t.app.inject({ url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['cache-control'], url).toBe('no-cache');
+    }
+    expect((await t.app.inject({ url: '/manifest.webmanifest' })).headers['content-type']).toContain(
+      'application/manifest+json',
+    );
+    expect((await t.app.inject({ url: '/sw.js' })).headers['content-type']).toContain('javascript');
+  });
+
+  it('answers a file asked for again unchanged with 304', async () => {
+    const first = await t.app.inject({ url: '/sw.js' });
+    const again = await t.app.inject({ url: '/sw.js', headers: { 'if-none-match': String(first.headers.etag) } });
+    expect(again.statusCode).toBe(304);
   });
 
   it('compresses files and answers for a browser that accepts it', async () => {
