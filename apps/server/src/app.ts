@@ -11,6 +11,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { type Config, PRODUCT_NAME } from './config';
 import type { DatabaseHandle } from './db/client';
+import { BODY_LIMIT } from './http/body-limits';
 import { healthPlugin } from './http/health';
 import { accessModule } from './modules/access';
 import { adminModule } from './modules/admin';
@@ -62,7 +63,8 @@ export async function buildApp({
     },
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
-    bodyLimit: 5 * 1024 * 1024,
+    // Small for every route; the few that take a field's geometry raise it (http/body-limits.ts).
+    bodyLimit: BODY_LIMIT,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   device_exists: 409,
   sprinkler_offline: 409,
   request_in_progress: 409,
+  payload_too_large: 413,
   idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,

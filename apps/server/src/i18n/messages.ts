@@ -35,6 +35,7 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     request_in_progress:
       'This action is still being carried out, or was interrupted - check the machine before you try again',
     idempotency_key_reused: 'This request key was already used for another request',
+    payload_too_large: 'The request carries more data than the server accepts here - send less at once',
     device_not_found: 'No controller with this ID has credentials',
     device_exists: 'A controller with this ID already has credentials - give it a new secret instead',
     broker_unreachable: 'The message broker cannot be reached - nothing was changed, try again',
@@ -69,6 +70,7 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     request_in_progress:
       'To działanie jest jeszcze wykonywane albo zostało przerwane - sprawdź maszynę, zanim spróbujesz ponownie',
     idempotency_key_reused: 'Ten klucz żądania był już użyty dla innego żądania',
+    payload_too_large: 'Żądanie zawiera więcej danych, niż serwer tu przyjmuje - wyślij mniej naraz',
     device_not_found: 'Żaden sterownik o tym ID nie ma danych dostępowych',
     device_exists: 'Sterownik o tym ID ma już dane dostępowe - zamiast tego nadaj mu nowy sekret',
     broker_unreachable: 'Brak połączenia z brokerem wiadomości - nic nie zmieniono, spróbuj ponownie',

@@ -1,4 +1,4 @@
-import type { ErrorBody, PasswordError } from '@pivot/contracts';
+import { ERROR_STATUS, type ErrorBody, type PasswordError } from '@pivot/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
@@ -10,6 +10,11 @@ import { errorMessage, passwordMessage } from '../i18n/messages';
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const language = requestLanguage(request);
+    // Fastify refuses a body over the route's limit (http/body-limits.ts) before parsing it.
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      const body: ErrorBody = { code: 'payload_too_large', message: errorMessage('payload_too_large', language) };
+      return reply.status(ERROR_STATUS.payload_too_large).send(body);
+    }
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, 'request failed');
       const body: ErrorBody = { code: error.code, message: errorMessage(error.code, language) };

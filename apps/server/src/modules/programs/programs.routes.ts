@@ -1,5 +1,6 @@
 import { IdParamsSchema, ProgramBodySchema, ProgramParamsSchema, SprinklerDetailSchema } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { GEOMETRY_BODY_LIMIT } from '../../http/body-limits';
 import { clientInfo, signedIn } from '../../http/request-context';
 import type { ProgramsService } from './programs.service';
 
@@ -11,6 +12,8 @@ export const programsRoutes: FastifyPluginAsyncZod<{ programs: ProgramsService }
     '/sprinkler/:id/program/',
     {
       config: { idempotent: true },
+      // A program's sectors: up to 500 polygons, drawn or imported from a GIS file.
+      bodyLimit: GEOMETRY_BODY_LIMIT,
       schema: { tags, params: IdParamsSchema, body: ProgramBodySchema, response: { 201: SprinklerDetailSchema } },
     },
     async (request, reply) => {
@@ -26,7 +29,10 @@ export const programsRoutes: FastifyPluginAsyncZod<{ programs: ProgramsService }
 
   app.patch(
     '/sprinkler/:id/program/:programId/',
-    { schema: { tags, params: ProgramParamsSchema, body: ProgramBodySchema, response: detail } },
+    {
+      bodyLimit: GEOMETRY_BODY_LIMIT,
+      schema: { tags, params: ProgramParamsSchema, body: ProgramBodySchema, response: detail },
+    },
     async (request) => {
       const { id, programId } = request.params;
       return programs.update(signedIn(request).user, id, programId, request.body, clientInfo(request));

@@ -8,6 +8,7 @@ import {
   UpdateSprinklerBodySchema,
 } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { GEOMETRY_BODY_LIMIT } from '../../http/body-limits';
 import { clientInfo, signedIn } from '../../http/request-context';
 import type { SprinklersService } from './sprinklers.service';
 
@@ -43,6 +44,8 @@ export const sprinklersRoutes: FastifyPluginAsyncZod<{ sprinklers: SprinklersSer
     '/sprinkler/:id/',
     {
       config: { access: 'admin' },
+      // The area map: a field and its crops, often drawn in a GIS tool with many corners.
+      bodyLimit: GEOMETRY_BODY_LIMIT,
       schema: {
         tags,
         params: IdParamsSchema,
