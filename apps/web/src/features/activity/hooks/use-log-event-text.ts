@@ -12,9 +12,11 @@ export function useLogEventText(): (entry: LogEntry) => { title: string; subtitl
     const params = logEntryParams(entry);
     const motion = params.motion ?? '';
     const values = { ...params, motion: isMotion(motion) ? t(`activity.motion.${motion}`) : motion };
-    return {
-      title: t(`activity.events.${entry.eventType}.title`),
-      subtitle: t(`activity.events.${entry.eventType}.subtitle`, values),
-    };
+    // An alarm without a reason reads "reports an alarm", not "reports an alarm: ".
+    const subtitle =
+      entry.eventType === 'sprinkler_alarm' && !params.detail
+        ? t('activity.events.sprinkler_alarm.subtitle', { ...values, context: 'noDetail' })
+        : t(`activity.events.${entry.eventType}.subtitle`, values);
+    return { title: t(`activity.events.${entry.eventType}.title`), subtitle: subtitle.trim() };
   };
 }
