@@ -3,6 +3,13 @@ import { createStore } from '@/config/create-store';
 export type ToastVariant = 'information' | 'success' | 'warning' | 'error';
 export type ToastLayout = 'horizontal' | 'vertical';
 
+/** A link under the message to the page the toast is about (an alert's machine). */
+export type ToastAction = {
+  label: string;
+  /** An unprefixed path from config/paths. */
+  to: string;
+};
+
 export type ToastInput = {
   variant: ToastVariant;
   title: string;
@@ -11,9 +18,10 @@ export type ToastInput = {
   layout?: ToastLayout;
   /** Shows the variant's icon; on by default. */
   icon?: boolean;
+  action?: ToastAction;
 };
 
-export type Toast = Required<ToastInput> & { id: number };
+export type Toast = Required<Omit<ToastInput, 'action'>> & { action: ToastAction | null; id: number };
 
 /** Spec §9: a toast stays 30 s unless closed. */
 export const TOAST_LIFETIME_MS = 30_000;
@@ -28,7 +36,9 @@ function sameToast(a: Omit<Toast, 'id'>, b: Omit<Toast, 'id'>): boolean {
     a.title === b.title &&
     a.message === b.message &&
     a.layout === b.layout &&
-    a.icon === b.icon
+    a.icon === b.icon &&
+    a.action?.to === b.action?.to &&
+    a.action?.label === b.action?.label
   );
 }
 
@@ -44,7 +54,7 @@ export function dismissToast(id: number): void {
  * Returns the id of the toast that shows the message.
  */
 export function showToast(input: ToastInput): number {
-  const candidate = { message: '', layout: 'horizontal' as const, icon: true, ...input };
+  const candidate = { message: '', layout: 'horizontal' as const, icon: true, ...input, action: input.action ?? null };
   const existing = toastStore.get().find((toast) => sameToast(toast, candidate));
   if (existing) return existing.id;
   const toast: Toast = { ...candidate, id: nextId++ };

@@ -19,4 +19,15 @@ describe('the toaster', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
+
+  it('shows a link to what the toast is about, which closes it when followed', async () => {
+    await renderInApp(<Toaster />, { locale: 'en', path: '/en' });
+    act(() => {
+      showToast({ variant: 'warning', title: 'Alarm', action: { label: 'Open the machine', to: '/sprinklers/7' } });
+    });
+    const link = screen.getByRole('link', { name: 'Open the machine' });
+    expect(link).toHaveAttribute('href', '/en/sprinklers/7');
+    await userEvent.click(link);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
 });

@@ -1,7 +1,9 @@
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from '@/config/create-store';
+import { buttonClasses } from '../button';
 import { CloseIcon, ErrorIcon, type IconProps, InfoIcon, SuccessIcon, WarningIcon } from '../icons';
+import { AppLink } from '../link';
 import { type Toast, type ToastVariant, dismissToast, toastStore } from './toast-store';
 
 const VARIANT_STYLES: Record<ToastVariant, { box: string; icon: ComponentType<IconProps> }> = {
@@ -38,6 +40,15 @@ function ToastView({ toast }: { toast: Toast }) {
       <div className="min-w-0 flex-1 [overflow-wrap:anywhere]">
         <p className="font-semibold">{toast.title}</p>
         {toast.message && <p className="mt-1 text-sm whitespace-pre-line text-ink-muted">{toast.message}</p>}
+        {toast.action && (
+          <AppLink
+            to={toast.action.to}
+            onClick={() => dismissToast(toast.id)}
+            className={buttonClasses('secondary', 'mt-3')}
+          >
+            {toast.action.label}
+          </AppLink>
+        )}
       </div>
       <button
         type="button"
