@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { AccountMenu } from '@/features/account/components/account-menu';
 import { logsKeys } from '@/features/activity/api/get-logs';
 import { NotificationsMenu } from '@/features/activity/components/notifications-menu';
+import { useAlertToasts } from '@/features/alerts/hooks/use-alert-toasts';
 import { onServerChange } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { ServerState } from './server-state';
@@ -18,9 +19,16 @@ function useUnreadCountFollowingChanges() {
   );
 }
 
-/** The header's buttons for a signed-in user: a chunk of its own, so the login page does not load it. */
+/** Every alert is an entry in the log: the bell's count and the activity list look again. */
+const refreshLog = () => void queryClient.invalidateQueries({ queryKey: logsKeys.all });
+
+/**
+ * The header's buttons for a signed-in user: a chunk of its own, so the login page does not load
+ * it. Being on every signed-in page, it also follows the live alerts and shows them as toasts.
+ */
 export default function SignedInControls() {
   useUnreadCountFollowingChanges();
+  useAlertToasts(refreshLog);
   return (
     <ServerState>
       <NotificationsMenu />

@@ -1,0 +1,195 @@
+import { type Alert, AlertSchema, UserSchema } from '@pivot/contracts';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Locale } from '@/config/locales';
+import { session } from '@/lib/session';
+import { renderInApp } from '@/test-utils';
+import { Toaster } from '@/ui/toast/toaster';
+import { dismissToast, toastStore } from '@/ui/toast/toast-store';
+import { useAlertToasts } from './use-alert-toasts';
+
+const FARMER = UserSchema.parse({
+  id: 3,
+  first_name: 'Jan',
+  last_name: 'Kowalski',
+  company_name: null,
+  email: 'jan@farm.pl',
+  phone: null,
+  subscription: { active: true, expiry_date: null },
+  admin: false,
+  language: 'pl',
+  activated: true,
+});
+
+const alert = (changes: Partial<Alert> = {}): Alert =>
+  AlertSchema.parse({
+    logEntryId: 41,
+    kind: 'alarm',
+    phase: 'began',
+    sprinklerId: 7,
+    sprinklerName: 'North field',
+    detail: 'pressure_loss',
+    timestamp: Date.UTC(2026, 5, 1, 6, 30),
+    ...changes,
+  });
+
+/**
+ * GET /api/alerts/events in miniature: each opening is a stream the test writes events into,
+ * or drops; an aborted request ends its stream as a closed page does.
+ */
+class FakeAlertEvents {
+  streams: ReadableStreamDefaultController<Uint8Array>[] = [];
+  private readonly encoder = new TextEncoder();
+
+  open(signal: AbortSignal | null | undefined): Response {
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.streams.push(controller);
+        signal?.addEventListener('abort', () => controller.error(new DOMException('Aborted', 'AbortError')));
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  }
+
+  private get current() {
+    return this.streams.at(-1)!;
+  }
+
+  write(text: string) {
+    this.current.enqueue(this.encoder.encode(text));
+  }
+
+  send(sent: Alert) {
+    this.write(`event: alert\ndata: ${JSON.stringify(sent)}\n\n`);
+  }
+
+  drop() {
+    this.current.close();
+  }
+}
+
+let events: FakeAlertEvents;
+let requested: string[];
+let logChanges: (Alert | null)[];
+
+/** Where the app is: a toast's link moves it. */
+function Location() {
+  return <output aria-label="location">{useLocation().pathname}</output>;
+}
+
+function AlertsFollower() {
+  useAlertToasts((changed) => logChanges.push(changed));
+  return null;
+}
+
+async function renderFollower(locale: Locale = 'en') {
+  await renderInApp(
+    <>
+      <AlertsFollower />
+      <Toaster />
+      <Routes>
+        <Route path="*" element={<Location />} />
+      </Routes>
+    </>,
+    { locale, path: locale === 'en' ? '/en/dashboard/activity' : '/dashboard/activity' },
+  );
+  await waitFor(() => expect(events.streams).toHaveLength(1));
+}
+
+beforeEach(() => {
+  events = new FakeAlertEvents();
+  requested = [];
+  logChanges = [];
+  session.signIn(FARMER, 'access-1');
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+    const { pathname } = new URL(url, 'http://localhost');
+    requested.push(`${init.method ?? 'GET'} ${pathname} ${new Headers(init.headers).get('Authorization')}`);
+    if (pathname === '/api/alerts/events') return events.open(init.signal);
+    return new Response(JSON.stringify({ code: 'not_found', message: 'no such call' }), { status: 404 });
+  });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  for (const toast of toastStore.get()) dismissToast(toast.id);
+});
+
+describe('live alerts', () => {
+  it('follow the alert stream with the session token, once', async () => {
+    await renderFollower();
+    expect(requested).toEqual(['GET /api/alerts/events Bearer access-1']);
+  });
+
+  it('show an incident that begins as a warning, with the machine, the detail and a link to the machine', async () => {
+    const user = userEvent.setup();
+    await renderFollower();
+    act(() => events.send(alert()));
+
+    const toast = await screen.findByRole('alert');
+    expect(toast).toHaveAttribute('data-variant', 'warning');
+    expect(within(toast).getByText('Alarm')).toBeInTheDocument();
+    expect(toast).toHaveTextContent('Machine North field reports an alarm: pressure_loss');
+    expect(logChanges).toEqual([alert()]);
+
+    await user.click(within(toast).getByRole('link', { name: 'Open the machine' }));
+    expect(screen.getByRole('status', { name: 'location' })).toHaveTextContent('/en/sprinklers/7');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('show an incident that ends as a success', async () => {
+    await renderFollower();
+    act(() => events.send(alert({ kind: 'low_pressure', phase: 'ended', detail: '2.4 bar' })));
+    const toast = await screen.findByText('Low pressure over');
+    expect(toast.closest('[data-variant]')).toHaveAttribute('data-variant', 'success');
+    expect(toast.closest('[data-variant]')).toHaveTextContent('Machine North field: 2.4 bar');
+  });
+
+  it('speak the current language, and read well without a detail', async () => {
+    await renderFollower('pl');
+    act(() => {
+      events.send(alert({ detail: '' }));
+      events.send(alert({ kind: 'offline', detail: '' }));
+    });
+    await waitFor(() => expect(screen.getAllByRole('alert')).toHaveLength(2));
+    const [alarm, offline] = screen.getAllByRole('alert');
+    expect(alarm).toHaveTextContent('AlarmMaszyna North field zgłasza alarmOtwórz maszynę');
+    expect(offline).toHaveTextContent('Maszyna bez łączności');
+    expect(offline).toHaveTextContent('Maszyna North field straciła połączenie lub przestała raportować');
+    expect(within(offline!).getByRole('link', { name: 'Otwórz maszynę' })).toHaveAttribute('href', '/sprinklers/7');
+  });
+
+  it('skip events that are not alerts or not in the contract', async () => {
+    await renderFollower();
+    act(() => {
+      events.write(': heartbeat\n\n');
+      events.write('event: alert\ndata: {not json\n\n');
+      events.write(`event: alert\ndata: ${JSON.stringify({ ...alert(), kind: 'flood' })}\n\n`);
+      events.write(`event: other\ndata: ${JSON.stringify(alert())}\n\n`);
+      events.send(alert({ kind: 'unexpected_stop', detail: '(128°)' }));
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Machine North field stopped without a stop command (128°)',
+    );
+    expect(toastStore.get()).toHaveLength(1);
+    expect(logChanges).toHaveLength(1);
+  });
+
+  it('open the stream again after a drop, and have the log read again for what was missed', async () => {
+    await renderFollower();
+    act(() => events.drop());
+    await waitFor(() => expect(events.streams).toHaveLength(2), { timeout: 3000 });
+    await waitFor(() => expect(logChanges).toEqual([null]));
+    act(() => events.send(alert({ kind: 'offline', phase: 'ended' })));
+    expect(await screen.findByText('Machine back online')).toBeInTheDocument();
+  });
+
+  it('stop following when the page closes', async () => {
+    const { unmount } = await renderInApp(<AlertsFollower />);
+    await waitFor(() => expect(events.streams).toHaveLength(1));
+    unmount();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(events.streams).toHaveLength(1);
+  });
+});
