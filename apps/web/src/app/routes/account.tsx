@@ -3,6 +3,7 @@ import { AccountActions } from '@/features/account/components/account-actions';
 import { AccountForm } from '@/features/account/components/account-form';
 import { ChangePasswordForm } from '@/features/account/components/change-password-form';
 import { SubscriptionCard } from '@/features/account/components/subscription-card';
+import { AlertSettingsCard } from '@/features/alerts/components/alert-settings-card';
 import { useUser } from '@/lib/session';
 import { Page } from '@/ui/page';
 
@@ -15,6 +16,7 @@ export function AccountRoute() {
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="flex flex-col gap-6 lg:col-span-2">
           <AccountForm key={user.id} user={user} />
+          <AlertSettingsCard />
           <ChangePasswordForm />
         </div>
         <div className="flex flex-col gap-6">

@@ -1,0 +1,21 @@
+import { type AccountAlertSettings, AccountAlertSettingsSchema } from '@pivot/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiCall } from '@/lib/api-client';
+
+export const alertKeys = {
+  all: ['alerts'] as const,
+  account: ['alerts', 'account'] as const,
+};
+
+/** The signed-in user's alert settings, and whether they are still the administrators' defaults. */
+export function getAccountAlertSettings(): Promise<AccountAlertSettings | false> {
+  return apiCall({ method: 'GET', path: '/account/alerts/', response: AccountAlertSettingsSchema });
+}
+
+export function accountAlertSettingsQueryOptions() {
+  return queryOptions({ queryKey: alertKeys.account, queryFn: getAccountAlertSettings });
+}
+
+export function useAccountAlertSettings() {
+  return useQuery(accountAlertSettingsQueryOptions());
+}
