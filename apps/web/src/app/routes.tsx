@@ -41,6 +41,7 @@ const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
     paths.adminRejectedMessages.pattern,
     machineScreen(async () => (await import('./routes/admin')).AdminRejectedMessagesRoute),
   ],
+  [paths.adminAlerts.pattern, machineScreen(async () => (await import('./routes/admin')).AdminAlertsRoute)],
   [paths.sprinklers.pattern, machineScreen(async () => (await import('./routes/sprinklers')).SprinklersRoute)],
   [paths.sprinkler.pattern, machineScreen(async () => (await import('./routes/sprinkler')).SprinklerRoute)],
   [paths.sector.pattern, machineScreen(async () => (await import('./routes/sector')).SectorRoute)],

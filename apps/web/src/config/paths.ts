@@ -22,6 +22,7 @@ export const paths = {
   adminUsers: { pattern: 'admin/users', link: () => '/admin/users' },
   adminSprinklers: { pattern: 'admin/sprinklers', link: () => '/admin/sprinklers' },
   adminRejectedMessages: { pattern: 'admin/rejected-messages', link: () => '/admin/rejected-messages' },
+  adminAlerts: { pattern: 'admin/alerts', link: () => '/admin/alerts' },
   sprinklers: { pattern: 'sprinklers', link: () => '/sprinklers' },
   sprinkler: { pattern: 'sprinklers/:id', link: (id: number) => `/sprinklers/${id}` },
   sector: {

@@ -3,6 +3,7 @@ import { AddSprinklerButton } from '@/features/admin/components/add-sprinkler-bu
 import { AddUserButton } from '@/features/admin/components/add-user-button';
 import { AdminGuard } from '@/features/admin/components/admin-guard';
 import { AdminNav } from '@/features/admin/components/admin-nav';
+import { AlertDefaultsForm } from '@/features/admin/components/alert-defaults-form';
 import { DevicesSection } from '@/features/admin/components/devices-section';
 import { RejectedMessagesTable } from '@/features/admin/components/rejected-messages-table';
 import { SprinklersTable } from '@/features/admin/components/sprinklers-table';
@@ -45,6 +46,18 @@ export function AdminRejectedMessagesRoute() {
       <Page title={t('admin.rejected.title')} description={t('admin.rejected.description')}>
         <AdminNav current="rejected" />
         <RejectedMessagesTable />
+      </Page>
+    </AdminGuard>
+  );
+}
+
+export function AdminAlertsRoute() {
+  const { t } = useTranslation();
+  return (
+    <AdminGuard>
+      <Page title={t('admin.alerts.title')} description={t('admin.alerts.description')}>
+        <AdminNav current="alerts" />
+        <AlertDefaultsForm />
       </Page>
     </AdminGuard>
   );

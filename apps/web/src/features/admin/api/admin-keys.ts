@@ -9,6 +9,7 @@ export const adminKeys = {
   allSprinklers: ['admin', 'all-sprinklers'] as const,
   devices: ['admin', 'devices'] as const,
   quarantine: ['admin', 'quarantine'] as const,
+  alertDefaults: ['admin', 'alert-defaults'] as const,
 };
 
 /**

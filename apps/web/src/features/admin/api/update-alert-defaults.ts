@@ -1,0 +1,25 @@
+import { type AlertDefaults, AlertDefaultsSchema } from '@pivot/contracts';
+import type { z } from 'zod';
+import { apiCall } from '@/lib/api-client';
+import { queryClient } from '@/lib/query-client';
+import { useAction } from '@/lib/use-action';
+import { adminKeys } from './admin-keys';
+
+export const updateAlertDefaultsInputSchema = AlertDefaultsSchema;
+export type UpdateAlertDefaultsInput = z.input<typeof updateAlertDefaultsInputSchema>;
+
+/** Sets the defaults; users who follow them (and the account pages showing them) change at once. */
+export async function updateAlertDefaults(input: UpdateAlertDefaultsInput): Promise<AlertDefaults | false> {
+  const saved = await apiCall({
+    method: 'PUT',
+    path: '/admin/alert-defaults/',
+    body: updateAlertDefaultsInputSchema.parse(input),
+    response: AlertDefaultsSchema,
+  });
+  if (saved) queryClient.setQueryData(adminKeys.alertDefaults, saved);
+  return saved;
+}
+
+export function useUpdateAlertDefaults() {
+  return useAction(updateAlertDefaults);
+}
