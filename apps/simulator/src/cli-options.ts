@@ -1,4 +1,7 @@
 import { parseArgs } from 'node:util';
+import { TopicIdSchema } from '@pivot/contracts';
+import { MACHINE_MISBEHAVIOURS, type ScheduledMisbehaviour, isMachineMisbehaviour } from './machine-misbehaviour';
+import { MAX_PRESSURE_SAFETY_DELAY_MS } from './pivot-arm';
 import { MAX_CLOCK_OFFSET_MS } from './unique-clock';
 
 export type CliOptions = {
@@ -13,6 +16,10 @@ export type CliOptions = {
   clockOffsetMs: number;
   /** A JSON file of machine ID to secret; null: the machines connect without credentials. */
   credentialsFile: string | null;
+  /** Simulated seconds a machine runs with its water cut before its safety stops it; null: the default, 30. */
+  pressureSafetyS: number | null;
+  /** Misbehaviours to set off while the fleet runs, in the order given. */
+  misbehave: ScheduledMisbehaviour[];
   verbose: boolean;
 };
 
@@ -32,8 +39,18 @@ export const USAGE = `Usage: npm run simulator -- --broker <url> (--machines <n>
   --credentials <file> each controller's secret: a JSON object of machine ID to secret, as the
                        administrator registered them (docs/simulator.md); a secured broker
                        refuses machines without one
+  --misbehave <machine>:<kind>[@<seconds>]
+                       make a machine misbehave that many seconds after the fleet started (at once
+                       without @); repeat for more. Kinds: ${MACHINE_MISBEHAVIOURS.join(', ')}.
+                       Such as --misbehave PIVOT-02:cut-water@30 --misbehave PIVOT-02:restore-water@90
+  --pressure-safety-s <s>
+                       simulated seconds a machine runs with its water cut before its low-pressure
+                       safety stops it (default 30; divided by the time scale in real time)
   --verbose            log every command and misbehaviour
   --help               show this help
+
+While it runs, type a command and press Enter to make a machine misbehave, such as
+"freeze PIVOT-02" or "drop-off SIM-0003"; "help" lists them.
 `;
 
 const BROKER_PROTOCOLS = new Set(['mqtt:', 'mqtts:', 'tcp:', 'tls:', 'ws:', 'wss:']);
@@ -58,6 +75,8 @@ export function parseCliArgs(args: string[]): CliCommand {
         'id-prefix': { type: 'string', default: '' },
         'clock-offset-ms': { type: 'string' },
         credentials: { type: 'string' },
+        misbehave: { type: 'string', multiple: true, default: [] },
+        'pressure-safety-s': { type: 'string' },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
@@ -81,6 +100,8 @@ export function parseCliArgs(args: string[]): CliCommand {
       idPrefix: values['id-prefix'],
       clockOffsetMs: values['clock-offset-ms'] === undefined ? 0 : clockOffset(values['clock-offset-ms']),
       credentialsFile: values.credentials ?? null,
+      pressureSafetyS: values['pressure-safety-s'] === undefined ? null : pressureSafety(values['pressure-safety-s']),
+      misbehave: values.misbehave.map(scheduledMisbehaviour),
       verbose: values.verbose,
     },
   };
@@ -119,4 +140,45 @@ function timeScale(value: string): number {
     throw new CliError(`--time-scale must be a number above 0 and at most 1000, not "${value}"`);
   }
   return number;
+}
+
+function pressureSafety(value: string): number {
+  const number = Number(value);
+  const max = MAX_PRESSURE_SAFETY_DELAY_MS / 1000;
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > max) {
+    throw new CliError(`--pressure-safety-s must be a number of seconds from 0 to ${max}, not "${value}"`);
+  }
+  return number;
+}
+
+/** The longest wait a schedule may set: a week. */
+const MAX_MISBEHAVE_AFTER_S = 7 * 24 * 3600;
+const MISBEHAVE_PATTERN = /^(?<machineId>[^:@]*):(?<kind>[^:@]*)(?:@(?<after>.*))?$/;
+
+function scheduledMisbehaviour(value: string): ScheduledMisbehaviour {
+  const parts = MISBEHAVE_PATTERN.exec(value)?.groups;
+  if (!parts) {
+    throw new CliError(
+      `--misbehave must be <machine>:<kind>[@<seconds>], such as --misbehave PIVOT-02:freeze@30, not "${value}"`,
+    );
+  }
+  const { machineId, kind, after } = parts as { machineId: string; kind: string; after?: string };
+  if (!TopicIdSchema.safeParse(machineId).success) {
+    throw new CliError(`--misbehave "${value}": "${machineId}" is not a machine ID (1–64 of A–Z a–z 0–9 _ -)`);
+  }
+  if (!isMachineMisbehaviour(kind)) {
+    throw new CliError(
+      `--misbehave "${value}": no misbehaviour "${kind}"; the kinds are ${MACHINE_MISBEHAVIOURS.join(', ')}`,
+    );
+  }
+  const afterS = after === undefined ? 0 : Number(after);
+  if (
+    after !== undefined &&
+    (after.trim() === '' || !Number.isFinite(afterS) || afterS < 0 || afterS > MAX_MISBEHAVE_AFTER_S)
+  ) {
+    throw new CliError(
+      `--misbehave "${value}": the seconds after @ must be a number from 0 to ${MAX_MISBEHAVE_AFTER_S}, not "${after}"`,
+    );
+  }
+  return { machineId, kind, afterS };
 }

@@ -136,14 +136,19 @@ export const DEMO_MACHINES: readonly DemoMachine[] = [
 ];
 
 /**
- * Starts the demo fleet: the five machines above (IDs with the prefix, if any), each with a
- * weather station and soil probes, twenty times faster than life unless told otherwise.
+ * Builds the demo fleet, not started yet: the five machines above (IDs with the prefix, if any),
+ * each with a weather station and soil probes, twenty times faster than life unless told otherwise.
  */
-export async function startDemoFleet(options: FleetOptions): Promise<Fleet> {
+export function createDemoFleet(options: FleetOptions): Fleet {
   const idPrefix = options.idPrefix ?? '';
   const machines = DEMO_MACHINES.map((machine) => ({ ...machine, id: `${idPrefix}${machine.id}` }));
   const layout = { machines, ...surroundings(machines, createRandom(options.seed ?? 1), idPrefix) };
-  const fleet = new Fleet(layout, { ...options, timeScale: options.timeScale ?? DEMO_TIME_SCALE });
+  return new Fleet(layout, { ...options, timeScale: options.timeScale ?? DEMO_TIME_SCALE });
+}
+
+/** Builds the demo fleet (createDemoFleet) and starts it. */
+export async function startDemoFleet(options: FleetOptions): Promise<Fleet> {
+  const fleet = createDemoFleet(options);
   await fleet.start();
   return fleet;
 }

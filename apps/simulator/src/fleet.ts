@@ -35,6 +35,8 @@ export type FleetOptions = {
   intervals?: Partial<FleetIntervals>;
   /** Chance of a pressure-loss alarm per simulated hour of watering, per machine; 0.01 by default. */
   alarmChancePerHour?: number;
+  /** Simulated ms a machine runs with its water cut before its low-pressure safety stops it; 30 s by default. */
+  pressureSafetyDelayMs?: number;
   misbehaviour?: MisbehaviourShares;
   /** Each controller's secret by machine ID, as an administrator registered them; missing ones connect anonymously. */
   credentials?: Readonly<Record<string, string>>;
@@ -86,6 +88,7 @@ export class Fleet {
           timeScale: options.timeScale,
           clockOffsetMs: options.clockOffsetMs,
           alarmChancePerHour: options.alarmChancePerHour ?? DEFAULT_ALARM_CHANCE_PER_HOUR,
+          pressureSafetyDelayMs: options.pressureSafetyDelayMs,
           movingTelemetryMs: intervals.movingTelemetryMs,
           restingTelemetryMs: intervals.restingTelemetryMs,
           programProcessingMs: intervals.programProcessingMs,
@@ -132,6 +135,16 @@ export class Fleet {
     });
   }
 
+  /** The machine with this ID, or with this ID after the fleet's ID prefix, in any case if need be; undefined if none. */
+  machine(id: string): PivotMachine | undefined {
+    const wanted = [id, `${this.options.idPrefix ?? ''}${id}`];
+    const folded = wanted.map((candidate) => candidate.toLowerCase());
+    return (
+      this.machines.find((machine) => wanted.includes(machine.id)) ??
+      this.machines.find((machine) => folded.includes(machine.id.toLowerCase()))
+    );
+  }
+
   /** Stops every part; the machines go offline cleanly, and their stations and probes with them. */
   async stop(): Promise<void> {
     await Promise.all(this.machines.map((machine) => machine.stop()));
@@ -153,13 +166,18 @@ export type GeneratedFleetOptions = FleetOptions & {
   count: number;
 };
 
-/** Builds a fleet of count machines on generated fields, with stations and probes, and starts it. */
-export async function startFleet(options: GeneratedFleetOptions): Promise<Fleet> {
+/** Builds a fleet of count machines on generated fields, with stations and probes, not started yet. */
+export function createFleet(options: GeneratedFleetOptions): Fleet {
   assertInRange('The machine count', options.count, 1, 10_000);
   const random = createRandom(options.seed ?? 1);
   const idPrefix = options.idPrefix ?? '';
   const machines = generateMachineSites(options.count, random, idPrefix);
-  const fleet = new Fleet({ machines, ...surroundings(machines, random, idPrefix) }, options);
+  return new Fleet({ machines, ...surroundings(machines, random, idPrefix) }, options);
+}
+
+/** Builds a fleet of count machines on generated fields, with stations and probes, and starts it. */
+export async function startFleet(options: GeneratedFleetOptions): Promise<Fleet> {
+  const fleet = createFleet(options);
   await fleet.start();
   return fleet;
 }

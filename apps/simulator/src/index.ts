@@ -1,9 +1,30 @@
 export { type Credentials, readCredentialsFile, writeCredentialsFile } from './credentials-file';
-export { DEMO_MACHINES, DEMO_TIME_SCALE, type Crop, type DemoMachine, startDemoFleet } from './demo-fleet';
-export { Fleet, type FleetIntervals, type FleetOptions, type GeneratedFleetOptions, startFleet } from './fleet';
+export {
+  DEMO_MACHINES,
+  DEMO_TIME_SCALE,
+  type Crop,
+  type DemoMachine,
+  createDemoFleet,
+  startDemoFleet,
+} from './demo-fleet';
+export {
+  Fleet,
+  type FleetIntervals,
+  type FleetOptions,
+  type GeneratedFleetOptions,
+  createFleet,
+  startFleet,
+} from './fleet';
+export { CONSOLE_HELP, type ConsoleCommand, ConsoleError, FleetConsole, parseConsoleLine } from './fleet-console';
 export { type FleetLayout, type MachineSite, type SensorSite, type StationSite, siteId } from './fleet-layout';
 export type { Sweep } from './irrigation';
 export { type LogLevel, type Logger, createLogger, silentLogger } from './logger';
+export {
+  MACHINE_MISBEHAVIOURS,
+  type MachineMisbehaviour,
+  type ScheduledMisbehaviour,
+  misbehave,
+} from './machine-misbehaviour';
 export { MISBEHAVIOUR_KINDS, type MisbehaviourKind, type MisbehaviourShares } from './misbehaviour';
 export type { CurrentProgram } from './pivot-arm';
 export { PivotMachine, type PivotMachineOptions, type PivotMachineState, type ProgramUpload } from './pivot-machine';

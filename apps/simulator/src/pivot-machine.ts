@@ -19,7 +19,7 @@ import type { Sweep } from './irrigation';
 import { type Logger, silentLogger } from './logger';
 import { Misbehaviour, type MisbehaviourKind, type MisbehaviourShares, malformedReply } from './misbehaviour';
 import { encode, waitForConnection } from './mqtt-connection';
-import { type CurrentProgram, PivotArm } from './pivot-arm';
+import { type CurrentProgram, MAX_PRESSURE_SAFETY_DELAY_MS, PivotArm } from './pivot-arm';
 import { type Random, createRandom } from './random';
 import { ReplyMemory } from './reply-memory';
 import { MAX_CLOCK_OFFSET_MS, UniqueClock, type WallClock, offsetClock } from './unique-clock';
@@ -60,12 +60,20 @@ export type PivotMachineOptions = {
   clockOffsetMs?: number;
   /** Chance of a pressure-loss alarm per simulated hour of watering, 0–1; 0 by default. */
   alarmChancePerHour?: number;
+  /**
+   * How long the arm runs on low pressure, its water cut (cutWater), before its low-pressure
+   * safety stops it with a pressure-loss alarm: ms of simulated time, so timeScale shortens it in
+   * real time; 30 s by default.
+   */
+  pressureSafetyDelayMs?: number;
   /** Telemetry interval while moving, ms; 5 s by default. */
   movingTelemetryMs?: number;
   /** Telemetry interval at rest, ms; 60 s by default. */
   restingTelemetryMs?: number;
   /** How long processing an uploaded program takes, ms; 2 s by default. */
   programProcessingMs?: number;
+  /** The MQTT keepalive, s: a client silent this long pings the broker; 60 by default. */
+  keepaliveSeconds?: number;
   misbehaviour?: MisbehaviourShares;
   seed?: number;
   logger?: Logger;
@@ -87,6 +95,12 @@ export type PivotMachineState = {
   /** The name of the program sector under the arm. */
   sector: string | null;
   program: CurrentProgram | null;
+  /** Its water supply is cut (cutWater). */
+  waterCut: boolean;
+  /** Its controller is frozen (freeze): connected, but silent and deaf to commands. */
+  frozen: boolean;
+  /** It dropped off (dropOff) and stays away until comeBack. */
+  away: boolean;
 };
 
 const MACHINE_DEFAULTS = {
@@ -98,9 +112,11 @@ const MACHINE_DEFAULTS = {
   timeScale: 1,
   clockOffsetMs: 0,
   alarmChancePerHour: 0,
+  pressureSafetyDelayMs: 30_000,
   movingTelemetryMs: 5000,
   restingTelemetryMs: 60_000,
   programProcessingMs: 2000,
+  keepaliveSeconds: 60,
   seed: 1,
 } satisfies Partial<PivotMachineOptions>;
 type MachineSettings = PivotMachineOptions & typeof MACHINE_DEFAULTS;
@@ -119,6 +135,8 @@ function assertMachineSettings(settings: MachineSettings): void {
   assertPositive('The resting telemetry interval', settings.restingTelemetryMs);
   assertInRange('The alarm chance per hour', settings.alarmChancePerHour, 0, 1);
   assertInRange('The program processing time', settings.programProcessingMs, 0, 600_000);
+  assertInRange('The pressure safety delay', settings.pressureSafetyDelayMs, 0, MAX_PRESSURE_SAFETY_DELAY_MS);
+  assertInRange('The keepalive', settings.keepaliveSeconds, 1, 65_535);
 }
 
 const MODEL = 'Pivot simulator';
@@ -144,7 +162,15 @@ export class PivotMachine {
   private client: MqttClient | null = null;
   private readonly peripherals: Peripheral[] = [];
   private telemetryTimer: NodeJS.Timeout | undefined;
+  /** Wakes the machine when its low-pressure safety is due to stop it, so the alarm is reported at once. */
+  private safetyTimer: NodeJS.Timeout | undefined;
   private programTimer: NodeJS.Timeout | undefined;
+  /** The controller hangs with its connection open: it publishes nothing and ignores commands. */
+  private frozen = false;
+  /** The connection came back while frozen: the controller announces itself once it thaws. */
+  private announceWhenThawed = false;
+  /** Dropped off (dropOff) and waiting to be told to come back. */
+  private away = false;
   private lastAdvance: number;
   private readonly settings: MachineSettings;
 
@@ -169,16 +195,25 @@ export class PivotMachine {
   /** Connects with its last will set, then announces itself online with its program and telemetry. */
   async start(): Promise<void> {
     if (this.client) throw new Error(`Machine ${this.id} is already started`);
+    await this.open({ armRanMeanwhile: false });
+  }
+
+  /**
+   * Connects, announces itself and starts its peripherals. The arm runs on from where it was,
+   * through the time it was away, when armRanMeanwhile; otherwise from now.
+   */
+  private async open({ armRanMeanwhile }: { armRanMeanwhile: boolean }): Promise<void> {
     const presence = topics.presence(this.id);
     const client = connect(this.settings.brokerUrl, {
       clientId: this.id,
       ...(this.settings.secret === undefined ? {} : { username: this.id, password: this.settings.secret }),
       clean: false,
+      keepalive: this.settings.keepaliveSeconds,
       reconnectPeriod: RECONNECT_PERIOD_MS,
       will: { topic: presence, payload: OFFLINE, qos: 1, retain: true },
     });
     this.client = client;
-    client.on('message', (_topic, payload) => this.onCommand(payload));
+    client.on('message', (_topic, payload) => this.onCommand(client, payload));
     client.on('error', (error) => this.logger.debug('MQTT error', { machine: this.id, error: error.message }));
     try {
       await waitForConnection(client, this.settings.brokerUrl);
@@ -187,10 +222,16 @@ export class PivotMachine {
       await client.endAsync(true);
       throw error;
     }
-    this.lastAdvance = this.wallClock();
+    this.away = false;
+    if (armRanMeanwhile) this.catchUp();
+    else this.lastAdvance = this.wallClock();
     await this.announce(client);
     for (const peripheral of this.peripherals) peripheral.start(client);
     client.on('connect', () => {
+      if (this.frozen) {
+        this.announceWhenThawed = true;
+        return;
+      }
       this.announce(client).catch((error: unknown) =>
         this.logger.warn('Could not announce after reconnecting', { machine: this.id, error: String(error) }),
       );
@@ -219,6 +260,104 @@ export class PivotMachine {
     await this.halt()?.endAsync(true);
   }
 
+  /**
+   * The water supply fails (a pump trips, a valve closes, a main bursts). The arm keeps moving and
+   * reporting its status, but where it should water it shows no flow and about 0.2 bar, and waters
+   * nothing; after pressureSafetyDelayMs of simulated time so, its low-pressure safety stops it
+   * with status `alarm`, `alarm: "pressure_loss"`. Reported at once. Nothing if already cut.
+   */
+  cutWater(): void {
+    if (this.arm.waterCut) return;
+    this.catchUp();
+    this.arm.cutWater();
+    this.logger.debug('Water cut', { machine: this.id });
+    this.report();
+  }
+
+  /**
+   * The water supply is back: a moving arm has its pressure and flow again. A machine its safety
+   * stopped stays in alarm until a motion command starts (or stops) it, as a real pivot waits for
+   * its operator. Reported at once.
+   */
+  restoreWater(): void {
+    if (!this.arm.waterCut) return;
+    this.catchUp();
+    this.arm.restoreWater();
+    this.logger.debug('Water restored', { machine: this.id });
+    this.report();
+  }
+
+  /**
+   * Stops the arm with no command and no alarm, as a tripped tower safety (a misaligned tower, a
+   * stuck wheel) does in the middle of a program: status `stop`, reported at once. Nothing if the
+   * arm is not moving. Returns whether it stopped.
+   */
+  stopUnexpectedly(): boolean {
+    this.catchUp();
+    if (!this.arm.isMoving) return false;
+    this.arm.move('stop');
+    this.logger.debug('Stopped unexpectedly', { machine: this.id });
+    this.report();
+    return true;
+  }
+
+  /**
+   * The controller hangs with its MQTT connection open: it publishes nothing (telemetry, replies,
+   * programs, its stations and probes) and leaves commands unanswered and undone, while the MQTT
+   * client goes on answering keepalive pings, so the broker keeps it connected and never publishes
+   * the last will. Commands that arrive meanwhile are lost, as is an upload being processed. The arm
+   * runs on as the relays hold it. Nothing if already frozen.
+   */
+  freeze(): void {
+    if (this.frozen) return;
+    if (!this.client) {
+      throw new Error(`Machine ${this.id} is not connected, so it cannot freeze with its connection open`);
+    }
+    this.pause();
+    this.frozen = true;
+    this.logger.debug('Frozen', { machine: this.id });
+  }
+
+  /** The controller comes back to life: it reports at once, and again at its intervals, and answers commands. */
+  unfreeze(): void {
+    const client = this.client;
+    if (!this.frozen || !client) return;
+    this.frozen = false;
+    this.catchUp();
+    this.logger.debug('Unfrozen', { machine: this.id });
+    for (const peripheral of this.peripherals) peripheral.start(client);
+    if (!this.announceWhenThawed) return this.report();
+    this.announceWhenThawed = false;
+    this.announce(client).catch((error: unknown) =>
+      this.logger.warn('Could not announce after thawing', { machine: this.id, error: String(error) }),
+    );
+  }
+
+  /**
+   * Loses its connection without a DISCONNECT (the socket is destroyed, as when a cellular link
+   * fails), so the broker publishes the last will `{"v":1,"online":false}`. It stays away, the arm
+   * running on, until comeBack. Ends a freeze. Nothing if already away.
+   */
+  async dropOff(): Promise<void> {
+    if (this.away) return;
+    const client = this.halt();
+    if (!client) throw new Error(`Machine ${this.id} is not connected`);
+    this.away = true;
+    this.logger.debug('Dropped off', { machine: this.id });
+    await client.endAsync(true);
+  }
+
+  /**
+   * Reconnects after dropOff and announces itself as on every connect: presence online, its
+   * program, telemetry with the arm where it got to meanwhile. Commands kept in its persistent
+   * session are delivered then, and refused as expired if their time has passed. Nothing unless away.
+   */
+  async comeBack(): Promise<void> {
+    if (!this.away) return;
+    this.logger.debug('Coming back', { machine: this.id });
+    await this.open({ armRanMeanwhile: true });
+  }
+
   state(): PivotMachineState {
     const plan = this.arm.plan();
     return {
@@ -228,9 +367,12 @@ export class PivotMachine {
       alarm: this.arm.alarm,
       angle: this.arm.angle,
       speed: plan.speedPercent,
-      watering: this.arm.isMoving && plan.watering,
+      watering: this.arm.isMoving && plan.watering && !this.arm.waterCut,
       sector: plan.sector,
       program: this.arm.program,
+      waterCut: this.arm.waterCut,
+      frozen: this.frozen,
+      away: this.away,
     };
   }
 
@@ -263,12 +405,21 @@ export class PivotMachine {
     });
   }
 
-  private halt(): MqttClient | null {
+  /** Stops everything the controller does by itself: reports, peripherals, pending uploads and late replies. */
+  private pause(): void {
     for (const peripheral of this.peripherals) peripheral.stop();
     clearTimeout(this.telemetryTimer);
+    clearTimeout(this.safetyTimer);
     clearTimeout(this.programTimer);
     for (const timer of this.lateReplies) clearTimeout(timer);
     this.lateReplies.clear();
+  }
+
+  /** Pauses the machine and lets go of its connection, which the caller closes. */
+  private halt(): MqttClient | null {
+    this.pause();
+    this.frozen = false;
+    this.announceWhenThawed = false;
     const client = this.client;
     this.client = null;
     return client;
@@ -284,9 +435,16 @@ export class PivotMachine {
     this.report();
   }
 
-  /** Brings the arm up to now and hands on what it watered meanwhile. */
+  /**
+   * Brings the arm up to now and hands on what it watered meanwhile. A machine that is not running
+   * (not started yet, stopped or crashed) stands still; one frozen or dropped off runs on.
+   */
   private catchUp(): void {
     const now = this.wallClock();
+    if (!this.client && !this.away) {
+      this.lastAdvance = now;
+      return;
+    }
     const sweeps = this.arm.advance(now - this.lastAdvance);
     this.lastAdvance = now;
     if (this.settings.onSweep) for (const sweep of sweeps) this.settings.onSweep(sweep);
@@ -295,13 +453,28 @@ export class PivotMachine {
   /** Publishes telemetry now and schedules the next report at the interval for the status. */
   private report(): void {
     clearTimeout(this.telemetryTimer);
-    if (!this.client) return;
+    if (!this.client || this.frozen) return;
     this.send(topics.telemetry(this.id), this.telemetry());
     const interval = this.arm.isMoving ? this.settings.movingTelemetryMs : this.settings.restingTelemetryMs;
     this.telemetryTimer = setTimeout(() => {
       this.catchUp();
       this.report();
     }, interval);
+    this.watchPressure();
+  }
+
+  /** With the water cut, wakes when the low-pressure safety is due, to report its alarm at once. */
+  private watchPressure(): void {
+    clearTimeout(this.safetyTimer);
+    const untilSafety = this.arm.msUntilPressureSafety();
+    if (untilSafety === null) return;
+    const delay = Math.max(0, untilSafety - (this.wallClock() - this.lastAdvance));
+    this.safetyTimer = setTimeout(() => {
+      this.catchUp();
+      // Still moving: the delay is not over, as the arm crossed ground it does not water; look again.
+      if (this.arm.isMoving) this.watchPressure();
+      else this.report();
+    }, delay);
   }
 
   private telemetry(): string {
@@ -324,13 +497,18 @@ export class PivotMachine {
   }
 
   private send(topic: string, payload: string, retain = false): void {
+    if (this.frozen) return;
     this.client?.publish(topic, payload, { qos: 1, retain }, (error) => {
       if (error) this.logger.warn('Could not publish', { machine: this.id, topic, error: error.message });
     });
   }
 
-  private onCommand(payload: Buffer): void {
-    if (!this.client) return;
+  private onCommand(client: MqttClient, payload: Buffer): void {
+    if (client !== this.client) return;
+    if (this.frozen) {
+      this.logger.debug('Frozen: a command went unanswered', { machine: this.id });
+      return;
+    }
     const parsed = parseCommand(payload);
     if (parsed.kind === 'malformed') {
       this.logger.debug('Ignored a malformed command', { machine: this.id, reason: parsed.reason });

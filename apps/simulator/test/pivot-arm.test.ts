@@ -12,6 +12,7 @@ const SPEC: PivotSpec = {
   pressure: 2.5,
   timeScale: 1,
   alarmChancePerHour: 0,
+  pressureSafetyDelayMs: 30_000,
 };
 const MINUTE = 60_000;
 const TEN_MM_EVERYWHERE: CurrentProgram = {
@@ -114,5 +115,91 @@ describe('pivot arm', () => {
     const pivot = arm('front', 0, { alarmChancePerHour: 1 }, dry);
     pivot.advance(60 * MINUTE);
     expect(pivot.status).toBe('front');
+  });
+
+  describe('with the water cut', () => {
+    const SECOND = 1000;
+
+    it('runs on at its speed with no flow and the pressure left in the pipe, watering nothing', () => {
+      const pivot = arm('front', 0, {}, TEN_MM_EVERYWHERE);
+      pivot.cutWater();
+      const angle = pivot.angle;
+      expect(pivot.advance(20 * SECOND)).toEqual([]);
+      expect(pivot.status).toBe('front');
+      expect(pivot.angle).toBeGreaterThan(angle);
+      for (let report = 0; report < 20; report += 1) {
+        const { speed, flow, pressure } = pivot.readings();
+        expect(speed).toBe(25);
+        expect(flow).toBe(0);
+        expect(pressure).toBeGreaterThan(0.1);
+        expect(pressure).toBeLessThan(0.3);
+      }
+    });
+
+    it('is stopped by its low-pressure safety after the delay, at the angle it reached then', () => {
+      const pivot = arm('front', 0, {}, TEN_MM_EVERYWHERE);
+      const twin = arm('front', 0, {}, TEN_MM_EVERYWHERE);
+      pivot.cutWater();
+      expect(pivot.msUntilPressureSafety()).toBe(30 * SECOND);
+      pivot.advance(29 * SECOND);
+      expect(pivot.status).toBe('front');
+      expect(pivot.msUntilPressureSafety()).toBeCloseTo(SECOND, 6);
+      pivot.advance(10 * SECOND);
+      expect(pivot).toMatchObject({ status: 'alarm', alarm: 'pressure_loss' });
+      expect(pivot.readings()).toMatchObject({ flow: 0, pressure: 0 });
+      twin.advance(30 * SECOND);
+      expect(pivot.angle).toBeCloseTo(twin.angle, 9);
+      expect(pivot.msUntilPressureSafety()).toBeNull();
+    });
+
+    it('counts the delay in simulated time', () => {
+      const pivot = arm('front', 0, { timeScale: 20 }, TEN_MM_EVERYWHERE);
+      pivot.cutWater();
+      expect(pivot.msUntilPressureSafety()).toBe(1.5 * SECOND);
+      pivot.advance(1.4 * SECOND);
+      expect(pivot.status).toBe('front');
+      pivot.advance(0.2 * SECOND);
+      expect(pivot.status).toBe('alarm');
+    });
+
+    it('does not count ground it does not water, nor time at rest', () => {
+      const fallow: CurrentProgram = {
+        ...wedgeProgram(SPEC.centre, SPEC.armLength, 'Fallow', [{ name: 'Fallow', rate: 0, from: 0, to: 360 }]),
+        uploadedAt: 0,
+      };
+      const crossing = arm('front', 0, {}, fallow);
+      crossing.cutWater();
+      expect(crossing.msUntilPressureSafety()).toBeNull();
+      crossing.advance(10 * MINUTE);
+      expect(crossing.status).toBe('front');
+      expect(crossing.readings()).toMatchObject({ flow: 0, pressure: 0 });
+
+      const resting = arm('stop', 0, {}, TEN_MM_EVERYWHERE);
+      resting.cutWater();
+      resting.advance(10 * MINUTE);
+      expect(resting.msUntilPressureSafety()).toBeNull();
+      resting.move('front');
+      expect(resting.msUntilPressureSafety()).toBe(30 * SECOND);
+    });
+
+    it('trips again after the delay when started with the water still cut; restored, it waters again', () => {
+      const pivot = arm('front', 0, {}, TEN_MM_EVERYWHERE);
+      pivot.cutWater();
+      pivot.advance(MINUTE);
+      expect(pivot.status).toBe('alarm');
+      pivot.move('back');
+      pivot.advance(20 * SECOND);
+      expect(pivot.status).toBe('back');
+      pivot.advance(20 * SECOND);
+      expect(pivot.status).toBe('alarm');
+
+      pivot.restoreWater();
+      expect(pivot.status).toBe('alarm');
+      pivot.move('front');
+      expect(pivot.advance(MINUTE).length).toBeGreaterThan(0);
+      expect(pivot.status).toBe('front');
+      expect(pivot.readings().flow).toBeGreaterThan(80);
+      expect(pivot.readings().pressure).toBeGreaterThan(2);
+    });
   });
 });
