@@ -1,3 +1,4 @@
+import type https from 'node:https';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
@@ -21,6 +22,8 @@ import { idempotencyModule } from './modules/idempotency';
 import { logsModule } from './modules/logs';
 import { mailModule } from './modules/mail';
 import { programsModule } from './modules/programs';
+import { alertsModule } from './modules/alerts';
+import { incidentsModule } from './modules/incidents';
 import { quarantineModule } from './modules/quarantine';
 import { sprinklersModule } from './modules/sprinklers';
 import { telemetryModule } from './modules/telemetry';
@@ -44,6 +47,8 @@ export type BuildAppOptions = {
   database: DatabaseHandle;
   /** Where one-time notices (a generated admin password) are written; stdout by default. */
   print?: (text: string) => void;
+  /** For tests: the agent that trusts a local push service's certificate. */
+  pushAgent?: https.Agent;
 };
 
 /**
@@ -55,6 +60,7 @@ export async function buildApp({
   config,
   database,
   print = (text) => process.stdout.write(text),
+  pushAgent,
 }: BuildAppOptions): Promise<App> {
   const app = Fastify({
     logger: {
@@ -107,6 +113,8 @@ export async function buildApp({
   await app.register(sprinklersModule);
   await app.register(programsModule, config);
   await app.register(watermapModule, config);
+  await app.register(alertsModule, { ...config, ...(pushAgent ? { pushAgent } : {}) });
+  await app.register(incidentsModule);
   await app.register(adminModule);
 
   return app;

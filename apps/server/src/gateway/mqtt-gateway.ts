@@ -159,6 +159,7 @@ export class MqttGateway {
   /** Ids of the latest commands answered in time, oldest first. */
   private readonly answered = new Set<string>();
   private arms: ArmDirectory | undefined;
+  private listeningFrom: number | null = null;
   private client: MqttClient | undefined;
   /** With shared subscriptions, a second connection hears every machine for live updates. */
   private liveClient: MqttClient | undefined;
@@ -265,6 +266,17 @@ export class MqttGateway {
       : undefined;
     // Side by side: start-up waits for the broker once, not once per connection.
     [this.client, this.liveClient] = await Promise.all([main, live]);
+    this.listeningFrom = Date.now();
+    this.client.on('connect', () => (this.listeningFrom = Date.now()));
+    this.client.on('close', () => (this.listeningFrom = null));
+  }
+
+  /**
+   * Since when this instance has heard the machines without a break (its connection to the
+   * broker); null while it does not. A machine's silence means something only while it listens.
+   */
+  get listeningSince(): number | null {
+    return this.listeningFrom;
   }
 
   /** The MQTT version spoken with the broker now: 5, or 4 for 3.1.1. */

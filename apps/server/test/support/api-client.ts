@@ -33,6 +33,9 @@ export class ApiClient {
   patch(url: string, body?: unknown, options: RequestOptions = {}) {
     return this.request('PATCH', url, body, options);
   }
+  put(url: string, body?: unknown, options: RequestOptions = {}) {
+    return this.request('PUT', url, body, options);
+  }
   delete(url: string, options: RequestOptions = {}) {
     return this.request('DELETE', url, undefined, options);
   }

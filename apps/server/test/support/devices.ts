@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { BrokerPolicy, type DeviceDirectory } from '../../src/gateway/broker-policy';
 import { PivotMachine, type PivotMachineOptions, silentLogger } from '@pivot/simulator';
+import mqtt from 'mqtt';
 import type { App } from '../../src/app';
+import type { ApiClient } from './api-client';
 
 /**
  * Registered controllers kept in memory, for tests of the broker and the gateway on their own,
@@ -73,4 +75,30 @@ export async function startRegisteredMachine(
   });
   await machine.start();
   return machine;
+}
+
+/**
+ * A controller whose every message the test writes itself, added as an administrator adds a
+ * machine: a simulated machine answers `identify` with its centre and arm, then gives way to a
+ * bare MQTT connection under the same ID and secret.
+ */
+export async function addBareController(
+  app: App,
+  admin: ApiClient,
+  machineId: string,
+  pivot: { lat: number; lng: number; armLength: number } = { lat: 52.2, lng: 17.1, armLength: 300 },
+): Promise<{ controller: mqtt.MqttClient; sprinklerId: number }> {
+  const secret = await registerController(app, machineId);
+  const machine = new PivotMachine({ brokerUrl: app.mqttUrl, id: machineId, secret, ...pivot, logger: silentLogger });
+  await machine.start();
+  const added = await admin.post('/api/sprinkler/', { internalId: machineId });
+  await machine.stop();
+  if (added.status !== 201) throw new Error(`adding ${machineId}: ${added.status} ${JSON.stringify(added.body)}`);
+  const controller = await mqtt.connectAsync(app.mqttUrl, {
+    protocolVersion: 4,
+    clientId: machineId,
+    username: machineId,
+    password: secret,
+  });
+  return { controller, sprinklerId: (added.body as { id: number }).id };
 }

@@ -1,12 +1,11 @@
 import { MACHINE_LIMITS, QuarantineListResponseSchema, topics } from '@pivot/contracts';
-import { PivotMachine, silentLogger } from '@pivot/simulator';
 import { asc, eq } from 'drizzle-orm';
-import mqtt from 'mqtt';
+import type mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { armLine } from '../../src/geo/geo';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
 import type { ApiClient } from '../support/api-client';
-import { registerController } from '../support/devices';
+import { addBareController } from '../support/devices';
 import { type TestApp, createTestApp } from '../support/test-app';
 
 const MACHINE = `ARM-${Date.now().toString(36)}`;
@@ -20,25 +19,7 @@ describe("a report that reaches beyond its machine's arm", () => {
   beforeAll(async () => {
     t = await createTestApp();
     admin = await t.adminClient();
-    const secret = await registerController(t.app, MACHINE);
-    // Added as an administrator adds it: the machine tells its centre and arm when asked to identify.
-    const machine = new PivotMachine({
-      brokerUrl: t.app.mqttUrl,
-      id: MACHINE,
-      secret,
-      ...CENTRE,
-      armLength: ARM_LENGTH,
-      logger: silentLogger,
-    });
-    await machine.start();
-    expect((await admin.post('/api/sprinkler/', { internalId: MACHINE })).status).toBe(201);
-    await machine.stop();
-    controller = await mqtt.connectAsync(t.app.mqttUrl, {
-      protocolVersion: 4,
-      clientId: MACHINE,
-      username: MACHINE,
-      password: secret,
-    });
+    ({ controller } = await addBareController(t.app, admin, MACHINE, { ...CENTRE, armLength: ARM_LENGTH }));
   });
   afterAll(async () => {
     await controller.endAsync();

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt } from 'drizzle-orm';
+import { and, eq, inArray, lt, max } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { type CommandRecordOutcome, type MachineCommandRow, machineCommands } from './commands.table';
 
@@ -56,4 +56,15 @@ export async function reviseCommand(
       .where(eq(machineCommands.id, id));
     return command;
   });
+}
+
+/** When a person last commanded a motion of each of the machines, whether or not it was carried out. */
+export async function lastMotionSentAt(db: Queryable, machineIds: string[]): Promise<Map<string, number>> {
+  if (machineIds.length === 0) return new Map();
+  const rows = await db
+    .select({ machineId: machineCommands.machineId, sentAt: max(machineCommands.sentAt) })
+    .from(machineCommands)
+    .where(and(inArray(machineCommands.machineId, machineIds), eq(machineCommands.type, 'motion')))
+    .groupBy(machineCommands.machineId);
+  return new Map(rows.filter((row) => row.sentAt !== null).map((row) => [row.machineId, row.sentAt!.getTime()]));
 }

@@ -6,12 +6,12 @@ import {
   type ErrorCode,
   type LogEventType,
 } from '@pivot/contracts';
-import type { Database } from '../../db/client';
+import type { Database, Queryable } from '../../db/client';
 import { AppError } from '../../errors';
 import type { CommandOutcome, CommandRequest, CommandResult, LateReply, MqttGateway } from '../../gateway/mqtt-gateway';
 import type { LogsService, NewLogEntry } from '../logs';
 import { type TelemetryService, isOnline } from '../telemetry';
-import { insertCommand, settleAbandoned, settleCommand, reviseCommand } from './commands.repository';
+import { insertCommand, lastMotionSentAt, reviseCommand, settleAbandoned, settleCommand } from './commands.repository';
 import type { CommandRecordOutcome, MachineCommandRow } from './commands.table';
 
 /** A command that was not answered well, or not sent: to a machine known to be offline, or with the broker away. */
@@ -156,6 +156,11 @@ export class MachineCommands {
    * a restart, or another instance), and logs each as its command's failure. Only commands well
    * past their timeout: those of a running instance are still being waited for.
    */
+  /** When a person last commanded a motion of each of the machines (by broker ID). */
+  lastMotionAt(db: Queryable, machineIds: string[]): Promise<Map<string, number>> {
+    return lastMotionSentAt(db, machineIds);
+  }
+
   async settleAbandoned(now = Date.now()): Promise<number> {
     const { db, logs, commandTimeoutMs } = this.deps;
     const abandoned = await settleAbandoned(db, new Date(now - commandTimeoutMs - ABANDONED_AFTER_MS), ABANDONED);

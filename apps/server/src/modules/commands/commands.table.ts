@@ -41,6 +41,8 @@ export const machineCommands = pgTable(
     index('machine_commands_pending_idx')
       .on(table.sentAt)
       .where(sql`outcome = 'pending'`),
+    // The incident watch asks when a person last moved a machine.
+    index('machine_commands_machine_sent_idx').on(table.machineId, table.sentAt),
   ],
 );
 

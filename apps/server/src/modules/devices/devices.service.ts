@@ -231,7 +231,7 @@ export class DevicesService implements DeviceDirectory {
     };
   }
 
-  private background(work: Promise<void>, what: string): void {
+  private background(work: Promise<unknown>, what: string): void {
     work.catch((error: unknown) => this.deps.logger.warn({ err: error }, `${what} failed`));
   }
 }

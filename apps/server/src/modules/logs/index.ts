@@ -11,6 +11,7 @@ declare module 'fastify' {
 
 export type { LogsService } from './logs.service';
 export type { NewLogEntry } from './logs.repository';
+export type { LogEntryRow } from './logs.table';
 
 /** The activity log (spec §3 log entries): `logs.record(…)` for every module, `/logs/` for its readers. */
 export const logsModule = fp(

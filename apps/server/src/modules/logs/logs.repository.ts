@@ -14,18 +14,23 @@ export type NewLogEntry = {
   ip: string;
 };
 
-export async function insertLogEntry(db: Queryable, entry: NewLogEntry): Promise<void> {
-  await db.insert(logEntries).values({
-    eventType: entry.eventType,
-    actorUserId: entry.actorUserId,
-    subjectUserId: entry.subjectUserId ?? null,
-    sprinklerId: entry.sprinkler?.id ?? null,
-    sprinklerName: entry.sprinkler?.name ?? null,
-    sprinklerInternalId: entry.sprinkler?.internalId ?? null,
-    event: entry.event,
-    details: entry.details ?? '',
-    ip: entry.ip,
-  });
+/** Returns the new entry's id. */
+export async function insertLogEntry(db: Queryable, entry: NewLogEntry): Promise<number> {
+  const [row] = await db
+    .insert(logEntries)
+    .values({
+      eventType: entry.eventType,
+      actorUserId: entry.actorUserId,
+      subjectUserId: entry.subjectUserId ?? null,
+      sprinklerId: entry.sprinkler?.id ?? null,
+      sprinklerName: entry.sprinkler?.name ?? null,
+      sprinklerInternalId: entry.sprinkler?.internalId ?? null,
+      event: entry.event,
+      details: entry.details ?? '',
+      ip: entry.ip,
+    })
+    .returning({ id: logEntries.id });
+  return row!.id;
 }
 
 /** What an ordinary user may read: the entries about themselves and about the machines granted to them. */
@@ -73,4 +78,29 @@ export async function markLogsRead(db: Queryable, userId: number): Promise<void>
     .insert(logReads)
     .values({ userId, readAt: sql`now()` })
     .onConflictDoUpdate({ target: logReads.userId, set: { readAt: sql`now()` } });
+}
+
+/** Entries of the given types after the given id, oldest first. */
+export async function listEntriesAfter(
+  db: Queryable,
+  afterId: number,
+  eventTypes: readonly LogEventType[],
+  limit: number,
+): Promise<LogEntryRow[]> {
+  return db
+    .select()
+    .from(logEntries)
+    .where(and(gt(logEntries.id, afterId), inArray(logEntries.eventType, [...eventTypes])))
+    .orderBy(logEntries.id)
+    .limit(limit);
+}
+
+export async function findLatestEntryId(db: Queryable): Promise<number> {
+  const [row] = await db.select({ id: sql<number>`coalesce(max(${logEntries.id}), 0)` }).from(logEntries);
+  return Number(row?.id ?? 0);
+}
+
+export async function findEntriesByIds(db: Queryable, ids: number[]): Promise<LogEntryRow[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(logEntries).where(inArray(logEntries.id, ids)).orderBy(logEntries.id);
 }

@@ -1,8 +1,18 @@
-import type { LogListResponse, LogQuery } from '@pivot/contracts';
+import type { LogEventType, LogListResponse, LogQuery } from '@pivot/contracts';
 import type { Database, Queryable } from '../../db/client';
 import type { AccessService } from '../access';
 import { presentLogEntry } from './logs.presenter';
-import { type NewLogEntry, findReadAt, insertLogEntry, listLogEntries, markLogsRead } from './logs.repository';
+import {
+  type NewLogEntry,
+  findEntriesByIds,
+  findLatestEntryId,
+  findReadAt,
+  insertLogEntry,
+  listEntriesAfter,
+  listLogEntries,
+  markLogsRead,
+} from './logs.repository';
+import type { LogEntryRow } from './logs.table';
 
 export type LogViewer = { id: number; admin: boolean };
 
@@ -10,8 +20,11 @@ export type LogViewer = { id: number; admin: boolean };
 export class LogsService {
   constructor(private readonly deps: { db: Database; access: AccessService }) {}
 
-  /** Records an event; pass the transaction of the change it tells about, so neither exists without the other. */
-  record(db: Queryable, entry: NewLogEntry): Promise<void> {
+  /**
+   * Records an event and returns its entry's id; pass the transaction of the change it tells
+   * about, so neither exists without the other.
+   */
+  record(db: Queryable, entry: NewLogEntry): Promise<number> {
     return insertLogEntry(db, entry);
   }
 
@@ -25,6 +38,25 @@ export class LogsService {
       offset: (query.page - 1) * query.pageSize,
     });
     return { count, data: rows.map((row) => presentLogEntry(row, readAt)) };
+  }
+
+  /** Entries of the given types recorded after `afterId`, oldest first: what happened since a look. */
+  entriesAfter(
+    db: Queryable,
+    afterId: number,
+    eventTypes: readonly LogEventType[],
+    limit: number,
+  ): Promise<LogEntryRow[]> {
+    return listEntriesAfter(db, afterId, eventTypes, limit);
+  }
+
+  /** The entries with these ids, oldest first. */
+  entriesByIds(db: Queryable, ids: number[]): Promise<LogEntryRow[]> {
+    return findEntriesByIds(db, ids);
+  }
+
+  latestEntryId(db: Queryable): Promise<number> {
+    return findLatestEntryId(db);
   }
 
   /** Everything logged up to now counts as read for this user. */

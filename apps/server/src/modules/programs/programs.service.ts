@@ -121,7 +121,7 @@ export class ProgramsService {
     return { sprinkler, program };
   }
 
-  private logProgramEvent(
+  private async logProgramEvent(
     db: Queryable,
     eventType: ProgramEvent,
     actor: SignedInUser,
@@ -129,7 +129,7 @@ export class ProgramsService {
     program: ProgramRow,
     client: ClientInfo,
   ): Promise<void> {
-    return this.deps.logs.record(db, {
+    await this.deps.logs.record(db, {
       eventType,
       actorUserId: actor.id,
       sprinkler: loggedMachine(sprinkler),

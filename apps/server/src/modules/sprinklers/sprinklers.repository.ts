@@ -116,3 +116,18 @@ export async function listMachineArms(
     })
     .from(sprinklers);
 }
+
+/** What the incident watch needs of every added machine, without its area map. */
+export async function listWatchedMachines(
+  db: Queryable,
+): Promise<{ id: number; name: string; internalId: string; lowPressureBar: number }[]> {
+  return db
+    .select({
+      id: sprinklers.id,
+      name: sprinklers.name,
+      internalId: sprinklers.internalId,
+      lowPressureBar: sprinklers.lowPressureBar,
+    })
+    .from(sprinklers)
+    .orderBy(asc(sprinklers.id));
+}

@@ -31,6 +31,7 @@ import {
   listMachineIds,
   listSprinklers,
   listSprinklersForAdmin,
+  listWatchedMachines,
   updateSprinkler,
 } from './sprinklers.repository';
 
@@ -93,6 +94,11 @@ export class SprinklersService {
   }
 
   /** The broker IDs of every added machine. */
+  /** Every added machine as the incident watch needs it. */
+  watched(db: Queryable) {
+    return listWatchedMachines(db);
+  }
+
   machineIds(): Promise<string[]> {
     return listMachineIds(this.deps.db);
   }

@@ -14,6 +14,8 @@ export const sprinklers = pgTable(
     lng: numeric('lng', { precision: 9, scale: 6 }).notNull(),
     /** Metres from the pivot centre to the last tower, as the machine reported it. */
     armLength: doublePrecision('arm_length').notNull().default(0),
+    /** Pressure below this while the machine moves is an incident (docs/alerts.md), bar. */
+    lowPressureBar: doublePrecision('low_pressure_bar').notNull().default(1),
     /** The field boundary and crop areas (GeoJSON), drawn by an administrator. */
     areaMap: jsonb('area_map').$type<GeoJson>().notNull().default(EMPTY_AREA_MAP),
     model: text('model'),

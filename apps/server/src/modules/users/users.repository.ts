@@ -1,5 +1,19 @@
 import type { UserListQuery } from '@pivot/contracts';
-import { type SQL, type SQLWrapper, and, asc, count, desc, eq, ilike, inArray, notInArray, or, sql } from 'drizzle-orm';
+import {
+  type SQL,
+  type SQLWrapper,
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  ilike,
+  inArray,
+  isNotNull,
+  notInArray,
+  or,
+  sql,
+} from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
@@ -127,4 +141,13 @@ export async function listUsers(
 export async function findFirstAdmin(db: Queryable): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.admin, true)).orderBy(asc(users.id)).limit(1);
   return row;
+}
+
+/** The ids of the administrators who have activated their accounts. */
+export async function findActiveAdminIds(db: Queryable): Promise<number[]> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.admin, true), isNotNull(users.activatedAt)));
+  return rows.map((row) => row.id);
 }

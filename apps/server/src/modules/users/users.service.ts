@@ -19,6 +19,7 @@ import { presentUser } from './users.presenter';
 import {
   countAdmins,
   deleteUser,
+  findActiveAdminIds,
   findFirstAdmin,
   findUserByEmail,
   findUserById,
@@ -158,6 +159,11 @@ export class UsersService {
   }
 
   /** The administrator created first; the server's own actions (the demo fleet) are done as them. */
+  /** The administrators who have activated their accounts: they see every machine. */
+  activeAdminIds(db: Queryable): Promise<number[]> {
+    return findActiveAdminIds(db);
+  }
+
   findFirstAdmin(): Promise<UserRow | undefined> {
     return findFirstAdmin(this.deps.db);
   }
@@ -180,14 +186,14 @@ export class UsersService {
     if (user?.admin && (await countAdmins(db)) <= 1) throw new AppError('last_admin');
   }
 
-  private logUserEvent(
+  private async logUserEvent(
     db: Queryable,
     eventType: 'user_created' | 'user_updated' | 'user_deleted' | 'user_password_change',
     actor: SignedInUser,
     subject: UserRow,
     client: ClientInfo,
   ): Promise<void> {
-    return this.deps.logs.record(db, {
+    await this.deps.logs.record(db, {
       eventType,
       actorUserId: actor.id,
       subjectUserId: subject.id,

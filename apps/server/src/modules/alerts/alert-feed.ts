@@ -1,0 +1,71 @@
+import type { Alert } from '@pivot/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client';
+import type { LogsService } from '../logs';
+import { type AlertsService, INCIDENT_EVENT_TYPES, alertOfLogEntry } from './alerts.service';
+
+/** How often each instance looks for new alerts: the app hears of one within this of its recording. */
+const LOOK_EVERY_MS = 1000;
+const ENTRIES_PER_LOOK = 500;
+
+type Listener = (alert: Alert) => void;
+
+/**
+ * The live alerts of the users connected to this instance. Whichever instance recorded an
+ * incident, every instance reads it from the activity log and tells those of its users who are
+ * to hear of it in the app: one look a second per instance, however many users are connected.
+ */
+export class AlertFeed {
+  private readonly listeners = new Map<number, Set<Listener>>();
+  private lastSeenId: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private looking: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly deps: { db: Database; logs: LogsService; alerts: AlertsService; logger: FastifyBaseLogger },
+  ) {}
+
+  async start(): Promise<void> {
+    // Alerts recorded before this instance started are in the log, not news.
+    this.lastSeenId = await this.deps.logs.latestEntryId(this.deps.db);
+    this.timer = setInterval(() => void this.lookOnce(), LOOK_EVERY_MS).unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.looking;
+  }
+
+  /** Calls the listener with each alert for this user until the returned function is called. */
+  subscribe(userId: number, listener: Listener): () => void {
+    const own = this.listeners.get(userId) ?? new Set<Listener>();
+    own.add(listener);
+    this.listeners.set(userId, own);
+    return () => {
+      own.delete(listener);
+      if (own.size === 0) this.listeners.delete(userId);
+    };
+  }
+
+  /** Reads the alerts recorded since the last look and tells the connected users they are for. */
+  lookOnce(): Promise<void> {
+    this.looking = this.looking.then(() =>
+      this.look().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'reading new alerts failed')),
+    );
+    return this.looking;
+  }
+
+  private async look(): Promise<void> {
+    const { db, logs, alerts } = this.deps;
+    if (this.lastSeenId === undefined) return;
+    const entries = await logs.entriesAfter(db, this.lastSeenId, INCIDENT_EVENT_TYPES, ENTRIES_PER_LOOK);
+    for (const entry of entries) {
+      this.lastSeenId = entry.id;
+      const alert = alertOfLogEntry(entry);
+      if (!alert || this.listeners.size === 0) continue;
+      for (const userId of await alerts.recipients(db, alert.sprinklerId, alert.kind, 'in_app')) {
+        for (const listener of this.listeners.get(userId) ?? []) listener(alert);
+      }
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import type { IncidentKind, IncidentPhase, Language } from '@pivot/contracts';
+
+/** What an alert says outside the app (e-mail, push), in the words of the activity log's titles. */
+type Wording = Record<
+  IncidentKind,
+  Record<IncidentPhase, { title: string; sentence: (machine: string, detail: string) => string }>
+>;
+
+const WORDING: Record<Language, Wording> = {
+  en: {
+    alarm: {
+      began: { title: 'Alarm', sentence: (machine, detail) => `Machine ${machine} reports an alarm: ${detail}` },
+      ended: { title: 'Alarm cleared', sentence: (machine) => `Machine ${machine} no longer reports an alarm` },
+    },
+    unexpected_stop: {
+      began: {
+        title: 'Stopped unexpectedly',
+        sentence: (machine, detail) => `Machine ${machine} stopped without a stop command ${detail}`.trim(),
+      },
+      ended: { title: 'Moving again', sentence: (machine) => `Machine ${machine} is moving again` },
+    },
+    offline: {
+      began: {
+        title: 'Machine offline',
+        sentence: (machine) => `Machine ${machine} lost its connection or stopped reporting`,
+      },
+      ended: {
+        title: 'Machine back online',
+        sentence: (machine) => `Machine ${machine} is connected and reporting again`,
+      },
+    },
+    low_pressure: {
+      began: {
+        title: 'Low pressure',
+        sentence: (machine, detail) => `Pressure at machine ${machine} fell to ${detail} while it moves`,
+      },
+      ended: { title: 'Low pressure over', sentence: (machine, detail) => `Machine ${machine}: ${detail}` },
+    },
+  },
+  pl: {
+    alarm: {
+      began: { title: 'Alarm', sentence: (machine, detail) => `Maszyna ${machine} zgłasza alarm: ${detail}` },
+      ended: { title: 'Alarm ustał', sentence: (machine) => `Maszyna ${machine} nie zgłasza już alarmu` },
+    },
+    unexpected_stop: {
+      began: {
+        title: 'Nieoczekiwane zatrzymanie',
+        sentence: (machine, detail) => `Maszyna ${machine} zatrzymała się bez polecenia zatrzymania ${detail}`.trim(),
+      },
+      ended: { title: 'Znów w ruchu', sentence: (machine) => `Maszyna ${machine} znów jedzie` },
+    },
+    offline: {
+      began: {
+        title: 'Maszyna bez łączności',
+        sentence: (machine) => `Maszyna ${machine} straciła połączenie lub przestała raportować`,
+      },
+      ended: {
+        title: 'Maszyna znów połączona',
+        sentence: (machine) => `Maszyna ${machine} jest połączona i znów raportuje`,
+      },
+    },
+    low_pressure: {
+      began: {
+        title: 'Niskie ciśnienie',
+        sentence: (machine, detail) => `Ciśnienie na maszynie ${machine} spadło do ${detail} podczas pracy`,
+      },
+      ended: { title: 'Koniec niskiego ciśnienia', sentence: (machine, detail) => `Maszyna ${machine}: ${detail}` },
+    },
+  },
+};
+
+/** An incident phase as a title and a sentence, in the user's language. */
+export function alertWords(
+  language: Language,
+  alert: { kind: IncidentKind; phase: IncidentPhase; sprinklerName: string; detail: string },
+): { title: string; sentence: string } {
+  const words = WORDING[language][alert.kind][alert.phase];
+  return { title: words.title, sentence: words.sentence(alert.sprinklerName, alert.detail) };
+}

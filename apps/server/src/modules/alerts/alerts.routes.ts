@@ -1,0 +1,108 @@
+import {
+  AccountAlertSettingsSchema,
+  AlertDefaultsSchema,
+  AlertSettingsSchema,
+  PushKeySchema,
+  PushSubscriptionBodySchema,
+  PushUnsubscribeBodySchema,
+} from '@pivot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { signedIn } from '../../http/request-context';
+import type { AlertFeed } from './alert-feed';
+import type { AlertsService } from './alerts.service';
+import type { PushSender } from './push-sender';
+
+const HEARTBEAT_MS = 25_000;
+const tags = ['alerts'];
+
+/**
+ * The live alerts of the signed-in user (server-sent events), their alert settings, the
+ * administrators' defaults, and the browsers that receive Web Push.
+ */
+export const alertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService; feed: AlertFeed; push: PushSender }> = async (
+  app,
+  { alerts, feed, push },
+) => {
+  // Open streams would keep the server from closing: end them first.
+  const openStreams = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of openStreams) end();
+  });
+
+  app.get('/alerts/events', { schema: { tags, produces: ['text/event-stream'] } }, async (request, reply) => {
+    const { user } = signedIn(request);
+    reply.hijack();
+    const stream = reply.raw;
+    stream.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    stream.write(': connected\n\n');
+    const unsubscribe = feed.subscribe(user.id, (alert) => {
+      stream.write(`event: alert\ndata: ${JSON.stringify(alert)}\n\n`);
+    });
+    const heartbeat = setInterval(() => stream.write(': heartbeat\n\n'), HEARTBEAT_MS);
+    const end = () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      openStreams.delete(end);
+      stream.end();
+    };
+    openStreams.add(end);
+    request.raw.on('close', end);
+  });
+
+  app.get('/account/alerts/', { schema: { tags, response: { 200: AccountAlertSettingsSchema } } }, async (request) =>
+    alerts.settingsOf(signedIn(request).user),
+  );
+
+  app.put(
+    '/account/alerts/',
+    { schema: { tags, body: AlertSettingsSchema, response: { 200: AccountAlertSettingsSchema } } },
+    async (request) => alerts.saveSettings(signedIn(request).user, request.body),
+  );
+
+  app.delete('/account/alerts/', { schema: { tags, response: { 200: AccountAlertSettingsSchema } } }, async (request) =>
+    alerts.resetSettings(signedIn(request).user),
+  );
+
+  app.get(
+    '/admin/alert-defaults/',
+    { config: { access: 'admin' }, schema: { tags, response: { 200: AlertDefaultsSchema } } },
+    async () => alerts.defaults(),
+  );
+
+  app.put(
+    '/admin/alert-defaults/',
+    {
+      config: { access: 'admin' },
+      schema: { tags, body: AlertDefaultsSchema, response: { 200: AlertDefaultsSchema } },
+    },
+    async (request) => alerts.saveDefaults(request.body),
+  );
+
+  app.get('/push/key', { schema: { tags, response: { 200: PushKeySchema } } }, async () => ({
+    publicKey: push.publicKey(),
+  }));
+
+  app.post(
+    '/push/subscriptions/',
+    { schema: { tags, body: PushSubscriptionBodySchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await push.subscribe(signedIn(request).user, request.body);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/push/subscriptions/',
+    { schema: { tags, body: PushUnsubscribeBodySchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await push.unsubscribe(signedIn(request).user, request.body.endpoint);
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,117 @@
+import {
+  ALERT_CHANNELS,
+  type AccountAlertSettings,
+  type Alert,
+  type AlertChannel,
+  type AlertDefaults,
+  type AlertSettings,
+  INCIDENT_KINDS,
+  INCIDENT_LOG_EVENTS,
+  type IncidentKind,
+  type IncidentPhase,
+  type LogEventType,
+} from '@pivot/contracts';
+import type { Database, Queryable } from '../../db/client';
+import type { SignedInUser } from '../../http/request-context';
+import type { AccessService } from '../access';
+import type { LogEntryRow } from '../logs';
+import type { UsersService } from '../users';
+import {
+  deleteOwnSettings,
+  findDefaults,
+  findOwnSettings,
+  insertDeliveries,
+  saveDefaults,
+  saveOwnSettings,
+} from './alerts.repository';
+
+/** Until administrators choose: every kind, every channel (push reaches only browsers that asked for it). */
+const BUILT_IN_DEFAULTS: AlertDefaults = { kinds: [...INCIDENT_KINDS], channels: [...ALERT_CHANNELS] };
+
+/** The incident and phase each incident log event stands for. */
+const INCIDENT_OF_EVENT = new Map<LogEventType, { kind: IncidentKind; phase: IncidentPhase }>(
+  INCIDENT_KINDS.flatMap((kind) =>
+    (['began', 'ended'] as const).map((phase) => [INCIDENT_LOG_EVENTS[kind][phase], { kind, phase }] as const),
+  ),
+);
+export const INCIDENT_EVENT_TYPES = [...INCIDENT_OF_EVENT.keys()];
+
+/** An incident phase as the incident watch raises it, with the log entry that records it. */
+export type RaisedAlert = Omit<Alert, 'timestamp'>;
+
+/** The alert a log entry records, if it records one. */
+export function alertOfLogEntry(row: LogEntryRow): Alert | undefined {
+  const incident = INCIDENT_OF_EVENT.get(row.eventType);
+  if (!incident || row.sprinklerId === null) return undefined;
+  return {
+    logEntryId: row.id,
+    ...incident,
+    sprinklerId: row.sprinklerId,
+    sprinklerName: row.sprinklerName ?? row.sprinklerInternalId ?? '',
+    detail: row.event,
+    timestamp: row.createdAt.getTime(),
+  };
+}
+
+/**
+ * Who hears of which incident, and how: every user who may see the machine (those granted it,
+ * and the administrators), by the kinds and channels each chose, minus the machines each muted.
+ */
+export class AlertsService {
+  constructor(private readonly deps: { db: Database; access: AccessService; users: UsersService }) {}
+
+  async settingsOf(user: SignedInUser): Promise<AccountAlertSettings> {
+    const own = (await findOwnSettings(this.deps.db, [user.id])).get(user.id);
+    if (own) return { ...own, usesDefaults: false };
+    return { ...(await this.defaults(this.deps.db)), mutedMachineIds: [], usesDefaults: true };
+  }
+
+  async saveSettings(user: SignedInUser, settings: AlertSettings): Promise<AccountAlertSettings> {
+    await saveOwnSettings(this.deps.db, user.id, settings);
+    return this.settingsOf(user);
+  }
+
+  async resetSettings(user: SignedInUser): Promise<AccountAlertSettings> {
+    await deleteOwnSettings(this.deps.db, user.id);
+    return this.settingsOf(user);
+  }
+
+  async defaults(db: Queryable = this.deps.db): Promise<AlertDefaults> {
+    return (await findDefaults(db)) ?? BUILT_IN_DEFAULTS;
+  }
+
+  async saveDefaults(defaults: AlertDefaults): Promise<AlertDefaults> {
+    await saveDefaults(this.deps.db, defaults);
+    return this.defaults();
+  }
+
+  /** The users to alert of this incident kind on this machine through this channel. */
+  async recipients(db: Queryable, sprinklerId: number, kind: IncidentKind, channel: AlertChannel): Promise<number[]> {
+    const granted = (await this.deps.access.usersOfMachines(db, [sprinklerId])).get(sprinklerId) ?? [];
+    const userIds = [...new Set([...granted, ...(await this.deps.users.activeAdminIds(db))])];
+    const own = await findOwnSettings(db, userIds);
+    const defaults = await this.defaults(db);
+    return userIds.filter((userId) => {
+      const settings = own.get(userId) ?? { ...defaults, mutedMachineIds: [] };
+      return (
+        settings.kinds.includes(kind) &&
+        settings.channels.includes(channel) &&
+        !settings.mutedMachineIds.includes(sprinklerId)
+      );
+    });
+  }
+
+  /**
+   * Queues the e-mails and pushes of an incident phase, in the transaction that records it: they
+   * exist exactly when the incident does, and are sent once (the app hears of it from the log).
+   */
+  async raise(tx: Queryable, alert: RaisedAlert): Promise<void> {
+    const rows = [];
+    for (const channel of ['email', 'push'] as const) {
+      for (const userId of await this.recipients(tx, alert.sprinklerId, alert.kind, channel)) {
+        rows.push({ userId, logEntryId: alert.logEntryId, channel });
+      }
+    }
+    await insertDeliveries(tx, rows);
+  }
+}

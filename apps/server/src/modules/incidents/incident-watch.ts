@@ -1,0 +1,165 @@
+import { INCIDENT_LOG_EVENTS, type IncidentKind } from '@pivot/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Queryable } from '../../db/client';
+import type { AlertsService } from '../alerts';
+import type { MachineCommands } from '../commands';
+import type { LogsService } from '../logs';
+import type { SprinklersService } from '../sprinklers';
+import type { TelemetryService } from '../telemetry';
+import { type MachineLook, type OpenIncident, type Watch, judge } from './incident-rules';
+import {
+  endIncident,
+  findOpenIncidents,
+  findWatches,
+  openIncident,
+  saveWatch,
+  setRecovering,
+  tryLockWatch,
+} from './incidents.repository';
+
+/** How often the machines are looked at: an incident is raised within this of the report that shows it. */
+const LOOK_EVERY_MS = 1000;
+const NO_WATCH: Watch = { status: null, lowPressureSince: null };
+const NONE_OPEN: ReadonlyMap<IncidentKind, OpenIncident> = new Map();
+
+type WatchedMachine = Awaited<ReturnType<SprinklersService['watched']>>[number];
+
+/**
+ * Looks at every added machine once a second and raises incidents by the rules of
+ * incident-rules.ts. Every instance runs it; a look happens in one transaction that first takes
+ * a lock, so one instance looks at a time and each incident begins and ends once. An incident's
+ * log entry and its queued alerts are written in that same transaction.
+ */
+export class IncidentWatch {
+  private timer: NodeJS.Timeout | undefined;
+  private looking: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly deps: {
+      db: Database;
+      sprinklers: Pick<SprinklersService, 'watched'>;
+      telemetry: Pick<TelemetryService, 'statesOf'>;
+      commands: Pick<MachineCommands, 'lastMotionAt'>;
+      logs: Pick<LogsService, 'record'>;
+      alerts: Pick<AlertsService, 'raise'>;
+      /** Since when this instance has heard the broker without a break; null while it does not. */
+      listeningSince: () => number | null;
+      logger: FastifyBaseLogger;
+    },
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.lookOnce(), LOOK_EVERY_MS).unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.looking;
+  }
+
+  /** Looks at every machine now (unless another instance is looking); resolves when done. */
+  lookOnce(now = Date.now()): Promise<void> {
+    const look = this.looking.then(() => this.look(now));
+    this.looking = look.catch((error: unknown) =>
+      this.deps.logger.error({ err: error }, 'watching for incidents failed'),
+    );
+    return look;
+  }
+
+  private async look(now: number): Promise<void> {
+    const { db, sprinklers, telemetry } = this.deps;
+    const listeningSince = this.deps.listeningSince();
+    await db.transaction(async (tx) => {
+      if (!(await tryLockWatch(tx))) return;
+      const machines = await sprinklers.watched(tx);
+      const states = await telemetry.statesOf(
+        tx,
+        machines.map((machine) => machine.internalId),
+      );
+      const watches = await findWatches(tx);
+      const open = await findOpenIncidents(tx);
+      const lastMotion = await this.lastMotionWhereAsked(tx, machines, states, watches, open);
+      for (const machine of machines) {
+        const state = states.get(machine.internalId);
+        const look: MachineLook = {
+          machineId: machine.internalId,
+          state: state && {
+            online: state.online,
+            reportedAt: state.reportedAt?.getTime() ?? null,
+            presenceAt: state.presenceAt?.getTime() ?? null,
+            status: state.status,
+            pressure: state.pressure,
+            flow: state.flow,
+            angle: state.angle,
+            alarm: state.alarm,
+          },
+          lowPressureBar: machine.lowPressureBar,
+          lastMotionCommandAt: lastMotion.get(machine.internalId) ?? null,
+        };
+        const watch = watches.get(machine.internalId) ?? NO_WATCH;
+        const verdict = judge(look, watch, open.get(machine.internalId) ?? NONE_OPEN, now, listeningSince);
+        if (verdict.watch.status !== watch.status || verdict.watch.lowPressureSince !== watch.lowPressureSince) {
+          await saveWatch(tx, machine.internalId, verdict.watch);
+        }
+        for (const { incident, since, relapses } of verdict.recovering) {
+          await setRecovering(tx, incident.id, since, relapses);
+        }
+        for (const { kind, detail } of verdict.begin) {
+          if (await openIncident(tx, { machineId: machine.internalId, kind, beganAt: new Date(now), detail })) {
+            await this.record(tx, machine, kind, 'began', detail);
+          }
+        }
+        for (const { incident, detail } of verdict.end) {
+          if (await endIncident(tx, incident.id, new Date(now))) {
+            await this.record(tx, machine, incident.kind, 'ended', detail);
+          }
+        }
+      }
+    });
+  }
+
+  /**
+   * Whether a person moved the machine lately matters only for a machine that stopped after
+   * moving, or that has low pressure: only those are asked about, not the whole fleet every second.
+   */
+  private async lastMotionWhereAsked(
+    tx: Queryable,
+    machines: WatchedMachine[],
+    states: Awaited<ReturnType<TelemetryService['statesOf']>>,
+    watches: Map<string, Watch>,
+    open: Map<string, Map<IncidentKind, OpenIncident>>,
+  ): Promise<Map<string, number>> {
+    const asked = machines
+      .map((machine) => machine.internalId)
+      .filter((machineId) => {
+        const before = watches.get(machineId)?.status;
+        const stopped = (before === 'front' || before === 'back') && states.get(machineId)?.status === 'stop';
+        return stopped || open.get(machineId)?.has('low_pressure');
+      });
+    return this.deps.commands.lastMotionAt(tx, asked);
+  }
+
+  private async record(
+    tx: Queryable,
+    machine: WatchedMachine,
+    kind: IncidentKind,
+    phase: 'began' | 'ended',
+    detail: string,
+  ): Promise<void> {
+    const logEntryId = await this.deps.logs.record(tx, {
+      eventType: INCIDENT_LOG_EVENTS[kind][phase],
+      actorUserId: null,
+      sprinkler: { id: machine.id, name: machine.name, internalId: machine.internalId },
+      event: detail,
+      ip: '',
+    });
+    await this.deps.alerts.raise(tx, {
+      logEntryId,
+      kind,
+      phase,
+      sprinklerId: machine.id,
+      sprinklerName: machine.name,
+      detail,
+    });
+  }
+}

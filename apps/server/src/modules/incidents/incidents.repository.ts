@@ -1,0 +1,81 @@
+import type { IncidentKind } from '@pivot/contracts';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
+import type { OpenIncident, Watch } from './incident-rules';
+import { incidents, machineWatch } from './incidents.table';
+
+/** The incident watch's lock: one instance looks at a time (any number may try). */
+const WATCH_LOCK_KEY = 7_301_845;
+
+/** Whether this transaction holds the watch's lock until it ends; false when another instance looks now. */
+export async function tryLockWatch(tx: Queryable): Promise<boolean> {
+  const result = await tx.execute(sql`select pg_try_advisory_xact_lock(${WATCH_LOCK_KEY}) as locked`);
+  // node-postgres and PGlite both answer with the rows under `rows`.
+  const [row] = (result as { rows: { locked: boolean }[] }).rows;
+  return row?.locked === true;
+}
+
+export async function findWatches(db: Queryable): Promise<Map<string, Watch>> {
+  const rows = await db.select().from(machineWatch);
+  return new Map(
+    rows.map((row) => [
+      row.machineId,
+      { status: row.status, lowPressureSince: row.lowPressureSince?.getTime() ?? null },
+    ]),
+  );
+}
+
+export async function saveWatch(db: Queryable, machineId: string, watch: Watch): Promise<void> {
+  const values = {
+    status: watch.status,
+    lowPressureSince: watch.lowPressureSince === null ? null : new Date(watch.lowPressureSince),
+  };
+  await db
+    .insert(machineWatch)
+    .values({ machineId, ...values })
+    .onConflictDoUpdate({ target: machineWatch.machineId, set: values });
+}
+
+/** The open incidents, by machine and kind. */
+export async function findOpenIncidents(db: Queryable): Promise<Map<string, Map<IncidentKind, OpenIncident>>> {
+  const rows = await db.select().from(incidents).where(isNull(incidents.endedAt));
+  const byMachine = new Map<string, Map<IncidentKind, OpenIncident>>();
+  for (const row of rows) {
+    const open = byMachine.get(row.machineId) ?? new Map<IncidentKind, OpenIncident>();
+    open.set(row.kind, {
+      id: row.id,
+      kind: row.kind,
+      beganAt: row.beganAt.getTime(),
+      recoveringSince: row.recoveringSince?.getTime() ?? null,
+      relapses: row.relapses,
+    });
+    byMachine.set(row.machineId, open);
+  }
+  return byMachine;
+}
+
+/** Opens an incident; false when one of its kind is open for the machine already. */
+export async function openIncident(
+  db: Queryable,
+  values: { machineId: string; kind: IncidentKind; beganAt: Date; detail: string },
+): Promise<boolean> {
+  const inserted = await db.insert(incidents).values(values).onConflictDoNothing().returning({ id: incidents.id });
+  return inserted.length > 0;
+}
+
+/** Ends an open incident; false when it had ended already. */
+export async function endIncident(db: Queryable, id: number, endedAt: Date): Promise<boolean> {
+  const ended = await db
+    .update(incidents)
+    .set({ endedAt })
+    .where(and(eq(incidents.id, id), isNull(incidents.endedAt)))
+    .returning({ id: incidents.id });
+  return ended.length > 0;
+}
+
+export async function setRecovering(db: Queryable, id: number, since: number | null, relapses: number): Promise<void> {
+  await db
+    .update(incidents)
+    .set({ recoveringSince: since === null ? null : new Date(since), relapses })
+    .where(eq(incidents.id, id));
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { IncidentWatch } from './incident-watch';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    incidents: IncidentWatch;
+  }
+}
+
+/**
+ * Incidents: the server watches every added machine for an alarm, a stop nobody commanded,
+ * silence or a lost connection, and low pressure while it moves (docs/alerts.md), records each
+ * as it begins and ends in the activity log, and hands it to the alerts.
+ */
+export const incidentsModule = fp(
+  async (app: FastifyInstance) => {
+    const watch = new IncidentWatch({
+      db: app.database.db,
+      sprinklers: app.sprinklers,
+      telemetry: app.telemetry,
+      commands: app.commands,
+      logs: app.logs,
+      alerts: app.alerts,
+      listeningSince: () => app.gateway.listeningSince,
+      logger: app.log,
+    });
+    app.decorate('incidents', watch);
+    app.addHook('onReady', async () => watch.start());
+    // Before the gateway and the database close: the last look finishes first.
+    app.addHook('preClose', () => watch.stop());
+  },
+  {
+    name: 'incidents',
+    dependencies: ['database', 'machine-gateway', 'sprinklers', 'telemetry', 'commands', 'logs', 'alerts'],
+  },
+);

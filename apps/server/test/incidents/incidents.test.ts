@@ -1,0 +1,176 @@
+import { type Alert, AlertSchema, LogListResponseSchema, topics } from '@pivot/contracts';
+import type mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IncidentWatch } from '../../src/modules/incidents/incident-watch';
+import type { ApiClient } from '../support/api-client';
+import { addBareController } from '../support/devices';
+import { grant } from '../support/fixtures';
+import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
+
+const MACHINE = `INCIDENT-${Date.now().toString(36)}`;
+
+/** The live alerts a signed-in user's app receives, as they arrive. */
+async function alertStream(address: string, client: ApiClient) {
+  const controller = new AbortController();
+  const response = await fetch(`${address}/api/alerts/events`, {
+    headers: { authorization: `Bearer ${client.access}` },
+    signal: controller.signal,
+  });
+  const received: Alert[] = [];
+  const reader = response.body!.getReader();
+  let text = '';
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+      if (done) return;
+      text += new TextDecoder().decode(value);
+      for (const match of text.matchAll(/event: alert\ndata: (.+)\n\n/g))
+        received.push(AlertSchema.parse(JSON.parse(match[1]!)));
+      text = text.slice(text.lastIndexOf('\n\n') + 2);
+    }
+  })();
+  return { received, close: () => controller.abort() };
+}
+
+/** Nodemailer writes Polish letters quoted-printable: =C5=82 is "ł". */
+function decodeQuotedPrintable(mail: string): string {
+  const bytes = mail.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
+describe('incidents and their alerts', () => {
+  let t: TestApp;
+  let admin: ApiClient;
+  let controller: mqtt.MqttClient;
+  let sprinklerId: number;
+  let address: string;
+  const people: Record<'farmer' | 'visitor' | 'outsider', { id: number; email: string; client: ApiClient }> =
+    {} as never;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.adminClient();
+    ({ controller, sprinklerId } = await addBareController(t.app, admin, MACHINE));
+    const online = { v: 1, online: true, ts: Date.now() };
+    await controller.publishAsync(topics.presence(MACHINE), JSON.stringify(online), { qos: 1, retain: true });
+    for (const [name, language] of [
+      ['farmer', 'pl'],
+      ['visitor', 'en'],
+      ['outsider', 'pl'],
+    ] as const) {
+      const user = await t.buildUser({ language });
+      const client = t.client();
+      await client.login(user.email, USER_PASSWORD);
+      people[name] = { id: user.id, email: user.email, client };
+      if (name !== 'outsider') await grant(t, sprinklerId, user.id);
+    }
+    address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await controller.endAsync();
+    await t.close();
+  });
+
+  /** Publishes a report measured at `ts`, stores it, and (unless told not to) has the incident watch and the live feed look at `ts`. */
+  async function report(ts: number, values: Record<string, unknown>, { look = true } = {}) {
+    const message = {
+      v: 1,
+      ts,
+      status: 'front',
+      angle: 90,
+      distance: 300,
+      speed: 50,
+      pressure: 2.4,
+      flow: 120,
+      ...values,
+    };
+    await controller.publishAsync(topics.telemetry(MACHINE), JSON.stringify(message), { qos: 1 });
+    await expect
+      .poll(async () => {
+        await t.app.telemetry.flush();
+        return (await t.app.telemetry.statesOf(t.database.db, [MACHINE])).get(MACHINE)?.reportedAt?.getTime();
+      })
+      .toBe(ts);
+    if (!look) return;
+    await t.app.incidents.lookOnce(ts);
+    await t.app.alertFeed.lookOnce();
+  }
+
+  async function logged(eventType: string) {
+    const log = LogListResponseSchema.parse((await admin.get('/api/logs/', { query: { pageSize: 100 } })).body);
+    return log.data.filter((entry) => entry.eventType === eventType && entry.sprinklerInternalId === MACHINE);
+  }
+
+  it('raises an alarm once, tells those who may see the machine live and by one mail in their language, and ends it once', async () => {
+    const farmerStream = await alertStream(address, people.farmer.client);
+    const outsiderStream = await alertStream(address, people.outsider.client);
+    const start = Date.now();
+    await report(start, {});
+    await report(start + 1000, { status: 'alarm', alarm: 'pressure_loss', pressure: 0.1, flow: 0 });
+    await report(start + 2000, { status: 'alarm', alarm: 'pressure_loss', pressure: 0.1, flow: 0 });
+
+    await expect
+      .poll(() => farmerStream.received)
+      .toEqual([expect.objectContaining({ kind: 'alarm', phase: 'began', sprinklerId, detail: 'pressure_loss' })]);
+    expect(await logged('sprinkler_alarm')).toHaveLength(1);
+
+    await t.app.alertMailer.mailDue(Date.now() + 21_000);
+    const mails = (await t.outboxMails()).map(decodeQuotedPrintable);
+    const mailTo = (email: string) => mails.filter((mail) => mail.includes(`To: ${email}`));
+    expect(mailTo(people.farmer.email)).toHaveLength(1);
+    expect(mailTo(people.farmer.email)[0]).toContain('zgłasza alarm: pressure_loss');
+    expect(mailTo(people.visitor.email)[0]).toContain('reports an alarm: pressure_loss');
+    expect(mailTo(people.outsider.email)).toEqual([]);
+    // Nothing waits any more: a second round mails nobody.
+    await t.app.alertMailer.mailDue(Date.now() + 60_000);
+    expect(await t.outboxMails()).toHaveLength(mails.length);
+
+    // Well again: it ends after a minute of looking well, once.
+    await report(start + 3000, {});
+    await report(start + 33_000, {});
+    expect(await logged('sprinkler_alarm_cleared')).toEqual([]);
+    await report(start + 64_000, {});
+    await report(start + 65_000, {});
+    expect(await logged('sprinkler_alarm_cleared')).toHaveLength(1);
+    await expect.poll(() => farmerStream.received.map((alert) => alert.phase)).toEqual(['began', 'ended']);
+    expect(outsiderStream.received).toEqual([]);
+    farmerStream.close();
+    outsiderStream.close();
+  });
+
+  it('raises each incident once when several instances look at the same moment', async () => {
+    const twin = new IncidentWatch({
+      db: t.database.db,
+      sprinklers: t.app.sprinklers,
+      telemetry: t.app.telemetry,
+      commands: t.app.commands,
+      logs: t.app.logs,
+      alerts: t.app.alerts,
+      listeningSince: () => t.app.gateway.listeningSince,
+      logger: t.app.log,
+    });
+    const ts = Date.now() + 120_000;
+    await report(ts, { status: 'front' });
+    await report(ts + 1000, { status: 'stop', pressure: 0, flow: 0 }, { look: false });
+    await Promise.all([t.app.incidents.lookOnce(ts + 1000), twin.lookOnce(ts + 1000)]);
+    const stopped = await logged('sprinkler_stopped_unexpectedly');
+    expect(stopped).toHaveLength(1);
+    // Moving and stopping again before the incident ended is the same incident.
+    await report(ts + 2000, { status: 'front' });
+    await report(ts + 3000, { status: 'stop', pressure: 0, flow: 0 });
+    expect(await logged('sprinkler_stopped_unexpectedly')).toEqual(stopped);
+  });
+
+  it('alerts nobody of a machine they muted, and keeps each user to their own choice', async () => {
+    const muted = { kinds: ['alarm', 'offline'], channels: ['in_app'], mutedMachineIds: [sprinklerId] };
+    const saved = await people.farmer.client.put('/api/account/alerts/', muted);
+    expect(saved.body).toEqual({ ...muted, usesDefaults: false });
+    expect(await t.app.alerts.recipients(t.database.db, sprinklerId, 'alarm', 'in_app')).not.toContain(
+      people.farmer.id,
+    );
+    expect(await t.app.alerts.recipients(t.database.db, sprinklerId, 'alarm', 'in_app')).toContain(people.visitor.id);
+    const reset = await people.farmer.client.delete('/api/account/alerts/');
+    expect(reset.body).toMatchObject({ mutedMachineIds: [], usesDefaults: true });
+    expect(await t.app.alerts.recipients(t.database.db, sprinklerId, 'alarm', 'email')).toContain(people.farmer.id);
+  });
+});
