@@ -5,6 +5,7 @@ import { isSessionFreePath } from '@/config/paths';
 import { readCookie } from './cookies';
 import { randomKey } from './random-key';
 import { type ServerSentEvent, ServerSentEventParser } from './server-sent-events';
+import { noteServerDate } from './server-clock';
 import { session } from './session';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -81,13 +82,15 @@ async function send(
   if (!SAFE_METHODS.has(method)) headers[CSRF_HEADER] = readCookie(CSRF_COOKIE) ?? '';
   if (idempotencyKey) headers[IDEMPOTENCY_HEADER] = idempotencyKey;
   try {
-    return await fetch(url, {
+    const response = await fetch(url, {
       method,
       headers,
       credentials: 'include',
       signal,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
+    noteServerDate(response.headers.get('Date'));
+    return response;
   } catch {
     return null;
   }
