@@ -20,7 +20,7 @@ function ChoiceList<Value extends string>({ legend, all, choices, value, onChang
   const toggle = (changed: Value, checked: boolean) =>
     onChange(all.filter((item) => (item === changed ? checked : value.includes(item))));
   return (
-    <fieldset className="flex flex-col gap-3" disabled={disabled}>
+    <fieldset className="flex min-w-0 flex-col gap-3" disabled={disabled}>
       <legend className="mb-3 font-semibold">{legend}</legend>
       {choices.map((choice) => (
         <div key={choice.value} className="flex items-start gap-3">
@@ -49,24 +49,27 @@ function ChoiceList<Value extends string>({ legend, all, choices, value, onChang
 }
 
 export type AlertChoiceFieldProps<Value extends string> = {
+  /** The group's title, when not the user's own choice ("What to alert you about"). */
+  legend?: string;
   value: readonly Value[];
   onChange: (value: Value[]) => void;
   disabled?: boolean;
 };
 
 /** The incidents a user is alerted about: the four kinds, each explained in a line. */
-export function IncidentKindsField(props: AlertChoiceFieldProps<IncidentKind>) {
+export function IncidentKindsField({ legend, ...props }: AlertChoiceFieldProps<IncidentKind>) {
   const { t } = useTranslation();
   const choices = INCIDENT_KINDS.map((kind) => ({
     value: kind,
     label: t(`alerts.kinds.${kind}.label`),
     hint: t(`alerts.kinds.${kind}.hint`),
   }));
-  return <ChoiceList legend={t('alerts.kinds.legend')} all={INCIDENT_KINDS} choices={choices} {...props} />;
+  return <ChoiceList legend={legend ?? t('alerts.kinds.legend')} all={INCIDENT_KINDS} choices={choices} {...props} />;
 }
 
 /** Where alerts reach a user: in the app, by e-mail, by push; `more` adds to a channel's line (push's state in this browser). */
 export function AlertChannelsField({
+  legend,
   more = {},
   ...props
 }: AlertChoiceFieldProps<AlertChannel> & { more?: Partial<Record<AlertChannel, ReactNode>> }) {
@@ -77,5 +80,7 @@ export function AlertChannelsField({
     hint: t(`alerts.channels.${channel}.hint`),
     more: more[channel],
   }));
-  return <ChoiceList legend={t('alerts.channels.legend')} all={ALERT_CHANNELS} choices={choices} {...props} />;
+  return (
+    <ChoiceList legend={legend ?? t('alerts.channels.legend')} all={ALERT_CHANNELS} choices={choices} {...props} />
+  );
 }

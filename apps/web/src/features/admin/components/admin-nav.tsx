@@ -16,13 +16,13 @@ export function AdminNav({ current }: { current: Section }) {
   const { t } = useTranslation();
   return (
     <nav aria-label={t('admin.nav.label')} className="-mt-2 border-b border-line">
-      <ul className="-mb-px flex gap-1">
+      <ul className="-mb-px flex gap-1 overflow-x-auto">
         {(Object.keys(LINKS) as Section[]).map((section) => (
           <li key={section}>
             <AppLink
               to={LINKS[section]}
               aria-current={section === current ? 'page' : undefined}
-              className="inline-flex h-10 items-center border-b-2 border-transparent px-2 text-sm sm:px-3 font-semibold text-ink-muted hover:text-ink aria-[current=page]:border-water aria-[current=page]:text-ink"
+              className="inline-flex h-10 items-center border-b-2 whitespace-nowrap border-transparent px-2 text-sm sm:px-3 font-semibold text-ink-muted hover:text-ink aria-[current=page]:border-water aria-[current=page]:text-ink"
             >
               {t(`admin.nav.${section}`)}
             </AppLink>

@@ -81,10 +81,10 @@ async function renderForm(locale: Locale = 'en') {
 describe('the alert defaults of the admin panel', () => {
   it('show the kinds and channels users get until they choose, and save a change', async () => {
     const user = await renderForm();
-    const kinds = await screen.findByRole('group', { name: 'What to alert you about' });
+    const kinds = await screen.findByRole('group', { name: 'What users are alerted about' });
     expect(within(kinds).getByRole('checkbox', { name: 'Alarm' })).toBeChecked();
     expect(within(kinds).getByRole('checkbox', { name: 'Unexpected stop' })).not.toBeChecked();
-    const channels = screen.getByRole('group', { name: 'How to alert you' });
+    const channels = screen.getByRole('group', { name: 'How users are alerted' });
     expect(within(channels).getByRole('checkbox', { name: 'In the app' })).toBeChecked();
     // Muting is each user's own: the defaults have no machines.
     expect(screen.queryByRole('group', { name: 'Muted machines' })).not.toBeInTheDocument();
@@ -96,7 +96,7 @@ describe('the alert defaults of the admin panel', () => {
     expect(await screen.findByText('The alert defaults are saved')).toBeInTheDocument();
     expect(saved).toEqual([{ kinds: ['alarm', 'offline', 'low_pressure'], channels: ['in_app', 'email'] }]);
     expect(
-      within(screen.getByRole('group', { name: 'How to alert you' })).getByRole('checkbox', { name: 'E-mail' }),
+      within(screen.getByRole('group', { name: 'How users are alerted' })).getByRole('checkbox', { name: 'E-mail' }),
     ).toBeChecked();
   });
 

@@ -25,11 +25,13 @@ function AlertDefaultsFields({ saved }: { saved: AlertDefaults }) {
     <form noValidate onSubmit={submit} className="flex flex-col gap-6">
       <div className="grid gap-6 md:grid-cols-2">
         <IncidentKindsField
+          legend={t('admin.alerts.kinds')}
           value={values.kinds}
           onChange={(kinds) => setValues({ ...values, kinds })}
           disabled={update.isPending}
         />
         <AlertChannelsField
+          legend={t('admin.alerts.channels')}
           value={values.channels}
           onChange={(channels) => setValues({ ...values, channels })}
           disabled={update.isPending}

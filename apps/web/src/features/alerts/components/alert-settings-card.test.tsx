@@ -113,8 +113,11 @@ class FakeServer {
   }
 }
 
-/** A browser's Push API with the app's service worker registered: subscribing asks the user, who answers `answer`. */
-function installBrowserPush(answer: 'granted' | 'denied') {
+/**
+ * A browser's Push API with the app's service worker registered: subscribing asks the user, who
+ * answers `answer`; `unreachable` is a user who allows it in a browser whose push service does not answer.
+ */
+function installBrowserPush(answer: 'granted' | 'denied' | 'unreachable') {
   let subscription: { endpoint: string; toJSON: () => unknown; unsubscribe: () => Promise<boolean> } | null = null;
   const subscribeKeys: unknown[] = [];
   const notification = { permission: 'default' as NotificationPermission };
@@ -122,8 +125,9 @@ function installBrowserPush(answer: 'granted' | 'denied') {
     getSubscription: async () => subscription,
     subscribe: async (options: { applicationServerKey: Uint8Array }) => {
       subscribeKeys.push([...options.applicationServerKey]);
-      notification.permission = answer;
+      notification.permission = answer === 'denied' ? 'denied' : 'granted';
       if (answer === 'denied') throw new DOMException('Registration failed - permission denied', 'NotAllowedError');
+      if (answer === 'unreachable') throw new DOMException('Registration failed - push service error', 'AbortError');
       const endpoint = 'https://push.example/send/abc';
       subscription = {
         endpoint,
@@ -327,7 +331,7 @@ describe('push notifications in the alert settings', () => {
     const push = within(card).getByTestId('browser-push');
     expect(await within(push).findByText('This browser does not receive them yet.')).toBeInTheDocument();
 
-    await user.click(within(push).getByRole('button', { name: 'Allow notifications in this browser' }));
+    await user.click(within(push).getByRole('button', { name: 'Allow in this browser' }));
     expect(await within(push).findByText('This browser receives them.')).toBeInTheDocument();
     expect(screen.getByText('This browser will show alert notifications')).toBeInTheDocument();
     // BNc4-bGx_cQ in base64url is these eight bytes.
@@ -338,7 +342,7 @@ describe('push notifications in the alert settings', () => {
     await user.click(within(card).getByRole('checkbox', { name: 'Push notifications' }));
     expect(push).not.toHaveTextContent('Tick “Push notifications”');
 
-    await user.click(within(push).getByRole('button', { name: 'Stop them in this browser' }));
+    await user.click(within(push).getByRole('button', { name: 'Stop in this browser' }));
     expect(await within(push).findByText('This browser does not receive them yet.')).toBeInTheDocument();
     expect(server.pushSubscriptions).toEqual([]);
   });
@@ -347,9 +351,21 @@ describe('push notifications in the alert settings', () => {
     installBrowserPush('denied');
     const { user, card } = await renderCard();
     const push = within(card).getByTestId('browser-push');
-    await user.click(await within(push).findByRole('button', { name: 'Allow notifications in this browser' }));
+    await user.click(await within(push).findByRole('button', { name: 'Allow in this browser' }));
     expect(await screen.findByText('Notifications were not allowed')).toBeInTheDocument();
     expect(within(push).getByText(/Notifications are blocked for this site/)).toBeInTheDocument();
+    expect(server.pushSubscriptions).toEqual([]);
+  });
+
+  it('say when the push service could not be reached, and leave the browser as it was', async () => {
+    installBrowserPush('unreachable');
+    const { user, card } = await renderCard();
+    const push = within(card).getByTestId('browser-push');
+    await user.click(await within(push).findByRole('button', { name: 'Allow in this browser' }));
+    const toast = await screen.findByRole('alert');
+    expect(toast).toHaveTextContent('This browser could not be set up for notifications');
+    expect(toast).toHaveTextContent('Its push service did not answer. Try again later.');
+    expect(within(push).getByText('This browser does not receive them yet.')).toBeInTheDocument();
     expect(server.pushSubscriptions).toEqual([]);
   });
 });

@@ -61,7 +61,7 @@ export function MutedMachinesField({ value, onChange, disabled }: MutedMachinesF
   }
 
   return (
-    <fieldset className="flex flex-col gap-3" disabled={disabled} aria-describedby={`${id}-hint`}>
+    <fieldset className="flex min-w-0 flex-col gap-3" disabled={disabled} aria-describedby={`${id}-hint`}>
       <legend className="mb-1 font-semibold">{t('alerts.muted.legend')}</legend>
       <p id={`${id}-hint`} className="text-sm text-ink-muted">
         {t('alerts.muted.hint')}

@@ -42,13 +42,18 @@ export function useBrowserPush(): BrowserPush {
         applicationServerKey: base64UrlToBytes(key.publicKey),
       });
     } catch {
-      // Dismissed or blocked: the state says which, the toast says that nothing changed.
       setState(await readBrowserPushState());
-      showToast({
-        variant: 'warning',
-        title: t('alerts.push.notAllowed'),
-        message: t('alerts.push.notAllowedMessage'),
-      });
+      if (Notification.permission === 'granted') {
+        // Allowed, but the browser's push service could not be reached.
+        showToast({ variant: 'error', title: t('alerts.push.failed'), message: t('alerts.push.failedMessage') });
+      } else {
+        // Dismissed or blocked: the state says which, the toast says that nothing changed.
+        showToast({
+          variant: 'warning',
+          title: t('alerts.push.notAllowed'),
+          message: t('alerts.push.notAllowedMessage'),
+        });
+      }
       return;
     }
     const body = PushSubscriptionBodySchema.safeParse(subscription.toJSON());
@@ -56,7 +61,7 @@ export function useBrowserPush(): BrowserPush {
     if (!saved) {
       // The server does not know this subscription: the browser must not keep one nobody pushes to.
       await subscription.unsubscribe().catch(() => false);
-      if (!body.success) showToast({ variant: 'error', title: t('alerts.push.notAllowed') });
+      if (!body.success) showToast({ variant: 'error', title: t('alerts.push.failed') });
       setState(await readBrowserPushState());
       return;
     }
