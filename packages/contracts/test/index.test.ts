@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as alerts from '../src/alerts';
 import * as common from '../src/common';
 import * as devices from '../src/devices';
 import * as errors from '../src/errors';
@@ -17,6 +18,7 @@ import * as watermap from '../src/watermap';
 import * as weather from '../src/weather';
 
 const MODULES = {
+  alerts,
   common,
   devices,
   errors,

@@ -50,7 +50,7 @@ function buildLogEntry(overrides: Partial<LogEntry> = {}): LogEntry {
 }
 
 describe('LOG_EVENT_TYPES', () => {
-  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, each once', () => {
+  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, then the incidents’, each once', () => {
     expect(new Set(LOG_EVENT_TYPES).size).toBe(LOG_EVENT_TYPES.length);
     expect(LOG_EVENT_TYPES.slice(0, 19)).toEqual(SPEC_EVENT_TYPES);
     expect(LOG_EVENT_TYPES.slice(19)).toEqual([
@@ -58,6 +58,14 @@ describe('LOG_EVENT_TYPES', () => {
       'device_secret_replaced',
       'device_removed',
       'device_connection_refused',
+      'sprinkler_alarm',
+      'sprinkler_alarm_cleared',
+      'sprinkler_stopped_unexpectedly',
+      'sprinkler_moving_again',
+      'sprinkler_offline',
+      'sprinkler_back_online',
+      'sprinkler_low_pressure',
+      'sprinkler_pressure_restored',
     ]);
   });
 
