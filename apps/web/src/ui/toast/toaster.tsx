@@ -65,7 +65,10 @@ function ToastView({ toast }: { toast: Toast }) {
   );
 }
 
-/** Where toasts appear: top right on a desktop, across the top on a phone. */
+/**
+ * Where toasts appear: top right on a desktop, across the top on a phone; below the header, so
+ * its bell and menus stay within reach while an alert shows, and under a menu the user opens.
+ */
 export function Toaster() {
   const { t } = useTranslation();
   const toasts = useStore(toastStore);
@@ -73,7 +76,7 @@ export function Toaster() {
     <section
       aria-label={t('toast.region')}
       aria-live="polite"
-      className="pointer-events-none fixed inset-x-0 top-3 z-50 flex flex-col items-center gap-2 px-3 sm:right-4 sm:left-auto sm:items-end"
+      className="pointer-events-none fixed inset-x-0 top-[4.25rem] z-35 flex flex-col items-center gap-2 px-3 sm:right-4 sm:left-auto sm:items-end"
     >
       {toasts.map((toast) => (
         <ToastView key={toast.id} toast={toast} />
