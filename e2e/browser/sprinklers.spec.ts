@@ -1,19 +1,6 @@
 import type { Page } from '@playwright/test';
-import type { HttpSession } from '../support/http-session';
 import { expect, expectAccessible, signIn } from './support/fixtures';
-import { type MachineOptions, type PivotMachine, test as machineTest } from './support/machines';
-
-/** Adds a machine by its broker ID as the administrator, and grants it to the user. */
-async function addAndGrant(admin: HttpSession, machine: PivotMachine, name: string, userId?: number) {
-  const added = await admin.call('POST', '/api/sprinkler/', { internalId: machine.id, name });
-  expect(added.status, JSON.stringify(added.body)).toBe(201);
-  const id = (added.body as { id: number }).id;
-  if (userId !== undefined) {
-    const granted = await admin.call('PATCH', `/api/sprinkler/${id}/permissions/`, { user: userId, action: 'grant' });
-    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
-  }
-  return id;
-}
+import { type MachineOptions, type PivotMachine, addAndGrant, test as machineTest } from './support/machines';
 
 type OwnMachine = { machine: PivotMachine; id: number };
 

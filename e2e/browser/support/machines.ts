@@ -8,7 +8,7 @@ import {
 import { registerController as registerControllerAs, uniqueMachineId } from '../../support/controllers';
 import { HttpSession } from '../../support/http-session';
 import { ADMIN, brokerFromEnvironment, serverFromEnvironment } from './environment';
-import { test as base } from './fixtures';
+import { test as base, expect } from './fixtures';
 
 export type { MisbehaviourKind, PivotMachine, ProgramUpload };
 export { uniqueMachineId };
@@ -61,6 +61,18 @@ export async function startMachine(options: MachineOptions = {}): Promise<PivotM
   await machine.start();
   if (misbehaveNext) machine.misbehaveNext(misbehaveNext);
   return machine;
+}
+
+/** Adds a machine by its broker ID as the administrator does, and grants it to the user when one is given. */
+export async function addAndGrant(admin: HttpSession, machine: PivotMachine, name: string, userId?: number) {
+  const added = await admin.call('POST', '/api/sprinkler/', { internalId: machine.id, name });
+  expect(added.status, JSON.stringify(added.body)).toBe(201);
+  const id = (added.body as { id: number }).id;
+  if (userId !== undefined) {
+    const granted = await admin.call('PATCH', `/api/sprinkler/${id}/permissions/`, { user: userId, action: 'grant' });
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+  }
+  return id;
 }
 
 type MachineFixtures = {

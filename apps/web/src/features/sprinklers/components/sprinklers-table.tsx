@@ -8,7 +8,9 @@ import { AppLink } from '@/ui/link';
 import { localTablePage } from '@/ui/local-table-page';
 import { getFreshSprinklers } from '../api/get-sprinklers';
 import { useMachineValues } from '../hooks/use-machine-values';
-import { StatusBadge } from './status-badge';
+import { MachineState } from './machine-state';
+import { MeasuredValue } from './measured-value';
+import { PresenceDot } from './presence-dot';
 
 /** Machines report every few seconds: the table asks again as often, so its values stay live. */
 const REFRESH_MS = 5000;
@@ -31,7 +33,10 @@ const SORT_VALUES: Record<string, (machine: SprinklerListItem) => string | numbe
   uploaded: (machine) => machine.currentProgramTimestamp,
 };
 
-/** The user's machines with their live values (spec §2), each linking to its page. */
+/**
+ * The user's machines with their values (spec §2), each linking to its page, and when each last
+ * reported. An offline machine's values are its last known, dimmed, and its status says so.
+ */
 export function SprinklersTable() {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -44,12 +49,7 @@ export function SprinklersTable() {
       sortable: true,
       cell: (machine) => (
         <span className="inline-flex items-center gap-2">
-          <span
-            className={`size-2.5 shrink-0 rounded-full ${machine.online ? 'bg-success' : 'bg-ink-muted/50'}`}
-            title={machine.online ? t('sprinklers.online') : t('sprinklers.offline')}
-          >
-            <span className="sr-only">{machine.online ? t('sprinklers.online') : t('sprinklers.offline')}</span>
-          </span>
+          <PresenceDot machine={machine} />
           <AppLink
             to={paths.sprinkler.link(machine.id)}
             className="font-semibold text-water underline-offset-4 hover:underline"
@@ -69,37 +69,39 @@ export function SprinklersTable() {
       id: 'distance',
       header: t('sprinklers.columns.distance'),
       sortable: true,
-      cell: (machine) => values.distance(machine.distance),
+      cell: (machine) => <MeasuredValue machine={machine}>{values.distance(machine.distance)}</MeasuredValue>,
     }),
     measured({
       id: 'angle',
       header: t('sprinklers.columns.angle'),
       sortable: true,
-      cell: (machine) => values.angle(machine.angle),
+      cell: (machine) => <MeasuredValue machine={machine}>{values.angle(machine.angle)}</MeasuredValue>,
     }),
     {
       id: 'status',
       header: t('sprinklers.columns.status'),
       sortable: true,
-      cell: (machine) => <StatusBadge status={machine.status} />,
+      cell: (machine) => <MachineState machine={machine} />,
+      // Wide enough for "was moving forward" and "last known 3 min ago" on a line each.
+      className: 'min-w-40',
     },
     measured({
       id: 'speed',
       header: t('sprinklers.columns.speed'),
       sortable: true,
-      cell: (machine) => values.speed(machine.speed),
+      cell: (machine) => <MeasuredValue machine={machine}>{values.speed(machine.speed)}</MeasuredValue>,
     }),
     measured({
       id: 'pressure',
       header: t('sprinklers.columns.pressure'),
       sortable: true,
-      cell: (machine) => values.pressure(machine.pressure),
+      cell: (machine) => <MeasuredValue machine={machine}>{values.pressure(machine.pressure)}</MeasuredValue>,
     }),
     measured({
       id: 'flow',
       header: t('sprinklers.columns.flow'),
       sortable: true,
-      cell: (machine) => values.flow(machine.flow),
+      cell: (machine) => <MeasuredValue machine={machine}>{values.flow(machine.flow)}</MeasuredValue>,
     }),
     {
       id: 'program',

@@ -10,14 +10,21 @@ export type LiveSprinkler = {
   connection: LiveConnection;
   /** What the machine said about its alarm in its latest report, if it is in alarm. */
   alarm: string | null;
-  /** When the latest report was measured, ms since the epoch. */
-  reportedAt: number | null;
 };
 
 const FIRST_RETRY_MS = 1000;
 const LONGEST_RETRY_MS = 30_000;
 
-/** A live event applied to the machine's detail: the map, the status panel and the programs follow. */
+/** A report older than the one the detail shows: one the machine kept while offline and sends now. */
+function isOlderReport(detail: SprinklerDetail | false | undefined, event: LiveEvent): boolean {
+  return event.type === 'telemetry' && !!detail && detail.reportedAt !== null && event.timestamp < detail.reportedAt;
+}
+
+/**
+ * A live event applied to the machine's detail: the map, the status panel and the programs
+ * follow. Telemetry brings the values and the time of the report; presence whether the broker
+ * has the machine connected (the status panel then applies the silence rule to both).
+ */
 export function applyLiveEvent(detail: SprinklerDetail, event: LiveEvent): SprinklerDetail {
   switch (event.type) {
     case 'presence':
@@ -29,9 +36,22 @@ export function applyLiveEvent(detail: SprinklerDetail, event: LiveEvent): Sprin
         currentProgramTimestamp: event.currentProgramTimestamp,
       };
     case 'telemetry': {
-      const { status, angle, distance, speed, pressure, flow, currentPosition } = event;
-      // A machine that reports is connected, whatever an older presence message said.
-      return { ...detail, status, angle, distance, speed, pressure, flow, currentPosition, online: true };
+      // A machine that reports is connected, whatever an older presence message said; a report
+      // older than the one shown changes no value.
+      if (isOlderReport(detail, event)) return { ...detail, online: true };
+      const { timestamp, status, angle, distance, speed, pressure, flow, currentPosition } = event;
+      return {
+        ...detail,
+        status,
+        angle,
+        distance,
+        speed,
+        pressure,
+        flow,
+        currentPosition,
+        reportedAt: timestamp,
+        online: true,
+      };
     }
   }
 }
@@ -52,7 +72,7 @@ const waitFor = (ms: number, signal: AbortSignal) =>
  * so nothing said meanwhile is missed.
  */
 export function useLiveSprinkler(id: number, enabled: boolean): LiveSprinkler {
-  const [live, setLive] = useState<LiveSprinkler>({ connection: 'connecting', alarm: null, reportedAt: null });
+  const [live, setLive] = useState<LiveSprinkler>({ connection: 'connecting', alarm: null });
 
   useEffect(() => {
     if (!enabled) return;
@@ -67,12 +87,11 @@ export function useLiveSprinkler(id: number, enabled: boolean): LiveSprinkler {
       const parsed = LiveEventSchema.safeParse(payload);
       if (!parsed.success || parsed.data.type !== name) return;
       const event = parsed.data;
+      const older = isOlderReport(queryClient.getQueryData(sprinklerKeys.detail(id)), event);
       queryClient.setQueryData<SprinklerDetail | false>(sprinklerKeys.detail(id), (detail) =>
         detail ? applyLiveEvent(detail, event) : detail,
       );
-      if (event.type === 'telemetry') {
-        setLive((current) => ({ ...current, alarm: event.alarm, reportedAt: event.timestamp }));
-      }
+      if (event.type === 'telemetry' && !older) setLive((current) => ({ ...current, alarm: event.alarm }));
     };
 
     void (async () => {

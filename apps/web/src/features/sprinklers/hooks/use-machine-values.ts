@@ -16,6 +16,7 @@ export function useMachineValues() {
   const withUnit = (format: Intl.NumberFormat, unit: string) => (value: number | null) =>
     value === null ? DASH : `${format.format(value)} ${unit}`;
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
+  const exactDateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
   const timeOfDay = new Intl.DateTimeFormat(locale, { timeStyle: 'medium' });
 
   return {
@@ -27,6 +28,8 @@ export function useMachineValues() {
     flow: withUnit(tenths, t('sprinklers.units.flow')),
     millimetres: withUnit(tenths, t('sprinklers.units.millimetres')),
     date: (timestamp: number | null) => (timestamp === null ? DASH : dateTime.format(timestamp)),
+    /** To the second, with the month in words: when a report was, exactly. */
+    exactDate: (timestamp: number) => exactDateTime.format(timestamp),
     time: (timestamp: number) => timeOfDay.format(timestamp),
     text: (text: string | null) => text ?? DASH,
   };
