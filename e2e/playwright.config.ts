@@ -24,5 +24,8 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     screenshot: 'only-on-failure',
     launchOptions: CHROMIUM_LAUNCH_OPTIONS,
+    // The app's service worker would answer the app's files from its cache, out of page.route()'s
+    // reach, and fetch the whole build in every test; installable-app.spec.ts lets it run.
+    serviceWorkers: 'block',
   },
 });

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig } from 'vite';
+import { serviceWorker } from './service-worker/vite-plugin.ts';
 
 /** In development the API runs on its own port; the dev server passes /api to it. */
 /**
@@ -16,7 +17,8 @@ const pureContracts: Plugin = {
 };
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), pureContracts],
+  // The service worker comes last: it lists every file the build writes (service-worker/).
+  plugins: [react(), tailwindcss(), pureContracts, serviceWorker()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: { proxy: { '/api': process.env.API_URL ?? 'http://localhost:3000' } },
 });

@@ -4,6 +4,7 @@ import { showApiFailuresAsToasts } from './app/api-failure-toasts';
 import { App } from './app/app';
 import { applyBrand } from './app/brand';
 import { preloadScreen } from './app/routes';
+import { registerServiceWorker } from './app/service-worker';
 import { DEFAULT_LOCALE } from './config/locales';
 import { localize, splitLocale } from './config/paths';
 import { activateLocale } from './i18n/i18n';
@@ -13,6 +14,7 @@ import './styles.css';
 
 applyBrand();
 showApiFailuresAsToasts();
+registerServiceWorker();
 
 // Spec §4: on arrival, a page without a locale prefix is shown in the language of the cookie
 // or, failing that, of the browser; a prefixed address is an explicit choice and is kept.
