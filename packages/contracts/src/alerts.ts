@@ -96,7 +96,7 @@ export type PushKey = z.infer<typeof PushKeySchema>;
 export const PushPayloadSchema = z.strictObject({
   title: z.string(),
   body: z.string(),
-  /** The app's page to open, such as /dashboard/sprinklers/12. */
+  /** The app's page to open, such as /sprinklers/12 (/en/sprinklers/12 in English). */
   url: z.string(),
   /** Notifications with one tag replace each other: one per machine and incident kind. */
   tag: z.string(),

@@ -8,12 +8,12 @@ import {
 } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { eventStreams } from '../../http/event-stream';
 import { signedIn } from '../../http/request-context';
 import type { AlertFeed } from './alert-feed';
 import type { AlertsService } from './alerts.service';
 import type { PushSender } from './push-sender';
 
-const HEARTBEAT_MS = 25_000;
 const tags = ['alerts'];
 
 /**
@@ -24,35 +24,12 @@ export const alertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService; feed: 
   app,
   { alerts, feed, push },
 ) => {
-  // Open streams would keep the server from closing: end them first.
-  const openStreams = new Set<() => void>();
-  app.addHook('preClose', async () => {
-    for (const end of openStreams) end();
-  });
+  const openStream = eventStreams(app);
 
   app.get('/alerts/events', { schema: { tags, produces: ['text/event-stream'] } }, async (request, reply) => {
     const { user } = signedIn(request);
-    reply.hijack();
-    const stream = reply.raw;
-    stream.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    stream.write(': connected\n\n');
-    const unsubscribe = feed.subscribe(user.id, (alert) => {
-      stream.write(`event: alert\ndata: ${JSON.stringify(alert)}\n\n`);
-    });
-    const heartbeat = setInterval(() => stream.write(': heartbeat\n\n'), HEARTBEAT_MS);
-    const end = () => {
-      clearInterval(heartbeat);
-      unsubscribe();
-      openStreams.delete(end);
-      stream.end();
-    };
-    openStreams.add(end);
-    request.raw.on('close', end);
+    const stream = openStream(request, reply);
+    stream.onEnd(feed.subscribe(user.id, (alert) => stream.send('alert', alert)));
   });
 
   app.get('/account/alerts/', { schema: { tags, response: { 200: AccountAlertSettingsSchema } } }, async (request) =>
