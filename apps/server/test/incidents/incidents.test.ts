@@ -1,10 +1,11 @@
-import { type Alert, AlertSchema, LogListResponseSchema, topics } from '@pivot/contracts';
+import { type Alert, AlertSchema, LogListResponseSchema, PushPayloadSchema, topics } from '@pivot/contracts';
 import type mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncidentWatch } from '../../src/modules/incidents/incident-watch';
 import type { ApiClient } from '../support/api-client';
 import { addBareController } from '../support/devices';
 import { grant } from '../support/fixtures';
+import { browserSubscriptionKeys, decryptPush, startPushService, verifyVapid } from '../support/push-service';
 import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
 
 const MACHINE = `INCIDENT-${Date.now().toString(36)}`;
@@ -44,11 +45,13 @@ describe('incidents and their alerts', () => {
   let controller: mqtt.MqttClient;
   let sprinklerId: number;
   let address: string;
+  let pushService: Awaited<ReturnType<typeof startPushService>>;
   const people: Record<'farmer' | 'visitor' | 'outsider', { id: number; email: string; client: ApiClient }> =
     {} as never;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    pushService = await startPushService();
+    t = await createTestApp({}, { pushAgent: pushService.agent });
     admin = await t.adminClient();
     ({ controller, sprinklerId } = await addBareController(t.app, admin, MACHINE));
     const online = { v: 1, online: true, ts: Date.now() };
@@ -69,6 +72,7 @@ describe('incidents and their alerts', () => {
   afterAll(async () => {
     await controller.endAsync();
     await t.close();
+    await pushService.close();
   });
 
   /** Publishes a report measured at `ts`, stores it, and (unless told not to) has the incident watch and the live feed look at `ts`. */
@@ -172,5 +176,61 @@ describe('incidents and their alerts', () => {
     const reset = await people.farmer.client.delete('/api/account/alerts/');
     expect(reset.body).toMatchObject({ mutedMachineIds: [], usesDefaults: true });
     expect(await t.app.alerts.recipients(t.database.db, sprinklerId, 'alarm', 'email')).toContain(people.farmer.id);
+  });
+
+  it('pushes an incident to each browser that asked, encrypted for it and signed with the server’s key', async () => {
+    // Whatever earlier incidents queued goes out first, to browsers that did not ask yet.
+    await t.app.pushSender.sendDue();
+    const farmerPhone = browserSubscriptionKeys();
+    const visitorLaptop = browserSubscriptionKeys();
+    const subscribe = (client: ApiClient, endpoint: string, keys: { p256dh: string; auth: string }) =>
+      client.post('/api/push/subscriptions/', { endpoint: `${pushService.origin}${endpoint}`, keys });
+    expect((await subscribe(people.farmer.client, '/farmer-phone', farmerPhone.keys)).status).toBe(204);
+    expect((await subscribe(people.farmer.client, '/gone-old-phone', browserSubscriptionKeys().keys)).status).toBe(204);
+    expect((await subscribe(people.visitor.client, '/visitor-laptop', visitorLaptop.keys)).status).toBe(204);
+    expect((await subscribe(people.outsider.client, '/outsider', browserSubscriptionKeys().keys)).status).toBe(204);
+    const { publicKey } = (await people.farmer.client.get('/api/push/key')).body as { publicKey: string };
+
+    const start = Date.now() + 180_000;
+    await report(start, {});
+    await report(start + 1000, { status: 'alarm', alarm: 'pressure_loss', pressure: 0.1, flow: 0 });
+    await t.app.pushSender.sendDue();
+
+    const pushesTo = (endpoint: string) => pushService.received.filter((push) => push.path === endpoint);
+    expect(pushesTo('/farmer-phone')).toHaveLength(1);
+    expect(pushesTo('/gone-old-phone')).toHaveLength(1);
+    expect(pushesTo('/visitor-laptop')).toHaveLength(1);
+    expect(pushesTo('/outsider')).toEqual([]);
+
+    const [farmerPush] = pushesTo('/farmer-phone');
+    expect(farmerPush!.headers).toMatchObject({ 'content-encoding': 'aes128gcm', urgency: 'high', ttl: '3600' });
+    const claims = verifyVapid(String(farmerPush!.headers.authorization), publicKey);
+    expect(claims.aud).toBe(pushService.origin);
+    expect(claims.exp * 1000).toBeGreaterThan(Date.now());
+    expect(claims.sub).toMatch(/^(mailto:|https:)/);
+    const farmerPayload = PushPayloadSchema.parse(JSON.parse(decryptPush(farmerPush!.body, farmerPhone)));
+    expect(farmerPayload).toEqual({
+      title: expect.stringContaining(MACHINE),
+      body: expect.stringContaining('zgłasza alarm: pressure_loss'),
+      url: `/sprinklers/${sprinklerId}`,
+      tag: `${sprinklerId}-alarm`,
+    });
+    const visitorPayload = PushPayloadSchema.parse(
+      JSON.parse(decryptPush(pushesTo('/visitor-laptop')[0]!.body, visitorLaptop)),
+    );
+    expect(visitorPayload).toMatchObject({
+      body: expect.stringContaining('reports an alarm'),
+      url: `/en/sprinklers/${sprinklerId}`,
+    });
+    // Another browser's keys do not open it.
+    expect(() => decryptPush(farmerPush!.body, visitorLaptop)).toThrow();
+
+    // The browser the push service called gone is forgotten; the next incident phase skips it.
+    await report(start + 2000, {});
+    await report(start + 64_000, {});
+    await report(start + 65_000, {});
+    await t.app.pushSender.sendDue();
+    expect(pushesTo('/farmer-phone')).toHaveLength(2);
+    expect(pushesTo('/gone-old-phone')).toHaveLength(1);
   });
 });

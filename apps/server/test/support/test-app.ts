@@ -1,3 +1,4 @@
+import type https from 'node:https';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -53,7 +54,7 @@ function brokerSettings(): Record<string, string> {
 /** The real app over a fresh database and data folder, as `npm start` builds it. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { database?: DatabaseHandle } = {},
+  options: { database?: DatabaseHandle; pushAgent?: https.Agent } = {},
 ): Promise<TestApp> {
   const ownDatabase = !options.database;
   const database = options.database ?? (await createTestDatabase());
@@ -69,7 +70,12 @@ export async function createTestApp(
     WEB_DIST_DIR: path.join(dataDir, 'no-web-app'),
     ...env,
   });
-  const app = await buildApp({ config, database, print: () => undefined });
+  const app = await buildApp({
+    config,
+    database,
+    print: () => undefined,
+    ...(options.pushAgent ? { pushAgent: options.pushAgent } : {}),
+  });
   await app.ready();
   const outboxFolder = path.join(dataDir, 'outbox');
 
