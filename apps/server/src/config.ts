@@ -63,6 +63,7 @@ const EnvSchema = z.object({
     'JWT_SECRET needs at least 32 characters',
   ),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).default(900),
+  REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(20),
   COOKIE_SECURE: booleanFromEnv.optional(),
   TRUST_PROXY: trustProxyFromEnv.default(false),
   ADMIN_EMAIL: optionalText,
@@ -153,6 +154,8 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
     publicUrl,
     jwtSecret: values.JWT_SECRET,
     accessTokenTtlSeconds: values.ACCESS_TOKEN_TTL_SECONDS,
+    /** How long a just-replaced refresh token still gets a new one instead of ending the session. */
+    refreshReuseGraceSeconds: values.REFRESH_REUSE_GRACE_SECONDS,
     cookieSecure: values.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
     /** Whose X-Forwarded-For and X-Forwarded-Proto to believe: every peer, none, or these addresses. */
     trustProxy: values.TRUST_PROXY,

@@ -5,7 +5,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestApp, USER_PASSWORD, createTestApp
 describe('sessions', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ ACCESS_TOKEN_TTL_SECONDS: '5' });
+    t = await createTestApp({ ACCESS_TOKEN_TTL_SECONDS: '5', REFRESH_REUSE_GRACE_SECONDS: '1' });
   });
   afterAll(() => t.close());
 
@@ -63,6 +63,8 @@ describe('sessions', () => {
     const secondToken = client.cookies.get('refresh_token')!;
     expect(secondToken).not.toBe(firstToken);
 
+    // Past the grace window a used token coming back can only be a copy.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     const thief = t.client();
     thief.cookies.set('refresh_token', firstToken);
     expect((await thief.post('/api/user/refresh-token/')).status).toBe(401);
@@ -71,6 +73,26 @@ describe('sessions', () => {
     client.access = (refreshed.body as { access: string }).access;
     expect((await client.get('/api/user/')).status).toBe(401);
     expect((await client.post('/api/user/refresh-token/')).status).toBe(401);
+  });
+
+  it('lets two refreshes sent at once with the same cookie both succeed, and the session goes on', async () => {
+    const user = await t.buildUser();
+    const tabs = [t.client(), t.client(), t.client()];
+    await tabs[0]!.login(user.email, USER_PASSWORD);
+    const shared = tabs[0]!.cookies.get('refresh_token')!;
+    for (const tab of tabs) {
+      tab.cookies.set('csrf_token', tabs[0]!.cookies.get('csrf_token')!);
+      tab.cookies.set('refresh_token', shared);
+    }
+    const answers = await Promise.all(tabs.map((tab) => tab.post('/api/user/refresh-token/')));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    for (const [index, tab] of tabs.entries()) {
+      tab.access = (answers[index]!.body as { access: string }).access;
+      expect((await tab.get('/api/user/')).status).toBe(200);
+      // Each tab's new cookie goes on working: the session was not ended.
+      expect(tab.cookies.get('refresh_token')).not.toBe(shared);
+      expect((await tab.post('/api/user/refresh-token/')).status).toBe(200);
+    }
   });
 
   it('goes on through a refresh once the access token has expired', async () => {

@@ -17,9 +17,17 @@ export async function insertRefreshToken(db: Queryable, sessionId: string, token
   await db.insert(refreshTokens).values({ sessionId, tokenHash });
 }
 
-export async function findRefreshToken(db: Queryable, tokenHash: string) {
+/**
+ * The token with its session; `justUsed` tells whether it was used within the last `graceSeconds`,
+ * judged on the database's clock, which every instance shares.
+ */
+export async function findRefreshToken(db: Queryable, tokenHash: string, graceSeconds = 0) {
   const [row] = await db
-    .select({ token: refreshTokens, session: sessions })
+    .select({
+      token: refreshTokens,
+      session: sessions,
+      justUsed: sql<boolean>`coalesce(${refreshTokens.usedAt} > now() - make_interval(secs => ${graceSeconds}), false)`,
+    })
     .from(refreshTokens)
     .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
     .where(eq(refreshTokens.tokenHash, tokenHash));

@@ -43,6 +43,8 @@ export type AuthServiceDeps = {
   accountMail: AccountMail;
   throttle: Throttle;
   logs: LogsService;
+  /** How long a refresh token that was just replaced still works (docs/decisions/0002-sessions.md). */
+  refreshReuseGraceSeconds: number;
   /** Called after a transaction that queued mail has committed. */
   mailQueued: () => void;
 };
@@ -69,15 +71,23 @@ export class AuthService {
     return this.startSession(user, body.remember, client);
   }
 
-  /** Swaps a refresh token for a new one and a new access token; a replayed token ends its session. */
+  /**
+   * Swaps a refresh token for a new one and a new access token. A token replaced within the grace
+   * window (two tabs or a retried request sending the same cookie at once) gets a new pair too;
+   * one replayed later ends its session, as only a copy of a stolen cookie would come back then.
+   */
   async refresh(token: string | undefined): Promise<SignedIn> {
     if (!token) throw new AppError('unauthorized');
-    const { db } = this.deps;
+    const { db, refreshReuseGraceSeconds } = this.deps;
     const tokenHash = hashToken(token);
-    const found = await findRefreshToken(db, tokenHash);
+    const found = await findRefreshToken(db, tokenHash, refreshReuseGraceSeconds);
     if (!found || !isLive(found.session)) throw new AppError('unauthorized');
     const { session } = found;
-    if (found.token.usedAt || !(await useRefreshToken(db, tokenHash))) {
+    const usedNow = !found.token.usedAt && (await useRefreshToken(db, tokenHash));
+    // A concurrent refresh may have used the token since it was read: look again before calling it a replay.
+    const usedJustBefore =
+      !usedNow && (found.justUsed || (await findRefreshToken(db, tokenHash, refreshReuseGraceSeconds))?.justUsed);
+    if (!usedNow && !usedJustBefore) {
       await revokeSession(db, session.id);
       throw new AppError('unauthorized');
     }

@@ -25,7 +25,13 @@ export { presentAssignedUser, presentUser } from './users.presenter';
 
 export type UsersModuleOptions = Pick<
   Config,
-  'jwtSecret' | 'accessTokenTtlSeconds' | 'publicUrl' | 'cookieSecure' | 'adminEmail' | 'adminPassword'
+  | 'jwtSecret'
+  | 'accessTokenTtlSeconds'
+  | 'refreshReuseGraceSeconds'
+  | 'publicUrl'
+  | 'cookieSecure'
+  | 'adminEmail'
+  | 'adminPassword'
 > & {
   /** Where one-time notices (a generated admin password) are written. */
   print: (text: string) => void;
@@ -54,6 +60,7 @@ export const usersModule = fp(
       accountMail,
       throttle,
       logs,
+      refreshReuseGraceSeconds: options.refreshReuseGraceSeconds,
       mailQueued,
     });
     const users = new UsersService({ db, hasher, accountMail, logs, mailQueued });
