@@ -91,7 +91,7 @@ export const LogEntrySchema = z.strictObject({
   eventType: LogEventTypeSchema,
   sprinklerName: z.string().nullable(),
   sprinklerInternalId: z.string().nullable(),
-  /** True until the reader has marked the log as read. */
+  /** True until the reader has marked this entry, or the whole log, as read. */
   unread: z.boolean(),
 });
 export type LogEntry = z.infer<typeof LogEntrySchema>;
@@ -112,3 +112,15 @@ export type LogQuery = z.infer<typeof LogQuerySchema>;
 
 export const LogListResponseSchema = listResponseOf(LogEntrySchema);
 export type LogListResponse = z.infer<typeof LogListResponseSchema>;
+
+/** The most entries one call marks read: more than any list the web app shows at once. */
+export const MAX_LOG_READ_IDS = 100;
+
+/**
+ * `POST /logs/read/`: with `ids`, only those entries (the ones the reader saw) become read; ids
+ * the reader may not see, or that do not exist, are passed over. Without a body, the whole log.
+ */
+export const LogReadRequestSchema = z.strictObject({
+  ids: z.array(z.number().int().positive()).min(1).max(MAX_LOG_READ_IDS),
+});
+export type LogReadRequest = z.infer<typeof LogReadRequestSchema>;

@@ -101,6 +101,36 @@ describe('activity log', () => {
     expect((await logOf(client, { type: 'unread' })).count).toBe(1);
   });
 
+  it('marks read only the entries named, of those the reader may see', async () => {
+    const user = await t.buildUser();
+    const client = t.client();
+    await client.login(user.email, USER_PASSWORD);
+    for (let change = 1; change <= 19; change += 1) {
+      await admin.patch(`/api/user/${user.id}/`, { last_name: `Zmiana ${change}` });
+    }
+    const shown = (await logOf(client, { pageSize: 4 })).data.map((entry) => entry.id);
+    const stranger = await t.buildUser();
+    await admin.patch(`/api/user/${stranger.id}/`, { last_name: 'Obcy' });
+    const [othersEntry] = (await logOf(admin, { pageSize: 1 })).data;
+    expect(othersEntry).toMatchObject({ event: stranger.email });
+
+    const marked = await client.post('/api/logs/read/', { ids: [...shown, othersEntry!.id, 2_000_000_000] });
+    expect(marked.status).toBe(200);
+
+    const unread = await logOf(client, { type: 'unread', pageSize: 100 });
+    expect(unread.count).toBe(15);
+    expect(unread.data.map((entry) => entry.id)).not.toEqual(expect.arrayContaining([shown[0]]));
+    const firstPage = await logOf(client, { pageSize: 5 });
+    expect(firstPage.data.map((entry) => entry.unread)).toEqual([false, false, false, false, true]);
+    expect((await logOf(admin, { type: 'unread', pageSize: 100 })).data.map((entry) => entry.id)).toContain(
+      othersEntry!.id,
+    );
+
+    expect((await client.post('/api/logs/read/', { ids: [] })).status).toBe(400);
+    expect((await client.post('/api/logs/read/')).status).toBe(200);
+    expect((await logOf(client, { type: 'unread' })).count).toBe(0);
+  });
+
   it('pages the log, newest first', async () => {
     const first = await logOf(admin, { page: 1, pageSize: 2 });
     const second = await logOf(admin, { page: 2, pageSize: 2 });

@@ -1,8 +1,11 @@
 import type { LogEntry } from '@pivot/contracts';
 import type { LogEntryRow } from './logs.table';
 
-/** An entry as its reader sees it: unread when written after the moment they last read the log. */
-export function presentLogEntry(row: LogEntryRow, readAt: Date | null): LogEntry {
+/**
+ * An entry as its reader sees it: unread when written after the moment they last read the whole
+ * log, unless they read it on its own.
+ */
+export function presentLogEntry(row: LogEntryRow, readAt: Date | null, readOnItsOwn: boolean): LogEntry {
   return {
     id: row.id,
     timestamp: row.createdAt.getTime(),
@@ -12,6 +15,6 @@ export function presentLogEntry(row: LogEntryRow, readAt: Date | null): LogEntry
     eventType: row.eventType,
     sprinklerName: row.sprinklerName,
     sprinklerInternalId: row.sprinklerInternalId,
-    unread: readAt === null || row.createdAt > readAt,
+    unread: !readOnItsOwn && (readAt === null || row.createdAt > readAt),
   };
 }

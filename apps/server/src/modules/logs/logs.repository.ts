@@ -1,7 +1,7 @@
 import type { LogEventType } from '@pivot/contracts';
-import { type SQL, type SQLWrapper, and, count, desc, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, and, count, desc, eq, gt, inArray, lte, notExists, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { type LogEntryRow, logEntries, logReads } from './logs.table';
+import { type LogEntryRow, logEntries, logEntryReads, logReads } from './logs.table';
 
 export type NewLogEntry = {
   eventType: LogEventType;
@@ -50,14 +50,26 @@ export async function findReadAt(db: Queryable, userId: number): Promise<Date | 
   return row?.readAt ?? null;
 }
 
+/** Whose read marks decide what is unread: the moment they last read the whole log, and entries read one by one. */
+export type Reader = { userId: number; readAt: Date | null };
+
 export async function listLogEntries(
   db: Queryable,
   visible: OwnEntries | 'all',
-  options: { unreadAfter: Date | null | undefined; limit: number; offset: number },
+  options: { unreadOf?: Reader; limit: number; offset: number },
 ): Promise<{ count: number; rows: LogEntryRow[] }> {
+  const { unreadOf } = options;
   const where = and(
     visibleTo(visible),
-    options.unreadAfter ? gt(logEntries.createdAt, options.unreadAfter) : undefined,
+    unreadOf?.readAt ? gt(logEntries.createdAt, unreadOf.readAt) : undefined,
+    unreadOf
+      ? notExists(
+          db
+            .select({ one: sql`1` })
+            .from(logEntryReads)
+            .where(and(eq(logEntryReads.userId, unreadOf.userId), eq(logEntryReads.logEntryId, logEntries.id))),
+        )
+      : undefined,
   );
   const [rows, [total]] = await Promise.all([
     db
@@ -72,12 +84,60 @@ export async function listLogEntries(
   return { count: total?.value ?? 0, rows };
 }
 
-/** Uses the database clock, like the entries' own timestamps, so no entry is skipped or repeated. */
+/** Of these entries, the ones the user read one by one. */
+export async function findEntriesReadOneByOne(db: Queryable, userId: number, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: logEntryReads.logEntryId })
+    .from(logEntryReads)
+    .where(and(eq(logEntryReads.userId, userId), inArray(logEntryReads.logEntryId, ids)));
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Marks read those of the entries the user may see; the others are passed over as if they did not exist. */
+export async function markEntriesRead(
+  db: Queryable,
+  userId: number,
+  visible: OwnEntries | 'all',
+  ids: number[],
+): Promise<void> {
+  await db
+    .insert(logEntryReads)
+    .select(
+      db
+        .select({ userId: sql<number>`${userId}::integer`.as('user_id'), logEntryId: logEntries.id })
+        .from(logEntries)
+        .where(and(inArray(logEntries.id, ids), visibleTo(visible))),
+    )
+    .onConflictDoNothing();
+}
+
+/**
+ * Uses the database clock, like the entries' own timestamps, so no entry is skipped or repeated;
+ * the entries read one by one up to then need no mark of their own any more.
+ */
 export async function markLogsRead(db: Queryable, userId: number): Promise<void> {
   await db
     .insert(logReads)
     .values({ userId, readAt: sql`now()` })
     .onConflictDoUpdate({ target: logReads.userId, set: { readAt: sql`now()` } });
+  await db.delete(logEntryReads).where(
+    and(
+      eq(logEntryReads.userId, userId),
+      inArray(
+        logEntryReads.logEntryId,
+        db
+          .select({ id: logEntries.id })
+          .from(logEntries)
+          .where(
+            lte(
+              logEntries.createdAt,
+              sql`(select ${logReads.readAt} from ${logReads} where ${logReads.userId} = ${userId})`,
+            ),
+          ),
+      ),
+    ),
+  );
 }
 
 /** Entries of the given types after the given id, oldest first. */

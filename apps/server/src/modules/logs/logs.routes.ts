@@ -1,4 +1,4 @@
-import { LogListResponseSchema, LogQuerySchema, MessageResponseSchema } from '@pivot/contracts';
+import { LogListResponseSchema, LogQuerySchema, LogReadRequestSchema, MessageResponseSchema } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { signedIn } from '../../http/request-context';
 import type { LogsService } from './logs.service';
@@ -12,8 +12,23 @@ export const logsRoutes: FastifyPluginAsyncZod<{ logs: LogsService }> = async (a
     async (request) => logs.list(signedIn(request).user, request.query),
   );
 
-  app.post('/logs/read/', { schema: { tags, response: { 200: MessageResponseSchema } } }, async (request) => {
-    await logs.markAllRead(signedIn(request).user);
-    return { message: 'Marked as read' };
-  });
+  app.post(
+    '/logs/read/',
+    {
+      schema: {
+        tags,
+        description:
+          'Marks entries read: with `ids`, only those (the ones the reader was shown; others are passed over); without a body, the whole log up to now.',
+        // Fastify hands a call without a body on as null.
+        body: LogReadRequestSchema.nullish(),
+        response: { 200: MessageResponseSchema },
+      },
+    },
+    async (request) => {
+      const { user } = signedIn(request);
+      if (request.body) await logs.markRead(user, request.body.ids);
+      else await logs.markAllRead(user);
+      return { message: 'Marked as read' };
+    },
+  );
 };

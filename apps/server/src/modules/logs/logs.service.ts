@@ -4,12 +4,15 @@ import type { AccessService } from '../access';
 import { presentLogEntry } from './logs.presenter';
 import {
   type NewLogEntry,
+  type OwnEntries,
   findEntriesByIds,
+  findEntriesReadOneByOne,
   findLatestEntryId,
   findReadAt,
   insertLogEntry,
   listEntriesAfter,
   listLogEntries,
+  markEntriesRead,
   markLogsRead,
 } from './logs.repository';
 import type { LogEntryRow } from './logs.table';
@@ -29,15 +32,24 @@ export class LogsService {
   }
 
   async list(viewer: LogViewer, query: LogQuery): Promise<LogListResponse> {
-    const { db, access } = this.deps;
-    const readAt = await findReadAt(db, viewer.id);
-    const visible = viewer.admin ? 'all' : { userId: viewer.id, grantedMachineIds: access.machineIdsOf(db, viewer.id) };
-    const { count, rows } = await listLogEntries(db, visible, {
-      unreadAfter: query.type === 'unread' ? readAt : undefined,
+    const { db } = this.deps;
+    const reader = { userId: viewer.id, readAt: await findReadAt(db, viewer.id) };
+    const { count, rows } = await listLogEntries(db, this.visibleTo(viewer), {
+      ...(query.type === 'unread' ? { unreadOf: reader } : {}),
       limit: query.pageSize,
       offset: (query.page - 1) * query.pageSize,
     });
-    return { count, data: rows.map((row) => presentLogEntry(row, readAt)) };
+    const readOneByOne = await findEntriesReadOneByOne(
+      db,
+      viewer.id,
+      rows.map((row) => row.id),
+    );
+    return { count, data: rows.map((row) => presentLogEntry(row, reader.readAt, readOneByOne.has(row.id))) };
+  }
+
+  private visibleTo(viewer: LogViewer): OwnEntries | 'all' {
+    const { db, access } = this.deps;
+    return viewer.admin ? 'all' : { userId: viewer.id, grantedMachineIds: access.machineIdsOf(db, viewer.id) };
   }
 
   /** Entries of the given types recorded after `afterId`, oldest first: what happened since a look. */
@@ -62,5 +74,10 @@ export class LogsService {
   /** Everything logged up to now counts as read for this user. */
   markAllRead(viewer: LogViewer): Promise<void> {
     return markLogsRead(this.deps.db, viewer.id);
+  }
+
+  /** Only these entries count as read (the ones the user was shown); ids they may not see change nothing. */
+  markRead(viewer: LogViewer, ids: number[]): Promise<void> {
+    return markEntriesRead(this.deps.db, viewer.id, this.visibleTo(viewer), ids);
   }
 }

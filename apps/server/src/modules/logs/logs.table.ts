@@ -1,5 +1,5 @@
 import { LOG_EVENT_TYPES } from '@pivot/contracts';
-import { index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { sprinklers } from '../sprinklers/sprinklers.table';
 import { users } from '../users/users.table';
 
@@ -38,3 +38,20 @@ export const logReads = pgTable('log_reads', {
     .references(() => users.id, { onDelete: 'cascade' }),
   readAt: timestamp('read_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * Entries a user read one by one (the ones the notifications list showed them) after the
+ * moment in `log_reads`; marking the whole log read makes theirs redundant and removes them.
+ */
+export const logEntryReads = pgTable(
+  'log_entry_reads',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    logEntryId: integer('log_entry_id')
+      .notNull()
+      .references(() => logEntries.id, { onDelete: 'cascade' }),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.logEntryId] })],
+);
