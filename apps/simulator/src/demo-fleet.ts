@@ -2,6 +2,7 @@ import type { GeoJson } from '@pivot/contracts';
 import { Fleet, type FleetOptions } from './fleet';
 import { type MachineSite, type Wedge, surroundings, wedgeProgram } from './fleet-layout';
 import { type LatLng, positionAt, wedgeRing } from './geo';
+import { designFlow } from './irrigation';
 import type { ProgramUpload } from './pivot-machine';
 import { createRandom } from './random';
 
@@ -29,7 +30,7 @@ function fieldBoundary(centre: LatLng, armLength: number, shapeSeed: number) {
 }
 
 function demoMachine(
-  site: Omit<MachineSite, 'program'> & { programName: string; sectors: Wedge[]; crops: CropArea[] },
+  site: Omit<MachineSite, 'program' | 'flow'> & { programName: string; sectors: Wedge[]; crops: CropArea[] },
 ): DemoMachine {
   const { programName, sectors, crops, ...machine } = site;
   const shapeSeed = Number.parseInt(machine.id.replace(/\D/g, ''), 10);
@@ -51,7 +52,13 @@ function demoMachine(
       })),
     ],
   };
-  return { ...machine, areaMap, program: wedgeProgram(machine, machine.armLength, programName, sectors) };
+  return {
+    ...machine,
+    // As built for the design capacity: a real pivot of its size pumps this.
+    flow: Math.round(designFlow(machine.armLength)),
+    areaMap,
+    program: wedgeProgram(machine, machine.armLength, programName, sectors),
+  };
 }
 
 const sector = (name: string, rate: number, from: number, to: number): Wedge => ({ name, rate, from, to });
@@ -65,7 +72,6 @@ export const DEMO_MACHINES: readonly DemoMachine[] = [
     lat: 52.248,
     lng: 17.362,
     armLength: 420,
-    flow: 85,
     angle: 40,
     motion: 'front',
     crops: [crop('maize', 'Kukurydza', 0, 360)],
@@ -78,7 +84,6 @@ export const DEMO_MACHINES: readonly DemoMachine[] = [
     lat: 52.331,
     lng: 17.305,
     armLength: 300,
-    flow: 70,
     angle: 200,
     motion: 'back',
     crops: [crop('wheat', 'Pszenica ozima', 0, 180), crop('sugar beet', 'Burak cukrowy', 180, 360)],
@@ -91,7 +96,6 @@ export const DEMO_MACHINES: readonly DemoMachine[] = [
     lat: 52.172,
     lng: 17.205,
     armLength: 520,
-    flow: 110,
     angle: 300,
     motion: 'front',
     crops: [crop('potatoes', 'Ziemniaki', 30, 210), crop('maize', 'Kukurydza', 210, 30)],
@@ -109,7 +113,6 @@ export const DEMO_MACHINES: readonly DemoMachine[] = [
     lat: 52.293,
     lng: 17.165,
     armLength: 360,
-    flow: 95,
     angle: 120,
     motion: 'stop',
     crops: [
@@ -126,7 +129,6 @@ export const DEMO_MACHINES: readonly DemoMachine[] = [
     lat: 52.138,
     lng: 17.415,
     armLength: 260,
-    flow: 65,
     angle: 10,
     motion: 'front',
     crops: [crop('maize', 'Kukurydza na ziarno', 0, 360)],

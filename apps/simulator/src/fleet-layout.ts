@@ -1,5 +1,6 @@
 import type { Motion } from '@pivot/contracts';
 import { type LatLng, latLngAt, wedgeRing } from './geo';
+import { designFlow } from './irrigation';
 import type { ProgramUpload } from './pivot-machine';
 import type { Random } from './random';
 
@@ -66,7 +67,8 @@ export function generateMachineSites(count: number, random: Random, idPrefix: st
       name: `Pole ${index + 1}`,
       ...centre,
       armLength,
-      flow: Math.round(random.between(60, 120)),
+      // Built for the design capacity, give or take what its pump and nozzles really deliver.
+      flow: Math.round(designFlow(armLength) * random.between(0.85, 1.15)),
       angle: Math.round(random.between(0, 360)) % 360,
       motion: random.pick(['front', 'back'] as const),
       program: wedgeProgram(centre, armLength, `Program ${index + 1}`, randomWedges(random)),

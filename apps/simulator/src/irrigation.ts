@@ -21,6 +21,20 @@ export type WateringPlan = { watering: boolean; speedPercent: number; sector: st
 /** A stretch of the arm's travel while watering; sweptDegrees is positive clockwise. */
 export type Sweep = { startAngle: number; sweptDegrees: number; depthMm: number };
 
+/**
+ * The system capacity centre pivots are built for, l/s per irrigated hectare: 0.8–1 in the
+ * temperate climate of Poland and northern Europe (7–9 mm a day at full use, what a crop at
+ * its peak drinks). 0.9 l/s·ha is 3.24 m³/h·ha, so a 420 m arm (55.4 ha) pumps about 180 m³/h.
+ */
+export const DESIGN_CAPACITY_L_S_HA = 0.9;
+const M3_PER_HOUR_PER_L_S = 3.6;
+
+/** The nominal flow, m³/h, of a pivot of this arm built for the design capacity: its circle × the capacity. */
+export function designFlow(armLength: number): number {
+  const hectares = (Math.PI * armLength ** 2) / 10_000;
+  return hectares * DESIGN_CAPACITY_L_S_HA * M3_PER_HOUR_PER_L_S;
+}
+
 export const NO_PROGRAM_SPEED_PERCENT = 50;
 export const DRY_SPEED_PERCENT = 100;
 const MIN_SPEED_PERCENT = 1;

@@ -15,7 +15,11 @@ export type CurrentProgram = NonNullable<MachineProgramMessage['program']>;
 export type PivotSpec = PivotGeometry & {
   /** Nominal pressure while watering, bar. */
   pressure: number;
-  /** Simulated minutes per real minute: motion and flow both run this much faster. */
+  /**
+   * Simulated minutes per real minute: the arm turns this much faster. The flow it reports stays
+   * the nominal one, what its pump delivers in a real hour, so the server's watermap of a real day
+   * holds what a real machine could water in a day (a pass, this much quicker, gets this much less).
+   */
   timeScale: number;
   /** Chance of a pressure-loss alarm per simulated hour of watering, 0–1. */
   alarmChancePerHour: number;
@@ -139,8 +143,7 @@ export class PivotArm {
   }
 
   /**
-   * What the gauges show now. The flow is scaled with time, so the depth the server derives from
-   * flow × real time over the wedge swept in that real time stays the simulated depth. With the
+   * What the gauges show now: the nominal flow, not scaled with time (see timeScale). With the
    * water cut, a moving arm that should water shows no flow and only the pressure left in its pipe.
    */
   readings(): PivotReadings {
@@ -155,7 +158,7 @@ export class PivotArm {
     }
     return {
       speed: plan.speedPercent,
-      flow: pumping ? this.spec.flow * this.spec.timeScale * this.random.between(1 - FLOW_NOISE, 1 + FLOW_NOISE) : 0,
+      flow: pumping ? this.spec.flow * this.random.between(1 - FLOW_NOISE, 1 + FLOW_NOISE) : 0,
       pressure: pumping ? this.spec.pressure + this.random.between(-PRESSURE_NOISE_BAR, PRESSURE_NOISE_BAR) : 0,
     };
   }

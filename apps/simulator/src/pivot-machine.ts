@@ -15,7 +15,7 @@ import {
 import { type MqttClient, connect } from 'mqtt';
 import { type CommandEnvelope, okReply, parseCommand, refusalByClock, unsupportedReply } from './commands';
 import { normaliseAngle } from './geo';
-import type { Sweep } from './irrigation';
+import { type Sweep, designFlow } from './irrigation';
 import { type Logger, silentLogger } from './logger';
 import { Misbehaviour, type MisbehaviourKind, type MisbehaviourShares, malformedReply } from './misbehaviour';
 import { encode, waitForConnection } from './mqtt-connection';
@@ -41,7 +41,7 @@ export type PivotMachineOptions = {
   armLength: number;
   /** Top speed of the end tower, m/min; 3 by default. */
   topSpeed?: number;
-  /** Nominal flow while watering, m³/h; 90 by default. */
+  /** Nominal flow while watering, m³/h; by default what its arm is built for (designFlow: 180 for 420 m). */
   flow?: number;
   /** Nominal pressure while watering, bar; 2.5 by default. */
   pressure?: number;
@@ -105,7 +105,6 @@ export type PivotMachineState = {
 
 const MACHINE_DEFAULTS = {
   topSpeed: 3,
-  flow: 90,
   pressure: 2.5,
   angle: 0,
   motion: 'stop' as Motion,
@@ -119,7 +118,7 @@ const MACHINE_DEFAULTS = {
   keepaliveSeconds: 60,
   seed: 1,
 } satisfies Partial<PivotMachineOptions>;
-type MachineSettings = PivotMachineOptions & typeof MACHINE_DEFAULTS;
+type MachineSettings = PivotMachineOptions & typeof MACHINE_DEFAULTS & { flow: number };
 
 function assertMachineSettings(settings: MachineSettings): void {
   assertTopicId(settings.id);
@@ -175,7 +174,7 @@ export class PivotMachine {
   private readonly settings: MachineSettings;
 
   constructor(options: PivotMachineOptions) {
-    this.settings = withDefaults(options, MACHINE_DEFAULTS);
+    this.settings = withDefaults(options, { ...MACHINE_DEFAULTS, flow: designFlow(options.armLength) });
     assertMachineSettings(this.settings);
     const { id, lat, lng, seed } = this.settings;
     this.id = id;

@@ -5,6 +5,7 @@ import {
   type PivotGeometry,
   degreesPerMinute,
   depthOnWedge,
+  designFlow,
   sectorAt,
   speedPercentForRate,
   sweepCovers,
@@ -44,6 +45,16 @@ describe('watering', () => {
     const speed = speedPercentForRate(PIVOT, 10);
     const sweptInAnHour = degreesPerMinute(PIVOT, speed) * 60;
     expect(depthOnWedge(PIVOT.flow, PIVOT.armLength, sweptInAnHour)).toBeCloseTo(10, 6);
+  });
+
+  it("derives a pivot's flow from the area its arm waters, as real ones are built", () => {
+    // 420 m: a circle of 55.4 ha at 0.9 l/s per hectare; real pivots of that size pump 150–300 m³/h.
+    expect(designFlow(420)).toBeGreaterThanOrEqual(150);
+    expect(designFlow(420)).toBeLessThanOrEqual(300);
+    expect(designFlow(420)).toBeCloseTo(179.6, 1);
+    // The area, and so the flow, grows with the square of the arm.
+    expect(designFlow(840) / designFlow(420)).toBeCloseTo(4, 9);
+    expect(designFlow(210) / designFlow(420)).toBeCloseTo(0.25, 9);
   });
 
   it('finds the sector under a point by point-in-polygon on [lng, lat]', () => {

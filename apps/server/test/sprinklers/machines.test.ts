@@ -256,7 +256,8 @@ describe('machines through the broker', () => {
     });
 
     it('fills the watermap as the machine waters', async () => {
-      const { id, client } = await setUp({ timeScale: 600 });
+      // The simulator reports its nominal flow however fast it runs: in 2.5 s, water enough to show needs a big pump.
+      const { id, client } = await setUp({ timeScale: 600, flow: 90 * 600 });
       await client.post(`/api/sprinkler/${id}/motion`, { motion: 'front' });
       await new Promise((resolve) => setTimeout(resolve, 2500));
       await t.app.telemetry.flush();
