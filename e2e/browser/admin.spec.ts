@@ -159,6 +159,20 @@ test('an administrator adds a machine by its ID, renames it and grants it to a u
   await expect(toastIn(page, 'status', 'Zmieniono nazwę maszyny')).toBeVisible();
   await expect(row).toContainText(`${fieldName} (nowe)`);
 
+  // The low-pressure alert threshold, typed with a Polish decimal comma; a pressure out of range is refused.
+  const lowPressure = page.getByRole('dialog', { name: `Alert niskiego ciśnienia: ${fieldName} (nowe)` });
+  const setLowPressure = async (typed: string) => {
+    await row.getByRole('button', { name: `Ustaw alert niskiego ciśnienia: ${fieldName} (nowe)` }).click();
+    await lowPressure.getByRole('textbox').fill(typed);
+    await lowPressure.getByRole('button', { name: 'Zapisz' }).click();
+  };
+  await expect(row).toContainText('poniżej 1 bar');
+  await setLowPressure('12');
+  await expect(toastIn(page, 'alert', 'Wpisz ciśnienie od 0 do 10 bar')).toBeVisible();
+  await setLowPressure('1,5');
+  await expect(toastIn(page, 'status', 'Zapisano alert niskiego ciśnienia')).toBeVisible();
+  await expect(row).toContainText('poniżej 1,5 bar');
+
   // Grant it to the farmer, picked from the users without access.
   await row.getByRole('button', { name: `Przydziel maszynę ${fieldName} (nowe) użytkownikowi` }).click();
   const grant = page.getByRole('dialog', { name: `Przydziel maszynę ${fieldName} (nowe) użytkownikowi` });
@@ -174,7 +188,9 @@ test('an administrator adds a machine by its ID, renames it and grants it to a u
   await farmerSession.login(farmer.email, GOOD_PASSWORD);
   const visible = await farmerSession.call('GET', '/api/sprinkler/');
   expect(visible.status).toBe(200);
-  expect(visible.body).toEqual([expect.objectContaining({ internalId: machine.id, name: `${fieldName} (nowe)` })]);
+  expect(visible.body).toEqual([
+    expect.objectContaining({ internalId: machine.id, name: `${fieldName} (nowe)`, lowPressureBar: 1.5 }),
+  ]);
 
   // Someone else revoked the access meanwhile: revoking it here is the spec's warning.
   const sprinklerId = (visible.body as { id: number }[])[0]!.id;

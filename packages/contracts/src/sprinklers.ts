@@ -49,6 +49,19 @@ const liveValues = {
 };
 
 /**
+ * Below this pressure (bar) for 20 s while it moves, a machine raises a low-pressure incident; 0
+ * turns that incident off for the machine. Pivots work at about 1–4 bar at the pivot point.
+ */
+export const LowPressureBarSchema = z.number().min(0).max(10);
+export const DEFAULT_LOW_PRESSURE_BAR = 1;
+
+/** Settings of a machine kept by the server (not part of the spec's shape). */
+const machineSettings = {
+  /** The low-pressure alert threshold, bar. */
+  lowPressureBar: LowPressureBarSchema,
+};
+
+/**
  * The spec's list form, plus what the machines table shows beside it (spec §2: speed, pressure,
  * flow, active program, upload date), so the table needs no call per machine.
  */
@@ -59,6 +72,7 @@ export const SprinklerListItemSchema = z.strictObject({
   lat: NumericStringSchema,
   lng: NumericStringSchema,
   ...liveValues,
+  ...machineSettings,
   /** Name of the program the machine runs; its sectors are in the detail's currentProgramData. */
   currentProgramName: z.string().nullable(),
 });
@@ -85,6 +99,7 @@ export const SprinklerDetailSchema = z.strictObject({
   programs: z.array(ProgramSchema),
   areaMap: GeoJsonSchema,
   ...liveValues,
+  ...machineSettings,
   currentProgramData: CurrentProgramDataSchema.nullable(),
   humidity_sensors: z.array(HumiditySensorSchema),
   weather_stations: z.array(WeatherStationSchema),
@@ -121,6 +136,7 @@ export type CreateSprinklerBody = z.infer<typeof CreateSprinklerBodySchema>;
 export const UpdateSprinklerBodySchema = z.strictObject({
   name: SprinklerNameSchema.optional(),
   areaMap: GeoJsonSchema.optional(),
+  lowPressureBar: LowPressureBarSchema.optional(),
 });
 export type UpdateSprinklerBody = z.infer<typeof UpdateSprinklerBodySchema>;
 

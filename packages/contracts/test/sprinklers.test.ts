@@ -35,6 +35,7 @@ function buildListItem(overrides: Record<string, unknown> = {}) {
     flow: 55,
     online: true,
     reportedAt: Date.UTC(2026, 5, 1, 12),
+    lowPressureBar: 1,
     currentProgramName: 'Maize',
     currentProgramTimestamp: Date.UTC(2026, 3, 1),
     ...overrides,

@@ -191,7 +191,7 @@ describe('incidents and their alerts', () => {
     expect((await subscribe(people.outsider.client, '/outsider', browserSubscriptionKeys().keys)).status).toBe(204);
     const { publicKey } = (await people.farmer.client.get('/api/push/key')).body as { publicKey: string };
 
-    const start = Date.now() + 180_000;
+    const start = Date.now() + 150_000;
     await report(start, {});
     await report(start + 1000, { status: 'alarm', alarm: 'pressure_loss', pressure: 0.1, flow: 0 });
     await t.app.pushSender.sendDue();
@@ -232,5 +232,18 @@ describe('incidents and their alerts', () => {
     await t.app.pushSender.sendDue();
     expect(pushesTo('/farmer-phone')).toHaveLength(2);
     expect(pushesTo('/gone-old-phone')).toHaveLength(1);
+  });
+
+  it('judges low pressure against the threshold an administrator set for the machine', async () => {
+    expect((await admin.patch(`/api/sprinkler/${sprinklerId}/`, { lowPressureBar: 3 })).status).toBe(200);
+    // Watering at 2.4 bar, fine by the default of 1 bar, is low by this machine's 3 bar.
+    const start = Date.now() + 230_000;
+    await report(start, { pressure: 2.4 });
+    await report(start + 10_000, { pressure: 2.4 });
+    expect(await logged('sprinkler_low_pressure')).toEqual([]);
+    await report(start + 21_000, { pressure: 2.4 });
+    const low = await logged('sprinkler_low_pressure');
+    expect(low).toHaveLength(1);
+    expect(low[0]!.event).toBe('2.4 bar');
   });
 });

@@ -213,6 +213,32 @@ describe('machines and programs', () => {
     expect((await admin.patch('/api/sprinkler/999999/', { name: 'Ghost' })).status).toBe(404);
   });
 
+  it('sets a machine’s low-pressure alert threshold, shown to those granted it (administrators set it)', async () => {
+    const pivot = await buildSprinkler(t);
+    const { client } = await farmerWith(pivot.id);
+    expect(SprinklerDetailSchema.parse((await client.get(`/api/sprinkler/${pivot.id}/`)).body).lowPressureBar).toBe(1);
+    const updated = await admin.patch(`/api/sprinkler/${pivot.id}/`, { lowPressureBar: 1.6 });
+    expect(updated.body).toMatchObject({ id: pivot.id, lowPressureBar: 1.6 });
+    expect(SprinklerDetailSchema.parse((await client.get(`/api/sprinkler/${pivot.id}/`)).body).lowPressureBar).toBe(
+      1.6,
+    );
+    const [listed] = SprinklerListResponseSchema.parse((await client.get('/api/sprinkler/')).body);
+    expect(listed!.lowPressureBar).toBe(1.6);
+    expect((await admin.patch(`/api/sprinkler/${pivot.id}/`, { lowPressureBar: 0 })).body).toMatchObject({
+      lowPressureBar: 0,
+    });
+    for (const wrong of [-0.1, 10.5, '1,5', null]) {
+      expect((await admin.patch(`/api/sprinkler/${pivot.id}/`, { lowPressureBar: wrong })).status).toBe(400);
+    }
+    expect((await client.patch(`/api/sprinkler/${pivot.id}/`, { lowPressureBar: 3 })).status).toBe(403);
+    const log = (await admin.get('/api/logs/', { query: { pageSize: 100 } })).body as {
+      data: { eventType: string; details: string; sprinklerId: number | null }[];
+    };
+    expect(log.data.filter((entry) => entry.eventType === 'sprinkler_updated').map((entry) => entry.details)).toEqual(
+      expect.arrayContaining(['low-pressure alert: 1 → 1.6 bar', 'low-pressure alert: 1.6 → 0 bar']),
+    );
+  });
+
   it('lists machines with their users for administrators, with search, paging and exclude', async () => {
     const tag = `adm${Date.now()}`;
     const a = await buildSprinkler(t, { name: `${tag} A` });

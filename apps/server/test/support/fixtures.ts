@@ -13,6 +13,7 @@ export const NOT_YET_REPORTED = {
   flow: null,
   online: false,
   reportedAt: null,
+  lowPressureBar: 1,
   currentProgramName: null,
   currentProgramTimestamp: null,
 } as const;

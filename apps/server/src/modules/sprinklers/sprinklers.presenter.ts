@@ -28,6 +28,7 @@ export function presentSprinklerListItem(row: SprinklerRow, state?: MachineState
     flow: state?.flow ?? null,
     online: isOnline(state),
     reportedAt: state?.reportedAt?.getTime() ?? null,
+    lowPressureBar: row.lowPressureBar,
     currentProgramName: state?.programName && state.programData ? state.programName : null,
     currentProgramTimestamp: state?.programUploadedAt?.getTime() ?? null,
   };

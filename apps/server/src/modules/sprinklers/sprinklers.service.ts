@@ -236,10 +236,17 @@ export class SprinklersService {
     return this.deps.db.transaction(async (tx) => {
       const before = await findSprinkler(tx, id);
       if (!before) throw new AppError('sprinkler_not_found');
-      const updated = (await updateSprinkler(tx, id, { name: body.name, areaMap: body.areaMap }))!;
+      const updated = (await updateSprinkler(tx, id, {
+        name: body.name,
+        areaMap: body.areaMap,
+        lowPressureBar: body.lowPressureBar,
+      }))!;
       const changes = [
         body.name !== undefined && body.name !== before.name ? `name: ${before.name} → ${body.name}` : null,
         body.areaMap !== undefined ? 'area map' : null,
+        body.lowPressureBar !== undefined && body.lowPressureBar !== before.lowPressureBar
+          ? `low-pressure alert: ${before.lowPressureBar} → ${body.lowPressureBar} bar`
+          : null,
       ].filter((change) => change !== null);
       await this.deps.logs.record(tx, {
         eventType: 'sprinkler_updated',

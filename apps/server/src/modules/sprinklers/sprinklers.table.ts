@@ -1,4 +1,4 @@
-import type { GeoJson } from '@pivot/contracts';
+import { DEFAULT_LOW_PRESSURE_BAR, type GeoJson } from '@pivot/contracts';
 import { doublePrecision, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const EMPTY_AREA_MAP: GeoJson = { type: 'FeatureCollection', features: [] };
@@ -15,7 +15,7 @@ export const sprinklers = pgTable(
     /** Metres from the pivot centre to the last tower, as the machine reported it. */
     armLength: doublePrecision('arm_length').notNull().default(0),
     /** Pressure below this while the machine moves is an incident (docs/alerts.md), bar. */
-    lowPressureBar: doublePrecision('low_pressure_bar').notNull().default(1),
+    lowPressureBar: doublePrecision('low_pressure_bar').notNull().default(DEFAULT_LOW_PRESSURE_BAR),
     /** The field boundary and crop areas (GeoJSON), drawn by an administrator. */
     areaMap: jsonb('area_map').$type<GeoJson>().notNull().default(EMPTY_AREA_MAP),
     model: text('model'),

@@ -57,6 +57,7 @@ const machine = (id: number, internalId: string, name: string): SprinklerListIte
   reportedAt: null,
   currentProgramTimestamp: null,
   currentProgramName: null,
+  lowPressureBar: 1,
 });
 
 const device = (machineId: string, changes: Partial<Device> = {}): Device => ({

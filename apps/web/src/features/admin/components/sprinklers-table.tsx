@@ -1,7 +1,9 @@
 import type { SprinklerListItem, SprinklerWithUsers } from '@pivot/contracts';
 import { UpdateSprinklerBodySchema } from '@pivot/contracts';
+import type { UpdateSprinklerBody } from '@pivot/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocale } from '@/i18n/use-locale';
 import { type Column, DataTable } from '@/ui/data-table';
 import { promptDialog } from '@/ui/dialog/dialogs';
 import { IconButton } from '@/ui/icon-button';
@@ -18,6 +20,10 @@ import { GrantUserDialog } from './grant-user-dialog';
 import { userName } from './user-name';
 
 const nameSchema = UpdateSprinklerBodySchema.shape.name;
+const lowPressureSchema = UpdateSprinklerBodySchema.shape.lowPressureBar;
+
+/** A decimal typed the Polish way ("1,5") or the English one ("1.5"). */
+const decimal = (typed: string) => (typed.trim() === '' ? Number.NaN : Number(typed.trim().replace(',', '.')));
 
 /** Every machine with the users who may use it and whether its controller has credentials: rename, grant and revoke from each row. */
 export function SprinklersTable() {
@@ -27,23 +33,59 @@ export function SprinklersTable() {
   const { revoke } = useRevokeAccess();
   const [granting, setGranting] = useState<SprinklerListItem | null>(null);
 
-  const rename = async (sprinkler: SprinklerListItem) => {
+  const bar = new Intl.NumberFormat(useLocale(), { maximumFractionDigits: 2 });
+
+  /** Asks for a new value in a dialog and saves it; nothing is sent when it is cancelled or unchanged. */
+  const edit = async <Field extends keyof UpdateSprinklerBody>(
+    sprinkler: SprinklerListItem,
+    field: Field,
+    dialog: { title: string; label: string; initialValue: string; save: string; invalid: string; done: string },
+    parse: (typed: string) => UpdateSprinklerBody[Field] | undefined,
+  ) => {
     const typed = await promptDialog({
-      title: t('admin.sprinklers.rename.title', { name: sprinkler.name }),
-      input: { label: t('admin.sprinklers.rename.label'), initialValue: sprinkler.name },
-      right: t('admin.sprinklers.rename.save'),
+      title: dialog.title,
+      input: { label: dialog.label, initialValue: dialog.initialValue },
+      right: dialog.save,
     });
     if (typed === false) return;
-    const parsed = nameSchema.safeParse(typed);
-    if (!parsed.success || !parsed.data) {
-      showToast({ variant: 'warning', title: t('admin.sprinklers.rename.invalid') });
+    const value = parse(typed);
+    if (value === undefined) {
+      showToast({ variant: 'warning', title: dialog.invalid });
       return;
     }
-    if (parsed.data === sprinkler.name) return;
-    if (await update.run(sprinkler.id, { name: parsed.data })) {
-      showToast({ variant: 'success', title: t('admin.sprinklers.rename.done') });
-    }
+    if (value === sprinkler[field as keyof SprinklerListItem]) return;
+    if (await update.run(sprinkler.id, { [field]: value })) showToast({ variant: 'success', title: dialog.done });
   };
+
+  const rename = (sprinkler: SprinklerListItem) =>
+    edit(
+      sprinkler,
+      'name',
+      {
+        title: t('admin.sprinklers.rename.title', { name: sprinkler.name }),
+        label: t('admin.sprinklers.rename.label'),
+        initialValue: sprinkler.name,
+        save: t('admin.sprinklers.rename.save'),
+        invalid: t('admin.sprinklers.rename.invalid'),
+        done: t('admin.sprinklers.rename.done'),
+      },
+      (typed) => nameSchema.safeParse(typed).data || undefined,
+    );
+
+  const setLowPressure = (sprinkler: SprinklerListItem) =>
+    edit(
+      sprinkler,
+      'lowPressureBar',
+      {
+        title: t('admin.sprinklers.lowPressure.title', { name: sprinkler.name }),
+        label: t('admin.sprinklers.lowPressure.label'),
+        initialValue: bar.format(sprinkler.lowPressureBar),
+        save: t('admin.sprinklers.lowPressure.save'),
+        invalid: t('admin.sprinklers.lowPressure.invalid'),
+        done: t('admin.sprinklers.lowPressure.done'),
+      },
+      (typed) => lowPressureSchema.safeParse(decimal(typed)).data,
+    );
 
   const columns: Column<SprinklerWithUsers>[] = [
     {
@@ -88,6 +130,24 @@ export function SprinklersTable() {
           grantLabel={t('admin.access.grantUser', { name: sprinkler.name })}
           onGrant={() => setGranting(sprinkler)}
         />
+      ),
+    },
+    {
+      id: 'lowPressure',
+      header: t('admin.sprinklers.columns.lowPressure'),
+      className: 'whitespace-nowrap',
+      cell: ({ sprinkler }) => (
+        <span className="inline-flex items-center gap-1">
+          {sprinkler.lowPressureBar === 0
+            ? t('admin.sprinklers.lowPressure.off')
+            : t('admin.sprinklers.lowPressure.below', { bar: bar.format(sprinkler.lowPressureBar) })}
+          <IconButton
+            label={t('admin.sprinklers.lowPressure.action', { name: sprinkler.name })}
+            onClick={() => void setLowPressure(sprinkler)}
+          >
+            <PencilIcon className="size-4" />
+          </IconButton>
+        </span>
       ),
     },
     {

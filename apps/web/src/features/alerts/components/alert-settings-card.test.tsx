@@ -55,6 +55,7 @@ const machine = (id: number, internalId: string, name: string): SprinklerListIte
   reportedAt: null,
   currentProgramTimestamp: null,
   currentProgramName: null,
+  lowPressureBar: 1,
 });
 
 const DEFAULTS = { kinds: ['alarm', 'unexpected_stop', 'offline'], channels: ['in_app', 'email'] } as const;

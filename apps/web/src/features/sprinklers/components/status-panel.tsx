@@ -85,6 +85,13 @@ function MeasuredValues({
           <div key={name} className="flex flex-col">
             <dt className="text-ink-muted">{t(`sprinklers.columns.${name}`)}</dt>
             <dd className={`text-base tabular-nums ${online ? 'font-semibold' : 'font-normal'}`}>{text}</dd>
+            {name === 'pressure' && (
+              <dd className="text-xs text-ink-muted">
+                {sprinkler.lowPressureBar === 0
+                  ? t('sprinklers.lowPressureAlert.off')
+                  : t('sprinklers.lowPressureAlert.below', { pressure: values.pressure(sprinkler.lowPressureBar) })}
+              </dd>
+            )}
           </div>
         ))}
       </dl>
