@@ -6,6 +6,8 @@ import { z } from 'zod';
  */
 export const ERROR_STATUS = {
   validation_error: 400,
+  /** A polygon that crosses itself, has no area, a hole outside or too many corners (polygon-validity.ts). */
+  invalid_geometry: 400,
   password_rejected: 400,
   invalid_link: 400,
   unauthorized: 401,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { POLYGON_PROBLEM_MESSAGES, polygonProblem } from './polygon-validity';
 
 /**
  * GeoJSON as RFC 7946: positions are [longitude, latitude] (optionally altitude), everywhere
@@ -42,16 +43,32 @@ export const MultiLineStringSchema = z.strictObject({
   coordinates: z.array(z.array(PositionSchema).min(2)),
   bbox: BboxSchema,
 });
-export const PolygonSchema = z.strictObject({
-  type: z.literal('Polygon'),
-  coordinates: z.array(LinearRingSchema).min(1, 'A polygon needs an outer ring'),
-  bbox: BboxSchema,
-});
-export const MultiPolygonSchema = z.strictObject({
-  type: z.literal('MultiPolygon'),
-  coordinates: z.array(z.array(LinearRingSchema).min(1)),
-  bbox: BboxSchema,
-});
+const POLYGON_RINGS = z.array(LinearRingSchema);
+
+/** Refuses a polygon (its rings) that crosses itself, has no area, a hole outside or too many corners. */
+function refuseInvalidPolygon(rings: Position[][], context: z.RefinementCtx, path: (string | number)[]): void {
+  // Zod runs refinements over input with issues too: rings that are not rings are told of already.
+  if (rings.length === 0 || !POLYGON_RINGS.safeParse(rings).success) return;
+  const problem = polygonProblem(rings);
+  if (problem) context.addIssue({ code: 'custom', message: POLYGON_PROBLEM_MESSAGES[problem], path, input: rings });
+}
+
+export const PolygonSchema = z
+  .strictObject({
+    type: z.literal('Polygon'),
+    coordinates: POLYGON_RINGS.min(1, 'A polygon needs an outer ring'),
+    bbox: BboxSchema,
+  })
+  .superRefine((polygon, context) => refuseInvalidPolygon(polygon.coordinates, context, ['coordinates']));
+export const MultiPolygonSchema = z
+  .strictObject({
+    type: z.literal('MultiPolygon'),
+    coordinates: z.array(POLYGON_RINGS.min(1)),
+    bbox: BboxSchema,
+  })
+  .superRefine((multiPolygon, context) =>
+    multiPolygon.coordinates.forEach((rings, index) => refuseInvalidPolygon(rings, context, ['coordinates', index])),
+  );
 
 const SimpleGeometrySchema = z.discriminatedUnion('type', [
   PointSchema,

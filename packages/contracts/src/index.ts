@@ -8,6 +8,7 @@ export * from './live';
 export * from './logs';
 export * from './mqtt';
 export * from './passwords';
+export * from './polygon-validity';
 export * from './programs';
 export * from './quarantine';
 export * from './sprinklers';

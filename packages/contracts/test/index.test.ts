@@ -10,6 +10,7 @@ import * as live from '../src/live';
 import * as logs from '../src/logs';
 import * as mqtt from '../src/mqtt';
 import * as passwords from '../src/passwords';
+import * as polygonValidity from '../src/polygon-validity';
 import * as programs from '../src/programs';
 import * as quarantine from '../src/quarantine';
 import * as sprinklers from '../src/sprinklers';
@@ -28,6 +29,7 @@ const MODULES = {
   logs,
   mqtt,
   passwords,
+  polygonValidity,
   programs,
   quarantine,
   sprinklers,

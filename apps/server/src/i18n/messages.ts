@@ -8,6 +8,8 @@ import type { PasswordProblem } from '../errors';
 const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
   en: {
     validation_error: 'Query error - try again',
+    invalid_geometry:
+      'A shape is not valid: its outline crosses itself, it has no area, a hole lies outside it or it has too many corners',
     password_rejected: 'The password was not accepted',
     invalid_link: 'This link is invalid, used or expired',
     unauthorized: 'User not logged in - access requires login',
@@ -42,6 +44,8 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
   },
   pl: {
     validation_error: 'Błąd zapytania - spróbuj ponownie',
+    invalid_geometry:
+      'Kształt jest nieprawidłowy: jego obrys przecina się sam ze sobą, nie ma powierzchni, otwór leży poza nim albo ma zbyt wiele narożników',
     password_rejected: 'Hasło nie zostało przyjęte',
     invalid_link: 'Ten link jest nieprawidłowy, został już użyty lub wygasł',
     unauthorized: 'Użytkownik niezalogowany - dostęp wymaga zalogowania',

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorBody, type PasswordError } from '@pivot/contracts';
+import { ERROR_STATUS, type ErrorBody, type PasswordError, polygonProblemOf } from '@pivot/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
@@ -29,15 +29,15 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
       return reply.status(400).send(body);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const body: ErrorBody = {
-        code: 'validation_error',
-        message: errorMessage('validation_error', language),
-        issues: error.validation.map((issue) => ({
-          path: [error.validationContext, ...issue.instancePath.split('/').filter(Boolean)].join('.'),
-          message: issue.message ?? '',
-        })),
-      };
-      return reply.status(400).send(body);
+      const issues = error.validation.map((issue) => ({
+        path: [error.validationContext, ...issue.instancePath.split('/').filter(Boolean)].join('.'),
+        message: issue.message ?? '',
+      }));
+      // A body refused only for the shape of its polygons gets a code of its own: the client can tell the farmer what to redraw.
+      const geometryOnly = issues.length > 0 && issues.every((issue) => polygonProblemOf(issue.message));
+      const code = geometryOnly ? 'invalid_geometry' : 'validation_error';
+      const body: ErrorBody = { code, message: errorMessage(code, language), issues };
+      return reply.status(ERROR_STATUS[code]).send(body);
     }
     const clientError =
       !isResponseSerializationError(error) &&

@@ -15,6 +15,7 @@ import { showToast } from '@/ui/toast/toast-store';
 import { useUpdateProgram } from '../api/update-program';
 import { positionsOf, withSector, withoutSector } from '../lib/program-data';
 import { cornersOf, hasErrors, rateNumber, sectorOf, validateSector } from '../lib/sector-form';
+import { MAX_CORNERS, shapeError } from '../lib/shape-validity';
 import { CornerList } from './corner-list';
 import { SectorMap } from './sector-map';
 
@@ -81,15 +82,19 @@ export function SectorEditor({ sprinkler, programId, sectorName, onRenamed }: Se
   }
 
   const otherSectors = program.programData.features.filter((sector) => sector.properties.name !== originalName);
-  const errors = validateSector(
-    values,
-    corners.length,
-    otherSectors.map((sector) => sector.properties.name),
-  );
-  const shown = submitted ? errors : {};
+  const holes = original?.geometry.coordinates.slice(1) ?? [];
+  const errors = {
+    ...validateSector(
+      values,
+      corners.length,
+      otherSectors.map((sector) => sector.properties.name),
+    ),
+    shape: shapeError(corners, holes),
+  };
+  // A shape gone wrong (a corner dragged across an edge) is told at once; the rest once saving is tried.
+  const shown = submitted ? errors : { shape: drawing || errors.shape === 'shapeRequired' ? undefined : errors.shape };
   const rate = rateNumber(values.rate);
   const forbidden = rate !== null && isForbiddenRate(rate);
-  const holes = original?.geometry.coordinates.slice(1) ?? [];
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -178,7 +183,7 @@ export function SectorEditor({ sprinkler, programId, sectorName, onRenamed }: Se
             >
               {shown.shape && <ErrorIcon className="mr-1.5 inline size-4 align-[-3px]" />}
               {shown.shape
-                ? t('programs.sector.errors.shapeRequired')
+                ? t(`programs.sector.errors.${shown.shape}`, { max: MAX_CORNERS })
                 : drawing
                   ? t('programs.sector.drawHint')
                   : t('programs.sector.editHint')}

@@ -1,4 +1,5 @@
 import { type Position, type Sector, SectorPropertiesSchema } from '@pivot/contracts';
+import type { ShapeError } from './shape-validity';
 
 /**
  * The sector form's rules (spec §5), checked with the contract's own schema so that the form
@@ -9,7 +10,7 @@ export type SectorFieldError =
 
 export type SectorFormValues = { name: string; rate: string };
 
-export type SectorFormErrors = { name?: SectorFieldError; rate?: SectorFieldError; shape?: 'shapeRequired' };
+export type SectorFormErrors = { name?: SectorFieldError; rate?: SectorFieldError; shape?: ShapeError };
 
 const CONTRACT_MESSAGES: Record<string, SectorFieldError> = {
   'Enter the sector name': 'nameRequired',
