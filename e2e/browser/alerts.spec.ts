@@ -61,7 +61,9 @@ test('an alarm shows a toast on the open page and raises the bell on another, wi
 
   machine.cutWater();
 
-  const toast = page.getByRole('alert').filter({ hasText: 'Maszyna Pole przy drodze zgłasza alarm: pressure_loss' });
+  const toast = page
+    .getByRole('alert')
+    .filter({ hasText: 'Maszyna Pole przy drodze zgłasza alarm: spadek ciśnienia wody' });
   await expect(toast).toBeVisible({ timeout: 20_000 });
   const shownAt = Date.now();
   await expect(toast).toContainText('Alarm');
@@ -80,12 +82,12 @@ test('an alarm shows a toast on the open page and raises the bell on another, wi
 
   // The other page lists it, in the activity and under the bell.
   await other.bringToFront();
-  await expect(other.getByRole('alert').filter({ hasText: 'zgłasza alarm: pressure_loss' })).toBeVisible();
+  await expect(other.getByRole('alert').filter({ hasText: 'zgłasza alarm: spadek ciśnienia wody' })).toBeVisible();
   await expect(other.getByRole('row').filter({ hasText: 'Pole przy drodze' }).first()).toContainText(
-    'Maszyna Pole przy drodze zgłasza alarm: pressure_loss',
+    'Maszyna Pole przy drodze zgłasza alarm: spadek ciśnienia wody',
   );
   await other.getByRole('button', { name: /^Powiadomienia, \d+ nieprzeczytan/ }).click();
-  await expect(other.getByRole('menu')).toContainText('Maszyna Pole przy drodze zgłasza alarm: pressure_loss');
+  await expect(other.getByRole('menu')).toContainText('Maszyna Pole przy drodze zgłasza alarm: spadek ciśnienia wody');
   await other.screenshot({ path: `${SCREENSHOTS}alert-bell-pl-desktop.png` });
   await other.keyboard.press('Escape');
 });

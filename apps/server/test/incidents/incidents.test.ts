@@ -122,8 +122,8 @@ describe('incidents and their alerts', () => {
     const mails = (await t.outboxMails()).map(decodeQuotedPrintable);
     const mailTo = (email: string) => mails.filter((mail) => mail.includes(`To: ${email}`));
     expect(mailTo(people.farmer.email)).toHaveLength(1);
-    expect(mailTo(people.farmer.email)[0]).toContain('zgłasza alarm: pressure_loss');
-    expect(mailTo(people.visitor.email)[0]).toContain('reports an alarm: pressure_loss');
+    expect(mailTo(people.farmer.email)[0]).toContain('zgłasza alarm: spadek ciśnienia wody');
+    expect(mailTo(people.visitor.email)[0]).toContain('reports an alarm: water pressure lost');
     expect(mailTo(people.outsider.email)).toEqual([]);
     // Nothing waits any more: a second round mails nobody.
     await t.app.alertMailer.mailDue(Date.now() + 60_000);
@@ -211,7 +211,7 @@ describe('incidents and their alerts', () => {
     const farmerPayload = PushPayloadSchema.parse(JSON.parse(decryptPush(farmerPush!.body, farmerPhone)));
     expect(farmerPayload).toEqual({
       title: expect.stringContaining(MACHINE),
-      body: expect.stringContaining('zgłasza alarm: pressure_loss'),
+      body: expect.stringContaining('zgłasza alarm: spadek ciśnienia wody'),
       url: `/sprinklers/${sprinklerId}`,
       tag: `${sprinklerId}-alarm`,
     });
@@ -245,5 +245,11 @@ describe('incidents and their alerts', () => {
     const low = await logged('sprinkler_low_pressure');
     expect(low).toHaveLength(1);
     expect(low[0]!.event).toBe('2.4 bar');
+    await t.app.alertMailer.mailDue(Date.now() + 21_000);
+    const mails = (await t.outboxMails()).map(decodeQuotedPrintable);
+    // Polish writes the decimal comma.
+    expect(mails.filter((mail) => mail.includes(`To: ${people.farmer.email}`)).at(-1)).toContain(
+      `Ciśnienie na maszynie ${MACHINE} spadło do 2,4 bar podczas pracy`,
+    );
   });
 });

@@ -34,7 +34,10 @@ const WORDING: Record<Language, Wording> = {
         title: 'Low pressure',
         sentence: (machine, detail) => `Pressure at machine ${machine} fell to ${detail} while it moves`,
       },
-      ended: { title: 'Low pressure over', sentence: (machine, detail) => `Machine ${machine}: ${detail}` },
+      ended: {
+        title: 'Low pressure over',
+        sentence: (machine, detail) => `Pressure at machine ${machine} is back to ${detail}`,
+      },
     },
   },
   pl: {
@@ -64,10 +67,28 @@ const WORDING: Record<Language, Wording> = {
         title: 'Niskie ciśnienie',
         sentence: (machine, detail) => `Ciśnienie na maszynie ${machine} spadło do ${detail} podczas pracy`,
       },
-      ended: { title: 'Koniec niskiego ciśnienia', sentence: (machine, detail) => `Maszyna ${machine}: ${detail}` },
+      ended: {
+        title: 'Koniec niskiego ciśnienia',
+        sentence: (machine, detail) => `Ciśnienie na maszynie ${machine} wróciło do ${detail}`,
+      },
     },
   },
 };
+
+/** The alarm reasons the protocol names, in words; any other is shown as the machine sent it. */
+const ALARM_REASONS: Record<Language, Record<string, string>> = {
+  en: { pressure_loss: 'water pressure lost' },
+  pl: { pressure_loss: 'spadek ciśnienia wody' },
+};
+
+/** An incident's detail as recorded ("0.2 bar", "pressure_loss") in the user's language. */
+function readableDetail(language: Language, detail: string): string {
+  const pressure = /^(-?\d+(?:\.\d+)?) bar$/.exec(detail);
+  if (pressure) {
+    return `${new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(Number(pressure[1]))} bar`;
+  }
+  return ALARM_REASONS[language][detail] ?? detail;
+}
 
 /** An incident phase as a title and a sentence, in the user's language. */
 export function alertWords(
@@ -75,5 +96,5 @@ export function alertWords(
   alert: { kind: IncidentKind; phase: IncidentPhase; sprinklerName: string; detail: string },
 ): { title: string; sentence: string } {
   const words = WORDING[language][alert.kind][alert.phase];
-  return { title: words.title, sentence: words.sentence(alert.sprinklerName, alert.detail) };
+  return { title: words.title, sentence: words.sentence(alert.sprinklerName, readableDetail(language, alert.detail)) };
 }

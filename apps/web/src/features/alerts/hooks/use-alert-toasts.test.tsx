@@ -130,7 +130,7 @@ describe('live alerts', () => {
     const toast = await screen.findByRole('alert');
     expect(toast).toHaveAttribute('data-variant', 'warning');
     expect(within(toast).getByText('Alarm')).toBeInTheDocument();
-    expect(toast).toHaveTextContent('Machine North field reports an alarm: pressure_loss');
+    expect(toast).toHaveTextContent('Machine North field reports an alarm: water pressure lost');
     expect(logChanges).toEqual([alert()]);
 
     await user.click(within(toast).getByRole('link', { name: 'Open the machine' }));
@@ -143,17 +143,24 @@ describe('live alerts', () => {
     act(() => events.send(alert({ kind: 'low_pressure', phase: 'ended', detail: '2.4 bar' })));
     const toast = await screen.findByText('Low pressure over');
     expect(toast.closest('[data-variant]')).toHaveAttribute('data-variant', 'success');
-    expect(toast.closest('[data-variant]')).toHaveTextContent('Machine North field: 2.4 bar');
+    expect(toast.closest('[data-variant]')).toHaveTextContent('Pressure at machine North field is back to 2.4 bar');
   });
 
-  it('speak the current language, and read well without a detail', async () => {
+  it('speak the current language, with its decimal comma and the alarm reason in words, and read well without a detail', async () => {
     await renderFollower('pl');
     act(() => {
       events.send(alert({ detail: '' }));
       events.send(alert({ kind: 'offline', detail: '' }));
+      events.send(alert({ kind: 'low_pressure', detail: '0.2 bar' }));
+      events.send(alert({ detail: 'pressure_loss' }));
+      events.send(alert({ detail: 'gearbox_jam' }));
     });
-    await waitFor(() => expect(screen.getAllByRole('alert')).toHaveLength(2));
-    const [alarm, offline] = screen.getAllByRole('alert');
+    await waitFor(() => expect(screen.getAllByRole('alert')).toHaveLength(5));
+    const [alarm, offline, lowPressure, pressureLoss, unknownReason] = screen.getAllByRole('alert');
+    expect(lowPressure).toHaveTextContent('Ciśnienie na maszynie North field spadło do 0,2 bar podczas pracy');
+    expect(pressureLoss).toHaveTextContent('Maszyna North field zgłasza alarm: spadek ciśnienia wody');
+    // A reason the protocol does not name is shown as the machine sent it.
+    expect(unknownReason).toHaveTextContent('Maszyna North field zgłasza alarm: gearbox_jam');
     expect(alarm).toHaveTextContent('AlarmMaszyna North field zgłasza alarmOtwórz maszynę');
     expect(offline).toHaveTextContent('Maszyna bez łączności');
     expect(offline).toHaveTextContent('Maszyna North field straciła połączenie lub przestała raportować');

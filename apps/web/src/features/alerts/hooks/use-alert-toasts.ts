@@ -21,7 +21,7 @@ export function useAlertToasts(onLogChange: (alert: Alert | null) => void): void
     void followAlerts({
       signal: stop.signal,
       onAlert: (alert) => {
-        showToast(alertToast(alert, i18n.t));
+        showToast(alertToast(alert, i18n));
         latestOnLogChange.current(alert);
       },
       onReconnect: () => latestOnLogChange.current(null),

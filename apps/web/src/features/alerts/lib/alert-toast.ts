@@ -1,26 +1,24 @@
 import { type Alert, INCIDENT_LOG_EVENTS } from '@pivot/contracts';
-import type { TFunction } from 'i18next';
+import type { i18n as I18n } from 'i18next';
 import { paths } from '@/config/paths';
+import { logEventText } from '@/i18n/log-event-text';
 import type { ToastInput } from '@/ui/toast/toast-store';
 
 /**
- * The toast of a live alert, in the language `t` speaks: the title and subtitle of its
- * activity-log event (the same words the bell and the activity page use), a warning when an
- * incident begins and a success when it ends, with a link to the machine.
+ * The toast of a live alert, in the page's language: the title and subtitle of its activity-log
+ * event (the same words the bell and the activity page use), a warning when an incident begins
+ * and a success when it ends, with a link to the machine.
  */
-export function alertToast(alert: Alert, t: TFunction): ToastInput {
+export function alertToast(alert: Alert, i18n: Pick<I18n, 't' | 'language'>): ToastInput {
   const event = INCIDENT_LOG_EVENTS[alert.kind][alert.phase];
-  const detail = alert.detail.trim();
-  const values = { machine: alert.sprinklerName, detail };
-  // An alarm without a reason reads "reports an alarm", not "reports an alarm: ".
-  const subtitle =
-    event === 'sprinkler_alarm' && !detail
-      ? t('activity.events.sprinkler_alarm.subtitle', { ...values, context: 'noDetail' })
-      : t(`activity.events.${event}.subtitle`, values);
+  const { title, subtitle } = logEventText(i18n.t, i18n.language, event, {
+    machine: alert.sprinklerName,
+    detail: alert.detail,
+  });
   return {
     variant: alert.phase === 'began' ? 'warning' : 'success',
-    title: t(`activity.events.${event}.title`),
-    message: subtitle.trim(),
-    action: { label: t('alerts.openMachine'), to: paths.sprinkler.link(alert.sprinklerId) },
+    title,
+    message: subtitle,
+    action: { label: i18n.t('alerts.openMachine'), to: paths.sprinkler.link(alert.sprinklerId) },
   };
 }

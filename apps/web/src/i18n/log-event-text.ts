@@ -1,0 +1,42 @@
+import type { LogEventType } from '@pivot/contracts';
+import type { TFunction } from 'i18next';
+
+const MOTIONS = ['front', 'back', 'stop'] as const;
+const isMotion = (value: string): value is (typeof MOTIONS)[number] => (MOTIONS as readonly string[]).includes(value);
+const ALARM_REASONS = ['pressure_loss'] as const;
+const isAlarmReason = (value: string): value is (typeof ALARM_REASONS)[number] =>
+  (ALARM_REASONS as readonly string[]).includes(value);
+
+/**
+ * An incident's detail as the server records it ("0.2 bar", "pressure_loss") in the page's
+ * language: numbers with the locale's decimal separator, the known alarm reasons in words.
+ */
+function readableDetail(t: TFunction, language: string, detail: string): string {
+  const pressure = /^(-?\d+(?:\.\d+)?) bar$/.exec(detail);
+  if (pressure) {
+    const bar = new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(Number(pressure[1]));
+    return `${bar} ${t('sprinklers.units.bar')}`;
+  }
+  return isAlarmReason(detail) ? t(`sprinklers.alarms.${detail}`) : detail;
+}
+
+/**
+ * An activity-log event's title, and its subtitle with the entry's parameters (spec §3), as the
+ * activity page, the bell and the live alerts show it.
+ */
+export function logEventText(
+  t: TFunction,
+  language: string,
+  eventType: LogEventType,
+  params: Record<string, string>,
+): { title: string; subtitle: string } {
+  const detail = readableDetail(t, language, (params.detail ?? '').trim());
+  const motion = params.motion ?? '';
+  const values = { ...params, detail, motion: isMotion(motion) ? t(`activity.motion.${motion}`) : motion };
+  // An alarm without a reason reads "reports an alarm", not "reports an alarm: ".
+  const subtitle =
+    eventType === 'sprinkler_alarm' && !detail
+      ? t('activity.events.sprinkler_alarm.subtitle', { ...values, context: 'noDetail' })
+      : t(`activity.events.${eventType}.subtitle`, values);
+  return { title: t(`activity.events.${eventType}.title`), subtitle: subtitle.trim() };
+}
