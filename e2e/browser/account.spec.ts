@@ -1,4 +1,19 @@
-import { expect, signIn, test } from './support/fixtures';
+import { fileURLToPath } from 'node:url';
+import { expect, openInApp, signIn, test } from './support/fixtures';
+
+const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots/', import.meta.url));
+
+test("the server's field errors come in the page's language, not the account's", async ({ page, createUser }) => {
+  const user = await createUser({ language: 'en' });
+  await signIn(page, user, '/dashboard/account');
+  const form = page.locator('form').filter({ has: page.getByLabel('Obecne hasło') });
+  await form.getByLabel('Obecne hasło').fill('Not-my-password-1');
+  await form.getByLabel('Nowe hasło', { exact: true }).fill('Barley-field-2028#');
+  await form.getByLabel('Powtórz nowe hasło').fill('Barley-field-2028#');
+  await form.getByRole('button', { name: 'Zmień hasło' }).click();
+  await expect(form.getByLabel('Obecne hasło')).toHaveAccessibleDescription('Obecne hasło jest nieprawidłowe');
+  await form.screenshot({ path: `${SCREENSHOTS}password-error-english-account-polish-page.png` });
+});
 
 test('a rejected password change shows the problems under its fields', async ({ page, createUser }) => {
   const user = await createUser();
@@ -176,4 +191,37 @@ test('the bell counts unread events; opening it lists them and marks them read',
   await expect(table.getByRole('row')).toHaveCount(3);
   await expect(table).toContainText(`Użytkownik ${user.email} aktywowany przez ${user.email}`);
   await expect(page.getByText('1–2 z 2')).toBeVisible();
+});
+
+test('opening the bell marks read only the events it shows; the rest stay unread', async ({
+  page,
+  admin,
+  createUser,
+}) => {
+  const user = await createUser();
+  // Created and activated, and 17 changes: 19 unread events, of which the bell lists the newest 4.
+  for (let change = 1; change <= 17; change += 1) {
+    const changed = await admin.call('PATCH', `/api/user/${user.id}/`, { last_name: `Kowalski ${change}` });
+    expect(changed.status).toBe(200);
+  }
+  await signIn(page, user, '/');
+  await expect(page.getByTestId('unread-badge')).toHaveText('19');
+
+  await page.getByRole('button', { name: /^Powiadomienia, 19 nieprzeczytanych/ }).click();
+  const menu = page.getByRole('menu');
+  await expect(menu.getByRole('menuitem', { name: /Zmieniono konto/ })).toHaveCount(4);
+  await expect(page.getByTestId('unread-badge')).toHaveText('15');
+  await page.screenshot({ path: `${SCREENSHOTS}bell-marks-shown-read-pl-desktop.png` });
+  await page.keyboard.press('Escape');
+
+  await openInApp(page, '/dashboard/activity');
+  await page.getByRole('button', { name: 'Nieprzeczytane' }).click();
+  await expect(page.getByText('1–10 z 15')).toBeVisible();
+  await page.getByRole('button', { name: 'Wszystkie', exact: true }).click();
+  const rows = page.getByRole('table', { name: 'Aktywność konta' }).getByRole('row');
+  await expect(rows).toHaveCount(11);
+  for (const row of [1, 2, 3, 4]) await expect(rows.nth(row)).not.toContainText('(nieprzeczytane)');
+  await expect(rows.nth(5)).toContainText('(nieprzeczytane)');
+  await page.reload();
+  await expect(page.getByTestId('unread-badge')).toHaveText('15');
 });

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, signIn } from './support/fixtures';
 import { type MachineOptions, type PivotMachine, addAndGrant, test as machineTest } from './support/machines';
@@ -17,6 +18,8 @@ const test = machineTest.extend<{
       return { machine, id };
     }),
 });
+
+const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots/', import.meta.url));
 
 /** Quick enough to see the arm turn within seconds: an hour of the field in two minutes. */
 const BRISK: MachineOptions = { timeScale: 30, armLength: 250 };
@@ -59,6 +62,98 @@ test('a user sees the machines granted to them with live values, and no other', 
 
   await page.goto(`/sprinklers/${theirsId}`);
   await expect(page.getByText('Ta maszyna nie istnieje albo nie masz do niej dostępu.')).toBeVisible();
+});
+
+test('the machines list finds machines by the status words it shows, and says when nothing matches', async ({
+  page,
+  admin,
+  createUser,
+  startMachine,
+}) => {
+  const farmer = await createUser();
+  await addAndGrant(admin, await startMachine({ motion: 'front' }), 'Pole przy drodze', farmer.id);
+  await addAndGrant(admin, await startMachine(), 'Pole za lasem', farmer.id);
+
+  await signIn(page, farmer, '/sprinklers');
+  const table = page.getByRole('table', { name: 'Maszyny' });
+  const search = page.getByRole('searchbox', { name: 'Szukaj' });
+  await expect(table.getByRole('row')).toHaveCount(3);
+  await search.fill('do przodu');
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await expect(table).toContainText('Pole przy drodze');
+  await search.fill('zzz');
+  await expect(table).toContainText('Nic nie pasuje do „zzz”');
+  await expect(table).not.toContainText('Nie udostępniono Ci jeszcze żadnej maszyny');
+  await page.screenshot({ path: `${SCREENSHOTS}machines-search-no-match-pl-desktop.png` });
+
+  await page.goto('/en/sprinklers');
+  const englishTable = page.getByRole('table', { name: 'Machines' });
+  const englishSearch = page.getByRole('searchbox', { name: 'Search' });
+  await englishSearch.fill('forward');
+  await expect(englishTable.getByRole('row')).toHaveCount(2);
+  await expect(englishTable).toContainText('Pole przy drodze');
+  await englishSearch.fill('stopped');
+  await expect(englishTable.getByRole('row')).toHaveCount(2);
+  await expect(englishTable).toContainText('Pole za lasem');
+  await englishSearch.fill('zzz');
+  await expect(englishTable).toContainText('Nothing matches “zzz”');
+  await expect(englishTable).not.toContainText('No machine has been made available');
+});
+
+test('names from users show on the map as text: a sector or crop named like HTML adds no element', async ({
+  page,
+  admin,
+  createUser,
+  startMachine,
+}) => {
+  const farmer = await createUser();
+  const id = await addAndGrant(admin, await startMachine(), 'Pole przy drodze', farmer.id);
+  const { lat, lng } = (await admin.call('GET', `/api/sprinkler/${id}/`)).body as { lat: string; lng: string };
+  // Two squares side by side around the machine: the crop to the west, the sector to the east.
+  const square = (west: number, east: number) => ({
+    type: 'Polygon' as const,
+    coordinates: [
+      [
+        [Number(lng) + west, Number(lat) - 0.002],
+        [Number(lng) + east, Number(lat) - 0.002],
+        [Number(lng) + east, Number(lat) + 0.002],
+        [Number(lng) + west, Number(lat) + 0.002],
+        [Number(lng) + west, Number(lat) - 0.002],
+      ],
+    ],
+  });
+  const cropName = '<img src=x id=injected-crop>';
+  const sectorName = '<img src=x id=injected>';
+  const areaMap = {
+    type: 'FeatureCollection',
+    features: [{ type: 'Feature', geometry: square(-0.004, -0.001), properties: { kind: 'crop', name: cropName } }],
+  };
+  expect((await admin.call('PATCH', `/api/sprinkler/${id}/`, { areaMap })).status).toBe(200);
+  const programData = {
+    type: 'FeatureCollection',
+    features: [{ type: 'Feature', geometry: square(0.001, 0.004), properties: { name: sectorName, rate: 12 } }],
+  };
+  const created = await admin.call('POST', `/api/sprinkler/${id}/program/`, { name: 'Wiosna', programData });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+
+  await signIn(page, farmer, `/sprinklers/${id}`);
+  await page
+    .getByRole('list', { name: 'Zapisane programy' })
+    .getByRole('button', { name: /^Wiosna/ })
+    .click();
+  // The crop and the sector: the closed shapes that answer the pointer (markers are circles).
+  const shapes = page.locator('.leaflet-overlay-pane path.leaflet-interactive[d$="z"]');
+  await expect(shapes).toHaveCount(2);
+  const tooltip = page.locator('.leaflet-tooltip');
+  const tooltips: string[] = [];
+  for (const shape of await shapes.all()) {
+    await shape.hover();
+    await expect(tooltip).toHaveCount(1);
+    tooltips.push(await tooltip.innerText());
+  }
+  expect(tooltips.sort()).toEqual([cropName, `${sectorName}: 12 mm`].sort());
+  await page.screenshot({ path: `${SCREENSHOTS}map-names-as-text-pl-desktop.png` });
+  await expect(page.locator('#injected, #injected-crop, .leaflet-tooltip img')).toHaveCount(0);
 });
 
 test('the user starts the machine, watches the arm move on the map, and stops it', async ({ page, openOwnMachine }) => {

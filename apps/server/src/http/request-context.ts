@@ -41,13 +41,38 @@ export function clientInfo(request: FastifyRequest): ClientInfo {
   return { ip: request.ip, userAgent: request.headers['user-agent'] ?? null };
 }
 
-/** The language to answer in: the user's own, else the locale cookie, else the browser's, else Polish. */
+/**
+ * The first language of an Accept-Language header that the server speaks ('en-GB' counts as
+ * 'en'), by the header's order of preference; null when it names none.
+ */
+function acceptedLanguage(header: string | undefined): Language | null {
+  const ranked = (header ?? '')
+    .split(',')
+    .map((part, position) => {
+      const [tag = '', ...params] = part.split(';').map((piece) => piece.trim());
+      const quality = params.find((param) => param.startsWith('q='));
+      return { code: tag.slice(0, 2).toLowerCase(), weight: quality ? Number(quality.slice(2)) : 1, position };
+    })
+    .filter((choice) => choice.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.position - b.position);
+  for (const { code } of ranked) {
+    const language = LanguageSchema.safeParse(code);
+    if (language.success) return language.data;
+  }
+  return null;
+}
+
+/**
+ * The language to answer in: the page's (the web app sends the language it shows as
+ * Accept-Language), else the signed-in user's own, else the locale cookie, else Polish. Mail
+ * does not ask this: it goes out in the account's language.
+ */
 export function requestLanguage(request: FastifyRequest): Language {
+  const fromHeader = acceptedLanguage(request.headers['accept-language']);
+  if (fromHeader) return fromHeader;
   if (request.auth) return request.auth.user.language;
   const fromCookie = LanguageSchema.safeParse(request.cookies[LOCALE_COOKIE]);
-  if (fromCookie.success) return fromCookie.data;
-  const preferred = request.headers['accept-language']?.split(',')[0]?.trim().slice(0, 2).toLowerCase();
-  return preferred === 'en' ? 'en' : 'pl';
+  return fromCookie.success ? fromCookie.data : 'pl';
 }
 
 /** The token of an `Authorization: Bearer …` header: a user's access token, or the broker's shared secret. */

@@ -185,6 +185,25 @@ describe('users', () => {
       });
     });
 
+    it("answers in the page's language (Accept-Language), not the account's", async () => {
+      const { client } = await signedInUser({ language: 'en' });
+      const weak = { oldPassword: USER_PASSWORD, newPassword: 'short', repeatNewPassword: 'short' };
+      const polishPage = await client.post('/api/user/password/', weak, { headers: { 'accept-language': 'pl' } });
+      expect(polishPage.body).toMatchObject({
+        message: 'Hasło nie zostało przyjęte',
+        newPassword: expect.arrayContaining(['Hasło musi mieć co najmniej 8 znaków']),
+      });
+      const englishPage = await client.post('/api/user/password/', weak, {
+        headers: { 'accept-language': 'de-DE, en;q=0.8, pl;q=0.5' },
+      });
+      expect(englishPage.body).toMatchObject({
+        message: 'The password was not accepted',
+        newPassword: expect.arrayContaining(['The password needs at least 8 characters']),
+      });
+      const noPage = await client.post('/api/user/password/', weak);
+      expect(noPage.body).toMatchObject({ message: 'The password was not accepted' });
+    });
+
     it('changes the password and signs out every other session, keeping this one', async () => {
       const { client, user } = await signedInUser();
       const otherDevice = t.client();

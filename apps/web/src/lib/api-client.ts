@@ -1,7 +1,9 @@
 import { type ErrorCode, PasswordCallErrorSchema, RefreshResponseSchema } from '@pivot/contracts';
 import type { ZodType } from 'zod';
 import { env } from '@/config/env';
+import { isLocale } from '@/config/locales';
 import { isSessionFreePath } from '@/config/paths';
+import { i18n } from '@/i18n/i18n';
 import { readCookie } from './cookies';
 import { randomKey } from './random-key';
 import { type ServerSentEvent, ServerSentEventParser } from './server-sent-events';
@@ -77,6 +79,9 @@ async function send(
   idempotencyKey?: string,
 ): Promise<Response | null> {
   const headers: Record<string, string> = { Accept: 'application/json' };
+  // The server writes its messages (a password's field errors) in the language the page shows,
+  // which need not be the account's or the browser's.
+  if (isLocale(i18n.language)) headers['Accept-Language'] = i18n.language;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   if (!SAFE_METHODS.has(method)) headers[CSRF_HEADER] = readCookie(CSRF_COOKIE) ?? '';

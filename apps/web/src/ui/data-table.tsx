@@ -42,6 +42,7 @@ export type DataTableProps<Row> = {
   searchLabel?: string;
   initialSort?: { sort: string; order: SortOrder };
   pageSizes?: readonly number[];
+  /** Shown when there are no rows at all; a search that finds none says so instead. */
   emptyMessage?: string;
   /** Asks the server again every so many ms, for values that change while the table is open. */
   refetchInterval?: number;
@@ -103,7 +104,9 @@ export function DataTable<Row>({
   let status: string | null = null;
   if (result.isPending) status = t('table.loading');
   else if (!tablePage) status = t('table.failed');
-  else if (tablePage.data.length === 0) status = emptyMessage ?? t('table.empty');
+  else if (tablePage.data.length === 0)
+    // "No machine yet" would mislead when there are some and only the search found none.
+    status = search ? t('table.noMatches', { search }) : (emptyMessage ?? t('table.empty'));
 
   return (
     <div className="flex flex-col gap-3">

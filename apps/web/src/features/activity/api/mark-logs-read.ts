@@ -1,15 +1,21 @@
-import { MessageResponseSchema } from '@pivot/contracts';
+import { type LogReadRequest, MessageResponseSchema } from '@pivot/contracts';
 import { apiCall } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { useAction } from '@/lib/use-action';
 import { logsKeys } from './get-logs';
 
-/**
- * Marks everything logged so far as read. An open notifications list keeps its highlights
- * (`refreshLatest: false`) until it closes, so the user sees what was new.
- */
-export async function markLogsRead({ refreshLatest }: { refreshLatest: boolean }): Promise<boolean> {
-  const done = (await apiCall({ method: 'POST', path: '/logs/read/', response: MessageResponseSchema })) !== false;
+export type MarkLogsReadInput = {
+  /** The entries the user was shown; without them, everything logged so far. */
+  ids?: LogReadRequest['ids'];
+  /** An open notifications list keeps its highlights (false) until it closes, so the user sees what was new. */
+  refreshLatest: boolean;
+};
+
+/** Marks entries read: the ones shown, or the whole log. */
+export async function markLogsRead({ ids, refreshLatest }: MarkLogsReadInput): Promise<boolean> {
+  const body: LogReadRequest | undefined = ids ? { ids } : undefined;
+  const done =
+    (await apiCall({ method: 'POST', path: '/logs/read/', body, response: MessageResponseSchema })) !== false;
   if (done) {
     await queryClient.invalidateQueries({
       queryKey: logsKeys.all,

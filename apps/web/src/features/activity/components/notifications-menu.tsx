@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
 import { useLocale } from '@/i18n/use-locale';
@@ -14,7 +14,10 @@ import { useLogEventText } from '../hooks/use-log-event-text';
 
 const BADGE_LIMIT = 99;
 
-/** The bell with the unread count; opening it lists the newest events and marks the log read. */
+/**
+ * The bell with the unread count; opening it lists the newest events and marks read only those it
+ * shows: the older unread ones stay unread on the activity page.
+ */
 export function NotificationsMenu() {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -32,11 +35,17 @@ export function NotificationsMenu() {
 
   const onOpenChange = (opened: boolean) => {
     setOpen(opened);
-    if (opened && unread > 0) void markRead.run({ refreshLatest: false });
     if (!opened) void queryClient.invalidateQueries({ queryKey: logsKeys.latest });
   };
 
   const entries = latest.data ? latest.data.data : [];
+  const shownUnread = open ? entries.filter((entry) => entry.unread).map((entry) => entry.id) : [];
+  // One call per list shown: its entries then stay highlighted, but unread no more, until it closes.
+  const shownUnreadKey = shownUnread.join(',');
+  useEffect(() => {
+    if (shownUnread.length > 0) void markRead.run({ ids: shownUnread, refreshLatest: false });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- both are new on every render; the ids decide.
+  }, [shownUnreadKey]);
   return (
     <Dropdown
       onOpenChange={onOpenChange}

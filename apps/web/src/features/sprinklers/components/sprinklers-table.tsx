@@ -1,7 +1,8 @@
-import type { SprinklerListItem } from '@pivot/contracts';
+import { type SprinklerListItem, machineIsOnline } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
 import { useLocale } from '@/i18n/use-locale';
+import { serverNow } from '@/lib/server-clock';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 import { type Column, DataTable } from '@/ui/data-table';
 import { AppLink } from '@/ui/link';
@@ -41,6 +42,11 @@ export function SprinklersTable() {
   const { t } = useTranslation();
   const locale = useLocale();
   const values = useMachineValues();
+  // The search looks in the status as the table words it ("do przodu", "offline, was stopped").
+  const statusText = (machine: SprinklerListItem) =>
+    machineIsOnline(machine, serverNow())
+      ? values.status(machine.status)
+      : [t('sprinklers.offline'), machine.status ? t(`sprinklers.wasDoing.${machine.status}`) : ''].join(' ');
 
   const columns: Column<SprinklerListItem>[] = [
     {
@@ -122,14 +128,14 @@ export function SprinklersTable() {
     <DataTable
       label={t('sprinklers.list.tableLabel')}
       columns={columns}
-      queryKey={[...sprinklerKeys.list, 'page']}
+      queryKey={[...sprinklerKeys.list, 'page', locale]}
       queryFn={async (query) => {
         const machines = await getFreshSprinklers(REFRESH_MS / 2);
         return (
           machines &&
           localTablePage(machines, query, {
             sortValue: (machine, column) => SORT_VALUES[column]?.(machine) ?? null,
-            searchText: (machine) => [machine.name, machine.internalId],
+            searchText: (machine) => [machine.name, machine.internalId, statusText(machine)],
             locale,
           })
         );

@@ -7,6 +7,7 @@ import { GeoJSON } from 'react-leaflet';
 import { useColorMode } from '@/lib/color-mode';
 import { FieldMap } from '@/ui/map/field-map';
 import { areaStyle } from '@/ui/map/sector-style';
+import { textTooltip } from '@/ui/map/text-tooltip';
 import { toLeafletGeoJson } from '@/ui/map/leaflet-geojson';
 import { ArmLine } from './arm-line';
 import { HumiditySensorMarkers } from './humidity-sensor-markers';
@@ -68,7 +69,7 @@ export function MachineMap({ sprinkler, program, watermap, shown }: MachineMapPr
           filter={(feature) => kindOf(feature) === 'crop'}
           style={() => areaStyle('crop', mode)}
           onEachFeature={(feature: AreaFeature, layer) => {
-            if (typeof feature.properties?.name === 'string') layer.bindTooltip(feature.properties.name);
+            if (typeof feature.properties?.name === 'string') layer.bindTooltip(textTooltip(feature.properties.name));
           }}
         />
       )}

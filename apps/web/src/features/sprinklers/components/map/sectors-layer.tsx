@@ -5,6 +5,7 @@ import { GeoJSON } from 'react-leaflet';
 import type { ColorMode } from '@/lib/color-mode';
 import { toLeafletGeoJson } from '@/ui/map/leaflet-geojson';
 import { sectorStyle } from '@/ui/map/sector-style';
+import { textTooltip } from '@/ui/map/text-tooltip';
 
 /** Sectors of a program, each named with its dose on hover or tap. */
 export function SectorsLayer({ sectors, mode }: { sectors: readonly Sector[]; mode: ColorMode }) {
@@ -18,7 +19,7 @@ export function SectorsLayer({ sectors, mode }: { sectors: readonly Sector[]; mo
       style={(feature) => sectorStyle(feature as Sector, { mode })}
       onEachFeature={(feature, layer) => {
         const { name, rate } = (feature as Sector).properties;
-        layer.bindTooltip(t('sprinklers.map.sectorTooltip', { name, rate }), { sticky: true });
+        layer.bindTooltip(textTooltip(t('sprinklers.map.sectorTooltip', { name, rate })), { sticky: true });
       }}
     />
   );
