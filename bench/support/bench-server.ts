@@ -21,6 +21,8 @@ export type BenchServer = {
   app: App;
   /** http://127.0.0.1:port, the listening API. */
   baseUrl: string;
+  /** The server's data folder (a temporary one), where its mail outbox is written. */
+  dataDir: string;
   /** Which broker and database the server runs on, for the printed title. */
   setting: { broker: string; database: string };
   /** Whether the broker is a shared one, which keeps what machines leave there after the run. */
@@ -129,6 +131,7 @@ export async function startBenchServer(options: BenchOptions, setup: ServerSetup
   return {
     app,
     baseUrl,
+    dataDir,
     setting: {
       broker: options.broker ? `${options.broker} (shared)` : `embedded aedes (${app.mqttUrl})`,
       database: scratch ? `PostgreSQL, scratch database on ${options.database}` : `embedded PGlite in ${dataDir}`,
