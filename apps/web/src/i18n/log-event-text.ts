@@ -9,15 +9,17 @@ const isAlarmReason = (value: string): value is (typeof ALARM_REASONS)[number] =
 
 /**
  * An incident's detail as the server records it ("0.2 bar", "pressure_loss") in the page's
- * language: numbers with the locale's decimal separator, the known alarm reasons in words.
+ * language: numbers with the locale's decimal separator, the known alarm reasons in words. Its
+ * words come from the base catalogue: the bell and the activity page show it without the
+ * machines' part.
  */
 function readableDetail(t: TFunction, language: string, detail: string): string {
   const pressure = /^(-?\d+(?:\.\d+)?) bar$/.exec(detail);
   if (pressure) {
     const bar = new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(Number(pressure[1]));
-    return `${bar} ${t('sprinklers.units.bar')}`;
+    return `${bar} bar`;
   }
-  return isAlarmReason(detail) ? t(`sprinklers.alarms.${detail}`) : detail;
+  return isAlarmReason(detail) ? t(`activity.alarmReasons.${detail}`) : detail;
 }
 
 /**

@@ -1,0 +1,27 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { activateLocale, i18n } from './i18n';
+import { logEventText } from './log-event-text';
+
+// Only the base catalogue, as on the activity page and under the bell: no machine screen shown yet.
+describe('an incident event in words, with the base catalogue alone', () => {
+  beforeEach(() => activateLocale('pl'));
+
+  it('writes a pressure with the locale’s decimal separator', async () => {
+    expect(logEventText(i18n.t, 'pl', 'sprinkler_low_pressure', { machine: 'Pole A', detail: '0.2 bar' })).toEqual({
+      title: 'Niskie ciśnienie',
+      subtitle: 'Ciśnienie na maszynie Pole A spadło do 0,2 bar podczas pracy',
+    });
+    await activateLocale('en');
+    expect(
+      logEventText(i18n.t, 'en', 'sprinkler_pressure_restored', { machine: 'Field A', detail: '2.45 bar' }).subtitle,
+    ).toBe('Pressure at machine Field A is back to 2.45 bar');
+  });
+
+  it('words a known alarm reason, and shows another as the machine sent it', () => {
+    const alarm = (detail: string) =>
+      logEventText(i18n.t, 'pl', 'sprinkler_alarm', { machine: 'Pole A', detail }).subtitle;
+    expect(alarm('pressure_loss')).toBe('Maszyna Pole A zgłasza alarm: spadek ciśnienia wody');
+    expect(alarm('gearbox_jam')).toBe('Maszyna Pole A zgłasza alarm: gearbox_jam');
+    expect(alarm('')).toBe('Maszyna Pole A zgłasza alarm');
+  });
+});
