@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PagingQuerySchema, listResponseOf } from './common';
+import { IdSchema, PagingQuerySchema, listResponseOf } from './common';
 
 export const LOG_EVENT_TYPES = [
   'sprinkler_access_granted',
@@ -121,6 +121,6 @@ export const MAX_LOG_READ_IDS = 100;
  * the reader may not see, or that do not exist, are passed over. Without a body, the whole log.
  */
 export const LogReadRequestSchema = z.strictObject({
-  ids: z.array(z.number().int().positive()).min(1).max(MAX_LOG_READ_IDS),
+  ids: z.array(IdSchema).min(1).max(MAX_LOG_READ_IDS),
 });
 export type LogReadRequest = z.infer<typeof LogReadRequestSchema>;
