@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   invalid_link: 400,
   unauthorized: 401,
   invalid_credentials: 403,
+  current_password_required: 400,
+  current_password_incorrect: 403,
   forbidden: 403,
   csrf_mismatch: 403,
   not_found: 404,

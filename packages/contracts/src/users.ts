@@ -84,6 +84,8 @@ export const UpdateSelfBodySchema = z.strictObject({
   email: EmailSchema.optional(),
   phone: PhoneSchema.optional(),
   language: LanguageSchema.optional(),
+  /** The signed-in user's current password: needed when they change their own email, ignored otherwise. */
+  current_password: PasswordInputSchema.optional(),
 });
 export type UpdateSelfBody = z.infer<typeof UpdateSelfBodySchema>;
 

@@ -19,6 +19,8 @@ describe('ERROR_STATUS', () => {
     ['password_rejected', 400, 'password change: field errors returned to the form'],
     ['unauthorized', 401, 'user not logged in'],
     ['invalid_credentials', 403, 'login: incorrect email or password'],
+    ['current_password_required', 400, 'own email change: the current password is missing'],
+    ['current_password_incorrect', 403, 'own email change: the current password is wrong'],
     ['forbidden', 403, 'no permissions'],
     ['not_found', 404, 'object not found'],
     ['sprinkler_not_on_broker', 404, 'new machine: ID not found on the message broker'],

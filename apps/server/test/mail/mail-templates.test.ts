@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activationMail, passwordResetMail } from '../../src/modules/mail/mail-templates';
+import { activationMail, emailChangedMail, passwordResetMail } from '../../src/modules/mail/mail-templates';
 
 const LINK = 'https://pivot.example/en/activation/17/token-value?from=mail&step=1';
 const ESCAPED_LINK = 'https://pivot.example/en/activation/17/token-value?from=mail&amp;step=1';
@@ -39,5 +39,25 @@ describe.each(CASES)('$mail mail in $language', ({ render, language, subject, ex
   it('greets without a name when there is none', () => {
     const unnamed = render({ language, firstName: ' ', link: LINK, productName: 'Pivot' });
     expect(unnamed.text.split('\n')[0]).toMatch(/^(Hello,|Dzień dobry!)$/);
+  });
+});
+
+describe.each(['en', 'pl'] as const)('email-changed notice in %s', (language) => {
+  const mail = emailChangedMail({
+    language,
+    firstName: 'Anna',
+    productName: 'Pivot',
+    oldEmail: 'anna@farm.pl',
+    newEmail: 'a<b>@farm.pl',
+  });
+
+  it('names both addresses, escaped in the HTML, and carries no link to click', () => {
+    expect(mail.subject).toContain('Pivot');
+    expect(mail.text).toContain('anna@farm.pl');
+    expect(mail.text).toContain('a<b>@farm.pl');
+    expect(mail.html).toContain('a&lt;b&gt;@farm.pl');
+    expect(mail.html).toContain(`<html lang="${language}">`);
+    expect(mail.html).not.toContain('<a ');
+    expect(mail.text).not.toContain('http');
   });
 });

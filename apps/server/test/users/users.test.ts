@@ -61,7 +61,7 @@ describe('users', () => {
       message: 'Użytkownik o tym adresie email już istnieje',
     });
     const { client, user } = await signedInUser();
-    const update = await client.patch('/api/user/', { email: 'taken@farm.pl' });
+    const update = await client.patch('/api/user/', { email: 'taken@farm.pl', current_password: USER_PASSWORD });
     expect(update.status).toBe(409);
     expect((await client.get('/api/user/')).body).toMatchObject({ email: user.email });
   });

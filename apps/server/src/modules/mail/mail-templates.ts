@@ -62,30 +62,83 @@ const COPY_LINK_HINT: Record<Language, string> = {
   pl: 'Jeśli przycisk nie działa, skopiuj ten adres do przeglądarki:',
 };
 
+export type EmailChangedInput = Omit<MailTemplateInput, 'link'> & { oldEmail: string; newEmail: string };
+
+/** Sent to the old address only: a warning with nothing to click, so it cannot be used to phish. */
+const EMAIL_CHANGED: Record<
+  Language,
+  { subject: (productName: string) => string; intro: (input: EmailChangedInput) => string; ignore: string }
+> = {
+  en: {
+    subject: (productName) => `The email of your ${productName} account has changed`,
+    intro: ({ productName, oldEmail, newEmail }) =>
+      `The email address of your ${productName} account was changed from ${oldEmail} to ${newEmail}. Mail for the account now goes to the new address.`,
+    ignore:
+      'If it was you, there is nothing to do. If not, contact your administrator at once: someone may have taken over your account.',
+  },
+  pl: {
+    subject: (productName) => `Zmieniono adres email konta w serwisie ${productName}`,
+    intro: ({ productName, oldEmail, newEmail }) =>
+      `Adres email Twojego konta w serwisie ${productName} zmieniono z ${oldEmail} na ${newEmail}. Wiadomości dotyczące konta trafiają teraz na nowy adres.`,
+    ignore:
+      'Jeśli to Ty, nie musisz nic robić. Jeśli nie, natychmiast skontaktuj się z administratorem: ktoś mógł przejąć Twoje konto.',
+  },
+};
+
 export function activationMail(input: MailTemplateInput): MailContent {
-  return render(ACTIVATION[input.language], input);
+  return renderLinkMail(ACTIVATION[input.language], input);
 }
 
 export function passwordResetMail(input: MailTemplateInput): MailContent {
-  return render(PASSWORD_RESET[input.language], input);
+  return renderLinkMail(PASSWORD_RESET[input.language], input);
 }
 
-function render(wording: Wording, { language, firstName, link, productName }: MailTemplateInput): MailContent {
-  const subject = wording.subject(productName);
+export function emailChangedMail(input: EmailChangedInput): MailContent {
+  const wording = EMAIL_CHANGED[input.language];
+  return render({
+    ...input,
+    subject: wording.subject(input.productName),
+    intro: wording.intro(input),
+    closing: wording.ignore,
+  });
+}
+
+function renderLinkMail(wording: Wording, input: MailTemplateInput): MailContent {
+  return render({
+    ...input,
+    subject: wording.subject(input.productName),
+    intro: wording.intro(input.productName),
+    link: { href: input.link, button: wording.button },
+    closing: `${wording.expiry} ${wording.ignore}`,
+  });
+}
+
+type MailParts = {
+  language: Language;
+  firstName: string;
+  productName: string;
+  subject: string;
+  intro: string;
+  link?: { href: string; button: string };
+  closing: string;
+};
+
+function render({ language, firstName, productName, subject, intro, link, closing }: MailParts): MailContent {
   const greeting = GREETING[language](firstName.trim());
-  const intro = wording.intro(productName);
-  const closing = `${wording.expiry} ${wording.ignore}`;
-  const text = [greeting, intro, link, closing, productName].join('\n\n') + '\n';
-  const href = escapeHtml(link);
+  const text = [greeting, intro, ...(link ? [link.href] : []), closing, productName].join('\n\n') + '\n';
+  const href = link ? escapeHtml(link.href) : '';
+  const linkHtml = link
+    ? `<p><a href="${href}" style="display: inline-block; padding: 10px 18px; background: #2f7d32; color: #ffffff; text-decoration: none; border-radius: 4px;">${escapeHtml(link.button)}</a></p>
+<p style="font-size: 13px; color: #52606d;">${escapeHtml(COPY_LINK_HINT[language])}<br><a href="${href}">${href}</a></p>
+`
+    : '';
   const html = `<!doctype html>
 <html lang="${language}">
 <head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="font-family: Arial, sans-serif; font-size: 15px; line-height: 1.5; color: #1f2933;">
 <p>${escapeHtml(greeting)}</p>
 <p>${escapeHtml(intro)}</p>
-<p><a href="${href}" style="display: inline-block; padding: 10px 18px; background: #2f7d32; color: #ffffff; text-decoration: none; border-radius: 4px;">${escapeHtml(wording.button)}</a></p>
-<p style="font-size: 13px; color: #52606d;">${escapeHtml(COPY_LINK_HINT[language])}<br><a href="${href}">${href}</a></p>
-<p>${escapeHtml(closing)}</p>
+${linkHtml}<p>${escapeHtml(closing)}</p>
 <p>${escapeHtml(productName)}</p>
 </body>
 </html>

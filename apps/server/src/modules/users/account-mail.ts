@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client';
 import { hashToken, randomToken } from '../../secrets';
-import { type MailService, activationMail, passwordResetMail } from '../mail';
+import { type MailService, activationMail, emailChangedMail, passwordResetMail } from '../mail';
 import { type LinkPurpose, expireLinkTokens, insertLinkToken } from './auth.repository';
 import type { UserRow } from './users.table';
 
@@ -12,8 +12,9 @@ const LINK_LIFETIME_MS: Record<LinkPurpose, number> = {
 const LINK_PATH: Record<LinkPurpose, string> = { activation: 'activation', reset: 'set-password' };
 
 /**
- * Writes the activation and reset mails. Each call stores a fresh single-use link and queues
- * the mail in the caller's transaction, so the mail exists exactly when what caused it does.
+ * Writes the account mails: activation, reset, and the notice of a changed email. Activation and
+ * reset store a fresh single-use link; every mail is queued in the caller's transaction, so the
+ * mail exists exactly when what caused it does.
  */
 export class AccountMail {
   constructor(
@@ -31,6 +32,20 @@ export class AccountMail {
     await expireLinkTokens(db, user.id, 'reset');
     const link = await this.createLink(db, user, 'reset');
     await this.mail.queue(db, { to: user.email, ...passwordResetMail(this.templateInput(user, link)) });
+  }
+
+  /** Tells the old address that the account's email changed: the owner learns of a takeover there. */
+  async queueEmailChangedNotice(db: Queryable, user: UserRow, oldEmail: string): Promise<void> {
+    await this.mail.queue(db, {
+      to: oldEmail,
+      ...emailChangedMail({
+        language: user.language,
+        firstName: user.firstName,
+        productName: this.productName,
+        oldEmail,
+        newEmail: user.email,
+      }),
+    });
   }
 
   private async createLink(db: Queryable, user: UserRow, purpose: LinkPurpose): Promise<string> {

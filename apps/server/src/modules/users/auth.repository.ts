@@ -136,6 +136,29 @@ export async function countThrottleEvents(db: Queryable, kind: string, key: stri
   return row?.value ?? 0;
 }
 
+/** Failures of a key within the window, and how long ago the last one was, on the database's clock. */
+export async function summarizeThrottleEvents(
+  db: Queryable,
+  kind: string,
+  key: string,
+  windowMs: number,
+): Promise<{ failures: number; sinceLastMs: number }> {
+  const [row] = await db
+    .select({
+      failures: count(),
+      sinceLastMs: sql`coalesce(extract(epoch from now() - max(${throttleEvents.at})) * 1000, 0)`.mapWith(Number),
+    })
+    .from(throttleEvents)
+    .where(
+      and(
+        eq(throttleEvents.kind, kind),
+        eq(throttleEvents.key, key),
+        gte(throttleEvents.at, sql`now() - make_interval(secs => ${windowMs / 1000})`),
+      ),
+    );
+  return { failures: row?.failures ?? 0, sinceLastMs: row?.sinceLastMs ?? 0 };
+}
+
 export async function clearThrottleEvents(db: Queryable, kind: string, key: string): Promise<void> {
   await db.delete(throttleEvents).where(and(eq(throttleEvents.kind, kind), eq(throttleEvents.key, key)));
 }

@@ -19,7 +19,7 @@ import {
   useRefreshToken,
 } from './auth.repository';
 import type { PasswordHasher } from './password-hasher';
-import { THROTTLE_RULES, type Throttle } from './throttle';
+import { BACKOFF_RULES, THROTTLE_RULES, type Throttle } from './throttle';
 import { findUserByEmail, findUserById, updateUser } from './users.repository';
 import type { UserRow } from './users.table';
 
@@ -55,19 +55,30 @@ export class AuthService {
 
   constructor(private readonly deps: AuthServiceDeps) {}
 
+  /**
+   * Signs in. Failures make the next try wait, per account and address, per account and per
+   * address (docs/operations.md); a try during a wait is refused before the password is checked.
+   * An address that has not failed for the account is never held back by the account's failures
+   * from elsewhere, so a guesser cannot lock the user out.
+   */
   async login(body: LoginBody, client: ClientInfo): Promise<SignedIn> {
     const { throttle, hasher } = this.deps;
-    await throttle.assertAllowed(THROTTLE_RULES.loginPerAddress, client.ip);
-    await throttle.assertAllowed(THROTTLE_RULES.loginPerAccount, body.email);
+    const pairKey = `${body.email} ${client.ip}`;
+    const address = await throttle.backoff(BACKOFF_RULES.loginPerAddress, client.ip);
+    const pair = await throttle.backoff(BACKOFF_RULES.loginPerPair, pairKey);
+    const account = pair.failures > 0 ? await throttle.backoff(BACKOFF_RULES.loginPerAccount, body.email) : undefined;
+    throttle.assertWaited(address.waitMs, pair.waitMs, account?.waitMs ?? 0);
     const user = await findUserByEmail(this.deps.db, body.email);
     const storedHash = user?.passwordHash ?? (await this.decoy());
     const passwordMatches = await hasher.verify(storedHash, body.password);
     if (!user?.passwordHash || !passwordMatches) {
-      await throttle.record(THROTTLE_RULES.loginPerAddress, client.ip);
-      await throttle.record(THROTTLE_RULES.loginPerAccount, body.email);
+      await throttle.record(BACKOFF_RULES.loginPerAddress, client.ip);
+      await throttle.record(BACKOFF_RULES.loginPerPair, pairKey);
+      await throttle.record(BACKOFF_RULES.loginPerAccount, body.email);
       throw new AppError('invalid_credentials');
     }
-    await throttle.clear(THROTTLE_RULES.loginPerAccount, body.email);
+    await throttle.clear(BACKOFF_RULES.loginPerPair, pairKey);
+    await throttle.clear(BACKOFF_RULES.loginPerAccount, body.email);
     return this.startSession(user, body.remember, client);
   }
 

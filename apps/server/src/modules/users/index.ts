@@ -63,7 +63,7 @@ export const usersModule = fp(
       refreshReuseGraceSeconds: options.refreshReuseGraceSeconds,
       mailQueued,
     });
-    const users = new UsersService({ db, hasher, accountMail, logs, mailQueued });
+    const users = new UsersService({ db, hasher, accountMail, logs, throttle, mailQueued });
     app.decorate('users', users);
     app.decorate('identify', (token: string) => auth.authenticate(token));
 

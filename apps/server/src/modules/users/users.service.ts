@@ -15,6 +15,7 @@ import type { LogsService } from '../logs';
 import type { AccountMail } from './account-mail';
 import { revokeUserSessions } from './auth.repository';
 import type { PasswordHasher } from './password-hasher';
+import { BACKOFF_RULES, type Throttle } from './throttle';
 import { presentUser } from './users.presenter';
 import {
   countAdmins,
@@ -37,6 +38,7 @@ export type UsersServiceDeps = {
   hasher: PasswordHasher;
   accountMail: AccountMail;
   logs: LogsService;
+  throttle: Throttle;
   /** Called after a transaction that queued mail has committed. */
   mailQueued: () => void;
 };
@@ -83,15 +85,31 @@ export class UsersService {
     return this.update(actor, actor.id, body, client);
   }
 
-  /** Changes any user; the last administrator cannot lose the admin flag. */
-  update(actor: SignedInUser, userId: number, body: UpdateUserBody, client: ClientInfo): Promise<User> {
-    return this.deps.db.transaction(async (tx) => {
+  /**
+   * Changes any user; the last administrator cannot lose the admin flag. Changing one's own email
+   * takes the current password, and a changed email is told to the old address, so that a session
+   * left open somewhere cannot quietly take the account over.
+   */
+  async update(actor: SignedInUser, userId: number, body: UpdateUserBody, client: ClientInfo): Promise<User> {
+    const before = await findUserById(this.deps.db, userId);
+    if (!before) throw new AppError('user_not_found');
+    const emailChanges = body.email !== undefined && body.email !== before.email;
+    if (emailChanges && actor.id === userId) {
+      if (body.current_password === undefined) throw new AppError('current_password_required');
+      if (!(await this.currentPasswordMatches(before, body.current_password))) {
+        throw new AppError('current_password_incorrect');
+      }
+    }
+    const user = await this.deps.db.transaction(async (tx) => {
       if (body.admin === false) await this.assertNotLastAdmin(tx, userId);
       const updated = await updateUser(tx, userId, toColumns(body));
       if (!updated) throw new AppError('user_not_found');
+      if (emailChanges) await this.deps.accountMail.queueEmailChangedNotice(tx, updated, before.email);
       await this.logUserEvent(tx, 'user_updated', actor, updated, client);
-      return presentUser(updated);
+      return updated;
     });
+    if (emailChanges) this.deps.mailQueued();
+    return presentUser(user);
   }
 
   /** Deletes an account with its sessions and grants; its log entries stay for the administrators. */
@@ -113,8 +131,7 @@ export class UsersService {
     client: ClientInfo,
   ): Promise<void> {
     const account = await this.account(actor);
-    const currentMatches =
-      account.passwordHash !== null && (await this.deps.hasher.verify(account.passwordHash, body.oldPassword));
+    const currentMatches = await this.currentPasswordMatches(account, body.oldPassword);
     const newPasswordProblems = [
       ...brokenPasswordRules(body.newPassword),
       ...(currentMatches && body.newPassword === body.oldPassword ? (['unchanged'] as const) : []),
@@ -178,6 +195,17 @@ export class UsersService {
     const account = await findUserById(this.deps.db, actor.id);
     if (!account) throw new AppError('unauthorized');
     return account;
+  }
+
+  /** Checks a signed-in user's current password; wrong guesses make the next ones wait (docs/operations.md). */
+  private async currentPasswordMatches(account: UserRow, password: string): Promise<boolean> {
+    const { throttle, hasher } = this.deps;
+    const rule = BACKOFF_RULES.currentPassword;
+    const key = String(account.id);
+    throttle.assertWaited((await throttle.backoff(rule, key)).waitMs);
+    const matches = account.passwordHash !== null && (await hasher.verify(account.passwordHash, password));
+    await (matches ? throttle.clear(rule, key) : throttle.record(rule, key));
+    return matches;
   }
 
   private async assertNotLastAdmin(db: Queryable, userId: number): Promise<void> {
