@@ -1,3 +1,4 @@
+import { MAX_ID, MAX_MUTED_MACHINES } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT, GEOMETRY_BODY_LIMIT } from '../../src/http/body-limits';
 import type { ApiClient } from '../support/api-client';
@@ -69,6 +70,16 @@ describe('request body limits', () => {
       padding: 'x'.repeat(BODY_LIMIT),
     });
     expect(motion.status).toBe(413);
+  });
+
+  it('takes the longest list of muted machines the contract allows, at the largest IDs, within the ordinary limit', async () => {
+    const mutedMachineIds = Array.from({ length: MAX_MUTED_MACHINES }, (_, index) => MAX_ID - index);
+    const settings = { kinds: ['alarm'], channels: ['in_app'], mutedMachineIds };
+    expect(sizeOf(settings)).toBeLessThan(BODY_LIMIT);
+    const saved = await admin.put('/api/account/alerts/', settings);
+    expect(saved.status).toBe(200);
+    const tooMany = { ...settings, mutedMachineIds: [...mutedMachineIds, MAX_ID - MAX_MUTED_MACHINES] };
+    expect((await admin.put('/api/account/alerts/', tooMany)).status).toBe(400);
   });
 
   it("takes a program whose sectors are drawn in detail, megabytes of them, and keeps the limit's 413 above it", async () => {
