@@ -145,6 +145,29 @@ export default tseslint.config(
       ...reactHooks.configs.flat.recommended.rules,
       'react-hooks/exhaustive-deps': 'error',
       'pivot/no-literal-text': 'error',
+      // Names come from users, machines and files: they reach the page as text, never as HTML
+      // (a sector named `<img onerror=…>` must not become an element).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(bindTooltip|bindPopup|setTooltipContent|setPopupContent)$/]:not([arguments.0.callee.name='textTooltip'])",
+          message: 'Leaflet takes a string as HTML: pass textTooltip(text) (ui/map/text-tooltip.ts).',
+        },
+        {
+          selector: 'AssignmentExpression > MemberExpression.left[property.name=/^(innerHTML|outerHTML)$/]',
+          message: 'Set textContent, or build the elements: HTML from a string can carry markup.',
+        },
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(insertAdjacentHTML|divIcon)$/], CallExpression[callee.name='divIcon']",
+          message: 'HTML from a string can carry markup: build the elements and set their textContent.',
+        },
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          message: 'Render text as React children: HTML from a string can carry markup.',
+        },
+      ],
     },
   },
   {

@@ -42,3 +42,25 @@ describe("the web app's layers", () => {
     expect(await importing(file, from)).not.toContain('no-restricted-imports');
   });
 });
+
+describe('text from users stays text', () => {
+  const rulesOf = (code: string) => brokenRules('apps/web/src/features/sprinklers/components/map/example.tsx', code);
+
+  it.each([
+    'export const show = (layer: L.Layer, name: string) => layer.bindTooltip(name);',
+    'export const show = (layer: L.Layer, name: string) => layer.bindPopup(`<b>${name}</b>`);',
+    'export const show = (element: HTMLElement, name: string) => { element.innerHTML = name; };',
+    "export const show = (element: HTMLElement, name: string) => element.insertAdjacentHTML('beforeend', name);",
+    'export const icon = (name: string) => L.divIcon({ html: name });',
+    'export const Name = ({ name }: { name: string }) => <span dangerouslySetInnerHTML={{ __html: name }} />;',
+  ])('refuse %s', async (code) => {
+    expect(await rulesOf(code)).toContain('no-restricted-syntax');
+  });
+
+  it.each([
+    "import { textTooltip } from '@/ui/map/text-tooltip';\nexport const show = (layer: L.Layer, name: string) => layer.bindTooltip(textTooltip(name), { sticky: true });",
+    'export const show = (element: HTMLElement, name: string) => { element.textContent = name; };',
+  ])('let %s', async (code) => {
+    expect(await rulesOf(code)).not.toContain('no-restricted-syntax');
+  });
+});
