@@ -89,6 +89,12 @@ test('a controller that drops off shows offline at once, with what it was last d
   await expect(status.getByText('Last known values')).toBeVisible();
   await expect(status.getByRole('button', { name: /(sec\. ago|now)$/ })).toBeVisible();
   await expect(status).not.toContainText('Online');
+  // No command can reach it: the motion buttons wait for it, and say why.
+  const motion = page.getByRole('region', { name: 'Motion' });
+  await expect(motion).toContainText('The machine is offline: no command can reach it.');
+  for (const button of ['Forward', 'Reverse', 'Stop']) {
+    await expect(motion.getByRole('button', { name: button })).toBeDisabled();
+  }
 
   await page.goto('/en/sprinklers');
   const row = page.getByRole('table', { name: 'Machines' }).getByRole('row').filter({ hasText: 'Riverside field' });
@@ -102,4 +108,6 @@ test('a controller that drops off shows offline at once, with what it was last d
   await expect(status).toContainText('Online');
   await expect(status).toContainText('Forward');
   await expect(status.getByText('Last report')).toBeVisible();
+  await expect(motion.getByRole('button', { name: 'Forward' })).toBeEnabled();
+  await expect(motion).not.toContainText('offline');
 });

@@ -58,7 +58,7 @@ export function SprinklerRoute() {
         {/* On a phone the status and the motion buttons come first, above the map. */}
         <div className="order-first flex flex-col gap-4 lg:order-none">
           <StatusPanel sprinkler={sprinkler} live={live} />
-          <MotionControls sprinklerId={sprinkler.id} name={sprinkler.name} />
+          <MotionControls sprinklerId={sprinkler.id} name={sprinkler.name} machine={sprinkler} />
         </div>
       </div>
       <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-4 lg:grid-cols-[minmax(0,1fr)_340px]">

@@ -6,6 +6,7 @@ import { Card } from '@/ui/card';
 import { confirmDialog } from '@/ui/dialog/dialogs';
 import { RotateClockwiseIcon, RotateCounterClockwiseIcon, StopIcon } from '@/ui/icons';
 import { useMoveSprinkler } from '../api/move-sprinkler';
+import { type MachinePresence, useMachineOnline } from '../hooks/use-machine-online';
 import { useMachineValues } from '../hooks/use-machine-values';
 
 type Outcome = { motion: Motion; confirmed: boolean; at: number };
@@ -19,10 +20,20 @@ const MOTIONS: readonly { motion: Motion; icon: ReactNode; variant: 'primary' | 
 /**
  * Front, back and stop, each asked first: a machine that moves waters a field. The result stays
  * under the buttons, the machine's confirmation or the reason it is missing, so the user knows
- * what the machine really does.
+ * what the machine really does. While the machine is offline no command can reach it: the buttons
+ * wait for it, saying why, instead of offering what the server can only refuse.
  */
-export function MotionControls({ sprinklerId, name }: { sprinklerId: number; name: string }) {
+export function MotionControls({
+  sprinklerId,
+  name,
+  machine,
+}: {
+  sprinklerId: number;
+  name: string;
+  machine: MachinePresence;
+}) {
   const { t } = useTranslation();
+  const online = useMachineOnline(machine);
   const values = useMachineValues();
   const move = useMoveSprinkler();
   const [pending, setPending] = useState<Motion | null>(null);
@@ -54,7 +65,7 @@ export function MotionControls({ sprinklerId, name }: { sprinklerId: number; nam
             key={motion}
             variant={variant}
             icon={icon}
-            disabled={pending !== null}
+            disabled={pending !== null || !online}
             onClick={() => void send(motion)}
             className="h-12"
           >
@@ -63,12 +74,13 @@ export function MotionControls({ sprinklerId, name }: { sprinklerId: number; nam
         ))}
       </div>
       <p aria-live="polite" className="min-h-5 text-sm">
+        {!online && !pending && <span className="font-medium text-ink-muted">{t('sprinklers.motion.offline')}</span>}
         {pending && (
           <span className="text-ink-muted">
             {t('sprinklers.motion.waiting', { motion: t(`sprinklers.motion.${pending}`) })}
           </span>
         )}
-        {!pending && outcome && (
+        {online && !pending && outcome && (
           <span className={outcome.confirmed ? 'font-medium text-success' : 'font-semibold text-error'}>
             {t(outcome.confirmed ? 'sprinklers.motion.confirmed' : 'sprinklers.motion.notConfirmed', {
               motion: t(`sprinklers.motion.${outcome.motion}`),
