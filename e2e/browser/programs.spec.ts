@@ -9,12 +9,13 @@ import { expect, expectAccessible, signIn, test } from './support/fixtures';
 /**
  * Programs and sectors on the real server with its demo fleet (PIVOT-01…05, each running a
  * program stored under the same name). Each test puts back what it changed on its machine, so
- * the other specs find the fleet as it started: PIVOT-05 for drawing and sending, PIVOT-04 for
- * the mismatch, PIVOT-02 for imports, PIVOT-03 for the limit of programs. PIVOT-01, which the
- * screenshots show, is only looked at.
+ * the other specs find the fleet as it started: PIVOT-05 for drawing and sending and for imports
+ * (the fixture files are drawn on its field), PIVOT-04 for the mismatch, PIVOT-03 for the limit of
+ * programs. PIVOT-01, which the screenshots show, is only looked at.
  */
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
+const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots/', import.meta.url));
 
 /** A machine of the demo fleet by its machine ID, as the administrator sees it. */
 async function machine(admin: HttpSession, internalId: string): Promise<SprinklerDetail> {
@@ -217,7 +218,7 @@ test('a farmer creates a program, draws two sectors on the map, and sends it unt
     await expect(item.getByText('Aktywny')).toBeVisible();
     const onMachine = page.getByText('Na maszynie', { exact: true }).locator('..');
     await expect(onMachine).toContainText(name);
-    await expect(onMachine).toContainText(/Wgrany \d{1,2} \S+ \d{4}/);
+    await expect(onMachine).toContainText(/Wgrany \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/);
     await expect(page.getByText('Program na maszynie różni się')).toHaveCount(0);
   } finally {
     await restoreMachine(admin, original);
@@ -280,7 +281,7 @@ test('map files are imported into a program (GeoJSON, KML, shapefile), a broken 
   admin,
 }) => {
   test.setTimeout(90_000);
-  const original = await machine(admin, 'PIVOT-02');
+  const original = await machine(admin, 'PIVOT-05');
   const name = `Import ${Date.now().toString(36)}`;
   try {
     await createProgram(admin, original.id, name);
@@ -408,4 +409,139 @@ test('the sector page: an existing sector, a new one named by the address, acces
   await page.goto(`/en/sprinklers/${pivot.id}/999999/north`);
   await expect(page.getByRole('heading', { level: 1, name: 'Program not found' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Back to the machine' })).toBeVisible();
+});
+
+test('sectors far from the field are told with their distance; swapped coordinates are swapped back, projected ones refused', async ({
+  page,
+  admin,
+}) => {
+  test.setTimeout(90_000);
+  const original = await machine(admin, 'PIVOT-05');
+  const name = `Daleko ${Date.now().toString(36)}`;
+  const fixture = await readFile(`${FIXTURES}sectors.geojson`, 'utf8');
+  // The fixture as a file that writes latitude first: valid degrees, but in the Arabian Sea.
+  const swapped = fixture.replace(/\[(-?[\d.]+),\s*(-?[\d.]+)(,\s*-?[\d.]+)?\]/g, '[$2, $1]');
+  const projected = JSON.parse(await readFile(`${FIXTURES}sectors-puwg1992.geojson`, 'utf8')) as Record<
+    string,
+    unknown
+  >;
+  delete projected.crs;
+  const file = (fileName: string, text: string) => ({
+    name: fileName,
+    mimeType: 'application/geo+json',
+    buffer: Buffer.from(text),
+  });
+  try {
+    const program = await createProgram(admin, original.id, name);
+    const importInto = async (item: Locator, button: string, upload: ReturnType<typeof file>) => {
+      const chooser = page.waitForEvent('filechooser');
+      await item.getByRole('button', { name: button }).click();
+      await (await chooser).setFiles(upload);
+    };
+
+    await signIn(page, ADMIN, `/sprinklers/${original.id}`);
+    let item = await openProgram(page, name);
+    await importInto(item, 'Importuj plik mapy', file('pole.geojson', swapped));
+    const far = page.getByRole('dialog', { name: 'Sektory poza zasięgiem maszyny' });
+    // PIVOT-05's arm is 260 m, and an end gun throws up to 60 m further.
+    await expect(far).toContainText(
+      /4 sektory z pliku leżą poza zasięgiem ramienia maszyny \(320 m\); najbliższy, „.+”, 49\d\d km od jej osi\./,
+    );
+    await expect(far).toContainText('Po zamianie długości i szerokości geograficznej leżą na polu');
+    await page.screenshot({ path: `${SCREENSHOTS}import-far-pl.png` });
+    await far.getByRole('button', { name: 'Zamień i importuj' }).click();
+    await expect(toast(page, `Zaimportowano 4 sektory do „${name}”`)).toBeVisible();
+    const stored = programNamed(await detail(admin, original.id), name)!;
+    expect(stored.programData.features[0]!.geometry.coordinates[0]![0]).toEqual([17.4125, 52.1381]);
+
+    await importInto(item, 'Importuj plik mapy', file('pole-puwg.geojson', JSON.stringify(projected)));
+    await expect(toast(page, 'Nieprawidłowa struktura importowanego pliku mapy')).toContainText(
+      'Współrzędne w pliku nie są stopniami długości i szerokości geograficznej (plik ma 391337.18, 475675.86)',
+    );
+    await page.screenshot({ path: `${SCREENSHOTS}import-projected-pl.png` });
+
+    // In English, cancelled: nothing changes.
+    await page.goto(`/en/sprinklers/${original.id}`);
+    item = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: new RegExp(`^${name}`) }) });
+    await item.getByRole('button', { name: new RegExp(`^${name}`) }).click();
+    await importInto(item, 'Import a map file', file('field.geojson', swapped));
+    const farEn = page.getByRole('dialog', { name: "Sectors beyond the machine's reach" });
+    await expect(farEn).toContainText(
+      /4 sectors of the file lie beyond the reach of the machine's arm \(320 m\); the nearest, “.+”, 4,9\d\d km from its pivot\./,
+    );
+    await page.screenshot({ path: `${SCREENSHOTS}import-far-en.png` });
+    await farEn.getByRole('button', { name: 'Cancel' }).click();
+    await expect(farEn).toBeHidden();
+    expect(programNamed(await detail(admin, original.id), name)).toEqual(stored);
+    expect(program.id).toBe(stored.id);
+  } finally {
+    await restoreMachine(admin, original);
+  }
+});
+
+test('the sector editor refuses an outline that crosses itself before sending it', async ({ page, admin }) => {
+  const original = await machine(admin, 'PIVOT-05');
+  const name = `Kształt ${Date.now().toString(36)}`;
+  const [west, east, south, north] = [17.414, 17.415, 52.1375, 52.1385];
+  const square: [number, number][] = [
+    [west, south],
+    [east, south],
+    [east, north],
+    [west, north],
+    [west, south],
+  ];
+  const programData: ProgramData = {
+    type: 'FeatureCollection',
+    features: [
+      {
+        type: 'Feature',
+        properties: { name: 'Kwadrat', rate: 10 },
+        geometry: { type: 'Polygon', coordinates: [square] },
+      },
+    ],
+  };
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() !== 'GET' && request.url().includes('/program/')) sent.push(request.url());
+  });
+  try {
+    const program = await createProgram(admin, original.id, name, programData);
+    for (const locale of ['pl', 'en'] as const) {
+      const prefix = locale === 'pl' ? '' : '/en';
+      if (locale === 'pl') await signIn(page, ADMIN, `/sprinklers/${original.id}/${program.id}/Kwadrat`);
+      else await page.goto(`${prefix}/sprinklers/${original.id}/${program.id}/Kwadrat`);
+      const words =
+        locale === 'pl'
+          ? { corners: /Narożniki kształtu/, latitude: 'Narożnik {n}: szerokość geograficzna', save: 'Zapisz sektor' }
+          : { corners: /Corners of the shape/, latitude: 'Corner {n}: latitude', save: 'Save the sector' };
+      const message =
+        locale === 'pl'
+          ? 'Obrys kształtu nie może przecinać się sam ze sobą'
+          : 'The outline of the shape must not cross itself';
+      await page.getByText(words.corners).click();
+      // South-west, north-east, south-east, north-west: a bowtie.
+      await page.getByLabel(words.latitude.replace('{n}', '2')).fill(String(north));
+      await page.getByLabel(words.latitude.replace('{n}', '3')).fill(String(south));
+      await page.getByLabel(words.latitude.replace('{n}', '3')).blur();
+      await expect(page.getByText(message)).toBeVisible();
+      await page.getByRole('button', { name: words.save }).click();
+      await expect(page.getByText(message)).toBeVisible();
+      // The map and the message under it, as the screen shows them (a full-page shot would paint the sticky header mid-page).
+      await page.evaluate(() => window.scrollTo({ top: 200, behavior: 'instant' }));
+      await expect(page.getByText(message)).toBeInViewport();
+      // Scrolled under the sticky header, the map's zoom buttons stay beneath it.
+      const zoom = (await page.locator('.leaflet-control-zoom').boundingBox())!;
+      expect(zoom.y).toBeLessThan(40);
+      const onTop = await page.evaluate(
+        ([x, y]) => document.elementFromPoint(x!, y!)?.closest('header') !== null,
+        [zoom.x + zoom.width / 2, Math.max(zoom.y + 4, 4)],
+      );
+      expect(onTop).toBe(true);
+      await page.screenshot({ path: `${SCREENSHOTS}editor-crossing-${locale}.png`, animations: 'disabled' });
+    }
+    expect(sent).toEqual([]);
+    expect(programNamed(await detail(admin, original.id), name)!.programData).toEqual(programData);
+  } finally {
+    await restoreMachine(admin, original);
+  }
 });

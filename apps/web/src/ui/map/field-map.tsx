@@ -16,14 +16,15 @@ export type FieldMapProps = {
 /**
  * A Leaflet map over the configured tiles. Without a connection to the tile server (a farm's
  * patchy network) the tiles stay blank, and everything drawn on the map still shows over a
- * plain field colour.
+ * plain field colour. The map isolates its stacking: Leaflet lifts its panes and controls to
+ * z-index 400–1000, which would otherwise draw them over the sticky header scrolled above.
  */
 export function FieldMap({ bounds, label, className = '', children }: FieldMapProps) {
   return (
     <div
       role="region"
       aria-label={label}
-      className={`field-map relative overflow-hidden rounded-xl border border-line ${className}`}
+      className={`field-map relative isolate overflow-hidden rounded-xl border border-line ${className}`}
     >
       <MapContainer bounds={bounds} boundsOptions={{ padding: [16, 16] }} className="size-full" zoomSnap={0.25}>
         <TileLayer url={env.mapTileUrl} attribution={env.mapTileAttribution} maxZoom={19} />

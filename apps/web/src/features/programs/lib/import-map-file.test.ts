@@ -3,7 +3,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ProgramDataSchema } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
-import { MapImportError, type MapImportProblem, mapFileFormat, readMapFile, toProgramData } from './import-map-file';
+import {
+  MapImportError,
+  type MapImportDetail,
+  type MapImportProblem,
+  mapFileFormat,
+  readMapFile,
+  toProgramData,
+} from './import-map-file';
+import { type MachineReach, checkReach, formatDistance, swapCoordinates } from './import-reach';
 
 /** The files the browser tests upload, in e2e/fixtures (sectors.zip comes from make-shapefile.ts there). */
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../../e2e/fixtures');
@@ -196,13 +204,11 @@ describe('GeoJSON to sectors', () => {
     expect(() => toProgramData(collection(), options)).toThrow(expect.objectContaining({ problem: 'noPolygons' }));
   });
 
-  it('refuses wrong structures: not GeoJSON, projected coordinates, rings too short, rates out of range', () => {
+  it('refuses wrong structures: not GeoJSON, rings too short, rates out of range', () => {
     const structure = expect.objectContaining({ problem: 'structure' });
     expect(() => toProgramData([1, 2, 3], options)).toThrow(structure);
     expect(() => toProgramData({ type: 'FeatureCollection', features: 'x' }, options)).toThrow(structure);
     expect(() => toProgramData(collection({ type: 'Thing' }), options)).toThrow(structure);
-    const projected = square(357000, 5778000, 100);
-    expect(() => toProgramData(collection(polygon({ name: 'A', rate: 1 }, projected)), options)).toThrow(structure);
     const line = [
       [17.41, 52.13],
       [17.42, 52.13],
@@ -210,5 +216,126 @@ describe('GeoJSON to sectors', () => {
     ];
     expect(() => toProgramData(collection(polygon({ name: 'A', rate: 1 }, line)), options)).toThrow(structure);
     expect(() => toProgramData(collection(polygon({ name: 'A', rate: 5000 })), options)).toThrow(structure);
+  });
+});
+
+/** Where the refusal's detail is asked for too. */
+async function refusalOf(run: () => unknown): Promise<{ problem: MapImportProblem; detail: MapImportDetail } | 'none'> {
+  try {
+    await run();
+    return 'none';
+  } catch (error) {
+    if (error instanceof MapImportError) return { problem: error.problem, detail: error.detail };
+    throw error;
+  }
+}
+
+/** PIVOT-05 of the demo, whose field the fixtures are drawn on: a 260 m arm. */
+const PIVOT_05: MachineReach = { centre: [17.415, 52.138], reachM: 260 + 60, armKnown: true };
+
+describe('sectors far from the machine', () => {
+  it('are told with their distance in km, and a file with latitude and longitude swapped is recognised', async () => {
+    const right = await readMapFile(fixtureFile('sectors.geojson'), options);
+    expect(checkReach(right, PIVOT_05)).toEqual({ far: [], fitsSwapped: false });
+
+    // The same file written latitude first: valid positions, but in the Arabian Sea off Yemen.
+    const swappedFile = readFileSync(fixture('sectors.geojson'), 'utf8').replace(
+      /\[(-?[\d.]+),\s*(-?[\d.]+)(,\s*-?[\d.]+)?\]/g,
+      (_, longitude: string, latitude: string) => `[${latitude}, ${longitude}]`,
+    );
+    const swapped = await readMapFile(textFile('sectors.geojson', swappedFile), options);
+    const check = checkReach(swapped, PIVOT_05);
+    expect(check.far.map((sector) => sector.name)).toEqual(expect.arrayContaining(['Północ', 'Południe']));
+    expect(check.far).toHaveLength(4);
+    // 52.14° E, 17.41° N is about 4,900 km from the field near Środa Wielkopolska.
+    expect(check.far[0]!.distanceM).toBeGreaterThan(4_800_000);
+    expect(check.far[0]!.distanceM).toBeLessThan(5_000_000);
+    expect(formatDistance(check.far[0]!.distanceM, 'en')).toMatch(/^4,9\d\d km$/);
+    expect(formatDistance(check.far[0]!.distanceM, 'pl')).toMatch(/^49\d\d km$/);
+    expect(check.fitsSwapped).toBe(true);
+    expect(checkReach(swapCoordinates(swapped), PIVOT_05).far).toEqual([]);
+  });
+
+  it('tells a sector just beyond the arm in metres, and one over the centre is within reach', () => {
+    const near = toProgramData(
+      collection(
+        polygon({ name: 'Over the pivot', rate: 1 }, square(17.414, 52.1375)),
+        polygon({ name: 'Next field', rate: 1 }, square(17.415, 52.142)),
+      ),
+      options,
+    );
+    const { far, fitsSwapped } = checkReach(near, PIVOT_05);
+    expect(far.map((sector) => sector.name)).toEqual(['Next field']);
+    // 52.142 − 52.138 = 0.004° of latitude: 445 m north of the pivot.
+    expect(far[0]!.distanceM).toBeCloseTo(444.8, 0);
+    expect(formatDistance(far[0]!.distanceM, 'en')).toBe('445 m');
+    expect(fitsSwapped).toBe(false);
+  });
+});
+
+describe('files in a projected coordinate system', () => {
+  const expectOnTheField = async (name: string) => {
+    const data = await readMapFile(fixtureFile(name), options);
+    const reference = await readMapFile(fixtureFile('sectors.zip'), options);
+    expect(summary(data)).toEqual(summary(reference));
+    data.features.forEach((sector, index) => {
+      sector.geometry.coordinates[0]!.forEach(([longitude, latitude], corner) => {
+        const [expectedLongitude, expectedLatitude] = reference.features[index]!.geometry.coordinates[0]![corner]!;
+        // A millimetre in the file is 1e-8 of a degree.
+        expect(longitude).toBeCloseTo(expectedLongitude!, 7);
+        expect(latitude).toBeCloseTo(expectedLatitude!, 7);
+      });
+    });
+    expect(checkReach(data, PIVOT_05).far).toEqual([]);
+  };
+
+  it('reprojects a shapefile in PUWG 1992 (EPSG:2180) by its .prj onto the field', async () => {
+    await expectOnTheField('sectors-puwg1992.zip');
+  });
+
+  it('reprojects a GeoJSON naming EPSG:2180 in its crs onto the field', async () => {
+    await expectOnTheField('sectors-puwg1992.geojson');
+  });
+
+  it('refuses projected numbers without a system, saying they are not degrees', async () => {
+    const file = JSON.parse(readFileSync(fixture('sectors-puwg1992.geojson'), 'utf8')) as Record<string, unknown>;
+    delete file.crs;
+    const refusal = await refusalOf(() => readMapFile(textFile('sectors.geojson', JSON.stringify(file)), options));
+    expect(refusal).toEqual({ problem: 'projected', detail: { sample: '391337.18, 475675.86' } });
+  });
+
+  it('names a system it cannot convert', async () => {
+    const file = JSON.parse(readFileSync(fixture('sectors-puwg1992.geojson'), 'utf8')) as Record<string, unknown>;
+    file.crs = { type: 'name', properties: { name: 'urn:ogc:def:crs:EPSG::31467' } };
+    const refusal = await refusalOf(() => readMapFile(textFile('sectors.geojson', JSON.stringify(file)), options));
+    expect(refusal).toEqual({ problem: 'unknownSystem', detail: { system: 'EPSG:31467' } });
+  });
+
+  it('takes a GeoJSON naming WGS 84 or CRS84 as it is', async () => {
+    for (const name of ['urn:ogc:def:crs:OGC:1.3:CRS84', 'EPSG:4326']) {
+      const file = { ...collection(polygon({ name: 'A', rate: 1 })), crs: { type: 'name', properties: { name } } };
+      const data = await readMapFile(textFile('a.geojson', JSON.stringify(file)), options);
+      expect(data.features[0]!.geometry.coordinates[0]![0]).toEqual([17.41, 52.13]);
+    }
+  });
+});
+
+describe('shapes a machine cannot water by', () => {
+  it('refuse the file, naming the sector and what is wrong', () => {
+    const bowtie = [
+      [17.41, 52.13],
+      [17.42, 52.14],
+      [17.42, 52.13],
+      [17.41, 52.14],
+      [17.41, 52.13],
+    ];
+    const run = () =>
+      toProgramData(
+        collection(polygon({ name: 'A', rate: 1 }), polygon({ name: 'Kokarda', rate: 2 }, bowtie)),
+        options,
+      );
+    expect(run).toThrow(
+      expect.objectContaining({ problem: 'shape', detail: { sector: 'Kokarda', shape: 'self_intersection' } }),
+    );
   });
 });

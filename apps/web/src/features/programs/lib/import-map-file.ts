@@ -1,4 +1,12 @@
-import { type Position, type ProgramData, ProgramDataSchema, type Sector } from '@pivot/contracts';
+import {
+  type PolygonProblem,
+  type Position,
+  type ProgramData,
+  ProgramDataSchema,
+  type Sector,
+  polygonProblem,
+} from '@pivot/contracts';
+import { namedSystem, toDegrees } from './coordinate-systems';
 
 /**
  * Importing a map file into a program (spec §4, §8): GeoJSON (.geojson, .json), KML (.kml) or a
@@ -12,8 +20,13 @@ import { type Position, type ProgramData, ProgramDataSchema, type Sector } from 
  * - rate (mm): `rate` (also `dose`, `dawka`, `mm`, `rate_mm`, `dose_mm`, any case), a number or a
  *   numeric text ("12.5", "12,5"); a missing or non-numeric rate refuses the file, since a
  *   guessed dose would water wrongly;
- * - positions are [longitude, latitude] (RFC 7946; a shapefile with a .prj is reprojected to
- *   it), altitudes are dropped, rings are closed where the file left them open;
+ * - positions are [longitude, latitude] (RFC 7946); a shapefile with a .prj is reprojected to
+ *   it (shpjs), and so is a GeoJSON whose `crs` names a projected system the import knows (PUWG
+ *   1992, PUWG 2000, UTM, Web Mercator: coordinate-systems.ts); a system it does not know is named
+ *   in the refusal, and numbers out of the degrees' range without a system are refused as not
+ *   degrees; altitudes are dropped, rings are closed where the file left them open;
+ * - every polygon must be one a machine can water by (the contract's polygon-validity): the
+ *   refusal names the sector and what is wrong with it;
  * - features without a polygon (points, lines: pins and labels) are skipped;
  * - names repeated within the file get " (2)", " (3)", … so that each sector keeps its own.
  */
@@ -29,11 +42,23 @@ export type MapImportProblem =
   | 'noPolygons'
   /** A polygon without a rate, or with one that is not a number. */
   | 'rate'
+  /** Numbers out of the degrees' range, and no system named: a projected file without its .prj. */
+  | 'projected'
+  /** A GeoJSON naming a coordinate system the import cannot convert. */
+  | 'unknownSystem'
+  /** A polygon that crosses itself, has no area, a hole outside or too many corners. */
+  | 'shape'
   /** Anything else that does not make valid sectors: coordinates, sizes, counts. */
   | 'structure';
 
+/** What the refusal names: the system, a position as the file wrote it, the sector and its shape's problem. */
+export type MapImportDetail = { system?: string; sample?: string; sector?: string; shape?: PolygonProblem };
+
 export class MapImportError extends Error {
-  constructor(readonly problem: MapImportProblem) {
+  constructor(
+    readonly problem: MapImportProblem,
+    readonly detail: MapImportDetail = {},
+  ) {
     super(`Incorrect structure of the imported map file (${problem})`);
     this.name = 'MapImportError';
   }
@@ -68,6 +93,13 @@ async function kmlToGeoJson(text: string): Promise<unknown> {
   return kml(document);
 }
 
+/** A GeoJSON in degrees: reprojected when its `crs` names a projected system, refused when one unknown. */
+async function inDegrees(geoJson: unknown): Promise<unknown> {
+  const system = namedSystem(geoJson);
+  if (system?.kind === 'unknown') throw new MapImportError('unknownSystem', { system: system.name });
+  return system?.kind === 'projected' ? toDegrees(geoJson, system.definition) : geoJson;
+}
+
 /** A zipped shapefile → GeoJSON with shpjs (loaded only when a zip comes); several layers are merged. */
 async function shapefileToGeoJson(zip: ArrayBuffer): Promise<unknown> {
   const { default: shp } = await import('shpjs');
@@ -82,7 +114,7 @@ export async function readMapFile(file: MapFile, options: MapImportOptions): Pro
   if (!format) throw new MapImportError('format');
   let geoJson: unknown;
   try {
-    if (format === 'geojson') geoJson = JSON.parse(await file.text());
+    if (format === 'geojson') geoJson = await inDegrees(JSON.parse(await file.text()));
     else if (format === 'kml') geoJson = await kmlToGeoJson(await file.text());
     else geoJson = await shapefileToGeoJson(await file.arrayBuffer());
   } catch (error) {
@@ -130,7 +162,12 @@ function asArray(value: unknown): unknown[] {
 function position(value: unknown): Position {
   const [longitude, latitude] = asArray(value);
   if (typeof longitude !== 'number' || typeof latitude !== 'number') throw new MapImportError('structure');
-  if (!(Math.abs(longitude) <= 180 && Math.abs(latitude) <= 90)) throw new MapImportError('structure');
+  if (!Number.isFinite(longitude) || !Number.isFinite(latitude)) throw new MapImportError('structure');
+  if (!(Math.abs(longitude) <= 180 && Math.abs(latitude) <= 90)) {
+    // Metres of a projected system, such as PUWG 1992's 357000, 5778000.
+    const sample = [longitude, latitude].map((value) => String(Math.round(value * 100) / 100)).join(', ');
+    throw new MapImportError('projected', { sample });
+  }
   return [longitude, latitude];
 }
 
@@ -191,11 +228,14 @@ export function toProgramData(geoJson: unknown, { defaultName }: MapImportOption
     if (rate === null) throw new MapImportError('rate');
     const name = nameOf(feature.properties) ?? defaultName(++unnamed);
     polygons.forEach((rings, part) => {
-      const partName = polygons.length > 1 ? `${name.slice(0, 94)} (${part + 1})` : name;
+      const partName = uniqueName(polygons.length > 1 ? `${name.slice(0, 94)} (${part + 1})` : name, taken);
+      const coordinates = rings.map(closedRing);
+      const shape = coordinates.length > 0 ? polygonProblem(coordinates) : null;
+      if (shape) throw new MapImportError('shape', { sector: partName, shape });
       sectors.push({
         type: 'Feature',
-        properties: { name: uniqueName(partName, taken), rate },
-        geometry: { type: 'Polygon', coordinates: rings.map(closedRing) },
+        properties: { name: partName, rate },
+        geometry: { type: 'Polygon', coordinates },
       });
     });
   }
