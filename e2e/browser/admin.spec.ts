@@ -117,7 +117,7 @@ test('an administrator adds a user, edits them, grants and revokes a machine, an
   await expect(remove).toContainText(email);
   await remove.getByRole('button', { name: 'Usuń użytkownika' }).click();
   await expect(toastIn(page, 'status', 'Usunięto użytkownika')).toBeVisible();
-  await expect(table.getByRole('cell', { name: 'Brak pasujących użytkowników' })).toBeVisible();
+  await expect(table.getByRole('cell', { name: `Nic nie pasuje do „${email}”` })).toBeVisible();
   const left = await admin.call('GET', `/api/user/list/?search=${encodeURIComponent(email)}`);
   expect((left.body as { count: number }).count).toBe(0);
 });

@@ -454,6 +454,20 @@ test('sectors far from the field are told with their distance; swapped coordinat
     const stored = programNamed(await detail(admin, original.id), name)!;
     expect(stored.programData.features[0]!.geometry.coordinates[0]![0]).toEqual([17.4125, 52.1381]);
 
+    // Another field's file (a degree east, about 68 km): nothing to swap, imported only when asked, then told in the panel.
+    const elsewhere = fixture.replace(/\[17\.(\d+),/g, '[18.$1,');
+    await importInto(item, 'Importuj plik mapy', file('inne-pole.geojson', elsewhere));
+    const replace = page.getByRole('dialog', { name: `Zastąpić sektory programu „${name}”?` });
+    await expect(far).toContainText(/najbliższy, „.+”, 6\d km od jej osi\. Mapa pola by ich nie pokazała\./);
+    await far.getByRole('button', { name: 'Importuj mimo to' }).click();
+    await replace.getByRole('button', { name: 'Wyczyść i importuj' }).click();
+    await expect(item.getByText(/^4 sektory leżą poza zasięgiem maszyny, najbliższy 6\d km od jej osi/)).toBeVisible();
+    await page.screenshot({ path: `${SCREENSHOTS}import-beyond-reach-pl.png` });
+    await importInto(item, 'Importuj plik mapy', file('pole.geojson', fixture));
+    await replace.getByRole('button', { name: 'Wyczyść i importuj' }).click();
+    await expect(item.getByText('Widoczny na mapie')).toBeVisible();
+    expect(programNamed(await detail(admin, original.id), name)).toEqual(stored);
+
     await importInto(item, 'Importuj plik mapy', file('pole-puwg.geojson', JSON.stringify(projected)));
     await expect(toast(page, 'Nieprawidłowa struktura importowanego pliku mapy')).toContainText(
       'Współrzędne w pliku nie są stopniami długości i szerokości geograficznej (plik ma 391337.18, 475675.86)',

@@ -2,6 +2,7 @@ import type { Program, SprinklerDetail } from '@pivot/contracts';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
+import { useLocale } from '@/i18n/use-locale';
 import { Button, ButtonLink } from '@/ui/button';
 import { confirmDialog, promptDialog } from '@/ui/dialog/dialogs';
 import { ChevronDownIcon } from '@/ui/icons';
@@ -9,6 +10,7 @@ import { showToast } from '@/ui/toast/toast-store';
 import { useDeleteProgram } from '../api/delete-program';
 import { useUpdateProgram } from '../api/update-program';
 import { downloadFile } from '../lib/download-file';
+import { checkReach, formatDistance, machineReach } from '../lib/import-reach';
 import { nextSectorName, programFileName, programGeoJson } from '../lib/program-data';
 import { ImportMapButton } from './import-map-button';
 import { type ProgramStatus, ProgramStatusBadge } from './program-status-badge';
@@ -31,6 +33,7 @@ export type ProgramItemProps = {
 export function ProgramItem(props: ProgramItemProps) {
   const { sprinkler, program, selected, onToggle, status, sendBlocked, onSend, onDeleted } = props;
   const { t } = useTranslation();
+  const locale = useLocale();
   const update = useUpdateProgram();
   const remove = useDeleteProgram();
   const detailsId = useId();
@@ -105,7 +108,7 @@ export function ProgramItem(props: ProgramItemProps) {
       </div>
       {selected && (
         <div id={detailsId} className="flex flex-col gap-3 border-t border-line p-3">
-          <p className="text-sm text-ink-muted">{t('programs.shownOnMap')}</p>
+          <OnTheMap sprinkler={sprinkler} program={program} locale={locale} />
           <SectorList
             sectors={sectors}
             link={{ sprinklerId: sprinkler.id, programId: program.id }}
@@ -135,5 +138,17 @@ export function ProgramItem(props: ProgramItemProps) {
         </div>
       )}
     </li>
+  );
+}
+
+/** "Shown on the map", unless some sectors lie where the machine's map would never show them (imported far away). */
+function OnTheMap({ sprinkler, program, locale }: { sprinkler: SprinklerDetail; program: Program; locale: string }) {
+  const { t } = useTranslation();
+  const nearest = checkReach(program.programData, machineReach(sprinkler)).far;
+  if (nearest.length === 0) return <p className="text-sm text-ink-muted">{t('programs.shownOnMap')}</p>;
+  return (
+    <p className="text-sm font-medium text-warning">
+      {t('programs.beyondReach', { count: nearest.length, distance: formatDistance(nearest[0]!.distanceM, locale) })}
+    </p>
   );
 }
