@@ -1,5 +1,7 @@
-import { type Position, type ProgramData, type Sector, isForbiddenZone } from '@pivot/contracts';
-import { type LatLng, normaliseAngle, polygonContains, positionAt } from './geo';
+import { type ProgramData, sectorUnderArm } from '@pivot/contracts';
+import { type LatLng, normaliseAngle } from './geo';
+
+export { sectorAt } from '@pivot/contracts';
 
 /**
  * How a centre pivot turns a program into motion: the volume it pumps spread over the area the
@@ -38,15 +40,7 @@ export function designFlow(armLength: number): number {
 export const NO_PROGRAM_SPEED_PERCENT = 50;
 export const DRY_SPEED_PERCENT = 100;
 const MIN_SPEED_PERCENT = 1;
-/** Two thirds of the arm: the centroid of the wedge it sweeps, where most of its water lands. */
-const SECTOR_PROBE_FRACTION = 2 / 3;
 const RADIANS = Math.PI / 180;
-
-/** The sector holding the point; where sectors overlap a forbidden zone wins, so no water falls there. */
-export function sectorAt(programData: ProgramData, point: Position): Sector | null {
-  const containing = programData.features.filter((sector) => polygonContains(sector.geometry.coordinates, point));
-  return containing.find(isForbiddenZone) ?? containing[0] ?? null;
-}
 
 /** The end tower's speed setting, % of its top speed, that applies rateMm with the given flow. */
 export function speedPercentForRate(pivot: PivotGeometry, rateMm: number): number {
@@ -63,8 +57,7 @@ export function speedPercentForRate(pivot: PivotGeometry, rateMm: number): numbe
  */
 export function wateringPlan(pivot: PivotGeometry, programData: ProgramData | null, angle: number): WateringPlan {
   if (!programData) return { watering: true, speedPercent: NO_PROGRAM_SPEED_PERCENT, sector: null };
-  const probe = positionAt(pivot.centre, angle, pivot.armLength * SECTOR_PROBE_FRACTION);
-  const sector = sectorAt(programData, probe);
+  const sector = sectorUnderArm(programData, pivot, angle);
   if (!sector || sector.properties.rate <= 0) {
     return { watering: false, speedPercent: DRY_SPEED_PERCENT, sector: sector?.properties.name ?? null };
   }

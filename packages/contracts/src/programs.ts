@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdSchema, IdTextSchema } from './common';
 import { BboxSchema, PolygonSchema, featureOf } from './geojson';
+import { type LatLng, polygonContains, positionAt } from './geometry';
 
 /** Spec §5: a missing name or rate is reported as required, a rate of any other type as not numeric. */
 const isMissing = (input: unknown) => input === undefined || input === null;
@@ -65,4 +66,25 @@ export type CurrentProgramData = z.infer<typeof CurrentProgramDataSchema>;
 /** Forbidden zones are the sectors with a negative rate. */
 export function isForbiddenZone(sector: Sector): boolean {
   return sector.properties.rate < 0;
+}
+
+/** The sector holding the point; where sectors overlap a forbidden zone wins, so no water falls there. */
+export function sectorAt(programData: Pick<ProgramData, 'features'>, point: readonly number[]): Sector | null {
+  const containing = programData.features.filter((sector) => polygonContains(sector.geometry.coordinates, point));
+  return containing.find(isForbiddenZone) ?? containing[0] ?? null;
+}
+
+/** Two thirds of the arm: the centroid of the wedge it sweeps, where most of its water lands. */
+const SECTOR_PROBE_FRACTION = 2 / 3;
+
+/**
+ * The sector under a machine's arm at this angle, by which it waters or not: a sector with a
+ * positive rate is watered; a forbidden zone, a zero rate or no sector is crossed dry.
+ */
+export function sectorUnderArm(
+  programData: Pick<ProgramData, 'features'>,
+  pivot: { centre: LatLng; armLength: number },
+  angle: number,
+): Sector | null {
+  return sectorAt(programData, positionAt(pivot.centre, angle, pivot.armLength * SECTOR_PROBE_FRACTION));
 }

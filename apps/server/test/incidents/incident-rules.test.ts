@@ -28,7 +28,13 @@ function look(
   state: Partial<MachineLook['state'] & object> = {},
   lastMotionCommandAt: number | null = null,
 ): MachineLook {
-  return { machineId: 'P-1', state: { ...WATERING, ...state }, lowPressureBar: 1, lastMotionCommandAt };
+  return {
+    machineId: 'P-1',
+    state: { ...WATERING, ...state },
+    lowPressureBar: 1,
+    watersHere: true,
+    lastMotionCommandAt,
+  };
 }
 
 const noWatch: Watch = { status: 'front', lowPressureSince: null };
@@ -88,6 +94,13 @@ describe('the incident rules', () => {
     expect(judge(look({ pressure: 1.2 }), later.watch, openOf('low_pressure'), T0, LISTENING).recovering).toHaveLength(
       1,
     );
+  });
+
+  it('take no pressure for a fault where the program has the machine move dry', () => {
+    const dryAt = (reportedAt: number) => ({ ...look({ pressure: 0, flow: 0, reportedAt }), watersHere: false });
+    const first = judge(dryAt(T0), noWatch, none, T0, LISTENING);
+    const later = judge(dryAt(T0 + LOW_PRESSURE_AFTER_MS), first.watch, none, T0 + LOW_PRESSURE_AFTER_MS, LISTENING);
+    expect(later).toMatchObject({ begin: [], watch: { lowPressureSince: null } });
   });
 
   it('raise offline only once nothing was heard for 30 s, and judge nothing else on old values', () => {

@@ -76,7 +76,11 @@ describe('incidents and their alerts', () => {
   });
 
   /** Publishes a report measured at `ts`, stores it, and (unless told not to) has the incident watch and the live feed look at `ts`. */
-  async function report(ts: number, values: Record<string, unknown>, { look = true } = {}) {
+  async function report(
+    ts: number,
+    values: Record<string, unknown>,
+    { look = true, machineId = MACHINE, from = controller } = {},
+  ) {
     const message = {
       v: 1,
       ts,
@@ -88,11 +92,11 @@ describe('incidents and their alerts', () => {
       flow: 120,
       ...values,
     };
-    await controller.publishAsync(topics.telemetry(MACHINE), JSON.stringify(message), { qos: 1 });
+    await from.publishAsync(topics.telemetry(machineId), JSON.stringify(message), { qos: 1 });
     await expect
       .poll(async () => {
         await t.app.telemetry.flush();
-        return (await t.app.telemetry.statesOf(t.database.db, [MACHINE])).get(MACHINE)?.reportedAt?.getTime();
+        return (await t.app.telemetry.statesOf(t.database.db, [machineId])).get(machineId)?.reportedAt?.getTime();
       })
       .toBe(ts);
     if (!look) return;
@@ -100,9 +104,9 @@ describe('incidents and their alerts', () => {
     await t.app.alertFeed.lookOnce();
   }
 
-  async function logged(eventType: string) {
+  async function logged(eventType: string, machineId = MACHINE) {
     const log = LogListResponseSchema.parse((await admin.get('/api/logs/', { query: { pageSize: 100 } })).body);
-    return log.data.filter((entry) => entry.eventType === eventType && entry.sprinklerInternalId === MACHINE);
+    return log.data.filter((entry) => entry.eventType === eventType && entry.sprinklerInternalId === machineId);
   }
 
   it('raises an alarm once, tells those who may see the machine live and by one mail in their language, and ends it once', async () => {
@@ -251,5 +255,55 @@ describe('incidents and their alerts', () => {
     expect(mails.filter((mail) => mail.includes(`To: ${people.farmer.email}`)).at(-1)).toContain(
       `Ciśnienie na maszynie ${MACHINE} spadło do 2,4 bar podczas pracy`,
     );
+  });
+
+  it('takes no pressure for a fault where the program has the machine cross a forbidden zone dry', async () => {
+    const machineId = `${MACHINE}-ROAD`;
+    const { controller: roadside } = await addBareController(t.app, admin, machineId);
+    const online = { v: 1, online: true, ts: Date.now() };
+    await roadside.publishAsync(topics.presence(machineId), JSON.stringify(online), { qos: 1, retain: true });
+    // A road east of the pivot (a forbidden zone) and a field west of it, both within its 300 m arm.
+    const strip = (name: string, rate: number, west: number, east: number) => ({
+      type: 'Feature',
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [west, 52.199],
+            [east, 52.199],
+            [east, 52.201],
+            [west, 52.201],
+            [west, 52.199],
+          ],
+        ],
+      },
+      properties: { name, rate },
+    });
+    const programData = {
+      type: 'FeatureCollection',
+      features: [strip('Droga', -1, 17.1, 17.106), strip('Pole', 12, 17.094, 17.1)],
+    };
+    const program = { name: 'Przez drogę', uploadedAt: Date.now(), programData };
+    await roadside.publishAsync(topics.program(machineId), JSON.stringify({ v: 1, program }), { qos: 1, retain: true });
+    await expect
+      .poll(async () => (await t.app.telemetry.statesOf(t.database.db, [machineId])).get(machineId)?.programName)
+      .toBe('Przez drogę');
+    const on = { machineId, from: roadside };
+
+    // Over the road it moves dry on purpose, with no pressure: no incident however long.
+    const start = Date.now();
+    for (const after of [0, 10_000, 21_000, 40_000]) {
+      await report(start + after, { angle: 90, pressure: 0, flow: 0 }, on);
+    }
+    expect(await logged('sprinkler_low_pressure', machineId)).toEqual([]);
+    // Over the field it should water: the same pressure there is a fault.
+    for (const after of [41_000, 51_000, 62_000]) {
+      await report(start + after, { angle: 270, pressure: 0, flow: 0 }, on);
+    }
+    expect(await logged('sprinkler_low_pressure', machineId)).toHaveLength(1);
+    for (const topic of [topics.program(machineId), topics.presence(machineId)]) {
+      await roadside.publishAsync(topic, '', { qos: 1, retain: true });
+    }
+    await roadside.endAsync();
   });
 });

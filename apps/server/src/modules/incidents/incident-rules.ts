@@ -34,6 +34,11 @@ export type MachineLook = {
       }
     | undefined;
   lowPressureBar: number;
+  /**
+   * Whether the machine's program waters where its arm is now: over a forbidden zone, a sector of
+   * rate 0 or outside every sector it moves dry on purpose, and no pressure is no fault.
+   */
+  watersHere: boolean;
   /** When a person last commanded a motion of the machine; null when not asked or never. */
   lastMotionCommandAt: number | null;
 };
@@ -85,7 +90,7 @@ export function judge(
   if (online) {
     const moving = MOVING.includes(state.status);
     const pressure = state.pressure ?? 0;
-    const lowNow = moving && pressure < look.lowPressureBar;
+    const lowNow = moving && look.watersHere && pressure < look.lowPressureBar;
     const lowPressureSince = lowNow ? (watch.lowPressureSince ?? now) : null;
     const commanded = look.lastMotionCommandAt !== null && now - look.lastMotionCommandAt <= COMMANDED_WITHIN_MS;
     const stoppedUnasked = MOVING.includes(watch.status) && state.status === 'stop' && !commanded;

@@ -1,11 +1,11 @@
-import { INCIDENT_LOG_EVENTS, type IncidentKind } from '@pivot/contracts';
+import { INCIDENT_LOG_EVENTS, type IncidentKind, sectorUnderArm } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Queryable } from '../../db/client';
 import type { AlertsService } from '../alerts';
 import type { MachineCommands } from '../commands';
 import type { LogsService } from '../logs';
 import type { SprinklersService } from '../sprinklers';
-import type { TelemetryService } from '../telemetry';
+import type { MachineStateRow, TelemetryService } from '../telemetry';
 import { type MachineLook, type OpenIncident, type Watch, judge } from './incident-rules';
 import {
   endIncident,
@@ -23,6 +23,18 @@ const NO_WATCH: Watch = { status: null, lowPressureSince: null };
 const NONE_OPEN: ReadonlyMap<IncidentKind, OpenIncident> = new Map();
 
 type WatchedMachine = Awaited<ReturnType<SprinklersService['watched']>>[number];
+
+/**
+ * Whether the machine's current program waters where its arm is, as the machine itself decides
+ * (the sector under two thirds of the arm, `sectorUnderArm`): a sector with a positive rate.
+ * With no program it waters everywhere.
+ */
+function programWatersUnderArm(machine: WatchedMachine, state: MachineStateRow): boolean {
+  if (!state.programData || state.angle === null) return true;
+  const centre = { lat: Number(machine.lat), lng: Number(machine.lng) };
+  const sector = sectorUnderArm(state.programData, { centre, armLength: machine.armLength }, state.angle);
+  return sector !== null && sector.properties.rate > 0;
+}
 
 /**
  * Looks at every added machine once a second and raises incidents by the rules of
@@ -94,6 +106,11 @@ export class IncidentWatch {
             alarm: state.alarm,
           },
           lowPressureBar: machine.lowPressureBar,
+          // Only asked where it matters: a moving machine whose pressure is below its threshold.
+          watersHere:
+            !state || state.pressure === null || state.pressure >= machine.lowPressureBar
+              ? true
+              : programWatersUnderArm(machine, state),
           lastMotionCommandAt: lastMotion.get(machine.internalId) ?? null,
         };
         const watch = watches.get(machine.internalId) ?? NO_WATCH;

@@ -118,15 +118,16 @@ export async function listMachineArms(
 }
 
 /** What the incident watch needs of every added machine, without its area map. */
-export async function listWatchedMachines(
-  db: Queryable,
-): Promise<{ id: number; name: string; internalId: string; lowPressureBar: number }[]> {
+export async function listWatchedMachines(db: Queryable) {
   return db
     .select({
       id: sprinklers.id,
       name: sprinklers.name,
       internalId: sprinklers.internalId,
       lowPressureBar: sprinklers.lowPressureBar,
+      lat: sprinklers.lat,
+      lng: sprinklers.lng,
+      armLength: sprinklers.armLength,
     })
     .from(sprinklers)
     .orderBy(asc(sprinklers.id));
