@@ -19,11 +19,9 @@ describe('machines and programs', () => {
   afterAll(() => t.close());
 
   async function farmerWith(...sprinklerIds: number[]) {
-    const user = await t.buildUser();
-    for (const id of sprinklerIds) await grant(t, id, user.id);
-    const client = t.client();
-    await client.login(user.email, USER_PASSWORD);
-    return { user, client };
+    const farmer = await t.signedInUser();
+    for (const id of sprinklerIds) await grant(t, id, farmer.user.id);
+    return farmer;
   }
 
   it('lists the machines granted to a user, with lat and lng as numeric strings', async () => {

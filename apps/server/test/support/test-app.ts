@@ -26,6 +26,8 @@ export type TestApp = {
   adminClient: () => Promise<ApiClient>;
   /** Creates an activated user with USER_PASSWORD straight in the database. */
   buildUser: (overrides?: Partial<NewUserRow>) => Promise<UserRow>;
+  /** Builds a user as buildUser does and signs them in: the user and their client. */
+  signedInUser: (overrides?: Partial<NewUserRow>) => Promise<{ user: UserRow; client: ApiClient }>;
   /** Sends the queued mail and returns the files of the outbox folder, oldest first. */
   outboxMails: () => Promise<string[]>;
   close: () => Promise<void>;
@@ -79,6 +81,19 @@ export async function createTestApp(
   await app.ready();
   const outboxFolder = path.join(dataDir, 'outbox');
 
+  const buildUser = async (overrides: Partial<NewUserRow> = {}) => {
+    userCounter += 1;
+    userPasswordHash ??= hasher.hash(USER_PASSWORD);
+    return insertUser(database.db, {
+      firstName: 'Jan',
+      lastName: `Kowalski ${userCounter}`,
+      email: `user${userCounter}-${Date.now()}@pivot.test`,
+      passwordHash: await userPasswordHash,
+      activatedAt: new Date(),
+      ...overrides,
+    });
+  };
+
   return {
     app,
     database,
@@ -89,17 +104,12 @@ export async function createTestApp(
       await client.login(ADMIN_EMAIL, ADMIN_PASSWORD);
       return client;
     },
-    buildUser: async (overrides = {}) => {
-      userCounter += 1;
-      userPasswordHash ??= hasher.hash(USER_PASSWORD);
-      return insertUser(database.db, {
-        firstName: 'Jan',
-        lastName: `Kowalski ${userCounter}`,
-        email: `user${userCounter}-${Date.now()}@pivot.test`,
-        passwordHash: await userPasswordHash,
-        activatedAt: new Date(),
-        ...overrides,
-      });
+    buildUser,
+    signedInUser: async (overrides = {}) => {
+      const user = await buildUser(overrides);
+      const client = new ApiClient(app);
+      await client.login(user.email, USER_PASSWORD);
+      return { user, client };
     },
     outboxMails: async () => {
       await app.mail.drain();

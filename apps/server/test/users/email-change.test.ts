@@ -10,20 +10,13 @@ describe('changing the own email', () => {
   });
   afterAll(() => t.close());
 
-  async function signedInUser(overrides = {}) {
-    const user = await t.buildUser(overrides);
-    const client = t.client();
-    await client.login(user.email, USER_PASSWORD);
-    return { user, client };
-  }
-
   /** The mails of the outbox sent to this address. */
   async function mailsTo(email: string): Promise<string[]> {
     return (await t.outboxMails()).filter((mail) => new RegExp(`^To: ${email}\\r?$`, 'im').test(mail));
   }
 
   it('refuses without the current password, and with a wrong one, in the page language', async () => {
-    const { user, client } = await signedInUser();
+    const { user, client } = await t.signedInUser();
     const without = await client.patch('/api/user/', { email: `new-${user.email}` });
     expect(without.status).toBe(400);
     expect(without.body).toEqual({
@@ -46,7 +39,7 @@ describe('changing the own email', () => {
       ['pl', 'Zmieniono adres email konta', 'zmieniono z'],
       ['en', 'The email of your Pivot account has changed', 'was changed from'],
     ] as const) {
-      const { user, client } = await signedInUser({ language });
+      const { user, client } = await t.signedInUser({ language });
       const newEmail = `moved-${user.email}`;
       const changed = await client.patch('/api/user/', { email: newEmail, current_password: USER_PASSWORD });
       expect(changed.status).toBe(200);
@@ -61,7 +54,7 @@ describe('changing the own email', () => {
   });
 
   it('needs no password for the other fields, nor for the same email', async () => {
-    const { user, client } = await signedInUser();
+    const { user, client } = await t.signedInUser();
     expect((await client.patch('/api/user/', { first_name: 'Piotr', email: user.email.toUpperCase() })).status).toBe(
       200,
     );
@@ -77,7 +70,7 @@ describe('changing the own email', () => {
   });
 
   it('makes guesses of the current password wait longer and longer', async () => {
-    const { user, client } = await signedInUser();
+    const { user, client } = await t.signedInUser();
     const guess = (password: string) =>
       client.patch('/api/user/', { email: `guess-${user.email}`, current_password: password });
     for (let attempt = 0; attempt < 5; attempt += 1) expect((await guess('Wrong-pass-1')).status).toBe(403);

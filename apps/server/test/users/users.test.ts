@@ -23,13 +23,6 @@ describe('users', () => {
   });
   afterAll(() => t.close());
 
-  async function signedInUser(overrides = {}) {
-    const user = await t.buildUser(overrides);
-    const client = t.client();
-    await client.login(user.email, USER_PASSWORD);
-    return { user, client };
-  }
-
   it('creates the first administrator from ADMIN_EMAIL and ADMIN_PASSWORD', async () => {
     const response = await admin.get('/api/user/');
     expect(UserSchema.parse(response.body)).toMatchObject({ email: ADMIN_EMAIL, admin: true, activated: true });
@@ -60,7 +53,7 @@ describe('users', () => {
       code: 'email_taken',
       message: 'Użytkownik o tym adresie email już istnieje',
     });
-    const { client, user } = await signedInUser();
+    const { client, user } = await t.signedInUser();
     const update = await client.patch('/api/user/', { email: 'taken@farm.pl', current_password: USER_PASSWORD });
     expect(update.status).toBe(409);
     expect((await client.get('/api/user/')).body).toMatchObject({ email: user.email });
@@ -83,7 +76,7 @@ describe('users', () => {
   });
 
   it('keeps administrator calls for administrators: 403 for ordinary users', async () => {
-    const { client, user } = await signedInUser();
+    const { client, user } = await t.signedInUser();
     const calls = [
       client.post('/api/user/', newUser('sneaky@farm.pl')),
       client.get('/api/user/list/'),
@@ -98,7 +91,7 @@ describe('users', () => {
   });
 
   it('lets users edit themselves but not their admin flag or subscription', async () => {
-    const { client } = await signedInUser();
+    const { client } = await t.signedInUser();
     const response = await client.patch('/api/user/', { first_name: 'Piotr', company: null, language: 'en' });
     expect(response.body).toMatchObject({ first_name: 'Piotr', company_name: null, language: 'en' });
     expect((await client.patch('/api/user/', { admin: true })).status).toBe(400);
@@ -134,14 +127,14 @@ describe('users', () => {
   });
 
   it('deletes a user by id, after which their session ends', async () => {
-    const { client, user } = await signedInUser();
+    const { client, user } = await t.signedInUser();
     expect((await admin.delete(`/api/user/${user.id}/`)).status).toBe(200);
     expect((await client.get('/api/user/')).status).toBe(401);
     expect((await admin.delete(`/api/user/${user.id}/`)).status).toBe(404);
   });
 
   it('lets users delete their own account', async () => {
-    const { client, user } = await signedInUser();
+    const { client, user } = await t.signedInUser();
     expect((await client.delete('/api/user/')).status).toBe(200);
     expect((await t.client().post('/api/user/login/', { email: user.email, password: USER_PASSWORD })).status).toBe(
       403,
@@ -150,7 +143,7 @@ describe('users', () => {
 
   describe('password change', () => {
     it('answers 400 with the problems of each field', async () => {
-      const { client } = await signedInUser({ language: 'en' });
+      const { client } = await t.signedInUser({ language: 'en' });
       const response = await client.post('/api/user/password/', {
         oldPassword: 'wrong',
         newPassword: 'short',
@@ -172,7 +165,7 @@ describe('users', () => {
     });
 
     it('answers in Polish for a Polish user and refuses reusing the current password', async () => {
-      const { client } = await signedInUser({ language: 'pl' });
+      const { client } = await t.signedInUser({ language: 'pl' });
       const response = await client.post('/api/user/password/', {
         oldPassword: USER_PASSWORD,
         newPassword: USER_PASSWORD,
@@ -186,7 +179,7 @@ describe('users', () => {
     });
 
     it("answers in the page's language (Accept-Language), not the account's", async () => {
-      const { client } = await signedInUser({ language: 'en' });
+      const { client } = await t.signedInUser({ language: 'en' });
       const weak = { oldPassword: USER_PASSWORD, newPassword: 'short', repeatNewPassword: 'short' };
       const polishPage = await client.post('/api/user/password/', weak, { headers: { 'accept-language': 'pl' } });
       expect(polishPage.body).toMatchObject({
@@ -205,7 +198,7 @@ describe('users', () => {
     });
 
     it('changes the password and signs out every other session, keeping this one', async () => {
-      const { client, user } = await signedInUser();
+      const { client, user } = await t.signedInUser();
       const otherDevice = t.client();
       await otherDevice.login(user.email, USER_PASSWORD);
       const newPassword = 'Brand-new-pass-2';
