@@ -19,7 +19,10 @@ import {
   TELEMETRY_INTERVAL_MS,
 } from '@pivot/contracts';
 import type { HttpSession } from '@pivot/e2e/support/http-session';
+import type { App } from '@pivot/server/src/app';
 import { incidents } from '@pivot/server/src/modules/incidents/incidents.table';
+import { machineState, telemetry } from '@pivot/server/src/modules/telemetry/telemetry.table';
+import { and, eq, gte } from 'drizzle-orm';
 import { outboxFolder } from '@pivot/server/src/modules/mail/mail-transport';
 import { siteId } from '@pivot/simulator';
 import { ADMIN_EMAIL, startBenchServer } from './support/bench-server';
@@ -186,6 +189,31 @@ function describeLatency(summary: LatencySummary | undefined): string {
   return `p50 ${formatNumber(summary.p50 / 1000, 2)} s, p95 ${formatNumber(summary.p95 / 1000, 2)} s, max ${formatNumber(summary.max / 1000, 2)} s`;
 }
 
+/** For alarms some user never heard of: what the server knew of the machine, to tell where it was lost. */
+async function describeUnheard(
+  app: App,
+  sprinklerIds: number[],
+  internalIdOf: (sprinklerId: number) => string,
+  published: Map<number, number>,
+): Promise<void> {
+  const { db } = app.database;
+  for (const sprinklerId of sprinklerIds) {
+    const machineId = internalIdOf(sprinklerId);
+    const at = published.get(sprinklerId)!;
+    const [state] = await db.select().from(machineState).where(eq(machineState.machineId, machineId));
+    const opened = await db.select().from(incidents).where(eq(incidents.machineId, machineId));
+    const reports = await db
+      .select({ ts: telemetry.ts, status: telemetry.status })
+      .from(telemetry)
+      .where(and(eq(telemetry.machineId, machineId), gte(telemetry.ts, new Date(at - 10_000))));
+    printNote(
+      `  ${machineId}: ${state?.online ? 'online' : 'offline'} (presence ${(state?.presenceAt?.getTime() ?? at) - at} ms), state ${state?.status ?? 'none'} ${state?.alarm ?? ''} reported ${(state?.reportedAt?.getTime() ?? at) - at} ms after the alarm; ` +
+        `incidents ${opened.map((row) => `${row.kind} ${row.beganAt.getTime() - at} ms`).join(', ') || 'none'}; ` +
+        `reports ${reports.map((row) => `${row.status} ${row.ts.getTime() - at}`).join(', ')}`,
+    );
+  }
+}
+
 const summariseSome = (samples: number[]) => (samples.length > 0 ? summarise(samples) : undefined);
 
 runBenchmark('alert-latency', 600_000, async () => {
@@ -290,6 +318,9 @@ runBenchmark('alert-latency', 600_000, async () => {
     await outbox.stop();
 
     const openedIncidents = await app.database.db.select().from(incidents);
+    // Every machine is connected and reporting: one the server holds offline can raise no alarm.
+    const states = await app.telemetry.statesOf(app.database.db, machineIds);
+    const heldOffline = [...states.values()].filter((state) => !state.online);
     const beganAt = new Map(openedIncidents.map((row) => [`${row.machineId} ${row.kind}`, row]));
     const toastMs: number[] = [];
     const mailMs: number[] = [];
@@ -297,6 +328,8 @@ runBenchmark('alert-latency', 600_000, async () => {
     const toastAfterIncidentMs: number[] = [];
     const mailAfterIncidentMs: number[] = [];
     const counts = { toastsMissing: 0, toastsDuplicated: 0, mailsMissing: 0, mailsDuplicated: 0 };
+    /** Alarmed machines some user heard nothing of, in the app or by mail. */
+    const unheard = new Set<number>();
     const internalIdOf = new Map([...sprinklerIds].map(([internalId, id]) => [id, internalId]));
     for (const [sprinklerId, at] of published) {
       const incident = beganAt.get(`${internalIdOf.get(sprinklerId)} alarm`);
@@ -304,6 +337,7 @@ runBenchmark('alert-latency', 600_000, async () => {
       users.forEach((user, index) => {
         const toasts = toastOf(streams[index]!, sprinklerId);
         const mails = mailsOf(user.email, sprinklerId);
+        if (toasts.length === 0 || mails.length === 0) unheard.add(sprinklerId);
         if (toasts.length === 0) counts.toastsMissing += 1;
         counts.toastsDuplicated += Math.max(0, toasts.length - 1);
         if (mails.length === 0) counts.mailsMissing += 1;
@@ -357,6 +391,8 @@ runBenchmark('alert-latency', 600_000, async () => {
       'alert feed look',
       feed ? `p50 ${formatNumber(feed.p50)} ms, max ${formatNumber(feed.max)} ms, ${feed.count} looks` : 'none',
     );
+    printTargeted('machines held offline, reporting', heldOffline.length, '', { atMost: 0 });
+    printFigure('messages dropped as unregistered', formatNumber(app.gateway.unadmittedCount));
     printTargeted('other incidents', strayIncidents.length, '', { atMost: 0 });
     for (const row of strayIncidents.slice(0, 5)) printNote(`  ${row.kind} of ${row.machineId}: ${row.detail}`);
     printFigure(
@@ -375,6 +411,8 @@ runBenchmark('alert-latency', 600_000, async () => {
     printTargeted('other alerts', strayToasts.length, '', { atMost: 0 });
     printFigure('low pressure alerts, moving dry', `${otherToasts.length - strayToasts.length}`);
 
+    await describeUnheard(app, [...unheard].slice(0, 5), (id) => internalIdOf.get(id) ?? '', published);
+
     printSection(`E-mail: .eml files in the outbox`);
     const mail = summariseSome(mailMs);
     printFigure(
@@ -386,10 +424,10 @@ runBenchmark('alert-latency', 600_000, async () => {
     printTargeted('mail p95', (mail?.p95 ?? Infinity) / 1000, 's', { atMost: MAIL_TARGET_MS / 1000 }, 2);
     printTargeted(`mailed of ${expected} expected: missing`, counts.mailsMissing, '', { atMost: 0 });
     printTargeted('in more than one mail', counts.mailsDuplicated, '', { atMost: 0 });
+    await fleet.ask({ type: 'stop', forget: options.broker !== undefined }, 'stopped');
   } finally {
     for (const stream of streams) stream.close();
     await outbox.stop();
-    await fleet.ask({ type: 'stop', forget: options.broker !== undefined }, 'stopped').catch(() => undefined);
     await fleet.end();
     await server.close();
   }
