@@ -16,6 +16,8 @@ export const WeatherStationSchema = z.strictObject({
   rainfall_7d: z.number().optional(),
   /** Reference evapotranspiration (FAO-56) over the last 7 days, mm */
   etp_7d: z.number().optional(),
+  /** How many of those days etp_7d sums: fewer than 7 while the station has less history */
+  etp_days: z.number().int().min(1).max(7).optional(),
   /** When the reading stops being current, ms since the epoch */
   expire_timestamp: z.number().optional(),
 });

@@ -54,6 +54,34 @@ describe('weather stations on a machine', () => {
     // Seven summer-like days evaporate a few mm a day.
     expect(station!.etp_7d).toBeGreaterThan(7 * 1.5);
     expect(station!.etp_7d).toBeLessThan(7 * 6);
+    expect(station!.etp_days).toBe(7);
     expect(station!.expire_timestamp).toBeGreaterThan(Date.now());
+  });
+
+  it('gives the ETP of a station with less than a week of history, and over how many days', async () => {
+    const pivot = await buildSprinkler(t, { lat: '53.400000', lng: '17.000000' });
+    const today = startOfLocalDay('Europe/Warsaw').getTime();
+    // Readings from each of the last three days (morning, noon, evening) and one from today.
+    const rows = [3, 2, 1].flatMap((daysAgo) =>
+      [6, 12, 18].map((hour) => ({
+        stationId: 'WS-NEW',
+        ts: new Date(today - daysAgo * 24 * HOUR_MS + hour * HOUR_MS),
+        lat: 53.41,
+        lng: 17,
+        temperature: hour === 12 ? 24 : 12,
+        humidity: hour === 12 ? 55 : 85,
+        rain: 0,
+        wind: 2,
+        solarRadiation: hour === 12 ? 800 : 100,
+      })),
+    );
+    rows.push({ ...rows[0]!, ts: new Date(Date.now() - 60_000) });
+    await t.database.db.insert(weatherReadings).values(rows);
+    const admin = await t.adminClient();
+    const detail = SprinklerDetailSchema.parse((await admin.get(`/api/sprinkler/${pivot.id}/`)).body);
+    const [station] = detail.weather_stations;
+    expect(station!.etp_days).toBe(3);
+    expect(station!.etp_7d).toBeGreaterThan(3 * 1.5);
+    expect(station!.etp_7d).toBeLessThan(3 * 6);
   });
 });

@@ -77,6 +77,8 @@ export function DataTable<Row>({
   // Typing in the search box asks the server once the user pauses, not on every key.
   const search = useDebouncedValue(searchText.trim(), SEARCH_DELAY_MS);
   const pageSizeId = useId();
+  const sortId = useId();
+  const sortable = columns.filter((column) => column.sortable);
 
   const query: TableQuery = { page, pageSize, ...sort, ...(search ? { search } : {}) };
   const result = useQuery({
@@ -95,11 +97,12 @@ export function DataTable<Row>({
   // A shrinking list can leave the page past its end: go to the last page there is.
   if (tablePage && page > lastPage) setPage(lastPage);
 
-  const toggleSort = (columnId: string) => {
-    const order: SortOrder = sort?.sort === columnId && sort.order === 'asc' ? 'desc' : 'asc';
+  const sortBy = (columnId: string, order: SortOrder) => {
     setSort({ sort: columnId, order });
     setPage(1);
   };
+  const toggleSort = (columnId: string) =>
+    sortBy(columnId, sort?.sort === columnId && sort.order === 'asc' ? 'desc' : 'asc');
 
   let status: string | null = null;
   if (result.isPending) status = t('table.loading');
@@ -124,6 +127,38 @@ export function DataTable<Row>({
             }}
             className="h-10 w-full rounded-md border border-line bg-surface pr-3 pl-10 text-ink placeholder:text-ink-muted"
           />
+        </div>
+      )}
+
+      {/* A phone shows the rows as cards, without the header row's sort buttons: these stand in for them. */}
+      {sortable.length > 0 && (
+        <div className="flex flex-wrap items-center gap-2 text-sm sm:hidden">
+          <label htmlFor={sortId} className="text-ink-muted">
+            {t('table.sortBy')}
+          </label>
+          <select
+            id={sortId}
+            value={sort?.sort ?? ''}
+            onChange={(event) => sortBy(event.target.value, sort?.order ?? 'asc')}
+            className="h-9 min-w-0 flex-1 rounded-md border border-line bg-surface px-2 text-ink"
+          >
+            {!sort && <option value="">—</option>}
+            {sortable.map((column) => (
+              <option key={column.id} value={column.id}>
+                {column.header}
+              </option>
+            ))}
+          </select>
+          <select
+            aria-label={t('table.sortOrder')}
+            value={sort?.order ?? 'asc'}
+            disabled={!sort}
+            onChange={(event) => sort && sortBy(sort.sort, event.target.value as SortOrder)}
+            className="h-9 rounded-md border border-line bg-surface px-2 text-ink"
+          >
+            <option value="asc">{t('table.ascending')}</option>
+            <option value="desc">{t('table.descending')}</option>
+          </select>
         </div>
       )}
 

@@ -1,7 +1,6 @@
 import { type FormEvent, type ReactNode, useId, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from './button';
-import { Toaster } from './toast/toaster';
 import { SpinnerIcon } from './icons';
 
 export type FormDialogProps = {
@@ -23,8 +22,8 @@ export type FormDialogProps = {
 
 /**
  * A form in a native modal dialog (focus trap, Escape, inert page), open while mounted.
- * The page behind a modal dialog is inert and under its backdrop, toasts included, so the
- * dialog shows the toasts itself: a failure stays readable while the form stays open.
+ * The page's toasts move into it while it is open (see the toaster): a failure stays readable,
+ * and can be closed, while the form stays open.
  */
 export function FormDialog({
   title,
@@ -98,7 +97,6 @@ export function FormDialog({
           </Button>
         </div>
       </form>
-      <Toaster />
     </dialog>
   );
 }

@@ -57,12 +57,10 @@ export class WeatherService {
       dailySummaries(db, ids, weekAgo, today, this.timeZone),
     ]);
     return readings.map((reading) => {
-      const etp7d =
-        reading.etp7d ??
-        sumEvapotranspiration(
-          days.filter((day) => day.stationId === reading.stationId),
-          reading.lat,
-        );
+      const stationDays = days.filter((day) => day.stationId === reading.stationId);
+      // A controller's own figure covers the week; ours covers the days of readings there are.
+      const etp7d = reading.etp7d ?? sumEvapotranspiration(stationDays, reading.lat);
+      const etpDays = reading.etp7d === null ? stationDays.length : 7;
       return {
         id: reading.stationId,
         lat: reading.lat,
@@ -72,7 +70,7 @@ export class WeatherService {
         rainfall: round(rain.get(reading.stationId)?.today ?? 0),
         rainfall_7d: round(rain.get(reading.stationId)?.week ?? 0),
         ...(reading.wind === null ? {} : { wind: reading.wind }),
-        ...(etp7d === null ? {} : { etp_7d: round(etp7d) }),
+        ...(etp7d === null ? {} : { etp_7d: round(etp7d), etp_days: etpDays }),
         expire_timestamp: reading.ts.getTime() + READING_LIFETIME_MS,
       };
     });

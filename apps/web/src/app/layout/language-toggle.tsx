@@ -26,9 +26,10 @@ export function LanguageToggle() {
           type="button"
           lang={locale}
           aria-pressed={locale === current}
-          aria-label={t(`language.${locale}`)}
+          // The visible code starts the name (WCAG 2.5.3, label in name): "PL – Polski".
+          aria-label={`${locale.toUpperCase()} – ${t(`language.${locale}`)}`}
           onClick={() => void choose(locale)}
-          className="h-8 min-w-9 rounded px-1.5 text-xs font-bold tracking-wide uppercase aria-pressed:bg-primary aria-pressed:text-on-primary"
+          className="h-8 min-w-9 rounded px-1.5 text-xs font-bold tracking-wide aria-pressed:bg-primary aria-pressed:text-on-primary"
         >
           {locale.toUpperCase()}
         </button>

@@ -1,6 +1,13 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { CalendarIcon } from '../icons';
 import { IconButton } from '../icon-button';
+import {
+  type PanelPosition,
+  TOP_LAYER_POPOVER,
+  leaveTopLayer,
+  placePanel,
+  raiseToTopLayer,
+} from '../popover/top-layer';
 import { CalendarPanel, type PickerMode } from './calendar-panel';
 import {
   type DateRange,
@@ -25,11 +32,9 @@ export type DatePickerProps = {
   shortcuts?: boolean;
   isDisabled?: (date: Date, pendingStart: Date | null) => boolean;
   now?: Date;
-  /** 'above' for a picker at the bottom of a dialog, which would clip a calendar hanging below it. */
+  /** 'above' for a picker at the bottom of a dialog: the calendar opens over its button when it fits there. */
   placement?: 'below' | 'above';
 };
-
-const PLACEMENT_CLASSES = { below: 'top-full mt-2', above: 'bottom-full mb-2' } as const;
 
 function readValue(value: string, mode: PickerMode, format: string, separator: string): DateRange | null {
   if (mode === 'range') return parseRange(value, format, separator);
@@ -37,7 +42,11 @@ function readValue(value: string, mode: PickerMode, format: string, separator: s
   return date ? { start: date, end: date } : null;
 }
 
-/** A calendar button that opens a day or range picker under it; Escape or a press outside closes it. */
+/**
+ * A calendar button that opens a day or range picker by it; Escape or a press outside closes it.
+ * The calendar is a popover in the browser's top layer, placed inside the viewport: neither the
+ * map beside it nor a dialog around it, nor the screen's edge on a phone, can cover or cut it.
+ */
 export function DatePicker({
   mode,
   value,
@@ -53,7 +62,9 @@ export function DatePicker({
   const [open, setOpen] = useState(false);
   const container = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   const panelId = useId();
+  const [position, setPosition] = useState<PanelPosition>({ top: 0, left: 0 });
 
   useEffect(() => {
     if (!open) return;
@@ -63,6 +74,33 @@ export function DatePicker({
     document.addEventListener('pointerdown', closeOutside);
     return () => document.removeEventListener('pointerdown', closeOutside);
   }, [open]);
+
+  // Placed before the first paint, and again as the page scrolls or the window resizes.
+  useLayoutEffect(() => {
+    const element = panel.current;
+    if (!open || !element) return;
+    raiseToTopLayer(element);
+    const place = () => {
+      const anchor = trigger.current?.getBoundingClientRect();
+      if (!anchor) return;
+      const viewport = { width: document.documentElement.clientWidth, height: window.innerHeight };
+      setPosition(
+        placePanel(anchor, { width: element.offsetWidth, height: element.offsetHeight }, viewport, placement),
+      );
+    };
+    place();
+    // The years' page is smaller than a month's: the panel is placed again when its size changes.
+    const resized = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(place);
+    resized?.observe(element);
+    window.addEventListener('resize', place);
+    window.addEventListener('scroll', place, true);
+    return () => {
+      resized?.disconnect();
+      window.removeEventListener('resize', place);
+      window.removeEventListener('scroll', place, true);
+      leaveTopLayer(element);
+    };
+  }, [open, placement]);
 
   const close = () => {
     setOpen(false);
@@ -87,12 +125,15 @@ export function DatePicker({
       </IconButton>
       {open && (
         <div
+          ref={panel}
           id={panelId}
           role="dialog"
           aria-label={label}
+          popover={TOP_LAYER_POPOVER}
           onKeyDown={(event) => event.key === 'Escape' && close()}
+          style={position}
           // Spec §9's 250 ms: the panel fades in over that time instead of popping up.
-          className={`absolute right-0 z-40 ${PLACEMENT_CLASSES[placement]} w-max max-w-[calc(100vw-1rem)] animate-[picker-in_250ms_ease-out] rounded-xl border border-line bg-surface p-3 text-ink shadow-xl`}
+          className="fixed inset-auto z-50 m-0 max-h-[calc(100dvh-1rem)] w-max max-w-[calc(100vw-1rem)] animate-[picker-in_250ms_ease-out] overflow-y-auto rounded-xl border border-line bg-surface p-3 text-ink shadow-xl"
         >
           <CalendarPanel
             mode={mode}

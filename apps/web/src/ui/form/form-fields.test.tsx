@@ -73,6 +73,20 @@ describe('a new password', () => {
     expect(screen.queryByText('Passwords must be the same')).not.toBeInTheDocument();
   });
 
+  it('is marked invalid, in its style too, when left with a rule broken, and valid again once they are met', async () => {
+    await renderInApp(<NewPasswordForm />);
+    const field = screen.getByLabelText('New password');
+    await userEvent.type(field, 'abc1');
+    expect(field).not.toHaveAttribute('aria-invalid');
+    await userEvent.tab();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveClass('border-error');
+    expect(field).toHaveAccessibleDescription(/The password does not meet all the rules/);
+    await userEvent.type(field, 'Corn-field-2026!');
+    expect(field).not.toHaveAttribute('aria-invalid');
+    expect(field).not.toHaveClass('border-error');
+  });
+
   it('says what is wrong once the form was sent', async () => {
     await renderInApp(<NewPasswordForm submitted />);
     expect(screen.getByText('The password does not meet all the rules')).toBeInTheDocument();

@@ -24,8 +24,10 @@ export type NewPasswordFieldsProps = {
 /** The new password and its repetition, with the live rules hint (activation, reset, change). */
 export function NewPasswordFields({ value, onChange, errors, submitted }: NewPasswordFieldsProps) {
   const { t } = useTranslation();
+  const [newTouched, setNewTouched] = useState(false);
   const [repeatTouched, setRepeatTouched] = useState(false);
-  const rulesBroken = brokenPasswordRules(value.newPassword).length > 0;
+  // Marked invalid once left with a rule broken (not while the first letters are typed), or once sent.
+  const rulesBroken = brokenPasswordRules(value.newPassword).length > 0 && (newTouched || submitted);
   const mismatch = value.repeatNewPassword !== value.newPassword && (repeatTouched || submitted);
   return (
     <>
@@ -36,8 +38,9 @@ export function NewPasswordFields({ value, onChange, errors, submitted }: NewPas
         required
         value={value.newPassword}
         onChange={(event) => onChange({ ...value, newPassword: event.target.value })}
+        onBlur={() => setNewTouched(value.newPassword !== '')}
         hint={<PasswordRules password={value.newPassword} />}
-        error={errors.newPassword ?? (submitted && rulesBroken ? t('password.rulesNotMet') : undefined)}
+        error={errors.newPassword ?? (rulesBroken ? t('password.rulesNotMet') : undefined)}
       />
       <PasswordField
         label={t('password.repeat')}

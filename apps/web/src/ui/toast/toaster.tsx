@@ -1,9 +1,11 @@
-import type { ComponentType } from 'react';
+import { type ComponentType, type PointerEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useStore } from '@/config/create-store';
 import { buttonClasses } from '../button';
 import { CloseIcon, ErrorIcon, type IconProps, InfoIcon, SuccessIcon, WarningIcon } from '../icons';
 import { AppLink } from '../link';
+import { TOP_LAYER_POPOVER, leaveTopLayer, raiseToTopLayer } from '../popover/top-layer';
 import { type Toast, type ToastVariant, dismissToast, toastStore } from './toast-store';
 
 const VARIANT_STYLES: Record<ToastVariant, { box: string; icon: ComponentType<IconProps> }> = {
@@ -20,8 +22,46 @@ const ICON_COLOURS: Record<ToastVariant, string> = {
   error: 'text-error',
 };
 
+/** How far (px) a toast is swiped sideways before letting go closes it. */
+const SWIPE_TO_DISMISS_PX = 80;
+/** Movement (px) below which a press is a tap (on the close button or the link), not a swipe. */
+const SWIPE_START_PX = 6;
+
+/** A sideways drag (a finger on a phone, or a mouse) that closes the toast when it goes far enough. */
+function useSwipeToDismiss(id: number) {
+  const start = useRef<number | null>(null);
+  const [offset, setOffset] = useState(0);
+  const reset = () => {
+    start.current = null;
+    setOffset(0);
+  };
+  return {
+    offset,
+    handlers: {
+      onPointerDown: (event: PointerEvent<HTMLElement>) => {
+        if (event.isPrimary) start.current = event.clientX;
+      },
+      onPointerMove: (event: PointerEvent<HTMLElement>) => {
+        if (start.current === null) return;
+        const moved = event.clientX - start.current;
+        if (Math.abs(moved) < SWIPE_START_PX) return;
+        // Captured once it is a swipe, so a tap still reaches the close button or the link.
+        if (!event.currentTarget.hasPointerCapture(event.pointerId))
+          event.currentTarget.setPointerCapture(event.pointerId);
+        setOffset(moved);
+      },
+      onPointerUp: () => {
+        if (Math.abs(offset) >= SWIPE_TO_DISMISS_PX) dismissToast(id);
+        else reset();
+      },
+      onPointerCancel: reset,
+    },
+  };
+}
+
 function ToastView({ toast }: { toast: Toast }) {
   const { t } = useTranslation();
+  const swipe = useSwipeToDismiss(toast.id);
   const { box, icon: Icon } = VARIANT_STYLES[toast.variant];
   const vertical = toast.layout === 'vertical';
   // Spec §9: at least 380 px (horizontal) or 299 px (vertical) wide, never wider than 800 px;
@@ -32,19 +72,29 @@ function ToastView({ toast }: { toast: Toast }) {
     <div
       role={urgent ? 'alert' : 'status'}
       data-variant={toast.variant}
-      className={`pointer-events-auto relative flex w-full max-w-[800px] sm:w-auto gap-3 rounded-lg border-l-4 p-4 text-ink shadow-lg ring-1 ring-line ${box} ${width} ${
+      {...swipe.handlers}
+      style={
+        swipe.offset
+          ? {
+              transform: `translateX(${swipe.offset}px)`,
+              opacity: Math.max(0.2, 1 - Math.abs(swipe.offset) / (SWIPE_TO_DISMISS_PX * 2.5)),
+            }
+          : undefined
+      }
+      // pan-y: a sideways finger drag reaches the swipe instead of scrolling the page.
+      className={`pointer-events-auto relative flex w-full max-w-[800px] touch-pan-y gap-3 rounded-lg border-l-4 p-3 text-sm text-ink shadow-lg ring-1 ring-line select-none sm:w-auto ${box} ${width} ${
         vertical ? 'flex-col items-center text-center' : 'items-start'
       }`}
     >
-      {toast.icon && <Icon className={`size-6 shrink-0 ${ICON_COLOURS[toast.variant]}`} />}
+      {toast.icon && <Icon className={`size-5 shrink-0 ${ICON_COLOURS[toast.variant]}`} />}
       <div className="min-w-0 flex-1 [overflow-wrap:anywhere]">
         <p className="font-semibold">{toast.title}</p>
-        {toast.message && <p className="mt-1 text-sm whitespace-pre-line text-ink-muted">{toast.message}</p>}
+        {toast.message && <p className="mt-0.5 whitespace-pre-line text-ink-muted">{toast.message}</p>}
         {toast.action && (
           <AppLink
             to={toast.action.to}
             onClick={() => dismissToast(toast.id)}
-            className={buttonClasses('secondary', 'mt-3')}
+            className={buttonClasses('secondary', 'mt-2')}
           >
             {toast.action.label}
           </AppLink>
@@ -66,21 +116,82 @@ function ToastView({ toast }: { toast: Toast }) {
 }
 
 /**
- * Where toasts appear: top right on a desktop, across the top on a phone; below the header, so
- * its bell and menus stay within reach while an alert shows, and under a menu the user opens.
+ * The open dialog shown last, where the toasts must go to stay above it and usable. The app opens
+ * its dialogs as modal ones only (showModal), and each comes later in the page than the one it
+ * was opened from.
+ */
+function topModal(): HTMLDialogElement | null {
+  const open = [...document.querySelectorAll('dialog[open]')];
+  const last = open.at(-1);
+  return last instanceof HTMLDialogElement ? last : null;
+}
+
+/**
+ * The element the toasts are rendered in: the page, or the modal dialog open over it. A modal
+ * dialog makes everything outside it inert, a popover shown above it too, so there the toasts
+ * must be inside it to be closed (or their link followed).
+ */
+function useToastHost(): HTMLElement {
+  const [modal, setModal] = useState<HTMLDialogElement | null>(null);
+  useEffect(() => {
+    const update = () => setModal(topModal());
+    update();
+    const observer = new MutationObserver(update);
+    observer.observe(document.body, { subtree: true, childList: true, attributeFilter: ['open'] });
+    return () => observer.disconnect();
+  }, []);
+  // A dialog closed (or removed) a moment ago: the observer has yet to say so.
+  return modal?.isConnected && modal.open ? modal : document.body;
+}
+
+/**
+ * Where toasts appear: at the bottom, right on a desktop and across a phone's screen, clear of
+ * the header and of a page's title and its buttons; compact, closed by their button or a
+ * sideways swipe. They are a popover in the browser's top layer, raised whenever a toast comes
+ * or a modal dialog opens, so neither the map nor a dialog (nor its backdrop) covers them.
  */
 export function Toaster() {
   const { t } = useTranslation();
   const toasts = useStore(toastStore);
-  return (
+  const host = useToastHost();
+  const region = useRef<HTMLElement>(null);
+  const shown = toasts.length > 0;
+  const newest = toasts.at(-1)?.id;
+
+  useLayoutEffect(() => {
+    const element = region.current;
+    if (!element) return;
+    if (shown) raiseToTopLayer(element);
+    else leaveTopLayer(element);
+  }, [host, shown, newest]);
+
+  // The page gets as much room at its end as the toasts take, so nothing stays under them.
+  useLayoutEffect(() => {
+    const element = region.current;
+    const root = document.documentElement;
+    if (!element || !shown) {
+      root.style.removeProperty('--toast-space');
+      return;
+    }
+    const reserve = () => root.style.setProperty('--toast-space', `${Math.ceil(element.offsetHeight)}px`);
+    reserve();
+    const resized = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(reserve);
+    resized?.observe(element);
+    return () => resized?.disconnect();
+  }, [host, shown]);
+
+  return createPortal(
     <section
+      ref={region}
       aria-label={t('toast.region')}
       aria-live="polite"
-      className="pointer-events-none fixed inset-x-0 top-[4.25rem] z-35 flex flex-col items-center gap-2 px-3 sm:right-4 sm:left-auto sm:items-end"
+      popover={TOP_LAYER_POPOVER}
+      className="pointer-events-none fixed inset-auto right-0 bottom-0 left-0 z-50 m-0 flex h-auto max-h-dvh w-full flex-col items-center gap-2 overflow-visible border-0 bg-transparent p-3 text-ink sm:right-4 sm:bottom-4 sm:left-auto sm:w-fit sm:items-end sm:p-0"
     >
       {toasts.map((toast) => (
         <ToastView key={toast.id} toast={toast} />
       ))}
-    </section>
+    </section>,
+    host,
   );
 }

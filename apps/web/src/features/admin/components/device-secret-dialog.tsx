@@ -2,7 +2,6 @@ import { useId, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/button';
 import { WarningIcon } from '@/ui/icons';
-import { Toaster } from '@/ui/toast/toaster';
 import { CopyableValue } from './copyable-value';
 
 export type DeviceSecretDialogProps = {
@@ -76,7 +75,6 @@ export function DeviceSecretDialog({ machineId, secret, reason, onClose }: Devic
           <Button onClick={onClose}>{t('admin.devices.secret.done')}</Button>
         </div>
       </div>
-      <Toaster />
     </dialog>
   );
 }

@@ -1,6 +1,6 @@
 import { ProgramBodySchema, type SprinklerDetail } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
-import { useLocale } from '@/i18n/use-locale';
+import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { Button } from '@/ui/button';
 import { confirmDialog } from '@/ui/dialog/dialogs';
 import { WarningIcon } from '@/ui/icons';
@@ -26,7 +26,7 @@ export type MachineProgramProps = {
  */
 export function MachineProgram({ sprinkler, state, shownOnMap, onShowOnMap }: MachineProgramProps) {
   const { t } = useTranslation();
-  const locale = useLocale();
+  const dateTime = useDateTimeFormat();
   const create = useCreateProgram();
   const update = useUpdateProgram();
   const current = sprinkler.currentProgramData;
@@ -35,12 +35,8 @@ export function MachineProgram({ sprinkler, state, shownOnMap, onShowOnMap }: Ma
     return <div className="rounded-lg bg-surface-muted p-3 text-sm text-ink-muted">{t('programs.machine.none')}</div>;
   }
 
-  const uploaded =
-    sprinkler.currentProgramTimestamp === null
-      ? null
-      : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(
-          sprinkler.currentProgramTimestamp,
-        );
+  // Written as the machines list writes it, so the same upload reads the same on both pages.
+  const uploaded = sprinkler.currentProgramTimestamp === null ? null : dateTime(sprinkler.currentProgramTimestamp);
   const mismatch = state.kind === 'differs' || state.kind === 'unknown';
 
   const saveToDatabase = async () => {

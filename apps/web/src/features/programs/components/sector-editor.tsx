@@ -3,6 +3,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
+import { useLocale } from '@/i18n/use-locale';
 import { Button, ButtonLink } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { confirmDialog } from '@/ui/dialog/dialogs';
@@ -12,12 +13,16 @@ import { useAppNavigate } from '@/ui/link';
 import { isForbiddenRate } from '@/ui/map/sector-style';
 import { Page } from '@/ui/page';
 import { showToast } from '@/ui/toast/toast-store';
+import { useMediaQuery } from '@/ui/use-media-query';
 import { useUpdateProgram } from '../api/update-program';
 import { positionsOf, withSector, withoutSector } from '../lib/program-data';
-import { cornersOf, hasErrors, rateNumber, sectorOf, validateSector } from '../lib/sector-form';
+import { cornersOf, hasErrors, rateNumber, rateText, sectorOf, validateSector } from '../lib/sector-form';
 import { MAX_CORNERS, shapeError } from '../lib/shape-validity';
 import { CornerList } from './corner-list';
 import { SectorMap } from './sector-map';
+
+/** A touch screen, or a phone-sized one: no right-click to count on. */
+const TOUCH_QUERY = '(pointer: coarse), (max-width: 639px)';
 
 export type SectorEditorProps = {
   sprinkler: SprinklerDetail;
@@ -45,6 +50,7 @@ function centreOf(sprinkler: SprinklerDetail): Position {
  */
 export function SectorEditor({ sprinkler, programId, sectorName, onRenamed }: SectorEditorProps) {
   const { t } = useTranslation();
+  const locale = useLocale();
   const navigate = useAppNavigate();
   const update = useUpdateProgram();
   const program = sprinkler.programs.find((item) => item.id === programId);
@@ -57,13 +63,16 @@ export function SectorEditor({ sprinkler, programId, sectorName, onRenamed }: Se
   const original = program?.programData.features.find((sector) => sector.properties.name === originalName);
   const [values, setValues] = useState(() => ({
     name: sectorName,
-    rate: original ? String(original.properties.rate) : '',
+    rate: original ? rateText(original.properties.rate, locale) : '',
   }));
   const [corners, setCorners] = useState<Position[]>(() => cornersOf(original));
   const [drawing, setDrawing] = useState(() => !original);
   // The shape before "draw again", brought back when that drawing is cancelled.
   const [cornersBefore, setCornersBefore] = useState<Position[]>([]);
   const [submitted, setSubmitted] = useState(false);
+  const [removing, setRemoving] = useState(false);
+  // No right-click on a touch screen: there a corner is removed in removal mode, with a tap.
+  const touch = useMediaQuery(TOUCH_QUERY);
   const form = useRef<HTMLFormElement>(null);
   const mapHint = useRef<HTMLParagraphElement>(null);
 
@@ -173,6 +182,7 @@ export function SectorEditor({ sprinkler, programId, sectorName, onRenamed }: Se
             drawing={drawing}
             onDrawn={() => setDrawing(false)}
             rate={rate}
+            removing={removing && !drawing}
           />
           <div className="flex flex-col items-start gap-3 sm:flex-row sm:justify-between">
             <p
@@ -186,17 +196,33 @@ export function SectorEditor({ sprinkler, programId, sectorName, onRenamed }: Se
                 ? t(`programs.sector.errors.${shown.shape}`, { max: MAX_CORNERS })
                 : drawing
                   ? t('programs.sector.drawHint')
-                  : t('programs.sector.editHint')}
+                  : removing
+                    ? t('programs.sector.removeHint')
+                    : touch
+                      ? t('programs.sector.editHintTouch')
+                      : t('programs.sector.editHint')}
             </p>
-            {drawing ? (
-              <Button variant="secondary" onClick={cancelDrawing}>
-                {t('programs.sector.cancelDrawing')}
-              </Button>
-            ) : (
-              <Button variant="secondary" onClick={drawAgain}>
-                {corners.length > 0 ? t('programs.sector.drawAgain') : t('programs.sector.draw')}
-              </Button>
-            )}
+            <div className="flex flex-wrap gap-2">
+              {!drawing && corners.length >= 3 && (
+                <Button
+                  variant="secondary"
+                  aria-pressed={removing}
+                  onClick={() => setRemoving(!removing)}
+                  className="aria-pressed:border-water aria-pressed:bg-water-soft"
+                >
+                  {t('programs.sector.removeCorners')}
+                </Button>
+              )}
+              {drawing ? (
+                <Button variant="secondary" onClick={cancelDrawing}>
+                  {t('programs.sector.cancelDrawing')}
+                </Button>
+              ) : (
+                <Button variant="secondary" onClick={drawAgain}>
+                  {corners.length > 0 ? t('programs.sector.drawAgain') : t('programs.sector.draw')}
+                </Button>
+              )}
+            </div>
           </div>
           <CornerList
             corners={corners}

@@ -21,6 +21,8 @@ export type SectorMapProps = {
   onDrawn: () => void;
   /** The rate typed so far (null while it is not a number): the shape takes its colour. */
   rate: number | null;
+  /** Removal mode: a click or a tap on a corner removes it. */
+  removing: boolean;
 };
 
 const toLatLngs = (ring: readonly Position[]): LatLngExpression[] => ring.map(([lng, lat]) => [lat, lng]);
@@ -34,7 +36,7 @@ function mapBounds(sprinkler: SprinklerDetail, sectors: readonly Sector[], corne
 
 /** The machine's field (spec §2), the program's other sectors, labelled, and the sector being edited. */
 export function SectorMap(props: SectorMapProps) {
-  const { sprinkler, otherSectors, corners, onCornersChange, drawing, onDrawn, rate } = props;
+  const { sprinkler, otherSectors, corners, onCornersChange, drawing, onDrawn, rate, removing } = props;
   const { t } = useTranslation();
   const locale = useLocale();
   const { mode } = useColorMode();
@@ -97,6 +99,7 @@ export function SectorMap(props: SectorMapProps) {
         onDrawn={onDrawn}
         style={editedStyle}
         locale={locale}
+        removing={removing}
       />
     </FieldMap>
   );

@@ -17,9 +17,14 @@ export type SectorShapeProps = {
   onDrawn: () => void;
   style: PathOptions;
   locale: Locale;
+  /** Removal mode: a click or a tap on a corner removes it (a right-click does at any time). */
+  removing?: boolean;
 };
 
-/** Geoman's vertex editing: drag a corner to move it, drag a middle marker to add one, right-click to remove one. */
+/**
+ * Geoman's vertex editing: drag a corner to move it, drag a middle marker to add one, right-click
+ * to remove one; in removal mode a plain click or a finger's tap removes one, for touch screens.
+ */
 const EDIT_OPTIONS: PM.EditModeOptions = {
   allowSelfIntersection: true,
   draggable: false,
@@ -28,6 +33,11 @@ const EDIT_OPTIONS: PM.EditModeOptions = {
   removeVertexOn: 'contextmenu',
   removeLayerBelowMinVertexCount: false,
 };
+
+const editOptions = (removing: boolean): PM.EditModeOptions => ({
+  ...EDIT_OPTIONS,
+  removeVertexOn: removing ? 'click' : 'contextmenu',
+});
 
 function cornersOfLayer(layer: Polygon): Position[] {
   const rings = layer.getLatLngs() as LatLng[][];
@@ -61,7 +71,15 @@ function useQuietMarkers(pane: HTMLElement | undefined) {
 }
 
 /** The sector being drawn or edited, on the map it is a child of (Geoman loads with it). */
-export function SectorShape({ corners, onCornersChange, drawing, onDrawn, style, locale }: SectorShapeProps) {
+export function SectorShape({
+  corners,
+  onCornersChange,
+  drawing,
+  onDrawn,
+  style,
+  locale,
+  removing = false,
+}: SectorShapeProps) {
   const map = useMap();
   const [layer, setLayer] = useState<Polygon | null>(null);
   // Geoman's handlers outlive renders; they call the latest callbacks through these.
@@ -103,9 +121,16 @@ export function SectorShape({ corners, onCornersChange, drawing, onDrawn, style,
       layer.setLatLngs(corners.map(([longitude, latitude]) => [latitude, longitude]));
     }
     const editable = !drawing && corners.length >= 3;
-    if (editable && !layer.pm.enabled()) layer.pm.enable(EDIT_OPTIONS);
+    if (editable && !layer.pm.enabled()) layer.pm.enable(editOptions(removing));
     if (!editable && layer.pm.enabled()) layer.pm.disable();
-  }, [layer, corners, drawing]);
+  }, [layer, corners, drawing, removing]);
+
+  // Geoman reads the options when editing starts: a change of mode starts it again.
+  useEffect(() => {
+    if (!layer?.pm.enabled()) return;
+    layer.pm.disable();
+    layer.pm.enable(editOptions(removing));
+  }, [layer, removing]);
 
   // Drawing: Geoman's polygon tool, closed by a click on its first corner (spec §4).
   useEffect(() => {

@@ -1,6 +1,6 @@
 import type { Position } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
-import { cornersOf, rateNumber, rateValue, roundedPosition, sectorOf, validateSector } from './sector-form';
+import { cornersOf, rateNumber, rateText, rateValue, roundedPosition, sectorOf, validateSector } from './sector-form';
 
 const corners: Position[] = [
   [17, 52],
@@ -15,6 +15,14 @@ describe('the sector form', () => {
     expect(rateValue('')).toBeUndefined();
     expect(rateValue('dużo')).toBe('dużo');
     expect(rateNumber('12 mm')).toBeNull();
+  });
+
+  it('shows a stored rate back as the language writes it, and reads it back the same', () => {
+    expect(rateText(12.5, 'pl')).toBe('12,5');
+    expect(rateText(12.5, 'en')).toBe('12.5');
+    expect(rateText(-1, 'pl')).toBe('-1');
+    expect(rateText(1000.25, 'pl')).toBe('1000,25');
+    expect(rateValue(rateText(1000.25, 'pl'))).toBe(1000.25);
   });
 
   it("gives the spec's messages (as keys) for a missing name, a missing rate and a rate that is not a number", () => {

@@ -29,6 +29,14 @@ export function rateValue(text: string): number | string | undefined {
   return /^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(normalised) ? Number(normalised) : trimmed;
 }
 
+/**
+ * A stored rate as the field shows it, written as the user's language writes numbers: "12,5" in
+ * Polish (which the field reads back), "12.5" in English; never grouped ("1000", not "1 000").
+ */
+export function rateText(rate: number, locale: string): string {
+  return new Intl.NumberFormat(locale, { useGrouping: false, maximumFractionDigits: 20 }).format(rate);
+}
+
 /** The rate typed so far as a number, or null while it is not one. */
 export function rateNumber(text: string): number | null {
   const value = rateValue(text);

@@ -2,7 +2,11 @@ import type { WeatherStation } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '@/i18n/use-locale';
 
-/** A weather station's readings (spec §2): temperature, humidity, wind, rainfall today and over 7 days, ETP 7 days. */
+/**
+ * A weather station's readings (spec §2): temperature, humidity, wind, rainfall today and over
+ * 7 days, ETP 7 days; while the station has less than a week of history, the ETP of the days
+ * there are, and how many ("12,3 mm (3 dni)").
+ */
 export function WeatherStationFacts({ station }: { station: WeatherStation }) {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -15,7 +19,15 @@ export function WeatherStationFacts({ station }: { station: WeatherStation }) {
     ['wind', value(station.wind, t('sprinklers.units.windSpeed'))],
     ['rainfall', value(station.rainfall, t('sprinklers.units.millimetres'))],
     ['rainfall7d', value(station.rainfall_7d, t('sprinklers.units.millimetres'))],
-    ['etp7d', value(station.etp_7d, t('sprinklers.units.millimetres'))],
+    [
+      'etp7d',
+      station.etp_7d !== undefined && station.etp_days !== undefined && station.etp_days < 7
+        ? t('sprinklers.weather.overDays', {
+            value: value(station.etp_7d, t('sprinklers.units.millimetres')),
+            count: station.etp_days,
+          })
+        : value(station.etp_7d, t('sprinklers.units.millimetres')),
+    ],
   ] as const;
   return (
     <div className="flex flex-col gap-1">

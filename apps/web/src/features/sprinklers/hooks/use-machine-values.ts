@@ -1,5 +1,6 @@
 import type { SprinklerStatus } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
+import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { useLocale } from '@/i18n/use-locale';
 
 const DASH = '—';
@@ -15,7 +16,7 @@ export function useMachineValues() {
   const [whole, tenths, hundredths] = [number(0), number(1), number(2)];
   const withUnit = (format: Intl.NumberFormat, unit: string) => (value: number | null) =>
     value === null ? DASH : `${format.format(value)} ${unit}`;
-  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
+  const dateTime = useDateTimeFormat();
   const exactDateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
   const timeOfDay = new Intl.DateTimeFormat(locale, { timeStyle: 'medium' });
 
@@ -27,7 +28,7 @@ export function useMachineValues() {
     pressure: withUnit(hundredths, t('sprinklers.units.bar')),
     flow: withUnit(tenths, t('sprinklers.units.flow')),
     millimetres: withUnit(tenths, t('sprinklers.units.millimetres')),
-    date: (timestamp: number | null) => (timestamp === null ? DASH : dateTime.format(timestamp)),
+    date: (timestamp: number | null) => (timestamp === null ? DASH : dateTime(timestamp)),
     /** To the second, with the month in words: when a report was, exactly. */
     exactDate: (timestamp: number) => exactDateTime.format(timestamp),
     time: (timestamp: number) => timeOfDay.format(timestamp),

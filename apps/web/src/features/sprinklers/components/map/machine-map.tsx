@@ -1,6 +1,5 @@
 import type { CurrentProgramData, ProgramData, SprinklerDetail, WatermapResponse } from '@pivot/contracts';
 import { isForbiddenZone } from '@pivot/contracts';
-import { type LatLngBoundsExpression, geoJSON, latLng } from 'leaflet';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GeoJSON } from 'react-leaflet';
@@ -10,6 +9,7 @@ import { areaStyle } from '@/ui/map/sector-style';
 import { textTooltip } from '@/ui/map/text-tooltip';
 import { toLeafletGeoJson } from '@/ui/map/leaflet-geojson';
 import { ArmLine } from './arm-line';
+import { firstViewBounds } from './first-view';
 import { HumiditySensorMarkers } from './humidity-sensor-markers';
 import type { MapLayer } from './map-layers';
 import { SectorsLayer } from './sectors-layer';
@@ -28,25 +28,17 @@ type AreaFeature = { properties?: { kind?: unknown; name?: unknown } | null };
 
 const kindOf = (feature: AreaFeature | undefined) => feature?.properties?.kind;
 
-/** Framed when a machine has no field drawn yet: a kilometre around its centre. */
-const UNDRAWN_FIELD_SIZE_M = 1000;
-
-/** The field and its crops as the administrator drew them (areaMap): the frame of the map. */
-function fieldBounds(areaMap: SprinklerDetail['areaMap'], lat: number, lng: number): LatLngBoundsExpression {
-  const area = geoJSON(toLeafletGeoJson(areaMap));
-  const bounds = area.getLayers().length > 0 ? area.getBounds() : null;
-  if (bounds?.isValid()) return bounds;
-  return latLng(lat, lng).toBounds(UNDRAWN_FIELD_SIZE_M);
-}
-
 /** The machine's field with the layers the user chose (spec §2), the arm moving live on it. */
 export function MachineMap({ sprinkler, program, watermap, shown }: MachineMapProps) {
   const { t } = useTranslation();
   const { mode } = useColorMode();
   // The page renders again on every report of the machine (about once a second): what does
   // not change with a report is worked out once.
-  const { areaMap, lat, lng } = sprinkler;
-  const bounds = useMemo(() => fieldBounds(areaMap, lat, lng), [areaMap, lat, lng]);
+  const { areaMap, lat, lng, weather_stations: stations, humidity_sensors: sensors } = sprinkler;
+  const bounds = useMemo(
+    () => firstViewBounds({ areaMap, lat, lng, weather_stations: stations, humidity_sensors: sensors }),
+    [areaMap, lat, lng, stations, sensors],
+  );
   const areaKey = useMemo(() => JSON.stringify(areaMap), [areaMap]);
   const [watered, forbidden] = useMemo(() => {
     const sectors = program?.features ?? [];

@@ -1,0 +1,58 @@
+import { type SprinklerDetail, SprinklerDetailSchema } from '@pivot/contracts';
+import { screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderInApp } from '@/test-utils';
+import { MachineProgram } from './machine-program';
+
+// The sectors' colours follow the colour mode, whose store asks for prefers-color-scheme when loaded.
+vi.hoisted(() =>
+  vi.stubGlobal('matchMedia', (media: string) =>
+    Object.assign(new EventTarget(), { matches: false, media, addListener: () => undefined }),
+  ),
+);
+
+const UPLOADED = new Date(2026, 10, 23, 14, 5).getTime();
+
+/** A machine running a program of one sector, as the server answers it. */
+function machine(): SprinklerDetail {
+  return SprinklerDetailSchema.parse({
+    id: 7,
+    internalId: 'PIVOT-07',
+    name: 'North field',
+    lat: '52.2',
+    lng: '17.2',
+    currentPosition: null,
+    programs: [],
+    areaMap: { type: 'FeatureCollection', features: [] },
+    distance: null,
+    angle: null,
+    status: null,
+    speed: null,
+    pressure: null,
+    flow: null,
+    lowPressureBar: 1,
+    online: true,
+    reportedAt: UPLOADED,
+    currentProgramTimestamp: UPLOADED,
+    currentProgramData: { type: 'FeatureCollection', name: 'Lipiec', features: [], bbox: [17.19, 52.19, 17.21, 52.21] },
+    humidity_sensors: [],
+    weather_stations: [],
+    users: [],
+  });
+}
+
+describe("the machine's program", () => {
+  it('gives its upload date as the machines list does, in Polish and in English', async () => {
+    const view = await renderInApp(
+      <MachineProgram sprinkler={machine()} state={{ kind: 'unknown' }} shownOnMap onShowOnMap={vi.fn()} />,
+      { locale: 'pl', path: '/' },
+    );
+    expect(screen.getByText(/^Wgrany/)).toHaveTextContent('Wgrany 23.11.2026, 14:05');
+    view.unmount();
+    await renderInApp(
+      <MachineProgram sprinkler={machine()} state={{ kind: 'unknown' }} shownOnMap onShowOnMap={vi.fn()} />,
+      { locale: 'en', path: '/en' },
+    );
+    expect(screen.getByText(/^Uploaded/)).toHaveTextContent('Uploaded 11/23/26, 2:05 PM');
+  });
+});
