@@ -43,9 +43,9 @@ async function expectUncovered(locator: Locator, what: string) {
   expect(hit, `${what}: not covered`).toBe(true);
 }
 
-/** The toast of a server error (not an alert of the demo fleet's, which may come meanwhile). */
-const serverErrorToast = (page: Page) =>
-  page.getByRole('region', { name: 'Powiadomienia' }).getByRole('alert').filter({ hasText: 'Błąd serwera' });
+/** The toast of a failure (not an alert of the demo fleet's, which may come meanwhile). */
+const errorToast = (page: Page, title: string) =>
+  page.getByRole('region', { name: 'Powiadomienia' }).getByRole('alert').filter({ hasText: title });
 
 /** Makes the next save of a program fail with a server error, so the app shows an error toast. */
 async function failProgramSaves(page: Page) {
@@ -60,7 +60,7 @@ async function failProgramSaves(page: Page) {
 async function showErrorToast(page: Page): Promise<Locator> {
   await failProgramSaves(page);
   await page.getByRole('button', { name: 'Zapisz sektor' }).click();
-  const shown = serverErrorToast(page);
+  const shown = errorToast(page, 'Błąd serwera');
   await expect(shown).toBeVisible();
   return shown;
 }
@@ -188,7 +188,7 @@ test('a toast shows above a modal dialog, whether it came before the dialog or w
   const form = page.getByRole('dialog', { name: 'Dodaj maszynę' });
   await form.getByLabel('ID maszyny w brokerze wiadomości').fill('PIVOT-99');
   await form.getByRole('button', { name: 'Dodaj maszynę' }).click();
-  const during = serverErrorToast(page);
+  const during = errorToast(page, 'Nie dodano maszyny');
   await expect(during).toBeVisible();
   await expect(form).toBeVisible();
   await expectUncovered(during.getByRole('button', { name: 'Zamknij' }), 'the close button of a toast over a form');
