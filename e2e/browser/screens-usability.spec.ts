@@ -245,3 +245,39 @@ test('on a touch screen the sector editor says how to remove a corner by touch, 
   await expect.poll(count).toBe(corners - 1);
   await context.close();
 });
+
+test("the machine map's first view takes in every weather station and soil probe of the demo fleet", async ({
+  browser,
+  baseURL,
+  admin,
+}) => {
+  const { context, page } = await openAs(browser, baseURL, DESKTOP);
+  await signIn(page, ADMIN, '/sprinklers');
+  const machines = (await admin.call('GET', '/api/sprinkler/')).body as { id: number }[];
+  for (const { id } of machines) {
+    // The stations' and probes' readings come every few seconds: the map shows those the page got.
+    const detail = (await admin.call('GET', `/api/sprinkler/${id}/`)).body as {
+      weather_stations: unknown[];
+      humidity_sensors: unknown[];
+    };
+    const expected = detail.weather_stations.length + detail.humidity_sensors.length;
+    await page.goto(`/sprinklers/${id}`);
+    const map = page.locator('.leaflet-container');
+    await expect(map).toBeVisible();
+    // Stations are yellow, probes white-edged (their readings in colour); Leaflet leaves out what lies off the view.
+    const markers = map.locator(
+      '.leaflet-overlay-pane path[fill="#fde047"], .leaflet-overlay-pane path[stroke="#ffffff"]',
+    );
+    await expect.poll(() => markers.count(), { message: `machine ${id}` }).toBeGreaterThanOrEqual(expected);
+    const frame = (await map.boundingBox())!;
+    for (const marker of await markers.all()) {
+      const box = (await marker.boundingBox())!;
+      expect(box.width, `machine ${id}: a marker drawn`).toBeGreaterThan(0);
+      expect(box.x, `machine ${id}: marker left`).toBeGreaterThanOrEqual(frame.x);
+      expect(box.y, `machine ${id}: marker top`).toBeGreaterThanOrEqual(frame.y);
+      expect(box.x + box.width, `machine ${id}: marker right`).toBeLessThanOrEqual(frame.x + frame.width);
+      expect(box.y + box.height, `machine ${id}: marker bottom`).toBeLessThanOrEqual(frame.y + frame.height);
+    }
+  }
+  await context.close();
+});
