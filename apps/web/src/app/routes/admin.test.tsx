@@ -8,9 +8,7 @@ import {
   type QuarantinedMessage,
   RegisterDeviceBodySchema,
   SprinklerAdminListResponseSchema,
-  type SprinklerListItem,
   SprinklerListResponseSchema,
-  UserSchema,
 } from '@pivot/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
@@ -20,6 +18,7 @@ import { z } from 'zod';
 import type { Locale } from '@/config/locales';
 import { queryClient } from '@/lib/query-client';
 import { session } from '@/lib/session';
+import { buildSprinklerListItem, buildUser } from '@/test-factories';
 import { renderInApp } from '@/test-utils';
 import { DialogHost } from '@/ui/dialog/dialog-host';
 import { dialogStore } from '@/ui/dialog/dialogs';
@@ -28,37 +27,9 @@ import { dismissToast, toastStore } from '@/ui/toast/toast-store';
 import { showApiFailuresAsToasts } from '../api-failure-toasts';
 import { AdminRejectedMessagesRoute, AdminSprinklersRoute } from './admin';
 
-const ADMIN = UserSchema.parse({
-  id: 1,
-  first_name: 'Ada',
-  last_name: 'Admin',
-  company_name: null,
-  email: 'admin@farm.pl',
-  phone: null,
-  subscription: { active: true, expiry_date: null },
-  admin: true,
-  language: 'pl',
-  activated: true,
-});
+const ADMIN = buildUser({ id: 1, first_name: 'Ada', last_name: 'Admin', email: 'admin@farm.pl', admin: true });
 
-const machine = (id: number, internalId: string, name: string): SprinklerListItem => ({
-  id,
-  internalId,
-  name,
-  lat: 52.2,
-  lng: 17.2,
-  distance: null,
-  angle: null,
-  status: null,
-  speed: null,
-  pressure: null,
-  flow: null,
-  online: false,
-  reportedAt: null,
-  currentProgramTimestamp: null,
-  currentProgramName: null,
-  lowPressureBar: 1,
-});
+const machine = (id: number, internalId: string, name: string) => buildSprinklerListItem({ id, internalId, name });
 
 const device = (machineId: string, changes: Partial<Device> = {}): Device => ({
   machineId,

@@ -1,4 +1,5 @@
-import { type AlertDefaults, AlertDefaultsSchema, UserSchema } from '@pivot/contracts';
+import { type AlertDefaults, AlertDefaultsSchema } from '@pivot/contracts';
+import { buildUser } from '@/test-factories';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -12,18 +13,7 @@ import { Toaster } from '@/ui/toast/toaster';
 import { dismissToast, toastStore } from '@/ui/toast/toast-store';
 import { AlertDefaultsForm } from './alert-defaults-form';
 
-const ADMIN = UserSchema.parse({
-  id: 1,
-  first_name: 'Ada',
-  last_name: 'Admin',
-  company_name: null,
-  email: 'admin@farm.pl',
-  phone: null,
-  subscription: { active: true, expiry_date: null },
-  admin: true,
-  language: 'pl',
-  activated: true,
-});
+const ADMIN = buildUser({ id: 1, first_name: 'Ada', last_name: 'Admin', email: 'admin@farm.pl', admin: true });
 
 let defaults: AlertDefaults;
 let saved: unknown[];

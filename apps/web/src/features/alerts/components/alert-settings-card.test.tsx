@@ -6,9 +6,7 @@ import {
   type ErrorCode,
   PushSubscriptionBodySchema,
   PushUnsubscribeBodySchema,
-  type SprinklerListItem,
   SprinklerListResponseSchema,
-  UserSchema,
 } from '@pivot/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { screen, within } from '@testing-library/react';
@@ -19,6 +17,7 @@ import type { Locale } from '@/config/locales';
 import { type ApiFailure, onApiFailure } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { session } from '@/lib/session';
+import { buildSprinklerListItem, buildUser } from '@/test-factories';
 import { renderInApp } from '@/test-utils';
 import { DialogHost } from '@/ui/dialog/dialog-host';
 import { dialogStore } from '@/ui/dialog/dialogs';
@@ -26,37 +25,10 @@ import { Toaster } from '@/ui/toast/toaster';
 import { dismissToast, toastStore } from '@/ui/toast/toast-store';
 import { AlertSettingsCard } from './alert-settings-card';
 
-const FARMER = UserSchema.parse({
-  id: 3,
-  first_name: 'Jan',
-  last_name: 'Kowalski',
-  company_name: null,
-  email: 'jan@farm.pl',
-  phone: null,
-  subscription: { active: true, expiry_date: null },
-  admin: false,
-  language: 'pl',
-  activated: true,
-});
+const FARMER = buildUser();
 
-const machine = (id: number, internalId: string, name: string): SprinklerListItem => ({
-  id,
-  internalId,
-  name,
-  lat: 52.2,
-  lng: 17.2,
-  distance: null,
-  angle: null,
-  status: null,
-  speed: null,
-  pressure: null,
-  flow: null,
-  online: true,
-  reportedAt: null,
-  currentProgramTimestamp: null,
-  currentProgramName: null,
-  lowPressureBar: 1,
-});
+const machine = (id: number, internalId: string, name: string) =>
+  buildSprinklerListItem({ id, internalId, name, online: true });
 
 const DEFAULTS = { kinds: ['alarm', 'unexpected_stop', 'offline'], channels: ['in_app', 'email'] } as const;
 

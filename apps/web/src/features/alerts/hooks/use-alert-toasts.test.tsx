@@ -1,4 +1,5 @@
-import { type Alert, AlertSchema, UserSchema } from '@pivot/contracts';
+import { type Alert, AlertSchema } from '@pivot/contracts';
+import { buildUser } from '@/test-factories';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
@@ -10,18 +11,7 @@ import { Toaster } from '@/ui/toast/toaster';
 import { dismissToast, toastStore } from '@/ui/toast/toast-store';
 import { useAlertToasts } from './use-alert-toasts';
 
-const FARMER = UserSchema.parse({
-  id: 3,
-  first_name: 'Jan',
-  last_name: 'Kowalski',
-  company_name: null,
-  email: 'jan@farm.pl',
-  phone: null,
-  subscription: { active: true, expiry_date: null },
-  admin: false,
-  language: 'pl',
-  activated: true,
-});
+const FARMER = buildUser();
 
 const alert = (changes: Partial<Alert> = {}): Alert =>
   AlertSchema.parse({

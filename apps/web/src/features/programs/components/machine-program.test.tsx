@@ -1,6 +1,7 @@
-import { type SprinklerDetail, SprinklerDetailSchema } from '@pivot/contracts';
+import type { SprinklerDetail } from '@pivot/contracts';
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { buildSprinklerDetail } from '@/test-factories';
 import { renderInApp } from '@/test-utils';
 import { MachineProgram } from './machine-program';
 
@@ -13,33 +14,14 @@ vi.hoisted(() =>
 
 const UPLOADED = new Date(2026, 10, 23, 14, 5).getTime();
 
-/** A machine running a program of one sector, as the server answers it. */
-function machine(): SprinklerDetail {
-  return SprinklerDetailSchema.parse({
-    id: 7,
-    internalId: 'PIVOT-07',
-    name: 'North field',
-    lat: '52.2',
-    lng: '17.2',
-    currentPosition: null,
-    programs: [],
-    areaMap: { type: 'FeatureCollection', features: [] },
-    distance: null,
-    angle: null,
-    status: null,
-    speed: null,
-    pressure: null,
-    flow: null,
-    lowPressureBar: 1,
+/** A machine running a program, as the server answers it. */
+const machine = (): SprinklerDetail =>
+  buildSprinklerDetail({
     online: true,
     reportedAt: UPLOADED,
     currentProgramTimestamp: UPLOADED,
     currentProgramData: { type: 'FeatureCollection', name: 'Lipiec', features: [], bbox: [17.19, 52.19, 17.21, 52.21] },
-    humidity_sensors: [],
-    weather_stations: [],
-    users: [],
   });
-}
 
 describe("the machine's program", () => {
   it('gives its upload date as the machines list does, in Polish and in English', async () => {

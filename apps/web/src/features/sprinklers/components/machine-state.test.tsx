@@ -1,7 +1,8 @@
-import { type SprinklerDetail, SprinklerDetailSchema } from '@pivot/contracts';
+import type { SprinklerDetail } from '@pivot/contracts';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { buildSprinklerDetail } from '@/test-factories';
 import { renderInApp } from '@/test-utils';
 import { applyLiveEvent } from '../hooks/use-live-sprinkler';
 import { MachineState } from './machine-state';
@@ -12,17 +13,9 @@ import { StatusPanel } from './status-panel';
 const NOW = new Date(2026, 10, 23, 12, 0, 0).getTime();
 const LIVE = { connection: 'live', alarm: null } as const;
 
-/** A machine as the server answers it, checked against the contract so it cannot drift from it. */
-function machine(changes: Partial<SprinklerDetail> = {}): SprinklerDetail {
-  return SprinklerDetailSchema.parse({
-    id: 7,
-    internalId: 'PIVOT-07',
-    name: 'North field',
-    lat: '52.2',
-    lng: '17.2',
-    currentPosition: null,
-    programs: [],
-    areaMap: { type: 'FeatureCollection', features: [] },
+/** A machine reporting while it waters. */
+const machine = (changes: Partial<SprinklerDetail> = {}) =>
+  buildSprinklerDetail({
     distance: 402,
     angle: 137.5,
     status: 'front',
@@ -31,14 +24,8 @@ function machine(changes: Partial<SprinklerDetail> = {}): SprinklerDetail {
     flow: 119.7,
     online: true,
     reportedAt: NOW,
-    currentProgramTimestamp: null,
-    currentProgramData: null,
-    humidity_sensors: [],
-    weather_stations: [],
-    users: [],
     ...changes,
   });
-}
 
 const waitSeconds = (seconds: number) => act(() => vi.advanceTimersByTime(seconds * 1000));
 const statusRegion = () => screen.getByRole('region', { name: /Status|Stan/ });
