@@ -114,27 +114,6 @@ describe('the incident rules', () => {
     expect(judge(frozen, noWatch, none, T0 + 14_000, LISTENING).begin).toEqual([{ kind: 'offline', detail: '' }]);
   });
 
-  it('take a machine that reports, though its presence was never heard, for connected', () => {
-    // A broker that drops messages to a subscriber behind (Mosquitto's queue limit) may lose the
-    // one presence a controller publishes as it connects; its reports keep coming.
-    const presenceLost = look({
-      online: false,
-      presenceAt: null,
-      reportedAt: T0,
-      status: 'alarm',
-      alarm: 'pressure_loss',
-    });
-    expect(judge(presenceLost, noWatch, none, T0 + 1000, LISTENING).begin).toEqual([
-      { kind: 'alarm', detail: 'pressure_loss' },
-    ]);
-    // Silent for three report intervals, it goes offline as any machine does.
-    const silent = look({ online: false, presenceAt: null, reportedAt: T0 - 16_000 });
-    expect(judge(silent, noWatch, none, T0 + 14_000, LISTENING).begin).toEqual([{ kind: 'offline', detail: '' }]);
-    // A last will (presence heard, offline) still counts at once.
-    const willArrived = look({ online: false, presenceAt: T0 + 500, reportedAt: T0, status: 'alarm' });
-    expect(judge(willArrived, noWatch, none, T0 + 1000, LISTENING).begin).toEqual([]);
-  });
-
   it('hear silence only while listening to the broker', () => {
     const silent = look({ reportedAt: T0 - 600_000 });
     expect(judge(silent, noWatch, none, T0, null).begin).toEqual([]);

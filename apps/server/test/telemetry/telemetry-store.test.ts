@@ -3,7 +3,12 @@ import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
-import { insertTelemetry } from '../../src/modules/telemetry/telemetry.repository';
+import {
+  findMachineStates,
+  insertTelemetry,
+  updateLatestState,
+  updatePresence,
+} from '../../src/modules/telemetry/telemetry.repository';
 import { createTestDatabase } from '../support/database';
 
 function report(machineId: string, ts: number, angle: number): { machineId: string; message: TelemetryMessage } {
@@ -38,5 +43,21 @@ describe('storing telemetry', () => {
       ['P2', 1_795_320_000_001, 99],
     ]);
     expect(rows[0]).toMatchObject({ status: 'front', distance: 412.5, speed: 60, pressure: 2.43, flow: 85.2 });
+  });
+
+  it('takes a machine that reports though its presence never arrived for connected, but not one whose last will came', async () => {
+    // A broker may drop the one presence a controller publishes as it connects (Mosquitto does to
+    // a subscriber that falls behind); its reports keep coming.
+    await updateLatestState(database.db, [report('NO-PRESENCE', 1_795_320_000_000, 10)]);
+    await updatePresence(database.db, 'GONE', false, new Date(1_795_320_000_000));
+    await updateLatestState(database.db, [report('GONE', 1_795_320_000_500, 10)]);
+    await updatePresence(database.db, 'BACK', true, new Date(1_795_320_000_000));
+    await updateLatestState(database.db, [report('BACK', 1_795_320_000_500, 10)]);
+    const states = await findMachineStates(database.db, ['NO-PRESENCE', 'GONE', 'BACK']);
+    expect(Object.fromEntries([...states].map(([machineId, state]) => [machineId, state.online]))).toEqual({
+      'NO-PRESENCE': true,
+      GONE: false,
+      BACK: true,
+    });
   });
 });

@@ -83,11 +83,7 @@ export function judge(
   const { state } = look;
   if (!state || listeningSince === null) return verdict;
   const lastHeard = Math.max(state.reportedAt ?? state.presenceAt ?? 0, listeningSince);
-  // A controller publishes its presence once, as it connects, and a broker may drop it on the way
-  // (Mosquitto does to a subscriber that falls behind): one whose presence never arrived but whose
-  // reports do is connected, and its silence tells when it is not.
-  const connected = state.online || (state.presenceAt === null && state.reportedAt !== null);
-  const online = machineIsOnline({ ...state, online: connected, reportedAt: lastHeard }, now);
+  const online = machineIsOnline({ ...state, reportedAt: lastHeard }, now);
 
   const conditions = new Map<IncidentKind, { holds: boolean; clear: boolean; detail: string }>();
   conditions.set('offline', { holds: !online && now - lastHeard >= OFFLINE_AFTER_MS, clear: online, detail: '' });

@@ -49,6 +49,7 @@ export async function updateLatestState(db: Queryable, reports: TelemetryReport[
     .values(
       [...newest].map(([machineId, message]) => ({
         machineId,
+        online: true,
         reportedAt: new Date(message.ts),
         ...measuredValues(message),
         alarm: message.alarm ?? null,
@@ -58,6 +59,10 @@ export async function updateLatestState(db: Queryable, reports: TelemetryReport[
     .onConflictDoUpdate({
       target: machineState.machineId,
       set: {
+        // A controller publishes its presence once, as it connects, and a broker may drop it on the
+        // way (Mosquitto does to a subscriber that falls behind): a machine that reports though its
+        // presence never arrived is connected, and its silence tells when it is not.
+        online: sql`case when ${machineState.presenceAt} is null then true else ${machineState.online} end`,
         reportedAt: sql`excluded.reported_at`,
         status: sql`excluded.status`,
         angle: sql`excluded.angle`,
