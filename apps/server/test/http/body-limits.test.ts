@@ -1,4 +1,4 @@
-import { MAX_ID, MAX_MUTED_MACHINES } from '@pivot/contracts';
+import { MAX_ID, MAX_MUTED_MACHINES, MAX_POLYGON_CORNERS } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT, GEOMETRY_BODY_LIMIT } from '../../src/http/body-limits';
 import type { ApiClient } from '../support/api-client';
@@ -85,7 +85,7 @@ describe('request body limits', () => {
   it("takes a program whose sectors are drawn in detail, megabytes of them, and keeps the limit's 413 above it", async () => {
     const program = buildProgram(
       'Detailed',
-      Array.from({ length: 8 }, (_, index) => detailedSector(`Sector ${index + 1}`, 5000)),
+      Array.from({ length: 20 }, (_, index) => detailedSector(`Sector ${index + 1}`, MAX_POLYGON_CORNERS)),
     );
     expect(sizeOf(program)).toBeGreaterThan(1_000_000);
     const created = await admin.post(`/api/sprinkler/${machineId}/program/`, program);
@@ -101,7 +101,7 @@ describe('request body limits', () => {
 
     const tooLarge = buildProgram(
       'Too detailed',
-      Array.from({ length: 40 }, (_, index) => detailedSector(`Sector ${index + 1}`, 5000)),
+      Array.from({ length: 100 }, (_, index) => detailedSector(`Sector ${index + 1}`, MAX_POLYGON_CORNERS)),
     );
     expect(sizeOf(tooLarge)).toBeGreaterThan(GEOMETRY_BODY_LIMIT);
     const refused = await admin.post(`/api/sprinkler/${machineId}/program/`, tooLarge);
@@ -112,10 +112,9 @@ describe('request body limits', () => {
   it("takes a detailed area map on the machine's update", async () => {
     const areaMap = {
       type: 'FeatureCollection',
-      features: [detailedSector('Field', 20_000), detailedSector('Maize', 10_000)].map((feature) => ({
-        ...feature,
-        properties: { kind: 'crop', name: feature.properties.name },
-      })),
+      features: Array.from({ length: 10 }, (_, index) => detailedSector(`Crop ${index + 1}`, MAX_POLYGON_CORNERS)).map(
+        (feature) => ({ ...feature, properties: { kind: 'crop', name: feature.properties.name } }),
+      ),
     };
     expect(sizeOf(areaMap)).toBeGreaterThan(BODY_LIMIT * 10);
     const updated = await admin.patch(`/api/sprinkler/${machineId}/`, { areaMap });
