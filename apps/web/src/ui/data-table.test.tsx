@@ -67,6 +67,9 @@ describe('the data table', () => {
     const server = fakeServer();
     await renderTable(server);
     await screen.findByText('1–10 of 23');
+    // A phone's sort control names the server's own order until a column is chosen.
+    expect(screen.getByLabelText('Sort by')).toHaveDisplayValue('Default order');
+    expect(screen.getByLabelText('Sort order')).toBeDisabled();
     const header = screen.getByRole('columnheader', { name: /ID/ });
     await userEvent.click(within(header).getByRole('button'));
     await waitFor(() => expect(header).toHaveAttribute('aria-sort', 'ascending'));

@@ -142,7 +142,7 @@ export function DataTable<Row>({
             onChange={(event) => sortBy(event.target.value, sort?.order ?? 'asc')}
             className="h-9 min-w-0 flex-1 rounded-md border border-line bg-surface px-2 text-ink"
           >
-            {!sort && <option value="">—</option>}
+            {!sort && <option value="">{t('table.defaultOrder')}</option>}
             {sortable.map((column) => (
               <option key={column.id} value={column.id}>
                 {column.header}
