@@ -1,5 +1,6 @@
 import type { Alert } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import { RepeatingJob } from '../../time/repeating-job';
 import type { Database } from '../../db/client';
 import type { LogsService } from '../logs';
 import { type AlertsService, INCIDENT_EVENT_TYPES, alertOfLogEntry } from './alerts.service';
@@ -18,8 +19,10 @@ type Listener = (alert: Alert) => void;
 export class AlertFeed {
   private readonly listeners = new Map<number, Set<Listener>>();
   private lastSeenId: number | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private looking: Promise<void> = Promise.resolve();
+  private readonly job = new RepeatingJob(() => this.look(), {
+    everyMs: LOOK_EVERY_MS,
+    onError: (error) => this.deps.logger.warn({ err: error }, 'reading new alerts failed'),
+  });
 
   constructor(
     private readonly deps: { db: Database; logs: LogsService; alerts: AlertsService; logger: FastifyBaseLogger },
@@ -28,12 +31,11 @@ export class AlertFeed {
   async start(): Promise<void> {
     // Alerts recorded before this instance started are in the log, not news.
     this.lastSeenId = await this.deps.logs.latestEntryId(this.deps.db);
-    this.timer = setInterval(() => void this.lookOnce(), LOOK_EVERY_MS).unref();
+    this.job.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.looking;
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
   /** Calls the listener with each alert for this user until the returned function is called. */
@@ -49,10 +51,7 @@ export class AlertFeed {
 
   /** Reads the alerts recorded since the last look and tells the connected users they are for. */
   lookOnce(): Promise<void> {
-    this.looking = this.looking.then(() =>
-      this.look().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'reading new alerts failed')),
-    );
-    return this.looking;
+    return this.job.runNow();
   }
 
   private async look(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { RepeatingJob } from '../../time/repeating-job';
 import type { Database } from '../../db/client';
 import type { LogsService } from '../logs';
 import type { MailService } from '../mail';
@@ -19,8 +20,10 @@ const LOOK_EVERY_MS = 5000;
  * language. The rows are locked while the mail is written, so two instances never mail them twice.
  */
 export class AlertMailer {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
+  private readonly job = new RepeatingJob<number>((now = Date.now()) => this.mailUsers(now), {
+    everyMs: LOOK_EVERY_MS,
+    onError: (error) => this.deps.logger.error({ err: error }, 'mailing alerts failed'),
+  });
 
   constructor(
     private readonly deps: {
@@ -36,19 +39,16 @@ export class AlertMailer {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.mailDue(), LOOK_EVERY_MS).unref();
+    this.job.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
   /** Mails every user whose first waiting alert has waited `MAIL_GATHERS_MS`; resolves when queued. */
   mailDue(now = Date.now()): Promise<void> {
-    const run = this.running.then(() => this.mailUsers(now));
-    this.running = run.catch((error: unknown) => this.deps.logger.error({ err: error }, 'mailing alerts failed'));
-    return run;
+    return this.job.runNow(now);
   }
 
   private async mailUsers(now: number): Promise<void> {

@@ -2,6 +2,7 @@ import type https from 'node:https';
 import type { Language, PushPayload, PushSubscriptionBody } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import webpush, { WebPushError } from 'web-push';
+import { RepeatingJob } from '../../time/repeating-job';
 import type { Database } from '../../db/client';
 import type { SignedInUser } from '../../http/request-context';
 import type { LogsService } from '../logs';
@@ -35,8 +36,10 @@ const TTL_SECONDS = 60 * 60;
  */
 export class PushSender {
   private keys: { publicKey: string; privateKey: string } | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
+  private readonly job = new RepeatingJob(() => this.sendRound(), {
+    everyMs: LOOK_EVERY_MS,
+    onError: (error) => this.deps.logger.error({ err: error }, 'sending pushes failed'),
+  });
 
   constructor(
     private readonly deps: {
@@ -53,12 +56,11 @@ export class PushSender {
 
   async start(): Promise<void> {
     this.keys = await keepPushKeys(this.deps.db, webpush.generateVAPIDKeys());
-    this.timer = setInterval(() => void this.sendDue(), LOOK_EVERY_MS).unref();
+    this.job.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
   publicKey(): string {
@@ -76,9 +78,7 @@ export class PushSender {
 
   /** Sends the queued pushes; resolves when this round is done. */
   sendDue(): Promise<void> {
-    const run = this.running.then(() => this.sendRound());
-    this.running = run.catch((error: unknown) => this.deps.logger.error({ err: error }, 'sending pushes failed'));
-    return run;
+    return this.job.runNow();
   }
 
   private async sendRound(): Promise<void> {

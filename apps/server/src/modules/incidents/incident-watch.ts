@@ -1,6 +1,7 @@
 import { INCIDENT_LOG_EVENTS, type IncidentKind, sectorUnderArm } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Queryable } from '../../db/client';
+import { RepeatingJob } from '../../time/repeating-job';
 import type { AlertsService } from '../alerts';
 import type { MachineCommands } from '../commands';
 import type { LogsService } from '../logs';
@@ -43,8 +44,10 @@ function programWatersUnderArm(machine: WatchedMachine, state: MachineStateRow):
  * log entry and its queued alerts are written in that same transaction.
  */
 export class IncidentWatch {
-  private timer: NodeJS.Timeout | undefined;
-  private looking: Promise<unknown> = Promise.resolve();
+  private readonly job = new RepeatingJob<number>((now = Date.now()) => this.look(now), {
+    everyMs: LOOK_EVERY_MS,
+    onError: (error) => this.deps.logger.error({ err: error }, 'watching for incidents failed'),
+  });
 
   constructor(
     private readonly deps: {
@@ -61,21 +64,16 @@ export class IncidentWatch {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.lookOnce(), LOOK_EVERY_MS).unref();
+    this.job.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.looking;
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
   /** Looks at every machine now (unless another instance is looking); resolves when done. */
   lookOnce(now = Date.now()): Promise<void> {
-    const look = this.looking.then(() => this.look(now));
-    this.looking = look.catch((error: unknown) =>
-      this.deps.logger.error({ err: error }, 'watching for incidents failed'),
-    );
-    return look;
+    return this.job.runNow(now);
   }
 
   private async look(now: number): Promise<void> {

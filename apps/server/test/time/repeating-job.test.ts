@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { RepeatingJob } from '../../src/time/repeating-job';
+
+describe('a repeating job', () => {
+  it('runs one run at a time, in the order asked, and stopping waits for the run under way', async () => {
+    const events: string[] = [];
+    let release: () => void = () => undefined;
+    const job = new RepeatingJob<string>(
+      async (name) => {
+        events.push(`start ${name}`);
+        if (name === 'slow') await new Promise<void>((resolve) => (release = resolve));
+        events.push(`end ${name}`);
+      },
+      { everyMs: 60_000, onError: () => undefined },
+    );
+    const slow = job.runNow('slow');
+    const quick = job.runNow('quick');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(events).toEqual(['start slow']);
+    const stopped = job.stop();
+    release();
+    await Promise.all([slow, quick, stopped]);
+    expect(events).toEqual(['start slow', 'end slow', 'start quick', 'end quick']);
+  });
+
+  it('reports a failed run, tells whoever asked for it, and runs the next', async () => {
+    const reported: unknown[] = [];
+    let runs = 0;
+    const job = new RepeatingJob(
+      async () => {
+        runs += 1;
+        if (runs === 1) throw new Error('database away');
+      },
+      { everyMs: 60_000, onError: (error) => reported.push(error) },
+    );
+    await expect(job.runNow()).rejects.toThrow('database away');
+    await expect(job.runNow()).resolves.toBeUndefined();
+    expect(runs).toBe(2);
+    expect(reported).toEqual([new Error('database away')]);
+  });
+
+  it('runs by itself every interval once started, and no more once stopped', async () => {
+    let runs = 0;
+    const job = new RepeatingJob(
+      async () => {
+        runs += 1;
+      },
+      { everyMs: 20, onError: () => undefined },
+    );
+    job.start();
+    await expect.poll(() => runs).toBeGreaterThanOrEqual(3);
+    await job.stop();
+    const afterStop = runs;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(runs).toBe(afterStop);
+  });
+});
