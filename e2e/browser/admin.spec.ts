@@ -209,9 +209,15 @@ test('an administrator adds a machine by its ID, renames it and grants it to a u
   await row.getByRole('button', { name: /^Przydziel maszynę .* użytkownikowi$/ }).click();
   await grant.getByRole('searchbox', { name: 'Szukaj użytkowników' }).fill(doomed.email);
   await grant.getByRole('radio', { name: /Piotr Znikający/ }).check();
-  expect((await admin.call('DELETE', `/api/user/${doomed.id}/`)).status).toBe(200);
+  // Deleted the moment the grant is sent, so the dialog cannot refresh its list without the user
+  // (and turn its button off) in between.
+  await page.route('**/api/sprinkler/*/permissions/', async (route) => {
+    expect((await admin.call('DELETE', `/api/user/${doomed.id}/`)).status).toBe(200);
+    await route.continue();
+  });
   await grant.getByRole('button', { name: 'Przydziel dostęp' }).click();
   await expect(toastIn(grant, 'alert', 'Maszyna lub użytkownik nie istnieje.')).toBeVisible();
+  await page.unroute('**/api/sprinkler/*/permissions/');
   await grant.getByRole('button', { name: 'Anuluj' }).click();
   await expect(grant).toBeHidden();
 });
