@@ -18,12 +18,10 @@ import { DeviceCredentialsBadge } from './device-credentials-badge';
 import { PencilIcon } from '@/ui/icons';
 import { GrantUserDialog } from './grant-user-dialog';
 import { userName } from './user-name';
+import { parseDecimal } from '@/lib/decimal';
 
 const nameSchema = UpdateSprinklerBodySchema.shape.name;
 const lowPressureSchema = UpdateSprinklerBodySchema.shape.lowPressureBar;
-
-/** A decimal typed the Polish way ("1,5") or the English one ("1.5"). */
-const decimal = (typed: string) => (typed.trim() === '' ? Number.NaN : Number(typed.trim().replace(',', '.')));
 
 /** Every machine with the users who may use it and whether its controller has credentials: rename, grant and revoke from each row. */
 export function SprinklersTable() {
@@ -84,7 +82,7 @@ export function SprinklersTable() {
         invalid: t('admin.sprinklers.lowPressure.invalid'),
         done: t('admin.sprinklers.lowPressure.done'),
       },
-      (typed) => lowPressureSchema.safeParse(decimal(typed)).data,
+      (typed) => lowPressureSchema.safeParse(parseDecimal(typed)).data,
     );
 
   const columns: Column<SprinklerWithUsers>[] = [

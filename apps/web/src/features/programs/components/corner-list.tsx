@@ -6,6 +6,7 @@ import { inputClasses } from '@/ui/form/field-frame';
 import { IconButton } from '@/ui/icon-button';
 import { ChevronDownIcon, CloseIcon } from '@/ui/icons';
 import { MIN_CORNERS, roundedPosition } from '../lib/sector-form';
+import { parseDecimal } from '@/lib/decimal';
 
 const ROW = 'grid grid-cols-[1.5rem_minmax(0,1fr)_minmax(0,1fr)_auto] items-center gap-1.5 sm:gap-2';
 
@@ -21,8 +22,11 @@ function CoordinateInput({ label, value, limit, onChange }: CoordinateInputProps
   // While the field has focus it shows what is typed; otherwise the corner as it stands (moved on the map, say).
   const [typed, setTyped] = useState<string | null>(null);
   const text = typed ?? String(value);
-  const parsed = Number(text.trim().replace(',', '.'));
-  const valid = text.trim() !== '' && Number.isFinite(parsed) && Math.abs(parsed) <= limit;
+  const inRange = (typed: string) => {
+    const degrees = parseDecimal(typed);
+    return degrees !== null && Math.abs(degrees) <= limit ? degrees : null;
+  };
+  const valid = inRange(text) !== null;
   return (
     <input
       type="text"
@@ -34,8 +38,8 @@ function CoordinateInput({ label, value, limit, onChange }: CoordinateInputProps
       onBlur={() => setTyped(null)}
       onChange={(event) => {
         setTyped(event.target.value);
-        const next = Number(event.target.value.trim().replace(',', '.'));
-        if (event.target.value.trim() !== '' && Number.isFinite(next) && Math.abs(next) <= limit) onChange(next);
+        const next = inRange(event.target.value);
+        if (next !== null) onChange(next);
       }}
       className={`${inputClasses(!valid)} min-w-0 px-2! text-sm tabular-nums`}
     />

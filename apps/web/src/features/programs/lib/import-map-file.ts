@@ -7,6 +7,7 @@ import {
   polygonProblem,
 } from '@pivot/contracts';
 import { namedSystem, toDegrees } from './coordinate-systems';
+import { parseDecimal } from '@/lib/decimal';
 
 /**
  * Importing a map file into a program (spec §4, §8): GeoJSON (.geojson, .json), KML (.kml) or a
@@ -204,9 +205,7 @@ function nameOf(properties: Record<string, unknown>): string | null {
 /** A rate of a number or a numeric text, with a decimal point or comma (shapefiles often carry text). */
 export function parseRate(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value !== 'string') return null;
-  const text = value.trim().replace(',', '.');
-  return /^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : null;
+  return typeof value === 'string' ? parseDecimal(value) : null;
 }
 
 function uniqueName(name: string, taken: Set<string>): string {

@@ -1,5 +1,6 @@
 import { type Position, type Sector, SectorPropertiesSchema } from '@pivot/contracts';
 import type { ShapeError } from './shape-validity';
+import { parseDecimal } from '@/lib/decimal';
 
 /**
  * The sector form's rules (spec §5), checked with the contract's own schema so that the form
@@ -25,8 +26,7 @@ const CONTRACT_MESSAGES: Record<string, SectorFieldError> = {
 export function rateValue(text: string): number | string | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
-  const normalised = trimmed.replace(',', '.');
-  return /^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(normalised) ? Number(normalised) : trimmed;
+  return parseDecimal(trimmed) ?? trimmed;
 }
 
 /**
