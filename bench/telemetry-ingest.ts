@@ -1,9 +1,12 @@
 /**
  * Telemetry ingestion through a real broker into the database: a fleet of simulated machines
- * reporting every 5 s, then flooding reports as fast as the broker takes them. Prints the rate
- * at which the server stored the flood, next to the rate at which a plain subscriber that
- * stores nothing received it from the same broker, and checks that no report was lost.
- * Target: at least 5,000 reports/s stored, none lost.
+ * reporting every 5 s, then flooding reports as fast as the broker takes them. Prints what the
+ * steady fleet costs the server's process in CPU time, the rate at which the server stored the
+ * flood, next to the rate at which a plain subscriber that stores nothing received it from the
+ * same broker, and checks that no report was lost.
+ * Targets: the steady fleet at most 10 % of one core; at least 5,000 reports/s stored, at least
+ * 95 % of the broker's raw rate on the embedded broker (90 % on a broker of its own, which the
+ * server reaches over TCP), none lost.
  */
 import { randomBytes } from 'node:crypto';
 import { telemetry } from '@pivot/server/src/modules/telemetry/telemetry.table';
@@ -19,9 +22,19 @@ import { runBenchmark } from './support/run';
 import { sleep, timed } from './support/stats';
 
 const TARGET_PER_SECOND = 5000;
+/** Of the broker's raw rate: the embedded broker shares the server's process, an external one does not. */
+const TARGET_SHARE_EMBEDDED = 95;
+const TARGET_SHARE_EXTERNAL = 90;
+/** Of one core, for the steady fleet. */
+const TARGET_STEADY_CPU = 10;
 const TELEMETRY_MS = 5000;
 /** With no new report for this long after the fleet has sent everything, the rest is not coming. */
 const QUIET_MS = 3000;
+/**
+ * How often the counts are read. Reading the server's adds up a count per machine in the server's
+ * own process: every 5 ms it took 4 % of the server's core during the flood.
+ */
+const POLL_MS = 20;
 
 /** `--rate N` paces the flood at N reports/s in all; without it the machines publish as fast as they can. */
 const options = readOptions({ machines: 1000, steadySeconds: 15, floodPerMachine: 200, maxInFlight: 10, rate: 0 });
@@ -37,7 +50,7 @@ async function waitForCount(read: () => Promise<Progress>, goal: number, allSent
   let last = await read();
   for (;;) {
     if (last.count >= goal) return last;
-    await sleep(5);
+    await sleep(POLL_MS);
     const now = await read();
     if (now.count !== last.count) last = now;
     else if (allSent() && Date.now() - now.at > QUIET_MS) return last;
@@ -95,14 +108,24 @@ runBenchmark('telemetry-ingest', 280_000, async () => {
     };
     const readRaw = () => counter.ask({ type: 'count' }, 'count');
 
-    const steadyStart = { server: await readServer(), raw: await readRaw(), at: Date.now() };
+    // The server runs in this process: its CPU time over the steady phase is the fleet's cost.
+    const steadyStart = { server: await readServer(), raw: await readRaw(), at: Date.now(), cpu: process.cpuUsage() };
     await sleep(options.steadySeconds * 1000);
+    const steadyCpu = process.cpuUsage(steadyStart.cpu);
     const steadyEnd = { server: await readServer(), raw: await readRaw(), at: Date.now() };
     const steadyRate = (side: 'server' | 'raw') =>
       formatNumber(perSecond(steadyEnd[side].count - steadyStart[side].count, steadyStart.at, steadyEnd.at));
     printFigure(
       'steady: received by the server',
       `${steadyRate('server')} reports/s (plain subscriber: ${steadyRate('raw')})`,
+    );
+    const steadyCpuMs = (steadyCpu.user + steadyCpu.system) / 1000;
+    printTargeted(
+      'steady: server CPU time',
+      (steadyCpuMs / (steadyEnd.at - steadyStart.at)) * 100,
+      '% of a core',
+      { atMost: TARGET_STEADY_CPU },
+      1,
     );
 
     const rawBase = (await readRaw()).count;
@@ -153,7 +176,9 @@ runBenchmark('telemetry-ingest', 280_000, async () => {
       `${formatNumber(perSecond(received.count - serverBase, floodStart, received.at))} reports/s`,
     );
     printTargeted('flood: stored by the server', storedRate, 'reports/s', { atLeast: TARGET_PER_SECOND });
-    printFigure('stored / raw rate', `${formatNumber((storedRate / rawRate) * 100)} %`);
+    printTargeted('stored / raw rate', (storedRate / rawRate) * 100, '%', {
+      atLeast: options.broker === undefined ? TARGET_SHARE_EMBEDDED : TARGET_SHARE_EXTERNAL,
+    });
     printTargeted(`lost of ${formatNumber(published)}+ published`, lost, 'reports', { atMost: 0 });
     if (lost > 0) printNote('Reports were lost: the stored rate is not one sustained with none lost.');
     if (raw.count - rawBase < floodTotal) {
