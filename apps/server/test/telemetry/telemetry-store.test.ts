@@ -60,4 +60,70 @@ describe('storing telemetry', () => {
       BACK: true,
     });
   });
+
+  it("keeps each machine's newest report of a batch as its state, and a late older one changes nothing", async () => {
+    const position = {
+      type: 'LineString' as const,
+      coordinates: [
+        [10.5, 50.25],
+        [10.501, 50.251],
+      ] as [number, number][],
+    };
+    const alarmed = report('STATE-B', 1_795_320_005_000, 20);
+    await updateLatestState(database.db, [
+      report('STATE-A', 1_795_320_005_000, 50),
+      { machineId: 'STATE-B', message: { ...alarmed.message, status: 'alarm', alarm: 'pressure_loss', position } },
+      // Older than the one before it in the same batch: not the state.
+      report('STATE-A', 1_795_320_000_000, 5),
+    ]);
+    await updateLatestState(database.db, [
+      report('STATE-B', 1_795_320_000_000, 1),
+      report('STATE-C', 1_795_320_000_000, 7),
+    ]);
+    const states = await findMachineStates(database.db, ['STATE-A', 'STATE-B', 'STATE-C']);
+    const shown = ([...states.values()] as const).map((state) => ({
+      machineId: state.machineId,
+      online: state.online,
+      reportedAt: state.reportedAt?.getTime(),
+      status: state.status,
+      angle: state.angle,
+      alarm: state.alarm,
+      position: state.position,
+    }));
+    expect(shown.sort((a, b) => a.machineId.localeCompare(b.machineId))).toEqual([
+      {
+        machineId: 'STATE-A',
+        online: true,
+        reportedAt: 1_795_320_005_000,
+        status: 'front',
+        angle: 50,
+        alarm: null,
+        position: null,
+      },
+      {
+        machineId: 'STATE-B',
+        online: true,
+        reportedAt: 1_795_320_005_000,
+        status: 'alarm',
+        angle: 20,
+        alarm: 'pressure_loss',
+        position,
+      },
+      {
+        machineId: 'STATE-C',
+        online: true,
+        reportedAt: 1_795_320_000_000,
+        status: 'front',
+        angle: 7,
+        alarm: null,
+        position: null,
+      },
+    ]);
+    expect(states.get('STATE-A')).toMatchObject({ distance: 412.5, speed: 60, pressure: 2.43, flow: 85.2 });
+
+    // The next report clears the alarm and the position: the state is the newest report as a whole.
+    await updateLatestState(database.db, [report('STATE-B', 1_795_320_010_000, 21)]);
+    const cleared = (await findMachineStates(database.db, ['STATE-B'])).get('STATE-B');
+    expect(cleared).toMatchObject({ status: 'front', angle: 21, alarm: null, position: null });
+  });
 });

@@ -6,7 +6,15 @@ import type { HealthProblem } from '../../http/health';
 import { type TelemetryReport, insertTelemetry, updateLatestState } from './telemetry.repository';
 
 const FLUSH_INTERVAL_MS = 100;
-const MAX_BATCH = 2000;
+/** This many reports waiting are stored at once, without waiting for the interval. */
+const FLUSH_AT = 2000;
+/**
+ * The most reports stored in one transaction. A batch waits for the one before it, so when they
+ * come faster than the database takes them the batches grow up to this: the statements and the
+ * latest-state upsert (a row per machine in the batch, whatever its size) are paid for once per
+ * many more reports, and the store catches up.
+ */
+const MAX_BATCH = 10_000;
 /** While the database is unreachable reports wait here; past this many the oldest are dropped. */
 const MAX_BUFFERED = 200_000;
 const RETRY_MS = 1000;
@@ -32,6 +40,8 @@ export class TelemetryIngest {
   private failingSince: number | undefined;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** Whether a flush is storing the buffer now: it takes what arrives meanwhile too. */
+  private draining = false;
   /** Reports this instance has received since it started, per machine. */
   private readonly receivedPerMachine = new Map<string, number>();
 
@@ -52,8 +62,9 @@ export class TelemetryIngest {
       for (const entry of dropped) entry.reject(new Error('telemetry buffer full'));
       this.logger.error({ dropped: dropped.length }, 'telemetry buffer full; dropped the oldest reports');
     }
-    if (this.buffer.length >= MAX_BATCH) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_INTERVAL_MS);
+    if (this.buffer.length >= FLUSH_AT) {
+      if (!this.draining) void this.flush();
+    } else this.timer ??= setTimeout(() => void this.flush(), FLUSH_INTERVAL_MS);
     return stored;
   }
 
@@ -90,17 +101,22 @@ export class TelemetryIngest {
   }
 
   private async storeBuffered(): Promise<void> {
-    while (this.buffer.length > 0) {
-      this.storing = this.buffer.splice(0, MAX_BATCH);
-      const unstored = await this.store(this.storing);
-      this.storing = [];
-      if (unstored.length > 0) {
-        this.buffer.unshift(...unstored);
-        this.failingSince ??= Date.now();
-        this.timer ??= setTimeout(() => void this.flush(), RETRY_MS);
-        return;
+    this.draining = true;
+    try {
+      while (this.buffer.length > 0) {
+        this.storing = this.buffer.splice(0, MAX_BATCH);
+        const unstored = await this.store(this.storing);
+        this.storing = [];
+        if (unstored.length > 0) {
+          this.buffer.unshift(...unstored);
+          this.failingSince ??= Date.now();
+          this.timer ??= setTimeout(() => void this.flush(), RETRY_MS);
+          return;
+        }
+        this.failingSince = undefined;
       }
-      this.failingSince = undefined;
+    } finally {
+      this.draining = false;
     }
   }
 

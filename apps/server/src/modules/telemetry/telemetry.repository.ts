@@ -19,62 +19,95 @@ export function measuredValues(message: TelemetryMessage) {
  */
 export async function insertTelemetry(db: Queryable, reports: TelemetryReport[]): Promise<void> {
   if (reports.length === 0) return;
-  const column = (value: (message: TelemetryMessage) => unknown) =>
-    sql.param(reports.map((report) => value(report.message)));
+  const columns = reportColumns(reports);
   await db.execute(sql`
     insert into ${telemetry} (machine_id, ts, status, angle, distance, speed, pressure, flow)
     select * from unnest(
-      ${sql.param(reports.map((report) => report.machineId))}::text[],
-      ${column((message) => new Date(message.ts))}::timestamptz[],
-      ${column((message) => message.status)}::text[],
-      ${column((message) => message.angle)}::float8[],
-      ${column((message) => message.distance)}::float8[],
-      ${column((message) => message.speed)}::float8[],
-      ${column((message) => message.pressure)}::float8[],
-      ${column((message) => message.flow)}::float8[]
+      ${sql.param(columns.machineId)}::text[],
+      ${sql.param(columns.ts)}::timestamptz[],
+      ${sql.param(columns.status)}::text[],
+      ${sql.param(columns.angle)}::float8[],
+      ${sql.param(columns.distance)}::float8[],
+      ${sql.param(columns.speed)}::float8[],
+      ${sql.param(columns.pressure)}::float8[],
+      ${sql.param(columns.flow)}::float8[]
     )
     on conflict do nothing`);
 }
 
-/** Keeps each machine's newest report as its state; an older report arriving late changes nothing. */
+/**
+ * Keeps each machine's newest report as its state; an older report arriving late changes nothing.
+ * Like the insert, one statement of array parameters, one row per machine in the batch, in the
+ * order of their IDs: two batches upserting the same machines (two server instances, or two
+ * batches at once) lock their rows in the same order and cannot deadlock.
+ */
 export async function updateLatestState(db: Queryable, reports: TelemetryReport[]): Promise<void> {
-  const newest = new Map<string, TelemetryMessage>();
-  for (const { machineId, message } of reports) {
-    const known = newest.get(machineId);
-    if (!known || known.ts < message.ts) newest.set(machineId, message);
+  const newest = new Map<string, TelemetryReport>();
+  for (const report of reports) {
+    const known = newest.get(report.machineId);
+    if (!known || known.message.ts < report.message.ts) newest.set(report.machineId, report);
   }
   if (newest.size === 0) return;
-  await db
-    .insert(machineState)
-    .values(
-      [...newest].map(([machineId, message]) => ({
-        machineId,
-        online: true,
-        reportedAt: new Date(message.ts),
-        ...measuredValues(message),
-        alarm: message.alarm ?? null,
-        position: message.position ?? null,
-      })),
-    )
-    .onConflictDoUpdate({
-      target: machineState.machineId,
-      set: {
-        // A controller publishes its presence once, as it connects, and a broker may drop it on the
-        // way (Mosquitto does to a subscriber that falls behind): a machine that reports though its
-        // presence never arrived is connected, and its silence tells when it is not.
-        online: sql`case when ${machineState.presenceAt} is null then true else ${machineState.online} end`,
-        reportedAt: sql`excluded.reported_at`,
-        status: sql`excluded.status`,
-        angle: sql`excluded.angle`,
-        distance: sql`excluded.distance`,
-        speed: sql`excluded.speed`,
-        pressure: sql`excluded.pressure`,
-        flow: sql`excluded.flow`,
-        alarm: sql`excluded.alarm`,
-        position: sql`excluded.position`,
-      },
-      setWhere: sql`${machineState.reportedAt} is null or ${machineState.reportedAt} < excluded.reported_at`,
-    });
+  const latest = [...newest.values()].sort((a, b) => (a.machineId < b.machineId ? -1 : 1));
+  const columns = reportColumns(latest);
+  const alarms = latest.map(({ message }) => message.alarm ?? null);
+  const positions = latest.map(({ message }) => (message.position ? JSON.stringify(message.position) : null));
+  await db.execute(sql`
+    insert into ${machineState} as state
+      (machine_id, online, reported_at, status, angle, distance, speed, pressure, flow, alarm, position)
+    select machine_id, true, reported_at, status, angle, distance, speed, pressure, flow, alarm, position
+    from unnest(
+      ${sql.param(columns.machineId)}::text[],
+      ${sql.param(columns.ts)}::timestamptz[],
+      ${sql.param(columns.status)}::text[],
+      ${sql.param(columns.angle)}::float8[],
+      ${sql.param(columns.distance)}::float8[],
+      ${sql.param(columns.speed)}::float8[],
+      ${sql.param(columns.pressure)}::float8[],
+      ${sql.param(columns.flow)}::float8[],
+      ${sql.param(alarms)}::text[],
+      ${sql.param(positions)}::jsonb[]
+    ) as report (machine_id, reported_at, status, angle, distance, speed, pressure, flow, alarm, position)
+    on conflict (machine_id) do update set
+      -- A controller publishes its presence once, as it connects, and a broker may drop it on the
+      -- way (Mosquitto does to a subscriber that falls behind): a machine that reports though its
+      -- presence never arrived is connected, and its silence tells when it is not.
+      online = case when state.presence_at is null then true else state.online end,
+      reported_at = excluded.reported_at,
+      status = excluded.status,
+      angle = excluded.angle,
+      distance = excluded.distance,
+      speed = excluded.speed,
+      pressure = excluded.pressure,
+      flow = excluded.flow,
+      alarm = excluded.alarm,
+      position = excluded.position
+    where state.reported_at is null or state.reported_at < excluded.reported_at`);
+}
+
+/** The measured values of reports, a column each, as the array parameters of a statement. */
+function reportColumns(reports: TelemetryReport[]) {
+  const columns = {
+    machineId: new Array<string>(reports.length),
+    ts: new Array<Date>(reports.length),
+    status: new Array<SprinklerStatus>(reports.length),
+    angle: new Array<number>(reports.length),
+    distance: new Array<number>(reports.length),
+    speed: new Array<number>(reports.length),
+    pressure: new Array<number>(reports.length),
+    flow: new Array<number>(reports.length),
+  };
+  reports.forEach(({ machineId, message }, index) => {
+    columns.machineId[index] = machineId;
+    columns.ts[index] = new Date(message.ts);
+    columns.status[index] = message.status;
+    columns.angle[index] = message.angle;
+    columns.distance[index] = message.distance;
+    columns.speed[index] = message.speed;
+    columns.pressure[index] = message.pressure;
+    columns.flow[index] = message.flow;
+  });
+  return columns;
 }
 
 export async function updatePresence(db: Queryable, machineId: string, online: boolean, at: Date): Promise<void> {
