@@ -24,6 +24,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { z } from 'zod';
 import { type LatLng, distanceM } from '../geo/geo';
 import type { ServerCredentials } from './broker-policy';
+import { plainTelemetry } from './plain-telemetry';
 import type { ReceiptJournal } from './receipt-journal';
 
 /** What a machine answers when a command of this type succeeds. */
@@ -506,12 +507,10 @@ function parseMessage(
   }
   const json = parseJson(payload);
   if (json === undefined) return { ok: false, reason: 'not_json', detail: 'not a JSON document' };
-  const parsed = MESSAGE_SCHEMAS[kind].safeParse(json);
-  if (!parsed.success) {
-    const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(message)'}: ${issue.message}`);
-    return { ok: false, reason: 'invalid', detail: detail.join('; ') };
-  }
-  const ts = 'ts' in parsed.data ? parsed.data.ts : undefined;
+  const checked = checkSchema(kind, json);
+  if (!checked.ok) return checked;
+  const message = checked.message;
+  const ts = 'ts' in message ? message.ts : undefined;
   if (ts !== undefined && ts > now + MACHINE_LIMITS.clockSkewMs) {
     return { ok: false, reason: 'clock_ahead', detail: `ts ${new Date(ts).toISOString()} is ahead of the server` };
   }
@@ -522,9 +521,19 @@ function parseMessage(
       detail: `ts ${new Date(ts).toISOString()} is older than the backfill window`,
     };
   }
-  const beyond = kind === 'telemetry' && arm ? beyondArm(parsed.data as MachineMessages['telemetry'], arm) : undefined;
+  const beyond = kind === 'telemetry' && arm ? beyondArm(message as MachineMessages['telemetry'], arm) : undefined;
   if (beyond) return { ok: false, reason: 'beyond_arm', detail: beyond };
-  return { ok: true, message: parsed.data };
+  return { ok: true, message };
+}
+
+/** The message as its kind's schema takes it, or the schema's complaints; a plainly valid report skips the schema. */
+function checkSchema(kind: MachineMessageKind, json: unknown): ParsedMessage {
+  const plain = kind === 'telemetry' ? plainTelemetry(json) : undefined;
+  if (plain) return { ok: true, message: plain };
+  const parsed = MESSAGE_SCHEMAS[kind].safeParse(json);
+  if (parsed.success) return { ok: true, message: parsed.data };
+  const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(message)'}: ${issue.message}`);
+  return { ok: false, reason: 'invalid', detail: detail.join('; ') };
 }
 
 /**
