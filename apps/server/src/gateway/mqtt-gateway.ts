@@ -251,6 +251,7 @@ export class MqttGateway {
       },
       options.sessionExpirySeconds,
       (topic, payload) => this.receive(topic, payload, { store: true, announce: announceFromMain }),
+      options.journal,
     );
     const live = options.sharedGroup
       ? connectClient(
@@ -263,6 +264,7 @@ export class MqttGateway {
           },
           0,
           (topic, payload) => this.receive(topic, payload, { store: false, announce: true }),
+          undefined,
         )
       : undefined;
     // Side by side: start-up waits for the broker once, not once per connection.
@@ -342,6 +344,8 @@ export class MqttGateway {
     for (const pending of this.pending.values()) pending.settle({ kind: 'timeout' });
     // With the broker away nothing in flight can finish: waiting for it would hang the shutdown.
     const end = (client: MqttClient | undefined) => client?.endAsync(!client.connected);
+    // Ending a socket sends what it holds back: the journal's records of those messages go first.
+    this.options.journal?.release();
     await Promise.all([end(this.client), end(this.liveClient)]);
     this.options.journal?.close();
   }
@@ -377,7 +381,7 @@ export class MqttGateway {
     const { kind, machineId, deviceId } = parsedTopic;
     const journal = use.store ? this.options.journal : undefined;
     if (journal && payload.length > 0) {
-      // Written before this handler returns, which is before the broker is told it arrived.
+      // Written before the broker is told it arrived: now, or with the others of its read (writeOncePerRead).
       const receipt = journal.append({ topic, payload });
       this.receiveReport(kind, { machineId, deviceId }, topic, payload, use)
         .then(
@@ -575,6 +579,8 @@ async function connectClient(
   subscriptions: Record<string, { qos: 0 | 1 }>,
   sessionExpirySeconds: number,
   onMessage: (topic: string, payload: Buffer) => void,
+  /** Where the messages of this connection are journalled before they are acknowledged. */
+  journal: ReceiptJournal | undefined,
 ): Promise<MqttClient> {
   const { username, password } = options.credentials;
   const client = mqtt.connect(options.url, {
@@ -619,7 +625,7 @@ async function connectClient(
       // A command is a small packet sent right after others (acknowledgements): with Nagle's
       // algorithm it would wait for the broker's delayed acknowledgement, about 40 ms.
       client.stream.setNoDelay(true);
-      writeOncePerRead(client.stream);
+      writeOncePerRead(client.stream, journal);
     }
   });
   const subscribed = new Promise<boolean>((resolve) => {
@@ -645,17 +651,22 @@ async function connectClient(
 /**
  * The client acknowledges every QoS 1 message as soon as it is handled, and writes each
  * acknowledgement to the socket by itself: a system call per message, a sixth of the server's
- * time under a flood. Holding the socket's writes while what one read brought is handled sends
- * the acknowledgements of all its messages in one write, within the same turn of the event loop.
+ * time under a flood, and the journal wrote each message's record likewise. Holding the socket's
+ * writes and the journal while what one read brought is handled sends the acknowledgements of
+ * all its messages in one write, within the same turn of the event loop, right after the
+ * journal's records of them, also in one write.
  */
-function writeOncePerRead(socket: net.Socket): void {
+function writeOncePerRead(socket: net.Socket, journal: ReceiptJournal | undefined): void {
   let holding = false;
   socket.prependListener('data', () => {
     if (holding) return;
     holding = true;
+    journal?.hold();
     socket.cork();
     setImmediate(() => {
       holding = false;
+      // Written before any of their acknowledgements leaves.
+      journal?.release();
       socket.uncork();
     });
   });

@@ -7,7 +7,7 @@ import {
   readdirSync,
   unlinkSync,
   writeFileSync,
-  writeSync,
+  writevSync,
 } from 'node:fs';
 import path from 'node:path';
 
@@ -23,8 +23,10 @@ type Segment = {
   /** Where the next record goes; the file is written by position, so it can be emptied in place. */
   size: number;
   openedAt: number;
-  /** Records written to it and not settled yet. */
+  /** Records appended to it and not settled yet. */
   outstanding: number;
+  /** Records appended while the journal is held, to be written at its release. */
+  held: Buffer[];
   /** No longer written to: it goes once its last record is settled. */
   closed: boolean;
 };
@@ -53,6 +55,7 @@ export class JournalLockedError extends Error {}
 export class ReceiptJournal {
   private current: Segment | undefined;
   private sequence: number;
+  private holding = false;
   private readonly leftoverFiles: string[];
 
   private constructor(
@@ -86,7 +89,10 @@ export class ReceiptJournal {
     for (const file of this.leftoverFiles.splice(0)) removeFile(file);
   }
 
-  /** Writes a message down; synchronous, so it is in the journal before the broker is answered. */
+  /**
+   * Writes a message down; synchronous, so it is in the journal before the broker is answered.
+   * While the journal is held, it is written at the release instead.
+   */
   append(message: ReceivedMessage): Receipt {
     const segment = this.writableSegment();
     const topic = Buffer.from(message.topic, 'utf8');
@@ -95,10 +101,26 @@ export class ReceiptJournal {
     record.writeUInt32BE(message.payload.length, 4);
     topic.copy(record, HEADER_BYTES);
     message.payload.copy(record, HEADER_BYTES + topic.length);
-    writeSync(segment.fd, record, 0, record.length, segment.size);
-    segment.size += record.length;
+    segment.held.push(record);
     segment.outstanding += 1;
+    if (!this.holding) writeHeld(segment);
     return { segment };
+  }
+
+  /**
+   * Keeps what is appended from now on in memory until `release`, which writes it all at once:
+   * one write for the many messages a read from the broker brings instead of one each. For a
+   * caller that holds the acknowledgements of those messages back as long (the gateway corks its
+   * socket): they must not leave before the release.
+   */
+  hold(): void {
+    this.holding = true;
+  }
+
+  /** Writes what was appended while held. */
+  release(): void {
+    this.holding = false;
+    if (this.current) writeHeld(this.current);
   }
 
   /** The message is stored: it need not be replayed. */
@@ -106,6 +128,8 @@ export class ReceiptJournal {
     const segment = receipt.segment;
     segment.outstanding -= 1;
     if (segment.outstanding > 0) return;
+    // Stored before they were even written: they need not be.
+    segment.held = [];
     if (segment.closed) {
       removeFile(segment.file);
     } else {
@@ -128,15 +152,31 @@ export class ReceiptJournal {
     if (current) this.retire(current);
     this.sequence += 1;
     const file = path.join(this.directory, `${String(this.sequence).padStart(12, '0')}.journal`);
-    this.current = { file, fd: openSync(file, 'w'), size: 0, openedAt: now, outstanding: 0, closed: false };
+    this.current = {
+      file,
+      fd: openSync(file, 'w'),
+      size: 0,
+      openedAt: now,
+      outstanding: 0,
+      held: [],
+      closed: false,
+    };
     return this.current;
   }
 
   private retire(segment: Segment): void {
+    writeHeld(segment);
     closeSync(segment.fd);
     segment.closed = true;
     if (segment.outstanding === 0) removeFile(segment.file);
   }
+}
+
+/** Writes a segment's held records at its end, in one system call. */
+function writeHeld(segment: Segment): void {
+  if (segment.held.length === 0) return;
+  segment.size += writevSync(segment.fd, segment.held, segment.size);
+  segment.held = [];
 }
 
 /** The records of a segment; a record cut short by the kill that left it is not one. */

@@ -30,6 +30,24 @@ describe('the receipt journal', () => {
     expect(second.leftovers()).toEqual([message(1), message(2), message(3), message(4)]);
   });
 
+  it('writes what was appended while held at the release, in order, and nothing that was settled before', () => {
+    const journal = ReceiptJournal.open(directory);
+    journal.append(message(1));
+    journal.hold();
+    for (const n of [2, 3]) journal.append(message(n));
+    // Killed now: the held messages were not acknowledged yet, and the broker sends them again.
+    expect(ReceiptJournal.open(directory).leftovers()).toEqual([message(1)]);
+    journal.release();
+    journal.append(message(4));
+    expect(ReceiptJournal.open(directory).leftovers()).toEqual([1, 2, 3, 4].map(message));
+
+    const emptied = ReceiptJournal.open(path.join(directory, 'emptied'));
+    emptied.hold();
+    for (const receipt of [5, 6].map((n) => emptied.append(message(n)))) emptied.settle(receipt);
+    emptied.release();
+    expect(ReceiptJournal.open(path.join(directory, 'emptied')).leftovers()).toEqual([]);
+  });
+
   it('empties a segment in place once everything in it is settled', async () => {
     const journal = ReceiptJournal.open(directory);
     const receipts = [1, 2].map((n) => journal.append(message(n)));
