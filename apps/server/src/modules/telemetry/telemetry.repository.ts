@@ -1,5 +1,5 @@
 import type { MachineProgramMessage, SprinklerStatus, TelemetryMessage } from '@pivot/contracts';
-import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { type SQL, and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { type MachineStateRow, machineState, telemetry } from './telemetry.table';
 
@@ -19,19 +19,9 @@ export function measuredValues(message: TelemetryMessage) {
  */
 export async function insertTelemetry(db: Queryable, reports: TelemetryReport[]): Promise<void> {
   if (reports.length === 0) return;
-  const columns = reportColumns(reports);
   await db.execute(sql`
     insert into ${telemetry} (machine_id, ts, status, angle, distance, speed, pressure, flow)
-    select * from unnest(
-      ${sql.param(columns.machineId)}::text[],
-      ${sql.param(columns.ts)}::timestamptz[],
-      ${sql.param(columns.status)}::text[],
-      ${sql.param(columns.angle)}::float8[],
-      ${sql.param(columns.distance)}::float8[],
-      ${sql.param(columns.speed)}::float8[],
-      ${sql.param(columns.pressure)}::float8[],
-      ${sql.param(columns.flow)}::float8[]
-    )
+    select * from unnest(${measuredArrays(reports)})
     on conflict do nothing`);
 }
 
@@ -49,7 +39,6 @@ export async function updateLatestState(db: Queryable, reports: TelemetryReport[
   }
   if (newest.size === 0) return;
   const latest = [...newest.values()].sort((a, b) => (a.machineId < b.machineId ? -1 : 1));
-  const columns = reportColumns(latest);
   const alarms = latest.map(({ message }) => message.alarm ?? null);
   const positions = latest.map(({ message }) => (message.position ? JSON.stringify(message.position) : null));
   await db.execute(sql`
@@ -57,14 +46,7 @@ export async function updateLatestState(db: Queryable, reports: TelemetryReport[
       (machine_id, online, reported_at, status, angle, distance, speed, pressure, flow, alarm, position)
     select machine_id, true, reported_at, status, angle, distance, speed, pressure, flow, alarm, position
     from unnest(
-      ${sql.param(columns.machineId)}::text[],
-      ${sql.param(columns.ts)}::timestamptz[],
-      ${sql.param(columns.status)}::text[],
-      ${sql.param(columns.angle)}::float8[],
-      ${sql.param(columns.distance)}::float8[],
-      ${sql.param(columns.speed)}::float8[],
-      ${sql.param(columns.pressure)}::float8[],
-      ${sql.param(columns.flow)}::float8[],
+      ${measuredArrays(latest)},
       ${sql.param(alarms)}::text[],
       ${sql.param(positions)}::jsonb[]
     ) as report (machine_id, reported_at, status, angle, distance, speed, pressure, flow, alarm, position)
@@ -85,8 +67,11 @@ export async function updateLatestState(db: Queryable, reports: TelemetryReport[
     where state.reported_at is null or state.reported_at < excluded.reported_at`);
 }
 
-/** The measured values of reports, a column each, as the array parameters of a statement. */
-function reportColumns(reports: TelemetryReport[]) {
+/**
+ * The machine, time and measured values of reports, a column each, as the array parameters of
+ * unnest, in the order of the telemetry table's columns.
+ */
+function measuredArrays(reports: TelemetryReport[]): SQL {
   const columns = {
     machineId: new Array<string>(reports.length),
     ts: new Array<Date>(reports.length),
@@ -107,7 +92,15 @@ function reportColumns(reports: TelemetryReport[]) {
     columns.pressure[index] = message.pressure;
     columns.flow[index] = message.flow;
   });
-  return columns;
+  return sql`
+    ${sql.param(columns.machineId)}::text[],
+    ${sql.param(columns.ts)}::timestamptz[],
+    ${sql.param(columns.status)}::text[],
+    ${sql.param(columns.angle)}::float8[],
+    ${sql.param(columns.distance)}::float8[],
+    ${sql.param(columns.speed)}::float8[],
+    ${sql.param(columns.pressure)}::float8[],
+    ${sql.param(columns.flow)}::float8[]`;
 }
 
 export async function updatePresence(db: Queryable, machineId: string, online: boolean, at: Date): Promise<void> {
