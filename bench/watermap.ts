@@ -13,7 +13,7 @@ import { MACHINE_LIMITS } from '@pivot/contracts';
 import { grantAccess } from '@pivot/server/src/modules/access/access.repository';
 import { insertSprinkler } from '@pivot/server/src/modules/sprinklers/sprinklers.repository';
 import { TOP_SPEED_STRETCH_MS, type WaterReport, waterBetween } from '@pivot/server/src/modules/watermap/water-grid';
-import { waterCells } from '@pivot/server/src/modules/watermap/watermap.table';
+import { waterCellYears } from '@pivot/server/src/modules/watermap/watermap.table';
 import { count, eq, sql } from 'drizzle-orm';
 import { type BenchServer, startBenchServer } from './support/bench-server';
 import { insertTelemetryColumns } from './support/bulk-insert';
@@ -198,16 +198,16 @@ runBenchmark('watermap', (120 + 3 * options.days) * 1000, async () => {
     const accountingMs = await timed(() => app.waterAccounting.runOnce(new Date(seasonEnd)));
     const [grid] = await db
       .select({ rows: count() })
-      .from(waterCells)
-      .where(eq(waterCells.machineId, sprinkler.internalId));
+      .from(waterCellYears)
+      .where(eq(waterCellYears.machineId, sprinkler.internalId));
     printFigure(
       'water accounting of the season',
       `${formatNumber(accountingMs / 1000, 1)} s (${formatNumber((reports / accountingMs) * 1000)} reports/s)`,
     );
-    printFigure('grid rows (cell × month)', formatNumber(grid!.rows));
+    printFigure('grid rows (cell × year)', formatNumber(grid!.rows));
     // A server that has run a season has statistics on the grid (autovacuum analyses it as it
     // grows); a table filled a minute ago has none, and the planner then sorts the rows on disk.
-    await db.execute(sql`analyze ${waterCells}`);
+    await db.execute(sql`analyze ${waterCellYears}`);
 
     const session = await server.signIn(user.email);
     const query = new URLSearchParams({ start: dottedDay(0), stop: dottedDay(options.days - 1) });
