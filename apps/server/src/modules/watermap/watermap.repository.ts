@@ -2,6 +2,7 @@ import { type SQL, and, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import type { DayOfYear } from './day-of-year';
 import type { CellWater } from './round-grid';
+import { cellKey } from './water-grid';
 import { waterCellYears, waterProgress } from './watermap.table';
 
 /** How far a machine's telemetry has been counted; a machine never counted starts from its first report. */
@@ -63,24 +64,35 @@ export async function addWater(db: Queryable, machineId: string, date: DayOfYear
         order by d)`);
 }
 
-/** The water per cell over the local days from `start` to `stop`, both included, at most a year apart. */
+/**
+ * The water per cell over the local days from `start` to `stop`, both included, at most a year
+ * apart. Each row's depth is computed in the query, but the rows of a cell in two years (a range
+ * across New Year) are added up here: grouping in the query made PostgreSQL hash the rows with
+ * their arrays, which spilled a season's to disk and took four times as long as reading them.
+ */
 export async function waterPerCell(
   db: Queryable,
   machineId: string,
   start: DayOfYear,
   stop: DayOfYear,
 ): Promise<{ x: number; y: number; depth: number }[]> {
-  const { days, year } = waterCellYears;
+  const { days, year, x, y } = waterCellYears;
   const firstDay = sql`case when ${year} = ${start.year}::int then ${start.day}::int else 1 end`;
   const lastDay = sql`case when ${year} = ${stop.year}::int then ${stop.day}::int else 366 end`;
   // Past the array's end a cell got no more water: its last element holds. days[0] is null
   // (arrays start at 1): a range from 1 January subtracts nothing.
   const through = (day: SQL) => sql`${days}[least(${day}, cardinality(${days}))]`;
-  const depth = sql<number>`sum(${through(lastDay)} - coalesce(${through(sql`${firstDay} - 1`)}, 0))::float8`;
+  const depth = sql<number>`${through(lastDay)} - coalesce(${through(sql`${firstDay} - 1`)}, 0)`;
   const rows = await db
-    .select({ x: waterCellYears.x, y: waterCellYears.y, depth })
+    .select({ x, y, depth })
     .from(waterCellYears)
-    .where(and(eq(waterCellYears.machineId, machineId), gte(year, start.year), lte(year, stop.year)))
-    .groupBy(waterCellYears.x, waterCellYears.y);
-  return rows.map((row) => ({ x: row.x, y: row.y, depth: Number(row.depth) }));
+    .where(and(eq(waterCellYears.machineId, machineId), gte(year, start.year), lte(year, stop.year)));
+  const cells = new Map<string, { x: number; y: number; depth: number }>();
+  for (const row of rows) {
+    const key = cellKey(row.x, row.y);
+    const cell = cells.get(key);
+    if (cell) cell.depth += Number(row.depth);
+    else cells.set(key, { x: row.x, y: row.y, depth: Number(row.depth) });
+  }
+  return [...cells.values()];
 }
