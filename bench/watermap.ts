@@ -3,6 +3,9 @@
  * bulk, counted once into the water grid, then GET /api/sprinkler/{id}/watermap/ over the whole
  * season through the listening API, as a signed-in user. Target: p95 < 50 ms.
  *
+ * Then the water balance of one full circle: the volume on the grid against the volume pumped.
+ * Target: within 1 %.
+ *
  * Then the worst case at 2,000 m: how long one report pair takes to spread, and the longest the
  * event loop is held while a backlog of the widest pairs the bound allows is counted. Target:
  * < 50 ms.
@@ -13,7 +16,7 @@ import { MACHINE_LIMITS } from '@pivot/contracts';
 import { grantAccess } from '@pivot/server/src/modules/access/access.repository';
 import { insertSprinkler } from '@pivot/server/src/modules/sprinklers/sprinklers.repository';
 import { TOP_SPEED_STRETCH_MS, type WaterReport, waterBetween } from '@pivot/server/src/modules/watermap/water-grid';
-import { waterCells } from '@pivot/server/src/modules/watermap/watermap.table';
+import { waterCellYears } from '@pivot/server/src/modules/watermap/watermap.table';
 import { count, eq, sql } from 'drizzle-orm';
 import { type BenchServer, startBenchServer } from './support/bench-server';
 import { insertTelemetryColumns } from './support/bulk-insert';
@@ -48,6 +51,11 @@ function dottedDay(day: number): string {
  */
 const FULL_SEASON_DAYS = 180;
 const options = readOptions({ days: 90, requests: 200, worstPairs: 2000 });
+
+/** How far the volume on the grid may be from the volume pumped. */
+const TARGET_BALANCE_PERCENT = 1;
+/** The end tower's speed on the full circle of the water balance, m/min: a real pivot's pace. */
+const BALANCE_TIP_SPEED = 3;
 
 /** The longest the accounting may hold the event loop. */
 const TARGET_BLOCK_MS = 50;
@@ -94,6 +102,49 @@ function worstBacklog(start: number, pairs: number): TelemetryColumns {
     pressure: reports.map(() => 2.5),
     flow: reports.map((report) => report.flow),
   };
+}
+
+/**
+ * One full circle of the season's machine at its nominal flow, reported every 5 s and
+ * counted by the accounting on a local day after the season: the volume on the grid the API
+ * answers for that day (mm × cell area), against the volume pumped (flow × time watering).
+ */
+async function waterBalance(server: BenchServer, userId: number, access: string | undefined): Promise<void> {
+  const { db } = server.app.database;
+  const sprinkler = await insertSprinkler(db, {
+    internalId: `BENCH-CIRCLE-${randomBytes(3).toString('hex')}`,
+    name: 'Full circle',
+    ...CENTRE,
+    armLength: MACHINE.armLength,
+  });
+  await grantAccess(db, sprinkler.id, userId);
+  const degreesPerReport = ((BALANCE_TIP_SPEED / 60_000) * REPORT_INTERVAL_MS * 180) / (Math.PI * MACHINE.armLength);
+  const pairs = Math.ceil(360 / degreesPerReport);
+  const day = options.days + 1;
+  // From 01:00 local time: the circle takes 14 hours, all on the one day.
+  const start = SEASON_START + day * DAY_MS + 3_600_000;
+  const ts = Array.from({ length: pairs + 1 }, (_, index) => start + index * REPORT_INTERVAL_MS);
+  await insertTelemetryColumns(db, sprinkler.internalId, {
+    ts,
+    status: ts.map(() => 'front'),
+    angle: ts.map((_, index) => Math.min(360, index * degreesPerReport) % 360),
+    distance: ts.map(() => MACHINE.armLength),
+    speed: ts.map(() => 100),
+    pressure: ts.map(() => 2.5),
+    flow: ts.map(() => MACHINE.flow),
+  });
+  await server.app.waterAccounting.runOnce(new Date(ts.at(-1)!));
+  const query = new URLSearchParams({ start: dottedDay(day), stop: dottedDay(day) });
+  const body = await getBody(server.baseUrl, `/api/sprinkler/${sprinkler.id}/watermap/?${query}`, access);
+  const { data, step } = JSON.parse(body) as { data: [number, number, number][]; step: number };
+  const onGrid = data.reduce((sum, [, , mm]) => sum + (mm / 1000) * step * step, 0);
+  const pumped = MACHINE.flow * ((pairs * REPORT_INTERVAL_MS) / 3_600_000);
+  printSection(
+    `Water balance of a full circle (${MACHINE.armLength} m at ${BALANCE_TIP_SPEED} m/min, ${MACHINE.flow} m³/h)`,
+  );
+  printFigure('volume pumped', `${formatNumber(pumped, 1)} m³ (${formatNumber((pairs * 5) / 3600, 1)} h)`);
+  printFigure('volume on the grid', `${formatNumber(onGrid, 1)} m³ on ${formatNumber(data.length)} cells`);
+  printTargeted('difference', (Math.abs(onGrid - pumped) / pumped) * 100, '%', { below: TARGET_BALANCE_PERCENT }, 2);
 }
 
 /** Median ms to spread one pair over the grid, and the cells it waters. */
@@ -198,16 +249,16 @@ runBenchmark('watermap', (120 + 3 * options.days) * 1000, async () => {
     const accountingMs = await timed(() => app.waterAccounting.runOnce(new Date(seasonEnd)));
     const [grid] = await db
       .select({ rows: count() })
-      .from(waterCells)
-      .where(eq(waterCells.machineId, sprinkler.internalId));
+      .from(waterCellYears)
+      .where(eq(waterCellYears.machineId, sprinkler.internalId));
     printFigure(
       'water accounting of the season',
       `${formatNumber(accountingMs / 1000, 1)} s (${formatNumber((reports / accountingMs) * 1000)} reports/s)`,
     );
-    printFigure('grid rows (cell × month)', formatNumber(grid!.rows));
+    printFigure('grid rows (cell × year)', formatNumber(grid!.rows));
     // A server that has run a season has statistics on the grid (autovacuum analyses it as it
     // grows); a table filled a minute ago has none, and the planner then sorts the rows on disk.
-    await db.execute(sql`analyze ${waterCells}`);
+    await db.execute(sql`analyze ${waterCellYears}`);
 
     const session = await server.signIn(user.email);
     const query = new URLSearchParams({ start: dottedDay(0), stop: dottedDay(options.days - 1) });
@@ -232,6 +283,7 @@ runBenchmark('watermap', (120 + 3 * options.days) * 1000, async () => {
         `A ${options.days}-day season, not the target's ${FULL_SEASON_DAYS} days: storing and accounting those would take about ${formatNumber(fullSeasonMinutes)} min at these rates (run with --days ${FULL_SEASON_DAYS}).`,
       );
     }
+    await waterBalance(server, user.id, session.access);
     await worstCase(server);
   } finally {
     await server.close();

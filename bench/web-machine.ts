@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { type Position, type ProgramBody, SprinklerDetailSchema, type SprinklerDetail } from '@pivot/contracts';
 import { CHROMIUM_LAUNCH_OPTIONS } from '@pivot/e2e/support/chromium';
 import type { HttpSession } from '@pivot/e2e/support/http-session';
-import { waterCells } from '@pivot/server/src/modules/watermap/watermap.table';
+import { waterCellYears } from '@pivot/server/src/modules/watermap/watermap.table';
 import { DEMO_MACHINES, DEMO_TIME_SCALE, type DemoMachine } from '@pivot/simulator';
 import { count, eq, sql } from 'drizzle-orm';
 import { type Browser, type BrowserContext, type Page, type Request, chromium } from 'playwright-core';
@@ -117,9 +117,9 @@ async function storeSeason(server: BenchServer, machineId: string, machine: Demo
   });
   // Only the season: the machine's live reports of today stay for the periodic accounting.
   const accountingMs = await timed(() => app.waterAccounting.runOnce(new Date(SEASON_END)));
-  const [grid] = await db.select({ rows: count() }).from(waterCells).where(eq(waterCells.machineId, machineId));
+  const [grid] = await db.select({ rows: count() }).from(waterCellYears).where(eq(waterCellYears.machineId, machineId));
   // As in bench/watermap.ts: a server that has run a season has statistics on its grid.
-  await db.execute(sql`analyze ${waterCells}`);
+  await db.execute(sql`analyze ${waterCellYears}`);
   // From now on the server counts what arrives every 15 s, as it always does.
   app.waterAccounting.start();
   return { reports, insertMs, accountingMs, gridRows: grid!.rows };
@@ -561,7 +561,7 @@ runBenchmark('web-machine', (150 + 3 * options.days + options.seconds + 15 * opt
         'water accounting of the season',
         `${formatNumber(season.accountingMs / 1000, 1)} s (${formatNumber((season.reports / season.accountingMs) * 1000)} reports/s)`,
       );
-      printFigure('grid rows (cell × month)', formatNumber(season.gridRows));
+      printFigure('grid rows (cell × year)', formatNumber(season.gridRows));
       const [start, stop] = HISTORY.split('-');
       const watermapPath = `/api/sprinkler/${machine.sprinklerId}/watermap/?start=${start}&stop=${stop}`;
       let answer = '';

@@ -12,7 +12,7 @@ import { type DatabaseHandle, openPglite } from '../../src/db/client';
 import { reportsBetween } from '../../src/modules/telemetry/telemetry.repository';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
 import { WATER_GRID_STEP_M, WaterAccounting } from '../../src/modules/watermap/water-accounting';
-import { waterCells } from '../../src/modules/watermap/watermap.table';
+import { waterCellYears } from '../../src/modules/watermap/watermap.table';
 import { createTestDatabase } from '../support/database';
 
 const START = Date.UTC(2026, 4, 12, 6);
@@ -145,9 +145,11 @@ describe('the water accounting', () => {
       /** m³ on the machine's grid. */
       volume: async () => {
         const [row] = await db
-          .select({ mm: sql<number>`coalesce(sum(${waterCells.total}), 0)::float8` })
-          .from(waterCells)
-          .where(eq(waterCells.machineId, machineId));
+          .select({
+            mm: sql<number>`coalesce(sum(${waterCellYears.days}[cardinality(${waterCellYears.days})]), 0)::float8`,
+          })
+          .from(waterCellYears)
+          .where(eq(waterCellYears.machineId, machineId));
         return (Number(row!.mm) / 1000) * WATER_GRID_STEP_M * WATER_GRID_STEP_M;
       },
       warn: vi.spyOn(logger, 'warn'),

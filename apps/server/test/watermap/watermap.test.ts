@@ -41,6 +41,8 @@ describe('the watermap', () => {
     // One hour on 10 March (local time), one on 2 April.
     await storeTurning(t, pivot.internalId, new Date('2026-03-10T08:00:00Z'), 60);
     await storeTurning(t, pivot.internalId, new Date('2026-04-02T08:00:00Z'), 60);
+    // An hour across New Year: from 23:30 on 31 December, local time (UTC+1).
+    await storeTurning(t, pivot.internalId, new Date('2025-12-31T22:30:00Z'), 60);
     await t.app.waterAccounting.runOnce(new Date());
   });
   afterAll(() => t.close());
@@ -71,6 +73,13 @@ describe('the watermap', () => {
     expect(volumeOf(await watermap('02.04.2026', '05.05.2026'))).toBeCloseTo(FLOW, -1);
     expect(volumeOf(await watermap('01.04.2026', '01.04.2026'))).toBe(0);
     expect(volumeOf(await watermap('09.03.2026', '11.03.2026'))).toBeCloseTo(FLOW, -1);
+  });
+
+  it('splits water at local midnight, and adds up a range across New Year', async () => {
+    expect(volumeOf(await watermap('31.12.2025', '31.12.2025'))).toBeCloseTo(FLOW / 2, -1);
+    expect(volumeOf(await watermap('01.01.2026', '01.01.2026'))).toBeCloseTo(FLOW / 2, -1);
+    expect(volumeOf(await watermap('01.12.2025', '28.02.2026'))).toBeCloseTo(FLOW, -1);
+    expect(volumeOf(await watermap('15.12.2025', '10.03.2026'))).toBeCloseTo(2 * FLOW, -1);
   });
 
   it('counts each report once, however often the accounting runs', async () => {

@@ -3,6 +3,7 @@ import type { Database } from '../../db/client';
 import { localDate } from '../../time/local-day';
 import type { SprinklersService } from '../sprinklers';
 import type { TelemetryService } from '../telemetry';
+import { type DayOfYear, dayOfYear } from './day-of-year';
 import { RoundGrid } from './round-grid';
 import { TimeSlicer } from './time-slicer';
 import { type NoWedge, type WaterReport, sweptWedge, waterOnWedge, wedgePieces } from './water-grid';
@@ -13,10 +14,11 @@ export const WATER_GRID_STEP_M = 10;
 /** Reports may arrive a little out of order: count only those older than this. */
 const SETTLE_MS = 10_000;
 /**
- * How much one round counts before it writes. The grid rows bound the write transaction, which
+ * How much one round counts before it writes; a round counts one local day at most (the grid
+ * adds a day's water to a cell in one step). The grid rows bound the write transaction, which
  * on PGlite holds every other query back: 10,000 rows take about a second there, and one pair
- * adds at most ~7,000 (600 m of arc at 2,000 m). An arm up to ~550 m fits a month of its grid in
- * a round; a 2,000 m arm writes its circle over several.
+ * adds at most ~7,000 (600 m of arc at 2,000 m). An arm up to ~550 m fits its circle in a
+ * round; a 2,000 m arm writes its circle over several.
  */
 const PAIRS_PER_ROUND = 20_000;
 const ROWS_PER_ROUND = 10_000;
@@ -43,6 +45,8 @@ const IMPLAUSIBLE_WARNING_EVERY_MS = 60_000;
 /** What one round counted for a machine, ready to be written. */
 type Round = {
   grid: RoundGrid;
+  /** The local day of every pair counted: the day the first report of the pair was sent. */
+  day: DayOfYear;
   /** The timestamp of the last report counted, where the next round starts. */
   lastTs: number;
   /** Pairs no arm could have swept, counted as gaps. */
@@ -110,7 +114,7 @@ export class WaterAccounting {
       // Held by another instance, or counted by one since `from` was read: its count stands.
       if ((await claimWaterProgress(tx, machineId))?.getTime() !== from.getTime()) return false;
       for (let offset = 0; offset < round.grid.size; offset += ROWS_PER_WRITE) {
-        await addWater(tx, round.grid.rows(machineId, offset, offset + ROWS_PER_WRITE));
+        await addWater(tx, machineId, round.day, round.grid.rows(offset, offset + ROWS_PER_WRITE));
         await slicer.pause();
       }
       await setWaterProgress(tx, machineId, new Date(round.lastTs));
@@ -128,23 +132,34 @@ export class WaterAccounting {
   private async count(machineId: string, from: Date, until: Date, slicer: TimeSlicer): Promise<Round | undefined> {
     const grid = new RoundGrid();
     let previous: WaterReport | undefined;
+    let date: string | undefined;
     let pairs = 0;
     let implausible = 0;
+    const round = (lastTs: number, more: boolean): Round => ({
+      grid,
+      day: dayOfYear(new Date(`${date!}T00:00:00Z`)),
+      lastTs,
+      implausible,
+      more,
+    });
     for await (const page of this.pages(machineId, from, until)) {
       await slicer.pause();
       for (const report of page) {
         // Each page starts with the last report of the one before.
         if (previous && report.ts <= previous.ts) continue;
         if (previous) {
+          const pairDate = localDate(this.deps.timeZone, previous.ts);
+          // The next day is the next round's: it starts from this pair's first report.
+          if (date !== undefined && pairDate !== date) return round(previous.ts, true);
+          date = pairDate;
           if ((await this.spread(grid, previous, report, slicer)) === 'implausible') implausible += 1;
           pairs += 1;
         }
         previous = report;
-        const full = pairs === PAIRS_PER_ROUND || grid.size >= ROWS_PER_ROUND;
-        if (full) return { grid, lastTs: report.ts, implausible, more: true };
+        if (pairs === PAIRS_PER_ROUND || grid.size >= ROWS_PER_ROUND) return round(report.ts, true);
       }
     }
-    return pairs === 0 ? undefined : { grid, lastTs: previous!.ts, implausible, more: false };
+    return pairs === 0 ? undefined : round(previous!.ts, false);
   }
 
   /**
@@ -184,11 +199,8 @@ export class WaterAccounting {
   ): Promise<NoWedge | 'counted'> {
     const wedge = sweptWedge(from, to, WATER_GRID_STEP_M);
     if (typeof wedge === 'string') return wedge;
-    const date = localDate(this.deps.timeZone, from.ts);
-    const month = grid.month(`${date.slice(0, 8)}01`);
-    const day = Number(date.slice(8, 10));
     for (const piece of wedgePieces(wedge, WATER_GRID_STEP_M, CELLS_PER_PIECE)) {
-      waterOnWedge(piece, WATER_GRID_STEP_M, (x, y, depth) => grid.add(month, day, x, y, depth));
+      waterOnWedge(piece, WATER_GRID_STEP_M, (x, y, depth) => grid.add(x, y, depth));
       await slicer.pause();
     }
     return 'counted';

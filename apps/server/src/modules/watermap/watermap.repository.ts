@@ -1,8 +1,9 @@
-import { and, eq, gte, lte, sql } from 'drizzle-orm';
+import { type SQL, and, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { waterCells, waterProgress } from './watermap.table';
-
-export type WaterCellRow = typeof waterCells.$inferInsert;
+import type { DayOfYear } from './day-of-year';
+import type { CellWater } from './round-grid';
+import { cellKey } from './water-grid';
+import { waterCellYears, waterProgress } from './watermap.table';
 
 /** How far a machine's telemetry has been counted; a machine never counted starts from its first report. */
 export async function waterProgressOf(db: Queryable, machineId: string): Promise<Date> {
@@ -32,55 +33,66 @@ export async function setWaterProgress(db: Queryable, machineId: string, process
 }
 
 /**
- * Adds water to cells in one statement: running sums element by element into each month's row,
- * creating rows as needed. Each column travels as one array parameter that unnest turns back
- * into rows, the days of all rows (as many each) as one flat array: a multi-row VALUES list has
- * 6 parameters a row for drizzle and the driver to handle one by one, and took twice as long.
- * On PGlite the statement runs on the event loop's thread: callers keep to a few dozen rows.
+ * Adds a day's water to cells in one statement: each cell's running sums of the year grow by
+ * its mm from that day on, creating rows as needed. The array is rewritten from the day on (or
+ * from its end, if the day is later): in the usual case, water counted today or yesterday, its
+ * last element or two. Each column travels as one array parameter that unnest turns back into
+ * rows: a multi-row VALUES list has a parameter per value for drizzle and the driver to handle
+ * one by one, and took twice as long. On PGlite the statement runs on the event loop's thread:
+ * callers keep to a few dozen cells.
  */
-export async function addWater(db: Queryable, rows: WaterCellRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const daysPerRow = rows[0]!.days.length;
-  const column = (value: (row: WaterCellRow) => unknown) => sql.param(rows.map(value));
-  const days = sql.param(rows.flatMap((row) => row.days));
+export async function addWater(db: Queryable, machineId: string, date: DayOfYear, cells: CellWater[]): Promise<void> {
+  if (cells.length === 0) return;
+  const column = (value: (cell: CellWater) => number) => sql.param(cells.map(value));
+  const day = sql`${date.day}::int`;
+  const stored = sql`cardinality(${waterCellYears.days})`;
+  // The first element to rewrite: the day, or the one after the array's end if the day is later.
+  const rewriteFrom = sql`least(${day}, ${stored} + 1)`;
   await db.execute(sql`
-    insert into ${waterCells} (machine_id, month, x, y, days, total)
-    select cell.machine_id, cell.month, cell.x, cell.y,
-      (${days}::float8[])[(cell.row - 1) * ${daysPerRow}::int + 1 : cell.row * ${daysPerRow}::int], cell.total
+    insert into ${waterCellYears} (machine_id, year, x, y, days)
+    select ${machineId}, ${date.year}::int, cell.x, cell.y, array_fill(0::float8, array[${day} - 1]) || cell.mm
     from unnest(
-      ${column((row) => row.machineId)}::text[],
-      ${column((row) => row.month)}::date[],
-      ${column((row) => row.x)}::int[],
-      ${column((row) => row.y)}::int[],
-      ${column((row) => row.total)}::float8[]
-    ) with ordinality as cell(machine_id, month, x, y, total, row)
-    on conflict (machine_id, month, x, y) do update set
-      days = (select array_agg(coalesce(old, 0) + coalesce(new, 0) order by day)
-              from unnest(${waterCells.days}, excluded.days) with ordinality as sums(old, new, day)),
-      total = ${waterCells.total} + excluded.total`);
+      ${column((cell) => cell.x)}::int[],
+      ${column((cell) => cell.y)}::int[],
+      ${column((cell) => cell.mm)}::float8[]
+    ) as cell(x, y, mm)
+    on conflict (machine_id, year, x, y) do update set
+      days = ${waterCellYears.days}[1 : ${rewriteFrom} - 1] || array(
+        select coalesce(${waterCellYears.days}[least(d, ${stored})], 0)
+          + case when d >= ${day} then excluded.days[${day}] else 0 end
+        from generate_series(${rewriteFrom}, greatest(${stored}, ${day})) as d
+        order by d)`);
 }
 
-export type DayOfMonth = { month: string; day: number };
-
-/** The water per cell over the local days from `start` to `stop`, both included. */
+/**
+ * The water per cell over the local days from `start` to `stop`, both included, at most a year
+ * apart. Each row's depth is computed in the query, but the rows of a cell in two years (a range
+ * across New Year) are added up here: grouping in the query made PostgreSQL hash the rows with
+ * their arrays, which spilled a season's to disk and took four times as long as reading them.
+ */
 export async function waterPerCell(
   db: Queryable,
   machineId: string,
-  start: DayOfMonth,
-  stop: DayOfMonth,
+  start: DayOfYear,
+  stop: DayOfYear,
 ): Promise<{ x: number; y: number; depth: number }[]> {
-  const firstDay = sql`case when ${waterCells.month} = ${start.month} then ${start.day}::int else 1 end`;
-  const lastDay = sql`case when ${waterCells.month} = ${stop.month} then ${stop.day}::int else 31 end`;
-  const wholeMonth = sql`${waterCells.month} > ${start.month} and ${waterCells.month} < ${stop.month}`;
-  // days[0] is null (arrays start at 1): a range from the 1st subtracts nothing.
-  const depth = sql<number>`sum(case when ${wholeMonth} then ${waterCells.total}
-      else ${waterCells.days}[${lastDay}] - coalesce(${waterCells.days}[(${firstDay}) - 1], 0) end)::float8`;
+  const { days, year, x, y } = waterCellYears;
+  const firstDay = sql`case when ${year} = ${start.year}::int then ${start.day}::int else 1 end`;
+  const lastDay = sql`case when ${year} = ${stop.year}::int then ${stop.day}::int else 366 end`;
+  // Past the array's end a cell got no more water: its last element holds. days[0] is null
+  // (arrays start at 1): a range from 1 January subtracts nothing.
+  const through = (day: SQL) => sql`${days}[least(${day}, cardinality(${days}))]`;
+  const depth = sql<number>`${through(lastDay)} - coalesce(${through(sql`${firstDay} - 1`)}, 0)`;
   const rows = await db
-    .select({ x: waterCells.x, y: waterCells.y, depth })
-    .from(waterCells)
-    .where(
-      and(eq(waterCells.machineId, machineId), gte(waterCells.month, start.month), lte(waterCells.month, stop.month)),
-    )
-    .groupBy(waterCells.x, waterCells.y);
-  return rows.map((row) => ({ x: row.x, y: row.y, depth: Number(row.depth) }));
+    .select({ x, y, depth })
+    .from(waterCellYears)
+    .where(and(eq(waterCellYears.machineId, machineId), gte(year, start.year), lte(year, stop.year)));
+  const cells = new Map<string, { x: number; y: number; depth: number }>();
+  for (const row of rows) {
+    const key = cellKey(row.x, row.y);
+    const cell = cells.get(key);
+    if (cell) cell.depth += Number(row.depth);
+    else cells.set(key, { x: row.x, y: row.y, depth: Number(row.depth) });
+  }
+  return [...cells.values()];
 }

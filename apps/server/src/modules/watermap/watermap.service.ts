@@ -4,14 +4,10 @@ import { AppError } from '../../errors';
 import type { SignedInUser } from '../../http/request-context';
 import type { SprinklersService } from '../sprinklers';
 import { WATER_GRID_STEP_M } from './water-accounting';
-import { type DayOfMonth, waterPerCell } from './watermap.repository';
+import { dayOfYear } from './day-of-year';
+import { waterPerCell } from './watermap.repository';
 
 const LONGEST_RANGE_DAYS = 366;
-
-function dayOfMonth(date: Date): DayOfMonth {
-  const iso = date.toISOString().slice(0, 10);
-  return { month: `${iso.slice(0, 8)}01`, day: Number(iso.slice(8, 10)) };
-}
 
 function round(value: number, decimals: number): number {
   const factor = 10 ** decimals;
@@ -30,7 +26,7 @@ export class WatermapService {
     const start = parseDottedDate(query.start)!;
     const stop = parseDottedDate(query.stop)!;
     if ((stop.getTime() - start.getTime()) / 86_400_000 >= LONGEST_RANGE_DAYS) throw new AppError('validation_error');
-    const cells = await waterPerCell(this.db, sprinkler.internalId, dayOfMonth(start), dayOfMonth(stop));
+    const cells = await waterPerCell(this.db, sprinkler.internalId, dayOfYear(start), dayOfYear(stop));
     const centreLat = Number(sprinkler.lat);
     const centreLng = Number(sprinkler.lng);
     const metresToLat = 1 / METRES_PER_DEGREE;

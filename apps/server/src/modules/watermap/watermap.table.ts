@@ -1,26 +1,27 @@
-import { date, doublePrecision, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { doublePrecision, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
- * Water applied per machine, grid cell and month: `days[d]` is the running sum, the mm from
- * the 1st of the month to the end of day d (local calendar), and `total` the month's mm. A
- * season's watermap then reads a few rows per cell, each in constant time: the totals of whole
- * months, and `days[last] - days[first - 1]` in the first and last month. Running sums still
- * add up element by element when more water is counted.
+ * Water applied per machine, grid cell and year: `days[d]` is the running sum, the mm from
+ * 1 January to the end of day d of the year (local calendar, 1 January is day 1). The array
+ * ends on or after the last day the cell got water: later days hold what its last element does. Any range of
+ * days then reads one row per cell, two elements of it (two rows when the range crosses New
+ * Year): `days[last] - days[first - 1]`. A round of the accounting counts one day, so adding
+ * its water rewrites the array from that day on, in the usual case its last element or two.
+ * The migration keeps the rows uncompressed in the table (a season is ~2 KB a row) so that
+ * reading two elements does not decompress the whole array.
  */
-export const waterCells = pgTable(
-  'water_cells',
+export const waterCellYears = pgTable(
+  'water_cell_years',
   {
     machineId: text('machine_id').notNull(),
-    /** The first day of the month */
-    month: date('month', { mode: 'string' }).notNull(),
+    year: integer('year').notNull(),
     /** Cells east of the machine's centre, in grid steps */
     x: integer('x').notNull(),
     /** Cells north of the machine's centre, in grid steps */
     y: integer('y').notNull(),
     days: doublePrecision('days').array().notNull(),
-    total: doublePrecision('total').notNull(),
   },
-  (table) => [primaryKey({ columns: [table.machineId, table.month, table.x, table.y] })],
+  (table) => [primaryKey({ columns: [table.machineId, table.year, table.x, table.y] })],
 );
 
 /** How far each machine's telemetry has been turned into water on the grid. */
