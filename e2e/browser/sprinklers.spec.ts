@@ -226,6 +226,36 @@ test('the irrigation history shows the water applied for the chosen days, with i
   await expect(page).not.toHaveURL(/history=/);
 });
 
+test("a cold load of the machine page asks for the machine and its history beside the user's details, not after them", async ({
+  page,
+  admin,
+  createUser,
+  startMachine,
+}) => {
+  const farmer = await createUser({ language: 'en' });
+  const id = await addAndGrant(admin, await startMachine(), 'Early field', farmer.id);
+  const machineCalls = new Set([`/api/sprinkler/${id}/`, `/api/sprinkler/${id}/watermap/`]);
+  const askedBeforeUser = new Set<string>();
+  let userAnswered = false;
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (!userAnswered && machineCalls.has(pathname)) askedBeforeUser.add(pathname);
+  });
+  // The user's details (asked for once the refresh cookie has brought the session back) are held
+  // until the page has asked for both, for at most 5 s: the page must not wait for them.
+  await page.route('**/api/user/', async (route) => {
+    const heldSince = Date.now();
+    while (askedBeforeUser.size < machineCalls.size && Date.now() - heldSince < 5000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    userAnswered = true;
+    await route.continue();
+  });
+  await signIn(page, farmer, `/en/sprinklers/${id}?history=01.04.2026-30.09.2026`);
+  await expect(page.getByText('No water applied in these days.')).toBeVisible();
+  expect([...askedBeforeUser].sort()).toEqual([...machineCalls].sort());
+});
+
 test('on a phone the machine page fits the screen, the status and the motion buttons first', async ({
   page,
   openOwnMachine,

@@ -24,10 +24,10 @@ const arrivalLocale = locale === DEFAULT_LOCALE ? preferred : locale;
 if (arrivalLocale !== locale) {
   history.replaceState(null, '', `${localize(arrivalLocale, path)}${location.search}${location.hash}`);
 }
-// The session, the screen's code and the catalogue are fetched side by side; the loader's
-// caption is translated, so the catalogue comes before the first paint.
+// The session, the screen's code and data and the catalogue are fetched side by side; the
+// loader's caption is translated, so the catalogue comes before the first paint.
 void restoreSession();
-preloadScreen(location.pathname);
+preloadScreen(location.pathname, location.search);
 await activateLocale(arrivalLocale);
 
 createRoot(document.getElementById('root')!).render(

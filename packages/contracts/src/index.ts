@@ -12,6 +12,7 @@ export * from './polygon-validity';
 export * from './programs';
 export * from './quarantine';
 export * from './sprinklers';
+export * from './user-list';
 export * from './users';
 export * from './watermap';
 export * from './weather';

@@ -1,15 +1,6 @@
 import { z } from 'zod';
-import {
-  IdSchema,
-  IdTextSchema,
-  IsoDateSchema,
-  LanguageSchema,
-  PagingQuerySchema,
-  SortOrderSchema,
-  listResponseOf,
-} from './common';
+import { IdSchema, IdTextSchema, IsoDateSchema, LanguageSchema, PagingQuerySchema, SortOrderSchema } from './common';
 import { PasswordInputSchema } from './passwords';
-import { SprinklerListItemSchema } from './sprinklers';
 
 /** The longest each user field may be, in characters: the forms cap their fields at these. */
 export const USER_FIELD_LIMITS = { name: 100, company: 200, email: 254, phone: 32 } as const;
@@ -151,12 +142,3 @@ export const UserListQuerySchema = PagingQuerySchema.extend({
   exclude: IdTextSchema.optional(),
 });
 export type UserListQuery = z.infer<typeof UserListQuerySchema>;
-
-export const UserWithSprinklersSchema = z.strictObject({
-  user: UserSchema,
-  sprinklers: z.array(SprinklerListItemSchema),
-});
-export type UserWithSprinklers = z.infer<typeof UserWithSprinklersSchema>;
-
-export const UserListResponseSchema = listResponseOf(UserWithSprinklersSchema);
-export type UserListResponse = z.infer<typeof UserListResponseSchema>;

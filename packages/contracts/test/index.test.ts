@@ -14,6 +14,7 @@ import * as polygonValidity from '../src/polygon-validity';
 import * as programs from '../src/programs';
 import * as quarantine from '../src/quarantine';
 import * as sprinklers from '../src/sprinklers';
+import * as userList from '../src/user-list';
 import * as users from '../src/users';
 import * as watermap from '../src/watermap';
 import * as weather from '../src/weather';
@@ -33,6 +34,7 @@ const MODULES = {
   programs,
   quarantine,
   sprinklers,
+  userList,
   users,
   watermap,
   weather,

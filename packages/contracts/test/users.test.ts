@@ -14,12 +14,11 @@ import {
   UpdateSelfBodySchema,
   UpdateUserBodySchema,
   UserListQuerySchema,
-  UserListResponseSchema,
   USER_FIELD_LIMITS,
   UserSchema,
-  UserWithSprinklersSchema,
   userInitials,
 } from '../src/users';
+import { UserListResponseSchema, UserWithSprinklersSchema } from '../src/user-list';
 import { NOT_YET_REPORTED, expectRejected, expectUnknownKeyRejected, issuesOf } from './support';
 
 /** A user as the API answers with it. */

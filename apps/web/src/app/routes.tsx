@@ -1,9 +1,10 @@
 import { type ComponentType, type LazyExoticComponent, lazy, useEffect, useState } from 'react';
-import { Route, Routes, matchPath, useNavigate } from 'react-router';
+import { type Params, Route, Routes, matchPath, useNavigate } from 'react-router';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '@/config/locales';
 import { localePrefix, localize, paths, splitLocale } from '@/config/paths';
 import { activateLocale, i18n, loadCataloguePart } from '@/i18n/i18n';
 import { onSessionExpired } from '@/lib/api-client';
+import { restoredAccessToken } from '@/lib/restore-session';
 import { RainLoader } from '@/ui/global-loader';
 import { RequireSignIn } from './layout/require-sign-in';
 import { RootLayout } from './layout/root-layout';
@@ -48,11 +49,32 @@ const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
 ];
 const NotFoundRoute = screen(async () => (await import('./routes/not-found')).NotFoundRoute);
 
-/** Starts fetching the code of the screen at a path, so that it arrives while the app starts. */
-export function preloadScreen(pathname: string): void {
+type ScreenData = (params: Params, search: URLSearchParams) => void;
+
+/**
+ * The data a signed-in screen asks for first, known from its address. It is asked for as soon as
+ * the session's token is back, beside the user's details and the screen's code, rather than once
+ * the screen has rendered after them.
+ */
+const SCREEN_DATA: readonly (readonly [string, () => Promise<ScreenData>])[] = [
+  [paths.sprinkler.pattern, async () => (await import('./routes/sprinkler-data')).prefetchSprinklerPage],
+];
+
+/**
+ * Starts fetching the code of the screen at an address, and the first data it shows, so that
+ * they arrive while the app starts.
+ */
+export function preloadScreen(pathname: string, search: string): void {
   const { path } = splitLocale(pathname);
   const found = [...PUBLIC_SCREENS, ...SIGNED_IN_SCREENS].find(([pattern]) => matchPath(`/${pattern}`, path));
   void (found?.[1] ?? NotFoundRoute).preload();
+  for (const [pattern, loadPrefetch] of SCREEN_DATA) {
+    const match = matchPath(`/${pattern}`, path);
+    if (!match) continue;
+    void Promise.all([loadPrefetch(), restoredAccessToken()]).then(([prefetch, token]) => {
+      if (token) prefetch(match.params, new URLSearchParams(search));
+    });
+  }
 }
 
 /** Every screen of spec §2, below one locale's prefix. */

@@ -6,13 +6,18 @@ import { describe, expect, it } from 'vitest';
 import { LOCALES } from '@/config/locales';
 import enBase from './locales/en.json';
 import enMachines from './locales/en.machines.json';
+import enSignedIn from './locales/en.signed-in.json';
 import plBase from './locales/pl.json';
 import plMachines from './locales/pl.machines.json';
+import plSignedIn from './locales/pl.signed-in.json';
 
 type Catalogue = Record<string, unknown>;
-const parts: Record<string, Catalogue[]> = { en: [enBase, enMachines], pl: [plBase, plMachines] };
-const en: Catalogue = { ...enBase, ...enMachines };
-const pl: Catalogue = { ...plBase, ...plMachines };
+const parts: Record<string, Catalogue[]> = {
+  en: [enBase, enSignedIn, enMachines],
+  pl: [plBase, plSignedIn, plMachines],
+};
+const en: Catalogue = { ...enBase, ...enSignedIn, ...enMachines };
+const pl: Catalogue = { ...plBase, ...plSignedIn, ...plMachines };
 const catalogues: Record<string, Catalogue> = { en, pl };
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 
@@ -48,14 +53,18 @@ describe('the translation catalogues', () => {
   });
 
   it('split each language into parts that share no top-level key', () => {
-    for (const [locale, [base, machines]] of Object.entries(parts)) {
-      const shared = Object.keys(base!).filter((key) => key in machines!);
-      expect(shared, locale).toEqual([]);
+    for (const [locale, catalogueParts] of Object.entries(parts)) {
+      const keys = catalogueParts.flatMap((part) => Object.keys(part));
+      expect(
+        keys.filter((key, index) => keys.indexOf(key) !== index),
+        locale,
+      ).toEqual([]);
     }
   });
 
   it('hold the same keys in Polish and English, part by part', () => {
     expect(Object.keys(plMachines).sort()).toEqual(Object.keys(enMachines).sort());
+    expect(Object.keys(plSignedIn).sort()).toEqual(Object.keys(enSignedIn).sort());
     expect([...baseKeys(pl)].sort()).toEqual([...baseKeys(en)].sort());
   });
 

@@ -7,14 +7,24 @@ type Catalogue = Record<string, unknown>;
 
 /**
  * A language's catalogue comes in parts, each a chunk of its own, so a page loads only the
- * language it shows and only the texts its screens need: `base` for every page, `machines` for
- * the machine, program and administration screens (fetched with their code).
+ * language it shows and only the texts its screens need: `base` for every page, `signedIn` for
+ * what only a signed-in user sees (the header's menus and alerts, the home, account and activity
+ * screens), `machines` for the machine, program and administration screens (fetched with their
+ * code).
  */
-export type CataloguePart = 'base' | 'machines';
+export type CataloguePart = 'base' | 'signedIn' | 'machines';
 
 const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: Catalogue }>>> = {
-  pl: { base: () => import('./locales/pl.json'), machines: () => import('./locales/pl.machines.json') },
-  en: { base: () => import('./locales/en.json'), machines: () => import('./locales/en.machines.json') },
+  pl: {
+    base: () => import('./locales/pl.json'),
+    signedIn: () => import('./locales/pl.signed-in.json'),
+    machines: () => import('./locales/pl.machines.json'),
+  },
+  en: {
+    base: () => import('./locales/en.json'),
+    signedIn: () => import('./locales/en.signed-in.json'),
+    machines: () => import('./locales/en.machines.json'),
+  },
 };
 
 export const i18n = i18next.createInstance();

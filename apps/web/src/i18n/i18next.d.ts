@@ -1,12 +1,13 @@
 import 'i18next';
 import type en from './locales/en.json';
 import type enMachines from './locales/en.machines.json';
+import type enSignedIn from './locales/en.signed-in.json';
 
 /** Keys and interpolation values of t() are checked against the English catalogue, all its parts. */
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en & typeof enMachines };
+    resources: { translation: typeof en & typeof enSignedIn & typeof enMachines };
     strictKeyChecks: true;
     strictInterpolationChecks: true;
   }

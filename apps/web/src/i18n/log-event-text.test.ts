@@ -1,10 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { activateLocale, i18n } from './i18n';
+import { activateLocale, i18n, loadCataloguePart } from './i18n';
 import { logEventText } from './log-event-text';
 
-// Only the base catalogue, as on the activity page and under the bell: no machine screen shown yet.
-describe('an incident event in words, with the base catalogue alone', () => {
-  beforeEach(() => activateLocale('pl'));
+// The base and signed-in parts of the catalogue, as on the activity page and under the bell: no
+// machine screen shown yet.
+describe("an incident event in words, without the machine screens' catalogue", () => {
+  beforeEach(async () => {
+    await loadCataloguePart('signedIn');
+    await activateLocale('pl');
+  });
 
   it('writes a pressure with the locale’s decimal separator', async () => {
     expect(logEventText(i18n.t, 'pl', 'sprinkler_low_pressure', { machine: 'Pole A', detail: '0.2 bar' })).toEqual({

@@ -2,17 +2,39 @@ import { UserSchema } from '@pivot/contracts';
 import { apiCall, refreshAccessToken } from './api-client';
 import { session } from './session';
 
-let restoring: Promise<void> | null = null;
+type Restoring = {
+  /** The access token the refresh cookie brought back, or null: known before the user's details. */
+  token: Promise<string | null>;
+  /** The session is signed in or out. */
+  done: Promise<void>;
+};
 
-async function restore(): Promise<void> {
-  const token = await refreshAccessToken();
+let restoring: Restoring | null = null;
+
+async function restore(refreshed: Promise<string | null>): Promise<void> {
+  const token = await refreshed;
   const user = token ? await apiCall({ method: 'GET', path: '/user/', response: UserSchema }) : false;
   if (token && user) session.signIn(user, token);
   else session.signOut();
 }
 
+function startRestoring(): Restoring {
+  if (!restoring) {
+    const token = refreshAccessToken();
+    restoring = { token, done: restore(token) };
+  }
+  return restoring;
+}
+
 /** On page load the refresh cookie, if any, brings the session back: tried once per page. */
 export function restoreSession(): Promise<void> {
-  restoring ??= restore();
-  return restoring;
+  return startRestoring().done;
+}
+
+/**
+ * The access token restored on page load, or null without a session. With it, the screen's
+ * first data can be asked for beside the user's own details (`GET /user/`).
+ */
+export function restoredAccessToken(): Promise<string | null> {
+  return startRestoring().token;
 }

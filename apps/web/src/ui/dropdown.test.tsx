@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderInApp } from '@/test-utils';
@@ -16,22 +16,52 @@ beforeAll(() => {
   );
 });
 
-async function renderMenu(closeOnItemClick?: boolean) {
+function renderDropdown(closeOnItemClick?: boolean) {
   const onSelect = vi.fn();
-  await renderInApp(
+  const onOpenChange = vi.fn();
+  const rendered = renderInApp(
     <>
       <p>Outside</p>
-      <Dropdown trigger={<button type="button">Open</button>} closeOnItemClick={closeOnItemClick}>
+      <Dropdown
+        trigger={<button type="button">Open</button>}
+        closeOnItemClick={closeOnItemClick}
+        onOpenChange={onOpenChange}
+      >
         <DropdownItem onSelect={onSelect}>Action</DropdownItem>
         <DropdownItem to="/dashboard/account">Account</DropdownItem>
       </Dropdown>
     </>,
   );
+  return { rendered, onSelect, onOpenChange };
+}
+
+/** Opens the menu with a click; its code (a chunk of its own) may arrive only then. */
+async function renderMenu(closeOnItemClick?: boolean) {
+  const { rendered, onSelect } = renderDropdown(closeOnItemClick);
+  await rendered;
   await userEvent.click(screen.getByRole('button', { name: 'Open' }));
+  await screen.findByRole('menu');
   return onSelect;
 }
 
 describe('the dropdown', () => {
+  // First: the menu's code has not been fetched yet in this file.
+  it('opens from the keyboard on the first press, its code fetched only then, and says it opened', async () => {
+    const { rendered, onOpenChange } = renderDropdown();
+    await rendered;
+    const trigger = screen.getByRole('button', { name: 'Open' });
+    expect(trigger).toHaveAttribute('aria-haspopup', 'menu');
+    expect(trigger).toHaveAttribute('aria-expanded', 'false');
+    // Radix's trigger, once its code is there, marks its state: not yet.
+    expect(trigger).not.toHaveAttribute('data-state');
+    fireEvent.keyDown(trigger, { key: 'Enter' });
+    expect(await screen.findByRole('menu', { name: 'Open' })).toBeInTheDocument();
+    expect(onOpenChange).toHaveBeenCalledWith(true);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    expect(onOpenChange).toHaveBeenLastCalledWith(false);
+  });
+
   it('opens on its trigger, named after it, with actions and links', async () => {
     await renderMenu();
     expect(screen.getByRole('menu', { name: 'Open' })).toBeInTheDocument();

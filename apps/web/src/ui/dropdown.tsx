@@ -1,12 +1,43 @@
-import * as Menu from '@radix-ui/react-dropdown-menu';
-import { type ReactElement, type ReactNode, createContext, useContext } from 'react';
-import { AppLink } from './link';
+import {
+  type ButtonHTMLAttributes,
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactElement,
+  type ReactNode,
+  cloneElement,
+  createContext,
+  useContext,
+  useState,
+} from 'react';
+import type * as DropdownMenuModule from './dropdown-menu';
+import type { MenuItemProps } from './dropdown-menu';
 
-const ClosesOnItemClick = createContext(true);
+type MenuCode = typeof DropdownMenuModule;
+
+let loaded: MenuCode | undefined;
+let loading: Promise<MenuCode> | undefined;
+
+/** Radix's menu code (dropdown-menu.tsx), fetched once, when the first menu is about to open. */
+function loadMenuCode(): Promise<MenuCode> {
+  loading ??= import('./dropdown-menu').then((code) => (loaded = code));
+  return loading;
+}
+
+/** The menu code inside an open menu, for its items. */
+const OpenMenuCode = createContext<MenuCode | null>(null);
+
+function useOpenMenuCode(): MenuCode {
+  const code = useContext(OpenMenuCode);
+  if (!code) throw new Error('A dropdown item belongs inside a Dropdown');
+  return code;
+}
+
+/** The keys that open a menu from its trigger, as on Radix's. */
+const OPENING_KEYS: ReadonlySet<string> = new Set(['Enter', ' ', 'ArrowDown']);
 
 export type DropdownProps = {
   /** The button that opens the menu; it gets the menu's ARIA state. */
-  trigger: ReactElement;
+  trigger: ReactElement<ButtonHTMLAttributes<HTMLButtonElement>>;
   children: ReactNode;
   /** Spec §4: a click on an item closes the menu unless this is turned off. */
   closeOnItemClick?: boolean;
@@ -14,73 +45,64 @@ export type DropdownProps = {
 };
 
 /**
- * A menu under its trigger (spec §9: bottom-end, 10 px away, at least 222 px wide). Keyboard,
- * focus and outside presses are handled by Radix's menu, which names the menu after its trigger.
+ * A menu under its trigger (dropdown-menu.tsx). Until its code has arrived the trigger is shown
+ * alone: pointing at it or focusing it fetches the code, and pressing it (or Enter, Space, the
+ * down arrow) opens the menu as soon as the code is there.
  */
 export function Dropdown({ trigger, children, closeOnItemClick = true, onOpenChange }: DropdownProps) {
-  return (
-    <Menu.Root modal={false} onOpenChange={onOpenChange}>
-      <Menu.Trigger asChild>{trigger}</Menu.Trigger>
-      <Menu.Portal>
-        <Menu.Content
-          side="bottom"
-          align="end"
-          sideOffset={10}
-          collisionPadding={8}
-          className="z-40 max-h-[min(70vh,32rem)] max-w-[calc(100vw-16px)] min-w-[222px] overflow-y-auto rounded-lg border border-line bg-surface p-1.5 text-ink shadow-lg"
-        >
-          <ClosesOnItemClick.Provider value={closeOnItemClick}>{children}</ClosesOnItemClick.Provider>
-        </Menu.Content>
-      </Menu.Portal>
-    </Menu.Root>
-  );
-}
+  const [code, setCode] = useState(loaded);
+  const [openFromStart, setOpenFromStart] = useState(false);
 
-const ITEM_CLASSES =
-  'flex min-h-10 w-full cursor-pointer items-center gap-2.5 rounded-md px-3 py-2 text-left text-sm outline-none select-none data-[highlighted]:bg-surface-muted';
-
-export type DropdownItemProps = {
-  children: ReactNode;
-  icon?: ReactNode;
-} & ({ to: string; onSelect?: never } | { to?: never; onSelect: () => void });
-
-/** A menu item: a link when given `to` (an unprefixed path), otherwise an action. */
-export function DropdownItem({ children, icon, to, onSelect }: DropdownItemProps) {
-  const closes = useContext(ClosesOnItemClick);
-  const select = (event: Event) => {
-    if (!closes) event.preventDefault();
-    onSelect?.();
-  };
-  const content = (
-    <>
-      {icon}
-      <span className="min-w-0 flex-1">{children}</span>
-    </>
-  );
-  if (to !== undefined) {
+  if (code) {
     return (
-      <Menu.Item asChild onSelect={select}>
-        <AppLink to={to} className={ITEM_CLASSES}>
-          {content}
-        </AppLink>
-      </Menu.Item>
+      <code.DropdownMenu
+        trigger={trigger}
+        closeOnItemClick={closeOnItemClick}
+        defaultOpen={openFromStart}
+        onOpenChange={onOpenChange}
+      >
+        <OpenMenuCode.Provider value={code}>{children}</OpenMenuCode.Provider>
+      </code.DropdownMenu>
     );
   }
-  return (
-    <Menu.Item onSelect={select} className={ITEM_CLASSES}>
-      {content}
-    </Menu.Item>
-  );
+
+  const fetchCode = () => void loadMenuCode().then(setCode);
+  const open = () => {
+    setOpenFromStart(true);
+    // Radix does not tell about the state it starts in.
+    onOpenChange?.(true);
+    fetchCode();
+  };
+  return cloneElement(trigger, {
+    'aria-haspopup': 'menu',
+    'aria-expanded': false,
+    onPointerEnter: fetchCode,
+    onFocus: fetchCode,
+    onPointerDown: (event: PointerEvent<HTMLButtonElement>) => {
+      if (event.button === 0 && !event.ctrlKey) open();
+    },
+    onKeyDown: (event: KeyboardEvent<HTMLButtonElement>) => {
+      if (!OPENING_KEYS.has(event.key)) return;
+      event.preventDefault();
+      open();
+    },
+  });
+}
+
+export type DropdownItemProps = MenuItemProps;
+
+/** A menu item: a link when given `to` (an unprefixed path), otherwise an action. */
+export function DropdownItem(props: DropdownItemProps) {
+  const { MenuItem } = useOpenMenuCode();
+  return <MenuItem {...props} />;
 }
 
 export function DropdownLabel({ children }: { children: ReactNode }) {
-  return (
-    <Menu.Label className="px-3 py-2 text-xs font-semibold tracking-wide text-ink-muted uppercase">
-      {children}
-    </Menu.Label>
-  );
+  const { MenuLabel } = useOpenMenuCode();
+  return <MenuLabel>{children}</MenuLabel>;
 }
 
 export function DropdownSeparator() {
-  return <Menu.Separator className="my-1 h-px bg-line" />;
+  const { MenuSeparator } = useOpenMenuCode();
+  return <MenuSeparator />;
 }

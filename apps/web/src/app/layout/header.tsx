@@ -2,12 +2,17 @@ import { Suspense, lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentBrand } from '@/config/brands';
 import { paths } from '@/config/paths';
+import { loadCataloguePart } from '@/i18n/i18n';
 import { useSession } from '@/lib/session';
 import { AppLink } from '@/ui/link';
 import { ColorModeToggle } from './color-mode-toggle';
 import { LanguageToggle } from './language-toggle';
 
-const SignedInControls = lazy(() => import('./signed-in-controls'));
+/** The menus and alerts of a signed-in user, and their texts. */
+const SignedInControls = lazy(async () => {
+  const [controls] = await Promise.all([import('./signed-in-controls'), loadCataloguePart('signedIn')]);
+  return controls;
+});
 
 export function Header() {
   const { t } = useTranslation();

@@ -1,5 +1,5 @@
 import { type WatermapResponse, WatermapQuerySchema, WatermapResponseSchema } from '@pivot/contracts';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '@/lib/api-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 
@@ -13,13 +13,18 @@ export function getWatermap(id: number, start: string, stop: string): Promise<Wa
   });
 }
 
-/** The watermap of a range; asked only while the irrigation history layer is shown. */
-export function useWatermap(id: number, range: { start: string; stop: string } | null) {
-  return useQuery({
+export type WatermapRange = { start: string; stop: string };
+
+export function watermapQueryOptions(id: number, range: WatermapRange | null) {
+  return queryOptions({
     queryKey: [...sprinklerKeys.detail(id), 'watermap', range],
     queryFn: () => (range ? getWatermap(id, range.start, range.stop) : false),
     enabled: range !== null,
-    placeholderData: keepPreviousData,
     staleTime: 60_000,
   });
+}
+
+/** The watermap of a range; asked only while the irrigation history layer is shown. */
+export function useWatermap(id: number, range: WatermapRange | null) {
+  return useQuery({ ...watermapQueryOptions(id, range), placeholderData: keepPreviousData });
 }

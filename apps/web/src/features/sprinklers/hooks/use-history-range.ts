@@ -1,4 +1,5 @@
 import { useSearchParams } from 'react-router';
+import type { WatermapRange } from '../api/get-watermap';
 import {
   FIELD_FORMAT,
   RANGE_SEPARATOR,
@@ -15,11 +16,25 @@ export type HistoryRange = {
   /** 'DD.MM.YYYY - DD.MM.YYYY', as the date picker shows it; null while the history is hidden. */
   range: string | null;
   /** The watermap call's start and stop (dd.mm.yyyy). */
-  query: { start: string; stop: string } | null;
+  query: WatermapRange | null;
   show: (range: string | null) => void;
   /** Shows the last 30 days, or hides the history. */
   toggle: () => void;
 };
+
+function parseHistoryParam(params: URLSearchParams) {
+  const [start, stop] = (params.get(PARAM) ?? '').split(URL_SEPARATOR);
+  return start && stop ? parseRange(`${start}${RANGE_SEPARATOR}${stop}`, FIELD_FORMAT, RANGE_SEPARATOR) : null;
+}
+
+function watermapRange(parsed: ReturnType<typeof parseHistoryParam>): WatermapRange | null {
+  return parsed && { start: formatDate(parsed.start, FIELD_FORMAT), stop: formatDate(parsed.end, FIELD_FORMAT) };
+}
+
+/** The watermap's range in a machine page's address (its search part), or null when the history is hidden. */
+export function historyWatermapRange(params: URLSearchParams): WatermapRange | null {
+  return watermapRange(parseHistoryParam(params));
+}
 
 /**
  * The irrigation history's dates, kept in the page's address (`?history=01.04.2026-30.09.2026`),
@@ -27,8 +42,7 @@ export type HistoryRange = {
  */
 export function useHistoryRange(): HistoryRange {
   const [params, setParams] = useSearchParams();
-  const [start, stop] = (params.get(PARAM) ?? '').split(URL_SEPARATOR);
-  const parsed = start && stop ? parseRange(`${start}${RANGE_SEPARATOR}${stop}`, FIELD_FORMAT, RANGE_SEPARATOR) : null;
+  const parsed = parseHistoryParam(params);
 
   const show = (range: string | null) => {
     const next = range && parseRange(range, FIELD_FORMAT, RANGE_SEPARATOR);
@@ -51,7 +65,7 @@ export function useHistoryRange(): HistoryRange {
 
   return {
     range: parsed && formatRange(parsed, FIELD_FORMAT, RANGE_SEPARATOR),
-    query: parsed && { start: formatDate(parsed.start, FIELD_FORMAT), stop: formatDate(parsed.end, FIELD_FORMAT) },
+    query: watermapRange(parsed),
     show,
     toggle: () =>
       show(parsed ? null : formatRange(shortcutRange('last30Days', new Date()), FIELD_FORMAT, RANGE_SEPARATOR)),
