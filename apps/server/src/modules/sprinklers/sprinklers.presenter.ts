@@ -39,7 +39,7 @@ export type SprinklerDetailParts = {
   state: MachineStateRow | undefined;
   programs: Program[];
   users: AssignedUser[];
-  weatherStations: WeatherStation[];
+  weather: { stations: WeatherStation[] };
   humiditySensors: HumiditySensor[];
 };
 
@@ -60,7 +60,7 @@ export function presentSprinklerDetail(parts: SprinklerDetailParts): SprinklerDe
         ? { type: 'FeatureCollection', name: currentProgramName, features: state.programData.features }
         : null,
     humidity_sensors: parts.humiditySensors,
-    weather_stations: parts.weatherStations,
+    weather_stations: parts.weather.stations,
     users,
   };
 }

@@ -1,8 +1,22 @@
 import type { SprinklerAdminListQuery } from '@pivot/contracts';
-import { type SQL, type SQLWrapper, and, asc, count, desc, eq, ilike, inArray, notInArray, or } from 'drizzle-orm';
+import {
+  type SQL,
+  type SQLWrapper,
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  ilike,
+  inArray,
+  notInArray,
+  or,
+} from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
+import { machineState } from '../telemetry';
 import { sprinklers } from './sprinklers.table';
 
 export type SprinklerRow = typeof sprinklers.$inferSelect;
@@ -131,4 +145,23 @@ export async function listWatchedMachines(db: Queryable) {
     })
     .from(sprinklers)
     .orderBy(asc(sprinklers.id));
+}
+
+/**
+ * A machine's revision and live state in one query (docs/architecture.md, "The machine detail"),
+ * if the machine exists and is among those the subquery `among` gives (all when undefined): the
+ * columns `live` adds come from the modules that own them.
+ */
+export async function findLiveDetail<Live extends Record<string, SQL.Aliased | SQL>>(
+  db: Queryable,
+  id: number,
+  among: SQLWrapper | undefined,
+  live: Live,
+) {
+  const [row] = await db
+    .select({ revision: sprinklers.revision, state: getTableColumns(machineState), ...live })
+    .from(sprinklers)
+    .leftJoin(machineState, eq(machineState.machineId, sprinklers.internalId))
+    .where(and(eq(sprinklers.id, id), among === undefined ? undefined : inArray(sprinklers.id, among)));
+  return row;
 }

@@ -9,6 +9,7 @@ import {
 } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { GEOMETRY_BODY_LIMIT } from '../../http/body-limits';
+import { compiledSerializerCompiler } from '../../http/compiled-serializer';
 import { clientInfo, signedIn } from '../../http/request-context';
 import type { SprinklersService } from './sprinklers.service';
 
@@ -24,7 +25,11 @@ export const sprinklersRoutes: FastifyPluginAsyncZod<{ sprinklers: SprinklersSer
 
   app.get(
     '/sprinkler/:id/',
-    { schema: { tags, params: IdParamsSchema, response: { 200: SprinklerDetailSchema } } },
+    {
+      schema: { tags, params: IdParamsSchema, response: { 200: SprinklerDetailSchema } },
+      // Asked for on every visit of a machine's page: see compiled-serializer.ts.
+      serializerCompiler: compiledSerializerCompiler,
+    },
     async (request) => sprinklers.detail(signedIn(request).user, request.params.id),
   );
 

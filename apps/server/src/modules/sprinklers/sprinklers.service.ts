@@ -19,13 +19,15 @@ import type { MachineCommands } from '../commands';
 import type { LogsService, NewLogEntry } from '../logs';
 import type { TelemetryService } from '../telemetry';
 import { type UsersService, presentAssignedUser } from '../users';
-import type { WeatherService } from '../weather';
+import { type WeatherService, presentSensorsNear } from '../weather';
+import { type CachedDetail, DetailCache } from './detail-cache';
 import type { MachineArms } from './machine-arms';
-import { presentSprinklerDetail, presentSprinklerListItem } from './sprinklers.presenter';
+import { type SprinklerDetailParts, presentSprinklerDetail, presentSprinklerListItem } from './sprinklers.presenter';
 import {
   type SprinklerRow,
   findSprinkler,
   findSprinklerAmong,
+  findLiveDetail,
   findSprinklerByInternalId,
   insertSprinkler,
   listMachineIds,
@@ -57,8 +59,16 @@ export type SprinklersServiceDeps = {
   arms: MachineArms;
 };
 
+/** The most machines whose detail is kept (detail-cache.ts); at ~10 kB each, a few MB. */
+const CACHED_DETAILS = 500;
+
+function centreOf(sprinkler: SprinklerRow) {
+  return { lat: Number(sprinkler.lat), lng: Number(sprinkler.lng) };
+}
+
 export class SprinklersService {
   private storedPrograms: StoredPrograms | undefined;
+  private readonly details = new DetailCache(CACHED_DETAILS);
 
   constructor(private readonly deps: SprinklersServiceDeps) {}
 
@@ -131,30 +141,70 @@ export class SprinklersService {
     return listSprinklersForAdmin(this.deps.db, query, excluding);
   }
 
+  /**
+   * A machine's detail for a user who may use it. What changes rarely comes from the cache while
+   * the machine's revision, read with the live state in one query, says it holds; the weather
+   * while no station nearby has reported since (docs/architecture.md, "The machine detail").
+   */
   async detail(user: SignedInUser, id: number): Promise<SprinklerDetail> {
-    return this.present(this.deps.db, await this.accessible(user, id));
+    const { db, access, weather } = this.deps;
+    const cached = this.details.get(id);
+    if (cached) {
+      const { sprinkler } = cached;
+      const centre = centreOf(sprinkler);
+      const live = await findLiveDetail(
+        db,
+        id,
+        user.admin ? undefined : access.machineIdsOf(db, user.id),
+        weather.liveColumns(centre, sprinkler.armLength),
+      );
+      if (!live) throw new AppError('sprinkler_not_found');
+      if (live.revision === sprinkler.revision) {
+        const current =
+          live.stationsReadAt === cached.weather.latestReadingAt && Date.now() < cached.weather.validUntil
+            ? cached
+            : { ...cached, weather: await weather.stationsNear(db, centre) };
+        if (current !== cached) this.details.set(id, current);
+        return presentSprinklerDetail({
+          ...current,
+          state: live.state ?? undefined,
+          humiditySensors: presentSensorsNear(centre, sprinkler.armLength, live.soilSensors),
+        });
+      }
+    }
+    // The revision is read with the row, before the parts: a change after it raises it, so an
+    // entry never holds parts newer than its revision says.
+    const sprinkler = await this.accessible(user, id);
+    const parts = await this.parts(db, sprinkler);
+    this.details.set(id, parts);
+    return presentSprinklerDetail(parts);
   }
 
   /** The detail of a machine already known to be accessible. */
   async present(db: Queryable, sprinkler: SprinklerRow): Promise<SprinklerDetail> {
+    return presentSprinklerDetail(await this.parts(db, sprinkler));
+  }
+
+  /** Everything a machine's detail shows, read now. */
+  private async parts(db: Queryable, sprinkler: SprinklerRow): Promise<SprinklerDetailParts & CachedDetail> {
     if (!this.storedPrograms) throw new Error('the programs module has not loaded');
     const { telemetry, weather } = this.deps;
-    const centre = { lat: Number(sprinkler.lat), lng: Number(sprinkler.lng) };
-    const [states, programs, users, weatherStations, humiditySensors] = await Promise.all([
+    const centre = centreOf(sprinkler);
+    const [states, programs, users, weatherNear, humiditySensors] = await Promise.all([
       telemetry.statesOf(db, [sprinkler.internalId]),
       this.storedPrograms.listFor(db, sprinkler.id),
       this.assignedUsers(db, [sprinkler.id]),
       weather.stationsNear(db, centre),
       weather.sensorsNear(db, centre, sprinkler.armLength),
     ]);
-    return presentSprinklerDetail({
+    return {
       sprinkler,
       state: states.get(sprinkler.internalId),
       programs,
       users: users.get(sprinkler.id) ?? [],
-      weatherStations,
+      weather: weatherNear,
       humiditySensors,
-    });
+    };
   }
 
   /** A machine with the users who may use it, as the administrators' screens show it. */

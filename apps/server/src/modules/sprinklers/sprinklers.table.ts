@@ -1,5 +1,15 @@
 import { DEFAULT_LOW_PRESSURE_BAR, type GeoJson } from '@pivot/contracts';
-import { doublePrecision, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  doublePrecision,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const EMPTY_AREA_MAP: GeoJson = { type: 'FeatureCollection', features: [] };
 
@@ -21,6 +31,13 @@ export const sprinklers = pgTable(
     model: text('model'),
     firmware: text('firmware'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Counts the changes to what a machine's detail shows besides its live state: this row, its
+     * programs, its grants and the granted users' names and addresses. Database triggers raise it
+     * in the transaction of each such change (migration 0009), whichever server instance makes it,
+     * so a cached detail is valid only for the revision it was built at.
+     */
+    revision: integer('revision').notNull().default(0),
   },
   (table) => [uniqueIndex('sprinklers_internal_id_key').on(table.internalId)],
 );

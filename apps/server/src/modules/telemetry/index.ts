@@ -11,7 +11,7 @@ declare module 'fastify' {
 export { isOnline } from './machine-presence';
 export type { StoredReport } from './telemetry.repository';
 export { measuredValues } from './telemetry.repository';
-export type { MachineStateRow } from './telemetry.table';
+export { type MachineStateRow, machineState } from './telemetry.table';
 export type { TelemetryService } from './telemetry.service';
 
 /** Telemetry: machines' reports, their latest state, and the live stream of them. */

@@ -9,7 +9,7 @@ declare module 'fastify' {
   }
 }
 
-export type { WeatherService } from './weather.service';
+export { type WeatherNear, type WeatherService, presentSensorsNear } from './weather.service';
 
 /**
  * Weather: what stations and soil sensors report through their machine's controller, and what a

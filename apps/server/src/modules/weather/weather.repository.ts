@@ -152,9 +152,34 @@ export async function dailySummaries(
   }));
 }
 
-export async function soilSensorsIn(db: Queryable, area: Area, since: Date) {
+export type SoilSensorRow = typeof soilSensors.$inferSelect;
+
+export async function soilSensorsIn(db: Queryable, area: Area, since: Date): Promise<SoilSensorRow[]> {
   return db
     .select()
     .from(soilSensors)
     .where(and(gte(soilSensors.ts, since), insideArea(soilSensors.lat, soilSensors.lng, area)));
+}
+
+/** What another module's query can select: the sensors `soilSensorsIn` gives, as one JSON array. */
+export function soilSensorsInColumn(area: Area, since: Date) {
+  return sql<
+    Pick<SoilSensorRow, 'sensorId' | 'lat' | 'lng' | 'moisture' | 'depth'>[]
+  >`(select coalesce(json_agg(json_build_object(
+    'sensorId', ${soilSensors.sensorId}, 'lat', ${soilSensors.lat}, 'lng', ${soilSensors.lng},
+    'moisture', ${soilSensors.moisture}, 'depth', ${soilSensors.depth})), '[]') from ${soilSensors}
+    where ${and(gte(soilSensors.ts, since), insideArea(soilSensors.lat, soilSensors.lng, area))})`;
+}
+
+/**
+ * What another module's query can select: the time, in ms, of the newest reading since `since`
+ * inside the area, of any station: the newest `latestReadingsIn` gives.
+ */
+export function latestReadingTimeColumn(area: Area, since: Date) {
+  return sql<
+    number | null
+  >`(select (extract(epoch from max(${weatherReadings.ts})) * 1000)::float8 from ${weatherReadings}
+    where ${and(gte(weatherReadings.ts, since), insideArea(weatherReadings.lat, weatherReadings.lng, area))})`.mapWith(
+    (value) => (value === null ? null : Number(value)),
+  );
 }

@@ -8,9 +8,12 @@ import {
   type DailySummary,
   dailySummaries,
   insertWeatherReading,
+  latestReadingTimeColumn,
   latestReadingsIn,
   rainSince,
+  type SoilSensorRow,
   soilSensorsIn,
+  soilSensorsInColumn,
   upsertSoilReading,
 } from './weather.repository';
 
@@ -21,6 +24,24 @@ const SENSOR_MARGIN_M = 100;
 /** A reading counts as current for this long. */
 const READING_LIFETIME_MS = 3 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * The longest a machine's weather, once computed, is shown without computing it again. Within it
+ * a new reading nearby shows at once (see `WeatherNear`); this bounds the time until a reading
+ * arriving late, older than the newest, shows.
+ */
+const WEATHER_REFRESH_MS = 60 * 1000;
+
+/**
+ * The stations near a machine as `stationsNear` gives them, with what tells when that answer
+ * stops being true: a reading in the stations' area newer than `latestReadingAt` (ms), or
+ * `validUntil` (ms), the earliest of local midnight (rain today), the first shown reading's
+ * expiry and `WEATHER_REFRESH_MS` from now.
+ */
+export type WeatherNear = {
+  stations: WeatherStation[];
+  latestReadingAt: number | null;
+  validUntil: number;
+};
 /** Most farmland in the product's region lies low; the elevation barely changes ETP. */
 const DEFAULT_ELEVATION_M = 100;
 /** W/m² averaged over a day → MJ/m² over that day */
@@ -42,21 +63,24 @@ export class WeatherService {
     return upsertSoilReading(this.db, { sensorId: source.deviceId, machineId: source.machineId }, message);
   }
 
-  /** Weather stations near the machine with their current reading, rainfall and ETP over 7 days. */
-  async stationsNear(db: Queryable, centre: LatLng): Promise<WeatherStation[]> {
+  /** Weather stations near the machine with their current reading, rainfall and ETP over 7 days, and how long that holds. */
+  async stationsNear(db: Queryable, centre: LatLng): Promise<WeatherNear> {
     const now = Date.now();
-    const readings = (
-      await latestReadingsIn(db, boundingBox(centre, STATION_RADIUS_M), new Date(now - READING_LIFETIME_MS))
-    ).filter((reading) => distanceM(centre, reading) <= STATION_RADIUS_M);
-    if (readings.length === 0) return [];
+    const refreshAt = now + WEATHER_REFRESH_MS;
+    const inArea = await latestReadingsIn(db, stationArea(centre), new Date(now - READING_LIFETIME_MS));
+    const latestReadingAt = inArea.length === 0 ? null : Math.max(...inArea.map((reading) => reading.ts.getTime()));
+    const readings = inArea.filter((reading) => distanceM(centre, reading) <= STATION_RADIUS_M);
+    if (readings.length === 0) return { stations: [], latestReadingAt, validUntil: refreshAt };
     const ids = readings.map((reading) => reading.stationId);
     const today = startOfLocalDay(this.timeZone, new Date(now));
+    // A day lasts 23 to 25 hours: 36 hours after today's start is always within tomorrow.
+    const tomorrow = startOfLocalDay(this.timeZone, new Date(today.getTime() + 36 * 60 * 60 * 1000));
     const weekAgo = new Date(today.getTime() - 7 * DAY_MS);
     const [rain, days] = await Promise.all([
       rainSince(db, ids, today, weekAgo),
       dailySummaries(db, ids, weekAgo, today, this.timeZone),
     ]);
-    return readings.map((reading) => {
+    const stations = readings.map((reading): WeatherStation => {
       const stationDays = days.filter((day) => day.stationId === reading.stationId);
       // A controller's own figure covers the week; ours covers the days of readings there are.
       const etp7d = reading.etp7d ?? sumEvapotranspiration(stationDays, reading.lat);
@@ -74,21 +98,67 @@ export class WeatherService {
         expire_timestamp: reading.ts.getTime() + READING_LIFETIME_MS,
       };
     });
+    return {
+      stations,
+      latestReadingAt,
+      validUntil: Math.min(
+        refreshAt,
+        tomorrow.getTime(),
+        ...readings.map((reading) => reading.ts.getTime() + READING_LIFETIME_MS),
+      ),
+    };
   }
 
   /** Soil sensors within the machine's reach: latitude, longitude, moisture and depth when known. */
   async sensorsNear(db: Queryable, centre: LatLng, armLength: number): Promise<HumiditySensor[]> {
-    const radius = armLength + SENSOR_MARGIN_M;
-    const sensors = await soilSensorsIn(db, boundingBox(centre, radius), new Date(Date.now() - READING_LIFETIME_MS));
-    return sensors
-      .filter((sensor) => distanceM(centre, sensor) <= radius)
-      .sort((a, b) => a.sensorId.localeCompare(b.sensorId))
-      .map((sensor): HumiditySensor =>
-        sensor.depth === null
-          ? [sensor.lat, sensor.lng, sensor.moisture]
-          : [sensor.lat, sensor.lng, sensor.moisture, sensor.depth],
-      );
+    return presentSensorsNear(
+      centre,
+      armLength,
+      await soilSensorsIn(db, sensorArea(centre, armLength), readingsSince()),
+    );
   }
+
+  /**
+   * What a machine's detail reads of the weather in its one query of the live state (see
+   * docs/architecture.md): the soil sensors `sensorsNear` reads, for `presentSensorsNear`, and
+   * the time of the newest reading where `stationsNear` looks, for `WeatherNear.latestReadingAt`.
+   */
+  liveColumns(centre: LatLng, armLength: number) {
+    const since = readingsSince();
+    return {
+      soilSensors: soilSensorsInColumn(sensorArea(centre, armLength), since),
+      stationsReadAt: latestReadingTimeColumn(stationArea(centre), since),
+    };
+  }
+}
+
+function stationArea(centre: LatLng) {
+  return boundingBox(centre, STATION_RADIUS_M);
+}
+
+function readingsSince(): Date {
+  return new Date(Date.now() - READING_LIFETIME_MS);
+}
+
+function sensorArea(centre: LatLng, armLength: number) {
+  return boundingBox(centre, armLength + SENSOR_MARGIN_M);
+}
+
+/** The sensors of those read in the machine's area that lie within its reach, by sensor ID. */
+export function presentSensorsNear(
+  centre: LatLng,
+  armLength: number,
+  sensors: Pick<SoilSensorRow, 'sensorId' | 'lat' | 'lng' | 'moisture' | 'depth'>[],
+): HumiditySensor[] {
+  const radius = armLength + SENSOR_MARGIN_M;
+  return sensors
+    .filter((sensor) => distanceM(centre, sensor) <= radius)
+    .sort((a, b) => a.sensorId.localeCompare(b.sensorId))
+    .map((sensor): HumiditySensor =>
+      sensor.depth === null
+        ? [sensor.lat, sensor.lng, sensor.moisture]
+        : [sensor.lat, sensor.lng, sensor.moisture, sensor.depth],
+    );
 }
 
 /** ETP summed over the days a station has readings for; null when it has none. */
