@@ -181,7 +181,10 @@ export default tseslint.config(
   },
   {
     // The server's core (database, gateway, HTTP helpers, plugins) is what the modules build on.
-    files: ['apps/server/src/{db,gateway,http,plugins,geo,time,i18n}/**', 'apps/server/src/{config,errors,secrets}.ts'],
+    files: [
+      'apps/server/src/{db,gateway,http,plugins,geo,time,i18n}/**',
+      'apps/server/src/{config,errors,secrets,paths}.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',

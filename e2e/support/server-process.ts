@@ -13,6 +13,8 @@ const STOP_TIMEOUT_MS = 30_000;
 
 export type ServerProcess = {
   baseUrl: string;
+  /** The running server process, or the last one once it has exited. */
+  child: () => ChildProcess | undefined;
   dataDir: string;
   /** The embedded broker's address, when the server was given a port for it (MQTT_PORT); null on port 0. */
   mqttUrl: string | null;
@@ -65,13 +67,27 @@ export async function scratchDatabase(serverUrl: string): Promise<ScratchDatabas
 }
 
 /**
- * Starts the product as `npm start` does, in a fresh data folder and on a free port, and
- * waits until it says it is running. Its embedded broker takes any free port unless `env`
- * names one in MQTT_PORT; then simulated machines can reach it at `mqttUrl`. With DATABASE_URL
- * in the test's environment it runs on a scratch database there; DATABASE_URL in `env` is
- * used as given (the caller's to drop; empty: PGlite).
+ * How the server runs: its TypeScript source through tsx, or the plain JavaScript that `npm start`
+ * compiles and runs (built beforehand with `npm run build -w @pivot/server`).
  */
-export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
+export type ServerCode = 'source' | 'compiled';
+/** The compiled server's node arguments are those of the root package.json's `start`, which a test compares. */
+export const NODE_ARGUMENTS: Record<ServerCode, string[]> = {
+  source: ['--import', 'tsx', 'apps/server/src/main.ts'],
+  compiled: ['--optimize-for-size', 'apps/server/dist/main.js'],
+};
+
+/**
+ * Starts the product as `npm start` does (from its source unless `code` says compiled), in a
+ * fresh data folder and on a free port, and waits until it says it is running. Its embedded
+ * broker takes any free port unless `env` names one in MQTT_PORT; then simulated machines can
+ * reach it at `mqttUrl`. With DATABASE_URL in the test's environment it runs on a scratch
+ * database there; DATABASE_URL in `env` is used as given (the caller's to drop; empty: PGlite).
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  code: ServerCode = 'source',
+): Promise<ServerProcess> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pivot-e2e-'));
   const port = await freePort();
   const scratch =
@@ -95,7 +111,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   let child: ChildProcess | undefined;
 
   const launch = async () => {
-    const started = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    const started = spawn(process.execPath, NODE_ARGUMENTS[code], {
       cwd: repositoryRoot,
       env: childEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -145,6 +161,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   const mqttPort = Number(env.MQTT_PORT ?? '0');
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    child: () => child,
     dataDir,
     mqttUrl: mqttPort > 0 ? `mqtt://127.0.0.1:${mqttPort}` : null,
     databaseUrl,

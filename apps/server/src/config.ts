@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { COMMAND_CLOCK_TOLERANCE_MS } from '@pivot/contracts';
 import { z } from 'zod';
+import { DEFAULT_WEB_DIST_DIR } from './paths';
 
 const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const optionalText = z
@@ -115,8 +115,6 @@ const EnvSchema = z.object({
   QUARANTINE_RETENTION_DAYS: z.coerce.number().int().min(1).max(366).default(7),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
-
-const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** The product's name in mail, the API docs and the console. */
 export const PRODUCT_NAME = 'Pivot';

@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -9,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { MIGRATIONS_FOLDER } from '../paths';
 
 /**
  * The database as every module sees it. Queries name their tables through drizzle's query builder;
@@ -26,7 +26,12 @@ export type DatabaseHandle = {
   close: () => Promise<void>;
 };
 
-const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+/**
+ * PGlite runs PostgreSQL inside this process, so its shared buffers are this process's memory:
+ * 16 MB instead of PostgreSQL's 128 MB, which filled as the data was read and kept the idle server
+ * far above its 200 MB budget. The operating system's file cache still holds the data files.
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 /** Any number unique to this application: instances starting together take turns migrating. */
 const MIGRATION_LOCK_KEY = 7_311_020_2;
 
@@ -39,12 +44,12 @@ export async function openDatabase(options: {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.onConnectionError);
   const folder = path.join(options.dataDir, 'pglite');
   await mkdir(folder, { recursive: true });
-  return openPglite(new PGlite(folder));
+  return openPglite(new PGlite(folder, { startParams: PGLITE_START_PARAMS }));
 }
 
 export async function openPglite(client: PGlite): Promise<DatabaseHandle> {
   const db = drizzlePglite(client, { casing: 'snake_case' });
-  await migratePglite(db, { migrationsFolder });
+  await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return { db, kind: 'pglite', close: () => client.close() };
 }
 
@@ -62,7 +67,7 @@ export async function openPostgres(
   const lockClient = await pool.connect();
   try {
     await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await migratePg(db, { migrationsFolder });
+    await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
   } finally {
     await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     lockClient.release();
