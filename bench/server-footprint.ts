@@ -147,7 +147,7 @@ async function main(): Promise<void> {
       return;
     }
     const growth = Math.max(...curve.slice(FLEET_SETTLED_MINUTE)) - settled;
-    printTargeted(`growth after minute ${FLEET_SETTLED_MINUTE} (highest − then)`, growth, 'MB', {
+    printTargeted(`growth after minute ${FLEET_SETTLED_MINUTE}`, growth, 'MB', {
       atMost: GROWTH_TOLERANCE_MB,
     });
   });
