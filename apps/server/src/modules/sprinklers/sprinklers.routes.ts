@@ -9,6 +9,7 @@ import {
 } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { GEOMETRY_BODY_LIMIT } from '../../http/body-limits';
+import { sendWithETag } from '../../http/etag';
 import { clientInfo, signedIn } from '../../http/request-context';
 import type { SprinklersService } from './sprinklers.service';
 
@@ -18,8 +19,10 @@ export const sprinklersRoutes: FastifyPluginAsyncZod<{ sprinklers: SprinklersSer
   app,
   { sprinklers },
 ) => {
-  app.get('/sprinkler/', { schema: { tags, response: { 200: SprinklerListResponseSchema } } }, async (request) =>
-    sprinklers.list(signedIn(request).user),
+  // The table asks again whenever its event stream reconnects or says the machines changed: an
+  // unchanged list is answered 304.
+  app.get('/sprinkler/', { schema: { tags, response: { 200: SprinklerListResponseSchema } } }, async (request, reply) =>
+    sendWithETag(request, reply, SprinklerListResponseSchema, await sprinklers.list(signedIn(request).user)),
   );
 
   app.get(

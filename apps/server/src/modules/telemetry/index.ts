@@ -12,6 +12,8 @@ export { isOnline } from './machine-presence';
 export type { StoredReport } from './telemetry.repository';
 export { measuredValues } from './telemetry.repository';
 export type { MachineStateRow } from './telemetry.table';
+/** For the one query of the machines list, which joins each machine to its latest state. */
+export { machineState } from './telemetry.table';
 export type { TelemetryService } from './telemetry.service';
 
 /** Telemetry: machines' reports, their latest state, and the live stream of them. */
