@@ -6,34 +6,17 @@ import { z } from 'zod';
 import { queryClient } from '@/lib/query-client';
 import { session } from '@/lib/session';
 import { buildSprinklerListItem, buildUser } from '@/test-factories';
+import { FakeEventStreams } from '@/test-event-streams';
 import { renderInApp } from '@/test-utils';
 import { SprinklersTable } from './sprinklers-table';
 
 const NOW = Date.now();
 
-/** GET /api/sprinkler/events in miniature: the test writes events into the open stream. */
-class FakeListEvents {
-  streams: ReadableStreamDefaultController<Uint8Array>[] = [];
-  private readonly encoder = new TextEncoder();
-
-  open(signal: AbortSignal | null | undefined): Response {
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.streams.push(controller);
-        signal?.addEventListener('abort', () => controller.error(new DOMException('Aborted', 'AbortError')));
-      },
-    });
-    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-  }
-
-  send(event: MachineListEvent) {
-    this.streams.at(-1)!.enqueue(this.encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
-  }
-}
-
-let events: FakeListEvents;
+let events: FakeEventStreams;
 let listAnswer: SprinklerListItem[];
 let listRequests: number;
+
+const sendListEvent = (event: MachineListEvent) => events.sendEvent(event.type, event);
 
 const northField = () =>
   buildSprinklerListItem({
@@ -51,7 +34,7 @@ const northField = () =>
   });
 
 beforeEach(() => {
-  events = new FakeListEvents();
+  events = new FakeEventStreams();
   listAnswer = [northField()];
   listRequests = 0;
   session.signIn(buildUser(), 'access-1');
@@ -87,7 +70,7 @@ describe('the machines table', () => {
     const row = await renderTable();
     expect(row).toHaveTextContent('2.5');
     act(() =>
-      events.send({
+      sendListEvent({
         type: 'telemetry',
         sprinklerId: 7,
         timestamp: NOW + 5000,
@@ -115,7 +98,7 @@ describe('the machines table', () => {
       timeout: 3000,
     });
     act(() =>
-      events.send({
+      sendListEvent({
         type: 'program',
         sprinklerId: 7,
         currentProgramData: { type: 'FeatureCollection', name: 'Maize July', features: [] },
@@ -131,7 +114,7 @@ describe('the machines table', () => {
   it('reads the list again when the stream says it changed', async () => {
     await renderTable();
     listAnswer = [northField(), buildSprinklerListItem({ id: 8, name: 'South field', internalId: 'PIVOT-08' })];
-    act(() => events.send({ type: 'machines' }));
+    act(() => sendListEvent({ type: 'machines' }));
     const table = screen.getByRole('table');
     await waitFor(() => expect(within(table).getByRole('row', { name: /South field/ })).toBeInTheDocument(), {
       timeout: 3000,
