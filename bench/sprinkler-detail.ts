@@ -9,17 +9,15 @@ import { SprinklerDetailSchema, type WeatherMessage } from '@pivot/contracts';
 import { insertWeatherReading } from '@pivot/server/src/modules/weather/weather.repository';
 import type { StationSite } from '@pivot/simulator';
 import type { BenchServer } from './support/bench-server';
-import { ChildScript } from './support/child-script';
 import { readOptions } from './support/cli';
-import type { LoadEvent, LoadRequest } from './support/load-process';
 import { withSimulatedMachine } from './support/machine-setup';
 import { seededRandom } from './support/random';
-import { formatNumber, printFigure, printTargeted, printTitle } from './support/report';
+import { formatNumber, printTitle } from './support/report';
+import { WARM_UP_SECONDS, printShareOfHealth } from './support/share-of-health';
 import { runBenchmark } from './support/run';
 import { waitUntil } from './support/stats';
 
 const TARGET_SHARE_PERCENT = 40;
-const WARM_UP_SECONDS = 2;
 const WEEK_MS = 7 * 86_400_000;
 const READING_EVERY_MS = 10 * 60_000;
 
@@ -56,58 +54,38 @@ async function storeWeekOfWeather(server: BenchServer, station: StationSite): Pr
 
 runBenchmark('sprinkler-detail', 170_000, () =>
   withSimulatedMachine(options, 3, async ({ server, machine, users }) => {
-    const load = ChildScript.start<LoadRequest, LoadEvent>(new URL('support/load-process.ts', import.meta.url));
-    try {
-      await storeWeekOfWeather(server, machine.station);
-      const farmer = await server.signIn(users[0]!.email);
-      const detailPath = `/api/sprinkler/${machine.sprinklerId}/`;
-      // Ready once the machine, its station and its probes have all reported.
-      let detailBytes = 0;
-      await waitUntil(
-        async () => {
-          const response = await farmer.call('GET', detailPath);
-          const detail = SprinklerDetailSchema.parse(response.body);
-          detailBytes = JSON.stringify(detail).length;
-          return detail.status !== null && detail.weather_stations.length === 1 && detail.humidity_sensors.length === 3;
-        },
-        'the machine, its weather station and soil probes to report',
-        15_000,
-        200,
-      );
-      printTitle('Machine detail: GET /api/sprinkler/{id}/ next to GET /api/health', {
-        broker: server.setting.broker,
-        database: server.setting.database,
-        load: `autocannon, ${options.connections} connections, ${options.seconds} s each after ${WARM_UP_SECONDS} s of warm-up`,
-        detail: `${formatNumber(detailBytes)} bytes: field, program, 3 users, a station with a week of readings, 3 probes`,
-      });
+    await storeWeekOfWeather(server, machine.station);
+    const farmer = await server.signIn(users[0]!.email);
+    const detailPath = `/api/sprinkler/${machine.sprinklerId}/`;
+    // Ready once the machine, its station and its probes have all reported.
+    let detailBytes = 0;
+    await waitUntil(
+      async () => {
+        const response = await farmer.call('GET', detailPath);
+        const detail = SprinklerDetailSchema.parse(response.body);
+        detailBytes = JSON.stringify(detail).length;
+        return detail.status !== null && detail.weather_stations.length === 1 && detail.humidity_sensors.length === 3;
+      },
+      'the machine, its weather station and soil probes to report',
+      15_000,
+      200,
+    );
+    printTitle('Machine detail: GET /api/sprinkler/{id}/ next to GET /api/health', {
+      broker: server.setting.broker,
+      database: server.setting.database,
+      load: `autocannon, ${options.connections} connections, ${options.seconds} s each after ${WARM_UP_SECONDS} s of warm-up`,
+      detail: `${formatNumber(detailBytes)} bytes: field, program, 3 users, a station with a week of readings, 3 probes`,
+    });
 
-      const measure = async (path: string, headers: Record<string, string>) => {
-        const request = {
-          type: 'run',
-          url: `${server.baseUrl}${path}`,
-          headers,
-          connections: options.connections,
-        } as const;
-        await load.ask({ ...request, seconds: WARM_UP_SECONDS }, 'result');
-        const result = await load.ask({ ...request, seconds: options.seconds }, 'result');
-        if (result.failures > 0) throw new Error(`${path}: ${result.failures} failed requests under load`);
-        return result;
-      };
-      const health = await measure('/api/health', {});
-      const detail = await measure(detailPath, { authorization: `Bearer ${farmer.access}` });
-      for (const [label, result] of [
-        ['GET /api/health', health],
-        ['GET /api/sprinkler/{id}/', detail],
-      ] as const) {
-        printFigure(
-          label,
-          `${formatNumber(result.requestsPerSecond)} requests/s (latency p50 ${result.latencyP50} ms, p99 ${result.latencyP99} ms)`,
-        );
-      }
-      const share = (detail.requestsPerSecond / health.requestsPerSecond) * 100;
-      printTargeted('detail / health', share, '%', { atLeast: TARGET_SHARE_PERCENT });
-    } finally {
-      await load.end();
-    }
+    await printShareOfHealth(
+      server,
+      {
+        label: 'GET /api/sprinkler/{id}/',
+        path: detailPath,
+        authorization: `Bearer ${farmer.access}`,
+        shareLabel: 'detail / health',
+      },
+      { connections: options.connections, seconds: options.seconds, targetPercent: TARGET_SHARE_PERCENT },
+    );
   }),
 );

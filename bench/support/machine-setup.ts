@@ -8,6 +8,8 @@ import {
   Fleet,
   type FleetIntervals,
   type FleetLayout,
+  type MachineSite,
+  type SensorSite,
   type StationSite,
 } from '@pivot/simulator';
 import { type BenchServer, type ServerSetup, startBenchServer } from './bench-server';
@@ -20,8 +22,6 @@ export type SimulatedMachine = {
   demo: DemoMachine;
   /** The weather station beside it. */
   station: StationSite;
-  /** Stops the machine, its station and probes, and clears what they left on a shared broker. */
-  stop: () => Promise<void>;
 };
 
 /** How the machine runs; by default the simulator's own defaults on the third demo machine. */
@@ -51,26 +51,29 @@ export function offset(centre: { lat: number; lng: number }, northM: number, eas
 }
 
 /**
- * A demo machine, by default the third (520 m, potatoes and maize, a forbidden zone under a
- * power line), under an ID of the benchmark's own, with a weather station 1.5 km away and three
- * soil probes under its arm: a machine as a farmer's detail page shows it.
+ * Demo machines under IDs of the benchmark's own, each with a weather station 1.5 km away and
+ * three soil probes under its arm: machines as a farmer's pages show them. One machine is the
+ * given demo machine; more take the demo machines in turn (each field, crops and program as in
+ * the demo, several machines to a field), each under an ID of its own.
  */
-function demoLayout(idPrefix: string, demo: DemoMachine): { layout: FleetLayout; demo: DemoMachine } {
-  const machineId = `${idPrefix}${demo.id}`;
-  return {
-    demo,
-    layout: {
-      machines: [{ ...demo, id: machineId }],
-      stations: [{ id: `${idPrefix}WS-1`, machineId, ...offset(demo, 1500, 200) }],
-      sensors: [0.3, 0.6, 0.9].map((share, index) => ({
-        id: `${idPrefix}SOIL-${index + 1}`,
+function demoLayout(idPrefix: string, demos: readonly DemoMachine[]): FleetLayout {
+  const layout = { machines: [] as MachineSite[], stations: [] as StationSite[], sensors: [] as SensorSite[] };
+  demos.forEach((demo, index) => {
+    const suffix = demos.length === 1 ? '' : `-${index + 1}`;
+    const machineId = `${idPrefix}${demo.id}${suffix}`;
+    layout.machines.push({ ...demo, id: machineId, name: `${demo.name}${suffix}` });
+    layout.stations.push({ id: `${idPrefix}WS${suffix || '-1'}`, machineId, ...offset(demo, 1500, 200) });
+    layout.sensors.push(
+      ...[0.3, 0.6, 0.9].map((share, sensor) => ({
+        id: `${idPrefix}SOIL${suffix}-${sensor + 1}`,
         machineId,
         ...offset(demo, demo.armLength * share * 0.7, demo.armLength * share * 0.7),
         depth: 30,
         moisture: 24,
       })),
-    },
-  };
+    );
+  });
+  return layout;
 }
 
 /** Throws with the answer unless the call answered the expected status. */
@@ -82,18 +85,19 @@ export function expectStatus(response: { status: number; body: unknown }, status
 }
 
 /**
- * Starts a simulated machine on the server's broker and sets it up through the API as an
+ * Starts simulated machines on the server's broker and sets each up through the API as an
  * administrator would: added by its ID (the machine answers the identify command), its field
  * drawn, its program stored, and granted to the users.
  */
-async function setUpSimulatedMachine(
+async function setUpSimulatedMachines(
   server: BenchServer,
   admin: HttpSession,
   users: readonly UserRow[],
+  demos: readonly DemoMachine[],
   setup: MachineSetup,
-): Promise<SimulatedMachine> {
+): Promise<{ machines: SimulatedMachine[]; stop: () => Promise<void> }> {
   const idPrefix = `BENCH${randomBytes(3).toString('hex')}-`;
-  const { layout, demo } = demoLayout(idPrefix, setup.demo ?? DEMO_MACHINES[2]!);
+  const layout = demoLayout(idPrefix, demos);
   const brokerUrl = server.app.mqttUrl;
   const fleet = new Fleet(layout, {
     brokerUrl,
@@ -104,25 +108,34 @@ async function setUpSimulatedMachine(
     intervals: setup.intervals,
   });
   await fleet.start();
+  /** Stops the machines, their stations and probes, and clears what they left on a shared broker. */
   const stop = async () => {
     await fleet.stop();
     if (server.external.broker) await forgetFleet(brokerUrl, fleet);
   };
   try {
-    const added = SprinklerListItemSchema.parse(
-      expectStatus(await admin.call('POST', '/api/sprinkler/', { internalId: layout.machines[0]!.id }), 201, 'adding'),
-    );
-    const path = `/api/sprinkler/${added.id}`;
-    expectStatus(await admin.call('PATCH', `${path}/`, { areaMap: demo.areaMap }), 200, 'drawing the field');
-    expectStatus(await admin.call('POST', `${path}/program/`, demo.program), 201, 'storing the program');
-    for (const user of users) {
-      expectStatus(
-        await admin.call('PATCH', `${path}/permissions/`, { user: user.id, action: 'grant' }),
-        200,
-        'granting access',
+    const machines: SimulatedMachine[] = [];
+    for (const [index, demo] of demos.entries()) {
+      const added = SprinklerListItemSchema.parse(
+        expectStatus(
+          await admin.call('POST', '/api/sprinkler/', { internalId: layout.machines[index]!.id }),
+          201,
+          'adding',
+        ),
       );
+      const path = `/api/sprinkler/${added.id}`;
+      expectStatus(await admin.call('PATCH', `${path}/`, { areaMap: demo.areaMap }), 200, 'drawing the field');
+      expectStatus(await admin.call('POST', `${path}/program/`, demo.program), 201, 'storing the program');
+      for (const user of users) {
+        expectStatus(
+          await admin.call('PATCH', `${path}/permissions/`, { user: user.id, action: 'grant' }),
+          200,
+          'granting access',
+        );
+      }
+      machines.push({ sprinklerId: added.id, demo, station: layout.stations[index]! });
     }
-    return { sprinklerId: added.id, demo, station: layout.stations[0]!, stop };
+    return { machines, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -130,15 +143,18 @@ async function setUpSimulatedMachine(
 }
 
 export type MachineBench = { server: BenchServer; machine: SimulatedMachine; users: UserRow[] };
+export type FleetBench = { server: BenchServer; machines: SimulatedMachine[]; users: UserRow[] };
 
 /**
- * Runs the work against a server with one simulated machine set up and granted to `userCount`
- * new users, then takes the machine and the server down, whatever happened.
+ * Runs the work against a server with `machineCount` simulated machines (the demo machines in
+ * turn) set up and granted to `userCount` new users, then takes the machines and the server
+ * down, whatever happened.
  */
-export async function withSimulatedMachine(
+export async function withSimulatedMachines(
   options: BenchOptions,
   userCount: number,
-  work: (bench: MachineBench) => Promise<void>,
+  machineCount: number,
+  work: (bench: FleetBench) => Promise<void>,
   setup: MachineSetup = {},
 ): Promise<void> {
   const server = await startBenchServer(options, setup.server);
@@ -146,13 +162,33 @@ export async function withSimulatedMachine(
     if (setup.pauseWaterAccounting) await server.app.waterAccounting.stop();
     const users: UserRow[] = [];
     for (let index = 0; index < userCount; index += 1) users.push(await server.createUser());
-    const machine = await setUpSimulatedMachine(server, await server.signInAdmin(), users, setup);
+    const demos =
+      machineCount === 1
+        ? [setup.demo ?? DEMO_MACHINES[2]!]
+        : Array.from({ length: machineCount }, (_, index) => DEMO_MACHINES[index % DEMO_MACHINES.length]!);
+    const fleet = await setUpSimulatedMachines(server, await server.signInAdmin(), users, demos, setup);
     try {
-      await work({ server, machine, users });
+      await work({ server, machines: fleet.machines, users });
     } finally {
-      await machine.stop();
+      await fleet.stop();
     }
   } finally {
     await server.close();
   }
+}
+
+/** withSimulatedMachines with one machine, by default the third demo machine. */
+export function withSimulatedMachine(
+  options: BenchOptions,
+  userCount: number,
+  work: (bench: MachineBench) => Promise<void>,
+  setup: MachineSetup = {},
+): Promise<void> {
+  return withSimulatedMachines(
+    options,
+    userCount,
+    1,
+    ({ server, machines, users }) => work({ server, machine: machines[0]!, users }),
+    setup,
+  );
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdSchema } from './common';
 import { LineStringFeatureSchema } from './geojson';
 import { CurrentProgramDataSchema } from './programs';
 import { SprinklerStatusSchema } from './sprinklers';
@@ -35,3 +36,19 @@ export const LiveEventSchema = z.discriminatedUnion('type', [
   LiveProgramSchema,
 ]);
 export type LiveEvent = z.infer<typeof LiveEventSchema>;
+
+const ofMachine = { sprinklerId: IdSchema };
+
+/**
+ * Server-sent events of GET /api/sprinkler/events, the signed-in user's machine list: the live
+ * events of every machine the user may see, each with the machine's id, and `machines` when the
+ * list itself changed (a machine granted, revoked, added or renamed) and should be read again.
+ * Each event's name is its `type`, its data one of these objects as JSON.
+ */
+export const MachineListEventSchema = z.discriminatedUnion('type', [
+  LiveTelemetrySchema.extend(ofMachine),
+  LivePresenceSchema.extend(ofMachine),
+  LiveProgramSchema.extend(ofMachine),
+  z.strictObject({ type: z.literal('machines') }),
+]);
+export type MachineListEvent = z.infer<typeof MachineListEventSchema>;

@@ -69,7 +69,7 @@ export class AdminService {
     client: ClientInfo,
   ): Promise<SprinklerWithUsers> {
     const { db, access, users, sprinklers, logs } = this.deps;
-    return db.transaction(async (tx) => {
+    const changed = await db.transaction(async (tx) => {
       const sprinkler = await sprinklers.find(tx, sprinklerId);
       const user = await users.find(tx, body.user);
       if (!sprinkler || !user) throw new AppError('not_found');
@@ -86,5 +86,7 @@ export class AdminService {
       });
       return sprinklers.withUsers(tx, sprinkler);
     });
+    sprinklers.machinesChanged();
+    return changed;
   }
 }

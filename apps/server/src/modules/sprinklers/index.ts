@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { liveRoutes } from './live.routes';
 import { MachineArms } from './machine-arms';
+import { MachineListStreams } from './machine-list-streams';
 import { sprinklersRoutes } from './sprinklers.routes';
 import { SprinklersService } from './sprinklers.service';
 
@@ -27,6 +28,9 @@ export const sprinklersModule = fp(
     await arms.start();
     app.gateway.knowArms(arms);
     app.addHook('onClose', async () => arms.stop());
+    const listStreams = new MachineListStreams({ db: app.database.db, access, telemetry, logger: app.log });
+    listStreams.start();
+    app.addHook('onClose', async () => listStreams.stop());
     const sprinklers = new SprinklersService({
       db: app.database.db,
       access,
@@ -36,10 +40,11 @@ export const sprinklersModule = fp(
       commands,
       logs,
       arms,
+      listStreams,
     });
     app.decorate('sprinklers', sprinklers);
     await app.register(sprinklersRoutes, { prefix: '/api', sprinklers });
-    await app.register(liveRoutes, { prefix: '/api', sprinklers, telemetry });
+    await app.register(liveRoutes, { prefix: '/api', sprinklers, telemetry, listStreams });
   },
   {
     name: 'sprinklers',

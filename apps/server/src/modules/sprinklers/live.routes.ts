@@ -3,18 +3,31 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { eventStreams } from '../../http/event-stream';
 import { signedIn } from '../../http/request-context';
 import type { TelemetryService } from '../telemetry';
+import type { MachineListStreams } from './machine-list-streams';
 import { presentLiveEvent } from './sprinklers.presenter';
 import type { SprinklersService } from './sprinklers.service';
 
 /**
- * GET /sprinkler/{id}/events: a server-sent event stream of the machine's telemetry,
- * online/offline changes and program changes, for as long as the browser keeps it open.
+ * Server-sent event streams, for as long as the browser keeps them open: GET /sprinkler/events,
+ * the live events of every machine the user may see (the machines table), and
+ * GET /sprinkler/{id}/events, one machine's telemetry, online/offline and program changes.
  */
-export const liveRoutes: FastifyPluginAsyncZod<{ sprinklers: SprinklersService; telemetry: TelemetryService }> = async (
-  app,
-  { sprinklers, telemetry },
-) => {
+export const liveRoutes: FastifyPluginAsyncZod<{
+  sprinklers: SprinklersService;
+  telemetry: TelemetryService;
+  listStreams: MachineListStreams;
+}> = async (app, { sprinklers, telemetry, listStreams }) => {
   const openStream = eventStreams(app);
+
+  app.get(
+    '/sprinkler/events',
+    { schema: { tags: ['sprinklers'], produces: ['text/event-stream'] } },
+    async (request, reply) => {
+      const { user } = signedIn(request);
+      const stream = openStream(request, reply);
+      stream.onEnd(await listStreams.follow(user, (event) => stream.send(event.type, event)));
+    },
+  );
 
   app.get(
     '/sprinkler/:id/events',

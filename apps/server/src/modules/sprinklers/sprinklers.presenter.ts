@@ -12,8 +12,26 @@ import { armLine } from '../../geo/geo';
 import { type MachineStateRow, isOnline, measuredValues } from '../telemetry';
 import type { SprinklerRow } from './sprinklers.repository';
 
+/** What the list form shows of a machine: its row without the area map. */
+export type ListedSprinkler = Pick<SprinklerRow, 'id' | 'internalId' | 'name' | 'lat' | 'lng' | 'lowPressureBar'>;
+
+/** What the list form shows of a machine's latest state: whether a program is loaded, not its geometry. */
+export type ListedState = Pick<
+  MachineStateRow,
+  | 'online'
+  | 'reportedAt'
+  | 'status'
+  | 'angle'
+  | 'distance'
+  | 'speed'
+  | 'pressure'
+  | 'flow'
+  | 'programName'
+  | 'programUploadedAt'
+> & { programLoaded: boolean };
+
 /** The list form of a machine; live values stay null until the machine has reported them. */
-export function presentSprinklerListItem(row: SprinklerRow, state?: MachineStateRow): SprinklerListItem {
+export function presentSprinklerListItem(row: ListedSprinkler, state?: ListedState): SprinklerListItem {
   return {
     id: row.id,
     internalId: row.internalId,
@@ -29,7 +47,7 @@ export function presentSprinklerListItem(row: SprinklerRow, state?: MachineState
     online: isOnline(state),
     reportedAt: state?.reportedAt?.getTime() ?? null,
     lowPressureBar: row.lowPressureBar,
-    currentProgramName: state?.programName && state.programData ? state.programName : null,
+    currentProgramName: state?.programName && state.programLoaded ? state.programName : null,
     currentProgramTimestamp: state?.programUploadedAt?.getTime() ?? null,
   };
 }
@@ -49,7 +67,10 @@ export function presentSprinklerDetail(parts: SprinklerDetailParts): SprinklerDe
   const position =
     state?.position ??
     (typeof state?.angle === 'number' ? armLine(centre, state.angle, state.distance ?? sprinkler.armLength) : null);
-  const { currentProgramName, ...listItem } = presentSprinklerListItem(sprinkler, state);
+  const { currentProgramName, ...listItem } = presentSprinklerListItem(
+    sprinkler,
+    state && { ...state, programLoaded: state.programData !== null },
+  );
   return {
     ...listItem,
     currentPosition: position ? { type: 'Feature', geometry: position, properties: {} } : null,
@@ -66,7 +87,7 @@ export function presentSprinklerDetail(parts: SprinklerDetailParts): SprinklerDe
 }
 
 /** Turns a machine's report into the event browsers receive. */
-export function presentLiveEvent(sprinkler: SprinklerRow, event: MachineEvent): LiveEvent {
+export function presentLiveEvent(sprinkler: Pick<SprinklerRow, 'lat' | 'lng'>, event: MachineEvent): LiveEvent {
   if (event.kind === 'presence') return { type: 'presence', online: event.message.online };
   if (event.kind === 'program') {
     const { program } = event.message;

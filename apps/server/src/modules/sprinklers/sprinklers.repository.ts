@@ -12,6 +12,7 @@ import {
   inArray,
   notInArray,
   or,
+  sql,
 } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
@@ -43,6 +44,63 @@ export async function listSprinklers(db: Queryable, among?: SQLWrapper | number[
     .from(sprinklers)
     .where(among === undefined ? undefined : inArray(sprinklers.id, among))
     .orderBy(asc(sprinklers.name), asc(sprinklers.id));
+}
+
+/** The columns of a machine that its list form shows: all but the area map. */
+const LISTED_SPRINKLER = {
+  id: sprinklers.id,
+  internalId: sprinklers.internalId,
+  name: sprinklers.name,
+  lat: sprinklers.lat,
+  lng: sprinklers.lng,
+  lowPressureBar: sprinklers.lowPressureBar,
+};
+
+/** Every machine, or those of the given ids, as its list form shows it, without its latest state. */
+export async function listListedSprinklers(db: Queryable, ids?: number[]) {
+  if (ids?.length === 0) return [];
+  return db
+    .select(LISTED_SPRINKLER)
+    .from(sprinklers)
+    .where(ids === undefined ? undefined : inArray(sprinklers.id, ids));
+}
+
+/** What the machines list shows of a machine's latest state: no arm position, no program geometry. */
+const LISTED_STATE = {
+  online: machineState.online,
+  reportedAt: machineState.reportedAt,
+  status: machineState.status,
+  angle: machineState.angle,
+  distance: machineState.distance,
+  speed: machineState.speed,
+  pressure: machineState.pressure,
+  flow: machineState.flow,
+  programName: machineState.programName,
+  programLoaded: sql<boolean>`${machineState.programData} is not null`,
+  programUploadedAt: machineState.programUploadedAt,
+};
+
+/**
+ * The machines list in one query: each machine by name and id with its latest state, all of
+ * them or those whose ids the subquery `among` gives (the machines granted to a user). Neither
+ * the area map nor the program's geometry is read: the list shows neither.
+ */
+export async function listSprinklersWithState(db: Queryable, among?: SQLWrapper) {
+  const rows = await db
+    .select({
+      ...LISTED_SPRINKLER,
+      // Null when the machine has never said anything: it has no row of state yet.
+      stateOf: machineState.machineId,
+      ...LISTED_STATE,
+    })
+    .from(sprinklers)
+    .leftJoin(machineState, eq(machineState.machineId, sprinklers.internalId))
+    .where(among === undefined ? undefined : inArray(sprinklers.id, among))
+    .orderBy(asc(sprinklers.name), asc(sprinklers.id));
+  return rows.map(({ id, internalId, name, lat, lng, lowPressureBar, stateOf, online, ...state }) => ({
+    sprinkler: { id, internalId, name, lat, lng, lowPressureBar },
+    state: stateOf === null ? undefined : { ...state, online: online ?? false },
+  }));
 }
 
 /** The machine of this id, if it is among those the subquery gives. */

@@ -10,6 +10,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { GEOMETRY_BODY_LIMIT } from '../../http/body-limits';
 import { compiledSerializerCompiler } from '../../http/compiled-serializer';
+import { sendWithETag } from '../../http/etag';
 import { clientInfo, signedIn } from '../../http/request-context';
 import type { SprinklersService } from './sprinklers.service';
 
@@ -19,8 +20,10 @@ export const sprinklersRoutes: FastifyPluginAsyncZod<{ sprinklers: SprinklersSer
   app,
   { sprinklers },
 ) => {
-  app.get('/sprinkler/', { schema: { tags, response: { 200: SprinklerListResponseSchema } } }, async (request) =>
-    sprinklers.list(signedIn(request).user),
+  // The table asks again whenever its event stream reconnects or says the machines changed: an
+  // unchanged list is answered 304.
+  app.get('/sprinkler/', { schema: { tags, response: { 200: SprinklerListResponseSchema } } }, async (request, reply) =>
+    sendWithETag(request, reply, SprinklerListResponseSchema, await sprinklers.list(signedIn(request).user)),
   );
 
   app.get(

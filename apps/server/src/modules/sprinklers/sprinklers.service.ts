@@ -22,6 +22,7 @@ import { type UsersService, presentAssignedUser } from '../users';
 import { type WeatherService, presentSensorsNear } from '../weather';
 import { type CachedDetail, DetailCache } from './detail-cache';
 import type { MachineArms } from './machine-arms';
+import type { MachineListStreams } from './machine-list-streams';
 import { type SprinklerDetailParts, presentSprinklerDetail, presentSprinklerListItem } from './sprinklers.presenter';
 import {
   type SprinklerRow,
@@ -33,6 +34,7 @@ import {
   listMachineIds,
   listSprinklers,
   listSprinklersForAdmin,
+  listSprinklersWithState,
   listWatchedMachines,
   updateSprinkler,
 } from './sprinklers.repository';
@@ -57,6 +59,7 @@ export type SprinklersServiceDeps = {
   commands: MachineCommands;
   logs: LogsService;
   arms: MachineArms;
+  listStreams: MachineListStreams;
 };
 
 /** The most machines whose detail is kept (detail-cache.ts); at ~10 kB each, a few MB. */
@@ -115,8 +118,16 @@ export class SprinklersService {
 
   async list(user: SignedInUser): Promise<SprinklerListItem[]> {
     const { db, access } = this.deps;
-    const rows = await listSprinklers(db, user.admin ? undefined : access.machineIdsOf(db, user.id));
-    return this.listItems(db, rows);
+    const rows = await listSprinklersWithState(db, user.admin ? undefined : access.machineIdsOf(db, user.id));
+    return rows.map(({ sprinkler, state }) => presentSprinklerListItem(sprinkler, state));
+  }
+
+  /**
+   * Tells the open machine lists that who may see which machine, or what a machine is called or
+   * where it stands, changed: their streams say so, and the lists are read again.
+   */
+  machinesChanged(): void {
+    this.deps.listStreams.machinesChanged();
   }
 
   /** The list form of each machine, with its latest state. */
@@ -125,7 +136,10 @@ export class SprinklersService {
       db,
       rows.map((row) => row.internalId),
     );
-    return rows.map((row) => presentSprinklerListItem(row, states.get(row.internalId)));
+    return rows.map((row) => {
+      const state = states.get(row.internalId);
+      return presentSprinklerListItem(row, state && { ...state, programLoaded: state.programData !== null });
+    });
   }
 
   /** The given machines, by name and id. */
@@ -272,6 +286,7 @@ export class SprinklersService {
       centre: { lat: identity.lat, lng: identity.lng },
       armLength: identity.armLength,
     });
+    this.machinesChanged();
     const [item] = await this.listItems(db, [sprinkler]);
     return item!;
   }
@@ -283,7 +298,7 @@ export class SprinklersService {
     body: UpdateSprinklerBody,
     client: ClientInfo,
   ): Promise<SprinklerListItem> {
-    return this.deps.db.transaction(async (tx) => {
+    const item = await this.deps.db.transaction(async (tx) => {
       const before = await findSprinkler(tx, id);
       if (!before) throw new AppError('sprinkler_not_found');
       const updated = (await updateSprinkler(tx, id, {
@@ -306,9 +321,11 @@ export class SprinklersService {
         details: changes.join(', '),
         ip: client.ip,
       });
-      const [item] = await this.listItems(tx, [updated]);
-      return item!;
+      const [updatedItem] = await this.listItems(tx, [updated]);
+      return updatedItem!;
     });
+    this.machinesChanged();
+    return item;
   }
 
   /** Sends a motion command and answers once the machine confirms it; a failure is logged and reported. */

@@ -64,6 +64,11 @@ export class TelemetryService {
     return this.hub.subscribe(machineId, listener);
   }
 
+  /** Calls the listener for every live report of every machine until the returned function is called. */
+  watchAll(listener: (event: MachineEvent) => void): () => void {
+    return this.hub.subscribeToAll(listener);
+  }
+
   /** Stores everything received so far; resolves once it is in the database. */
   flush(): Promise<void> {
     return this.ingest.flush();

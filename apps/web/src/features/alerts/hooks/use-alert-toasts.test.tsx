@@ -6,6 +6,7 @@ import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '@/config/locales';
 import { session } from '@/lib/session';
+import { FakeEventStreams } from '@/test-event-streams';
 import { renderInApp } from '@/test-utils';
 import { Toaster } from '@/ui/toast/toaster';
 import { dismissToast, toastStore } from '@/ui/toast/toast-store';
@@ -25,38 +26,10 @@ const alert = (changes: Partial<Alert> = {}): Alert =>
     ...changes,
   });
 
-/**
- * GET /api/alerts/events in miniature: each opening is a stream the test writes events into,
- * or drops; an aborted request ends its stream as a closed page does.
- */
-class FakeAlertEvents {
-  streams: ReadableStreamDefaultController<Uint8Array>[] = [];
-  private readonly encoder = new TextEncoder();
-
-  open(signal: AbortSignal | null | undefined): Response {
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.streams.push(controller);
-        signal?.addEventListener('abort', () => controller.error(new DOMException('Aborted', 'AbortError')));
-      },
-    });
-    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-  }
-
-  private get current() {
-    return this.streams.at(-1)!;
-  }
-
-  write(text: string) {
-    this.current.enqueue(this.encoder.encode(text));
-  }
-
+/** GET /api/alerts/events in miniature (FakeEventStreams), with alerts to send. */
+class FakeAlertEvents extends FakeEventStreams {
   send(sent: Alert) {
-    this.write(`event: alert\ndata: ${JSON.stringify(sent)}\n\n`);
-  }
-
-  drop() {
-    this.current.close();
+    this.sendEvent('alert', sent);
   }
 }
 

@@ -8,13 +8,17 @@ import { type Column, DataTable } from '@/ui/data-table';
 import { AppLink } from '@/ui/link';
 import { localTablePage } from '@/ui/local-table-page';
 import { getFreshSprinklers } from '../api/get-sprinklers';
+import { useLiveMachineList } from '../hooks/use-live-machine-list';
 import { useMachineValues } from '../hooks/use-machine-values';
 import { MachineState } from './machine-state';
 import { MeasuredValue } from './measured-value';
 import { PresenceDot } from './presence-dot';
 
-/** Machines report every few seconds: the table asks again as often, so its values stay live. */
-const REFRESH_MS = 5000;
+/**
+ * The live values come from the event stream (useLiveMachineList), which keeps the list in the
+ * cache fresh; a list older than this (the table opened again after a while away) is read anew.
+ */
+const LIST_MAX_AGE_MS = 5000;
 
 /** A column of values with units, which read badly broken over two lines. */
 function measured(column: Column<SprinklerListItem>): Column<SprinklerListItem> {
@@ -42,6 +46,7 @@ export function SprinklersTable() {
   const { t } = useTranslation();
   const locale = useLocale();
   const values = useMachineValues();
+  useLiveMachineList();
   // The search looks in the status as the table words it ("do przodu", "offline, was stopped").
   const statusText = (machine: SprinklerListItem) =>
     machineIsOnline(machine, serverNow())
@@ -130,7 +135,7 @@ export function SprinklersTable() {
       columns={columns}
       queryKey={[...sprinklerKeys.list, 'page', locale]}
       queryFn={async (query) => {
-        const machines = await getFreshSprinklers(REFRESH_MS / 2);
+        const machines = await getFreshSprinklers(LIST_MAX_AGE_MS);
         return (
           machines &&
           localTablePage(machines, query, {
@@ -143,7 +148,6 @@ export function SprinklersTable() {
       rowKey={(machine) => machine.id}
       searchable
       initialSort={{ sort: 'name', order: 'asc' }}
-      refetchInterval={REFRESH_MS}
       emptyMessage={t('sprinklers.list.empty')}
     />
   );

@@ -1,6 +1,6 @@
-import { type LiveEvent, LiveEventSchema, type SprinklerDetail } from '@pivot/contracts';
+import { type LiveEvent, LiveEventSchema, type SprinklerDetail, type SprinklerListItem } from '@pivot/contracts';
 import { useEffect, useState } from 'react';
-import { readEventStream } from '@/lib/api-client';
+import { followEventStream } from '@/lib/follow-event-stream';
 import { queryClient } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 
@@ -12,58 +12,53 @@ export type LiveSprinkler = {
   alarm: string | null;
 };
 
-const FIRST_RETRY_MS = 1000;
-const LONGEST_RETRY_MS = 30_000;
+/** The live values the machines list and a machine's detail both show. */
+type LiveValues = Pick<
+  SprinklerListItem,
+  'status' | 'angle' | 'distance' | 'speed' | 'pressure' | 'flow' | 'reportedAt' | 'online'
+>;
 
-/** A report older than the one the detail shows: one the machine kept while offline and sends now. */
-function isOlderReport(detail: SprinklerDetail | false | undefined, event: LiveEvent): boolean {
-  return event.type === 'telemetry' && !!detail && detail.reportedAt !== null && event.timestamp < detail.reportedAt;
+/** A report older than the one shown: one the machine kept while offline and sends now. */
+function isOlderReport(machine: LiveValues | false | undefined, event: LiveEvent): boolean {
+  return event.type === 'telemetry' && !!machine && machine.reportedAt !== null && event.timestamp < machine.reportedAt;
+}
+
+/**
+ * A report or a presence change applied to a machine, in the list or its detail: telemetry brings
+ * the values and the time of the report, presence whether the broker has the machine connected
+ * (what shows it applies the silence rule to both). A machine that reports is connected, whatever
+ * an older presence message said; a report older than the one shown changes no value.
+ */
+export function applyLiveValues<Machine extends LiveValues>(
+  machine: Machine,
+  event: Extract<LiveEvent, { type: 'telemetry' | 'presence' }>,
+): Machine {
+  if (event.type === 'presence') return { ...machine, online: event.online };
+  if (isOlderReport(machine, event)) return { ...machine, online: true };
+  const { timestamp, status, angle, distance, speed, pressure, flow } = event;
+  return { ...machine, status, angle, distance, speed, pressure, flow, reportedAt: timestamp, online: true };
 }
 
 /**
  * A live event applied to the machine's detail: the map, the status panel and the programs
- * follow. Telemetry brings the values and the time of the report; presence whether the broker
- * has the machine connected (the status panel then applies the silence rule to both).
+ * follow.
  */
 export function applyLiveEvent(detail: SprinklerDetail, event: LiveEvent): SprinklerDetail {
   switch (event.type) {
     case 'presence':
-      return { ...detail, online: event.online };
+      return applyLiveValues(detail, event);
     case 'program':
       return {
         ...detail,
         currentProgramData: event.currentProgramData,
         currentProgramTimestamp: event.currentProgramTimestamp,
       };
-    case 'telemetry': {
-      // A machine that reports is connected, whatever an older presence message said; a report
-      // older than the one shown changes no value.
-      if (isOlderReport(detail, event)) return { ...detail, online: true };
-      const { timestamp, status, angle, distance, speed, pressure, flow, currentPosition } = event;
-      return {
-        ...detail,
-        status,
-        angle,
-        distance,
-        speed,
-        pressure,
-        flow,
-        currentPosition,
-        reportedAt: timestamp,
-        online: true,
-      };
-    }
+    case 'telemetry':
+      return isOlderReport(detail, event)
+        ? applyLiveValues(detail, event)
+        : { ...applyLiveValues(detail, event), currentPosition: event.currentPosition };
   }
 }
-
-const waitFor = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 
 /**
  * Keeps the machine's detail live while its page is open: its server-sent events (telemetry,
@@ -94,30 +89,16 @@ export function useLiveSprinkler(id: number, enabled: boolean): LiveSprinkler {
       if (event.type === 'telemetry' && !older) setLive((current) => ({ ...current, alarm: event.alarm }));
     };
 
-    void (async () => {
-      let retryMs = FIRST_RETRY_MS;
-      let reconnecting = false;
-      while (!stop.signal.aborted) {
-        const onOpen = () => {
-          retryMs = FIRST_RETRY_MS;
-          setLive((current) => ({ ...current, connection: 'live' }));
-          if (reconnecting) void queryClient.invalidateQueries({ queryKey: sprinklerKeys.detail(id) });
-        };
-        const end = await readEventStream(
-          `/sprinkler/${id}/events`,
-          (event) => onEvent(event.name, event.data),
-          stop.signal,
-          onOpen,
-        );
-        if (stop.signal.aborted) return;
-        // The machine is gone for this user (access revoked, machine deleted, signed out).
-        if (!end.opened && (end.failure.status === 404 || end.failure.status === 401)) return;
-        reconnecting = true;
-        setLive((current) => ({ ...current, connection: 'reconnecting' }));
-        await waitFor(retryMs, stop.signal);
-        retryMs = Math.min(retryMs * 2, LONGEST_RETRY_MS);
-      }
-    })();
+    void followEventStream({
+      path: `/sprinkler/${id}/events`,
+      onEvent: (event) => onEvent(event.name, event.data),
+      onOpen: (reconnected) => {
+        setLive((current) => ({ ...current, connection: 'live' }));
+        if (reconnected) void queryClient.invalidateQueries({ queryKey: sprinklerKeys.detail(id) });
+      },
+      onDrop: () => setLive((current) => ({ ...current, connection: 'reconnecting' })),
+      signal: stop.signal,
+    });
     return () => stop.abort();
   }, [id, enabled]);
 

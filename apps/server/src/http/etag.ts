@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type ZodType, z } from 'zod';
+
+/** Whether an If-None-Match header names the tag (or is `*`); weak tags compare equal to strong ones. */
+function holds(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const candidate = tag.trim();
+    return candidate === '*' || candidate.replace(/^W\//, '') === etag;
+  });
+}
+
+/**
+ * Answers a GET that browsers ask again and again with its JSON and an ETag of it: a browser
+ * that sends the tag back (If-None-Match, which the browser's cache does by itself) and already
+ * holds this answer gets 304 without a body. `no-cache` makes the browser ask every time rather
+ * than trust its copy. The body is encoded with its response schema, as the route's serializer
+ * would, and serialised once, for the tag and the answer alike.
+ */
+export function sendWithETag<Schema extends ZodType>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  schema: Schema,
+  body: z.output<Schema>,
+): FastifyReply {
+  const json = JSON.stringify(z.encode(schema, body));
+  const etag = `"${createHash('sha1').update(json).digest('base64url')}"`;
+  reply.header('etag', etag).header('cache-control', 'private, no-cache');
+  if (holds(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(json);
+}

@@ -1,0 +1,119 @@
+import type { MachineListEvent } from '@pivot/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client';
+import type { MachineEvent } from '../../gateway/mqtt-gateway';
+import type { SignedInUser } from '../../http/request-context';
+import { RepeatingJob } from '../../time/repeating-job';
+import type { AccessService } from '../access';
+import type { TelemetryService } from '../telemetry';
+import { type ListedSprinkler, presentLiveEvent } from './sprinklers.presenter';
+import { listListedSprinklers } from './sprinklers.repository';
+
+/**
+ * How often each instance reads again which machines its connected users may see: a grant
+ * changed through another instance reaches this one's streams within this time (one changed
+ * through this instance at once, see `machinesChanged`).
+ */
+export const MACHINES_RECHECK_MS = 5000;
+
+type Follower = {
+  user: SignedInUser;
+  send: (event: MachineListEvent) => void;
+  /** The machines the user may see, by broker ID; none until the first read. */
+  machines: Map<string, ListedSprinkler>;
+  /** What the list shows of them apart from live values, to tell when it changed; null until the first read. */
+  listed: string | null;
+};
+
+/** The machines as their list shows them apart from live values: any change means the list must be read again. */
+function listedText(machines: Iterable<ListedSprinkler>): string {
+  return JSON.stringify(
+    [...machines]
+      .sort((a, b) => a.id - b.id)
+      .map(({ id, internalId, name, lat, lng, lowPressureBar }) => [id, internalId, name, lat, lng, lowPressureBar]),
+  );
+}
+
+/**
+ * The machine-list event streams open on this instance, one per signed-in browser tab: each
+ * gets the live events (telemetry, online/offline, program) of every machine its user may see,
+ * tagged with the machine's id, and `machines` when the list itself changed (a machine granted,
+ * revoked, added, renamed), so the list is read again. Every instance hears every machine's
+ * events from the broker; which machines each user may see is read for all connected users at
+ * once, every few seconds and after each change made through this instance.
+ */
+export class MachineListStreams {
+  private readonly followers = new Set<Follower>();
+  private readonly job = new RepeatingJob(() => this.readMachines(), {
+    everyMs: MACHINES_RECHECK_MS,
+    onError: (error) => this.deps.logger.warn({ err: error }, 'reading the machines of the list streams failed'),
+  });
+  private stopWatching: (() => void) | undefined;
+
+  constructor(
+    private readonly deps: {
+      db: Database;
+      access: AccessService;
+      telemetry: TelemetryService;
+      logger: FastifyBaseLogger;
+    },
+  ) {}
+
+  start(): void {
+    this.stopWatching = this.deps.telemetry.watchAll((event) => this.forward(event));
+    this.job.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopWatching?.();
+    await this.job.stop();
+  }
+
+  /**
+   * Follows the user's machines from now on; resolves once their machines are known, with the
+   * function that stops following.
+   */
+  async follow(user: SignedInUser, send: (event: MachineListEvent) => void): Promise<() => void> {
+    const follower: Follower = { user, send, machines: new Map(), listed: null };
+    this.followers.add(follower);
+    await this.job.runNow();
+    return () => this.followers.delete(follower);
+  }
+
+  /**
+   * Reads again, soon, which machines each connected user may see: after a grant, a
+   * revocation, a machine added or renamed. A failure is logged by the job.
+   */
+  machinesChanged(): void {
+    this.job.runNow().catch(() => undefined);
+  }
+
+  private forward(event: MachineEvent): void {
+    for (const follower of this.followers) {
+      const sprinkler = follower.machines.get(event.machineId);
+      if (sprinkler) follower.send({ ...presentLiveEvent(sprinkler, event), sprinklerId: sprinkler.id });
+    }
+  }
+
+  /** Two queries for all connected users: their grants, and the machines among them. */
+  private async readMachines(): Promise<void> {
+    const { db, access } = this.deps;
+    const followers = [...this.followers];
+    if (followers.length === 0) return;
+    const anyAdmin = followers.some((follower) => follower.user.admin);
+    const userIds = [...new Set(followers.filter((f) => !f.user.admin).map((f) => f.user.id))];
+    const grants = await access.machinesOfUsers(db, userIds);
+    const rows = await listListedSprinklers(db, anyAdmin ? undefined : [...new Set([...grants.values()].flat())]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const follower of followers) {
+      const visible = follower.user.admin
+        ? rows
+        : (grants.get(follower.user.id) ?? []).flatMap((id) => byId.get(id) ?? []);
+      const listed = listedText(visible);
+      follower.machines = new Map(visible.map((row) => [row.internalId, row]));
+      // The browser reads the list as the stream opens: only later changes are news.
+      if (follower.listed !== null && listed !== follower.listed) follower.send({ type: 'machines' });
+      follower.listed = listed;
+    }
+  }
+}

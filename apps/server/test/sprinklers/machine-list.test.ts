@@ -1,0 +1,153 @@
+import { type MachineListEvent, MachineListEventSchema, SprinklerListResponseSchema } from '@pivot/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MACHINES_RECHECK_MS } from '../../src/modules/sprinklers/machine-list-streams';
+import { revokeAccess } from '../../src/modules/access/access.repository';
+import type { ApiClient } from '../support/api-client';
+import { buildSprinkler, grant } from '../support/fixtures';
+import { type TestApp, createTestApp } from '../support/test-app';
+
+/** A report of a machine as every instance hears it from the broker. */
+function announceReport(t: TestApp, internalId: string, angle: number): void {
+  t.app.telemetry.announce({
+    kind: 'telemetry',
+    machineId: internalId,
+    message: { v: 1, ts: Date.now(), status: 'front', angle, distance: 400, speed: 50, pressure: 2.5, flow: 80 },
+  });
+}
+
+/** The user's machine-list stream, read event by event. */
+async function openListStream(address: string, client: ApiClient) {
+  const controller = new AbortController();
+  const response = await fetch(`${address}/api/sprinkler/events`, {
+    headers: { authorization: `Bearer ${client.access}` },
+    signal: controller.signal,
+  });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toContain('text/event-stream');
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const pending: MachineListEvent[] = [];
+  return {
+    /** The next event, failing the test when none comes in time. */
+    async next(timeoutMs = 2000): Promise<MachineListEvent> {
+      const deadline = Date.now() + timeoutMs;
+      while (pending.length === 0) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error('no event in time');
+        const chunk = await Promise.race([
+          reader.read(),
+          new Promise<null>((resolve) => setTimeout(() => resolve(null), left)),
+        ]);
+        if (chunk === null) continue;
+        if (chunk.done) throw new Error('the stream ended');
+        text += decoder.decode(chunk.value, { stream: true });
+        let end: number;
+        while ((end = text.indexOf('\n\n')) !== -1) {
+          const block = text.slice(0, end);
+          text = text.slice(end + 2);
+          const data = /^data: (.+)$/m.exec(block)?.[1];
+          const name = /^event: (.+)$/m.exec(block)?.[1];
+          if (data === undefined) continue;
+          const event = MachineListEventSchema.parse(JSON.parse(data));
+          expect(event.type).toBe(name);
+          pending.push(event);
+        }
+      }
+      return pending.shift()!;
+    },
+    close: () => controller.abort(),
+  };
+}
+
+describe('the machine list', () => {
+  let t: TestApp;
+  let admin: ApiClient;
+  let address: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.adminClient();
+    address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => t.close());
+
+  it('answers 304 to a browser that holds the list, and a new ETag once it changed', async () => {
+    const machine = await buildSprinkler(t);
+    const farmer = await t.signedInUser();
+    await grant(t, machine.id, farmer.user.id);
+    const first = await farmer.client.get('/api/sprinkler/');
+    expect(first.status).toBe(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(SprinklerListResponseSchema.parse(first.body)).toHaveLength(1);
+
+    const again = await farmer.client.get('/api/sprinkler/', { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.body).toBeUndefined();
+
+    await admin.patch(`/api/sprinkler/${machine.id}/`, { name: 'Renamed' });
+    const changed = await farmer.client.get('/api/sprinkler/', { headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(SprinklerListResponseSchema.parse(changed.body)[0]!.name).toBe('Renamed');
+  });
+
+  it("streams the live values of the user's own machines, never another's", async () => {
+    const mine = await buildSprinkler(t);
+    const theirs = await buildSprinkler(t);
+    const farmer = await t.signedInUser();
+    await grant(t, mine.id, farmer.user.id);
+    const stream = await openListStream(address, farmer.client);
+    try {
+      announceReport(t, theirs.internalId, 10);
+      announceReport(t, mine.internalId, 20);
+      const event = await stream.next();
+      expect(event).toMatchObject({ type: 'telemetry', sprinklerId: mine.id, angle: 20, status: 'front' });
+      t.app.telemetry.announce({ kind: 'presence', machineId: theirs.internalId, message: { v: 1, online: false } });
+      t.app.telemetry.announce({ kind: 'presence', machineId: mine.internalId, message: { v: 1, online: false } });
+      expect(await stream.next()).toEqual({ type: 'presence', sprinklerId: mine.id, online: false });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('follows grants: a machine granted streams at once, one revoked stops, through this instance or another', async () => {
+    const first = await buildSprinkler(t);
+    const second = await buildSprinkler(t);
+    const farmer = await t.signedInUser();
+    await grant(t, first.id, farmer.user.id);
+    const stream = await openListStream(address, farmer.client);
+    try {
+      const change = (action: 'grant' | 'revoke', id: number) =>
+        admin.patch(`/api/sprinkler/${id}/permissions/`, { user: farmer.user.id, action });
+
+      await change('grant', second.id);
+      expect(await stream.next()).toEqual({ type: 'machines' });
+      announceReport(t, second.internalId, 30);
+      expect(await stream.next()).toMatchObject({ type: 'telemetry', sprinklerId: second.id });
+
+      await change('revoke', first.id);
+      expect(await stream.next()).toEqual({ type: 'machines' });
+      announceReport(t, first.internalId, 40);
+      announceReport(t, second.internalId, 50);
+      expect(await stream.next()).toMatchObject({ type: 'telemetry', sprinklerId: second.id, angle: 50 });
+
+      // Revoked straight in the database, as another instance would: this one hears of it at its next look.
+      await revokeAccess(t.database.db, second.id, farmer.user.id);
+      expect(await stream.next(MACHINES_RECHECK_MS + 2000)).toEqual({ type: 'machines' });
+      announceReport(t, second.internalId, 60);
+      await grant(t, first.id, farmer.user.id);
+      expect(await stream.next(MACHINES_RECHECK_MS + 2000)).toEqual({ type: 'machines' });
+      announceReport(t, first.internalId, 70);
+      expect(await stream.next()).toMatchObject({ type: 'telemetry', sprinklerId: first.id, angle: 70 });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('refuses the stream without a session', async () => {
+    const response = await fetch(`${address}/api/sprinkler/events`);
+    expect(response.status).toBe(401);
+    await response.body?.cancel();
+  });
+});

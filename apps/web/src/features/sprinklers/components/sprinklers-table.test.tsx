@@ -1,0 +1,124 @@
+import { type MachineListEvent, type SprinklerListItem, SprinklerListResponseSchema } from '@pivot/contracts';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { queryClient } from '@/lib/query-client';
+import { session } from '@/lib/session';
+import { buildSprinklerListItem, buildUser } from '@/test-factories';
+import { FakeEventStreams } from '@/test-event-streams';
+import { renderInApp } from '@/test-utils';
+import { SprinklersTable } from './sprinklers-table';
+
+const NOW = Date.now();
+
+let events: FakeEventStreams;
+let listAnswer: SprinklerListItem[];
+let listRequests: number;
+
+const sendListEvent = (event: MachineListEvent) => events.sendEvent(event.type, event);
+
+const northField = () =>
+  buildSprinklerListItem({
+    id: 7,
+    name: 'North field',
+    internalId: 'PIVOT-07',
+    status: 'front',
+    angle: 10,
+    distance: 400,
+    speed: 50,
+    pressure: 2.5,
+    flow: 80,
+    online: true,
+    reportedAt: NOW,
+  });
+
+beforeEach(() => {
+  events = new FakeEventStreams();
+  listAnswer = [northField()];
+  listRequests = 0;
+  session.signIn(buildUser(), 'access-1');
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+    const { pathname } = new URL(url, 'http://localhost');
+    if (pathname === '/api/sprinkler/events') return events.open(init.signal);
+    if (pathname === '/api/sprinkler/') {
+      listRequests += 1;
+      return Response.json(z.encode(SprinklerListResponseSchema, listAnswer));
+    }
+    return Response.json({ code: 'not_found', message: 'no such call' }, { status: 404 });
+  });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  queryClient.clear();
+});
+
+async function renderTable() {
+  await renderInApp(
+    <QueryClientProvider client={queryClient}>
+      <SprinklersTable />
+    </QueryClientProvider>,
+    { path: '/en/sprinklers' },
+  );
+  await waitFor(() => expect(events.streams).toHaveLength(1));
+  return screen.findByRole('row', { name: /North field/ });
+}
+
+describe('the machines table', () => {
+  it('takes live values from the event stream instead of asking for the list again', async () => {
+    const row = await renderTable();
+    expect(row).toHaveTextContent('2.5');
+    act(() =>
+      sendListEvent({
+        type: 'telemetry',
+        sprinklerId: 7,
+        timestamp: NOW + 5000,
+        status: 'back',
+        angle: 12,
+        distance: 400,
+        speed: 50,
+        pressure: 3.75,
+        flow: 80,
+        alarm: null,
+        currentPosition: {
+          type: 'Feature',
+          geometry: {
+            type: 'LineString',
+            coordinates: [
+              [17, 52],
+              [17.001, 52.001],
+            ],
+          },
+          properties: {},
+        },
+      }),
+    );
+    await waitFor(() => expect(screen.getByRole('row', { name: /North field/ })).toHaveTextContent('3.75'), {
+      timeout: 3000,
+    });
+    act(() =>
+      sendListEvent({
+        type: 'program',
+        sprinklerId: 7,
+        currentProgramData: { type: 'FeatureCollection', name: 'Maize July', features: [] },
+        currentProgramTimestamp: NOW,
+      }),
+    );
+    await waitFor(() => expect(screen.getByRole('row', { name: /North field/ })).toHaveTextContent('Maize July'), {
+      timeout: 3000,
+    });
+    expect(listRequests).toBe(1);
+  });
+
+  it('reads the list again when the stream says it changed', async () => {
+    await renderTable();
+    listAnswer = [northField(), buildSprinklerListItem({ id: 8, name: 'South field', internalId: 'PIVOT-08' })];
+    act(() => sendListEvent({ type: 'machines' }));
+    const table = screen.getByRole('table');
+    await waitFor(() => expect(within(table).getByRole('row', { name: /South field/ })).toBeInTheDocument(), {
+      timeout: 3000,
+    });
+    expect(listRequests).toBe(2);
+  });
+});
