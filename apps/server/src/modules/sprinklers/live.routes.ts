@@ -1,6 +1,6 @@
 import { IdParamsSchema } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { eventStreams } from '../../http/event-stream';
+import { type EventStream, eventStreams } from '../../http/event-stream';
 import { signedIn } from '../../http/request-context';
 import type { TelemetryService } from '../telemetry';
 import type { MachineListStreams } from './machine-list-streams';
@@ -24,8 +24,17 @@ export const liveRoutes: FastifyPluginAsyncZod<{
     { schema: { tags: ['sprinklers'], produces: ['text/event-stream'] } },
     async (request, reply) => {
       const { user } = signedIn(request);
-      const stream = openStream(request, reply);
-      stream.onEnd(await listStreams.follow(user, (event) => stream.send(event.type, event)));
+      // The stream opens once the user's machines are known: an event after it opened is never
+      // missed for want of them.
+      const opened: { stream?: EventStream } = {};
+      const stopFollowing = await listStreams.follow(user, (event) => opened.stream?.send(event.type, event));
+      if (request.raw.socket.destroyed) {
+        stopFollowing();
+        reply.hijack();
+        return;
+      }
+      opened.stream = openStream(request, reply);
+      opened.stream.onEnd(stopFollowing);
     },
   );
 
