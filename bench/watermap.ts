@@ -1,7 +1,8 @@
 /**
  * The watermap of one machine over a season: a 180-day season of 5-second telemetry stored in
  * bulk, counted once into the water grid, then GET /api/sprinkler/{id}/watermap/ over the whole
- * season through the listening API, as a signed-in user. Target: p95 < 50 ms.
+ * season through the listening API, as a signed-in user. Target: p95 < 30 ms on PostgreSQL,
+ * < 50 ms on PGlite.
  *
  * Then the water balance of one full circle: the volume on the grid against the volume pumped.
  * Target: within 1 %.
@@ -27,7 +28,6 @@ import { type TelemetryColumns, seasonTelemetry } from './support/season-telemet
 import { sleep, summarise, timeSequentially, timed } from './support/stats';
 import { getBody } from './support/http';
 
-const TARGET_P95_MS = 50;
 const REPORT_INTERVAL_MS = 5000;
 const DAY_MS = 86_400_000;
 /** The season starts on 1 April, at local midnight in Poland (UTC+2 then), the server's default time zone. */
@@ -51,6 +51,8 @@ function dottedDay(day: number): string {
  */
 const FULL_SEASON_DAYS = 180;
 const options = readOptions({ days: 90, requests: 200, worstPairs: 2000 });
+/** PGlite runs the query on the server's own thread, PostgreSQL beside it. */
+const TARGET_P95_MS = options.database ? 30 : 50;
 
 /** How far the volume on the grid may be from the volume pumped. */
 const TARGET_BALANCE_PERCENT = 1;
