@@ -25,7 +25,7 @@ type Follower = {
   listed: string | null;
 };
 
-/** The machines as their list shows them apart from live values: any change means the list must be read again. */
+/** The machines as their list shows them apart from live values; if this text changes, the list must be read again. */
 function listedText(machines: Iterable<ListedSprinkler>): string {
   return JSON.stringify(
     [...machines]
