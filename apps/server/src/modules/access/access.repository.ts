@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { type Placeholder, and, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { sprinklerAccess } from './access.table';
 
@@ -25,7 +25,7 @@ export async function isGranted(db: Queryable, sprinklerId: number, userId: numb
 }
 
 /** The machines granted to a user, as a subquery of their ids to filter other queries with. */
-export function machineIdsGrantedTo(db: Queryable, userId: number) {
+export function machineIdsGrantedTo(db: Queryable, userId: number | Placeholder) {
   return db
     .select({ sprinklerId: sprinklerAccess.sprinklerId })
     .from(sprinklerAccess)

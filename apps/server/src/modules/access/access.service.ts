@@ -1,3 +1,4 @@
+import type { Placeholder } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import {
   grantAccess,
@@ -27,8 +28,8 @@ export class AccessService {
     return isGranted(db, sprinklerId, userId);
   }
 
-  /** A subquery of the ids of the machines granted to the user, for `inArray` in another module's query. */
-  machineIdsOf(db: Queryable, userId: number) {
+  /** A subquery of the ids of the machines granted to the user (or a placeholder's), for `inArray` in another module's query. */
+  machineIdsOf(db: Queryable, userId: number | Placeholder) {
     return machineIdsGrantedTo(db, userId);
   }
 

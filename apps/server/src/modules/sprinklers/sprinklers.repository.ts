@@ -14,7 +14,7 @@ import {
   or,
   sql,
 } from 'drizzle-orm';
-import type { Queryable } from '../../db/client';
+import type { Database, Queryable } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
 import { machineState } from '../telemetry';
@@ -207,19 +207,26 @@ export async function listWatchedMachines(db: Queryable) {
 
 /**
  * A machine's revision and live state in one query (docs/architecture.md, "The machine detail"),
- * if the machine exists and is among those the subquery `among` gives (all when undefined): the
- * columns `live` adds come from the modules that own them.
+ * if the machine of the placeholder `id` exists and, when `granted` is given, is among the
+ * machines that subquery gives: the columns `live` adds come from the modules that own them.
+ * Asked on every visit of a machine's page, so prepared once per database, as `name`.
  */
-export async function findLiveDetail<Live extends Record<string, SQL.Aliased | SQL>>(
-  db: Queryable,
-  id: number,
-  among: SQLWrapper | undefined,
+export function prepareLiveDetailQuery<Live extends Record<string, SQL.Aliased | SQL>>(
+  db: Database,
+  name: string,
   live: Live,
+  granted?: SQLWrapper,
 ) {
-  const [row] = await db
+  const query = db
     .select({ revision: sprinklers.revision, state: getTableColumns(machineState), ...live })
     .from(sprinklers)
     .leftJoin(machineState, eq(machineState.machineId, sprinklers.internalId))
-    .where(and(eq(sprinklers.id, id), among === undefined ? undefined : inArray(sprinklers.id, among)));
-  return row;
+    .where(
+      and(
+        eq(sprinklers.id, sql.placeholder('id')),
+        granted === undefined ? undefined : inArray(sprinklers.id, granted),
+      ),
+    )
+    .prepare(name);
+  return async (values: Record<string, unknown>) => (await query.execute(values))[0];
 }

@@ -10,7 +10,7 @@ import type {
   SprinklerWithUsers,
   UpdateSprinklerBody,
 } from '@pivot/contracts';
-import type { SQLWrapper } from 'drizzle-orm';
+import { type SQLWrapper, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { AppError } from '../../errors';
 import type { ClientInfo, SignedInUser } from '../../http/request-context';
@@ -28,7 +28,6 @@ import {
   type SprinklerRow,
   findSprinkler,
   findSprinklerAmong,
-  findLiveDetail,
   findSprinklerByInternalId,
   insertSprinkler,
   listMachineIds,
@@ -36,6 +35,7 @@ import {
   listSprinklersForAdmin,
   listSprinklersWithState,
   listWatchedMachines,
+  prepareLiveDetailQuery,
   updateSprinkler,
 } from './sprinklers.repository';
 
@@ -72,8 +72,24 @@ function centreOf(sprinkler: SprinklerRow) {
 export class SprinklersService {
   private storedPrograms: StoredPrograms | undefined;
   private readonly details = new DetailCache(CACHED_DETAILS);
+  private readonly liveDetail: {
+    ofAnyMachine: ReturnType<typeof prepareLiveDetailQuery>;
+    ofGrantedMachine: ReturnType<typeof prepareLiveDetailQuery>;
+  };
 
-  constructor(private readonly deps: SprinklersServiceDeps) {}
+  constructor(private readonly deps: SprinklersServiceDeps) {
+    const { db, access, weather } = deps;
+    const live = weather.liveColumns();
+    this.liveDetail = {
+      ofAnyMachine: prepareLiveDetailQuery(db, 'live_detail', live),
+      ofGrantedMachine: prepareLiveDetailQuery(
+        db,
+        'live_detail_granted',
+        live,
+        access.machineIdsOf(db, sql.placeholder('userId')),
+      ),
+    };
+  }
 
   /** Where the detail takes a machine's programs from (see StoredPrograms). */
   showProgramsFrom(source: StoredPrograms): void {
@@ -161,17 +177,16 @@ export class SprinklersService {
    * while no station nearby has reported since (docs/architecture.md, "The machine detail").
    */
   async detail(user: SignedInUser, id: number): Promise<SprinklerDetail> {
-    const { db, access, weather } = this.deps;
+    const { db, weather } = this.deps;
     const cached = this.details.get(id);
     if (cached) {
       const { sprinkler } = cached;
       const centre = centreOf(sprinkler);
-      const live = await findLiveDetail(
-        db,
+      const live = await (user.admin ? this.liveDetail.ofAnyMachine : this.liveDetail.ofGrantedMachine)({
         id,
-        user.admin ? undefined : access.machineIdsOf(db, user.id),
-        weather.liveColumns(centre, sprinkler.armLength),
-      );
+        userId: user.id,
+        ...weather.liveValues(centre, sprinkler.armLength),
+      });
       if (!live) throw new AppError('sprinkler_not_found');
       if (live.revision === sprinkler.revision) {
         const current =

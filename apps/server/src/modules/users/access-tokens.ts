@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import { IdSchema } from '@pivot/contracts';
 import { SignJWT, errors, jwtVerify } from 'jose';
 import { z } from 'zod';
@@ -18,29 +19,36 @@ const ClaimsSchema = z.object({
 
 /** Short-lived bearer tokens (HS256) naming the user and the session they belong to. */
 export class AccessTokens {
-  private readonly key: Uint8Array;
+  /** Imported once: jose would import raw bytes again for every token it signs or checks. */
+  private readonly key: Promise<webcrypto.CryptoKey>;
 
   constructor(
     secret: string,
     private readonly ttlSeconds: number,
   ) {
-    this.key = new TextEncoder().encode(secret);
+    this.key = webcrypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
   }
 
-  issue(claims: AccessClaims): Promise<string> {
+  async issue(claims: AccessClaims): Promise<string> {
     return new SignJWT({ sid: claims.sessionId })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(String(claims.userId))
       .setIssuer(ISSUER)
       .setIssuedAt()
       .setExpirationTime(`${this.ttlSeconds}s`)
-      .sign(this.key);
+      .sign(await this.key);
   }
 
   /** The claims of a valid token, or null for an expired, forged or malformed one. */
   async verify(token: string): Promise<AccessClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, await this.key, { issuer: ISSUER, algorithms: ['HS256'] });
       const claims = ClaimsSchema.safeParse(payload);
       return claims.success ? { userId: claims.data.sub, sessionId: claims.data.sid } : null;
     } catch (error) {

@@ -1,7 +1,7 @@
 import { type LoginBody, type SetPasswordBody, brokenPasswordRules } from '@pivot/contracts';
 import type { Database, Queryable } from '../../db/client';
 import { AppError, PasswordRejectedError } from '../../errors';
-import type { ClientInfo } from '../../http/request-context';
+import type { ClientInfo, SignedInUser } from '../../http/request-context';
 import { hashToken, randomToken } from '../../secrets';
 import type { LogsService } from '../logs';
 import type { AccessTokens } from './access-tokens';
@@ -11,7 +11,7 @@ import {
   consumeLinkToken,
   extendSession,
   findRefreshToken,
-  findSessionUser,
+  prepareSessionUserQuery,
   insertRefreshToken,
   insertSession,
   revokeSession,
@@ -53,7 +53,11 @@ export class AuthService {
   /** Verified against when the email is unknown, so both failures take the same time. */
   private decoyHash: Promise<string> | undefined;
 
-  constructor(private readonly deps: AuthServiceDeps) {}
+  private readonly findSessionUser: ReturnType<typeof prepareSessionUserQuery>;
+
+  constructor(private readonly deps: AuthServiceDeps) {
+    this.findSessionUser = prepareSessionUserQuery(deps.db);
+  }
 
   /**
    * Signs in. Failures make the next try wait, per account and address, per account and per
@@ -121,10 +125,10 @@ export class AuthService {
   }
 
   /** The signed-in user behind a bearer token, or null when the token or its session is not valid. */
-  async authenticate(accessToken: string): Promise<{ user: UserRow; sessionId: string } | null> {
+  async authenticate(accessToken: string): Promise<{ user: SignedInUser; sessionId: string } | null> {
     const claims = await this.deps.accessTokens.verify(accessToken);
     if (!claims) return null;
-    const user = await findSessionUser(this.deps.db, claims.sessionId, claims.userId);
+    const user = await this.findSessionUser(claims.sessionId, claims.userId);
     return user ? { user, sessionId: claims.sessionId } : null;
   }
 

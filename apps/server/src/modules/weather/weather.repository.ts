@@ -1,5 +1,5 @@
 import type { SoilMessage, WeatherMessage } from '@pivot/contracts';
-import { type AnyColumn, and, between, eq, gte, inArray, ne, sql } from 'drizzle-orm';
+import { type AnyColumn, type Placeholder, and, between, eq, gte, inArray, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { soilSensors, weatherReadings } from './weather.table';
 
@@ -60,10 +60,12 @@ export async function upsertSoilReading(
     });
 }
 
-export type Area = { minLat: number; maxLat: number; minLng: number; maxLng: number };
+/** A latitude and longitude range; in a prepared query, placeholders for one. */
+export type Area<Bound = number> = { minLat: Bound; maxLat: Bound; minLng: Bound; maxLng: Bound };
+type QueryValue<Value> = Value | Placeholder;
 
 /** Rows whose position lies in the area. */
-function insideArea(lat: AnyColumn, lng: AnyColumn, area: Area) {
+function insideArea(lat: AnyColumn, lng: AnyColumn, area: Area<QueryValue<number>>) {
   return and(between(lat, area.minLat, area.maxLat), between(lng, area.minLng, area.maxLng));
 }
 
@@ -162,7 +164,7 @@ export async function soilSensorsIn(db: Queryable, area: Area, since: Date): Pro
 }
 
 /** What another module's query can select: the sensors `soilSensorsIn` gives, as one JSON array. */
-export function soilSensorsInColumn(area: Area, since: Date) {
+export function soilSensorsInColumn(area: Area<QueryValue<number>>, since: QueryValue<Date>) {
   return sql<
     Pick<SoilSensorRow, 'sensorId' | 'lat' | 'lng' | 'moisture' | 'depth'>[]
   >`(select coalesce(json_agg(json_build_object(
@@ -175,7 +177,7 @@ export function soilSensorsInColumn(area: Area, since: Date) {
  * What another module's query can select: the time, in ms, of the newest reading since `since`
  * inside the area, of any station: the newest `latestReadingsIn` gives.
  */
-export function latestReadingTimeColumn(area: Area, since: Date) {
+export function latestReadingTimeColumn(area: Area<QueryValue<number>>, since: QueryValue<Date>) {
   return sql<
     number | null
   >`(select (extract(epoch from max(${weatherReadings.ts})) * 1000)::float8 from ${weatherReadings}

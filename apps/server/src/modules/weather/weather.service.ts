@@ -1,10 +1,12 @@
 import type { MessageSource } from '../../gateway/mqtt-gateway';
 import type { HumiditySensor, SoilMessage, WeatherMessage, WeatherStation } from '@pivot/contracts';
+import { type Placeholder, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { type LatLng, boundingBox, distanceM } from '../../geo/geo';
 import { startOfLocalDay } from '../../time/local-day';
 import { referenceEvapotranspiration } from './reference-evapotranspiration';
 import {
+  type Area,
   type DailySummary,
   dailySummaries,
   insertWeatherReading,
@@ -122,14 +124,33 @@ export class WeatherService {
    * What a machine's detail reads of the weather in its one query of the live state (see
    * docs/architecture.md): the soil sensors `sensorsNear` reads, for `presentSensorsNear`, and
    * the time of the newest reading where `stationsNear` looks, for `WeatherNear.latestReadingAt`.
+   * Written with placeholders, for a query prepared once; `liveValues` gives a machine's values.
    */
-  liveColumns(centre: LatLng, armLength: number) {
-    const since = readingsSince();
+  liveColumns() {
+    const since = sql.placeholder('readingsSince');
     return {
-      soilSensors: soilSensorsInColumn(sensorArea(centre, armLength), since),
-      stationsReadAt: latestReadingTimeColumn(stationArea(centre), since),
+      soilSensors: soilSensorsInColumn(areaPlaceholders('sensors'), since),
+      stationsReadAt: latestReadingTimeColumn(areaPlaceholders('stations'), since),
     };
   }
+
+  /** The values of the placeholders of `liveColumns` for a machine. */
+  liveValues(centre: LatLng, armLength: number): Record<string, unknown> {
+    return {
+      readingsSince: readingsSince().toISOString(),
+      ...areaValues('sensors', sensorArea(centre, armLength)),
+      ...areaValues('stations', stationArea(centre)),
+    };
+  }
+}
+
+function areaPlaceholders(name: string): Area<Placeholder> {
+  const bound = (key: keyof Area) => sql.placeholder(`${name}.${key}`);
+  return { minLat: bound('minLat'), maxLat: bound('maxLat'), minLng: bound('minLng'), maxLng: bound('maxLng') };
+}
+
+function areaValues(name: string, area: Area): Record<string, number> {
+  return Object.fromEntries(Object.entries(area).map(([key, value]) => [`${name}.${key}`, value]));
 }
 
 function stationArea(centre: LatLng) {
