@@ -1,7 +1,8 @@
-import { type SprinklerDetail, SprinklerDetailSchema } from '@pivot/contracts';
+import { GeoJsonSchema, type SprinklerDetail, SprinklerDetailSchema } from '@pivot/contracts';
 import { eq } from 'drizzle-orm';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { DatabaseHandle } from '../../src/db/client';
 import { compiledSerializerCompiler } from '../../src/http/compiled-serializer';
 import { DetailCache } from '../../src/modules/sprinklers/detail-cache';
@@ -197,5 +198,28 @@ describe('DetailCache', () => {
 describe('compiledSerializerCompiler', () => {
   it('is refused a schema that is not zod', () => {
     expect(() => compiledSerializerCompiler({ schema: { type: 'object' } })).toThrow(/zod schema/);
+  });
+
+  it('writes positions with and without altitude as the zod serializer does', () => {
+    const schema = z.object({ areaMap: GeoJsonSchema });
+    const ring = [
+      [17.031_234_5, 52.000_001],
+      [-0.000_001, -89.999_999, 123.456],
+      [179.9, 0, -12],
+      [17.031_234_5, 52.000_001],
+    ];
+    const value = {
+      areaMap: {
+        type: 'GeometryCollection',
+        geometries: [
+          { type: 'Point', coordinates: [1e-7, -1.5, 3] },
+          { type: 'MultiPolygon', coordinates: [[ring], [ring.map(([lng, lat]) => [lng!, lat!])]] },
+        ],
+      },
+    };
+    const compiled = compiledSerializerCompiler({ schema });
+    const zodSerializer = serializerCompiler({ schema, method: 'GET', url: '/' }) as (data: unknown) => string;
+    expect(compiled(value)).toBe(zodSerializer(value));
+    expect(JSON.parse(compiled(value))).toEqual(value);
   });
 });
