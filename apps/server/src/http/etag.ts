@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type ZodType, z } from 'zod';
 
 /** Whether an If-None-Match header names the tag (or is `*`); weak tags compare equal to strong ones. */
 function holds(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -15,16 +14,10 @@ function holds(ifNoneMatch: string | undefined, etag: string): boolean {
  * Answers a GET that browsers ask again and again with its JSON and an ETag of it: a browser
  * that sends the tag back (If-None-Match, which the browser's cache does by itself) and already
  * holds this answer gets 304 without a body. `no-cache` makes the browser ask every time rather
- * than trust its copy. The body is encoded with its response schema, as the route's serializer
- * would, and serialised once, for the tag and the answer alike.
+ * than trust its copy. `json` is the answer serialised as the route's response schema says
+ * (a compiled serializer, compiled-serializer.ts), once for the tag and the answer alike.
  */
-export function sendWithETag<Schema extends ZodType>(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  schema: Schema,
-  body: z.output<Schema>,
-): FastifyReply {
-  const json = JSON.stringify(z.encode(schema, body));
+export function sendWithETag(request: FastifyRequest, reply: FastifyReply, json: string): FastifyReply {
   const etag = `"${createHash('sha1').update(json).digest('base64url')}"`;
   reply.header('etag', etag).header('cache-control', 'private, no-cache');
   if (holds(request.headers['if-none-match'], etag)) return reply.code(304).send();

@@ -1,4 +1,10 @@
-import { type MachineListEvent, MachineListEventSchema, SprinklerListResponseSchema } from '@pivot/contracts';
+import {
+  type MachineListEvent,
+  MachineListEventSchema,
+  SprinklerListResponseSchema,
+  type TelemetryMessage,
+} from '@pivot/contracts';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MACHINES_RECHECK_MS } from '../../src/modules/sprinklers/machine-list-streams';
 import { revokeAccess } from '../../src/modules/access/access.repository';
@@ -90,6 +96,44 @@ describe('the machine list', () => {
     expect(changed.status).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);
     expect(SprinklerListResponseSchema.parse(changed.body)[0]!.name).toBe('Renamed');
+  });
+
+  it('writes the list byte for byte as the zod serializer does, for machines silent, reporting and in alarm', async () => {
+    const silent = await buildSprinkler(t);
+    const reporting = await buildSprinkler(t);
+    const alarmed = await buildSprinkler(t);
+    const report = (machineId: string, message: TelemetryMessage) =>
+      t.app.telemetry.handlers.telemetry({ machineId, deviceId: machineId }, message);
+    report(reporting.internalId, {
+      v: 1,
+      ts: Date.now(),
+      status: 'front',
+      angle: 12.5,
+      distance: 400,
+      speed: 50,
+      pressure: 2.5,
+      flow: 80,
+    });
+    report(alarmed.internalId, {
+      v: 1,
+      ts: Date.now() - 90_000,
+      status: 'alarm',
+      angle: 359.99,
+      distance: 0,
+      speed: 0,
+      pressure: 0.1,
+      flow: 0,
+      alarm: 'low pressure "zone 2"',
+    });
+    await t.app.telemetry.flush();
+    const response = await t.app.inject({
+      url: '/api/sprinkler/',
+      headers: { authorization: `Bearer ${admin.access}` },
+    });
+    const list = SprinklerListResponseSchema.parse(response.json());
+    expect(list.map((item) => item.id)).toEqual(expect.arrayContaining([silent.id, reporting.id, alarmed.id]));
+    const zodSerializer = serializerCompiler({ schema: SprinklerListResponseSchema, method: 'GET', url: '/' });
+    expect(response.payload).toBe((zodSerializer as (data: unknown) => string)(list));
   });
 
   it("streams the live values of the user's own machines, never another's", async () => {

@@ -1,4 +1,5 @@
 import { WatermapResponseSchema } from '@pivot/contracts';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
 import type { ApiClient } from '../support/api-client';
@@ -65,6 +66,17 @@ describe('the watermap', () => {
       expect(Math.abs(lat - 52.3)).toBeLessThan(0.003);
       expect(Math.abs(lng - 17.2)).toBeLessThan(0.005);
     }
+  });
+
+  it('writes the cells byte for byte as the zod serializer does', async () => {
+    const response = await t.app.inject({
+      url: `/api/sprinkler/${sprinklerId}/watermap/?start=01.03.2026&stop=30.04.2026`,
+      headers: { authorization: `Bearer ${farmer.access}` },
+    });
+    const map = WatermapResponseSchema.parse(response.json());
+    expect(map.data.length).toBeGreaterThan(100);
+    const zodSerializer = serializerCompiler({ schema: WatermapResponseSchema, method: 'GET', url: '/' });
+    expect(response.payload).toBe((zodSerializer as (data: unknown) => string)(map));
   });
 
   it('adds up days across months, and leaves out days outside the range', async () => {

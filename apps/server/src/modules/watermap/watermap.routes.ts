@@ -1,5 +1,6 @@
 import { IdParamsSchema, WatermapQuerySchema, WatermapResponseSchema } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { compiledSerializerCompiler } from '../../http/compiled-serializer';
 import { signedIn } from '../../http/request-context';
 import type { WatermapService } from './watermap.service';
 
@@ -13,6 +14,8 @@ export const watermapRoutes: FastifyPluginAsyncZod<{ watermap: WatermapService }
         querystring: WatermapQuerySchema,
         response: { 200: WatermapResponseSchema },
       },
+      // A season is thousands of cells: see compiled-serializer.ts.
+      serializerCompiler: compiledSerializerCompiler,
     },
     async (request) => watermap.watermap(signedIn(request).user, request.params.id, request.query),
   );
