@@ -34,6 +34,7 @@ import {
   printTitle,
   printVerdict,
 } from './support/report';
+import { type MainThreadTime, type MainThreadProfile, profileMainThread } from './support/main-thread-profile';
 import { runBenchmark } from './support/run';
 import { type TelemetryColumns, seasonTelemetry } from './support/season-telemetry';
 import { sleep, timed, waitUntil } from './support/stats';
@@ -337,6 +338,8 @@ type MachineLoad = {
   tasks: number[];
   frames: Loaf[];
   page: Page;
+  /** The main thread's CPU profile up to the paint, for a load asked to be profiled. */
+  profile?: MainThreadProfile;
 };
 
 /** A cold load of the machine page up to its first painted map, and until its scripts have settled. */
@@ -345,11 +348,13 @@ async function loadMachinePage(
   baseUrl: string,
   email: string,
   pagePath: string,
+  { profiled = false } = {},
 ): Promise<MachineLoad> {
   const context = await coldContext(browser, baseUrl, email);
   const page = await context.newPage();
   await page.addInitScript(watchMapPaint, { label: MAP_LABEL, sectors: SECTORS, arm: ARM_STROKE });
   const scripts = trackScripts(page);
+  const profiler = profiled ? await profileMainThread(page) : undefined;
   await page.goto(pagePath, { waitUntil: 'domcontentloaded' });
   // The page's own timer gives up waiting, so nothing is left pending here when the map is painted.
   const paintMs = await page.evaluate(
@@ -364,6 +369,7 @@ async function loadMachinePage(
     const state = await page.evaluate(() => (window as unknown as { __benchMap: MapWatch }).__benchMap.state());
     throw new Error(`the map was not painted within ${PAINT_TIMEOUT_MS / 1000} s: ${state}`);
   }
+  const profile = await profiler?.stop();
   const drawn = await page.evaluate(() => (window as unknown as { __benchMap: MapWatch }).__benchMap.state());
   await scripts.settled();
   const { milestones, tasks, frames } = await page.evaluate((painted) => {
@@ -383,7 +389,7 @@ async function loadMachinePage(
       frames: watch.frames.filter((frame) => frame.start < painted),
     };
   }, paintMs);
-  return { paintMs, scripts: await scripts.all(), milestones, drawn, tasks, frames, page };
+  return { paintMs, scripts: await scripts.all(), milestones, drawn, tasks, frames, page, profile };
 }
 
 /** The scripts of a cold load of a page, once the page shows what `ready` waits for and its scripts have settled. */
@@ -451,6 +457,31 @@ function blame(frames: readonly Loaf[]): string | undefined {
   return `${formatNumber(script.duration)} ms in ${file} ${script.fn || '(anonymous)'} (${script.invoker}), in a ${formatNumber(frame.duration)} ms frame`;
 }
 
+/** The largest parts of `time`, the rest added up: `a 120 ms, b 80 ms, … 30 ms more`. */
+function largestParts(time: MainThreadTime, parts = 6): string {
+  const rest = time.slice(parts).reduce((sum, [, ms]) => sum + ms, 0);
+  const shown = time.slice(0, parts).map(([what, ms]) => `${what} ${formatNumber(ms)}`);
+  return `${shown.join(', ')}${rest > 0 ? `, ${formatNumber(rest)} more` : ''} (ms)`;
+}
+
+/**
+ * Where the main thread's time went in one more load, profiled (the measured loads are not:
+ * sampling slows a page a little): up to the moment both the detail and the watermap were
+ * answered, and from then to the painted map.
+ */
+async function printWhereTheLoadGoes(load: MachineLoad): Promise<void> {
+  await load.page.context().close();
+  const dataAt = Math.max(load.milestones.detail[1], load.milestones.watermap[1]);
+  printSection(
+    `Where the main thread's time goes: one more load, profiled, painted at ${formatNumber(load.paintMs)} ms`,
+  );
+  printFigure(`→ data answered (${formatNumber(dataAt)} ms)`, largestParts(load.profile!.between(0, dataAt)));
+  printFigure(
+    `data → painted (${formatNumber(load.paintMs - dataAt)} ms)`,
+    largestParts(load.profile!.between(dataAt, load.paintMs)),
+  );
+}
+
 async function measurePages(server: BenchServer, email: string, detail: SprinklerDetail): Promise<void> {
   const browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
   try {
@@ -483,6 +514,7 @@ async function measurePages(server: BenchServer, email: string, detail: Sprinkle
     printTargeted('first painted map, median', median(paints), 'ms', { below: TARGET_PAINT_MS });
     const loadBlame = blame(typical.frames);
     if (loadBlame) printNote(`Longest script before the map was painted: ${loadBlame}`);
+    await printWhereTheLoadGoes(await loadMachinePage(browser, server.baseUrl, email, machinePath, { profiled: true }));
 
     const last = loads.at(-1)!;
     const moving = await watchMovingArm(last.page);
