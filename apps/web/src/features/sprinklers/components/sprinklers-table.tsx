@@ -69,6 +69,8 @@ export function SprinklersTable() {
           </AppLink>
         </span>
       ),
+      // A name of a few words on a line or two, not a word a line beside the many measured columns.
+      className: 'min-w-44',
     },
     measured({
       id: 'internalId',
