@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { DatabaseHandle } from '../../src/db/client';
 import { compiledSerializerCompiler } from '../../src/http/compiled-serializer';
-import { DetailCache } from '../../src/modules/sprinklers/detail-cache';
+import { LruCache } from '../../src/lru-cache';
 import { machineState } from '../../src/modules/telemetry/telemetry.table';
 import { soilSensors, weatherReadings } from '../../src/modules/weather/weather.table';
 import type { ApiClient } from '../support/api-client';
@@ -179,11 +179,11 @@ describe('the machine detail, cached, on two instances of one database', () => {
   });
 });
 
-describe('DetailCache', () => {
-  const entry = (id: number) => ({ id }) as never;
+describe('LruCache', () => {
+  const entry = (id: number) => ({ id });
 
-  it('keeps only the machines asked for most recently', () => {
-    const cache = new DetailCache(2);
+  it('keeps only the entries used most recently', () => {
+    const cache = new LruCache<number, { id: number }>(2);
     cache.set(1, entry(1));
     cache.set(2, entry(2));
     expect(cache.get(1)).toEqual({ id: 1 });

@@ -82,11 +82,12 @@ const LISTED_STATE = {
 
 /**
  * The machines list in one query: each machine by name and id with its latest state, all of
- * them or those whose ids the subquery `among` gives (the machines granted to a user). Neither
- * the area map nor the program's geometry is read: the list shows neither.
+ * them or, when `granted` is given, those whose ids that subquery gives (the machines granted to
+ * the user of its placeholder). Neither the area map nor the program's geometry is read: the list
+ * shows neither. Asked whenever a machines table opens, so prepared once per database, as `name`.
  */
-export async function listSprinklersWithState(db: Queryable, among?: SQLWrapper) {
-  const rows = await db
+export function prepareMachineListQuery(db: Database, name: string, granted?: SQLWrapper) {
+  const query = db
     .select({
       ...LISTED_SPRINKLER,
       // Null when the machine has never said anything: it has no row of state yet.
@@ -95,12 +96,16 @@ export async function listSprinklersWithState(db: Queryable, among?: SQLWrapper)
     })
     .from(sprinklers)
     .leftJoin(machineState, eq(machineState.machineId, sprinklers.internalId))
-    .where(among === undefined ? undefined : inArray(sprinklers.id, among))
-    .orderBy(asc(sprinklers.name), asc(sprinklers.id));
-  return rows.map(({ id, internalId, name, lat, lng, lowPressureBar, stateOf, online, ...state }) => ({
-    sprinkler: { id, internalId, name, lat, lng, lowPressureBar },
-    state: stateOf === null ? undefined : { ...state, online: online ?? false },
-  }));
+    .where(granted === undefined ? undefined : inArray(sprinklers.id, granted))
+    .orderBy(asc(sprinklers.name), asc(sprinklers.id))
+    .prepare(name);
+  return async (values: Record<string, unknown>) =>
+    (await query.execute(values)).map(
+      ({ id, internalId, name, lat, lng, lowPressureBar, stateOf, online, ...state }) => ({
+        sprinkler: { id, internalId, name, lat, lng, lowPressureBar },
+        state: stateOf === null ? undefined : { ...state, online: online ?? false },
+      }),
+    );
 }
 
 /** The machine of this id, if it is among those the subquery gives. */

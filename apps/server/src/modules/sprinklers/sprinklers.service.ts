@@ -13,6 +13,7 @@ import type {
 import { type SQLWrapper, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { AppError } from '../../errors';
+import { LruCache } from '../../lru-cache';
 import type { ClientInfo, SignedInUser } from '../../http/request-context';
 import type { AccessService } from '../access';
 import type { MachineCommands } from '../commands';
@@ -20,7 +21,7 @@ import type { LogsService, NewLogEntry } from '../logs';
 import type { TelemetryService } from '../telemetry';
 import { type UsersService, presentAssignedUser } from '../users';
 import { type WeatherService, presentSensorsNear } from '../weather';
-import { type CachedDetail, DetailCache } from './detail-cache';
+import type { CachedDetail } from './detail-cache';
 import type { MachineArms } from './machine-arms';
 import type { MachineListStreams } from './machine-list-streams';
 import { type SprinklerDetailParts, presentSprinklerDetail, presentSprinklerListItem } from './sprinklers.presenter';
@@ -33,9 +34,9 @@ import {
   listMachineIds,
   listSprinklers,
   listSprinklersForAdmin,
-  listSprinklersWithState,
   listWatchedMachines,
   prepareLiveDetailQuery,
+  prepareMachineListQuery,
   updateSprinkler,
 } from './sprinklers.repository';
 
@@ -62,7 +63,7 @@ export type SprinklersServiceDeps = {
   listStreams: MachineListStreams;
 };
 
-/** The most machines whose detail is kept (detail-cache.ts); at ~10 kB each, a few MB. */
+/** The most machines whose detail is kept (CachedDetail); at ~10 kB each, a few MB. */
 const CACHED_DETAILS = 500;
 
 function centreOf(sprinkler: SprinklerRow) {
@@ -71,23 +72,27 @@ function centreOf(sprinkler: SprinklerRow) {
 
 export class SprinklersService {
   private storedPrograms: StoredPrograms | undefined;
-  private readonly details = new DetailCache(CACHED_DETAILS);
+  private readonly details = new LruCache<number, CachedDetail>(CACHED_DETAILS);
   private readonly liveDetail: {
     ofAnyMachine: ReturnType<typeof prepareLiveDetailQuery>;
     ofGrantedMachine: ReturnType<typeof prepareLiveDetailQuery>;
+  };
+  private readonly machineList: {
+    all: ReturnType<typeof prepareMachineListQuery>;
+    granted: ReturnType<typeof prepareMachineListQuery>;
   };
 
   constructor(private readonly deps: SprinklersServiceDeps) {
     const { db, access, weather } = deps;
     const live = weather.liveColumns();
+    const grantedToUser = access.machineIdsOf(db, sql.placeholder('userId'));
     this.liveDetail = {
       ofAnyMachine: prepareLiveDetailQuery(db, 'live_detail', live),
-      ofGrantedMachine: prepareLiveDetailQuery(
-        db,
-        'live_detail_granted',
-        live,
-        access.machineIdsOf(db, sql.placeholder('userId')),
-      ),
+      ofGrantedMachine: prepareLiveDetailQuery(db, 'live_detail_granted', live, grantedToUser),
+    };
+    this.machineList = {
+      all: prepareMachineListQuery(db, 'machine_list'),
+      granted: prepareMachineListQuery(db, 'machine_list_granted', grantedToUser),
     };
   }
 
@@ -133,8 +138,7 @@ export class SprinklersService {
   }
 
   async list(user: SignedInUser): Promise<SprinklerListItem[]> {
-    const { db, access } = this.deps;
-    const rows = await listSprinklersWithState(db, user.admin ? undefined : access.machineIdsOf(db, user.id));
+    const rows = await (user.admin ? this.machineList.all : this.machineList.granted)({ userId: user.id });
     return rows.map(({ sprinkler, state }) => presentSprinklerListItem(sprinkler, state));
   }
 
