@@ -99,6 +99,8 @@ describe('sessions', () => {
     const user = await t.buildUser();
     const client = t.client();
     await client.login(user.email, USER_PASSWORD);
+    // Used while valid, so the server has checked its signature: it must still expire.
+    expect((await client.get('/api/user/')).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 6000));
     expect((await client.get('/api/user/')).status).toBe(401);
     const refreshed = await client.post('/api/user/refresh-token/');
@@ -114,7 +116,12 @@ describe('sessions', () => {
       .setIssuer('pivot-dashboard')
       .setExpirationTime('1h')
       .sign(new TextEncoder().encode('a-secret-that-the-server-does-not-have-at-all'));
-    for (const token of [forged, 'not-a-token', `${forged.slice(0, -4)}AAAA`]) {
+    const real = t.client();
+    await real.login(user.email, USER_PASSWORD);
+    expect((await real.get('/api/user/')).status).toBe(200);
+    const realToken = real.access!;
+    const tampered = `${realToken.slice(0, realToken.lastIndexOf('.') + 1)}${'A'.repeat(43)}`;
+    for (const token of [forged, 'not-a-token', `${forged.slice(0, -4)}AAAA`, tampered]) {
       const client = t.client();
       client.access = token;
       const response = await client.get('/api/user/');
