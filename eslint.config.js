@@ -129,7 +129,7 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'unicorn/filename-case': ['error', { case: 'kebabCase' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
       'no-console': 'error',
       // Types and interfaces serve alike; rows returned by INSERT … RETURNING are known to exist.
       '@typescript-eslint/consistent-type-definitions': 'off',

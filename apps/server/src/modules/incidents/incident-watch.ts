@@ -6,7 +6,7 @@ import type { AlertsService } from '../alerts';
 import type { MachineCommands } from '../commands';
 import type { LogsService } from '../logs';
 import type { SprinklersService } from '../sprinklers';
-import type { MachineStateRow, TelemetryService } from '../telemetry';
+import type { MachineLiveState, MachineStateRow, TelemetryService } from '../telemetry';
 import { type MachineLook, type OpenIncident, type Watch, judge } from './incident-rules';
 import {
   endIncident,
@@ -30,10 +30,14 @@ type WatchedMachine = Awaited<ReturnType<SprinklersService['watched']>>[number];
  * (the sector under two thirds of the arm, `sectorUnderArm`): a sector with a positive rate.
  * With no program it waters everywhere.
  */
-function programWatersUnderArm(machine: WatchedMachine, state: MachineStateRow): boolean {
-  if (!state.programData || state.angle === null) return true;
+function programWatersUnderArm(
+  machine: WatchedMachine,
+  state: MachineLiveState,
+  program: MachineStateRow['programData'] | undefined,
+): boolean {
+  if (!program || state.angle === null) return true;
   const centre = { lat: Number(machine.lat), lng: Number(machine.lng) };
-  const sector = sectorUnderArm(state.programData, { centre, armLength: machine.armLength }, state.angle);
+  const sector = sectorUnderArm(program, { centre, armLength: machine.armLength }, state.angle);
   return sector !== null && sector.properties.rate > 0;
 }
 
@@ -53,7 +57,7 @@ export class IncidentWatch {
     private readonly deps: {
       db: Database;
       sprinklers: Pick<SprinklersService, 'watched'>;
-      telemetry: Pick<TelemetryService, 'statesOf'>;
+      telemetry: Pick<TelemetryService, 'liveStatesOf' | 'runningProgramsOf'>;
       commands: Pick<MachineCommands, 'lastMotionAt'>;
       logs: Pick<LogsService, 'record'>;
       alerts: Pick<AlertsService, 'raise'>;
@@ -82,9 +86,19 @@ export class IncidentWatch {
     await db.transaction(async (tx) => {
       if (!(await tryLockWatch(tx))) return;
       const machines = await sprinklers.watched(tx);
-      const states = await telemetry.statesOf(
+      const states = await telemetry.liveStatesOf(
         tx,
         machines.map((machine) => machine.internalId),
+      );
+      // A program's sectors are read only where they matter, every second: for a machine whose
+      // pressure is below its threshold (see watersHere below), not for the whole fleet.
+      const belowThreshold = machines.filter((machine) => {
+        const pressure = states.get(machine.internalId)?.pressure;
+        return pressure !== undefined && pressure !== null && pressure < machine.lowPressureBar;
+      });
+      const programs = await telemetry.runningProgramsOf(
+        tx,
+        belowThreshold.map((machine) => machine.internalId),
       );
       const watches = await findWatches(tx);
       const open = await findOpenIncidents(tx);
@@ -108,7 +122,7 @@ export class IncidentWatch {
           watersHere:
             !state || state.pressure === null || state.pressure >= machine.lowPressureBar
               ? true
-              : programWatersUnderArm(machine, state),
+              : programWatersUnderArm(machine, state, programs.get(machine.internalId)),
           lastMotionCommandAt: lastMotion.get(machine.internalId) ?? null,
         };
         const watch = watches.get(machine.internalId) ?? NO_WATCH;
@@ -140,7 +154,7 @@ export class IncidentWatch {
   private async lastMotionWhereAsked(
     tx: Queryable,
     machines: WatchedMachine[],
-    states: Awaited<ReturnType<TelemetryService['statesOf']>>,
+    states: Awaited<ReturnType<TelemetryService['liveStatesOf']>>,
     watches: Map<string, Watch>,
     open: Map<string, Map<IncidentKind, OpenIncident>>,
   ): Promise<Map<string, number>> {

@@ -1,5 +1,5 @@
 import type { MachineProgramMessage, SprinklerStatus, TelemetryMessage } from '@pivot/contracts';
-import { type SQL, and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { type SQL, and, asc, eq, getTableColumns, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { type MachineStateRow, machineState, telemetry } from './telemetry.table';
 
@@ -130,6 +130,30 @@ export async function findMachineStates(db: Queryable, machineIds: string[]): Pr
   if (machineIds.length === 0) return new Map();
   const rows = await db.select().from(machineState).where(inArray(machineState.machineId, machineIds));
   return new Map(rows.map((row) => [row.machineId, row]));
+}
+
+/** A machine's latest state without its program's sectors: what watching it needs. */
+export type MachineLiveState = Omit<MachineStateRow, 'programData'>;
+
+/** The latest state of the given machines, by machine ID, without their programs' sectors. */
+export async function findLiveStates(db: Queryable, machineIds: string[]): Promise<Map<string, MachineLiveState>> {
+  if (machineIds.length === 0) return new Map();
+  const { programData, ...columns } = getTableColumns(machineState);
+  const rows = await db.select(columns).from(machineState).where(inArray(machineState.machineId, machineIds));
+  return new Map(rows.map((row) => [row.machineId, row]));
+}
+
+/** The sectors of the program each of the given machines runs, by machine ID; none for a machine without one. */
+export async function findRunningPrograms(
+  db: Queryable,
+  machineIds: string[],
+): Promise<Map<string, NonNullable<MachineStateRow['programData']>>> {
+  if (machineIds.length === 0) return new Map();
+  const rows = await db
+    .select({ machineId: machineState.machineId, programData: machineState.programData })
+    .from(machineState)
+    .where(and(inArray(machineState.machineId, machineIds), isNotNull(machineState.programData)));
+  return new Map(rows.map((row) => [row.machineId, row.programData!]));
 }
 
 /** The status a machine confirmed in its answer to a motion command, until its next report. */

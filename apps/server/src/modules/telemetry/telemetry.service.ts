@@ -7,8 +7,11 @@ import type { QuarantineService } from '../quarantine';
 import { LiveHub } from './live-hub';
 import { TelemetryIngest } from './telemetry-ingest';
 import {
+  type MachineLiveState,
   type StoredReport,
+  findLiveStates,
   findMachineStates,
+  findRunningPrograms,
   reportsBetween,
   updateMachineProgram,
   updateMachineStatus,
@@ -87,6 +90,19 @@ export class TelemetryService {
   /** The latest state of each of the given machines, by broker ID. */
   statesOf(db: Queryable, machineIds: string[]): Promise<Map<string, MachineStateRow>> {
     return findMachineStates(db, machineIds);
+  }
+
+  /**
+   * The latest state of the given machines without their programs' sectors, for a look at many
+   * machines at a time: the sectors are the bulk of a row, and few such looks need them.
+   */
+  liveStatesOf(db: Queryable, machineIds: string[]): Promise<Map<string, MachineLiveState>> {
+    return findLiveStates(db, machineIds);
+  }
+
+  /** The sectors of the program each of the given machines runs, for those that run one. */
+  runningProgramsOf(db: Queryable, machineIds: string[]) {
+    return findRunningPrograms(db, machineIds);
   }
 
   /** The status a machine confirmed in its answer to a motion command, until its next report. */
