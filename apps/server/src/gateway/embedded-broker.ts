@@ -50,17 +50,33 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const { policy } = options;
   const identities = new WeakMap<Client, BrokerIdentity>();
   const machineClients = new Map<string, Client>();
+  /**
+   * Drops for new credentials, counted: a connection whose credentials were still being checked
+   * when its machine was dropped may have been let in by the old secret, so it is refused with
+   * "server unavailable" and the controller tries again, with whatever secret it has.
+   */
+  let drops = 0;
+  const droppedAt = new Map<string, number>();
   let admittingDevices = options.admitDevicesAtOnce ?? true;
   const broker = await Aedes.createBroker({
     drainTimeout: 30_000,
     authenticate: (client, username, password, done) => {
       const address = remoteAddress(client);
+      const dropsBefore = drops;
       policy
         .authenticate({ clientId: client.id, username, password: password?.toString('utf8'), address })
         .then((identity) => {
           if (!identity) {
             done(refusal('not authorized', NOT_AUTHORIZED), false);
             return;
+          }
+          if (identity.kind === 'machine') {
+            if ((droppedAt.get(identity.machineId) ?? 0) > dropsBefore) {
+              done(refusal('credentials changed', SERVER_UNAVAILABLE), false);
+              return;
+            }
+            // Known from here, not only once ready: a drop between the two must find it.
+            machineClients.set(identity.machineId, client);
           }
           identities.set(client, identity);
           done(null, true);
@@ -73,10 +89,6 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     authorizeSubscribe: (client, subscription, done) =>
       done(null, policy.maySubscribe(identities.get(client), subscription.topic) ? subscription : null),
   });
-  broker.on('clientReady', (client) => {
-    const identity = identities.get(client);
-    if (identity?.kind === 'machine') machineClients.set(identity.machineId, client);
-  });
   broker.on('clientDisconnect', (client) => {
     const identity = identities.get(client);
     if (identity?.kind === 'machine' && machineClients.get(identity.machineId) === client) {
@@ -85,6 +97,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   });
   const disconnect = (machineId: string) =>
     new Promise<void>((resolve) => {
+      drops += 1;
+      droppedAt.set(machineId, drops);
       const client = machineClients.get(machineId);
       if (!client) return resolve();
       machineClients.delete(machineId);
