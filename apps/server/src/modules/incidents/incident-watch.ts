@@ -41,6 +41,12 @@ function programWatersUnderArm(
   return sector !== null && sector.properties.rate > 0;
 }
 
+/** Whether the machine reports a pressure below the low-pressure threshold set for it. */
+function isBelowThreshold(machine: WatchedMachine, state: MachineLiveState | undefined): boolean {
+  const pressure = state?.pressure ?? null;
+  return pressure !== null && pressure < machine.lowPressureBar;
+}
+
 /**
  * Looks at every added machine once a second and raises incidents by the rules of
  * incident-rules.ts. Every instance runs it; a look happens in one transaction that first takes
@@ -92,10 +98,7 @@ export class IncidentWatch {
       );
       // A program's sectors are read only where they matter, every second: for a machine whose
       // pressure is below its threshold (see watersHere below), not for the whole fleet.
-      const belowThreshold = machines.filter((machine) => {
-        const pressure = states.get(machine.internalId)?.pressure;
-        return pressure !== undefined && pressure !== null && pressure < machine.lowPressureBar;
-      });
+      const belowThreshold = machines.filter((machine) => isBelowThreshold(machine, states.get(machine.internalId)));
       const programs = await telemetry.runningProgramsOf(
         tx,
         belowThreshold.map((machine) => machine.internalId),
@@ -120,9 +123,9 @@ export class IncidentWatch {
           lowPressureBar: machine.lowPressureBar,
           // Only asked where it matters: a moving machine whose pressure is below its threshold.
           watersHere:
-            !state || state.pressure === null || state.pressure >= machine.lowPressureBar
-              ? true
-              : programWatersUnderArm(machine, state, programs.get(machine.internalId)),
+            state && isBelowThreshold(machine, state)
+              ? programWatersUnderArm(machine, state, programs.get(machine.internalId))
+              : true,
           lastMotionCommandAt: lastMotion.get(machine.internalId) ?? null,
         };
         const watch = watches.get(machine.internalId) ?? NO_WATCH;

@@ -127,12 +127,12 @@ export class SprinklersService {
     return updated;
   }
 
-  /** The broker IDs of every added machine. */
   /** Every added machine as the incident watch needs it. */
   watched(db: Queryable) {
     return listWatchedMachines(db);
   }
 
+  /** The broker IDs of every added machine. */
   machineIds(): Promise<string[]> {
     return listMachineIds(this.deps.db);
   }

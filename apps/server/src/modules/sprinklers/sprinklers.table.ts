@@ -34,7 +34,7 @@ export const sprinklers = pgTable(
     /**
      * Counts the changes to what a machine's detail shows besides its live state: this row, its
      * programs, its grants and the granted users' names and addresses. Database triggers raise it
-     * in the transaction of each such change (migration 0009), whichever server instance makes it,
+     * in the transaction of each such change (migration 0010), whichever server instance makes it,
      * so a cached detail is valid only for the revision it was built at.
      */
     revision: integer('revision').notNull().default(0),

@@ -69,7 +69,6 @@ export async function revokeUserSessions(db: Queryable, userId: number, exceptSe
     );
 }
 
-/** The user behind a live session: one query per authenticated request. */
 /**
  * The user of a session that is neither revoked nor expired, as every signed-in request needs it.
  * Asked on every request, so built once per database: on PostgreSQL it is a named prepared

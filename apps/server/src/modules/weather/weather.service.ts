@@ -33,6 +33,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 const WEATHER_REFRESH_MS = 60 * 1000;
 
+/** Most farmland in the product's region lies low; the elevation barely changes ETP. */
+const DEFAULT_ELEVATION_M = 100;
+/** W/m² averaged over a day → MJ/m² over that day */
+const WATTS_TO_DAILY_MEGAJOULES = 0.0864;
+
 /**
  * The stations near a machine as `stationsNear` gives them, with what tells when that answer
  * stops being true: a reading in the stations' area newer than `latestReadingAt` (ms), or
@@ -44,10 +49,6 @@ export type WeatherNear = {
   latestReadingAt: number | null;
   validUntil: number;
 };
-/** Most farmland in the product's region lies low; the elevation barely changes ETP. */
-const DEFAULT_ELEVATION_M = 100;
-/** W/m² averaged over a day → MJ/m² over that day */
-const WATTS_TO_DAILY_MEGAJOULES = 0.0864;
 
 export class WeatherService {
   constructor(
