@@ -63,16 +63,18 @@ describe('the next irrigation', () => {
     expect(need!.netDose).toBeGreaterThanOrEqual(coming.readilyAvailableWater[need!.daysAhead]!);
   });
 
-  it('reads the coming days from curves that run on with a forecast', () => {
+  it('reads the coming days from curves that run on with a forecast, up to the season’s last day', () => {
     const curves = seasonCurves(tableSeasonCrop('potato'), SOIL_TEXTURES.loam, {
-      referenceEvapotranspiration: flat(20, 3),
-      rain: flat(20, 0),
-      wind: flat(20, Number.NaN),
-      minHumidity: flat(20, Number.NaN),
+      referenceEvapotranspiration: flat(150, 3),
+      rain: flat(150, 0),
+      wind: flat(150, Number.NaN),
+      minHumidity: flat(150, Number.NaN),
     });
     const coming = outlookFromCurves(curves, 15);
-    expect(coming.cropEvapotranspiration).toHaveLength(6);
     expect(coming.readilyAvailableWater[0]).toBe(curves.readilyAvailableWater[14]);
+    // The potato's season is 145 days (Table 11, Europe): days 15 … 145.
+    expect(coming.cropEvapotranspiration).toHaveLength(131);
+    expect(outlookFromCurves(curves, 146).cropEvapotranspiration).toHaveLength(0);
   });
 });
 

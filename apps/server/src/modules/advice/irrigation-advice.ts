@@ -65,15 +65,16 @@ export function nextIrrigationOfCells(
 /**
  * The coming days from season curves that run on past the last balanced day with a forecast's
  * ET0 and rain (weather days appended after the measured ones). `fromDay` is the first season day
- * of the outlook.
+ * of the outlook; it ends with the season's last day.
  */
 export function outlookFromCurves(curves: SeasonCurves, fromDay: number): Outlook {
   const from = Math.max(0, fromDay - 1);
+  const to = Math.max(from, Math.min(curves.days, curves.lastSeasonDay));
   return {
-    cropEvapotranspiration: curves.cropEvapotranspiration.subarray(from),
-    effectiveRain: curves.effectiveRain.subarray(from),
-    totalAvailableWater: curves.totalAvailableWater.subarray(from),
-    readilyAvailableWater: curves.readilyAvailableWater.subarray(from),
+    cropEvapotranspiration: curves.cropEvapotranspiration.subarray(from, to),
+    effectiveRain: curves.effectiveRain.subarray(from, to),
+    totalAvailableWater: curves.totalAvailableWater.subarray(from, to),
+    readilyAvailableWater: curves.readilyAvailableWater.subarray(from, to),
   };
 }
 

@@ -79,6 +79,8 @@ export function effectiveRain(rain: number, referenceEvapotranspiration: number)
 /** What every cell of a crop zone shares on each day of the season; element 0 is day 1. */
 export type SeasonCurves = {
   days: number;
+  /** The season's last day (harvest): advice looks no further. */
+  lastSeasonDay: number;
   cropCoefficient: Float64Array;
   /** Kc · ET0, mm/day: the crop's evapotranspiration without water stress. */
   cropEvapotranspiration: Float64Array;
@@ -133,6 +135,7 @@ export function seasonCurves(crop: SeasonCrop, soil: SoilWater, weather: SeasonW
   const lateLast = seasonLength(stages);
   const curves: SeasonCurves = {
     days,
+    lastSeasonDay: lateLast,
     cropCoefficient: new Float64Array(days),
     cropEvapotranspiration: new Float64Array(days),
     effectiveRain: new Float64Array(days),
