@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seasonDay } from '../../src/modules/advice/crop-coefficient';
 import { CROP_KEYS, type CropKey, TABLE_CROPS } from '../../src/modules/advice/crop-table';
 import { SOIL_TEXTURES, SOIL_TEXTURE_KEYS } from '../../src/modules/advice/soil-table';
 import { depletionFromWaterContent } from '../../src/modules/advice/root-zone';
@@ -180,6 +181,13 @@ describe('the soil-water balance', () => {
     expect(curves.rootDepth[144]).toBe(potato.rootDepth.max);
     for (let day = 1; day < 145; day += 1)
       expect(curves.rootDepth[day]).toBeGreaterThanOrEqual(curves.rootDepth[day - 1]!);
+  });
+
+  it('counts the season from the day of emergence, day 1, across months and years', () => {
+    expect(seasonDay('2026-05-04', '2026-05-04')).toBe(1);
+    expect(seasonDay('2026-05-04', '2026-06-03')).toBe(31);
+    expect(seasonDay('2025-10-10', '2026-03-29')).toBe(171);
+    expect(seasonDay('2026-05-04', '2026-05-03')).toBe(0);
   });
 
   it('ignores rain under 0.2 ET0 of its day', () => {

@@ -5,6 +5,16 @@
  */
 import type { CropCoefficients, GrowthStages } from './crop-table';
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The season day of a calendar date, both `yyyy-mm-dd`: 1 on the day of emergence, 0 the day
+ * before. The balance's daily series start on day 1.
+ */
+export function seasonDay(emergence: string, date: string): number {
+  return Math.round((Date.parse(`${date}T00:00:00Z`) - Date.parse(`${emergence}T00:00:00Z`)) / DAY_MS) + 1;
+}
+
 export type GrowthStage = 'initial' | 'development' | 'midSeason' | 'lateSeason' | 'over';
 
 export function seasonLength(stages: GrowthStages): number {

@@ -45,7 +45,12 @@ export type SeasonCrop = {
 export function tableSeasonCrop(key: CropKey, depletionFraction?: number): SeasonCrop {
   const crop = TABLE_CROPS[key];
   return {
-    parameters: { ...crop, depletionFraction: depletionFraction ?? crop.depletionFraction },
+    parameters: {
+      kc: crop.kc,
+      stages: crop.stages,
+      rootDepth: crop.rootDepth,
+      depletionFraction: depletionFraction ?? crop.depletionFraction,
+    },
     height: crop.height,
     adjustDepletionFraction: depletionFraction === undefined,
   };
