@@ -27,8 +27,9 @@ import { ByteReader, ByteWriter } from './byte-stream';
  * that more, and a column with any value no decimal fraction up to MAX_DECIMALS gives back (a
  * computed 0.1 + 0.2, -0, NaN, a value too large) is stored raw. So nothing stored is ever lost,
  * and a day of ordinary reports packs to 1–2 bytes a report. The order is the one whose
- * differences look cheapest (fewest bits by their frequencies): 2 for the timestamps of regular
- * reports, 1 for an arm's angle, 0 for noisy readings such as the flow.
+ * differences look cheapest (fewest bits by their frequencies): on a simulated day, differences
+ * for the timestamps and the speed, second differences for the angle of a turning arm, the
+ * values themselves for noisy readings such as the flow.
  */
 export type DayReport = {
   /** ms since the epoch */
@@ -75,7 +76,7 @@ export type PackOptions = {
 };
 
 const RAW = 0xff;
-/** 10^9 still leaves room below MAX_WHOLE for any reading the protocol allows (1,000,000 m³/h). */
+/** Past 9 decimals a column is stored raw: few values so fine are decimal fractions at all. */
 const MAX_DECIMALS = 9;
 /** Whole numbers up to 2^49, so that second differences (at most 4 × that) stay safe integers once zigzagged. */
 const MAX_WHOLE = 2 ** 49;
@@ -95,20 +96,12 @@ export function packDay(reports: readonly DayReport[], options: PackOptions = {}
     if (!Number.isSafeInteger(report.ts)) throw new RangeError(`Not a stored timestamp: ${report.ts}`);
   }
   const sorted = [...reports].sort((a, b) => a.ts - b.ts);
+  const column = (name: NumberColumn) => sorted.map((report) => report[name]);
   const writer = new ByteWriter();
   writer.varint(sorted.length);
-  writeNumberColumn(
-    writer,
-    sorted.map((report) => report.ts),
-  );
+  writeNumberColumn(writer, column('ts'));
   writeStatuses(writer, sorted);
-  for (const column of NUMBER_COLUMNS) {
-    if (column !== 'ts')
-      writeNumberColumn(
-        writer,
-        sorted.map((report) => report[column]),
-      );
-  }
+  for (const name of NUMBER_COLUMNS) if (name !== 'ts') writeNumberColumn(writer, column(name));
   const compression = options.compression ?? 'brotli';
   const body = compress(writer.bytes(), compression, options);
   const packed = new Uint8Array(2 + body.length);
