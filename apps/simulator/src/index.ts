@@ -28,5 +28,6 @@ export {
 export { MISBEHAVIOUR_KINDS, type MisbehaviourKind, type MisbehaviourShares } from './misbehaviour';
 export type { CurrentProgram } from './pivot-arm';
 export { PivotMachine, type PivotMachineOptions, type PivotMachineState, type ProgramUpload } from './pivot-machine';
+export { type SimulatedDayOptions, type SimulatedReport, simulateDay } from './simulated-day';
 export { SoilSensor, type SoilSensorOptions } from './soil-sensor';
 export { WeatherStation, type WeatherStationOptions } from './weather-station';

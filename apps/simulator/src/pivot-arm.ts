@@ -1,4 +1,10 @@
-import type { MachineProgramMessage, Motion, SprinklerStatus } from '@pivot/contracts';
+import {
+  type MachineProgramMessage,
+  type Motion,
+  type SprinklerStatus,
+  TELEMETRY_DECIMALS,
+  type TelemetryMessage,
+} from '@pivot/contracts';
 import { normaliseAngle } from './geo';
 import {
   type PivotGeometry,
@@ -28,6 +34,9 @@ export type PivotSpec = PivotGeometry & {
 };
 
 export type PivotReadings = { speed: number; flow: number; pressure: number };
+
+/** What a telemetry report tells of the arm: all but the protocol version and the time. */
+export type ArmReport = Omit<TelemetryMessage, 'v' | 'ts'>;
 
 /** An hour of simulated time: a low-pressure safety that waits longer protects nothing. */
 export const MAX_PRESSURE_SAFETY_DELAY_MS = 3_600_000;
@@ -162,8 +171,27 @@ export class PivotArm {
       pressure: pumping ? this.spec.pressure + this.random.between(-PRESSURE_NOISE_BAR, PRESSURE_NOISE_BAR) : 0,
     };
   }
+
+  /** What the machine reports of its arm now, at the protocol's precision (TELEMETRY_DECIMALS). */
+  report(): ArmReport {
+    const { speed, flow, pressure } = this.readings();
+    return {
+      status: this.status,
+      angle: normaliseAngle(round(this.angle, TELEMETRY_DECIMALS.angle)),
+      distance: round(this.spec.armLength, TELEMETRY_DECIMALS.distance),
+      speed: round(speed, TELEMETRY_DECIMALS.speed),
+      pressure: round(pressure, TELEMETRY_DECIMALS.pressure),
+      flow: round(flow, TELEMETRY_DECIMALS.flow),
+      ...(this.alarm ? { alarm: this.alarm } : {}),
+    };
+  }
 }
 
 function alarmChance(chancePerHour: number, minutes: number): number {
   return 1 - (1 - chancePerHour) ** (minutes / 60);
+}
+
+function round(value: number, decimals: number): number {
+  const factor = 10 ** decimals;
+  return Math.round(value * factor) / factor;
 }

@@ -14,7 +14,6 @@ import {
 } from '@pivot/contracts';
 import { type MqttClient, connect } from 'mqtt';
 import { type CommandEnvelope, okReply, parseCommand, refusalByClock, unsupportedReply } from './commands';
-import { normaliseAngle } from './geo';
 import { type Sweep, designFlow } from './irrigation';
 import { type Logger, silentLogger } from './logger';
 import { Misbehaviour, type MisbehaviourKind, type MisbehaviourShares, malformedReply } from './misbehaviour';
@@ -477,18 +476,7 @@ export class PivotMachine {
   }
 
   private telemetry(): string {
-    const { speed, flow, pressure } = this.arm.readings();
-    return encode(TelemetryMessageSchema, {
-      v: PROTOCOL_VERSION,
-      ts: this.clock.now(),
-      status: this.arm.status,
-      angle: normaliseAngle(round(this.arm.angle, 2)),
-      distance: this.settings.armLength,
-      speed: round(speed, 1),
-      pressure: round(pressure, 2),
-      flow: round(flow, 1),
-      ...(this.arm.alarm ? { alarm: this.arm.alarm } : {}),
-    });
+    return encode(TelemetryMessageSchema, { v: PROTOCOL_VERSION, ts: this.clock.now(), ...this.arm.report() });
   }
 
   private programMessage(): string {
@@ -599,9 +587,4 @@ export class PivotMachine {
         return this.send(envelope.replyTo, reply);
     }
   }
-}
-
-function round(value: number, decimals: number): number {
-  const factor = 10 ** decimals;
-  return Math.round(value * factor) / factor;
 }

@@ -213,6 +213,13 @@ export const PresenceMessageSchema = z.object({
 });
 export type PresenceMessage = z.infer<typeof PresenceMessageSchema>;
 
+/**
+ * The decimals a report's measured values are sent with (docs/protocol.md, "Precision"): 0.01°,
+ * 1 cm, 0.1 %, 0.01 bar, 0.1 m³/h, finer than any controller's sensors. Finer values are stored as
+ * they come, and take more room once a day is packed.
+ */
+export const TELEMETRY_DECIMALS = { angle: 2, distance: 2, speed: 1, pressure: 2, flow: 1 } as const;
+
 export const TelemetryMessageSchema = z.object({
   v: version,
   /** When the values were measured; also the report's identity: a repeated ts is a duplicate. */
