@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   invalid_geometry: 400,
   password_rejected: 400,
   invalid_link: 400,
+  /** Web Push keys that are not a P-256 public key and a 16-byte secret. */
+  push_keys_invalid: 400,
   unauthorized: 401,
   invalid_credentials: 403,
   current_password_required: 400,
@@ -29,11 +31,17 @@ export const ERROR_STATUS = {
   last_admin: 409,
   program_name_taken: 409,
   device_exists: 409,
+  /** The server's own broker ID: no controller may take it. */
+  device_id_reserved: 409,
+  /** A push endpoint stored for another account with other keys: only its own browser may move it. */
+  push_endpoint_taken: 409,
   sprinkler_offline: 409,
   request_in_progress: 409,
   payload_too_large: 413,
   idempotency_key_reused: 422,
   rate_limited: 429,
+  /** More live event streams open at once than one account may hold. */
+  too_many_streams: 429,
   internal_error: 500,
   sprinkler_processing_error: 500,
   command_refused: 502,

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { signedIn } from './request-context';
 
 const HEARTBEAT_MS = 25_000;
 
@@ -6,16 +7,53 @@ const HEARTBEAT_MS = 25_000;
 export type EventStream = { send: (event: string, data: unknown) => void; onEnd: (cleanup: () => void) => void };
 
 /**
- * Server-sent event streams for the routes of one plugin. Each stream keeps proxies from closing
- * it with a heartbeat comment, and ends when the browser goes or the server closes: open streams
- * would keep the server from closing, so they are ended first.
+ * What a stream was opened with, so that it can be ended once it is no longer allowed: who opened
+ * it, in which session, with which rights, and the machine it shows (a machine's own stream).
  */
-export function eventStreams(app: FastifyInstance) {
+export type GuardedStream = {
+  userId: number;
+  sessionId: string;
+  /** Opened by an administrator: it shows what only administrators may see. */
+  admin: boolean;
+  /** The machine a machine stream shows; none for the list and the alerts. */
+  sprinklerId?: number;
+  /** Ends the stream (the browser sees it close, and opens a new one if it is still allowed to). */
+  end: () => void;
+};
+
+/**
+ * Keeps the open streams to what their users may still see (the users module's `OpenStreams`):
+ * `admit` registers a stream, or throws when its user holds too many, and returns the function
+ * that forgets it.
+ */
+export type StreamGuard = { admit: (stream: GuardedStream) => () => void };
+
+/**
+ * Server-sent event streams for the routes of one plugin. Each stream keeps proxies from closing
+ * it with a heartbeat comment, and ends when the browser goes, when the guard finds it no longer
+ * allowed (a revoke, a sign-out, a deletion), or when the server closes: open streams would keep
+ * the server from closing, so they are ended first.
+ */
+export function eventStreams(app: FastifyInstance, guard: StreamGuard) {
   const open = new Set<() => void>();
   app.addHook('preClose', async () => {
     for (const end of open) end();
   });
-  return function openStream(request: FastifyRequest, reply: FastifyReply): EventStream {
+  return function openStream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    shows: { sprinklerId?: number } = {},
+  ): EventStream {
+    const { user, sessionId } = signedIn(request);
+    const cleanups: (() => void)[] = [];
+    const end = () => {
+      if (!open.delete(end)) return;
+      clearInterval(heartbeat);
+      for (const cleanup of cleanups) cleanup();
+      stream.end();
+    };
+    // Admitted before the answer starts, so a refusal (too many streams) is an ordinary error answer.
+    cleanups.push(guard.admit({ userId: user.id, sessionId, admin: user.admin, ...shows, end }));
     reply.hijack();
     const stream = reply.raw;
     stream.writeHead(200, {
@@ -25,18 +63,13 @@ export function eventStreams(app: FastifyInstance) {
       'x-accel-buffering': 'no',
     });
     stream.write(': connected\n\n');
-    const cleanups: (() => void)[] = [];
     const heartbeat = setInterval(() => stream.write(': heartbeat\n\n'), HEARTBEAT_MS);
-    const end = () => {
-      if (!open.delete(end)) return;
-      clearInterval(heartbeat);
-      for (const cleanup of cleanups) cleanup();
-      stream.end();
-    };
     open.add(end);
     request.raw.on('close', end);
     return {
-      send: (event, data) => stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),
+      send: (event, data) => {
+        if (open.has(end)) stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      },
       onEnd: (cleanup) => cleanups.push(cleanup),
     };
   };

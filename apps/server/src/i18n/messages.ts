@@ -43,6 +43,11 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     device_not_found: 'No controller with this ID has credentials',
     device_exists: 'A controller with this ID already has credentials - give it a new secret instead',
     broker_unreachable: 'The message broker cannot be reached - nothing was changed, try again',
+    device_id_reserved: "This ID is the server's own on the message broker - give the controller another ID",
+    push_endpoint_taken:
+      'This browser receives notifications for another account - sign that account out of it first, or unsubscribe it there',
+    push_keys_invalid: 'The browser sent push keys that are not valid - subscribe again',
+    too_many_streams: 'Too many live views open at once - close some tabs or windows and try again',
   },
   pl: {
     validation_error: 'Błąd zapytania - spróbuj ponownie',
@@ -82,6 +87,11 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     device_not_found: 'Żaden sterownik o tym ID nie ma danych dostępowych',
     device_exists: 'Sterownik o tym ID ma już dane dostępowe - zamiast tego nadaj mu nowy sekret',
     broker_unreachable: 'Brak połączenia z brokerem wiadomości - nic nie zmieniono, spróbuj ponownie',
+    device_id_reserved: 'To ID należy do samego serwera w brokerze wiadomości - nadaj sterownikowi inne ID',
+    push_endpoint_taken:
+      'Ta przeglądarka otrzymuje powiadomienia dla innego konta - najpierw wyloguj tam to konto lub wyłącz w nim powiadomienia',
+    push_keys_invalid: 'Przeglądarka przesłała nieprawidłowe klucze powiadomień - włącz powiadomienia ponownie',
+    too_many_streams: 'Zbyt wiele widoków na żywo otwartych naraz - zamknij część kart lub okien i spróbuj ponownie',
   },
 };
 

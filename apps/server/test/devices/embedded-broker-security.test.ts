@@ -191,9 +191,20 @@ describe('the embedded broker lets in only registered controllers, each to its o
     expect((await client.post('/api/device/', { machineId: 'MINE' })).status).toBe(403);
     expect((await admin.post('/api/device/', { machineId: 'has space' })).status).toBe(400);
     expect((await admin.post('/api/device/', { machineId: 'x'.repeat(65) })).status).toBe(400);
-    expect((await admin.post('/api/device/', { machineId: 'pivot-server' })).body).toMatchObject({
-      code: 'device_exists',
-    });
+    // The server's own broker ID (and its instances' IDs) is refused as reserved, not as taken.
+    const reserved = await admin.post(
+      '/api/device/',
+      { machineId: 'pivot-server' },
+      { headers: { 'accept-language': 'en' } },
+    );
+    expect(reserved.status).toBe(409);
+    expect(reserved.body).toMatchObject({ code: 'device_id_reserved', message: expect.stringMatching(/server's own/) });
+    const reservedPl = await admin.post(
+      '/api/device/',
+      { machineId: 'pivot-server-2' },
+      { headers: { 'accept-language': 'pl' } },
+    );
+    expect(reservedPl.body).toMatchObject({ code: 'device_id_reserved', message: expect.stringMatching(/serwera/) });
     const id = uniqueId('TWICE');
     expect((await admin.post('/api/device/', { machineId: id })).status).toBe(201);
     const again = await admin.post('/api/device/', { machineId: id }, { headers: { 'accept-language': 'pl' } });

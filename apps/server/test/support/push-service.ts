@@ -12,7 +12,8 @@ export type ReceivedPush = { path: string; headers: Record<string, string | stri
 /**
  * A push service of our own on 127.0.0.1 over https (a certificate made by openssl for the run),
  * standing in for the browsers' push services, which are out of reach here. It keeps what it is
- * sent and answers 201, or 410 Gone at `/gone…` paths as a service does for an unsubscribed browser.
+ * sent and answers 201, or 410 Gone at `/gone…` paths as a service does for an unsubscribed browser,
+ * or never at `/silent…` paths, as a push service that hangs (kept in `unanswered`).
  */
 export async function startPushService() {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'pivot-push-'));
@@ -23,10 +24,15 @@ export async function startPushService() {
   ]);
   const [cert, key] = await Promise.all([readFile(certFile), readFile(keyFile)]);
   const received: ReceivedPush[] = [];
+  const unanswered: string[] = [];
   const server = https.createServer({ cert, key }, (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      if (request.url?.startsWith('/silent')) {
+        unanswered.push(request.url);
+        return;
+      }
       received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) });
       response.writeHead(request.url?.startsWith('/gone') ? 410 : 201).end();
     });
@@ -36,9 +42,11 @@ export async function startPushService() {
   return {
     origin,
     received,
+    unanswered,
     /** The agent the server's push sender uses to trust this service's certificate. */
     agent: new https.Agent({ ca: cert }),
     close: async () => {
+      server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await rm(folder, { recursive: true, force: true });
     },

@@ -1,6 +1,6 @@
-import type { AlertDefaults, AlertSettings, PushSubscriptionBody } from '@pivot/contracts';
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import type { Queryable } from '../../db/client';
+import type { AlertDefaults, AlertSettings } from '@pivot/contracts';
+import { and, asc, desc, eq, gt, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import type { Database, Queryable } from '../../db/client';
 import {
   type AlertDeliveryRow,
   alertDefaults,
@@ -142,16 +142,51 @@ export async function keepPushKeys(
   return (await findPushKeys(db))!;
 }
 
+/**
+ * Keeps a browser's subscription for the user, then drops the user's subscriptions beyond `limit`:
+ * those failing first, then the oldest; never the one just saved. An endpoint stored for another
+ * user moves to this one only when the same keys come with it (the same browser, signed in with
+ * another account): false, and nothing changed, when they differ.
+ */
 export async function saveSubscription(
-  db: Queryable,
+  db: Database,
   userId: number,
-  subscription: PushSubscriptionBody,
-): Promise<void> {
+  subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
+  limit: number,
+): Promise<boolean> {
   const values = { userId, endpoint: subscription.endpoint, ...subscription.keys };
-  await db
-    .insert(pushSubscriptions)
-    .values(values)
-    .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: values });
+  return db.transaction(async (tx) => {
+    const saved = await tx
+      .insert(pushSubscriptions)
+      .values(values)
+      .onConflictDoUpdate({
+        target: pushSubscriptions.endpoint,
+        set: { ...values, failures: 0, failingSince: null },
+        setWhere: or(
+          eq(pushSubscriptions.userId, userId),
+          and(
+            eq(pushSubscriptions.p256dh, subscription.keys.p256dh),
+            eq(pushSubscriptions.auth, subscription.keys.auth),
+          ),
+        ),
+      })
+      .returning({ id: pushSubscriptions.id });
+    if (saved.length === 0) return false;
+    const kept = tx
+      .select({ id: pushSubscriptions.id })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.userId, userId))
+      .orderBy(
+        desc(eq(pushSubscriptions.endpoint, subscription.endpoint)),
+        asc(pushSubscriptions.failures),
+        desc(pushSubscriptions.id),
+      )
+      .limit(limit);
+    await tx
+      .delete(pushSubscriptions)
+      .where(and(eq(pushSubscriptions.userId, userId), notInArray(pushSubscriptions.id, kept)));
+    return true;
+  });
 }
 
 export async function deleteSubscription(db: Queryable, userId: number, endpoint: string): Promise<void> {
@@ -165,6 +200,52 @@ export async function deleteGoneSubscription(db: Queryable, endpoint: string): P
   await db.delete(pushSubscriptions).where(eq(pushSubscriptions.endpoint, endpoint));
 }
 
-export async function findSubscriptions(db: Queryable, userId: number) {
-  return db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+/** The subscriptions of the given users, those that work before those failing. */
+export async function findSubscriptionsOfUsers(db: Queryable, userIds: number[]) {
+  if (userIds.length === 0) return [];
+  return db
+    .select()
+    .from(pushSubscriptions)
+    .where(inArray(pushSubscriptions.userId, userIds))
+    .orderBy(asc(pushSubscriptions.failures), asc(pushSubscriptions.id));
+}
+
+/** Subscriptions whose push service took a push: their run of failures is over. */
+export async function recordPushesTaken(db: Queryable, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(pushSubscriptions)
+    .set({ failures: 0, failingSince: null })
+    .where(and(inArray(pushSubscriptions.id, ids), gt(pushSubscriptions.failures, 0)));
+}
+
+/**
+ * Subscriptions whose push service refused or did not answer: one more failure each, and those
+ * that have now failed `giveUp.failures` times in a row over at least `giveUp.seconds` are deleted
+ * (judged on the database's clock). Returns how many were given up.
+ */
+export async function recordPushesFailed(
+  db: Queryable,
+  ids: number[],
+  giveUp: { failures: number; seconds: number },
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  await db
+    .update(pushSubscriptions)
+    .set({
+      failures: sql`${pushSubscriptions.failures} + 1`,
+      failingSince: sql`coalesce(${pushSubscriptions.failingSince}, now())`,
+    })
+    .where(inArray(pushSubscriptions.id, ids));
+  const givenUp = await db
+    .delete(pushSubscriptions)
+    .where(
+      and(
+        inArray(pushSubscriptions.id, ids),
+        gt(pushSubscriptions.failures, giveUp.failures - 1),
+        lte(pushSubscriptions.failingSince, sql`now() - make_interval(secs => ${giveUp.seconds})`),
+      ),
+    )
+    .returning({ id: pushSubscriptions.id });
+  return givenUp.length;
 }

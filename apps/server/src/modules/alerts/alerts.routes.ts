@@ -8,7 +8,7 @@ import {
 } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { eventStreams } from '../../http/event-stream';
+import { type StreamGuard, eventStreams } from '../../http/event-stream';
 import { signedIn } from '../../http/request-context';
 import type { AlertFeed } from './alert-feed';
 import type { AlertsService } from './alerts.service';
@@ -20,11 +20,13 @@ const tags = ['alerts'];
  * The live alerts of the signed-in user (server-sent events), their alert settings, the
  * administrators' defaults, and the browsers that receive Web Push.
  */
-export const alertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService; feed: AlertFeed; push: PushSender }> = async (
-  app,
-  { alerts, feed, push },
-) => {
-  const openStream = eventStreams(app);
+export const alertsRoutes: FastifyPluginAsyncZod<{
+  alerts: AlertsService;
+  feed: AlertFeed;
+  push: PushSender;
+  guard: StreamGuard;
+}> = async (app, { alerts, feed, push, guard }) => {
+  const openStream = eventStreams(app, guard);
 
   app.get('/alerts/events', { schema: { tags, produces: ['text/event-stream'] } }, async (request, reply) => {
     const { user } = signedIn(request);

@@ -52,7 +52,10 @@ export const alertDeliveries = pgTable(
 
 export type AlertDeliveryRow = typeof alertDeliveries.$inferSelect;
 
-/** The browsers that asked for Web Push, by user; a subscription the push service says is gone is deleted. */
+/**
+ * The browsers that asked for Web Push, by user; a subscription the push service says is gone is
+ * deleted, and so is one that kept failing (docs/alerts.md).
+ */
 export const pushSubscriptions = pgTable(
   'push_subscriptions',
   {
@@ -64,6 +67,10 @@ export const pushSubscriptions = pgTable(
     p256dh: text('p256dh').notNull(),
     auth: text('auth').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /** Rounds in a row in which its push service refused or did not answer; 0 once it takes one. */
+    failures: integer('failures').notNull().default(0),
+    /** When the current run of failures began; null while it works. */
+    failingSince: timestamp('failing_since', { withTimezone: true, precision: 3 }),
   },
   (table) => [
     uniqueIndex('push_subscriptions_endpoint_key').on(table.endpoint),

@@ -62,7 +62,7 @@ export const alertsModule = fp(
     app.decorate('alertFeed', feed);
     app.decorate('alertMailer', mailer);
     app.decorate('pushSender', push);
-    await app.register(alertsRoutes, { prefix: '/api', alerts, feed, push });
+    await app.register(alertsRoutes, { prefix: '/api', alerts, feed, push, guard: app.openStreams });
     app.addHook('onReady', async () => {
       await push.start();
       await feed.start();

@@ -118,7 +118,7 @@ export class DevicesService implements DeviceDirectory {
 
   /** A new controller: its secret is made here and returned this once. */
   async register(actor: SignedInUser, machineId: string, client: ClientInfo): Promise<DeviceSecretResponse> {
-    if (this.deps.policy.isReserved(machineId)) throw new AppError('device_exists');
+    if (this.deps.policy.isReserved(machineId)) throw new AppError('device_id_reserved');
     const secret = randomToken();
     const device = await this.deps.db.transaction(async (tx) => {
       const row = await insertDevice(tx, machineId, hashToken(secret));

@@ -22,7 +22,7 @@ export { type SprinklersService, type StoredPrograms, loggedMachine } from './sp
  */
 export const sprinklersModule = fp(
   async (app: FastifyInstance) => {
-    const { access, users, telemetry, weather, commands, logs } = app;
+    const { access, users, openStreams, telemetry, weather, commands, logs } = app;
     // Read now, before the gateway subscribes on ready: the first reports are judged by the table.
     const arms = new MachineArms({ db: app.database.db, logger: app.log });
     await arms.start();
@@ -41,10 +41,11 @@ export const sprinklersModule = fp(
       logs,
       arms,
       listStreams,
+      openStreams,
     });
     app.decorate('sprinklers', sprinklers);
     await app.register(sprinklersRoutes, { prefix: '/api', sprinklers });
-    await app.register(liveRoutes, { prefix: '/api', sprinklers, telemetry, listStreams });
+    await app.register(liveRoutes, { prefix: '/api', sprinklers, telemetry, listStreams, guard: openStreams });
   },
   {
     name: 'sprinklers',

@@ -1,6 +1,6 @@
 import { IdParamsSchema } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type EventStream, eventStreams } from '../../http/event-stream';
+import { type EventStream, type StreamGuard, eventStreams } from '../../http/event-stream';
 import { signedIn } from '../../http/request-context';
 import type { TelemetryService } from '../telemetry';
 import type { MachineListStreams } from './machine-list-streams';
@@ -10,14 +10,16 @@ import type { SprinklersService } from './sprinklers.service';
 /**
  * Server-sent event streams, for as long as the browser keeps them open: GET /sprinkler/events,
  * the live events of every machine the user may see (the machines table), and
- * GET /sprinkler/{id}/events, one machine's telemetry, online/offline and program changes.
+ * GET /sprinkler/{id}/events, one machine's telemetry, online/offline and program changes. The
+ * guard ends a stream once its session ends or its machine is no longer the user's to see.
  */
 export const liveRoutes: FastifyPluginAsyncZod<{
   sprinklers: SprinklersService;
   telemetry: TelemetryService;
   listStreams: MachineListStreams;
-}> = async (app, { sprinklers, telemetry, listStreams }) => {
-  const openStream = eventStreams(app);
+  guard: StreamGuard;
+}> = async (app, { sprinklers, telemetry, listStreams, guard }) => {
+  const openStream = eventStreams(app, guard);
 
   app.get(
     '/sprinkler/events',
@@ -33,7 +35,12 @@ export const liveRoutes: FastifyPluginAsyncZod<{
         reply.hijack();
         return;
       }
-      opened.stream = openStream(request, reply);
+      try {
+        opened.stream = openStream(request, reply);
+      } catch (error) {
+        stopFollowing();
+        throw error;
+      }
       opened.stream.onEnd(stopFollowing);
     },
   );
@@ -43,7 +50,7 @@ export const liveRoutes: FastifyPluginAsyncZod<{
     { schema: { tags: ['sprinklers'], params: IdParamsSchema, produces: ['text/event-stream'] } },
     async (request, reply) => {
       const sprinkler = await sprinklers.accessible(signedIn(request).user, request.params.id);
-      const stream = openStream(request, reply);
+      const stream = openStream(request, reply, { sprinklerId: sprinkler.id });
       stream.onEnd(
         telemetry.watch(sprinkler.internalId, (event) => {
           const live = presentLiveEvent(sprinkler, event);

@@ -19,7 +19,7 @@ import type { AccessService } from '../access';
 import type { MachineCommands } from '../commands';
 import type { LogsService, NewLogEntry } from '../logs';
 import type { TelemetryService } from '../telemetry';
-import { type UsersService, presentAssignedUser } from '../users';
+import { type OpenStreams, type UsersService, presentAssignedUser } from '../users';
 import { type WeatherService, presentSensorsNear } from '../weather';
 import type { CachedDetail } from './detail-cache';
 import type { MachineArms } from './machine-arms';
@@ -61,6 +61,8 @@ export type SprinklersServiceDeps = {
   logs: LogsService;
   arms: MachineArms;
   listStreams: MachineListStreams;
+  /** The live streams of this instance, checked again after a change of who may see what. */
+  openStreams: Pick<OpenStreams, 'recheckSoon'>;
 };
 
 /** The most machines whose detail is kept (CachedDetail); at ~10 kB each, a few MB. */
@@ -148,6 +150,7 @@ export class SprinklersService {
    */
   machinesChanged(): void {
     this.deps.listStreams.machinesChanged();
+    this.deps.openStreams.recheckSoon();
   }
 
   /** The list form of each machine, with its latest state. */

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, gte, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, count, eq, gt, gte, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { users } from './users.table';
 import { linkTokens, refreshTokens, serverSecrets, sessions, throttleEvents } from './auth.table';
@@ -89,6 +89,23 @@ export function prepareSessionUserQuery(db: Database) {
     )
     .prepare('session_user');
   return async (sessionId: string, userId: number) => (await query.execute({ sessionId, userId }))[0];
+}
+
+/**
+ * Of the given sessions, those neither revoked nor expired (on the database's clock) whose user
+ * still exists, with the user's id and admin flag as they are now.
+ */
+export async function findLiveSessions(
+  db: Queryable,
+  sessionIds: string[],
+): Promise<Map<string, { userId: number; admin: boolean }>> {
+  if (sessionIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: sessions.id, userId: users.id, admin: users.admin })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(inArray(sessions.id, sessionIds), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)));
+  return new Map(rows.map((row) => [row.id, { userId: row.userId, admin: row.admin }]));
 }
 
 export type LinkPurpose = (typeof linkTokens.$inferSelect)['purpose'];

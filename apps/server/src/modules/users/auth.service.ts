@@ -47,6 +47,8 @@ export type AuthServiceDeps = {
   refreshReuseGraceSeconds: number;
   /** Called after a transaction that queued mail has committed. */
   mailQueued: () => void;
+  /** Called after sessions ended (a sign-out, a password set from a link): their live streams end too. */
+  sessionsEnded: () => void;
 };
 
 export class AuthService {
@@ -119,9 +121,9 @@ export class AuthService {
   /** Ends the session of the refresh cookie, and of the access token when one is given. */
   async logout(refreshToken: string | undefined, sessionId: string | undefined): Promise<void> {
     if (sessionId) await revokeSession(this.deps.db, sessionId);
-    if (!refreshToken) return;
-    const found = await findRefreshToken(this.deps.db, hashToken(refreshToken));
+    const found = refreshToken ? await findRefreshToken(this.deps.db, hashToken(refreshToken)) : undefined;
     if (found) await revokeSession(this.deps.db, found.session.id);
+    this.deps.sessionsEnded();
   }
 
   /** The signed-in user behind a bearer token, or null when the token or its session is not valid. */
@@ -134,6 +136,11 @@ export class AuthService {
 
   /** Sets a password from an activation or reset link; every existing session of the user ends. */
   async setPassword(body: SetPasswordBody, client: ClientInfo): Promise<void> {
+    await this.setPasswordFromLink(body, client);
+    this.deps.sessionsEnded();
+  }
+
+  private async setPasswordFromLink(body: SetPasswordBody, client: ClientInfo): Promise<void> {
     const newPasswordProblems = brokenPasswordRules(body.newPassword);
     const passwordHash = newPasswordProblems.length === 0 ? await this.deps.hasher.hash(body.newPassword) : null;
     await this.deps.db.transaction(async (tx) => {

@@ -9,6 +9,7 @@ import { authRoutes } from './auth.routes';
 import { AuthService } from './auth.service';
 import { ensureFirstAdmin } from './first-admin';
 import { PasswordHasher } from './password-hasher';
+import { OpenStreams } from './open-streams';
 import { LONGEST_THROTTLE_WINDOW_MS, Throttle } from './throttle';
 import { usersRoutes } from './users.routes';
 import { UsersService } from './users.service';
@@ -16,10 +17,13 @@ import { UsersService } from './users.service';
 declare module 'fastify' {
   interface FastifyInstance {
     users: UsersService;
+    /** The live event streams open on this instance, ended once no longer allowed. */
+    openStreams: OpenStreams;
   }
 }
 
 export type { UsersService } from './users.service';
+export type { OpenStreams } from './open-streams';
 export type { UserRow } from './users.table';
 export { presentAssignedUser, presentUser } from './users.presenter';
 
@@ -47,12 +51,14 @@ const THROTTLE_PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 export const usersModule = fp(
   async (app: FastifyInstance, options: UsersModuleOptions) => {
     const { db } = app.database;
-    const { mail, logs } = app;
+    const { mail, logs, access } = app;
     const hasher = new PasswordHasher();
     const secret = options.jwtSecret ?? (await getOrCreateSecret(db, 'jwt', randomToken()));
     const accountMail = new AccountMail(mail, options.publicUrl, PRODUCT_NAME);
     const mailQueued = () => mail.wake();
     const throttle = new Throttle(db);
+    const openStreams = new OpenStreams({ db, access, logger: app.log });
+    const streamsChanged = () => openStreams.recheckSoon();
     const auth = new AuthService({
       db,
       hasher,
@@ -62,10 +68,14 @@ export const usersModule = fp(
       logs,
       refreshReuseGraceSeconds: options.refreshReuseGraceSeconds,
       mailQueued,
+      sessionsEnded: streamsChanged,
     });
-    const users = new UsersService({ db, hasher, accountMail, logs, throttle, mailQueued });
+    const users = new UsersService({ db, hasher, accountMail, logs, throttle, mailQueued, streamsChanged });
     app.decorate('users', users);
     app.decorate('identify', (token: string) => auth.authenticate(token));
+    app.decorate('openStreams', openStreams);
+    openStreams.start();
+    app.addHook('onClose', async () => openStreams.stop());
 
     await app.register(authRoutes, { prefix: '/api', auth, secureCookies: options.cookieSecure });
     await app.register(usersRoutes, { prefix: '/api', users });
@@ -85,5 +95,5 @@ export const usersModule = fp(
     pruneTimer.unref();
     app.addHook('onClose', async () => clearInterval(pruneTimer));
   },
-  { name: 'users', dependencies: ['database', 'authentication', 'mail', 'logs'] },
+  { name: 'users', dependencies: ['database', 'authentication', 'mail', 'logs', 'access'] },
 );

@@ -41,6 +41,8 @@ export type UsersServiceDeps = {
   throttle: Throttle;
   /** Called after a transaction that queued mail has committed. */
   mailQueued: () => void;
+  /** Called after a change that may end open live streams has committed (sessions ended, a user deleted or no longer an administrator). */
+  streamsChanged: () => void;
 };
 
 /** Body fields as the API names them, turned into the table's columns. */
@@ -109,18 +111,20 @@ export class UsersService {
       return updated;
     });
     if (emailChanges) this.deps.mailQueued();
+    if (body.admin === false) this.deps.streamsChanged();
     return presentUser(user);
   }
 
   /** Deletes an account with its sessions and grants; its log entries stay for the administrators. */
-  delete(actor: SignedInUser, userId: number, client: ClientInfo): Promise<void> {
-    return this.deps.db.transaction(async (tx) => {
+  async delete(actor: SignedInUser, userId: number, client: ClientInfo): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
       await this.assertNotLastAdmin(tx, userId);
       const user = await findUserById(tx, userId);
       if (!user) throw new AppError('user_not_found');
       await this.logUserEvent(tx, 'user_deleted', actor, user, client);
       await deleteUser(tx, userId);
     });
+    this.deps.streamsChanged();
   }
 
   /** Checks the current password, applies the rules of spec §5, and signs out every other session. */
@@ -150,6 +154,7 @@ export class UsersService {
       await revokeUserSessions(tx, actor.id, sessionId);
       await this.logUserEvent(tx, 'user_password_change', actor, account, client);
     });
+    this.deps.streamsChanged();
   }
 
   /** The signed-in user's own account, as the API shows it. */

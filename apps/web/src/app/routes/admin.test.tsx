@@ -80,6 +80,7 @@ class FakeServer {
     if (method === 'POST' && path === '/api/device/') {
       const { machineId } = RegisterDeviceBodySchema.parse(body);
       if (this.devices.has(machineId)) return [409, { code: 'device_exists', message: 'exists' }];
+      if (machineId === 'pivot-server') return [409, { code: 'device_id_reserved', message: 'reserved' }];
       this.devices.set(machineId, device(machineId, { createdAt: Date.now(), secretCreatedAt: Date.now() }));
       return [201, secretOf(machineId)];
     }
@@ -270,6 +271,22 @@ describe('the controllers of the admin machines screen', () => {
       expect.stringContaining('A controller with this ID is already registered.'),
     );
     expect(screen.queryByRole('dialog', { name: /registered$/ })).not.toBeInTheDocument();
+  });
+
+  it("tells the server's own ID (409, reserved) in the form as such, not as taken", async () => {
+    const user = await renderScreen();
+    await within(controllers()).findByText('No controller matches');
+    await user.click(screen.getByRole('button', { name: 'Register controller' }));
+    const form = screen.getByRole('dialog', { name: 'Register a controller' });
+    await user.type(within(form).getByLabelText('Machine ID'), 'pivot-server');
+    await user.click(within(form).getByRole('button', { name: 'Register' }));
+
+    const toast = await within(form).findByRole('alert');
+    expect(toast).toHaveTextContent('ID reserved for the server');
+    expect(within(form).getByLabelText('Machine ID')).toHaveAccessibleDescription(
+      expect.stringContaining("This ID is the server's own on the message broker."),
+    );
+    expect(toast).not.toHaveTextContent('already registered');
   });
 
   it('tells an unreachable broker (503) in Polish, and shows no secret', async () => {

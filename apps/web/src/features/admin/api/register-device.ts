@@ -7,8 +7,12 @@ import { refreshAfterAdminChange } from './admin-keys';
 export const registerDeviceInputSchema = RegisterDeviceBodySchema;
 export type RegisterDeviceInput = z.input<typeof registerDeviceInputSchema>;
 
-/** What registering gave: the controller with its one-time secret, or whether the ID was taken (for its field). */
-export type RegisterDeviceResult = { ok: true; created: DeviceSecretResponse } | { ok: false; exists: boolean };
+/** Why an ID cannot be registered, to be told on its field: taken by a controller, or the server's own. */
+export type RefusedDeviceId = 'device_exists' | 'device_id_reserved';
+
+/** What registering gave: the controller with its one-time secret, or why the ID was refused (for its field). */
+export type RegisterDeviceResult =
+  { ok: true; created: DeviceSecretResponse } | { ok: false; refusedId: RefusedDeviceId | null };
 
 /**
  * Registers a machine controller on the broker and answers its secret, the only time it is ever
@@ -23,7 +27,10 @@ export async function registerDevice(input: RegisterDeviceInput): Promise<Regist
   });
   // A taken ID means the list was out of date: it is refreshed either way.
   await refreshAfterAdminChange();
-  if (!result.ok) return { ok: false, exists: result.failure.error?.code === 'device_exists' };
+  if (!result.ok) {
+    const code = result.failure.error?.code;
+    return { ok: false, refusedId: code === 'device_exists' || code === 'device_id_reserved' ? code : null };
+  }
   return { ok: true, created: result.data };
 }
 

@@ -2,7 +2,7 @@ import { type DeviceSecretResponse, RegisterDeviceBodySchema } from '@pivot/cont
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '@/ui/form-dialog';
-import { useRegisterDevice } from '../api/register-device';
+import { type RefusedDeviceId, useRegisterDevice } from '../api/register-device';
 import { MachineIdField } from './machine-id-field';
 
 const machineIdSchema = RegisterDeviceBodySchema.shape.machineId;
@@ -16,20 +16,23 @@ export type RegisterDeviceDialogProps = {
 
 /**
  * Asks for the ID of the machine whose controller is registered, checked as the server checks
- * it. A taken ID keeps the form open with its message on the field.
+ * it. A taken or reserved ID keeps the form open with its message on the field.
  */
 export function RegisterDeviceDialog({ initialMachineId = '', onRegistered, onClose }: RegisterDeviceDialogProps) {
   const { t } = useTranslation();
   const register = useRegisterDevice();
   const [machineId, setMachineId] = useState(initialMachineId);
   const [submitted, setSubmitted] = useState(false);
-  const [takenId, setTakenId] = useState<string | null>(null);
+  const [refused, setRefused] = useState<{ machineId: string; why: RefusedDeviceId } | null>(null);
   const trimmed = machineId.trim();
 
   const idError = (() => {
     if (trimmed === '') return t('form.required');
     if (!machineIdSchema.safeParse(trimmed).success) return t('admin.devices.registerForm.invalidId');
-    return trimmed === takenId ? t('errors.code.device_exists.message') : undefined;
+    if (trimmed !== refused?.machineId) return undefined;
+    return refused.why === 'device_exists'
+      ? t('errors.code.device_exists.message')
+      : t('errors.code.device_id_reserved.message');
   })();
 
   const submit = async () => {
@@ -37,7 +40,7 @@ export function RegisterDeviceDialog({ initialMachineId = '', onRegistered, onCl
     if (idError) return;
     const result = await register.run({ machineId: trimmed });
     if (result.ok) onRegistered(result.created);
-    else if (result.exists) setTakenId(trimmed);
+    else if (result.refusedId) setRefused({ machineId: trimmed, why: result.refusedId });
   };
 
   return (
