@@ -43,6 +43,11 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     device_not_found: 'No controller with this ID has credentials',
     device_exists: 'A controller with this ID already has credentials - give it a new secret instead',
     broker_unreachable: 'The message broker cannot be reached - nothing was changed, try again',
+    outbound_address_refused: 'This address points inside the network and is not allowed',
+    outbound_https_required: 'Only https:// addresses are allowed',
+    outbound_host_not_found: 'The host name of this address could not be found',
+    webhook_not_found: 'Webhook does not exist',
+    too_many_webhooks: 'Too many webhooks, delete one first',
   },
   pl: {
     validation_error: 'Błąd zapytania - spróbuj ponownie',
@@ -82,6 +87,11 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     device_not_found: 'Żaden sterownik o tym ID nie ma danych dostępowych',
     device_exists: 'Sterownik o tym ID ma już dane dostępowe - zamiast tego nadaj mu nowy sekret',
     broker_unreachable: 'Brak połączenia z brokerem wiadomości - nic nie zmieniono, spróbuj ponownie',
+    outbound_address_refused: 'Ten adres wskazuje do wnętrza sieci i jest niedozwolony',
+    outbound_https_required: 'Dozwolone są tylko adresy https://',
+    outbound_host_not_found: 'Nie znaleziono nazwy hosta tego adresu',
+    webhook_not_found: 'Webhook nie istnieje',
+    too_many_webhooks: 'Zbyt wiele webhooków, najpierw usuń jeden',
   },
 };
 

@@ -9,6 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { eventStreams } from '../../http/event-stream';
+import type { OutboundGuard } from '../../http/outbound';
 import { signedIn } from '../../http/request-context';
 import type { AlertFeed } from './alert-feed';
 import type { AlertsService } from './alerts.service';
@@ -20,10 +21,12 @@ const tags = ['alerts'];
  * The live alerts of the signed-in user (server-sent events), their alert settings, the
  * administrators' defaults, and the browsers that receive Web Push.
  */
-export const alertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService; feed: AlertFeed; push: PushSender }> = async (
-  app,
-  { alerts, feed, push },
-) => {
+export const alertsRoutes: FastifyPluginAsyncZod<{
+  alerts: AlertsService;
+  feed: AlertFeed;
+  push: PushSender;
+  outbound: OutboundGuard;
+}> = async (app, { alerts, feed, push, outbound }) => {
   const openStream = eventStreams(app);
 
   app.get('/alerts/events', { schema: { tags, produces: ['text/event-stream'] } }, async (request, reply) => {
@@ -69,6 +72,8 @@ export const alertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService; feed: 
     '/push/subscriptions/',
     { schema: { tags, body: PushSubscriptionBodySchema, response: { 204: z.null() } } },
     async (request, reply) => {
+      // A push service is an address the browser chose: the outbound rules refuse internal ones.
+      await outbound.check(request.body.endpoint);
       await push.subscribe(signedIn(request).user, request.body);
       return reply.status(204).send(null);
     },
