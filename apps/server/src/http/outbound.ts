@@ -13,6 +13,11 @@ export const OUTBOUND_TIMEOUT_MS = 5000;
 export const OUTBOUND_MAX_RESPONSE_BYTES = 64 * 1024;
 /** What a connection may read in all (status line and headers besides the capped body). */
 const MAX_CONNECTION_BYTES = OUTBOUND_MAX_RESPONSE_BYTES + 32 * 1024;
+/**
+ * How long any guarded connection may live, whoever made it: libraries (web-push) only limit the
+ * time between two packets, which a receiver answering a byte at a time would never reach.
+ */
+const CONNECTION_LIFETIME_MS = 15_000;
 
 /**
  * An outbound address the rules refuse: a code for the API (translated), and a reason in plain
@@ -75,6 +80,7 @@ export class OutboundGuard {
       allowedHosts: AllowedHost[];
       /** For tests: certificates of local https listeners to trust instead of the public ones. */
       ca?: string | Buffer;
+      /** For tests: a resolver in place of the system's (a name that changes its answer). */
       resolve?: typeof dns.lookup;
     },
   ) {
@@ -232,11 +238,17 @@ export class OutboundGuard {
       return undefined;
     }
     const socket = open(allowed ? connection : { ...connection, lookup: this.guardedLookup });
+    if (!socket) return socket;
     let read = 0;
-    socket?.on('data', (chunk: Buffer) => {
+    socket.on('data', (chunk: Buffer) => {
       read += chunk.length;
       if (read > MAX_CONNECTION_BYTES) socket.destroy(new Error('the answer is larger than the server reads'));
     });
+    const deadline = setTimeout(
+      () => socket.destroy(new Error(`no answer within ${CONNECTION_LIFETIME_MS / 1000} s`)),
+      CONNECTION_LIFETIME_MS,
+    ).unref();
+    socket.once('close', () => clearTimeout(deadline));
     return socket;
   }
 
