@@ -284,6 +284,28 @@ describe('alert webhooks', () => {
       await farmer.client.delete(`/api/account/webhooks/${webhook.id}/`);
     });
 
+    it('gives a user’s webhook the alerts that user receives, none of a machine they muted; an administrator’s gets both', async () => {
+      const [kept, muted] = [await buildSprinkler(t), await buildSprinkler(t)];
+      await grant(t, kept.id, farmer.id);
+      await grant(t, muted.id, farmer.id);
+      const own = await addWebhook(farmer.client, `${fast.origin}/chosen`);
+      const everything = await addWebhook(admin, `${fast.origin}/everything`, '/api/admin/webhooks/');
+      const settings = { kinds: ['alarm'], channels: ['in_app'], mutedMachineIds: [muted.id] };
+      expect((await farmer.client.put('/api/account/alerts/', settings)).status).toBe(200);
+      await raiseAlarm(kept, 'kept');
+      await raiseAlarm(muted, 'muted');
+      await t.app.webhookSender.sendDue();
+      const detailsAt = (path: string) =>
+        fast.received
+          .filter((request) => request.path === path)
+          .map((request) => (JSON.parse(request.body) as { detail: string }).detail);
+      expect(detailsAt('/chosen')).toEqual(['kept']);
+      expect(detailsAt('/everything').sort()).toEqual(['kept', 'muted']);
+      await farmer.client.delete('/api/account/alerts/');
+      await farmer.client.delete(`/api/account/webhooks/${own.id}/`);
+      await admin.delete(`/api/admin/webhooks/${everything.id}/`);
+    });
+
     it('never has two senders deliver one row twice', async () => {
       const machine = await buildSprinkler(t);
       await grant(t, machine.id, farmer.id);
