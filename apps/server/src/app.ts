@@ -1,4 +1,3 @@
-import type https from 'node:https';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
@@ -29,12 +28,14 @@ import { sprinklersModule } from './modules/sprinklers';
 import { telemetryModule } from './modules/telemetry';
 import { usersModule } from './modules/users';
 import { watermapModule } from './modules/watermap';
+import { webhooksModule } from './modules/webhooks';
 import { weatherModule } from './modules/weather';
 import { authenticationPlugin } from './plugins/authentication';
 import { csrfPlugin } from './plugins/csrf';
 import { databasePlugin } from './plugins/database';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { inputGuardPlugin } from './plugins/input-guard';
+import { outboundPlugin } from './plugins/outbound';
 import { machineGatewayPlugin } from './plugins/machine-gateway';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { webAppPlugin } from './plugins/web-app';
@@ -47,8 +48,8 @@ export type BuildAppOptions = {
   database: DatabaseHandle;
   /** Where one-time notices (a generated admin password) are written; stdout by default. */
   print?: (text: string) => void;
-  /** For tests: the agent that trusts a local push service's certificate. */
-  pushAgent?: https.Agent;
+  /** For tests: the certificates of local https listeners (a push service) that outbound requests trust. */
+  outboundCa?: string | Buffer;
 };
 
 /**
@@ -60,7 +61,7 @@ export async function buildApp({
   config,
   database,
   print = (text) => process.stdout.write(text),
-  pushAgent,
+  outboundCa,
 }: BuildAppOptions): Promise<App> {
   const app = Fastify({
     logger: {
@@ -98,6 +99,7 @@ export async function buildApp({
   // Every route registered from here on needs a signed-in user unless it declares itself public.
   await app.register(authenticationPlugin);
   await app.register(healthPlugin);
+  await app.register(outboundPlugin, { ...config, ...(outboundCa ? { ca: outboundCa } : {}) });
 
   // First: it marks the routes of the modules after it that declare themselves idempotent.
   await app.register(idempotencyModule, config);
@@ -113,8 +115,9 @@ export async function buildApp({
   await app.register(sprinklersModule);
   await app.register(programsModule, config);
   await app.register(watermapModule, config);
-  await app.register(alertsModule, { ...config, ...(pushAgent ? { pushAgent } : {}) });
+  await app.register(alertsModule, config);
   await app.register(incidentsModule);
+  await app.register(webhooksModule, config);
   await app.register(adminModule);
 
   return app;

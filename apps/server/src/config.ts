@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { COMMAND_CLOCK_TOLERANCE_MS } from '@pivot/contracts';
 import { z } from 'zod';
+import { parseAllowedHosts } from './http/outbound';
 import { DEFAULT_WEB_DIST_DIR } from './paths';
 
 const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
@@ -113,6 +114,17 @@ const EnvSchema = z.object({
   DEMO_PASSWORD: optionalText,
   MAX_PROGRAMS_PER_MACHINE: z.coerce.number().int().min(1).max(1000).default(10),
   QUARANTINE_RETENTION_DAYS: z.coerce.number().int().min(1).max(366).default(7),
+  OUTBOUND_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      try {
+        return parseAllowedHosts(value);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: `OUTBOUND_ALLOWED_HOSTS: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -222,6 +234,11 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
     /** The built web app; the server serves it when it exists. */
     webDistDir: values.WEB_DIST_DIR ? path.resolve(values.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
     logLevel: values.LOG_LEVEL,
+    /**
+     * Hosts (or host:port) that webhooks and push endpoints may reach although they are private
+     * or loopback, also over plain http: an operator's own receivers (docs/configuration.md).
+     */
+    outboundAllowedHosts: values.OUTBOUND_ALLOWED_HOSTS,
   };
 });
 

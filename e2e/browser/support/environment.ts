@@ -7,6 +7,7 @@ export const SERVER_ENV = {
   dataDir: 'PIVOT_E2E_DATA_DIR',
   mqttUrl: 'PIVOT_E2E_MQTT_URL',
   webDistDir: 'PIVOT_E2E_WEB_DIST_DIR',
+  webhookReceiverPort: 'PIVOT_E2E_WEBHOOK_RECEIVER_PORT',
 } as const;
 
 export function serverFromEnvironment(): { baseUrl: string; dataDir: string } {
@@ -29,4 +30,14 @@ export function webAppFromEnvironment(): string {
   const webDistDir = process.env[SERVER_ENV.webDistDir];
   if (!webDistDir) throw new Error('The browser tests run through playwright.config.ts, which builds the web app');
   return webDistDir;
+}
+
+/**
+ * A port on 127.0.0.1 the server may send webhooks to (its OUTBOUND_ALLOWED_HOSTS names it), for
+ * a test's own receiver; every other internal address stays refused.
+ */
+export function webhookReceiverPortFromEnvironment(): number {
+  const port = Number(process.env[SERVER_ENV.webhookReceiverPort]);
+  if (!port) throw new Error('The browser tests run through playwright.config.ts, which picks the port');
+  return port;
 }

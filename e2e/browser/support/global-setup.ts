@@ -22,7 +22,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     ['run', 'build', '-w', '@pivot/web', '--', '--logLevel', 'warn', '--outDir', webDist, '--emptyOutDir'],
     { cwd: repositoryRoot, stdio: 'inherit' },
   );
+  const webhookReceiverPort = await freePort();
   const server = await startServer({
+    OUTBOUND_ALLOWED_HOSTS: `127.0.0.1:${webhookReceiverPort}`,
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     MQTT_PORT: String(await freePort()),
@@ -32,6 +34,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env[SERVER_ENV.dataDir] = server.dataDir;
   process.env[SERVER_ENV.mqttUrl] = server.mqttUrl!;
   process.env[SERVER_ENV.webDistDir] = webDist;
+  process.env[SERVER_ENV.webhookReceiverPort] = String(webhookReceiverPort);
   return async () => {
     await server.stop();
     await rm(webDist, { recursive: true, force: true });

@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   program_not_found: 404,
   sprinkler_not_on_broker: 404,
   device_not_found: 404,
+  webhook_not_found: 404,
   email_taken: 409,
   sprinkler_exists: 409,
   too_many_programs: 409,
@@ -37,8 +38,15 @@ export const ERROR_STATUS = {
   push_endpoint_taken: 409,
   sprinkler_offline: 409,
   request_in_progress: 409,
+  too_many_webhooks: 409,
   payload_too_large: 413,
   idempotency_key_reused: 422,
+  /** An outbound address (webhook, push endpoint) on loopback, a private network, link-local, multicast… */
+  outbound_address_refused: 422,
+  /** An outbound address over plain http to a host the operator did not allow. */
+  outbound_https_required: 422,
+  /** An outbound address whose host name does not resolve. */
+  outbound_host_not_found: 422,
   rate_limited: 429,
   /** More live event streams open at once than one account may hold. */
   too_many_streams: 429,

@@ -16,3 +16,4 @@ export * from './user-list';
 export * from './users';
 export * from './watermap';
 export * from './weather';
+export * from './webhooks';

@@ -34,6 +34,8 @@ export const LOG_EVENT_TYPES = [
   'sprinkler_back_online',
   'sprinkler_low_pressure',
   'sprinkler_pressure_restored',
+  // A webhook the server paused after failing for a day; its owner is told (docs/alerts.md).
+  'webhook_paused',
 ] as const;
 export const LogEventTypeSchema = z.enum(LOG_EVENT_TYPES);
 export type LogEventType = z.infer<typeof LogEventTypeSchema>;
@@ -75,6 +77,7 @@ export const LOG_EVENT_PARAMS = {
   sprinkler_back_online: ['machine', 'detail'],
   sprinkler_low_pressure: ['machine', 'detail'],
   sprinkler_pressure_restored: ['machine', 'detail'],
+  webhook_paused: ['webhook', 'detail'],
 } as const satisfies Record<LogEventType, readonly [string, string]>;
 
 export type LogEventParam = (typeof LOG_EVENT_PARAMS)[LogEventType][number];

@@ -48,6 +48,11 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
       'This browser receives notifications for another account - sign that account out of it first, or unsubscribe it there',
     push_keys_invalid: 'The browser sent push keys that are not valid - subscribe again',
     too_many_streams: 'Too many live views open at once - close some tabs or windows and try again',
+    outbound_address_refused: 'This address points inside the network and is not allowed',
+    outbound_https_required: 'Only https:// addresses are allowed',
+    outbound_host_not_found: 'The host name of this address could not be found',
+    webhook_not_found: 'Webhook does not exist',
+    too_many_webhooks: 'Too many webhooks, delete one first',
   },
   pl: {
     validation_error: 'Błąd zapytania - spróbuj ponownie',
@@ -92,6 +97,11 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
       'Ta przeglądarka otrzymuje powiadomienia dla innego konta - najpierw wyloguj tam to konto lub wyłącz w nim powiadomienia',
     push_keys_invalid: 'Przeglądarka przesłała nieprawidłowe klucze powiadomień - włącz powiadomienia ponownie',
     too_many_streams: 'Zbyt wiele widoków na żywo otwartych naraz - zamknij część kart lub okien i spróbuj ponownie',
+    outbound_address_refused: 'Ten adres wskazuje do wnętrza sieci i jest niedozwolony',
+    outbound_https_required: 'Dozwolone są tylko adresy https://',
+    outbound_host_not_found: 'Nie znaleziono nazwy hosta tego adresu',
+    webhook_not_found: 'Webhook nie istnieje',
+    too_many_webhooks: 'Zbyt wiele webhooków, najpierw usuń jeden',
   },
 };
 

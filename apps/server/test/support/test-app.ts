@@ -56,7 +56,14 @@ function brokerSettings(): Record<string, string> {
 /** The real app over a fresh database and data folder, as `npm start` builds it. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { database?: DatabaseHandle; pushAgent?: https.Agent } = {},
+  options: {
+    database?: DatabaseHandle;
+    /**
+     * The agent that trusts a local push service's certificate (startPushService): outbound
+     * requests trust its certificate, and 127.0.0.1 is allowed unless OUTBOUND_ALLOWED_HOSTS says otherwise.
+     */
+    pushAgent?: https.Agent;
+  } = {},
 ): Promise<TestApp> {
   const ownDatabase = !options.database;
   const database = options.database ?? (await createTestDatabase());
@@ -70,13 +77,15 @@ export async function createTestApp(
     ADMIN_PASSWORD,
     PUBLIC_URL,
     WEB_DIST_DIR: path.join(dataDir, 'no-web-app'),
+    ...(options.pushAgent ? { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' } : {}),
     ...env,
   });
+  const outboundCa = options.pushAgent?.options.ca;
   const app = await buildApp({
     config,
     database,
     print: () => undefined,
-    ...(options.pushAgent ? { pushAgent: options.pushAgent } : {}),
+    ...(typeof outboundCa === 'string' || Buffer.isBuffer(outboundCa) ? { outboundCa } : {}),
   });
   await app.ready();
   const outboxFolder = path.join(dataDir, 'outbox');

@@ -9,6 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type StreamGuard, eventStreams } from '../../http/event-stream';
+import type { OutboundGuard } from '../../http/outbound';
 import { signedIn } from '../../http/request-context';
 import type { AlertFeed } from './alert-feed';
 import type { AlertsService } from './alerts.service';
@@ -25,7 +26,8 @@ export const alertsRoutes: FastifyPluginAsyncZod<{
   feed: AlertFeed;
   push: PushSender;
   guard: StreamGuard;
-}> = async (app, { alerts, feed, push, guard }) => {
+  outbound: OutboundGuard;
+}> = async (app, { alerts, feed, push, guard, outbound }) => {
   const openStream = eventStreams(app, guard);
 
   app.get('/alerts/events', { schema: { tags, produces: ['text/event-stream'] } }, async (request, reply) => {
@@ -71,6 +73,8 @@ export const alertsRoutes: FastifyPluginAsyncZod<{
     '/push/subscriptions/',
     { schema: { tags, body: PushSubscriptionBodySchema, response: { 204: z.null() } } },
     async (request, reply) => {
+      // A push service is an address the browser chose: the outbound rules refuse internal ones.
+      await outbound.check(request.body.endpoint);
       await push.subscribe(signedIn(request).user, request.body);
       return reply.status(204).send(null);
     },

@@ -58,6 +58,8 @@ export function alertOfLogEntry(row: LogEntryRow): Alert | undefined {
  * and the administrators), by the kinds and channels each chose, minus the machines each muted.
  */
 export class AlertsService {
+  private readonly otherChannels: ((tx: Queryable, alert: RaisedAlert) => Promise<void>)[] = [];
+
   constructor(private readonly deps: { db: Database; access: AccessService; users: UsersService }) {}
 
   async settingsOf(user: SignedInUser): Promise<AccountAlertSettings> {
@@ -85,8 +87,16 @@ export class AlertsService {
     return this.defaults();
   }
 
-  /** The users to alert of this incident kind on this machine through this channel. */
-  async recipients(db: Queryable, sprinklerId: number, kind: IncidentKind, channel: AlertChannel): Promise<number[]> {
+  /**
+   * The users to alert of this incident kind on this machine through this channel; without a
+   * channel, whoever wants this kind from this machine at all (a user's own webhooks follow that).
+   */
+  async recipients(
+    db: Queryable,
+    sprinklerId: number,
+    kind: IncidentKind,
+    channel: AlertChannel | null,
+  ): Promise<number[]> {
     const granted = (await this.deps.access.usersOfMachines(db, [sprinklerId])).get(sprinklerId) ?? [];
     const userIds = [...new Set([...granted, ...(await this.deps.users.activeAdminIds(db))])];
     const own = await findOwnSettings(db, userIds);
@@ -95,10 +105,18 @@ export class AlertsService {
       const settings = own.get(userId) ?? { ...defaults, mutedMachineIds: [] };
       return (
         settings.kinds.includes(kind) &&
-        settings.channels.includes(channel) &&
+        (channel === null || settings.channels.includes(channel)) &&
         !settings.mutedMachineIds.includes(sprinklerId)
       );
     });
+  }
+
+  /**
+   * Another way out for every alert raised (webhooks): called in the transaction that records
+   * the incident, after the e-mails and pushes are queued.
+   */
+  alsoDeliverThrough(channel: (tx: Queryable, alert: RaisedAlert) => Promise<void>): void {
+    this.otherChannels.push(channel);
   }
 
   /**
@@ -113,5 +131,6 @@ export class AlertsService {
       }
     }
     await insertDeliveries(tx, rows);
+    for (const channel of this.otherChannels) await channel(tx, alert);
   }
 }

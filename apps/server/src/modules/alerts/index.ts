@@ -1,4 +1,3 @@
-import type https from 'node:https';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Config, PRODUCT_NAME } from '../../config';
@@ -18,11 +17,10 @@ declare module 'fastify' {
 }
 
 export type { AlertsService, RaisedAlert } from './alerts.service';
+export { alertOfLogEntry } from './alerts.service';
+export { alertWords } from './alert-wording';
 
-export type AlertsModuleOptions = Pick<Config, 'publicUrl' | 'mailFrom' | 'timeZone'> & {
-  /** For tests: the agent that trusts a local push service's certificate. */
-  pushAgent?: https.Agent;
-};
+export type AlertsModuleOptions = Pick<Config, 'publicUrl' | 'mailFrom' | 'timeZone'>;
 
 /** Who the push services may contact about this server: its https address, or the mail sender's address. */
 function pushContact({ publicUrl, mailFrom }: Pick<Config, 'publicUrl' | 'mailFrom'>): string {
@@ -56,13 +54,21 @@ export const alertsModule = fp(
       users: app.users,
       subject: pushContact(options),
       logger: app.log,
-      ...(options.pushAgent ? { agent: options.pushAgent } : {}),
+      // Every connection to a push service is checked by the outbound rules (http/outbound.ts).
+      agent: app.outbound.httpsAgent(),
     });
     app.decorate('alerts', alerts);
     app.decorate('alertFeed', feed);
     app.decorate('alertMailer', mailer);
     app.decorate('pushSender', push);
-    await app.register(alertsRoutes, { prefix: '/api', alerts, feed, push, guard: app.openStreams });
+    await app.register(alertsRoutes, {
+      prefix: '/api',
+      alerts,
+      feed,
+      push,
+      guard: app.openStreams,
+      outbound: app.outbound,
+    });
     app.addHook('onReady', async () => {
       await push.start();
       await feed.start();
@@ -74,5 +80,5 @@ export const alertsModule = fp(
       await push.stop();
     });
   },
-  { name: 'alerts', dependencies: ['database', 'authentication', 'access', 'users', 'logs', 'mail'] },
+  { name: 'alerts', dependencies: ['database', 'authentication', 'outbound', 'access', 'users', 'logs', 'mail'] },
 );

@@ -4,6 +4,7 @@ import { AccountForm } from '@/features/account/components/account-form';
 import { ChangePasswordForm } from '@/features/account/components/change-password-form';
 import { SubscriptionCard } from '@/features/account/components/subscription-card';
 import { AlertSettingsCard } from '@/features/alerts/components/alert-settings-card';
+import { WebhooksCard } from '@/features/alerts/components/webhooks-card';
 import { useUser } from '@/lib/session';
 import { Page } from '@/ui/page';
 
@@ -17,6 +18,7 @@ export function AccountRoute() {
         <div className="flex flex-col gap-6 lg:col-span-2">
           <AccountForm key={user.id} user={user} />
           <AlertSettingsCard />
+          <WebhooksCard place="account" />
           <ChangePasswordForm />
         </div>
         <div className="flex flex-col gap-6">

@@ -5,6 +5,7 @@ import { AdminGuard } from '@/features/admin/components/admin-guard';
 import { AdminNav } from '@/features/admin/components/admin-nav';
 import { AlertDefaultsForm } from '@/features/admin/components/alert-defaults-form';
 import { DevicesSection } from '@/features/admin/components/devices-section';
+import { WebhooksCard } from '@/features/alerts/components/webhooks-card';
 import { RejectedMessagesTable } from '@/features/admin/components/rejected-messages-table';
 import { SprinklersTable } from '@/features/admin/components/sprinklers-table';
 import { UsersTable } from '@/features/admin/components/users-table';
@@ -58,6 +59,7 @@ export function AdminAlertsRoute() {
       <Page title={t('admin.alerts.title')} description={t('admin.alerts.description')}>
         <AdminNav current="alerts" />
         <AlertDefaultsForm />
+        <WebhooksCard place="admin" />
       </Page>
     </AdminGuard>
   );
