@@ -4,30 +4,23 @@ import type { Queryable } from '../../db/client';
 import { sprinklerAccess } from './access.table';
 
 /**
- * Grants access at a level, or sets the level of a grant the user has; answers the level the user
- * had before (null: no grant). Granting twice at one level is harmless.
+ * Grants access at a level, or sets the level of the grant the user has. Granting again at the
+ * same level writes nothing, so the machine's cached detail stays valid.
  */
 export async function grantAccess(
   db: Queryable,
   sprinklerId: number,
   userId: number,
   level: AccessLevel,
-): Promise<AccessLevel | null> {
-  const before = await db
-    .select({ level: sprinklerAccess.level })
-    .from(sprinklerAccess)
-    .where(and(eq(sprinklerAccess.sprinklerId, sprinklerId), eq(sprinklerAccess.userId, userId)))
-    .for('update');
+): Promise<void> {
   await db
     .insert(sprinklerAccess)
     .values({ sprinklerId, userId, level })
     .onConflictDoUpdate({
       target: [sprinklerAccess.sprinklerId, sprinklerAccess.userId],
       set: { level },
-      // An unchanged level writes nothing, so the machine's detail is not read again for it.
       setWhere: sql`${sprinklerAccess.level} <> excluded.level`,
     });
-  return before[0]?.level ?? null;
 }
 
 /** Revokes access; false when the user had none. */

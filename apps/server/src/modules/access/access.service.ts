@@ -17,13 +17,8 @@ import {
  * Administrators' control of every machine is not a grant: callers check the admin flag first.
  */
 export class AccessService {
-  /** Grants the machine at a level, or changes the level of the user's grant; answers the level before (null: none). */
-  grant(
-    db: Queryable,
-    sprinklerId: number,
-    userId: number,
-    level: AccessLevel = 'control',
-  ): Promise<AccessLevel | null> {
+  /** Grants the machine at a level (control unless told), or changes the level of the user's grant. */
+  grant(db: Queryable, sprinklerId: number, userId: number, level: AccessLevel = 'control'): Promise<void> {
     return grantAccess(db, sprinklerId, userId, level);
   }
 
