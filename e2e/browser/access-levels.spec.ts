@@ -87,6 +87,13 @@ test('an administrator grants an agronomist watch on two machines: the agronomis
     code: 'watch_only',
     message: 'You can only watch this machine: ask an administrator for control',
   });
+  // Seeing is not refused: both machines, their details and the log.
+  const machines = await session.call('GET', '/api/sprinkler/');
+  expect((machines.body as { id: number }[]).map((machine) => machine.id).sort((a, b) => a - b)).toEqual(
+    [northId, southId].sort((a, b) => a - b),
+  );
+  expect((await session.call('GET', `/api/sprinkler/${southId}/`)).body).toMatchObject({ level: 'watch' });
+  expect((await session.call('GET', '/api/logs/')).status).toBe(200);
   const program = await session.call('POST', `/api/sprinkler/${northId}/program/`, {
     name: 'Próba',
     programData: { type: 'FeatureCollection', features: [] },
