@@ -59,6 +59,7 @@ export function buildSprinklerDetail(changes: Partial<SprinklerDetail> = {}): Sp
     humidity_sensors: [],
     weather_stations: [],
     users: [],
+    level: 'control',
     ...changes,
   });
 }

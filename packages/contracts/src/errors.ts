@@ -18,6 +18,8 @@ export const ERROR_STATUS = {
   current_password_incorrect: 403,
   forbidden: 403,
   csrf_mismatch: 403,
+  /** A watch grant: the machine can be seen, not moved or reprogrammed. */
+  watch_only: 403,
   not_found: 404,
   user_not_found: 404,
   sprinkler_not_found: 404,

@@ -108,6 +108,16 @@ export function logEntryParams(entry: LogEntry): Record<LogEventParam, string> {
   return { [first]: valueOf(first), [second]: valueOf(second) } as Record<LogEventParam, string>;
 }
 
+/**
+ * The variant of an entry's subtitle, for what its two parameters cannot say: a grant names the
+ * level it gave, recorded in `details` ('watch' or 'control'; entries written before levels
+ * existed hold the administrator's e-mail there and read without one).
+ */
+export function logEntryContext(entry: Pick<LogEntry, 'eventType' | 'details'>): 'watch' | 'control' | undefined {
+  if (entry.eventType !== 'sprinkler_access_granted') return undefined;
+  return entry.details === 'watch' || entry.details === 'control' ? entry.details : undefined;
+}
+
 export const LogQuerySchema = PagingQuerySchema.extend({
   type: z.enum(['all', 'unread']).default('all'),
 });

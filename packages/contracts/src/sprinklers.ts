@@ -80,12 +80,22 @@ export type SprinklerListItem = z.infer<typeof SprinklerListItemSchema>;
 
 export const SprinklerListResponseSchema = z.array(SprinklerListItemSchema);
 
-/** The users granted a machine, as shown beside it. */
+/**
+ * What a grant lets its user do with a machine: *watch* sees everything and changes nothing;
+ * *control* also moves the machine and sends, creates, edits and deletes its programs.
+ * Administrators control every machine without a grant.
+ */
+export const ACCESS_LEVELS = ['watch', 'control'] as const;
+export const AccessLevelSchema = z.enum(ACCESS_LEVELS);
+export type AccessLevel = z.infer<typeof AccessLevelSchema>;
+
+/** The users granted a machine, as shown beside it, each with the level of their grant. */
 export const AssignedUserSchema = z.strictObject({
   id: IdSchema,
   first_name: z.string(),
   last_name: z.string(),
   email: z.string(),
+  level: AccessLevelSchema,
 });
 export type AssignedUser = z.infer<typeof AssignedUserSchema>;
 
@@ -104,6 +114,8 @@ export const SprinklerDetailSchema = z.strictObject({
   humidity_sensors: z.array(HumiditySensorSchema),
   weather_stations: z.array(WeatherStationSchema),
   users: z.array(AssignedUserSchema),
+  /** What the signed-in user may do with this machine (administrators: control). */
+  level: AccessLevelSchema,
 });
 export type SprinklerDetail = z.infer<typeof SprinklerDetailSchema>;
 
@@ -143,8 +155,10 @@ export type UpdateSprinklerBody = z.infer<typeof UpdateSprinklerBodySchema>;
 export const MotionBodySchema = z.strictObject({ motion: MotionSchema });
 export type MotionBody = z.infer<typeof MotionBodySchema>;
 
+/** Granting again with another level changes the grant's level; a grant without one gives control. */
 export const PermissionsBodySchema = z.strictObject({
   user: IdSchema,
   action: z.enum(['grant', 'revoke']),
+  level: AccessLevelSchema.default('control'),
 });
 export type PermissionsBody = z.infer<typeof PermissionsBodySchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listResponseOf } from './common';
-import { SprinklerListItemSchema } from './sprinklers';
+import { AccessLevelSchema, SprinklerListItemSchema } from './sprinklers';
 import { UserSchema } from './users';
 
 /*
@@ -8,9 +8,13 @@ import { UserSchema } from './users';
  * login page needs, so that a web page parsing a user does not also load every machine schema.
  */
 
+/** A machine granted to a user, with the level of the grant. */
+export const GrantedSprinklerSchema = SprinklerListItemSchema.extend({ level: AccessLevelSchema });
+export type GrantedSprinkler = z.infer<typeof GrantedSprinklerSchema>;
+
 export const UserWithSprinklersSchema = z.strictObject({
   user: UserSchema,
-  sprinklers: z.array(SprinklerListItemSchema),
+  sprinklers: z.array(GrantedSprinklerSchema),
 });
 export type UserWithSprinklers = z.infer<typeof UserWithSprinklersSchema>;
 

@@ -7,6 +7,7 @@ import {
   LogEventTypeSchema,
   LogListResponseSchema,
   LogQuerySchema,
+  logEntryContext,
   logEntryParams,
 } from '../src/logs';
 import { expectRejected, expectUnknownKeyRejected } from './support';
@@ -228,5 +229,20 @@ describe('LogListResponseSchema', () => {
   it('rejects an invalid entry and a missing count', () => {
     expectRejected(LogListResponseSchema, { count: 1, data: [{ ...buildLogEntry(), eventType: 'x' }] });
     expectRejected(LogListResponseSchema, { data: [] });
+  });
+});
+
+describe('logEntryContext', () => {
+  it.each<[string, Partial<LogEntry>, string | undefined]>([
+    ['a watch grant', { eventType: 'sprinkler_access_granted', details: 'watch' }, 'watch'],
+    ['a control grant', { eventType: 'sprinkler_access_granted', details: 'control' }, 'control'],
+    [
+      'a grant written before levels',
+      { eventType: 'sprinkler_access_granted', details: 'admin@example.com' },
+      undefined,
+    ],
+    ['another event', { eventType: 'program_sent', details: 'watch' }, undefined],
+  ])('%s', (_label, overrides, expected) => {
+    expect(logEntryContext(buildLogEntry(overrides))).toBe(expected);
   });
 });

@@ -43,7 +43,7 @@ function buildListItem(overrides: Record<string, unknown> = {}) {
 }
 
 function buildAssignedUser(overrides: Record<string, unknown> = {}) {
-  return { id: 5, first_name: 'Anna', last_name: 'Nowak', email: 'anna@example.com', ...overrides };
+  return { id: 5, first_name: 'Anna', last_name: 'Nowak', email: 'anna@example.com', level: 'control', ...overrides };
 }
 
 const sector = (name: string, rate: number) => ({
@@ -83,6 +83,7 @@ function buildDetail(overrides: Record<string, unknown> = {}) {
     ],
     weather_stations: [{ id: 'WS-1', lat: 52.41, lng: 16.93, temperature: 18.2, humidity: 64, rainfall: 0 }],
     users: [buildAssignedUser()],
+    level: 'control',
     ...overrides,
   };
 }
@@ -354,8 +355,19 @@ describe('MotionBodySchema', () => {
 });
 
 describe('PermissionsBodySchema', () => {
-  it.each(['grant', 'revoke'])('accepts the action %s for a user id', (action) => {
-    expect(PermissionsBodySchema.parse({ user: 5, action })).toEqual({ user: 5, action });
+  it.each(['grant', 'revoke'])(
+    'accepts the action %s for a user id, giving control when no level is named',
+    (action) => {
+      expect(PermissionsBodySchema.parse({ user: 5, action })).toEqual({ user: 5, action, level: 'control' });
+    },
+  );
+
+  it.each(['watch', 'control'])('accepts a grant of the level %s', (level) => {
+    expect(PermissionsBodySchema.parse({ user: 5, action: 'grant', level })).toEqual({
+      user: 5,
+      action: 'grant',
+      level,
+    });
   });
 
   it.each([
@@ -363,6 +375,7 @@ describe('PermissionsBodySchema', () => {
     ['a missing user', { action: 'grant' }],
     ['a user id of zero', { user: 0, action: 'grant' }],
     ['a user given by email', { user: 'anna@example.com', action: 'grant' }],
+    ['an unknown level', { user: 5, action: 'grant', level: 'admin' }],
   ])('rejects %s', (_label, body) => {
     expectRejected(PermissionsBodySchema, body);
   });

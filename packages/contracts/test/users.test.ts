@@ -364,7 +364,7 @@ describe('UserListQuerySchema', () => {
 });
 
 describe('UserWithSprinklersSchema and UserListResponseSchema', () => {
-  const row = { user: buildUser(), sprinklers: [sprinkler] };
+  const row = { user: buildUser(), sprinklers: [{ ...sprinkler, level: 'watch' }] };
 
   it('accepts a user with machines, in a list envelope', () => {
     expect(UserWithSprinklersSchema.parse(row).sprinklers[0]).toMatchObject({ lat: 52.41, lng: 16.93 });
@@ -374,6 +374,11 @@ describe('UserWithSprinklersSchema and UserListResponseSchema', () => {
   it('rejects a machine with a malformed latitude and an answer without data', () => {
     expectRejected(UserWithSprinklersSchema, { ...row, sprinklers: [{ ...sprinkler, lat: '52,41' }] });
     expectRejected(UserListResponseSchema, { count: 1 });
+  });
+
+  it('names the level of each grant', () => {
+    expectRejected(UserWithSprinklersSchema, { ...row, sprinklers: [sprinkler] });
+    expectRejected(UserWithSprinklersSchema, { ...row, sprinklers: [{ ...sprinkler, level: 'admin' }] });
   });
 
   it('is strict', () => {

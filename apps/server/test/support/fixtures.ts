@@ -1,4 +1,4 @@
-import type { ProgramBody, ProgramData } from '@pivot/contracts';
+import type { AccessLevel, ProgramBody, ProgramData } from '@pivot/contracts';
 import { sprinklerAccess } from '../../src/modules/access/access.table';
 import { sprinklers } from '../../src/modules/sprinklers/sprinklers.table';
 import type { TestApp } from './test-app';
@@ -37,8 +37,14 @@ export async function buildSprinkler(t: TestApp, overrides: Partial<typeof sprin
   return row!;
 }
 
-export async function grant(t: TestApp, sprinklerId: number, userId: number): Promise<void> {
-  await t.database.db.insert(sprinklerAccess).values({ sprinklerId, userId });
+/** Grants a machine straight in the database, at control unless told. */
+export async function grant(
+  t: TestApp,
+  sprinklerId: number,
+  userId: number,
+  level: AccessLevel = 'control',
+): Promise<void> {
+  await t.database.db.insert(sprinklerAccess).values({ sprinklerId, userId, level });
 }
 
 /** A square sector around (lng, lat), about 100 m a side. */

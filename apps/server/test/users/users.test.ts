@@ -247,6 +247,7 @@ describe('users', () => {
           lat: 52.1,
           lng: 21,
           ...NOT_YET_REPORTED,
+          level: 'control',
         },
       ]);
       expect((page.body as { data: { sprinklers: { lat: unknown }[] }[] }).data[0]!.sprinklers[0]!.lat).toBe('52.1');

@@ -29,3 +29,27 @@ describe("an incident event in words, without the machine screens' catalogue", (
     expect(alarm('')).toBe('Maszyna Pole A zgłasza alarm');
   });
 });
+
+describe('a grant in words', () => {
+  beforeEach(async () => {
+    await loadCataloguePart('signedIn');
+    await activateLocale('en');
+  });
+
+  it('names the level it gave, and reads without one for a grant written before levels', async () => {
+    const params = { machine: 'Field A', user: 'anna@example.com' };
+    expect(logEventText(i18n.t, 'en', 'sprinkler_access_granted', params, 'watch').subtitle).toBe(
+      'Machine Field A, user anna@example.com: watch only',
+    );
+    expect(logEventText(i18n.t, 'en', 'sprinkler_access_granted', params, 'control').subtitle).toBe(
+      'Machine Field A, user anna@example.com: control',
+    );
+    expect(logEventText(i18n.t, 'en', 'sprinkler_access_granted', params).subtitle).toBe(
+      'Machine Field A, user anna@example.com',
+    );
+    await activateLocale('pl');
+    expect(logEventText(i18n.t, 'pl', 'sprinkler_access_granted', params, 'watch').subtitle).toBe(
+      'Maszyna Field A, użytkownik anna@example.com: tylko podgląd',
+    );
+  });
+});

@@ -24,13 +24,15 @@ function readableDetail(t: TFunction, language: string, detail: string): string 
 
 /**
  * An activity-log event's title, and its subtitle with the entry's parameters (spec §3), as the
- * activity page, the bell and the live alerts show it.
+ * activity page, the bell and the live alerts show it; `context` picks the subtitle's variant
+ * (logEntryContext: a grant's level).
  */
 export function logEventText(
   t: TFunction,
   language: string,
   eventType: LogEventType,
   params: Record<string, string>,
+  context?: string,
 ): { title: string; subtitle: string } {
   const detail = readableDetail(t, language, (params.detail ?? '').trim());
   const motion = params.motion ?? '';
@@ -39,6 +41,6 @@ export function logEventText(
   const subtitle =
     eventType === 'sprinkler_alarm' && !detail
       ? t('activity.events.sprinkler_alarm.subtitle', { ...values, context: 'noDetail' })
-      : t(`activity.events.${eventType}.subtitle`, values);
+      : t(`activity.events.${eventType}.subtitle`, { ...values, ...(context ? { context } : {}) });
   return { title: t(`activity.events.${eventType}.title`), subtitle: subtitle.trim() };
 }

@@ -25,6 +25,8 @@ export type PickerDialogProps = {
   onPick: (option: PickerOption) => Promise<boolean>;
   pending: boolean;
   onClose: () => void;
+  /** More of the form under the candidates, such as how the picked one is to be granted. */
+  children?: ReactNode;
 };
 
 /** Picks one of the candidates the server finds (such as machines or users without access), searched as typed. */
@@ -39,6 +41,7 @@ export function PickerDialog({
   onPick,
   pending,
   onClose,
+  children,
 }: PickerDialogProps) {
   const { t } = useTranslation();
   const [searchText, setSearchText] = useState('');
@@ -116,6 +119,7 @@ export function PickerDialog({
           </p>
         )}
       </fieldset>
+      {children}
     </FormDialog>
   );
 }

@@ -1,10 +1,26 @@
-import { type Placeholder, and, eq, inArray } from 'drizzle-orm';
+import type { AccessLevel } from '@pivot/contracts';
+import { type Placeholder, and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { sprinklerAccess } from './access.table';
 
-/** Grants access; granting twice is harmless. */
-export async function grantAccess(db: Queryable, sprinklerId: number, userId: number): Promise<void> {
-  await db.insert(sprinklerAccess).values({ sprinklerId, userId }).onConflictDoNothing();
+/**
+ * Grants access at a level, or sets the level of the grant the user has. Granting again at the
+ * same level writes nothing, so the machine's cached detail stays valid.
+ */
+export async function grantAccess(
+  db: Queryable,
+  sprinklerId: number,
+  userId: number,
+  level: AccessLevel,
+): Promise<void> {
+  await db
+    .insert(sprinklerAccess)
+    .values({ sprinklerId, userId, level })
+    .onConflictDoUpdate({
+      target: [sprinklerAccess.sprinklerId, sprinklerAccess.userId],
+      set: { level },
+      setWhere: sql`${sprinklerAccess.level} <> excluded.level`,
+    });
 }
 
 /** Revokes access; false when the user had none. */
@@ -16,20 +32,24 @@ export async function revokeAccess(db: Queryable, sprinklerId: number, userId: n
   return rows.length > 0;
 }
 
-export async function isGranted(db: Queryable, sprinklerId: number, userId: number): Promise<boolean> {
+/** The level of the user's grant of the machine; null without one. */
+export async function grantedLevel(db: Queryable, sprinklerId: number, userId: number): Promise<AccessLevel | null> {
   const rows = await db
-    .select({ userId: sprinklerAccess.userId })
+    .select({ level: sprinklerAccess.level })
     .from(sprinklerAccess)
     .where(and(eq(sprinklerAccess.sprinklerId, sprinklerId), eq(sprinklerAccess.userId, userId)));
-  return rows.length > 0;
+  return rows[0]?.level ?? null;
 }
 
-/** The machines granted to a user, as a subquery of their ids to filter other queries with. */
-export function machineIdsGrantedTo(db: Queryable, userId: number | Placeholder) {
+/**
+ * The machines granted to a user (only those at `level`, when given), as a subquery of their ids
+ * to filter other queries with.
+ */
+export function machineIdsGrantedTo(db: Queryable, userId: number | Placeholder, level?: AccessLevel) {
   return db
     .select({ sprinklerId: sprinklerAccess.sprinklerId })
     .from(sprinklerAccess)
-    .where(eq(sprinklerAccess.userId, userId));
+    .where(and(eq(sprinklerAccess.userId, userId), level && eq(sprinklerAccess.level, level)));
 }
 
 /** The users granted a machine, as a subquery of their ids to filter other queries with. */
@@ -44,14 +64,14 @@ export function userIdsGrantedTo(db: Queryable, sprinklerId: number) {
 export async function grantsOf(
   db: Queryable,
   of: { sprinklerIds: number[] } | { userIds: number[] },
-): Promise<{ sprinklerId: number; userId: number }[]> {
+): Promise<{ sprinklerId: number; userId: number; level: AccessLevel }[]> {
   const condition =
     'sprinklerIds' in of
       ? of.sprinklerIds.length > 0 && inArray(sprinklerAccess.sprinklerId, of.sprinklerIds)
       : of.userIds.length > 0 && inArray(sprinklerAccess.userId, of.userIds);
   if (!condition) return [];
   return db
-    .select({ sprinklerId: sprinklerAccess.sprinklerId, userId: sprinklerAccess.userId })
+    .select({ sprinklerId: sprinklerAccess.sprinklerId, userId: sprinklerAccess.userId, level: sprinklerAccess.level })
     .from(sprinklerAccess)
     .where(condition);
 }

@@ -1,8 +1,9 @@
-import { index, integer, pgTable, primaryKey, timestamp } from 'drizzle-orm/pg-core';
+import { ACCESS_LEVELS } from '@pivot/contracts';
+import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { sprinklers } from '../sprinklers/sprinklers.table';
 import { users } from '../users/users.table';
 
-/** Which users may see and control which machines. */
+/** Which users may see which machines, and whether they may also control them (their level). */
 export const sprinklerAccess = pgTable(
   'sprinkler_access',
   {
@@ -13,6 +14,8 @@ export const sprinklerAccess = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
+    /** watch: sees, changes nothing; control: also moves and reprograms. Grants made before levels keep control. */
+    level: text('level', { enum: ACCESS_LEVELS }).notNull().default('control'),
   },
   (table) => [
     primaryKey({ columns: [table.sprinklerId, table.userId] }),

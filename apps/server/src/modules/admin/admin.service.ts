@@ -26,22 +26,33 @@ export type AdminServiceDeps = {
 export class AdminService {
   constructor(private readonly deps: AdminServiceDeps) {}
 
-  /** A page of users, each with the machines granted to them; `exclude` leaves out those who have that machine. */
+  /**
+   * A page of users, each with the machines granted to them and each grant's level; `exclude`
+   * leaves out those who have that machine.
+   */
   async listUsers(query: UserListQuery): Promise<UserListResponse> {
     const { db, access, users, sprinklers } = this.deps;
     const excluding = query.exclude === undefined ? undefined : access.userIdsOf(db, query.exclude);
     const { count, rows } = await users.list(query, excluding);
-    const grants = await access.machinesOfUsers(
+    const grants = await access.levelsOfUsers(
       db,
       rows.map((row) => row.id),
     );
-    const machines = await sprinklers.findMany(db, [...new Set([...grants.values()].flat())]);
+    const machines = await sprinklers.findMany(db, [
+      ...new Set([...grants.values()].flatMap((levels) => [...levels.keys()])),
+    ]);
     const items = await sprinklers.listItems(db, machines);
     return {
       count,
       data: rows.map((row) => {
-        const granted = new Set(grants.get(row.id));
-        return { user: presentUser(row), sprinklers: items.filter((item) => granted.has(item.id)) };
+        const levels = grants.get(row.id);
+        return {
+          user: presentUser(row),
+          sprinklers: items.flatMap((item) => {
+            const level = levels?.get(item.id);
+            return level ? [{ ...item, level }] : [];
+          }),
+        };
       }),
     };
   }
@@ -61,7 +72,11 @@ export class AdminService {
     return { count, data: items.map((sprinkler) => ({ sprinkler, users: users.get(sprinkler.id) ?? [] })) };
   }
 
-  /** Grants or revokes one user's access; revoking access the user did not have is access_not_granted. */
+  /**
+   * Grants one user access at a level (control when the body names none), changes the level of
+   * the user's grant, or revokes it; revoking access the user did not have is access_not_granted.
+   * The log entry of a grant names its level (in `details`, which logEntryContext reads).
+   */
   async changePermissions(
     actor: SignedInUser,
     sprinklerId: number,
@@ -73,7 +88,7 @@ export class AdminService {
       const sprinkler = await sprinklers.find(tx, sprinklerId);
       const user = await users.find(tx, body.user);
       if (!sprinkler || !user) throw new AppError('not_found');
-      if (body.action === 'grant') await access.grant(tx, sprinkler.id, user.id);
+      if (body.action === 'grant') await access.grant(tx, sprinkler.id, user.id, body.level);
       else if (!(await access.revoke(tx, sprinkler.id, user.id))) throw new AppError('access_not_granted');
       await logs.record(tx, {
         eventType: body.action === 'grant' ? 'sprinkler_access_granted' : 'sprinkler_access_revoked',
@@ -81,7 +96,7 @@ export class AdminService {
         subjectUserId: user.id,
         sprinkler: loggedMachine(sprinkler),
         event: user.email,
-        details: actor.email,
+        details: body.action === 'grant' ? body.level : actor.email,
         ip: client.ip,
       });
       return sprinklers.withUsers(tx, sprinkler);

@@ -29,7 +29,7 @@ type ProgramEvent = Extract<
   'program_added' | 'program_updated' | 'program_deleted' | 'program_sent'
 >;
 
-/** Programs of a machine the user may use; every call answers the machine's detail. */
+/** Programs of a machine: seen by whoever may watch it, changed and sent by whoever may control it; every change answers the machine's detail. */
 export class ProgramsService {
   constructor(private readonly deps: ProgramsServiceDeps) {}
 
@@ -45,7 +45,7 @@ export class ProgramsService {
     body: ProgramBody,
     client: ClientInfo,
   ): Promise<SprinklerDetail> {
-    const sprinkler = await this.deps.sprinklers.accessible(actor, sprinklerId);
+    const sprinkler = await this.deps.sprinklers.controllable(actor, sprinklerId);
     return this.deps.db.transaction(async (tx) => {
       await lockProgramsOf(tx, sprinkler.id);
       if ((await countPrograms(tx, sprinkler.id)) >= this.deps.maxProgramsPerMachine) {
@@ -53,7 +53,7 @@ export class ProgramsService {
       }
       const program = await insertProgram(tx, sprinkler.id, body);
       await this.logProgramEvent(tx, 'program_added', actor, sprinkler, program, client);
-      return this.deps.sprinklers.present(tx, sprinkler);
+      return this.deps.sprinklers.present(tx, sprinkler, actor);
     });
   }
 
@@ -68,7 +68,7 @@ export class ProgramsService {
     return this.deps.db.transaction(async (tx) => {
       const program = await updateProgram(tx, programId, body);
       await this.logProgramEvent(tx, 'program_updated', actor, sprinkler, program, client);
-      return this.deps.sprinklers.present(tx, sprinkler);
+      return this.deps.sprinklers.present(tx, sprinkler, actor);
     });
   }
 
@@ -82,7 +82,7 @@ export class ProgramsService {
     return this.deps.db.transaction(async (tx) => {
       await deleteProgram(tx, program.id);
       await this.logProgramEvent(tx, 'program_deleted', actor, sprinkler, program, client);
-      return this.deps.sprinklers.present(tx, sprinkler);
+      return this.deps.sprinklers.present(tx, sprinkler, actor);
     });
   }
 
@@ -109,12 +109,15 @@ export class ProgramsService {
       },
     );
     await this.logProgramEvent(db, 'program_sent', actor, sprinkler, program, client);
-    return this.deps.sprinklers.present(db, sprinkler);
+    return this.deps.sprinklers.present(db, sprinkler, actor);
   }
 
+  /** A program of a machine the actor may control; a machine the actor may only watch is watch_only. */
   private async find(actor: SignedInUser, sprinklerId: number, programId: number) {
-    const sprinkler = await this.deps.sprinklers.accessible(actor, sprinklerId).catch((error: unknown) => {
-      throw error instanceof AppError ? new AppError('program_not_found') : error;
+    const sprinkler = await this.deps.sprinklers.controllable(actor, sprinklerId).catch((error: unknown) => {
+      throw error instanceof AppError && error.code === 'sprinkler_not_found'
+        ? new AppError('program_not_found')
+        : error;
     });
     const program = await findProgram(this.deps.db, sprinkler.id, programId);
     if (!program) throw new AppError('program_not_found');

@@ -1,4 +1,5 @@
 import type {
+  AccessLevel,
   AssignedUser,
   HumiditySensor,
   LiveEvent,
@@ -61,7 +62,8 @@ export type SprinklerDetailParts = {
   humiditySensors: HumiditySensor[];
 };
 
-export function presentSprinklerDetail(parts: SprinklerDetailParts): SprinklerDetail {
+/** A machine's detail as a user whose access is `level` sees it. */
+export function presentSprinklerDetail(parts: SprinklerDetailParts, level: AccessLevel): SprinklerDetail {
   const { sprinkler, state, programs, users } = parts;
   const centre = { lat: Number(sprinkler.lat), lng: Number(sprinkler.lng) };
   const position =
@@ -83,6 +85,7 @@ export function presentSprinklerDetail(parts: SprinklerDetailParts): SprinklerDe
     humidity_sensors: parts.humiditySensors,
     weather_stations: parts.weather.stations,
     users,
+    level,
   };
 }
 

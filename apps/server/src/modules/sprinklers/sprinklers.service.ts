@@ -1,4 +1,5 @@
 import type {
+  AccessLevel,
   AssignedUser,
   CreateSprinklerBody,
   GeoJson,
@@ -72,6 +73,15 @@ function centreOf(sprinkler: SprinklerRow) {
   return { lat: Number(sprinkler.lat), lng: Number(sprinkler.lng) };
 }
 
+/**
+ * What the user may do with a machine whose granted users are `users`: administrators control
+ * every machine; anyone else has their grant's level (watch when, oddly, not among them).
+ */
+function levelAmong(user: SignedInUser, users: AssignedUser[]): AccessLevel {
+  if (user.admin) return 'control';
+  return users.find((granted) => granted.id === user.id)?.level ?? 'watch';
+}
+
 export class SprinklersService {
   private storedPrograms: StoredPrograms | undefined;
   private readonly details = new LruCache<number, CachedDetail>(CACHED_DETAILS);
@@ -111,6 +121,19 @@ export class SprinklersService {
       : await findSprinklerAmong(db, id, access.machineIdsOf(db, user.id));
     if (!sprinkler) throw new AppError('sprinkler_not_found');
     return sprinkler;
+  }
+
+  /**
+   * A machine the user may control: moving it, changing its programs. A machine the user may
+   * only watch is watch_only (403); one not granted at all is sprinkler_not_found, as everywhere.
+   */
+  async controllable(user: SignedInUser, id: number): Promise<SprinklerRow> {
+    const { db, access } = this.deps;
+    if (user.admin) return this.accessible(user, id);
+    const sprinkler = await findSprinklerAmong(db, id, access.machineIdsOf(db, user.id, 'control'));
+    if (sprinkler) return sprinkler;
+    await this.accessible(user, id);
+    throw new AppError('watch_only');
   }
 
   find(db: Queryable, id: number): Promise<SprinklerRow | undefined> {
@@ -201,11 +224,14 @@ export class SprinklersService {
             ? cached
             : { ...cached, weather: await weather.stationsNear(db, centre) };
         if (current !== cached) this.details.set(id, current);
-        return presentSprinklerDetail({
-          ...current,
-          state: live.state ?? undefined,
-          humiditySensors: presentSensorsNear(centre, sprinkler.armLength, live.soilSensors),
-        });
+        return presentSprinklerDetail(
+          {
+            ...current,
+            state: live.state ?? undefined,
+            humiditySensors: presentSensorsNear(centre, sprinkler.armLength, live.soilSensors),
+          },
+          levelAmong(user, current.users),
+        );
       }
     }
     // The revision is read with the row, before the parts: a change after it raises it, so an
@@ -213,12 +239,13 @@ export class SprinklersService {
     const sprinkler = await this.accessible(user, id);
     const parts = await this.parts(db, sprinkler);
     this.details.set(id, parts);
-    return presentSprinklerDetail(parts);
+    return presentSprinklerDetail(parts, levelAmong(user, parts.users));
   }
 
-  /** The detail of a machine already known to be accessible. */
-  async present(db: Queryable, sprinkler: SprinklerRow): Promise<SprinklerDetail> {
-    return presentSprinklerDetail(await this.parts(db, sprinkler));
+  /** The detail of a machine already known to be accessible to `viewer`, as the viewer sees it. */
+  async present(db: Queryable, sprinkler: SprinklerRow, viewer: SignedInUser): Promise<SprinklerDetail> {
+    const parts = await this.parts(db, sprinkler);
+    return presentSprinklerDetail(parts, levelAmong(viewer, parts.users));
   }
 
   /** Everything a machine's detail shows, read now. */
@@ -252,16 +279,19 @@ export class SprinklersService {
     return { sprinkler: item!, users: users.get(sprinkler.id) ?? [] };
   }
 
-  /** The users granted each of the given machines, by last name, first name and id. */
+  /** The users granted each of the given machines, by last name, first name and id, with their grants' levels. */
   async assignedUsers(db: Queryable, sprinklerIds: number[]): Promise<Map<number, AssignedUser[]>> {
     const { access, users } = this.deps;
-    const grants = await access.usersOfMachines(db, sprinklerIds);
-    const rows = await users.findMany(db, [...new Set([...grants.values()].flat())]);
+    const grants = await access.levelsOnMachines(db, sprinklerIds);
+    const rows = await users.findMany(db, [...new Set([...grants.values()].flatMap((levels) => [...levels.keys()]))]);
     return new Map(
-      [...grants].map(([sprinklerId, userIds]) => {
-        const granted = new Set(userIds);
-        return [sprinklerId, rows.filter((row) => granted.has(row.id)).map(presentAssignedUser)];
-      }),
+      [...grants].map(([sprinklerId, levels]) => [
+        sprinklerId,
+        rows.flatMap((row) => {
+          const level = levels.get(row.id);
+          return level ? [presentAssignedUser(row, level)] : [];
+        }),
+      ]),
     );
   }
 
@@ -353,7 +383,7 @@ export class SprinklersService {
   /** Sends a motion command and answers once the machine confirms it; a failure is logged and reported. */
   async move(actor: SignedInUser, id: number, motion: Motion, client: ClientInfo): Promise<SprinklerDetail> {
     const { db, commands, telemetry, logs } = this.deps;
-    const sprinkler = await this.accessible(actor, id);
+    const sprinkler = await this.controllable(actor, id);
     const machine = loggedMachine(sprinkler);
     const result = await commands.run(
       { type: 'motion', motion },
@@ -367,6 +397,6 @@ export class SprinklersService {
       event: motion,
       ip: client.ip,
     });
-    return this.present(db, sprinkler);
+    return this.present(db, sprinkler, actor);
   }
 }

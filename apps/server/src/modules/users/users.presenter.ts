@@ -1,4 +1,4 @@
-import type { AssignedUser, User } from '@pivot/contracts';
+import type { AccessLevel, AssignedUser, User } from '@pivot/contracts';
 import type { UserRow } from './users.table';
 
 /** Today as YYYY-MM-DD in UTC: a subscription stays active through its expiry day. */
@@ -22,7 +22,7 @@ export function presentUser(row: UserRow): User {
   };
 }
 
-/** A user as a machine's list of who may use it shows them. */
-export function presentAssignedUser(user: UserRow): AssignedUser {
-  return { id: user.id, first_name: user.firstName, last_name: user.lastName, email: user.email };
+/** A user as a machine's list of who may use it shows them, with the level of their grant. */
+export function presentAssignedUser(user: UserRow, level: AccessLevel): AssignedUser {
+  return { id: user.id, first_name: user.firstName, last_name: user.lastName, email: user.email, level };
 }

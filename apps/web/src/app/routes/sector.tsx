@@ -4,6 +4,7 @@ import { useParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { SectorEditor } from '@/features/programs/components/sector-editor';
 import { useSprinkler } from '@/features/sprinklers/api/get-sprinkler';
+import { ViewOnlyNotice } from '@/features/sprinklers/components/view-only-notice';
 import { ButtonLink } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { RainLoader } from '@/ui/global-loader';
@@ -35,6 +36,19 @@ export function SectorRoute() {
           <p>{t('programs.sector.machineNotFound')}</p>
           <ButtonLink variant="secondary" to={paths.sprinklers.link()}>
             {t('programs.sector.backToList')}
+          </ButtonLink>
+        </Card>
+      </Page>
+    );
+  }
+  if (sprinkler.level !== 'control') {
+    // Editing a sector changes the program: a user who may only watch the machine is told why not.
+    return (
+      <Page title={t('sprinklers.sector.title')}>
+        <Card className="flex flex-col items-start gap-4">
+          <ViewOnlyNotice message={t('sprinklers.detail.viewOnlySector')} />
+          <ButtonLink variant="secondary" to={paths.sprinkler.link(id)}>
+            {t('programs.sector.back')}
           </ButtonLink>
         </Card>
       </Page>

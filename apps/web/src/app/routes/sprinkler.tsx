@@ -8,6 +8,7 @@ import { useWatermap } from '@/features/sprinklers/api/get-watermap';
 import { MachineFieldView } from '@/features/sprinklers/components/machine-field-view';
 import { MotionControls } from '@/features/sprinklers/components/motion-controls';
 import { StatusPanel } from '@/features/sprinklers/components/status-panel';
+import { ViewOnlyNotice } from '@/features/sprinklers/components/view-only-notice';
 import { WeatherStationsCard } from '@/features/sprinklers/components/weather-stations-card';
 import { useHistoryRange } from '@/features/sprinklers/hooks/use-history-range';
 import { useLiveSprinkler } from '@/features/sprinklers/hooks/use-live-sprinkler';
@@ -16,7 +17,10 @@ import { Card } from '@/ui/card';
 import { RainLoader } from '@/ui/global-loader';
 import { Page } from '@/ui/page';
 
-/** One machine (spec §2): its field with the arm moving live, its status, motion and programs. */
+/**
+ * One machine (spec §2): its field with the arm moving live, its status, motion and programs. A
+ * user who may only watch it sees everything but the controls, and one line saying why.
+ */
 export function SprinklerRoute() {
   const { t } = useTranslation();
   const id = Number(useParams().id);
@@ -42,6 +46,7 @@ export function SprinklerRoute() {
   }
 
   const selected = sprinkler.programs.find((program) => program.id === selectedProgramId);
+  const controls = sprinkler.level === 'control';
   return (
     <Page
       title={sprinkler.name}
@@ -57,8 +62,9 @@ export function SprinklerRoute() {
         />
         {/* On a phone the status and the motion buttons come first, above the map. */}
         <div className="order-first flex flex-col gap-4 lg:order-none">
+          {!controls && <ViewOnlyNotice message={t('sprinklers.detail.viewOnly')} />}
           <StatusPanel sprinkler={sprinkler} live={live} />
-          <MotionControls sprinklerId={sprinkler.id} name={sprinkler.name} machine={sprinkler} />
+          {controls && <MotionControls sprinklerId={sprinkler.id} name={sprinkler.name} machine={sprinkler} />}
         </div>
       </div>
       <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-4 lg:grid-cols-[minmax(0,1fr)_340px]">

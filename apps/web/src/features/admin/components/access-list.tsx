@@ -1,8 +1,18 @@
+import { ACCESS_LEVELS, type AccessLevel } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
 import { CloseIcon } from '@/ui/icons';
 import { PlusIcon } from '@/ui/icons';
 
-export type AccessItem = { key: number; label: string; detail?: string; revokeLabel: string };
+export type AccessItem = {
+  key: number;
+  label: string;
+  detail?: string;
+  /** The grant's level, which the chip shows and lets change. */
+  level: AccessLevel;
+  /** Names the level's picker for screen readers (the user and the machine). */
+  levelLabel: string;
+  revokeLabel: string;
+};
 
 export type AccessListProps = {
   /** Names the list for screen readers (the row's user or machine). */
@@ -10,13 +20,25 @@ export type AccessListProps = {
   items: readonly AccessItem[];
   emptyMessage: string;
   onRevoke: (key: number) => void;
+  onChangeLevel: (key: number, level: AccessLevel) => void;
   /** Names the grant button for screen readers; it shows a short "Grant". */
   grantLabel: string;
   onGrant: () => void;
 };
 
-/** Who may use what, in a table cell: one chip per grant, each with its revoke button, and a grant button. */
-export function AccessList({ label, items, emptyMessage, onRevoke, grantLabel, onGrant }: AccessListProps) {
+/**
+ * Who may use what, in a table cell: one chip per grant, each with its level (watch or control,
+ * to change there) and its revoke button, and a grant button.
+ */
+export function AccessList({
+  label,
+  items,
+  emptyMessage,
+  onRevoke,
+  onChangeLevel,
+  grantLabel,
+  onGrant,
+}: AccessListProps) {
   const { t } = useTranslation();
   return (
     <div className="flex flex-wrap items-center gap-1.5">
@@ -33,6 +55,21 @@ export function AccessList({ label, items, emptyMessage, onRevoke, grantLabel, o
                 {item.label}
                 {item.detail && <span className="ml-1 text-xs whitespace-nowrap text-ink-muted">{item.detail}</span>}
               </span>
+              <select
+                aria-label={item.levelLabel}
+                title={item.levelLabel}
+                value={item.level}
+                onChange={(event) => onChangeLevel(item.key, event.target.value as AccessLevel)}
+                className={`h-6 shrink-0 rounded-full border border-line bg-surface px-1.5 text-xs font-medium ${
+                  item.level === 'watch' ? 'text-ink-muted' : 'text-water'
+                }`}
+              >
+                {ACCESS_LEVELS.map((level) => (
+                  <option key={level} value={level}>
+                    {t(`admin.access.levels.${level}`)}
+                  </option>
+                ))}
+              </select>
               <button
                 type="button"
                 onClick={() => onRevoke(item.key)}

@@ -1,16 +1,19 @@
-import type { User } from '@pivot/contracts';
+import type { AccessLevel, User } from '@pivot/contracts';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PICKER_PAGE_SIZE, type PickerOption, PickerDialog } from '@/ui/picker-dialog';
 import { showToast } from '@/ui/toast/toast-store';
 import { adminKeys } from '../api/admin-keys';
 import { useChangeSprinklerPermissions } from '../api/change-sprinkler-permissions';
 import { getSprinklers } from '../api/get-sprinklers';
+import { AccessLevelField } from './access-level-field';
 import { userName } from './user-name';
 
 /** Grants a user one of the machines they do not have yet. */
 export function GrantMachineDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const { t } = useTranslation();
   const change = useChangeSprinklerPermissions();
+  const [level, setLevel] = useState<AccessLevel>('control');
   const name = userName(user);
 
   const fetchOptions = async (search: string) => {
@@ -33,11 +36,14 @@ export function GrantMachineDialog({ user, onClose }: { user: User; onClose: () 
   };
 
   const grant = async (machine: PickerOption) => {
-    if (!(await change.run(machine.key, { user: user.id, action: 'grant' }))) return false;
+    if (!(await change.run(machine.key, { user: user.id, action: 'grant', level }))) return false;
     showToast({
       variant: 'success',
       title: t('admin.access.granted.title'),
-      message: t('admin.access.granted.message', { user: name, machine: machine.label }),
+      message: t(level === 'watch' ? 'admin.access.grantedWatch' : 'admin.access.granted.message', {
+        user: name,
+        machine: machine.label,
+      }),
     });
     return true;
   };
@@ -54,6 +60,8 @@ export function GrantMachineDialog({ user, onClose }: { user: User; onClose: () 
       onPick={grant}
       pending={change.isPending}
       onClose={onClose}
-    />
+    >
+      <AccessLevelField value={level} onChange={setLevel} />
+    </PickerDialog>
   );
 }

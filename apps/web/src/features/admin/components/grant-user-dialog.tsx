@@ -1,16 +1,19 @@
-import type { SprinklerListItem } from '@pivot/contracts';
+import type { AccessLevel, SprinklerListItem } from '@pivot/contracts';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PICKER_PAGE_SIZE, type PickerOption, PickerDialog } from '@/ui/picker-dialog';
 import { showToast } from '@/ui/toast/toast-store';
 import { adminKeys } from '../api/admin-keys';
 import { useChangeSprinklerPermissions } from '../api/change-sprinkler-permissions';
 import { getUsers } from '../api/get-users';
+import { AccessLevelField } from './access-level-field';
 import { userName } from './user-name';
 
 /** Grants a machine to one of the users who cannot use it yet. */
 export function GrantUserDialog({ sprinkler, onClose }: { sprinkler: SprinklerListItem; onClose: () => void }) {
   const { t } = useTranslation();
   const change = useChangeSprinklerPermissions();
+  const [level, setLevel] = useState<AccessLevel>('control');
 
   const fetchOptions = async (search: string) => {
     const page = await getUsers({
@@ -28,11 +31,14 @@ export function GrantUserDialog({ sprinkler, onClose }: { sprinkler: SprinklerLi
   };
 
   const grant = async (user: PickerOption) => {
-    if (!(await change.run(sprinkler.id, { user: user.key, action: 'grant' }))) return false;
+    if (!(await change.run(sprinkler.id, { user: user.key, action: 'grant', level }))) return false;
     showToast({
       variant: 'success',
       title: t('admin.access.granted.title'),
-      message: t('admin.access.granted.message', { user: user.label, machine: sprinkler.name }),
+      message: t(level === 'watch' ? 'admin.access.grantedWatch' : 'admin.access.granted.message', {
+        user: user.label,
+        machine: sprinkler.name,
+      }),
     });
     return true;
   };
@@ -49,6 +55,8 @@ export function GrantUserDialog({ sprinkler, onClose }: { sprinkler: SprinklerLi
       onPick={grant}
       pending={change.isPending}
       onClose={onClose}
-    />
+    >
+      <AccessLevelField value={level} onChange={setLevel} />
+    </PickerDialog>
   );
 }

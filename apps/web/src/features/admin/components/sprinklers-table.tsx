@@ -12,6 +12,7 @@ import { adminKeys } from '../api/admin-keys';
 import { useDevicesByMachineId } from '../api/get-devices';
 import { type SprinklersQueryInput, getSprinklers } from '../api/get-sprinklers';
 import { useUpdateSprinkler } from '../api/update-sprinkler';
+import { useChangeAccessLevel } from '../hooks/use-change-access-level';
 import { useRevokeAccess } from '../hooks/use-revoke-access';
 import { AccessList } from './access-list';
 import { DeviceCredentialsBadge } from './device-credentials-badge';
@@ -29,6 +30,7 @@ export function SprinklersTable() {
   const devices = useDevicesByMachineId();
   const update = useUpdateSprinkler();
   const { revoke } = useRevokeAccess();
+  const { changeLevel } = useChangeAccessLevel();
   const [granting, setGranting] = useState<SprinklerListItem | null>(null);
 
   const bar = new Intl.NumberFormat(useLocale(), { maximumFractionDigits: 2 });
@@ -113,6 +115,8 @@ export function SprinklersTable() {
           items={users.map((user) => ({
             key: user.id,
             label: userName(user),
+            level: user.level,
+            levelLabel: t('admin.access.levelOf', { user: userName(user), machine: sprinkler.name }),
             revokeLabel: t('admin.access.revoke', { user: userName(user), machine: sprinkler.name }),
           }))}
           emptyMessage={t('admin.sprinklers.noUsers')}
@@ -123,6 +127,15 @@ export function SprinklersTable() {
                 sprinkler: { id: sprinkler.id, label: sprinkler.name },
                 user: { id, label: userName(user) },
               });
+            }
+          }}
+          onChangeLevel={(id, level) => {
+            const user = users.find((candidate) => candidate.id === id);
+            if (user) {
+              void changeLevel(
+                { sprinkler: { id: sprinkler.id, label: sprinkler.name }, user: { id, label: userName(user) } },
+                level,
+              );
             }
           }}
           grantLabel={t('admin.access.grantUser', { name: sprinkler.name })}

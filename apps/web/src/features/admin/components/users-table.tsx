@@ -10,6 +10,7 @@ import { showToast } from '@/ui/toast/toast-store';
 import { adminKeys } from '../api/admin-keys';
 import { useDeleteUser } from '../api/delete-user';
 import { type UsersQueryInput, getUsers } from '../api/get-users';
+import { useChangeAccessLevel } from '../hooks/use-change-access-level';
 import { useRevokeAccess } from '../hooks/use-revoke-access';
 import { AccessList } from './access-list';
 import { PencilIcon, TrashIcon } from '@/ui/icons';
@@ -26,6 +27,7 @@ export function UsersTable() {
   const me = useUser();
   const remove = useDeleteUser();
   const { revoke } = useRevokeAccess();
+  const { changeLevel } = useChangeAccessLevel();
   const [dialog, setDialog] = useState<OpenDialog>(null);
 
   const deleteUser = async (user: User) => {
@@ -79,6 +81,8 @@ export function UsersTable() {
             key: sprinkler.id,
             label: sprinkler.name,
             detail: sprinkler.internalId === sprinkler.name ? undefined : sprinkler.internalId,
+            level: sprinkler.level,
+            levelLabel: t('admin.access.levelOf', { user: userName(user), machine: sprinkler.name }),
             revokeLabel: t('admin.access.revoke', { user: userName(user), machine: sprinkler.name }),
           }))}
           emptyMessage={t('admin.users.noMachines')}
@@ -89,6 +93,15 @@ export function UsersTable() {
                 sprinkler: { id, label: sprinkler.name },
                 user: { id: user.id, label: userName(user) },
               });
+            }
+          }}
+          onChangeLevel={(id, level) => {
+            const sprinkler = sprinklers.find((candidate) => candidate.id === id);
+            if (sprinkler) {
+              void changeLevel(
+                { sprinkler: { id, label: sprinkler.name }, user: { id: user.id, label: userName(user) } },
+                level,
+              );
             }
           }}
           grantLabel={t('admin.access.grantMachine', { name: userName(user) })}

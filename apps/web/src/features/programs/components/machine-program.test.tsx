@@ -38,3 +38,21 @@ describe("the machine's program", () => {
     expect(screen.getByText(/^Uploaded/)).toHaveTextContent('Uploaded 11/23/26, 2:05 PM');
   });
 });
+
+describe("the machine's program, to a user who may only watch the machine", () => {
+  it('shows the version from the machine but offers no saving it', async () => {
+    const watched = { ...machine(), level: 'watch' as const };
+    const view = await renderInApp(
+      <MachineProgram sprinkler={watched} state={{ kind: 'unknown' }} shownOnMap onShowOnMap={vi.fn()} />,
+      { locale: 'en', path: '/en' },
+    );
+    expect(screen.getByText('Lipiec')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /save/i })).not.toBeInTheDocument();
+    view.unmount();
+    await renderInApp(
+      <MachineProgram sprinkler={machine()} state={{ kind: 'unknown' }} shownOnMap onShowOnMap={vi.fn()} />,
+      { locale: 'en', path: '/en' },
+    );
+    expect(screen.getByRole('button', { name: /save/i })).toBeInTheDocument();
+  });
+});

@@ -100,11 +100,14 @@ export function MachineProgram({ sprinkler, state, shownOnMap, onShowOnMap }: Ma
       {mismatch && (
         <>
           <SectorList sectors={current.features} label={t('programs.machine.sectorsLabel', { name: current.name })} />
-          <div>
-            <Button disabled={create.isPending || update.isPending} onClick={() => void saveToDatabase()}>
-              {t('programs.machine.save')}
-            </Button>
-          </div>
+          {/* Saving changes the stored programs: only for a user who may control the machine. */}
+          {sprinkler.level === 'control' && (
+            <div>
+              <Button disabled={create.isPending || update.isPending} onClick={() => void saveToDatabase()}>
+                {t('programs.machine.save')}
+              </Button>
+            </div>
+          )}
         </>
       )}
     </div>

@@ -29,7 +29,10 @@ export type ProgramItemProps = {
   onDeleted: () => void;
 };
 
-/** One stored program: its name and state; opened, its sectors and what can be done with it. */
+/**
+ * One stored program: its name and state; opened, its sectors and what can be done with it (for a
+ * user who may only watch the machine: export).
+ */
 export function ProgramItem(props: ProgramItemProps) {
   const { sprinkler, program, selected, onToggle, status, sendBlocked, onSend, onDeleted } = props;
   const { t } = useTranslation();
@@ -40,6 +43,7 @@ export function ProgramItem(props: ProgramItemProps) {
   const sectors = program.programData.features;
   const busy = update.isPending || remove.isPending;
   const runsOnMachine = status === 'active';
+  const controls = sprinkler.level === 'control';
 
   const rename = async () => {
     const typed = await promptDialog({
@@ -111,30 +115,40 @@ export function ProgramItem(props: ProgramItemProps) {
           <OnTheMap sprinkler={sprinkler} program={program} locale={locale} />
           <SectorList
             sectors={sectors}
-            link={{ sprinklerId: sprinkler.id, programId: program.id }}
+            link={controls ? { sprinklerId: sprinkler.id, programId: program.id } : undefined}
             label={t('programs.sectors.listLabel', { name: program.name })}
           />
-          <div>
-            <ButtonLink variant="secondary" to={paths.sector.link(sprinkler.id, program.id, newSector)}>
-              {t('programs.sectors.add')}
-            </ButtonLink>
-          </div>
+          {controls && (
+            <div>
+              <ButtonLink variant="secondary" to={paths.sector.link(sprinkler.id, program.id, newSector)}>
+                {t('programs.sectors.add')}
+              </ButtonLink>
+            </div>
+          )}
           <div className="flex flex-wrap gap-2 border-t border-line pt-3">
-            <Button disabled={sectors.length === 0 || sendBlocked || busy} onClick={() => void onSend(program)}>
-              {t('programs.actions.send')}
-            </Button>
-            <Button variant="secondary" disabled={busy} onClick={() => void rename()}>
-              {t('programs.actions.rename')}
-            </Button>
-            <ImportMapButton sprinkler={sprinkler} program={program} />
+            {controls && (
+              <>
+                <Button disabled={sectors.length === 0 || sendBlocked || busy} onClick={() => void onSend(program)}>
+                  {t('programs.actions.send')}
+                </Button>
+                <Button variant="secondary" disabled={busy} onClick={() => void rename()}>
+                  {t('programs.actions.rename')}
+                </Button>
+                <ImportMapButton sprinkler={sprinkler} program={program} />
+              </>
+            )}
             <Button variant="secondary" onClick={exportProgram}>
               {t('programs.actions.export')}
             </Button>
-            <Button variant="danger" disabled={busy} onClick={() => void deleteProgram()}>
-              {t('programs.actions.delete')}
-            </Button>
+            {controls && (
+              <Button variant="danger" disabled={busy} onClick={() => void deleteProgram()}>
+                {t('programs.actions.delete')}
+              </Button>
+            )}
           </div>
-          {sectors.length === 0 && <p className="text-sm text-ink-muted">{t('programs.send.needsSectors')}</p>}
+          {controls && sectors.length === 0 && (
+            <p className="text-sm text-ink-muted">{t('programs.send.needsSectors')}</p>
+          )}
         </div>
       )}
     </li>

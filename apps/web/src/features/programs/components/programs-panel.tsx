@@ -21,13 +21,15 @@ export type ProgramsPanelProps = {
 /**
  * The machine's programs (spec §3, §4): the one it runs with its upload date (and the mismatch
  * warning when it differs from the database), then the stored ones, to select (the map shows
- * the selected one), create, rename, delete, send, import into and export.
+ * the selected one), create, rename, delete, send, import into and export. A user who may only
+ * watch the machine sees them, opens them and exports them; nothing that would change them is offered.
  */
 export function ProgramsPanel({ sprinkler, selectedProgramId, onSelectProgram }: ProgramsPanelProps) {
   const { t } = useTranslation();
   const create = useCreateProgram();
   const sending = useProgramSending(sprinkler);
   const machineState = machineProgramState(sprinkler);
+  const controls = sprinkler.level === 'control';
 
   const statusOf = (program: Program): ProgramStatus | null =>
     sending.phaseOf(program.id) ??
@@ -71,9 +73,11 @@ export function ProgramsPanel({ sprinkler, selectedProgramId, onSelectProgram }:
         <h2 id="programs-title" className="text-lg font-semibold">
           {t('programs.title')}
         </h2>
-        <Button disabled={create.isPending} onClick={() => void newProgram()}>
-          {t('programs.create.action')}
-        </Button>
+        {controls && (
+          <Button disabled={create.isPending} onClick={() => void newProgram()}>
+            {t('programs.create.action')}
+          </Button>
+        )}
       </div>
       <MachineProgram
         sprinkler={sprinkler}

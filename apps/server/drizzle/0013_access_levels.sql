@@ -1,0 +1,1 @@
+ALTER TABLE "sprinkler_access" ADD COLUMN "level" text DEFAULT 'control' NOT NULL;
