@@ -1,3 +1,4 @@
+import type { AccessLevel } from '@pivot/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { signedIn } from './request-context';
 
@@ -17,6 +18,11 @@ export type GuardedStream = {
   admin: boolean;
   /** The machine a machine stream shows; none for the list and the alerts. */
   sprinklerId?: number;
+  /**
+   * The level of the grant a user's machine stream was opened under: a change ends the stream, so
+   * the page reads the machine again and shows (or stops showing) its controls.
+   */
+  level?: AccessLevel;
   /** Ends the stream (the browser sees it close, and opens a new one if it is still allowed to). */
   end: () => void;
 };
@@ -42,7 +48,7 @@ export function eventStreams(app: FastifyInstance, guard: StreamGuard) {
   return function openStream(
     request: FastifyRequest,
     reply: FastifyReply,
-    shows: { sprinklerId?: number } = {},
+    shows: { sprinklerId?: number; level?: AccessLevel } = {},
   ): EventStream {
     const { user, sessionId } = signedIn(request);
     const cleanups: (() => void)[] = [];

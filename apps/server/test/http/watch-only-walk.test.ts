@@ -31,6 +31,11 @@ const THE_USERS_OWN: Record<string, string> = {
   'GET /api/push/key': 'Web Push of the user',
   'POST /api/push/subscriptions/': 'Web Push of the user',
   'DELETE /api/push/subscriptions/': 'Web Push of the user',
+  'GET /api/account/webhooks/': "the user's own alert webhooks",
+  'POST /api/account/webhooks/': "the user's own alert webhooks",
+  'PATCH /api/account/webhooks/{id}/': "the user's own alert webhooks",
+  'DELETE /api/account/webhooks/{id}/': "the user's own alert webhooks",
+  'POST /api/account/webhooks/{id}/test': "the user's own alert webhooks",
   // The broker's questions about devices (POST /api/broker/…) exist only with EMQX's HTTP
   // authentication configured, not in this app, and answer only the broker's shared secret.
 };
@@ -52,6 +57,11 @@ const ADMIN_ONLY = new Set([
   'GET /api/quarantine/',
   'GET /api/admin/alert-defaults/',
   'PUT /api/admin/alert-defaults/',
+  'GET /api/admin/webhooks/',
+  'POST /api/admin/webhooks/',
+  'PATCH /api/admin/webhooks/{id}/',
+  'DELETE /api/admin/webhooks/{id}/',
+  'POST /api/admin/webhooks/{id}/test',
 ]);
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -88,6 +88,30 @@ describe('live streams end once no longer allowed', () => {
     }
   });
 
+  it('a level change ends the machine stream at once, so the page reads the machine again; the others stay', async () => {
+    const { machine, farmer, streams, all } = await farmerWatching();
+    try {
+      const changed = await admin.patch(`/api/sprinkler/${machine.id}/permissions/`, {
+        user: farmer.user.id,
+        action: 'grant',
+        level: 'watch',
+      });
+      expect(changed.status).toBe(200);
+      expect(await streams.machine.ends(AT_ONCE_MS)).toBeLessThan(AT_ONCE_MS);
+      expect(await streams.list.stillOpenAfter(STREAMS_RECHECK_MS + 500)).toBe(true);
+      expect(await streams.alerts.stillOpenAfter(0)).toBe(true);
+      // Watching, the machine's stream opens again and stays.
+      const again = await openStream(address, farmer.client, `/api/sprinkler/${machine.id}/events`);
+      try {
+        expect(await again.stillOpenAfter(STREAMS_RECHECK_MS + 500)).toBe(true);
+      } finally {
+        again.close();
+      }
+    } finally {
+      for (const stream of all) stream.close();
+    }
+  });
+
   it('a revoke made elsewhere (straight in the database) ends the machine stream within one check', async () => {
     const { machine, farmer, streams, all } = await farmerWatching();
     try {

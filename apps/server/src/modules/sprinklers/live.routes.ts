@@ -49,8 +49,10 @@ export const liveRoutes: FastifyPluginAsyncZod<{
     '/sprinkler/:id/events',
     { schema: { tags: ['sprinklers'], params: IdParamsSchema, produces: ['text/event-stream'] } },
     async (request, reply) => {
-      const sprinkler = await sprinklers.accessible(signedIn(request).user, request.params.id);
-      const stream = openStream(request, reply, { sprinklerId: sprinkler.id });
+      const { user } = signedIn(request);
+      const sprinkler = await sprinklers.accessible(user, request.params.id);
+      const level = await sprinklers.levelOf(user, sprinkler.id);
+      const stream = openStream(request, reply, { sprinklerId: sprinkler.id, level });
       stream.onEnd(
         telemetry.watch(sprinkler.internalId, (event) => {
           const live = presentLiveEvent(sprinkler, event);

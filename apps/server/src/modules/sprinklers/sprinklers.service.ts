@@ -136,6 +136,14 @@ export class SprinklersService {
     throw new AppError('watch_only');
   }
 
+  /** The user's level on a machine they may see: control for administrators, else their grant's. */
+  async levelOf(user: SignedInUser, id: number): Promise<AccessLevel> {
+    if (user.admin) return 'control';
+    const level = await this.deps.access.levelOf(this.deps.db, id, user.id);
+    if (!level) throw new AppError('sprinkler_not_found');
+    return level;
+  }
+
   find(db: Queryable, id: number): Promise<SprinklerRow | undefined> {
     return findSprinkler(db, id);
   }

@@ -1,3 +1,4 @@
+import type { AccessLevel } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
@@ -20,14 +21,15 @@ export const MAX_STREAMS_PER_USER = 20;
 export type StreamFacts = {
   /** The sessions among the streams' that are neither revoked nor expired, with their user as they are now. */
   liveSessions: Map<string, { userId: number; admin: boolean }>;
-  /** The machines granted to each user holding a machine stream. */
-  grants: Map<number, number[]>;
+  /** The level of each machine granted to each user holding a machine stream. */
+  grants: Map<number, Map<number, AccessLevel>>;
 };
 
 /**
  * Whether a stream may stay open: its session is live (not signed out, revoked or expired, its
  * user not deleted), rights it was opened with are still held (an administrator's stream ends when
- * they stop being one), and a machine stream's machine is still theirs to see. Add a check here
+ * they stop being one), and a machine stream's machine is still theirs to see, at the level it was
+ * opened with. Add a check here
  * (with what it needs read into `StreamFacts`) for any other right a stream depends on.
  */
 export function stillAllowed(stream: GuardedStream, facts: StreamFacts): boolean {
@@ -35,7 +37,8 @@ export function stillAllowed(stream: GuardedStream, facts: StreamFacts): boolean
   if (!session || session.userId !== stream.userId) return false;
   if (stream.admin && !session.admin) return false;
   if (stream.sprinklerId === undefined || session.admin) return true;
-  return facts.grants.get(stream.userId)?.includes(stream.sprinklerId) ?? false;
+  const level = facts.grants.get(stream.userId)?.get(stream.sprinklerId);
+  return level !== undefined && (stream.level === undefined || level === stream.level);
 }
 
 /**
@@ -90,7 +93,7 @@ export class OpenStreams implements StreamGuard {
     const machineUsers = new Set(
       streams.filter((stream) => stream.sprinklerId !== undefined).map((stream) => stream.userId),
     );
-    const grants = machineUsers.size > 0 ? await access.machinesOfUsers(db, [...machineUsers]) : new Map();
+    const grants = machineUsers.size > 0 ? await access.levelsOfUsers(db, [...machineUsers]) : new Map();
     for (const stream of streams) {
       if (!stillAllowed(stream, { liveSessions, grants })) {
         this.streams.delete(stream);
