@@ -53,6 +53,16 @@ const SEASON_DAYS_MAX = 366;
 
 const isMissing = (input: unknown) => input === undefined || input === null;
 
+/**
+ * A union of a key and an object cannot tell which was meant when an object's shape is wrong
+ * (a Kc list of two): for an object, the object's own first problem is the clearer message.
+ */
+function firstProblemOf(schema: z.ZodType, input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const issue = schema.safeParse(input).error?.issues[0];
+  return issue && `${issue.path.map(String).join('.')}: ${issue.message}`.replace(/^: /, '');
+}
+
 const CropCoefficientSchema = z
   .number({ error: 'A crop coefficient Kc should be a number' })
   .positive('A crop coefficient Kc must be above 0')
@@ -101,7 +111,8 @@ export const CropChoiceSchema = z.union([CropKeySchema, CustomCropSchema], {
   error: (issue) =>
     typeof issue.input === 'string'
       ? `Unknown crop: choose one of ${CROP_KEYS.join(', ')}, or give its own values`
-      : 'Choose a crop of the table or give its own kc, stages, rootDepth and p',
+      : (firstProblemOf(CustomCropSchema, issue.input) ??
+        'Choose a crop of the table or give its own kc, stages, rootDepth and p'),
 });
 export type CropChoice = z.infer<typeof CropChoiceSchema>;
 
@@ -126,7 +137,8 @@ export const SoilChoiceSchema = z.union([SoilTextureKeySchema, SoilWaterContents
   error: (issue) =>
     typeof issue.input === 'string'
       ? `Unknown soil: choose one of ${SOIL_TEXTURE_KEYS.join(', ')}, or give its own water contents`
-      : 'Choose a soil texture or give its own fieldCapacity and wiltingPoint',
+      : (firstProblemOf(SoilWaterContentsSchema, issue.input) ??
+        'Choose a soil texture or give its own fieldCapacity and wiltingPoint'),
 });
 export type SoilChoice = z.infer<typeof SoilChoiceSchema>;
 
