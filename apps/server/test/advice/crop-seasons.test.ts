@@ -44,6 +44,12 @@ const WHOLE_CIRCLE_2025: CropSeason = {
 
 type Issue = { path: string; message: string };
 
+/** The order the API answers seasons in: by emergence date (these tests' names never tie). */
+function byEmergence(a: CropSeason, b: CropSeason): number {
+  const key = (season: CropSeason) => season.emergence.split('.').reverse().join('');
+  return key(a).localeCompare(key(b));
+}
+
 describe('crop seasons', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -108,6 +114,55 @@ describe('crop seasons', () => {
     const emptied = await put(client, url, [], { year: '2026' });
     expect(emptied.status).toBe(200);
     expect(emptied.body).toEqual([WHOLE_CIRCLE_2025]);
+  });
+
+  it('keeps last year’s seasons readable after the map’s crop areas were redrawn', async () => {
+    const { machine, client, url } = await farmerWithMachine();
+    const maize2025: CropSeason = { ...MAIZE_2026, name: 'Kukurydza 2025', emergence: '06.05.2025' };
+    await put(client, url, [maize2025]);
+    const admin = await t.adminClient();
+    const redrawn: GeoJson = {
+      type: 'FeatureCollection',
+      features: [{ ...squareSector('east', 0), properties: { kind: 'crop', crop: 'wheat', name: 'Pszenica' } }],
+    };
+    expect((await admin.patch(`/api/sprinkler/${machine.id}/`, { areaMap: redrawn })).status).toBe(200);
+
+    const wheat2026: CropSeason = { ...MAIZE_2026, name: 'Pszenica 2026', polygon: 'Pszenica', crop: 'spring-wheat' };
+    const response = await put(client, url, [wheat2026]);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([maize2025, wheat2026]);
+    // The old area no longer takes a season of this year.
+    expect((await put(client, url, [{ ...MAIZE_2026 }])).body).toMatchObject({ code: 'crop_area_not_found' });
+  });
+
+  it('serialises two PUTs for one machine: the year ends as one of them whole', async () => {
+    // On PostgreSQL (DATABASE_URL) both would read the year empty and the second insert would break the
+    // unique key without the service's lock; PGlite runs one transaction at a time anyway.
+    const { client, url } = await farmerWithMachine();
+    const first = [MAIZE_2026, POTATO_2026];
+    const second = [{ ...MAIZE_2026, name: 'Kukurydza późna', emergence: '20.05.2026' }];
+    const answers = await Promise.all([put(client, url, first), put(client, url, second)]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const stored = (await client.get(url)).body as CropSeason[];
+    expect([first, second].map((seasons) => [...seasons].sort(byEmergence))).toContainEqual(stored);
+  });
+
+  it('lets an administrator set the seasons of any machine', async () => {
+    const machine = await buildSprinkler(t, { areaMap: AREA_MAP });
+    const admin = await t.adminClient();
+    const response = await put(admin, `/api/sprinkler/${machine.id}/crop-seasons/`, [WHOLE_CIRCLE_2025]);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([WHOLE_CIRCLE_2025]);
+  });
+
+  it('refuses a ?year= that is not a year', async () => {
+    const { client, url } = await farmerWithMachine();
+    const response = await put(client, url, [], { year: 'last' });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({
+      code: 'validation_error',
+      issues: [{ path: 'querystring.year', message: 'Expected a year such as 2026' }],
+    });
   });
 
   it('logs each change with the years it replaced', async () => {
@@ -211,6 +266,11 @@ describe('crop seasons', () => {
     const route = paths['/api/sprinkler/{id}/crop-seasons/'];
     expect(route?.get?.tags).toEqual(['advice']);
     expect(route?.put?.tags).toEqual(['advice']);
+    // The body's schema is the contract's: the crop keys, the tuples, the query's year.
+    const put = JSON.stringify(route?.put);
+    expect(put).toContain('"maize-grain"');
+    expect(put).toContain('"silty-clay-loam"');
+    expect(put).toContain('"year"');
   });
 
   async function seasonIds(sprinklerId: number): Promise<number[]> {
