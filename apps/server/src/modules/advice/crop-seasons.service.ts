@@ -59,7 +59,8 @@ export class CropSeasonsService {
     const { db, sprinklers, logs } = this.deps;
     const sprinkler = await sprinklers.accessible(actor, sprinklerId);
     refuseUnknownCropAreas(sprinkler.areaMap, seasons);
-    const years = [...new Set([...seasons.map(seasonYear), ...(query.year === undefined ? [] : [query.year])])].sort();
+    const namedYears = [...seasons.map(seasonYear), ...(query.year === undefined ? [] : [query.year])];
+    const years = [...new Set(namedYears)].sort((a, b) => a - b);
     return db.transaction(async (tx) => {
       await lockCropSeasonsOf(tx, sprinkler.id);
       const stored = new Map(
