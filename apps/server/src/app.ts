@@ -15,6 +15,7 @@ import { BODY_LIMIT } from './http/body-limits';
 import { healthPlugin } from './http/health';
 import { accessModule } from './modules/access';
 import { adminModule } from './modules/admin';
+import { adviceModule } from './modules/advice';
 import { commandsModule } from './modules/commands';
 import { devicesModule } from './modules/devices';
 import { idempotencyModule } from './modules/idempotency';
@@ -115,6 +116,7 @@ export async function buildApp({
   await app.register(sprinklersModule);
   await app.register(programsModule, config);
   await app.register(watermapModule, config);
+  await app.register(adviceModule);
   await app.register(alertsModule, config);
   await app.register(incidentsModule);
   await app.register(webhooksModule, config);

@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   validation_error: 400,
   /** A polygon that crosses itself, has no area, a hole outside or too many corners (polygon-validity.ts). */
   invalid_geometry: 400,
+  /** A crop season names a crop area its machine's map does not have (crop-seasons.ts). */
+  crop_area_not_found: 400,
   password_rejected: 400,
   invalid_link: 400,
   /** Web Push keys that are not a P-256 public key and a 16-byte secret. */
@@ -67,6 +69,7 @@ export const ValidationIssueSchema = z.strictObject({
   path: z.string(),
   message: z.string(),
 });
+export type ValidationIssue = z.infer<typeof ValidationIssueSchema>;
 
 /** The body of every error answer except a rejected password change (see PasswordErrorSchema). */
 export const ErrorBodySchema = z.strictObject({

@@ -1,5 +1,6 @@
 export * from './alerts';
 export * from './common';
+export * from './crop-seasons';
 export * from './devices';
 export * from './errors';
 export * from './geojson';

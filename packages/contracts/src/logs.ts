@@ -36,6 +36,8 @@ export const LOG_EVENT_TYPES = [
   'sprinkler_pressure_restored',
   // A webhook the server paused after failing for a day; its owner is told (docs/alerts.md).
   'webhook_paused',
+  // Advice (docs/advice.md): a machine's crop seasons set or changed; `event` names the years.
+  'sprinkler_crop_seasons_updated',
 ] as const;
 export const LogEventTypeSchema = z.enum(LOG_EVENT_TYPES);
 export type LogEventType = z.infer<typeof LogEventTypeSchema>;
@@ -78,6 +80,7 @@ export const LOG_EVENT_PARAMS = {
   sprinkler_low_pressure: ['machine', 'detail'],
   sprinkler_pressure_restored: ['machine', 'detail'],
   webhook_paused: ['webhook', 'detail'],
+  sprinkler_crop_seasons_updated: ['years', 'machine'],
 } as const satisfies Record<LogEventType, readonly [string, string]>;
 
 export type LogEventParam = (typeof LOG_EVENT_PARAMS)[LogEventType][number];

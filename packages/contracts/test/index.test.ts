@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as alerts from '../src/alerts';
 import * as common from '../src/common';
+import * as cropSeasons from '../src/crop-seasons';
 import * as devices from '../src/devices';
 import * as errors from '../src/errors';
 import * as geojson from '../src/geojson';
@@ -22,6 +23,7 @@ import * as weather from '../src/weather';
 const MODULES = {
   alerts,
   common,
+  cropSeasons,
   devices,
   errors,
   geojson,

@@ -18,6 +18,7 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, 'request failed');
       const body: ErrorBody = { code: error.code, message: errorMessage(error.code, language) };
+      if (error.issues) body.issues = error.issues;
       return reply.status(error.status).headers(error.headers).send(body);
     }
     if (error instanceof PasswordRejectedError) {

@@ -78,6 +78,9 @@ const BODIES: Record<string, unknown> = {
   'POST /api/sprinkler/{id}/motion': { motion: 'stop' },
   'POST /api/sprinkler/{id}/program/': buildProgram('Watched'),
   'PATCH /api/sprinkler/{id}/program/{programId}/': buildProgram('Renamed by a watcher'),
+  'PUT /api/sprinkler/{id}/crop-seasons/': [
+    { name: 'Maize', polygon: null, crop: 'maize-grain', emergence: '01.05.2026', soil: 'loam' },
+  ],
 };
 
 describe('a watch grant, walked over every operation of the OpenAPI document', () => {

@@ -7,6 +7,8 @@
  * FAO-56 Rev. 1 (2025) changed many of these values; the 1998 ones are kept, and named, so that
  * every number can be checked against the printed page. docs/advice.md explains each choice.
  */
+import { CROP_KEYS, type CropKey } from '@pivot/contracts';
+
 export const CROP_TABLE_VERSION = 'FAO-56 (1998)';
 
 /** Kc at the initial stage, through the mid-season stage and at the end of the late season stage (Table 12). */
@@ -37,16 +39,8 @@ export type TableCrop = CropParameters & {
   sources: { kc: string; stages: string; rootDepth: string };
 };
 
-export const CROP_KEYS = [
-  'maize-grain',
-  'potato',
-  'spring-wheat',
-  'winter-wheat',
-  'sugar-beet',
-  'alfalfa-hay',
-  'soybean',
-] as const;
-export type CropKey = (typeof CROP_KEYS)[number];
+// The keys are the contract's, so that a season names a crop as every side does.
+export { CROP_KEYS, type CropKey };
 
 /**
  * FAO-56 Annex 8: "For many annual crops, Zr min can be estimated as 0.15 to 0.20 m". The smaller

@@ -3,6 +3,7 @@
  * "Typical soil water characteristics for different soil types". Water contents are volumetric,
  * m³/m³. A season's soil is a class (its defaults shown and editable) or its own θFC and θWP.
  */
+import { SOIL_TEXTURE_KEYS, type SoilTextureKey } from '@pivot/contracts';
 
 /** Volumetric water content at field capacity and at the permanent wilting point, m³/m³. */
 export type SoilWater = { fieldCapacity: number; wiltingPoint: number };
@@ -16,18 +17,8 @@ export type SoilTexture = SoilWater & {
   availableWaterRange: readonly [number, number];
 };
 
-export const SOIL_TEXTURE_KEYS = [
-  'sand',
-  'loamy-sand',
-  'sandy-loam',
-  'loam',
-  'silt-loam',
-  'silt',
-  'silty-clay-loam',
-  'silty-clay',
-  'clay',
-] as const;
-export type SoilTextureKey = (typeof SOIL_TEXTURE_KEYS)[number];
+// The keys are the contract's, so that a season names a soil as every side does.
+export { SOIL_TEXTURE_KEYS, type SoilTextureKey };
 
 function texture(
   name: string,
