@@ -119,7 +119,7 @@ async function waterBalance(server: BenchServer, userId: number, access: string 
     ...CENTRE,
     armLength: MACHINE.armLength,
   });
-  await grantAccess(db, sprinkler.id, userId);
+  await grantAccess(db, sprinkler.id, userId, 'control');
   const degreesPerReport = ((BALANCE_TIP_SPEED / 60_000) * REPORT_INTERVAL_MS * 180) / (Math.PI * MACHINE.armLength);
   const pairs = Math.ceil(360 / degreesPerReport);
   const day = options.days + 1;
@@ -224,7 +224,7 @@ runBenchmark('watermap', (120 + 3 * options.days) * 1000, async () => {
       ...CENTRE,
       armLength: MACHINE.armLength,
     });
-    await grantAccess(db, sprinkler.id, user.id);
+    await grantAccess(db, sprinkler.id, user.id, 'control');
 
     let watering = 0;
     const insertMs = await timed(async () => {
