@@ -1,5 +1,5 @@
 import type { MachineProgramMessage, SprinklerStatus, TelemetryMessage } from '@pivot/contracts';
-import { type SQL, and, asc, eq, getTableColumns, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { type SQL, and, asc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { type MachineStateRow, machineState, telemetry } from './telemetry.table';
 
@@ -188,4 +188,26 @@ export async function reportsBetween(
     distance: row.distance,
     flow: row.flow,
   }));
+}
+
+/** A stored report, every column but the machine's ID; `ts` in ms since the epoch. */
+export type TelemetryRow = {
+  ts: number;
+  status: SprinklerStatus;
+  angle: number;
+  distance: number;
+  speed: number;
+  pressure: number;
+  flow: number;
+};
+
+/** A machine's reports from `from` (included) to `before` (excluded), every column, oldest first. */
+export async function rowsBetween(db: Queryable, machineId: string, from: Date, before: Date): Promise<TelemetryRow[]> {
+  const { machineId: _machineId, ...columns } = getTableColumns(telemetry);
+  const rows = await db
+    .select(columns)
+    .from(telemetry)
+    .where(and(eq(telemetry.machineId, machineId), gte(telemetry.ts, from), lt(telemetry.ts, before)))
+    .orderBy(asc(telemetry.ts));
+  return rows.map((row) => ({ ...row, ts: row.ts.getTime() }));
 }

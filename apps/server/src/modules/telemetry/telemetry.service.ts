@@ -9,10 +9,12 @@ import { TelemetryIngest } from './telemetry-ingest';
 import {
   type MachineLiveState,
   type StoredReport,
+  type TelemetryRow,
   findLiveStates,
   findMachineStates,
   findRunningPrograms,
   reportsBetween,
+  rowsBetween,
   updateMachineProgram,
   updateMachineStatus,
   updatePresence,
@@ -113,5 +115,14 @@ export class TelemetryService {
   /** A machine's stored reports from `from` up to `until`, oldest first. */
   reportsBetween(db: Queryable, machineId: string, from: Date, until: Date, limit: number): Promise<StoredReport[]> {
     return reportsBetween(db, machineId, from, until, limit);
+  }
+
+  /**
+   * A machine's report rows from `from` (included) to `before` (excluded), every column, oldest
+   * first. Rows only: days already packed are read through the telemetry-packing door, which
+   * every reader of a range of reports uses.
+   */
+  rowsBetween(db: Queryable, machineId: string, from: Date, before: Date): Promise<TelemetryRow[]> {
+    return rowsBetween(db, machineId, from, before);
   }
 }
