@@ -2,28 +2,38 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
 import { StoredReports } from './stored-reports';
+import { TelemetryPacker } from './telemetry-packer';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** A machine's stored reports over a range, whatever form each day is kept in. */
     storedReports: StoredReports;
+    /** Packs machines' past days of reports. */
+    telemetryPacker: TelemetryPacker;
   }
 }
 
 export type { ReportsOfDay, StoredReports } from './stored-reports';
+export type { PackOutcome, TelemetryPacker } from './telemetry-packer';
 
 /**
- * Telemetry packing: the compact form of machines' past days of reports, and the one reader of
- * a range of reports that every other module uses (the export, the water accounting).
+ * Telemetry packing: machines' past days of reports kept packed (packed-day.ts) in place of
+ * their rows, and the one reader of a range of reports that every other module uses (the
+ * export, the water accounting), which reads rows and packed days alike.
  */
 export const telemetryPackingModule = fp(
-  async (app: FastifyInstance, config: Pick<Config, 'timeZone'>) => {
-    const storedReports = new StoredReports({
-      db: app.database.db,
-      telemetry: app.telemetry,
+  async (app: FastifyInstance, config: Pick<Config, 'timeZone' | 'telemetryPackAfterDays'>) => {
+    const { db } = app.database;
+    const { telemetry } = app;
+    app.decorate('storedReports', new StoredReports({ db, telemetry, timeZone: config.timeZone }));
+    const packer = new TelemetryPacker({
+      db,
+      telemetry,
       timeZone: config.timeZone,
+      packAfterDays: config.telemetryPackAfterDays,
+      logger: app.log,
     });
-    app.decorate('storedReports', storedReports);
+    app.decorate('telemetryPacker', packer);
   },
   { name: 'telemetry-packing', dependencies: ['database', 'telemetry'] },
 );

@@ -10,9 +10,12 @@ import {
   type MachineLiveState,
   type StoredReport,
   type TelemetryRow,
+  deleteRowsAt,
   findLiveStates,
   findMachineStates,
   findRunningPrograms,
+  oldestRowTime,
+  reportingMachineIds,
   reportsBetween,
   rowsBetween,
   updateMachineProgram,
@@ -124,5 +127,23 @@ export class TelemetryService {
    */
   rowsBetween(db: Queryable, machineId: string, from: Date, before: Date): Promise<TelemetryRow[]> {
     return rowsBetween(db, machineId, from, before);
+  }
+
+  /**
+   * Deletes the machine's report rows with these timestamps (ms) and no other, so a report that
+   * arrived after they were read stays; the number deleted. For the packing, in its transaction.
+   */
+  deleteRowsAt(db: Queryable, machineId: string, timestamps: number[]): Promise<number> {
+    return deleteRowsAt(db, machineId, timestamps);
+  }
+
+  /** The time of the machine's oldest report row from `from` (included) to `before` (excluded), if any. */
+  oldestRowTime(db: Queryable, machineId: string, from: Date, before: Date): Promise<Date | null> {
+    return oldestRowTime(db, machineId, from, before);
+  }
+
+  /** Every machine that has reported anything: those that may have report rows. */
+  reportingMachineIds(db: Queryable): Promise<string[]> {
+    return reportingMachineIds(db);
   }
 }
