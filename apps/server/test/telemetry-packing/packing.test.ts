@@ -1,7 +1,7 @@
 import { simulateDay } from '@pivot/simulator';
 import { WatermapResponseSchema } from '@pivot/contracts';
 import { asc, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { unpackDay } from '../../src/modules/telemetry-packing/packed-day';
 import { TelemetryPacker } from '../../src/modules/telemetry-packing/telemetry-packer';
 import { telemetryDays } from '../../src/modules/telemetry-packing/telemetry-packing.table';
@@ -258,4 +258,30 @@ describe('packed days of reports', () => {
       .where(eq(telemetryDays.machineId, id));
     expect(count).toBe(8);
   });
+});
+
+describe('the packing job', () => {
+  it('packs the days that are due within a minute of the server starting, and leaves recent ones', async () => {
+    const t = await createTestApp({ TELEMETRY_PACK_AFTER_DAYS: '2' });
+    try {
+      const pivot = await buildSprinkler(t);
+      const id = pivot.internalId;
+      await t.database.db.insert(machineState).values({ machineId: id }).onConflictDoNothing();
+      const now = Date.now();
+      const old = turning(id, new Date(now - 10 * 86_400_000).toISOString(), 5);
+      const recent = turning(id, new Date(now - 60_000).toISOString(), 0);
+      await t.database.db.insert(telemetry).values([...old, ...recent]);
+      await vi.waitFor(
+        async () => {
+          const days = await t.database.db.select().from(telemetryDays).where(eq(telemetryDays.machineId, id));
+          expect(days).toHaveLength(1);
+        },
+        { timeout: 55_000, interval: 1_000 },
+      );
+      const rows = await t.database.db.select().from(telemetry).where(eq(telemetry.machineId, id));
+      expect(rows).toEqual(recent);
+    } finally {
+      await t.close();
+    }
+  }, 70_000);
 });
