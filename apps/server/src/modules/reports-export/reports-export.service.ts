@@ -1,5 +1,4 @@
-import type { WatermapQuery } from '@pivot/contracts';
-import { parseDottedDate } from '@pivot/contracts';
+import { type ReportsCsvQuery, parseDottedDate } from '@pivot/contracts';
 import type { SignedInUser } from '../../http/request-context';
 import type { SprinklersService } from '../sprinklers';
 import type { StoredReports } from '../telemetry-packing';
@@ -24,7 +23,7 @@ export class ReportsExportService {
    * included), written as it is read, a day at a time. A machine the user may not see is
    * refused before anything is written.
    */
-  async reportsCsv(user: SignedInUser, sprinklerId: number, query: WatermapQuery): Promise<ReportsFile> {
+  async reportsCsv(user: SignedInUser, sprinklerId: number, query: ReportsCsvQuery): Promise<ReportsFile> {
     const sprinkler = await this.deps.sprinklers.accessible(user, sprinklerId);
     const first = isoDate(query.start);
     const last = isoDate(query.stop);
