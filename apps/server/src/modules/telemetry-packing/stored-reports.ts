@@ -1,8 +1,13 @@
 import type { Database, Queryable } from '../../db/client';
-import { addDays, localMidnight } from '../../time/local-day';
+import { addDays, localDate, localMidnight } from '../../time/local-day';
 import type { StoredReport, TelemetryRow, TelemetryService } from '../telemetry';
 import { unpackDayAsync } from './packed-day';
-import { type PackedDayInfo, packedBytes, packedDaysOverlapping } from './telemetry-packing.repository';
+import {
+  type PackedDayInfo,
+  firstPackedDayStart,
+  packedBytes,
+  packedDaysOverlapping,
+} from './telemetry-packing.repository';
 
 /** A machine's reports of one local calendar day, oldest first. */
 export type ReportsOfDay = { date: string; reports: TelemetryRow[] };
@@ -23,7 +28,7 @@ export class StoredReports {
   constructor(
     private readonly deps: {
       db: Database;
-      telemetry: Pick<TelemetryService, 'rowsBetween' | 'reportsBetween'>;
+      telemetry: Pick<TelemetryService, 'rowsBetween' | 'reportsBetween' | 'oldestRowTime'>;
       timeZone: string;
     },
   ) {}
@@ -35,14 +40,32 @@ export class StoredReports {
    */
   async *ofDays(machineId: string, firstDate: string, lastDate: string): AsyncGenerator<ReportsOfDay> {
     const { timeZone } = this.deps;
-    for (let date = firstDate; date <= lastDate; date = addDays(date, 1)) {
+    const end = localMidnight(timeZone, addDays(lastDate, 1));
+    let date = firstDate;
+    while (date <= lastDate) {
+      // Straight to the next day that may hold a report: a range of years costs its days with reports.
+      const next = await this.nextReportTime(machineId, localMidnight(timeZone, date), end);
+      if (!next) return;
+      const nextDate = localDate(timeZone, next);
+      if (nextDate > date) date = nextDate;
       const reports = await this.during(
         machineId,
         localMidnight(timeZone, date),
         localMidnight(timeZone, addDays(date, 1)),
       );
       if (reports.length > 0) yield { date, reports };
+      date = addDays(date, 1);
     }
+  }
+
+  /** No later than the machine's first report from `from` to `before` (excluded); null when it has none. */
+  private async nextReportTime(machineId: string, from: Date, before: Date): Promise<Date | null> {
+    const { db, telemetry } = this.deps;
+    const row = await telemetry.oldestRowTime(db, machineId, from, before);
+    const packedDay = await firstPackedDayStart(db, machineId, from, before);
+    const packed = packedDay && (packedDay < from ? from : packedDay);
+    if (!row || !packed) return row ?? packed;
+    return row < packed ? row : packed;
   }
 
   /** Every report of the machine from `from` (included) to `before` (excluded), oldest first. */

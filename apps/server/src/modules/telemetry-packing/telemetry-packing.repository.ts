@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { telemetryDays } from './telemetry-packing.table';
 
@@ -53,4 +53,22 @@ export async function insertPackedDay(db: Queryable, row: typeof telemetryDays.$
     .onConflictDoNothing()
     .returning({ day: telemetryDays.day });
   return inserted.length === 1;
+}
+
+/** When the machine's first packed day that may hold a report from `from` to `before` (excluded) starts. */
+export async function firstPackedDayStart(
+  db: Queryable,
+  machineId: string,
+  from: Date,
+  before: Date,
+): Promise<Date | null> {
+  const [row] = await db
+    .select({ firstTs: telemetryDays.firstTs })
+    .from(telemetryDays)
+    .where(
+      and(eq(telemetryDays.machineId, machineId), gte(telemetryDays.lastTs, from), lt(telemetryDays.firstTs, before)),
+    )
+    .orderBy(asc(telemetryDays.firstTs))
+    .limit(1);
+  return row?.firstTs ?? null;
 }
