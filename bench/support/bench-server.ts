@@ -94,6 +94,8 @@ export async function startBenchServer(options: BenchOptions, setup: ServerSetup
     ADMIN_PASSWORD: adminPassword,
     // Unless a built web app is given, the API alone is measured: no web app to serve.
     WEB_DIST_DIR: webDir,
+    // A benchmark measures what it names: a season of past reports is not packed under it.
+    TELEMETRY_PACK_AFTER_DAYS: '36500',
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     // Never 1883 for the embedded broker: Mosquitto listens there. On a shared broker the
     // subscription group is this run's own, so no other server instance takes its messages.

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, signIn } from './support/fixtures';
@@ -224,6 +225,29 @@ test('the irrigation history shows the water applied for the chosen days, with i
   await historyLayer.click();
   await expect(historyLayer).not.toBeChecked();
   await expect(page).not.toHaveURL(/history=/);
+});
+
+test("the user downloads the machine's reports of the chosen days as a CSV file", async ({ page, openOwnMachine }) => {
+  await openOwnMachine('Export field', { ...BRISK, motion: 'front', language: 'en' });
+  const card = page.getByRole('region', { name: 'Your data' });
+  const button = card.getByRole('button', { name: 'Download reports (CSV)' });
+  await expectAccessible(page, 'machine page with the reports download');
+  // The default days are the last 7, today included: the reports the machine sent so far.
+  await expect
+    .poll(
+      async () => {
+        const downloading = page.waitForEvent('download');
+        await button.click();
+        const download = await downloading;
+        expect(download.suggestedFilename()).toMatch(/^Export field \d{2}\.\d{2}\.\d{4}-\d{2}\.\d{2}\.\d{4}\.csv$/);
+        const text = await readFile((await download.path())!, 'utf8');
+        const [header, ...records] = text.split('\r\n').filter(Boolean);
+        expect(header).toBe('ts,status,angle,distance,speed,pressure,flow');
+        return records.filter((record) => /^\d{4}-\d{2}-\d{2}T[\d:.]+Z,front,/.test(record)).length;
+      },
+      { timeout: 20_000, intervals: [1_000] },
+    )
+    .toBeGreaterThan(0);
 });
 
 test("a cold load of the machine page asks for the machine and its history beside the user's details, not after them", async ({

@@ -125,6 +125,7 @@ const EnvSchema = z.object({
         return z.NEVER;
       }
     }),
+  TELEMETRY_PACK_AFTER_DAYS: z.coerce.number().int().min(1).max(36_500).default(2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -225,6 +226,11 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
     maxProgramsPerMachine: values.MAX_PROGRAMS_PER_MACHINE,
     /** How long machine messages set aside (docs/protocol.md) stay visible to administrators. */
     quarantineRetentionDays: values.QUARANTINE_RETENTION_DAYS,
+    /**
+     * A machine's day of reports is packed (telemetry-packing) once this many whole days have
+     * passed since it ended, in TIME_ZONE: late reports of the days before are rare by then.
+     */
+    telemetryPackAfterDays: values.TELEMETRY_PACK_AFTER_DAYS,
     /** Run the simulated demo fleet, granted to the demo user: the embedded defaults come with machines to try. */
     demoFleet: values.DEMO_FLEET ?? !values.MQTT_URL,
     demoEmail: values.DEMO_EMAIL.toLowerCase(),

@@ -12,6 +12,7 @@ export * from './passwords';
 export * from './polygon-validity';
 export * from './programs';
 export * from './quarantine';
+export * from './reports-csv';
 export * from './sprinklers';
 export * from './user-list';
 export * from './users';

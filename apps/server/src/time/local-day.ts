@@ -23,9 +23,18 @@ export function localDate(timeZone: string, instant: Date | number): string {
 
 /** The instant the calendar day containing `now` began in the time zone. */
 export function startOfLocalDay(timeZone: string, now: Date = new Date()): Date {
-  const localDay = localDate(timeZone, now);
-  const midnightAsUtc = Date.parse(`${localDay}T00:00:00Z`);
+  return localMidnight(timeZone, localDate(timeZone, now));
+}
+
+/** The instant a calendar date (YYYY-MM-DD) began in the time zone. */
+export function localMidnight(timeZone: string, date: string): Date {
+  const midnightAsUtc = Date.parse(`${date}T00:00:00Z`);
   const firstGuess = midnightAsUtc - offsetMinutes(timeZone, midnightAsUtc) * 60_000;
   // Across a daylight-saving change the offset at midnight differs from the one at the guess.
   return new Date(midnightAsUtc - offsetMinutes(timeZone, firstGuess) * 60_000);
+}
+
+/** The calendar date (YYYY-MM-DD) `days` after the given one. */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }

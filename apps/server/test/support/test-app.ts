@@ -78,6 +78,8 @@ export async function createTestApp(
     PUBLIC_URL,
     WEB_DIST_DIR: path.join(dataDir, 'no-web-app'),
     ...(options.pushAgent ? { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' } : {}),
+    // Tests store reports of past dates and read their rows: nothing is packed unless a test packs it.
+    TELEMETRY_PACK_AFTER_DAYS: '36500',
     ...env,
   });
   const outboundCa = options.pushAgent?.options.ca;

@@ -11,7 +11,9 @@ import {
   PACKED_DAY_VERSION,
   inspectPackedDay,
   packDay,
+  packDayAsync,
   unpackDay,
+  unpackDayAsync,
 } from '../../src/modules/telemetry-packing/packed-day';
 import { insertTelemetry } from '../../src/modules/telemetry/telemetry.repository';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
@@ -174,6 +176,17 @@ describe('a packed day of reports', () => {
     [shuffled[0], shuffled[250]] = [shuffled[250]!, shuffled[0]!];
     expectExactly(roundTrip(shuffled), day);
   });
+
+  it.each(COMPRESSIONS)(
+    'packs and unpacks off the event loop to the same bytes and reports (%s)',
+    async (compression) => {
+      const day = simulatedDay(4);
+      const packed = await packDayAsync(day, { compression });
+      expect(packed).toEqual(packDay(day, { compression }));
+      expectExactly(await unpackDayAsync(packed), unpackDay(packed));
+      await expect(unpackDayAsync(packed.subarray(0, packed.length - 3))).rejects.toThrow(RangeError);
+    },
+  );
 
   it('refuses a timestamp that is not whole milliseconds', () => {
     expect(() => packDay([report({ ts: DAY_START + 0.5 })])).toThrow(RangeError);

@@ -132,7 +132,7 @@ describe('the water accounting', () => {
       const accounting = new WaterAccounting({
         db,
         sprinklers: { machineIds: () => Promise.resolve([machineId]) },
-        telemetry: { reportsBetween },
+        reports: { between: reportsBetween },
         timeZone: 'Europe/Warsaw',
         logger,
       });

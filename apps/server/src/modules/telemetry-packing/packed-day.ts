@@ -1,4 +1,15 @@
-import { brotliCompressSync, brotliDecompressSync, constants, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import {
+  brotliCompress,
+  brotliCompressSync,
+  brotliDecompress,
+  brotliDecompressSync,
+  constants,
+  deflateRaw,
+  deflateRawSync,
+  inflateRaw,
+  inflateRawSync,
+} from 'node:zlib';
 import { SPRINKLER_STATUSES, type SprinklerStatus } from '@pivot/contracts';
 import { ByteReader, ByteWriter } from './byte-stream';
 
@@ -92,6 +103,21 @@ const DEFAULT_BROTLI_WINDOW_BITS = 16;
  * ms, which no stored timestamp is.
  */
 export function packDay(reports: readonly DayReport[], options: PackOptions = {}): Uint8Array {
+  const compression = options.compression ?? 'brotli';
+  return framed(compression, compress(columnBytes(reports), compression, options));
+}
+
+/**
+ * packDay with the compression on libuv's thread pool, off the event loop: a day's brotli takes
+ * tens of milliseconds, which a server busy storing reports must not spend on its main thread.
+ */
+export async function packDayAsync(reports: readonly DayReport[], options: PackOptions = {}): Promise<Uint8Array> {
+  const compression = options.compression ?? 'brotli';
+  return framed(compression, await compressAsync(columnBytes(reports), compression, options));
+}
+
+/** The reports' columns, uncompressed. */
+function columnBytes(reports: readonly DayReport[]): Uint8Array {
   for (const report of reports) {
     if (!Number.isSafeInteger(report.ts)) throw new RangeError(`Not a stored timestamp: ${report.ts}`);
   }
@@ -102,8 +128,10 @@ export function packDay(reports: readonly DayReport[], options: PackOptions = {}
   writeNumberColumn(writer, column('ts'));
   writeStatuses(writer, sorted);
   for (const name of NUMBER_COLUMNS) if (name !== 'ts') writeNumberColumn(writer, column(name));
-  const compression = options.compression ?? 'brotli';
-  const body = compress(writer.bytes(), compression, options);
+  return writer.bytes();
+}
+
+function framed(compression: Compression, body: Uint8Array): Uint8Array {
   const packed = new Uint8Array(2 + body.length);
   packed[0] = PACKED_DAY_VERSION;
   packed[1] = COMPRESSIONS.indexOf(compression);
@@ -121,13 +149,31 @@ export function inspectPackedDay(packed: Uint8Array): PackedDayLayout {
   return readPackedDay(packed).layout;
 }
 
-function readPackedDay(packed: Uint8Array): { reports: DayReport[]; layout: PackedDayLayout } {
+/** unpackDay with the decompression off the event loop (see packDayAsync). */
+export async function unpackDayAsync(packed: Uint8Array): Promise<DayReport[]> {
+  const { version, compression } = frameOf(packed);
+  return readColumns(await decompressAsync(packed.subarray(2), compression), version, compression).reports;
+}
+
+function frameOf(packed: Uint8Array): { version: number; compression: Compression } {
   if (packed.length < 2) throw new RangeError('The packed bytes end too soon');
   const version = packed[0]!;
   if (version !== PACKED_DAY_VERSION) throw new RangeError(`Unknown packed day version ${version}`);
   const compression = COMPRESSIONS[packed[1]!];
   if (!compression) throw new RangeError(`Unknown compression ${packed[1]}`);
-  const body = decompress(packed.subarray(2), compression);
+  return { version, compression };
+}
+
+function readPackedDay(packed: Uint8Array): { reports: DayReport[]; layout: PackedDayLayout } {
+  const { version, compression } = frameOf(packed);
+  return readColumns(decompress(packed.subarray(2), compression), version, compression);
+}
+
+function readColumns(
+  body: Uint8Array,
+  version: number,
+  compression: Compression,
+): { reports: DayReport[]; layout: PackedDayLayout } {
   const reader = new ByteReader(body);
   const count = reader.varint();
   if (count > body.length) throw new RangeError('The packed bytes hold fewer reports than they say');
@@ -323,6 +369,46 @@ function decompress(bytes: Uint8Array, compression: Compression): Uint8Array {
         return inflateRawSync(bytes, { maxOutputLength: MAX_COLUMN_BYTES });
       case 'brotli':
         return brotliDecompressSync(bytes, { maxOutputLength: MAX_COLUMN_BYTES });
+    }
+  } catch (error) {
+    throw new RangeError(
+      `The packed bytes do not decompress: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+const brotliCompressAsync = promisify(brotliCompress);
+const brotliDecompressAsync = promisify(brotliDecompress);
+const deflateRawAsync = promisify(deflateRaw);
+const inflateRawAsync = promisify(inflateRaw);
+
+async function compressAsync(bytes: Uint8Array, compression: Compression, options: PackOptions): Promise<Uint8Array> {
+  switch (compression) {
+    case 'none':
+      return bytes;
+    case 'deflate':
+      return deflateRawAsync(bytes, { level: constants.Z_BEST_COMPRESSION, memLevel: 9 });
+    case 'brotli':
+      return brotliCompressAsync(bytes, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: options.brotliQuality ?? DEFAULT_BROTLI_QUALITY,
+          [constants.BROTLI_PARAM_LGWIN]: options.brotliWindowBits ?? DEFAULT_BROTLI_WINDOW_BITS,
+          [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+        },
+      });
+  }
+}
+
+async function decompressAsync(bytes: Uint8Array, compression: Compression): Promise<Uint8Array> {
+  try {
+    switch (compression) {
+      case 'none':
+        return bytes;
+      case 'deflate':
+        return await inflateRawAsync(bytes, { maxOutputLength: MAX_COLUMN_BYTES });
+      case 'brotli':
+        return await brotliDecompressAsync(bytes, { maxOutputLength: MAX_COLUMN_BYTES });
     }
   } catch (error) {
     throw new RangeError(

@@ -1,5 +1,5 @@
 import type { MachineProgramMessage, SprinklerStatus, TelemetryMessage } from '@pivot/contracts';
-import { type SQL, and, asc, eq, getTableColumns, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { type SQL, and, asc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { type MachineStateRow, machineState, telemetry } from './telemetry.table';
 
@@ -188,4 +188,58 @@ export async function reportsBetween(
     distance: row.distance,
     flow: row.flow,
   }));
+}
+
+/** A stored report, every column but the machine's ID; `ts` in ms since the epoch. */
+export type TelemetryRow = {
+  ts: number;
+  status: SprinklerStatus;
+  angle: number;
+  distance: number;
+  speed: number;
+  pressure: number;
+  flow: number;
+};
+
+/** A machine's reports from `from` (included) to `before` (excluded), every column, oldest first. */
+export async function rowsBetween(db: Queryable, machineId: string, from: Date, before: Date): Promise<TelemetryRow[]> {
+  const { machineId: _machineId, ...columns } = getTableColumns(telemetry);
+  const rows = await db
+    .select(columns)
+    .from(telemetry)
+    .where(and(eq(telemetry.machineId, machineId), gte(telemetry.ts, from), lt(telemetry.ts, before)))
+    .orderBy(asc(telemetry.ts));
+  return rows.map((row) => ({ ...row, ts: row.ts.getTime() }));
+}
+
+/** Deletes a machine's reports with these timestamps (ms), and no other: one array parameter. */
+export async function deleteRowsAt(db: Queryable, machineId: string, timestamps: number[]): Promise<number> {
+  if (timestamps.length === 0) return 0;
+  const deleted = await db
+    .delete(telemetry)
+    .where(
+      and(
+        eq(telemetry.machineId, machineId),
+        sql`${telemetry.ts} = any(${sql.param(timestamps.map((ts) => new Date(ts)))}::timestamptz[])`,
+      ),
+    )
+    .returning({ ts: telemetry.ts });
+  return deleted.length;
+}
+
+/** The time of a machine's oldest report row from `from` (included) to `before` (excluded), if any. */
+export async function oldestRowTime(db: Queryable, machineId: string, from: Date, before: Date): Promise<Date | null> {
+  const [row] = await db
+    .select({ ts: telemetry.ts })
+    .from(telemetry)
+    .where(and(eq(telemetry.machineId, machineId), gte(telemetry.ts, from), lt(telemetry.ts, before)))
+    .orderBy(asc(telemetry.ts))
+    .limit(1);
+  return row?.ts ?? null;
+}
+
+/** Every machine that has reported anything (its latest state is kept): those that may have report rows. */
+export async function reportingMachineIds(db: Queryable): Promise<string[]> {
+  const rows = await db.select({ machineId: machineState.machineId }).from(machineState);
+  return rows.map((row) => row.machineId);
 }

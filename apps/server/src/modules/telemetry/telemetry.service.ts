@@ -9,10 +9,15 @@ import { TelemetryIngest } from './telemetry-ingest';
 import {
   type MachineLiveState,
   type StoredReport,
+  type TelemetryRow,
+  deleteRowsAt,
   findLiveStates,
   findMachineStates,
   findRunningPrograms,
+  oldestRowTime,
+  reportingMachineIds,
   reportsBetween,
+  rowsBetween,
   updateMachineProgram,
   updateMachineStatus,
   updatePresence,
@@ -113,5 +118,32 @@ export class TelemetryService {
   /** A machine's stored reports from `from` up to `until`, oldest first. */
   reportsBetween(db: Queryable, machineId: string, from: Date, until: Date, limit: number): Promise<StoredReport[]> {
     return reportsBetween(db, machineId, from, until, limit);
+  }
+
+  /**
+   * A machine's report rows from `from` (included) to `before` (excluded), every column, oldest
+   * first. Rows only: days already packed are read through the telemetry-packing door, which
+   * every reader of a range of reports uses.
+   */
+  rowsBetween(db: Queryable, machineId: string, from: Date, before: Date): Promise<TelemetryRow[]> {
+    return rowsBetween(db, machineId, from, before);
+  }
+
+  /**
+   * Deletes the machine's report rows with these timestamps (ms) and no other, so a report that
+   * arrived after they were read stays; the number deleted. For the packing, in its transaction.
+   */
+  deleteRowsAt(db: Queryable, machineId: string, timestamps: number[]): Promise<number> {
+    return deleteRowsAt(db, machineId, timestamps);
+  }
+
+  /** The time of the machine's oldest report row from `from` (included) to `before` (excluded), if any. */
+  oldestRowTime(db: Queryable, machineId: string, from: Date, before: Date): Promise<Date | null> {
+    return oldestRowTime(db, machineId, from, before);
+  }
+
+  /** Every machine that has reported anything: those that may have report rows. */
+  reportingMachineIds(db: Queryable): Promise<string[]> {
+    return reportingMachineIds(db);
   }
 }

@@ -15,13 +15,19 @@ declare module 'fastify' {
 /** The watermap: the water each machine applied, per grid cell and day, counted from its telemetry. */
 export const watermapModule = fp(
   async (app: FastifyInstance, config: Pick<Config, 'timeZone'>) => {
-    const { sprinklers, telemetry } = app;
+    const { sprinklers, storedReports } = app;
     const { db } = app.database;
-    const accounting = new WaterAccounting({ db, sprinklers, telemetry, timeZone: config.timeZone, logger: app.log });
+    const accounting = new WaterAccounting({
+      db,
+      sprinklers,
+      reports: storedReports,
+      timeZone: config.timeZone,
+      logger: app.log,
+    });
     app.decorate('waterAccounting', accounting);
     await app.register(watermapRoutes, { prefix: '/api', watermap: new WatermapService(db, sprinklers) });
     app.addHook('onReady', async () => accounting.start());
     app.addHook('onClose', () => accounting.stop());
   },
-  { name: 'watermap', dependencies: ['database', 'authentication', 'sprinklers', 'telemetry'] },
+  { name: 'watermap', dependencies: ['database', 'authentication', 'sprinklers', 'telemetry-packing'] },
 );

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { localDate } from '../../time/local-day';
 import type { SprinklersService } from '../sprinklers';
-import type { TelemetryService } from '../telemetry';
+import type { StoredReports } from '../telemetry-packing';
 import { type DayOfYear, dayOfYear } from './day-of-year';
 import { RoundGrid } from './round-grid';
 import { TimeSlicer } from './time-slicer';
@@ -72,7 +72,8 @@ export class WaterAccounting {
     private readonly deps: {
       db: Database;
       sprinklers: Pick<SprinklersService, 'machineIds'>;
-      telemetry: Pick<TelemetryService, 'reportsBetween'>;
+      /** Reads report rows and packed days alike. */
+      reports: Pick<StoredReports, 'between'>;
       timeZone: string;
       logger: FastifyBaseLogger;
     },
@@ -174,7 +175,7 @@ export class WaterAccounting {
     let spanMs = Infinity;
     for (;;) {
       const pageUntil = Math.min(until.getTime(), after + spanMs);
-      const page = await this.deps.telemetry.reportsBetween(
+      const page = await this.deps.reports.between(
         this.deps.db,
         machineId,
         new Date(after),

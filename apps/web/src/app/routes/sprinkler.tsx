@@ -7,6 +7,7 @@ import { useSprinkler } from '@/features/sprinklers/api/get-sprinkler';
 import { useWatermap } from '@/features/sprinklers/api/get-watermap';
 import { MachineFieldView } from '@/features/sprinklers/components/machine-field-view';
 import { MotionControls } from '@/features/sprinklers/components/motion-controls';
+import { ReportsDownloadCard } from '@/features/sprinklers/components/reports-download-card';
 import { StatusPanel } from '@/features/sprinklers/components/status-panel';
 import { ViewOnlyNotice } from '@/features/sprinklers/components/view-only-notice';
 import { WeatherStationsCard } from '@/features/sprinklers/components/weather-stations-card';
@@ -73,7 +74,10 @@ export function SprinklerRoute() {
           selectedProgramId={selectedProgramId}
           onSelectProgram={setSelectedProgramId}
         />
-        <WeatherStationsCard stations={sprinkler.weather_stations} />
+        <div className="flex flex-col gap-4">
+          <WeatherStationsCard stations={sprinkler.weather_stations} />
+          <ReportsDownloadCard sprinklerId={sprinkler.id} />
+        </div>
       </div>
     </Page>
   );

@@ -1,0 +1,74 @@
+import { and, asc, eq, gte, lt, lte, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
+import { telemetryDays } from './telemetry-packing.table';
+
+/** What a packed day holds, without its bytes. */
+export type PackedDayInfo = { day: string; reportCount: number; firstTs: Date; lastTs: Date };
+
+/**
+ * A machine's packed days holding any report from `from` up to `until` (both included), oldest
+ * first, without their bytes.
+ */
+export async function packedDaysOverlapping(
+  db: Queryable,
+  machineId: string,
+  from: Date,
+  until: Date,
+): Promise<PackedDayInfo[]> {
+  return db
+    .select({
+      day: telemetryDays.day,
+      reportCount: telemetryDays.reportCount,
+      firstTs: telemetryDays.firstTs,
+      lastTs: telemetryDays.lastTs,
+    })
+    .from(telemetryDays)
+    .where(
+      and(eq(telemetryDays.machineId, machineId), lte(telemetryDays.firstTs, until), gte(telemetryDays.lastTs, from)),
+    )
+    .orderBy(asc(telemetryDays.firstTs));
+}
+
+export async function packedBytes(db: Queryable, machineId: string, day: string): Promise<Uint8Array | undefined> {
+  const [row] = await db
+    .select({ packed: telemetryDays.packed })
+    .from(telemetryDays)
+    .where(and(eq(telemetryDays.machineId, machineId), eq(telemetryDays.day, day)));
+  return row?.packed;
+}
+
+export async function isPacked(db: Queryable, machineId: string, day: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql`1` })
+    .from(telemetryDays)
+    .where(and(eq(telemetryDays.machineId, machineId), eq(telemetryDays.day, day)));
+  return row !== undefined;
+}
+
+/** Stores a packed day unless that machine's day is packed already; true when this one was stored. */
+export async function insertPackedDay(db: Queryable, row: typeof telemetryDays.$inferInsert): Promise<boolean> {
+  const inserted = await db
+    .insert(telemetryDays)
+    .values(row)
+    .onConflictDoNothing()
+    .returning({ day: telemetryDays.day });
+  return inserted.length === 1;
+}
+
+/** When the machine's first packed day that may hold a report from `from` to `before` (excluded) starts. */
+export async function firstPackedDayStart(
+  db: Queryable,
+  machineId: string,
+  from: Date,
+  before: Date,
+): Promise<Date | null> {
+  const [row] = await db
+    .select({ firstTs: telemetryDays.firstTs })
+    .from(telemetryDays)
+    .where(
+      and(eq(telemetryDays.machineId, machineId), gte(telemetryDays.lastTs, from), lt(telemetryDays.firstTs, before)),
+    )
+    .orderBy(asc(telemetryDays.firstTs))
+    .limit(1);
+  return row?.firstTs ?? null;
+}
