@@ -15,6 +15,7 @@ export * from './quarantine';
 export * from './sprinklers';
 export * from './user-list';
 export * from './users';
+export * from './water-balance';
 export * from './watermap';
 export * from './weather';
 export * from './webhooks';

@@ -102,3 +102,27 @@ export async function waterPerCell(
   }
   return [...cells.values()];
 }
+
+/**
+ * Each cell's running sums of one year from day `from` - 1 (or 1) to `to`, as stored: the
+ * element of day `first` is `sums[first - offset]`; days past the array's end hold its last.
+ */
+export async function runningSumsOfYear(
+  db: Queryable,
+  machineId: string,
+  year: number,
+  from: number,
+  to: number,
+): Promise<{ x: number; y: number; offset: number; sums: number[] }[]> {
+  const { days, x, y } = waterCellYears;
+  const lower = sql`greatest(${from}::int - 1, 1)`;
+  const [result] = await db
+    .select({
+      rows: sql<
+        [x: number, y: number, offset: number, sums: number[]][]
+      >`coalesce(json_agg(json_build_array(${x}, ${y}, ${lower}, ${days}[${lower} : ${to}::int])), '[]')`,
+    })
+    .from(waterCellYears)
+    .where(and(eq(waterCellYears.machineId, machineId), eq(waterCellYears.year, year)));
+  return result!.rows.map(([cellX, cellY, offset, sums]) => ({ x: cellX, y: cellY, offset, sums: sums ?? [] }));
+}
