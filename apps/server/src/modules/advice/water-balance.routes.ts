@@ -1,5 +1,6 @@
 import { IdParamsSchema, WaterBalanceQuerySchema, WaterBalanceSchema } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { compiledSerializerCompiler } from '../../http/compiled-serializer';
 import { signedIn } from '../../http/request-context';
 import type { WaterBalanceService } from './water-balance.service';
 
@@ -17,6 +18,8 @@ export const waterBalanceRoutes: FastifyPluginAsyncZod<{ waterBalance: WaterBala
         querystring: WaterBalanceQuerySchema,
         response: { 200: WaterBalanceSchema },
       },
+      // Thousands of cells: see compiled-serializer.ts.
+      serializerCompiler: compiledSerializerCompiler,
     },
     async (request) => waterBalance.balance(signedIn(request).user, request.params.id, request.query),
   );

@@ -210,17 +210,9 @@ export class WaterBalanceService {
       .map((claim) => {
         const season = claim.season;
         const emergence = dayNumber(season.emergence);
-        return runZone(
-          season,
-          claim.cells,
-          emergence,
-          lastDay,
-          (day) => weatherOf.get(day),
-          (cell, day) => {
-            const daily = waterOf.get(`${cell.x}:${cell.y}`);
-            return daily ? daily[day - firstDay]! : 0;
-          },
-        );
+        // The watermap's days start on the earliest season's emergence; this season's, on its own.
+        const waterOfCells = claim.cells.map((cell) => waterOf.get(`${cell.x}:${cell.y}`));
+        return runZone(season, claim.cells, emergence, lastDay, weatherOf, waterOfCells, emergence - firstDay);
       });
     const sectors = sectorsOf(program, zones);
     let missingWeatherDays = 0;
@@ -252,8 +244,10 @@ function runZone(
   cells: GridCell[],
   emergence: number,
   lastDate: number,
-  weatherOn: (day: number) => StationDay | undefined,
-  waterOn: (cell: GridCell, day: number) => number,
+  weatherOf: ReadonlyMap<number, StationDay>,
+  /** Each cell's water of each day from `waterOffset` days before emergence; undefined: never watered. */
+  waterOfCells: (Float64Array | undefined)[],
+  waterOffset: number,
 ): ZoneRun {
   const crop = seasonCrop(season.crop, season.depletionFraction);
   const soil = soilWater(season.soil);
@@ -269,13 +263,16 @@ function runZone(
   const applied = new Float64Array(days * count);
   for (let index = 0; index < days; index += 1) {
     // A day the station did not report counts as no ET0 and no rain; the answer says how many.
-    const day = weatherOn(emergence + index);
+    const day = weatherOf.get(emergence + index);
     seasonWeather.referenceEvapotranspiration[index] = day?.referenceEvapotranspiration ?? 0;
     seasonWeather.rain[index] = day?.rain ?? 0;
     seasonWeather.wind[index] = day?.wind ?? Number.NaN;
     seasonWeather.minHumidity[index] = day?.minHumidity ?? Number.NaN;
-    for (let cell = 0; cell < count; cell += 1)
-      applied[index * count + cell] = waterOn(cells[cell]!, emergence + index);
+  }
+  for (let cell = 0; cell < count; cell += 1) {
+    const daily = waterOfCells[cell];
+    if (!daily) continue;
+    for (let index = 0; index < days; index += 1) applied[index * count + cell] = daily[waterOffset + index]!;
   }
   const curves = seasonCurves(crop, soil, seasonWeather);
   const run = runCells(curves, { count, applied }, { efficiency });
