@@ -1,5 +1,7 @@
-import { type ProgramData, WatermapResponseSchema, WaterBalanceSchema } from '@pivot/contracts';
+import { type GeoJson, type ProgramData, WatermapResponseSchema, WaterBalanceSchema } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { sprinklers } from '../../src/modules/sprinklers/sprinklers.table';
 import { machineState } from '../../src/modules/telemetry';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
 import { referenceEvapotranspiration } from '../../src/modules/weather/reference-evapotranspiration';
@@ -247,6 +249,72 @@ describe('the water balance API', () => {
     expect(Math.abs(sector!.depletion - mean)).toBeLessThan(0.06);
     expect(sector!.taw).toBeCloseTo(taw(DAYS), 2);
     await t.database.db.delete(machineState);
+  });
+
+  it('counts the days the station did not report, and takes no ET0 on them', async () => {
+    const balance = await balanceOf(farmer, '09.06.2026');
+    expect(balance.missingWeatherDays).toBe(2);
+    expect(balance.zones[0]!.et0).toBe(0);
+    expect(balance.zones[0]!.etc).toBe(0);
+    const seventh = await balanceOf(farmer, '07.06.2026');
+    // No ET0, no rain, no water: the depletion stands.
+    expect(balance.zones[0]!.depletion).toBeCloseTo(seventh.zones[0]!.depletion, 1);
+  });
+
+  it("gives a crop area's season its cells, and the whole circle's season the rest", async () => {
+    const west: GeoJson = {
+      type: 'FeatureCollection',
+      features: [
+        {
+          type: 'Feature',
+          properties: { kind: 'crop', name: 'West' },
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [17.19, 52.29],
+                [17.2, 52.29],
+                [17.2, 52.31],
+                [17.19, 52.31],
+                [17.19, 52.29],
+              ],
+            ],
+          },
+        },
+      ],
+    };
+    await t.database.db.update(sprinklers).set({ areaMap: west }).where(eq(sprinklers.id, sprinklerId));
+    const whole = await balanceOf(farmer, '07.06.2026');
+    const response = await farmer.put(`/api/sprinkler/${sprinklerId}/crop-seasons/`, [
+      { name: 'Potato West', polygon: 'West', crop: 'potato', emergence: '03.06.2026', soil: 'sand' },
+      {
+        name: 'Test crop 2026',
+        polygon: null,
+        crop: { kc: [KC_INITIAL, 1.1, 0.6], stages: [...STAGES], rootDepth: [...ROOT_DEPTH], p: P },
+        emergence: '01.06.2026',
+        soil: { fieldCapacity: FIELD_CAPACITY, wiltingPoint: WILTING_POINT },
+      },
+    ]);
+    expect(response.status).toBe(200);
+    const split = await balanceOf(farmer, '07.06.2026');
+    expect(split.zones.map((zone) => zone.name)).toEqual(['Potato West', 'Test crop 2026']);
+    expect(split.cells).toHaveLength(whole.cells.length);
+    const westCells = split.cells.filter(([, lng]) => lng < CENTRE.lng);
+    // Sand's TAW (Table 19: 0.12 − 0.045) on the potato's roots is not the loam's of the custom crop.
+    expect(new Set(westCells.map(([, , , cellTaw]) => cellTaw)).size).toBe(1);
+    expect(westCells[0]![3]).toBeCloseTo(split.zones[0]!.taw, 1);
+    expect(split.zones[0]!.taw).not.toBeCloseTo(taw(DAYS), 0);
+    // The east keeps the custom crop's numbers.
+    for (const [, lng, , cellTaw] of split.cells) if (lng > CENTRE.lng) expect(cellTaw).toBeCloseTo(taw(DAYS), 1);
+    await farmer.put(`/api/sprinkler/${sprinklerId}/crop-seasons/`, [
+      {
+        name: 'Test crop 2026',
+        polygon: null,
+        crop: { kc: [KC_INITIAL, 1.1, 0.6], stages: [...STAGES], rootDepth: [...ROOT_DEPTH], p: P },
+        emergence: '01.06.2026',
+        soil: { fieldCapacity: FIELD_CAPACITY, wiltingPoint: WILTING_POINT },
+      },
+    ]);
   });
 
   it('says why there is nothing: no season on the day, or no station near the machine', async () => {
