@@ -120,7 +120,7 @@ export async function buildApp({
   await app.register(programsModule, config);
   await app.register(watermapModule, config);
   await app.register(reportsExportModule);
-  await app.register(adviceModule);
+  await app.register(adviceModule, config);
   await app.register(alertsModule, config);
   await app.register(incidentsModule);
   await app.register(webhooksModule, config);

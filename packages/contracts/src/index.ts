@@ -16,6 +16,7 @@ export * from './reports-csv';
 export * from './sprinklers';
 export * from './user-list';
 export * from './users';
+export * from './water-balance';
 export * from './watermap';
 export * from './weather';
 export * from './webhooks';

@@ -31,10 +31,12 @@ describe('the watermap', () => {
   let t: TestApp;
   let farmer: ApiClient;
   let sprinklerId: number;
+  let machineId: string;
   beforeAll(async () => {
     t = await createTestApp({ TIME_ZONE: 'Europe/Warsaw' });
     const pivot = await buildSprinkler(t, { lat: '52.300000', lng: '17.200000', armLength: 300 });
     sprinklerId = pivot.id;
+    machineId = pivot.internalId;
     const user = await t.buildUser();
     await grant(t, pivot.id, user.id);
     farmer = t.client();
@@ -92,6 +94,25 @@ describe('the watermap', () => {
     expect(volumeOf(await watermap('01.01.2026', '01.01.2026'))).toBeCloseTo(FLOW / 2, -1);
     expect(volumeOf(await watermap('01.12.2025', '28.02.2026'))).toBeCloseTo(FLOW, -1);
     expect(volumeOf(await watermap('15.12.2025', '10.03.2026'))).toBeCloseTo(2 * FLOW, -1);
+  });
+
+  it("gives another module each cell's water day by day, across New Year too", async () => {
+    const first = new Date(Date.UTC(2025, 11, 30));
+    const { step, cells } = await t.app.watermap.dailyWater(machineId, first, new Date(Date.UTC(2026, 2, 11)));
+    expect(step).toBe(10);
+    const volumeOn = (dayIndex: number) =>
+      cells.reduce((sum, cell) => sum + (cell.daily[dayIndex]! / 1000) * step * step, 0);
+    // 30 December is day 0: 31 December, 1 January, 10 March (day 70), nothing on the other days.
+    expect(cells[0]!.daily).toHaveLength(72);
+    expect(volumeOn(1)).toBeCloseTo(FLOW / 2, -1);
+    expect(volumeOn(2)).toBeCloseTo(FLOW / 2, -1);
+    expect(volumeOn(70)).toBeCloseTo(FLOW, -1);
+    const total = cells.reduce((sum, cell) => sum + cell.daily.reduce((cellSum, mm) => cellSum + mm, 0), 0);
+    const counted = [1, 2, 70].reduce((sum, dayIndex) => sum + (volumeOn(dayIndex) * 1000) / (step * step), 0);
+    expect(total).toBeCloseTo(counted, 6);
+    // Each cell's days add up to what the watermap serves for the range.
+    const served = await watermap('30.12.2025', '11.03.2026');
+    expect(volumeOf(served)).toBeCloseTo(volumeOn(1) + volumeOn(2) + volumeOn(70), 0);
   });
 
   it('counts each report once, however often the accounting runs', async () => {

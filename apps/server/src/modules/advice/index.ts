@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Config } from '../../config';
 import { cropSeasonsRoutes } from './crop-seasons.routes';
 import { CropSeasonsService } from './crop-seasons.service';
+import { waterBalanceRoutes } from './water-balance.routes';
+import { WaterBalanceService } from './water-balance.service';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,15 +15,22 @@ declare module 'fastify' {
 export type { CropSeasonsService } from './crop-seasons.service';
 
 /**
- * Irrigation advice (docs/advice.md): a machine's crop seasons, stored and served; the FAO-56
- * soil-water balance they feed is a set of pure functions beside them.
+ * Irrigation advice (docs/advice.md): a machine's crop seasons, stored and served, and the FAO-56
+ * soil-water balance they feed (pure functions beside them) from the watermap's water and the
+ * nearest station's weather.
  */
 export const adviceModule = fp(
-  async (app: FastifyInstance) => {
-    const { sprinklers, logs } = app;
-    const cropSeasons = new CropSeasonsService({ db: app.database.db, sprinklers, logs });
+  async (app: FastifyInstance, config: Pick<Config, 'timeZone'>) => {
+    const { sprinklers, logs, watermap, weather } = app;
+    const { db } = app.database;
+    const cropSeasons = new CropSeasonsService({ db, sprinklers, logs });
     app.decorate('cropSeasons', cropSeasons);
     await app.register(cropSeasonsRoutes, { prefix: '/api', cropSeasons });
+    const waterBalance = new WaterBalanceService({ db, sprinklers, watermap, weather, timeZone: config.timeZone });
+    await app.register(waterBalanceRoutes, { prefix: '/api', waterBalance });
   },
-  { name: 'advice', dependencies: ['database', 'authentication', 'sprinklers', 'logs'] },
+  {
+    name: 'advice',
+    dependencies: ['database', 'authentication', 'sprinklers', 'logs', 'telemetry', 'watermap', 'weather'],
+  },
 );

@@ -9,8 +9,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Turns stored telemetry into water on each machine's grid, in the background. */
     waterAccounting: WaterAccounting;
+    /** The water on each machine's grid, for the routes and for other modules (`dailyWater`). */
+    watermap: WatermapService;
   }
 }
+
+export { type CellDailyWater, type WatermapService, cellCentre } from './watermap.service';
+export { WATER_GRID_STEP_M } from './water-accounting';
 
 /** The watermap: the water each machine applied, per grid cell and day, counted from its telemetry. */
 export const watermapModule = fp(
@@ -25,7 +30,9 @@ export const watermapModule = fp(
       logger: app.log,
     });
     app.decorate('waterAccounting', accounting);
-    await app.register(watermapRoutes, { prefix: '/api', watermap: new WatermapService(db, sprinklers) });
+    const watermap = new WatermapService(db, sprinklers);
+    app.decorate('watermap', watermap);
+    await app.register(watermapRoutes, { prefix: '/api', watermap });
     app.addHook('onReady', async () => accounting.start());
     app.addHook('onClose', () => accounting.stop());
   },

@@ -5,9 +5,23 @@ import type { SignedInUser } from '../../http/request-context';
 import type { SprinklersService } from '../sprinklers';
 import { WATER_GRID_STEP_M } from './water-accounting';
 import { dayOfYear } from './day-of-year';
-import { waterPerCell } from './watermap.repository';
+import { runningSumsOfYear, waterPerCell } from './watermap.repository';
 
 const LONGEST_RANGE_DAYS = 366;
+const DAY_MS = 86_400_000;
+
+/** A cell's water day by day: `daily[i]` is the mm of the i-th day of the range asked for. */
+export type CellDailyWater = { x: number; y: number; daily: Float64Array };
+
+/** A cell centre's latitude and longitude, as the watermap serves them (7 decimals). */
+export function cellCentre(centre: { lat: number; lng: number }, x: number, y: number): [number, number] {
+  const metresToLat = 1 / METRES_PER_DEGREE;
+  const metresToLng = metresToLat / Math.cos((centre.lat * Math.PI) / 180);
+  return [
+    round(centre.lat + (y + 0.5) * WATER_GRID_STEP_M * metresToLat, 7),
+    round(centre.lng + (x + 0.5) * WATER_GRID_STEP_M * metresToLng, 7),
+  ];
+}
 
 function round(value: number, decimals: number): number {
   const factor = 10 ** decimals;
@@ -27,17 +41,42 @@ export class WatermapService {
     const stop = parseDottedDate(query.stop)!;
     if ((stop.getTime() - start.getTime()) / 86_400_000 >= LONGEST_RANGE_DAYS) throw new AppError('validation_error');
     const cells = await waterPerCell(this.db, sprinkler.internalId, dayOfYear(start), dayOfYear(stop));
-    const centreLat = Number(sprinkler.lat);
-    const centreLng = Number(sprinkler.lng);
-    const metresToLat = 1 / METRES_PER_DEGREE;
-    const metresToLng = metresToLat / Math.cos((centreLat * Math.PI) / 180);
+    const centre = { lat: Number(sprinkler.lat), lng: Number(sprinkler.lng) };
     const data = cells
       .filter((cell) => cell.depth >= 0.05)
-      .map((cell): [number, number, number] => [
-        round(centreLat + (cell.y + 0.5) * WATER_GRID_STEP_M * metresToLat, 7),
-        round(centreLng + (cell.x + 0.5) * WATER_GRID_STEP_M * metresToLng, 7),
-        round(cell.depth, 1),
-      ]);
+      .map((cell): [number, number, number] => [...cellCentre(centre, cell.x, cell.y), round(cell.depth, 1)]);
     return { data, step: WATER_GRID_STEP_M };
+  }
+
+  /**
+   * For another module (the advice's water balance), which has checked the user's access: each
+   * watered cell's mm on every local day from `first` to `last` (UTC midnights of the dates, both
+   * included; any span across years). Cells that got no water in the range are left out.
+   */
+  async dailyWater(machineId: string, first: Date, last: Date): Promise<{ step: number; cells: CellDailyWater[] }> {
+    const dayCount = Math.round((last.getTime() - first.getTime()) / DAY_MS) + 1;
+    const cells = new Map<string, CellDailyWater>();
+    const start = dayOfYear(first);
+    const stop = dayOfYear(last);
+    for (let year = start.year; year <= stop.year; year += 1) {
+      const from = year === start.year ? start.day : 1;
+      const to = year === stop.year ? stop.day : dayOfYear(new Date(Date.UTC(year, 11, 31))).day;
+      const rangeIndex = Math.round((Date.UTC(year, 0, from) - first.getTime()) / DAY_MS);
+      for (const row of await runningSumsOfYear(this.db, machineId, year, from, to)) {
+        if (row.sums.length === 0) continue;
+        const sumThrough = (day: number) =>
+          day < row.offset ? 0 : row.sums[Math.min(day - row.offset, row.sums.length - 1)]!;
+        const key = `${row.x}:${row.y}`;
+        let cell = cells.get(key);
+        if (!cell) {
+          cell = { x: row.x, y: row.y, daily: new Float64Array(dayCount) };
+          cells.set(key, cell);
+        }
+        for (let day = from; day <= to; day += 1) {
+          cell.daily[rangeIndex + day - from] = sumThrough(day) - sumThrough(day - 1);
+        }
+      }
+    }
+    return { step: WATER_GRID_STEP_M, cells: [...cells.values()] };
   }
 }

@@ -9,7 +9,13 @@ declare module 'fastify' {
   }
 }
 
-export { type WeatherNear, type WeatherService, presentSensorsNear } from './weather.service';
+export {
+  type StationDay,
+  type StationDays,
+  type WeatherNear,
+  type WeatherService,
+  presentSensorsNear,
+} from './weather.service';
 
 /**
  * Weather: what stations and soil sensors report through their machine's controller, and what a

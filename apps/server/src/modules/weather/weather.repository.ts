@@ -110,6 +110,8 @@ export type DailySummary = {
   wind: number | null;
   /** Mean global radiation over the day's readings, W/m² */
   solarRadiation: number | null;
+  /** mm over the day's readings */
+  rain: number;
 };
 
 /** One row per station and local calendar day in [from, to): the figures FAO-56 needs. */
@@ -132,6 +134,7 @@ export async function dailySummaries(
       maxHumidity: sql<number>`max(${weatherReadings.humidity})`,
       wind: sql<number | null>`avg(${weatherReadings.wind})`,
       solarRadiation: sql<number | null>`avg(${weatherReadings.solarRadiation})`,
+      rain: sql<number>`sum(${weatherReadings.rain})`,
     })
     .from(weatherReadings)
     .where(
@@ -151,7 +154,32 @@ export async function dailySummaries(
     maxHumidity: Number(row.maxHumidity),
     wind: row.wind === null ? null : Number(row.wind),
     solarRadiation: row.solarRadiation === null ? null : Number(row.solarRadiation),
+    rain: Number(row.rain),
   }));
+}
+
+/** Each station that reported from inside the area in [from, to), at its last position there. */
+export async function stationsReportingIn(
+  db: Queryable,
+  area: Area,
+  from: Date,
+  to: Date,
+): Promise<{ stationId: string; lat: number; lng: number }[]> {
+  return db
+    .selectDistinctOn([weatherReadings.stationId], {
+      stationId: weatherReadings.stationId,
+      lat: weatherReadings.lat,
+      lng: weatherReadings.lng,
+    })
+    .from(weatherReadings)
+    .where(
+      and(
+        gte(weatherReadings.ts, from),
+        sql`${weatherReadings.ts} < ${to.toISOString()}`,
+        insideArea(weatherReadings.lat, weatherReadings.lng, area),
+      ),
+    )
+    .orderBy(weatherReadings.stationId, sql`${weatherReadings.ts} desc`);
 }
 
 export type SoilSensorRow = typeof soilSensors.$inferSelect;

@@ -16,6 +16,7 @@ import {
   type SoilSensorRow,
   soilSensorsIn,
   soilSensorsInColumn,
+  stationsReportingIn,
   upsertSoilReading,
 } from './weather.repository';
 
@@ -37,6 +38,21 @@ const WEATHER_REFRESH_MS = 60 * 1000;
 const DEFAULT_ELEVATION_M = 100;
 /** W/m² averaged over a day → MJ/m² over that day */
 const WATTS_TO_DAILY_MEGAJOULES = 0.0864;
+
+/** One local calendar day of a station, as the soil-water balance reads it. */
+export type StationDay = {
+  /** YYYY-MM-DD in the farmers' time zone. */
+  date: string;
+  /** FAO-56 Penman-Monteith ET0 of the day, mm, from the day's readings as the detail's ETP. */
+  referenceEvapotranspiration: number;
+  rain: number;
+  /** Mean wind of the day's readings, m/s, NaN when the station reports none. */
+  wind: number;
+  minHumidity: number;
+};
+
+/** The nearest station's days over a range; days it did not report are absent. Null station: none within reach. */
+export type StationDays = { stationId: string | null; days: StationDay[] };
 
 /**
  * The stations near a machine as `stationsNear` gives them, with what tells when that answer
@@ -110,6 +126,32 @@ export class WeatherService {
         ...readings.map((reading) => reading.ts.getTime() + READING_LIFETIME_MS),
       ),
     };
+  }
+
+  /**
+   * The days from `firstDate` to `lastDate` (YYYY-MM-DD, local, both included) of the station
+   * nearest the machine's centre among those that reported within the detail's radius then.
+   */
+  async dailyWeatherNear(db: Queryable, centre: LatLng, firstDate: string, lastDate: string): Promise<StationDays> {
+    const from = startOfLocalDay(this.timeZone, new Date(`${firstDate}T12:00:00Z`));
+    const afterLast = new Date(Date.parse(`${lastDate}T12:00:00Z`) + DAY_MS);
+    const to = startOfLocalDay(this.timeZone, afterLast);
+    const nearest = (await stationsReportingIn(db, stationArea(centre), from, to))
+      .map((station) => ({ ...station, distance: distanceM(centre, station) }))
+      .filter((station) => station.distance <= STATION_RADIUS_M)
+      .sort((a, b) => a.distance - b.distance || a.stationId.localeCompare(b.stationId))[0];
+    if (!nearest) return { stationId: null, days: [] };
+    const summaries = await dailySummaries(db, [nearest.stationId], from, to, this.timeZone);
+    const days = summaries
+      .map((day): StationDay => ({
+        date: day.day,
+        referenceEvapotranspiration: dayEvapotranspiration(day, nearest.lat),
+        rain: day.rain,
+        wind: day.wind ?? Number.NaN,
+        minHumidity: day.minHumidity,
+      }))
+      .sort((a, b) => a.date.localeCompare(b.date));
+    return { stationId: nearest.stationId, days };
   }
 
   /** Soil sensors within the machine's reach: latitude, longitude, moisture and depth when known. */
@@ -186,24 +228,24 @@ export function presentSensorsNear(
 /** ETP summed over the days a station has readings for; null when it has none. */
 function sumEvapotranspiration(days: DailySummary[], latitude: number): number | null {
   if (days.length === 0) return null;
-  return days.reduce((sum, day) => {
-    const date = new Date(`${day.day}T12:00:00Z`);
-    const dayOfYear = Math.floor((date.getTime() - Date.UTC(date.getUTCFullYear(), 0, 0)) / DAY_MS);
-    return (
-      sum +
-      referenceEvapotranspiration({
-        dayOfYear,
-        latitudeDegrees: latitude,
-        elevationM: DEFAULT_ELEVATION_M,
-        minTemperature: day.minTemperature,
-        maxTemperature: day.maxTemperature,
-        minHumidity: day.minHumidity,
-        maxHumidity: day.maxHumidity,
-        wind: day.wind ?? undefined,
-        solarRadiation: day.solarRadiation === null ? undefined : day.solarRadiation * WATTS_TO_DAILY_MEGAJOULES,
-      })
-    );
-  }, 0);
+  return days.reduce((sum, day) => sum + dayEvapotranspiration(day, latitude), 0);
+}
+
+/** A day's FAO-56 ET0, mm, from its summary at the station's latitude. */
+function dayEvapotranspiration(day: DailySummary, latitude: number): number {
+  const date = new Date(`${day.day}T12:00:00Z`);
+  const dayOfYear = Math.floor((date.getTime() - Date.UTC(date.getUTCFullYear(), 0, 0)) / DAY_MS);
+  return referenceEvapotranspiration({
+    dayOfYear,
+    latitudeDegrees: latitude,
+    elevationM: DEFAULT_ELEVATION_M,
+    minTemperature: day.minTemperature,
+    maxTemperature: day.maxTemperature,
+    minHumidity: day.minHumidity,
+    maxHumidity: day.maxHumidity,
+    wind: day.wind ?? undefined,
+    solarRadiation: day.solarRadiation === null ? undefined : day.solarRadiation * WATTS_TO_DAILY_MEGAJOULES,
+  });
 }
 
 function round(value: number): number {

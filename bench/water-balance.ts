@@ -1,0 +1,141 @@
+/**
+ * The water balance of a 520 m machine's season: GET /api/sprinkler/{id}/water-balance/ on the
+ * last day of a 170-day maize season (every 10 m cell of the circle, about 8,500, run day by day
+ * from emergence), through the listening API as a signed-in user, with a season of hourly station
+ * readings and the watermap's water of a 20 mm pass every 4 days stored beforehand. Target: p95
+ * < 50 ms on the embedded defaults.
+ */
+import { randomBytes } from 'node:crypto';
+import { grantAccess } from '@pivot/server/src/modules/access/access.repository';
+import { insertCropSeasons } from '@pivot/server/src/modules/advice/crop-seasons.repository';
+import { insertSprinkler } from '@pivot/server/src/modules/sprinklers/sprinklers.repository';
+import { waterCellYears } from '@pivot/server/src/modules/watermap/watermap.table';
+import { weatherReadings } from '@pivot/server/src/modules/weather/weather.table';
+import { startBenchServer } from './support/bench-server';
+import { readOptions } from './support/cli';
+import { getBody } from './support/http';
+import { formatNumber, printFigure, printTargeted, printTitle } from './support/report';
+import { runBenchmark } from './support/run';
+import { summarise, timeSequentially } from './support/stats';
+
+const TARGET_P95_MS = 50;
+const WARM_UP_REQUESTS = 5;
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const STEP_M = 10;
+const ARM_M = 520;
+const CENTRE = { lat: '52.250000', lng: '17.150000' };
+/** Maize (grain) emerging on 1 April 2025: day 91 of the year; Table 11's season is 170 days. */
+const EMERGENCE = Date.UTC(2025, 3, 1);
+const EMERGENCE_DAY_OF_YEAR = 91;
+const SEASON_DAYS = 170;
+const PASS_EVERY_DAYS = 4;
+const PASS_MM = 20;
+const INSERT_CHUNK = 1000;
+
+const options = readOptions({ requests: 100 });
+
+/** dd.mm.yyyy of a UTC midnight. */
+function dotted(ms: number): string {
+  const [year, month, day] = new Date(ms).toISOString().slice(0, 10).split('-');
+  return `${day}.${month}.${year}`;
+}
+
+/** An hourly reading of a summer day (local time about UTC+2), some rain now and then. */
+function readingsOf(dayIndex: number) {
+  return Array.from({ length: 24 }, (_, hour) => {
+    const daylight = Math.max(0, Math.sin(((hour - 5) / 15) * Math.PI));
+    return {
+      stationId: 'BENCH-WS',
+      machineId: null,
+      ts: new Date(EMERGENCE - 2 * HOUR_MS + dayIndex * DAY_MS + hour * HOUR_MS),
+      lat: 52.251,
+      lng: 17.15,
+      temperature: 10 + 8 * Math.sin((dayIndex / SEASON_DAYS) * Math.PI) + 10 * daylight,
+      humidity: 90 - 40 * daylight,
+      rain: hour === 6 && dayIndex % 9 === 0 ? 8 : 0,
+      wind: 2 + (hour % 3) * 0.5,
+      solarRadiation: 700 * daylight,
+    };
+  });
+}
+
+runBenchmark('water-balance', 180_000, async () => {
+  const server = await startBenchServer(options);
+  try {
+    const { app } = server;
+    const { db } = app.database;
+    await app.waterAccounting.stop();
+    printTitle('Water balance of a 520 m machine over a season', {
+      broker: server.setting.broker,
+      database: server.setting.database,
+      season: `maize from ${dotted(EMERGENCE)}, ${SEASON_DAYS} days, a ${PASS_MM} mm pass every ${PASS_EVERY_DAYS} days`,
+    });
+    const user = await server.createUser();
+    const sprinkler = await insertSprinkler(db, {
+      internalId: `BENCH-BALANCE-${randomBytes(3).toString('hex')}`,
+      name: 'Balance',
+      ...CENTRE,
+      armLength: ARM_M,
+    });
+    await grantAccess(db, sprinkler.id, user.id, 'watch');
+    await insertCropSeasons(db, sprinkler.id, [
+      {
+        name: 'Maize 2025',
+        polygon: null,
+        crop: 'maize-grain',
+        emergence: '2025-04-01',
+        year: 2025,
+        soil: 'loam',
+        depletionFraction: null,
+        efficiency: null,
+      },
+    ]);
+    for (let day = 0; day < SEASON_DAYS; day += 10) {
+      const rows = [];
+      for (let dayIndex = day; dayIndex < Math.min(day + 10, SEASON_DAYS); dayIndex += 1)
+        rows.push(...readingsOf(dayIndex));
+      await db.insert(weatherReadings).values(rows);
+    }
+    // The watermap's running sums of the year for every cell the arm reaches.
+    const lastDayOfYear = EMERGENCE_DAY_OF_YEAR + SEASON_DAYS - 1;
+    const sums = Array.from({ length: lastDayOfYear }, (_, index) => {
+      const seasonDay = index + 1 - EMERGENCE_DAY_OF_YEAR;
+      return seasonDay < 0 ? 0 : (Math.floor(seasonDay / PASS_EVERY_DAYS) + 1) * PASS_MM;
+    });
+    const reach = Math.ceil(ARM_M / STEP_M) + 1;
+    let rows: (typeof waterCellYears.$inferInsert)[] = [];
+    let cells = 0;
+    for (let x = -reach; x < reach; x += 1) {
+      for (let y = -reach; y < reach; y += 1) {
+        if (Math.hypot((x + 0.5) * STEP_M, (y + 0.5) * STEP_M) >= ARM_M + STEP_M / 2) continue;
+        rows.push({ machineId: sprinkler.internalId, year: 2025, x, y, days: sums });
+        cells += 1;
+        if (rows.length === INSERT_CHUNK) {
+          await db.insert(waterCellYears).values(rows);
+          rows = [];
+        }
+      }
+    }
+    if (rows.length > 0) await db.insert(waterCellYears).values(rows);
+
+    const session = await server.signIn(user.email);
+    const date = dotted(EMERGENCE + (SEASON_DAYS - 1) * DAY_MS);
+    const path = `/api/sprinkler/${sprinkler.id}/water-balance/?date=${date}`;
+    let answered = 0;
+    const request = async () => {
+      const body = await getBody(server.baseUrl, path, session.access);
+      answered = (JSON.parse(body) as { cells: unknown[] }).cells.length;
+    };
+    await timeSequentially(WARM_UP_REQUESTS, request);
+    const latency = summarise(await timeSequentially(options.requests, request));
+    printFigure('answer', `${formatNumber(answered)} cells of ${formatNumber(cells)} stored, on ${date}`);
+    printFigure(
+      'latency p50 / max',
+      `${formatNumber(latency.p50, 1)} ms / ${formatNumber(latency.max, 1)} ms (${latency.count} requests, one at a time)`,
+    );
+    printTargeted('latency p95', latency.p95, 'ms', { below: TARGET_P95_MS }, 1);
+  } finally {
+    await server.close();
+  }
+});

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { DottedDateSchema } from './common';
+
+/**
+ * The soil-water balance of a machine's field (issue 21, docs/advice.md): the state at the end of
+ * a day for each crop zone and each sector of the active program, and every cell's depletion.
+ */
+export const WaterBalanceQuerySchema = z.strictObject({
+  /** The day whose end the balance describes; the last complete local day by default. */
+  date: DottedDateSchema.optional(),
+});
+export type WaterBalanceQuery = z.infer<typeof WaterBalanceQuerySchema>;
+
+/** Why a balance holds no zones. */
+export const WATER_BALANCE_REASONS = ['no_season', 'no_weather_station'] as const;
+export type WaterBalanceReason = (typeof WATER_BALANCE_REASONS)[number];
+
+/** Where the coming days' ET0 and rain came from: this step knows only the last 7 days' mean ETc. */
+export const FORECAST_SOURCES = ['recent-etc'] as const;
+
+/** A crop zone's or a sector's state at the end of the day: mm, mm/day, %. */
+export const WaterBalanceAreaSchema = z.strictObject({
+  name: z.string(),
+  /** Total and readily available water of the root zone, mm (means over the area's cells). */
+  taw: z.number(),
+  raw: z.number(),
+  /** Root zone depletion at the end of the day, mm: mean, least and most over the area's cells. */
+  depletion: z.number(),
+  depletionMin: z.number(),
+  depletionMax: z.number(),
+  /** Water stress coefficient of the day (Eq. 84), mean over the cells. */
+  ks: z.number(),
+  /** Kc · ET0 of the day, mm/day: the crop's evapotranspiration without stress. */
+  etc: z.number(),
+  et0: z.number(),
+  /** The station's rain of the day, mm (before the 0.2 ET0 rule). */
+  rain: z.number(),
+  /** The water the watermap measured on the area that day, mm (mean over its cells, before the efficiency). */
+  applied: z.number(),
+  nextIrrigation: DottedDateSchema.nullable(),
+  /** mm to reach the root zone on that day, and mm to apply (net ÷ efficiency); null when none is due. */
+  netDose: z.number().nullable(),
+  grossDose: z.number().nullable(),
+  /** Null while the machine's depth at 100 % is unknown. */
+  percentTimer: z.number().nullable(),
+});
+export type WaterBalanceArea = z.infer<typeof WaterBalanceAreaSchema>;
+
+export const WaterBalanceSchema = z.strictObject({
+  /** The day described, dd.mm.yyyy. */
+  date: DottedDateSchema,
+  /** Set when there are no zones: no season runs on that day, or no station reports near the machine. */
+  reason: z.enum(WATER_BALANCE_REASONS).nullable(),
+  /** The station whose weather was used, and the season days it reported nothing (taken as no ET0, no rain). */
+  station: z.string().nullable(),
+  missingWeatherDays: z.number().int().nonnegative(),
+  forecast: z.enum(FORECAST_SOURCES),
+  zones: z.array(WaterBalanceAreaSchema),
+  sectors: z.array(WaterBalanceAreaSchema),
+  /** The cells as the watermap serves them: grid step, m, and per cell [lat, lng, depletion mm, TAW mm]. */
+  step: z.number().positive(),
+  cells: z.array(z.tuple([z.number(), z.number(), z.number(), z.number()])),
+});
+export type WaterBalance = z.infer<typeof WaterBalanceSchema>;
