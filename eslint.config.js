@@ -56,7 +56,7 @@ const noLiteralText = {
 };
 
 /** The web app's features: each may use the shared layers (ui, lib, config, i18n) and itself only. */
-const WEB_FEATURES = ['auth', 'account', 'activity', 'admin', 'sprinklers', 'programs'];
+const WEB_FEATURES = ['auth', 'account', 'activity', 'admin', 'sprinklers', 'programs', 'advice'];
 const RELATIVE_ESCAPE = {
   regex: '^\\.\\./\\.\\./',
   message: 'Import from another folder through "@/…"; relative paths stay within a folder and its neighbours.',

@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { paths } from '@/config/paths';
+import { AdviceCard } from '@/features/advice/components/advice-card';
+import { CropSeasonsCard } from '@/features/advice/components/crop-seasons-card';
 import { ProgramsPanel } from '@/features/programs/components/programs-panel';
 import { useSprinkler } from '@/features/sprinklers/api/get-sprinkler';
 import { useWatermap } from '@/features/sprinklers/api/get-watermap';
@@ -75,6 +77,8 @@ export function SprinklerRoute() {
           onSelectProgram={setSelectedProgramId}
         />
         <div className="flex flex-col gap-4">
+          <AdviceCard sprinklerId={sprinkler.id} />
+          <CropSeasonsCard sprinkler={sprinkler} />
           <WeatherStationsCard stations={sprinkler.weather_stations} />
           <ReportsDownloadCard sprinklerId={sprinkler.id} />
         </div>

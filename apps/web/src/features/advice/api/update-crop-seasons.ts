@@ -1,0 +1,56 @@
+import { type CropSeason, CropSeasonListSchema, CropSeasonsSchema, type ValidationIssue } from '@pivot/contracts';
+import { apiRequest } from '@/lib/api-client';
+import { queryClient } from '@/lib/query-client';
+import { useAction } from '@/lib/use-action';
+import { cropSeasonsKey } from './get-crop-seasons';
+import { waterBalanceKey } from './get-water-balance';
+
+/** What the form shows on its fields: the seasons stored, or the issues the server found with the body. */
+export type UpdateCropSeasonsResult = { ok: true; seasons: CropSeason[] } | { ok: false; issues: ValidationIssue[] };
+
+/** The answers a season form shows on its own fields rather than as a toast. */
+const SHOWN_ON_FIELDS = new Set(['validation_error', 'crop_area_not_found']);
+
+/**
+ * Replaces the seasons of `year` (and of every year the body holds) with the body's; other years
+ * stay untouched (docs/advice.md, "What PUT replaces"). Validation problems come back as issues
+ * with their paths (`body.0.soil.fieldCapacity`) for the form; other failures are toasts.
+ */
+export async function updateCropSeasons(
+  sprinklerId: number,
+  year: number,
+  seasons: CropSeason[],
+): Promise<UpdateCropSeasonsResult | false> {
+  const result = await apiRequest({
+    method: 'PUT',
+    path: `/sprinkler/${sprinklerId}/crop-seasons/`,
+    query: { year },
+    body: CropSeasonsSchema.parse(seasons),
+    response: CropSeasonListSchema,
+    handlesFailure: (failure) => failure.error !== null && SHOWN_ON_FIELDS.has(failure.error.code),
+  });
+  if (result.ok) {
+    queryClient.setQueryData(cropSeasonsKey(sprinklerId), result.data);
+    void queryClient.invalidateQueries({ queryKey: waterBalanceKey(sprinklerId) });
+    return { ok: true, seasons: result.data };
+  }
+  const { error, body } = result.failure;
+  if (!error || !SHOWN_ON_FIELDS.has(error.code)) return false;
+  const issues = readIssues(body);
+  return { ok: false, issues: issues.length > 0 ? issues : [{ path: 'body', message: error.message }] };
+}
+
+function readIssues(body: unknown): ValidationIssue[] {
+  if (typeof body !== 'object' || body === null || !('issues' in body) || !Array.isArray(body.issues)) return [];
+  return body.issues.filter(
+    (issue): issue is ValidationIssue =>
+      typeof issue === 'object' &&
+      issue !== null &&
+      typeof (issue as Record<string, unknown>).path === 'string' &&
+      typeof (issue as Record<string, unknown>).message === 'string',
+  );
+}
+
+export function useUpdateCropSeasons() {
+  return useAction(updateCropSeasons);
+}

@@ -1,0 +1,82 @@
+import type { WaterBalance, WaterBalanceArea } from '@pivot/contracts';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderInApp } from '@/test-utils';
+import { WaterBalanceAdvice } from './advice-card';
+
+const zone = (changes: Partial<WaterBalanceArea> = {}): WaterBalanceArea => ({
+  name: 'Kukurydza 2026',
+  taw: 41.6,
+  raw: 20.8,
+  depletion: 12.4,
+  depletionMin: 9.1,
+  depletionMax: 14,
+  ks: 1,
+  etc: 2.31,
+  et0: 4.62,
+  rain: 0,
+  applied: 0,
+  nextIrrigation: '10.06.2026',
+  netDose: 21.3,
+  grossDose: 25.06,
+  percentTimer: null,
+  ...changes,
+});
+
+const balance = (changes: Partial<WaterBalance> = {}): WaterBalance => ({
+  date: '07.06.2026',
+  reason: null,
+  station: 'WS-12',
+  missingWeatherDays: 0,
+  forecast: 'recent-etc',
+  zones: [zone()],
+  sectors: [
+    zone({ name: 'Sektor 1', nextIrrigation: '08.06.2026' }),
+    zone({ name: 'Sektor 2', nextIrrigation: null, netDose: null, grossDose: null }),
+  ],
+  step: 10,
+  cells: [],
+  ...changes,
+});
+
+describe('the irrigation advice', () => {
+  it('shows each zone’s and sector’s depletion, next date and doses, and where the outlook came from', async () => {
+    await renderInApp(<WaterBalanceAdvice balance={balance()} today="08.06.2026" />);
+    expect(screen.getByText(/end of 07.06.2026, station WS-12/)).toBeVisible();
+    expect(screen.getByText(/last 7 days’ mean crop water use, no rain/)).toBeVisible();
+    const maize = screen.getByRole('listitem', { name: 'Kukurydza 2026' });
+    expect(maize).toHaveTextContent('12.4 mm (min–max 9.1–14)');
+    expect(maize).toHaveTextContent('RAW 20.8 mm / TAW 41.6 mm');
+    expect(maize).toHaveTextContent('Next irrigation10.06.2026');
+    expect(maize).toHaveTextContent('net 21.3 mm, gross 25.1 mm');
+    expect(within(maize).getByRole('img')).toHaveAccessibleName(
+      'Depletion 12.4 mm of 41.6 mm available; water is due at 20.8 mm',
+    );
+    expect(screen.getByRole('heading', { name: 'Sectors of the active program' })).toBeVisible();
+    expect(screen.getByRole('listitem', { name: 'Sektor 1' })).toHaveTextContent('Next irrigationtoday');
+    expect(screen.getByRole('listitem', { name: 'Sektor 2' })).toHaveTextContent('Next irrigation—Dose—');
+  });
+
+  it('says why there is no advice, in Polish too', async () => {
+    await renderInApp(
+      <WaterBalanceAdvice balance={balance({ reason: 'no_season', zones: [], sectors: [] })} today="08.06.2026" />,
+      {
+        locale: 'pl',
+      },
+    );
+    expect(screen.getByText(/nie trwa żaden sezon uprawy/)).toBeVisible();
+    expect(screen.queryByRole('listitem')).toBeNull();
+  });
+
+  it('writes Polish numbers with a comma and counts the days without weather', async () => {
+    await renderInApp(
+      <WaterBalanceAdvice balance={balance({ missingWeatherDays: 3, sectors: [] })} today="08.06.2026" />,
+      {
+        locale: 'pl',
+      },
+    );
+    expect(screen.getByRole('listitem', { name: 'Kukurydza 2026' })).toHaveTextContent('netto 21,3 mm, brutto 25,1 mm');
+    expect(screen.getByText(/przez 3 dni sezonu/)).toBeVisible();
+    expect(screen.getByText(/ostatnich 7 dniach, bez deszczu/)).toBeVisible();
+  });
+});

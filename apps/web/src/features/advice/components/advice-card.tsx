@@ -1,0 +1,132 @@
+import type { WaterBalance, WaterBalanceArea } from '@pivot/contracts';
+import { useTranslation } from 'react-i18next';
+import { useWaterBalance } from '../api/get-water-balance';
+import { Card } from '@/ui/card';
+import { FIELD_FORMAT, formatDate } from '@/ui/date-picker/dates';
+
+/** The water balance's advice for the machine's zones and the active program's sectors. */
+export function AdviceCard({ sprinklerId, now = new Date() }: { sprinklerId: number; now?: Date }) {
+  const { t } = useTranslation();
+  const { data: balance, isPending } = useWaterBalance(sprinklerId);
+  return (
+    <Card aria-labelledby="advice-title" className="flex flex-col gap-3">
+      <h2 id="advice-title" className="text-lg font-semibold">
+        {t('advice.balance.title')}
+      </h2>
+      {isPending ? (
+        <p className="text-sm text-ink-muted">{t('advice.balance.loading')}</p>
+      ) : balance ? (
+        <WaterBalanceAdvice balance={balance} today={formatDate(now, FIELD_FORMAT)} />
+      ) : (
+        <p className="text-sm text-ink-muted">{t('advice.balance.failed')}</p>
+      )}
+    </Card>
+  );
+}
+
+/** The balance as read: why there is none, or each zone's and sector's numbers and where the outlook came from. */
+export function WaterBalanceAdvice({ balance, today }: { balance: WaterBalance; today: string }) {
+  const { t } = useTranslation();
+  if (balance.reason) return <p className="text-sm">{t(`advice.balance.reasons.${balance.reason}`)}</p>;
+  return (
+    <div className="flex flex-col gap-3">
+      <p className="text-sm text-ink-muted">
+        {t('advice.balance.asOf', { date: balance.date, station: balance.station ?? '—' })}{' '}
+        {t(`advice.balance.forecast.${balance.forecast}`)}
+      </p>
+      {balance.missingWeatherDays > 0 && (
+        <p className="text-sm text-warning">
+          {t('advice.balance.missingWeatherDays', { count: balance.missingWeatherDays })}
+        </p>
+      )}
+      <AreaList title={t('advice.balance.zones')} areas={balance.zones} today={today} />
+      {balance.sectors.length > 0 && (
+        <AreaList title={t('advice.balance.sectors')} areas={balance.sectors} today={today} />
+      )}
+    </div>
+  );
+}
+
+function AreaList({ title, areas, today }: { title: string; areas: readonly WaterBalanceArea[]; today: string }) {
+  return (
+    <section className="flex flex-col gap-2">
+      <h3 className="text-sm font-semibold">{title}</h3>
+      <ul className="flex flex-col gap-3">
+        {areas.map((area) => (
+          <AreaAdvice key={area.name} area={area} today={today} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function AreaAdvice({ area, today }: { area: WaterBalanceArea; today: string }) {
+  const { t, i18n } = useTranslation();
+  const format = (value: number) =>
+    (Math.round(value * 10) / 10).toLocaleString(i18n.language, { maximumFractionDigits: 1 });
+  const next =
+    area.nextIrrigation === null
+      ? t('advice.balance.none')
+      : area.nextIrrigation === today
+        ? t('advice.balance.today')
+        : area.nextIrrigation;
+  return (
+    <li className="flex flex-col gap-1.5 rounded-lg border border-line p-3" aria-label={area.name}>
+      <span className="font-medium">{area.name}</span>
+      <DepletionBar
+        area={area}
+        label={t('advice.balance.depletionBar', {
+          mean: format(area.depletion),
+          taw: format(area.taw),
+          raw: format(area.raw),
+        })}
+      />
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+        <dt className="text-ink-muted">{t('advice.balance.depletion')}</dt>
+        <dd className="tabular-nums">
+          {t('advice.balance.depletionValue', {
+            mean: format(area.depletion),
+            min: format(area.depletionMin),
+            max: format(area.depletionMax),
+          })}
+          <span className="block text-ink-muted">
+            {t('advice.balance.rawTaw', { raw: format(area.raw), taw: format(area.taw) })}
+          </span>
+        </dd>
+        <dt className="text-ink-muted">{t('advice.balance.next')}</dt>
+        <dd className="font-medium tabular-nums">{next}</dd>
+        <dt className="text-ink-muted">{t('advice.balance.dose')}</dt>
+        <dd className="tabular-nums">
+          {area.netDose === null || area.grossDose === null
+            ? t('advice.balance.none')
+            : t('advice.balance.doseValue', { net: format(area.netDose), gross: format(area.grossDose) })}
+        </dd>
+      </dl>
+    </li>
+  );
+}
+
+/**
+ * Depletion against the root zone's water: the bar is TAW, the line RAW (water is due there), the
+ * fill the mean depletion and the lighter band its range over the area's cells.
+ */
+function DepletionBar({ area, label }: { area: WaterBalanceArea; label: string }) {
+  const share = (value: number) => (area.taw > 0 ? Math.min(Math.max(value / area.taw, 0), 1) * 100 : 0);
+  const due = area.depletion >= area.raw;
+  return (
+    <div role="img" aria-label={label} className="relative h-3 w-full overflow-hidden rounded-full bg-surface-muted">
+      <div
+        className="absolute inset-y-0 bg-primary/25"
+        style={{
+          left: `${share(area.depletionMin)}%`,
+          width: `${share(area.depletionMax) - share(area.depletionMin)}%`,
+        }}
+      />
+      <div
+        className={`absolute inset-y-0 left-0 ${due ? 'bg-warning' : 'bg-primary'}`}
+        style={{ width: `${share(area.depletion)}%` }}
+      />
+      <div className="absolute inset-y-0 w-0.5 bg-ink" style={{ left: `${share(area.raw)}%` }} />
+    </div>
+  );
+}

@@ -1,0 +1,157 @@
+import { type CropSeason, type SprinklerDetail, cropAreaNames, seasonYear } from '@pivot/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCropSeasons } from '../api/get-crop-seasons';
+import { useUpdateCropSeasons } from '../api/update-crop-seasons';
+import { serverErrors } from '../lib/season-form';
+import { replaceSeason, seasonYears, seasonsOfYear } from '../lib/season-year';
+import { SeasonFormDialog } from './season-form-dialog';
+import { Button } from '@/ui/button';
+import { Card } from '@/ui/card';
+import { FIELD_FORMAT, formatDate } from '@/ui/date-picker/dates';
+import { confirmDialog } from '@/ui/dialog/dialogs';
+import { IconButton } from '@/ui/icon-button';
+import { ChevronLeftIcon, ChevronRightIcon, PlusIcon } from '@/ui/icons';
+import { showToast } from '@/ui/toast/toast-store';
+
+type Editing = { season: CropSeason | null } | null;
+
+/**
+ * What the machine's field grows, one season per crop area and year (docs/advice.md): this
+ * year's by default, earlier years' readable. A user with control adds, edits and removes them.
+ */
+export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: SprinklerDetail; now?: Date }) {
+  const { t } = useTranslation();
+  const currentYear = now.getFullYear();
+  const [year, setYear] = useState(currentYear);
+  const [editing, setEditing] = useState<Editing>(null);
+  const { data: seasons } = useCropSeasons(sprinkler.id);
+  const update = useUpdateCropSeasons();
+  const controls = sprinkler.level === 'control';
+  const all = seasons || [];
+  const years = seasonYears(all, currentYear);
+  const shown = seasonsOfYear(all, year);
+  const earlier = years.find((candidate) => candidate < year);
+  const later = [...years].reverse().find((candidate) => candidate > year);
+
+  const save = async (replaced: CropSeason | null, next: CropSeason | null) => {
+    const { body, index } = replaceSeason(all, year, replaced, next);
+    const result = await update.run(sprinkler.id, year, body);
+    if (!result) return { fields: {}, other: [] };
+    if (!result.ok) return serverErrors(result.issues, index);
+    return null;
+  };
+
+  const remove = async (season: CropSeason) => {
+    const confirmed = await confirmDialog({
+      title: t('advice.seasons.removeTitle', { name: season.name }),
+      message: t('advice.seasons.removeMessage'),
+      right: t('advice.seasons.remove'),
+      danger: true,
+    });
+    if (!confirmed) return;
+    const problems = await save(season, null);
+    if (!problems) showToast({ variant: 'success', title: t('advice.seasons.removed') });
+  };
+
+  const describe = (season: CropSeason) =>
+    t('advice.seasons.facts', {
+      area: season.polygon ?? t('advice.seasons.wholeCircle'),
+      crop: typeof season.crop === 'string' ? t(`advice.crops.${season.crop}`) : t('advice.seasons.customCrop'),
+      emergence: season.emergence,
+      soil:
+        typeof season.soil === 'string'
+          ? t(`advice.soils.${season.soil}`)
+          : `θFC ${percent(season.soil.fieldCapacity)} %, θWP ${percent(season.soil.wiltingPoint)} %`,
+    });
+
+  return (
+    <Card aria-labelledby="crop-seasons-title" className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="crop-seasons-title" className="text-lg font-semibold">
+          {t('advice.seasons.title')}
+        </h2>
+        <div role="group" aria-label={t('advice.seasons.yearLabel')} className="flex items-center gap-1">
+          <IconButton
+            label={t('advice.seasons.previousYear')}
+            disabled={earlier === undefined}
+            onClick={() => earlier !== undefined && setYear(earlier)}
+          >
+            <ChevronLeftIcon className="size-4" />
+          </IconButton>
+          <span className="min-w-12 text-center font-medium tabular-nums" aria-live="polite">
+            {year}
+          </span>
+          <IconButton
+            label={t('advice.seasons.nextYear')}
+            disabled={later === undefined}
+            onClick={() => later !== undefined && setYear(later)}
+          >
+            <ChevronRightIcon className="size-4" />
+          </IconButton>
+        </div>
+      </div>
+      {shown.length === 0 ? (
+        <p className="text-sm text-ink-muted">{t('advice.seasons.none', { year: String(year) })}</p>
+      ) : (
+        <ul className="flex flex-col divide-y divide-line">
+          {shown.map((season) => (
+            <li key={season.name} className="flex flex-wrap items-center justify-between gap-2 py-2">
+              <div className="flex min-w-0 flex-col">
+                <span className="font-medium">{season.name}</span>
+                <span className="text-sm text-ink-muted">{describe(season)}</span>
+              </div>
+              {controls && (
+                <div className="flex gap-2">
+                  <Button
+                    variant="secondary"
+                    aria-label={t('advice.seasons.editLabel', { name: season.name })}
+                    onClick={() => setEditing({ season })}
+                  >
+                    {t('advice.seasons.edit')}
+                  </Button>
+                  <Button
+                    variant="ghost"
+                    aria-label={t('advice.seasons.removeLabel', { name: season.name })}
+                    onClick={() => void remove(season)}
+                  >
+                    {t('advice.seasons.remove')}
+                  </Button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {controls && (
+        <Button
+          variant="secondary"
+          className="self-start"
+          icon={<PlusIcon className="size-4" />}
+          onClick={() => setEditing({ season: null })}
+        >
+          {t('advice.seasons.add')}
+        </Button>
+      )}
+      {editing && (
+        <SeasonFormDialog
+          season={editing.season}
+          areas={cropAreaNames(sprinkler.areaMap)}
+          defaultEmergence={year === currentYear ? formatDate(now, FIELD_FORMAT) : `01.04.${year}`}
+          onClose={() => setEditing(null)}
+          onSave={async (season) => {
+            const problems = await save(editing.season, season);
+            if (!problems) {
+              showToast({ variant: 'success', title: t('advice.seasons.saved') });
+              setEditing(null);
+              setYear(seasonYear(season));
+            }
+            return problems;
+          }}
+        />
+      )}
+    </Card>
+  );
+}
+
+const percent = (fraction: number) => String(Math.round(fraction * 1000) / 10);
