@@ -45,16 +45,17 @@ describe('the irrigation advice', () => {
     expect(screen.getByText(/end of 07.06.2026, station WS-12/)).toBeVisible();
     expect(screen.getByText(/last 7 days’ mean crop water use, no rain/)).toBeVisible();
     const maize = screen.getByRole('listitem', { name: 'Kukurydza 2026' });
-    expect(maize).toHaveTextContent('12.4 mm (min–max 9.1–14)');
+    expect(maize).toHaveTextContent('12.4 mm, min–max 9.1–14 mm');
     expect(maize).toHaveTextContent('RAW 20.8 mm / TAW 41.6 mm');
-    expect(maize).toHaveTextContent('Next irrigation10.06.2026');
+    expect(maize).toHaveTextContent('Next irrigation: 10.06.2026');
     expect(maize).toHaveTextContent('net 21.3 mm, gross 25.1 mm');
     expect(within(maize).getByRole('img')).toHaveAccessibleName(
       'Depletion 12.4 mm of 41.6 mm available; water is due at 20.8 mm',
     );
     expect(screen.getByRole('heading', { name: 'Sectors of the active program' })).toBeVisible();
-    expect(screen.getByRole('listitem', { name: 'Sektor 1' })).toHaveTextContent('Next irrigationtoday');
-    expect(screen.getByRole('listitem', { name: 'Sektor 2' })).toHaveTextContent('Next irrigation—Dose—');
+    expect(screen.getByRole('listitem', { name: 'Sektor 1' })).toHaveTextContent('Next irrigation: today');
+    expect(screen.getByRole('listitem', { name: 'Sektor 2' })).toHaveTextContent('Next irrigation: —');
+    expect(screen.getByRole('listitem', { name: 'Sektor 2' })).toHaveTextContent('Dose: —');
   });
 
   it('says why there is no advice, in Polish too', async () => {

@@ -72,7 +72,13 @@ function AreaAdvice({ area, today }: { area: WaterBalanceArea; today: string }) 
         : area.nextIrrigation;
   return (
     <li className="flex flex-col gap-1.5 rounded-lg border border-line p-3" aria-label={area.name}>
-      <span className="font-medium">{area.name}</span>
+      <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+        <span className="font-medium">{area.name}</span>
+        <span className="text-sm">
+          <span className="text-ink-muted">{t('advice.balance.next')}: </span>
+          <span className="font-semibold tabular-nums">{next}</span>
+        </span>
+      </div>
       <DepletionBar
         area={area}
         label={t('advice.balance.depletionBar', {
@@ -81,26 +87,29 @@ function AreaAdvice({ area, today }: { area: WaterBalanceArea; today: string }) 
           raw: format(area.raw),
         })}
       />
-      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
-        <dt className="text-ink-muted">{t('advice.balance.depletion')}</dt>
-        <dd className="tabular-nums">
-          {t('advice.balance.depletionValue', {
-            mean: format(area.depletion),
-            min: format(area.depletionMin),
-            max: format(area.depletionMax),
-          })}
-          <span className="block text-ink-muted">
-            {t('advice.balance.rawTaw', { raw: format(area.raw), taw: format(area.taw) })}
-          </span>
-        </dd>
-        <dt className="text-ink-muted">{t('advice.balance.next')}</dt>
-        <dd className="font-medium tabular-nums">{next}</dd>
-        <dt className="text-ink-muted">{t('advice.balance.dose')}</dt>
-        <dd className="tabular-nums">
-          {area.netDose === null || area.grossDose === null
-            ? t('advice.balance.none')
-            : t('advice.balance.doseValue', { net: format(area.netDose), gross: format(area.grossDose) })}
-        </dd>
+      <dl className="flex flex-col gap-0.5 text-sm">
+        <div>
+          <dt className="inline text-ink-muted">{t('advice.balance.depletion')}: </dt>
+          <dd className="inline tabular-nums">
+            {t('advice.balance.depletionValue', {
+              mean: format(area.depletion),
+              min: format(area.depletionMin),
+              max: format(area.depletionMax),
+            })}
+          </dd>
+        </div>
+        <div className="text-ink-muted tabular-nums">
+          <dt className="sr-only">{t('advice.balance.rootZone')}</dt>
+          <dd className="inline">{t('advice.balance.rawTaw', { raw: format(area.raw), taw: format(area.taw) })}</dd>
+        </div>
+        <div>
+          <dt className="inline text-ink-muted">{t('advice.balance.dose')}: </dt>
+          <dd className="inline tabular-nums">
+            {area.netDose === null || area.grossDose === null
+              ? t('advice.balance.none')
+              : t('advice.balance.doseValue', { net: format(area.netDose), gross: format(area.grossDose) })}
+          </dd>
+        </div>
       </dl>
     </li>
   );
