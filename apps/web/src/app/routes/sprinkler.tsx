@@ -1,9 +1,11 @@
+import type { ProgramBody } from '@pivot/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { AdviceCard } from '@/features/advice/components/advice-card';
 import { CropSeasonsCard } from '@/features/advice/components/crop-seasons-card';
+import { useCreateProgram } from '@/features/programs/api/create-program';
 import { ProgramsPanel } from '@/features/programs/components/programs-panel';
 import { useSprinkler } from '@/features/sprinklers/api/get-sprinkler';
 import { useWatermap } from '@/features/sprinklers/api/get-watermap';
@@ -33,6 +35,7 @@ export function SprinklerRoute() {
   const watermap = useWatermap(id, history.query);
   const live = useLiveSprinkler(id, Boolean(sprinkler));
   const [selectedProgramId, setSelectedProgramId] = useState<number | null>(null);
+  const createProgram = useCreateProgram();
 
   if (isPending) return <RainLoader />;
   if (!sprinkler) {
@@ -50,6 +53,13 @@ export function SprinklerRoute() {
 
   const selected = sprinkler.programs.find((program) => program.id === selectedProgramId);
   const controls = sprinkler.level === 'control';
+  // The advice builds a program; the programs feature stores it and opens it in its editor.
+  const createProgramFromAdvice = async (body: ProgramBody) => {
+    const detail = await createProgram.run(sprinkler.id, body);
+    const created = detail && detail.programs.find((program) => program.name === body.name);
+    if (created) setSelectedProgramId(created.id);
+    return Boolean(created);
+  };
   return (
     <Page
       title={sprinkler.name}
@@ -77,7 +87,7 @@ export function SprinklerRoute() {
           onSelectProgram={setSelectedProgramId}
         />
         <div className="flex flex-col gap-4">
-          <AdviceCard sprinklerId={sprinkler.id} />
+          <AdviceCard sprinkler={sprinkler} onCreateProgram={createProgramFromAdvice} />
           <CropSeasonsCard sprinkler={sprinkler} />
           <WeatherStationsCard stations={sprinkler.weather_stations} />
           <ReportsDownloadCard sprinklerId={sprinkler.id} />

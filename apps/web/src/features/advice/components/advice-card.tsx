@@ -1,13 +1,50 @@
-import type { WaterBalance, WaterBalanceArea } from '@pivot/contracts';
+import type { ProgramBody, SprinklerDetail, WaterBalance, WaterBalanceArea } from '@pivot/contracts';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useWaterBalance } from '../api/get-water-balance';
+import { freeProgramName, hasAdvisedDoses, programFromAdvice } from '../lib/program-from-advice';
+import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { FIELD_FORMAT, formatDate } from '@/ui/date-picker/dates';
+import { showToast } from '@/ui/toast/toast-store';
 
-/** The water balance's advice for the machine's zones and the active program's sectors. */
-export function AdviceCard({ sprinklerId, now = new Date() }: { sprinklerId: number; now?: Date }) {
+export type AdviceCardProps = {
+  sprinkler: SprinklerDetail;
+  /**
+   * Stores a new program and opens it for review; true once stored. The programs feature owns
+   * that call and its editor, so the page passes it in.
+   */
+  onCreateProgram: (body: ProgramBody) => Promise<boolean>;
+  now?: Date;
+};
+
+/**
+ * The water balance's advice for the machine's zones and the active program's sectors; a user
+ * with control turns the sectors' doses into a new program, reviewed in the program editor.
+ */
+export function AdviceCard({ sprinkler, onCreateProgram, now = new Date() }: AdviceCardProps) {
   const { t } = useTranslation();
-  const { data: balance, isPending } = useWaterBalance(sprinklerId);
+  const { data: balance, isPending } = useWaterBalance(sprinkler.id);
+  const [creating, setCreating] = useState(false);
+  const current = sprinkler.currentProgramData;
+  const canBuild = sprinkler.level === 'control' && current !== null && balance && hasAdvisedDoses(balance.sectors);
+
+  const build = async () => {
+    if (!current || !balance) return;
+    const name = freeProgramName(
+      t('advice.program.name', { date: balance.date }),
+      sprinkler.programs.map((program) => program.name),
+    );
+    setCreating(true);
+    try {
+      if (await onCreateProgram(programFromAdvice(current, balance.sectors, name))) {
+        showToast({ variant: 'success', title: t('advice.program.created', { name }) });
+      }
+    } finally {
+      setCreating(false);
+    }
+  };
+
   return (
     <Card aria-labelledby="advice-title" className="flex flex-col gap-3">
       <h2 id="advice-title" className="text-lg font-semibold">
@@ -19,6 +56,14 @@ export function AdviceCard({ sprinklerId, now = new Date() }: { sprinklerId: num
         <WaterBalanceAdvice balance={balance} today={formatDate(now, FIELD_FORMAT)} />
       ) : (
         <p className="text-sm text-ink-muted">{t('advice.balance.failed')}</p>
+      )}
+      {canBuild && (
+        <div className="flex flex-col gap-1">
+          <Button variant="secondary" className="self-start" disabled={creating} onClick={() => void build()}>
+            {t('advice.program.action')}
+          </Button>
+          <p className="text-sm text-ink-muted">{t('advice.program.hint')}</p>
+        </div>
       )}
     </Card>
   );
