@@ -21,11 +21,20 @@ export async function updateCropSeasons(
   year: number,
   seasons: CropSeason[],
 ): Promise<UpdateCropSeasonsResult | false> {
+  // The rules between seasons (one per area and year, names apart) are the contract's too: told as the server would.
+  const checked = CropSeasonsSchema.safeParse(seasons);
+  if (!checked.success) {
+    const issues = checked.error.issues.map((issue) => ({
+      path: ['body', ...issue.path].join('.'),
+      message: issue.message,
+    }));
+    return { ok: false, issues };
+  }
   const result = await apiRequest({
     method: 'PUT',
     path: `/sprinkler/${sprinklerId}/crop-seasons/`,
     query: { year },
-    body: CropSeasonsSchema.parse(seasons),
+    body: checked.data,
     response: CropSeasonListSchema,
     handlesFailure: (failure) => failure.error !== null && SHOWN_ON_FIELDS.has(failure.error.code),
   });

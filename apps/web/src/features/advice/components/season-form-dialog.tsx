@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   CUSTOM,
+  type DecimalMark,
   SOIL_DEFAULTS,
   type SeasonField,
   type SeasonForm,
@@ -34,10 +35,11 @@ export type SeasonFormDialogProps = {
 
 /** Adds or edits one crop season: crop, area, emergence and soil (docs/advice.md). */
 export function SeasonFormDialog({ season, areas, defaultEmergence, onSave, onClose }: SeasonFormDialogProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const errorText = useSeasonErrorText();
+  const mark: DecimalMark = i18n.language === 'pl' ? ',' : '.';
   const [form, setForm] = useState<SeasonForm>(() =>
-    season ? seasonToForm(season) : emptySeasonForm(defaultEmergence),
+    season ? seasonToForm(season, mark) : emptySeasonForm(defaultEmergence, mark),
   );
   const [errors, setErrors] = useState<SeasonFormErrors>({});
   const [other, setOther] = useState<string[]>([]);
@@ -77,8 +79,8 @@ export function SeasonFormDialog({ season, areas, defaultEmergence, onSave, onCl
       value: key,
       label: t('advice.soilOption', {
         soil: t(`advice.soils.${key}`),
-        fieldCapacity: String(Math.round(SOIL_DEFAULTS[key].fieldCapacity * 1000) / 10),
-        wiltingPoint: String(Math.round(SOIL_DEFAULTS[key].wiltingPoint * 1000) / 10),
+        fieldCapacity: String(Math.round(SOIL_DEFAULTS[key].fieldCapacity * 1000) / 10).replace('.', mark),
+        wiltingPoint: String(Math.round(SOIL_DEFAULTS[key].wiltingPoint * 1000) / 10).replace('.', mark),
       }),
     })),
     { value: CUSTOM, label: t('advice.seasons.customSoil') },
@@ -167,7 +169,7 @@ export function SeasonFormDialog({ season, areas, defaultEmergence, onSave, onCl
             options={soilOptions}
             value={form.soil}
             onChange={(event) => {
-              setForm((current) => chooseSoil(current, event.target.value));
+              setForm((current) => chooseSoil(current, event.target.value, mark));
               setErrors((current) => ({ ...current, fieldCapacity: undefined, wiltingPoint: undefined }));
             }}
             name="soil"

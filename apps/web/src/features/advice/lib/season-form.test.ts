@@ -44,6 +44,13 @@ describe('the crop season form', () => {
     expect(formToSeason(form)).toEqual({ ok: true, season: customSeason });
   });
 
+  it('writes decimals as the page does, and reads them back', () => {
+    const form = seasonToForm(customSeason, ',');
+    expect(form).toMatchObject({ kcMid: '1,05', rootMin: '0,15', fieldCapacity: '25' });
+    expect(chooseSoil(form, 'loamy-sand', ',')).toMatchObject({ wiltingPoint: '6,5' });
+    expect(formToSeason(form)).toEqual({ ok: true, season: customSeason });
+  });
+
   it('reads Polish decimal commas and percentages', () => {
     const form: SeasonForm = {
       ...emptySeasonForm('01.05.2026'),

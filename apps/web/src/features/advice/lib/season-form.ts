@@ -66,12 +66,14 @@ export const isCropKey = (value: string): value is CropKey => (CROP_KEYS as read
 export const isSoilKey = (value: string): value is SoilTextureKey =>
   (SOIL_TEXTURE_KEYS as readonly string[]).includes(value);
 
-/** A number without the float's tail (0.15 × 100 = 15.000000000000002). */
-const tidy = (value: number) => String(Math.round(value * 1e6) / 1e6);
-const percent = (fraction: number) => tidy(fraction * 100);
-const text = (value: number | undefined) => (value === undefined ? '' : tidy(value));
+/** How the page writes a decimal: Polish with a comma ("6,5"); the form reads either. */
+export type DecimalMark = '.' | ',';
 
-export function emptySeasonForm(emergence: string): SeasonForm {
+/** A number without the float's tail (0.15 × 100 = 15.000000000000002), with the page's decimal mark. */
+const tidy = (value: number, mark: DecimalMark = '.') => String(Math.round(value * 1e6) / 1e6).replace('.', mark);
+const percent = (fraction: number, mark: DecimalMark = '.') => tidy(fraction * 100, mark);
+
+export function emptySeasonForm(emergence: string, mark: DecimalMark = '.'): SeasonForm {
   const soil = SOIL_DEFAULTS.loam;
   return {
     name: '',
@@ -89,16 +91,17 @@ export function emptySeasonForm(emergence: string): SeasonForm {
     cropP: '',
     emergence,
     soil: 'loam',
-    fieldCapacity: percent(soil.fieldCapacity),
-    wiltingPoint: percent(soil.wiltingPoint),
+    fieldCapacity: percent(soil.fieldCapacity, mark),
+    wiltingPoint: percent(soil.wiltingPoint, mark),
     p: '',
     efficiency: '',
   };
 }
 
 /** A stored season as the form shows it. */
-export function seasonToForm(season: CropSeason): SeasonForm {
-  const form = emptySeasonForm(season.emergence);
+export function seasonToForm(season: CropSeason, mark: DecimalMark = '.'): SeasonForm {
+  const number = (value: number) => tidy(value, mark);
+  const form = emptySeasonForm(season.emergence, mark);
   form.name = season.name;
   form.area = season.polygon ?? WHOLE_CIRCLE;
   if (typeof season.crop === 'string') {
@@ -107,32 +110,37 @@ export function seasonToForm(season: CropSeason): SeasonForm {
     const { kc, stages, rootDepth, p } = season.crop;
     Object.assign(form, {
       crop: CUSTOM,
-      kcIni: tidy(kc[0]),
-      kcMid: tidy(kc[1]),
-      kcEnd: tidy(kc[2]),
-      stageIni: tidy(stages[0]),
-      stageDev: tidy(stages[1]),
-      stageMid: tidy(stages[2]),
-      stageLate: tidy(stages[3]),
-      rootMin: tidy(rootDepth[0]),
-      rootMax: tidy(rootDepth[1]),
-      cropP: tidy(p),
+      kcIni: number(kc[0]),
+      kcMid: number(kc[1]),
+      kcEnd: number(kc[2]),
+      stageIni: number(stages[0]),
+      stageDev: number(stages[1]),
+      stageMid: number(stages[2]),
+      stageLate: number(stages[3]),
+      rootMin: number(rootDepth[0]),
+      rootMax: number(rootDepth[1]),
+      cropP: number(p),
     });
   }
   const water = typeof season.soil === 'string' ? SOIL_DEFAULTS[season.soil] : season.soil;
   form.soil = typeof season.soil === 'string' ? season.soil : CUSTOM;
-  form.fieldCapacity = percent(water.fieldCapacity);
-  form.wiltingPoint = percent(water.wiltingPoint);
-  form.p = text(season.p);
-  form.efficiency = season.efficiency === undefined ? '' : percent(season.efficiency);
+  form.fieldCapacity = percent(water.fieldCapacity, mark);
+  form.wiltingPoint = percent(water.wiltingPoint, mark);
+  form.p = season.p === undefined ? '' : number(season.p);
+  form.efficiency = season.efficiency === undefined ? '' : percent(season.efficiency, mark);
   return form;
 }
 
 /** Choosing a texture class shows its defaults; typing either value makes the soil the field's own. */
-export function chooseSoil(form: SeasonForm, soil: string): SeasonForm {
+export function chooseSoil(form: SeasonForm, soil: string, mark: DecimalMark = '.'): SeasonForm {
   if (!isSoilKey(soil)) return { ...form, soil: CUSTOM };
   const water = SOIL_DEFAULTS[soil];
-  return { ...form, soil, fieldCapacity: percent(water.fieldCapacity), wiltingPoint: percent(water.wiltingPoint) };
+  return {
+    ...form,
+    soil,
+    fieldCapacity: percent(water.fieldCapacity, mark),
+    wiltingPoint: percent(water.wiltingPoint, mark),
+  };
 }
 
 type Built = { ok: true; season: CropSeason } | { ok: false; errors: SeasonFormErrors };
