@@ -1,0 +1,85 @@
+import { expect, expectAccessible, signIn } from './support/fixtures';
+import { addAndGrant, test } from './support/machines';
+
+/** A week ago, as the season form's field takes it: the balance describes yesterday, so the season runs. */
+function weekAgo(): string {
+  const now = new Date(Date.now() - 7 * 86_400_000);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${pad(now.getDate())}.${pad(now.getMonth() + 1)}.${now.getFullYear()}`;
+}
+
+test('a farmer sets a crop season on the machine page and reads the advice; a watcher reads both, and changes nothing', async ({
+  page,
+  browser,
+  admin,
+  server,
+  createUser,
+  startMachine,
+}) => {
+  const farmer = await createUser();
+  const agronomist = await createUser({ firstName: 'Ewa', lastName: 'Agronom' });
+  const machine = await startMachine();
+  const name = `Pole ${machine.id}`;
+  const id = await addAndGrant(admin, machine, name, farmer.id);
+  const watch = await admin.call('PATCH', `/api/sprinkler/${id}/permissions/`, {
+    user: agronomist.id,
+    action: 'grant',
+    level: 'watch',
+  });
+  expect(watch.status).toBe(200);
+
+  await signIn(page, farmer, `/sprinklers/${id}`);
+  const seasons = page.getByRole('region', { name: 'Sezony upraw' });
+  await expect(seasons).toContainText(`Brak sezonu uprawy w roku ${new Date().getFullYear()}.`);
+  const advice = page.getByRole('region', { name: 'Porady nawadniania' });
+  await expect(advice).toContainText('nie trwa żaden sezon uprawy');
+
+  // A season for the whole circle: winter wheat from a week ago, on a loamy sand with its own efficiency.
+  await seasons.getByRole('button', { name: 'Dodaj sezon' }).click();
+  let form = page.getByRole('dialog', { name: 'Nowy sezon uprawy' });
+  await form.getByLabel('Nazwa').fill('Pszenica ozima');
+  await form.getByLabel('Uprawa').selectOption({ label: 'Pszenica ozima' });
+  await form.getByLabel('Data wschodów (lub siewu)').fill(weekAgo());
+  await form.getByLabel('Gleba').selectOption('loamy-sand');
+  await expect(form.getByLabel('Polowa pojemność wodna θFC, % obj.')).toHaveValue('15');
+  await form.getByLabel('Sprawność nawadniania, % (opcjonalnie)').fill('90');
+  await expectAccessible(page, 'crop season form');
+  await form.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(form).toBeHidden();
+  await expect(seasons).toContainText('Całe koło · Pszenica ozima');
+  // The season runs; the advice now names what it lacks, or gives its numbers.
+  await expect(advice).not.toContainText('nie trwa żaden sezon uprawy');
+  await expect(advice).toContainText(/stacja pogodowa|Pszenica ozima/);
+
+  // A second season for the whole circle in the same year: refused on the field, in Polish.
+  await seasons.getByRole('button', { name: 'Dodaj sezon' }).click();
+  form = page.getByRole('dialog', { name: 'Nowy sezon uprawy' });
+  await form.getByLabel('Nazwa').fill('Soja');
+  await form.getByLabel('Uprawa').selectOption({ label: 'Soja' });
+  await form.getByLabel('Data wschodów (lub siewu)').fill(weekAgo());
+  await form.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(form.getByText('Ten obszar ma już sezon w tym roku')).toBeVisible();
+  await form.getByRole('button', { name: 'Anuluj' }).click();
+
+  const stored = await admin.call('GET', `/api/sprinkler/${id}/crop-seasons/`);
+  expect(stored.body).toEqual([
+    {
+      name: 'Pszenica ozima',
+      polygon: null,
+      crop: 'winter-wheat',
+      emergence: weekAgo(),
+      soil: 'loamy-sand',
+      efficiency: 0.9,
+    },
+  ]);
+
+  // The agronomist sees the season and the advice, with nothing to press.
+  const context = await browser.newContext({ baseURL: server.baseUrl, locale: 'pl-PL', serviceWorkers: 'block' });
+  const watcherPage = await context.newPage();
+  await signIn(watcherPage, agronomist, `/sprinklers/${id}`);
+  const watched = watcherPage.getByRole('region', { name: 'Sezony upraw' });
+  await expect(watched).toContainText('Całe koło · Pszenica ozima');
+  await expect(watcherPage.getByRole('region', { name: 'Porady nawadniania' })).toBeVisible();
+  await expect(watched.getByRole('button', { name: /Dodaj sezon|Edytuj|Usuń/ })).toHaveCount(0);
+  await context.close();
+});
