@@ -25,7 +25,7 @@ export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: Sp
   const currentYear = now.getFullYear();
   const [year, setYear] = useState(currentYear);
   const [editing, setEditing] = useState<Editing>(null);
-  const { data: seasons } = useCropSeasons(sprinkler.id);
+  const { data: seasons, isPending } = useCropSeasons(sprinkler.id);
   const update = useUpdateCropSeasons();
   const controls = sprinkler.level === 'control';
   const all = seasons || [];
@@ -91,7 +91,9 @@ export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: Sp
           </IconButton>
         </div>
       </div>
-      {shown.length === 0 ? (
+      {isPending ? (
+        <p className="text-sm text-ink-muted">{t('advice.seasons.loading')}</p>
+      ) : shown.length === 0 ? (
         <p className="text-sm text-ink-muted">{t('advice.seasons.none', { year: String(year) })}</p>
       ) : (
         <ul className="flex flex-col divide-y divide-line">
