@@ -113,6 +113,7 @@ const EnvSchema = z.object({
   DEMO_PASSWORD: optionalText,
   MAX_PROGRAMS_PER_MACHINE: z.coerce.number().int().min(1).max(1000).default(10),
   QUARANTINE_RETENTION_DAYS: z.coerce.number().int().min(1).max(366).default(7),
+  BACKUP_PASSPHRASE: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -221,6 +222,8 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
     timeZone: values.TIME_ZONE,
     /** The built web app; the server serves it when it exists. */
     webDistDir: values.WEB_DIST_DIR ? path.resolve(values.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
+    /** Encrypts every backup this server or `npm run backup` writes, and opens them for a restore. */
+    backupPassphrase: values.BACKUP_PASSPHRASE,
     logLevel: values.LOG_LEVEL,
   };
 });

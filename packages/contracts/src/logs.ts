@@ -34,6 +34,8 @@ export const LOG_EVENT_TYPES = [
   'sprinkler_back_online',
   'sprinkler_low_pressure',
   'sprinkler_pressure_restored',
+  // A backup restored (docs/operations.md, "Backups"): recorded when the server next starts.
+  'backup_restored',
 ] as const;
 export const LogEventTypeSchema = z.enum(LOG_EVENT_TYPES);
 export type LogEventType = z.infer<typeof LogEventTypeSchema>;
@@ -75,6 +77,7 @@ export const LOG_EVENT_PARAMS = {
   sprinkler_back_online: ['machine', 'detail'],
   sprinkler_low_pressure: ['machine', 'detail'],
   sprinkler_pressure_restored: ['machine', 'detail'],
+  backup_restored: ['backup', 'version'],
 } as const satisfies Record<LogEventType, readonly [string, string]>;
 
 export type LogEventParam = (typeof LOG_EVENT_PARAMS)[LogEventType][number];
