@@ -229,6 +229,22 @@ export async function apiCall<Response>(request: ApiRequest<Response>): Promise<
   return result.ok ? result.data : false;
 }
 
+/** The name a file answer asks to be saved under (Content-Disposition), if it names one. */
+function attachmentName(response: Response): string | undefined {
+  return /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+}
+
+/**
+ * Fetches a file (a backup) with the session's token, which a plain link cannot send: its
+ * bytes and the name the server gives it, or false once the failure has been shown.
+ */
+export async function apiFile(path: string): Promise<{ blob: Blob; fileName: string | undefined } | false> {
+  const response = await exchange({ method: 'GET', path });
+  if (response?.ok) return { blob: await response.blob(), fileName: attachmentName(response) };
+  unhandledFailure.emit(await readFailure(response));
+  return false;
+}
+
 export type StreamEnd = { opened: true } | { opened: false; failure: ApiFailure };
 
 /**
