@@ -128,11 +128,11 @@ export async function countRows(db: Queryable): Promise<number> {
 }
 
 /** A copy of the migrations up to and including `index`, as the backup's version shipped them. */
-async function migrationsUpTo(index: number): Promise<string> {
+async function migrationsUpTo({ index, tag }: BackupManifest['migration']): Promise<string> {
   const journal = await readJournal(MIGRATIONS_FOLDER);
-  if (index >= journal.entries.length) {
+  if (journal.entries[index]?.tag !== tag) {
     throw new BackupFileError(
-      'This backup was made by a newer version of Pivot (its database has migrations this version does not know): restore it with that version or newer.',
+      `This backup was made by a newer version of Pivot (its database has migration ${tag}, which this version does not know): restore it with that version or newer.`,
     );
   }
   const folder = await mkdtemp(path.join(os.tmpdir(), 'pivot-restore-migrations-'));
@@ -162,7 +162,7 @@ export async function restoreDatabase(
   manifest: BackupManifest,
   lines: AsyncIterable<string>,
 ): Promise<{ name: string; content: Buffer }[]> {
-  const backupMigrations = await migrationsUpTo(manifest.migration.index);
+  const backupMigrations = await migrationsUpTo(manifest.migration);
   try {
     await emptyDatabase(handle.db);
     await handle.migrate(backupMigrations);
