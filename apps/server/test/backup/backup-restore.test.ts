@@ -8,6 +8,7 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackupFileError, readBackupLines, verifyBackupFile, writeBackupFile } from '../../src/backup/backup-file';
 import { DEMO_CREDENTIALS_FILE, RestoreTargetNotEmptyError, restoreBackup, takeBackup } from '../../src/backup/backups';
+import { loadConfig } from '../../src/config';
 import type { DatabaseHandle, Queryable } from '../../src/db/client';
 import { recordBackup } from '../../src/modules/backups';
 import { logEntries } from '../../src/modules/logs/logs.table';
@@ -326,5 +327,45 @@ describe('a backup from an older version', () => {
       await rm(folder, { recursive: true, force: true });
       await rm(oldMigrations, { recursive: true, force: true });
     }
+  });
+});
+
+describe('scheduled backups', () => {
+  it('writes one when the newest in BACKUP_DIR is older than the schedule, and keeps the newest BACKUP_KEEP', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'pivot-scheduled-'));
+    const t = await createTestApp({ BACKUP_DIR: dir, BACKUP_SCHEDULE: '6h', BACKUP_KEEP: '2' });
+    try {
+      const scheduled = t.app.scheduledBackups!;
+      // The first look, as the server starts: no backup yet, so one now.
+      await scheduled.runNow();
+      const names = async () => (await readdir(dir)).filter((name) => name.endsWith('.pivotbackup')).sort();
+      expect(await names()).toHaveLength(1);
+
+      const start = Date.now();
+      await scheduled.runNow(start + 5 * 3_600_000);
+      expect(await names()).toHaveLength(1);
+      await scheduled.runNow(start + 7 * 3_600_000);
+      await scheduled.runNow(start + 14 * 3_600_000);
+      const kept = await names();
+      expect(kept).toHaveLength(2);
+      expect(kept[1]).toContain(new Date(start + 14 * 3_600_000).toISOString().slice(0, 13));
+      for (const name of kept) await verifyBackupFile(path.join(dir, name));
+      await writeFile(path.join(dir, 'notes.txt'), 'not a backup');
+      await scheduled.runNow(start + 21 * 3_600_000);
+      expect(await readdir(dir)).toContain('notes.txt');
+    } finally {
+      await t.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a schedule shorter than five minutes', () => {
+    expect(() => loadConfig({ BACKUP_DIR: '/tmp/x', BACKUP_SCHEDULE: '1m', DATA_DIR: os.tmpdir() })).toThrow(
+      /BACKUP_SCHEDULE: expected daily/,
+    );
+    expect(loadConfig({ BACKUP_DIR: '/tmp/x', DATA_DIR: os.tmpdir() }).backupSchedule).toMatchObject({
+      everyMs: 86_400_000,
+      keep: 7,
+    });
   });
 });
