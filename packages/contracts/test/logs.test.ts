@@ -50,7 +50,7 @@ function buildLogEntry(overrides: Partial<LogEntry> = {}): LogEntry {
 }
 
 describe('LOG_EVENT_TYPES', () => {
-  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, then the incidents’, each once', () => {
+  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, the incidents’ and the restore, each once', () => {
     expect(new Set(LOG_EVENT_TYPES).size).toBe(LOG_EVENT_TYPES.length);
     expect(LOG_EVENT_TYPES.slice(0, 19)).toEqual(SPEC_EVENT_TYPES);
     expect(LOG_EVENT_TYPES.slice(19)).toEqual([
@@ -66,6 +66,7 @@ describe('LOG_EVENT_TYPES', () => {
       'sprinkler_back_online',
       'sprinkler_low_pressure',
       'sprinkler_pressure_restored',
+      'backup_restored',
     ]);
   });
 
