@@ -68,10 +68,18 @@ export class BackupsService {
     return manifest;
   }
 
+  /** Removes the downloads' files a stopped server left behind (one killed while sending). */
+  async removeLeftDownloads(): Promise<void> {
+    await rm(this.downloadsFolder(), { recursive: true, force: true });
+  }
+
+  private downloadsFolder(): string {
+    return path.join(this.deps.dataDir, 'backup-downloads');
+  }
+
   /** A backup in a file of its own for one download; `remove` deletes it once sent. */
   async takeForDownload(origin: BackupOrigin): Promise<{ file: string; name: string; remove: () => Promise<void> }> {
-    const folder = path.join(this.deps.dataDir, 'backup-downloads');
-    const file = path.join(folder, `${randomBytes(8).toString('hex')}.pivotbackup`);
+    const file = path.join(this.downloadsFolder(), `${randomBytes(8).toString('hex')}.pivotbackup`);
     const manifest = await this.take(file, origin);
     return { file, name: backupFileName(new Date(manifest.takenAt)), remove: () => rm(file, { force: true }) };
   }

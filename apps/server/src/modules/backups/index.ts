@@ -49,6 +49,7 @@ export const backupsModule = fp(
     await app.register(backupsRoutes, { prefix: '/api', backups, localToken });
 
     app.addHook('onReady', async () => {
+      await backups.removeLeftDownloads();
       await backups.logRestores().catch((error: unknown) => app.log.error({ err: error }, 'logging a restore failed'));
       scheduled?.start();
     });
