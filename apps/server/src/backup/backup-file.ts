@@ -181,7 +181,10 @@ export async function writeBackupFile(
     await syncFolder(path.dirname(target));
     return manifest;
   } catch (error) {
+    // The file may still be opening: it is removed only once its stream has closed, or it would come back.
     gzip.destroy();
+    await failed;
+    if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
     await rm(partial, { force: true });
     throw error;
   }
