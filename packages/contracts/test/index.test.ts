@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as alerts from '../src/alerts';
+import * as backups from '../src/backups';
 import * as common from '../src/common';
 import * as cropSeasons from '../src/crop-seasons';
 import * as devices from '../src/devices';
@@ -22,6 +23,7 @@ import * as weather from '../src/weather';
 
 const MODULES = {
   alerts,
+  backups,
   common,
   cropSeasons,
   devices,
