@@ -182,7 +182,7 @@ export default tseslint.config(
   {
     // The server's core (database, gateway, HTTP helpers, plugins) is what the modules build on.
     files: [
-      'apps/server/src/{db,gateway,http,plugins,geo,time,i18n}/**',
+      'apps/server/src/{db,gateway,http,plugins,geo,time,i18n,backup}/**',
       'apps/server/src/{config,errors,secrets,paths}.ts',
     ],
     rules: {

@@ -23,6 +23,7 @@ import { logsModule } from './modules/logs';
 import { mailModule } from './modules/mail';
 import { programsModule } from './modules/programs';
 import { alertsModule } from './modules/alerts';
+import { backupsModule } from './modules/backups';
 import { incidentsModule } from './modules/incidents';
 import { quarantineModule } from './modules/quarantine';
 import { reportsExportModule } from './modules/reports-export';
@@ -125,6 +126,7 @@ export async function buildApp({
   await app.register(incidentsModule);
   await app.register(webhooksModule, config);
   await app.register(adminModule);
+  await app.register(backupsModule, config);
 
   return app;
 }

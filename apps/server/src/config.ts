@@ -52,6 +52,24 @@ const trustProxyFromEnv = z.union([
  */
 const MIN_COMMAND_TIMEOUT_MS = 2 * COMMAND_CLOCK_TOLERANCE_MS + 1000;
 
+const SCHEDULE_UNITS_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const SCHEDULE_EXPECTED = 'expected daily, hourly, or an interval such as 30m, 6h or 2d (at least 5m)';
+
+/** How often scheduled backups are taken: `daily`, `hourly` or an interval (`30m`, `6h`, `2d`). */
+const backupScheduleFromEnv = z
+  .string()
+  .default('daily')
+  .transform((value, context) => {
+    const named = { daily: '1d', hourly: '1h' }[value.trim()] ?? value.trim();
+    const match = /^(\d+)([mhd])$/.exec(named);
+    const everyMs = match ? Number(match[1]) * SCHEDULE_UNITS_MS[match[2] as keyof typeof SCHEDULE_UNITS_MS] : 0;
+    if (everyMs < 5 * 60_000) {
+      context.addIssue({ code: 'custom', message: SCHEDULE_EXPECTED });
+      return z.NEVER;
+    }
+    return everyMs;
+  });
+
 /** Every environment variable the server reads; docs/configuration.md describes each. */
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -126,6 +144,10 @@ const EnvSchema = z.object({
       }
     }),
   TELEMETRY_PACK_AFTER_DAYS: z.coerce.number().int().min(1).max(36_500).default(2),
+  BACKUP_PASSPHRASE: optionalText,
+  BACKUP_DIR: optionalText,
+  BACKUP_SCHEDULE: backupScheduleFromEnv,
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -239,6 +261,12 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
     timeZone: values.TIME_ZONE,
     /** The built web app; the server serves it when it exists. */
     webDistDir: values.WEB_DIST_DIR ? path.resolve(values.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
+    /** Encrypts every backup this server or `npm run backup` writes, and opens them for a restore. */
+    backupPassphrase: values.BACKUP_PASSPHRASE,
+    /** Backups written on a schedule to a folder, the newest `keep` kept; none without BACKUP_DIR. */
+    backupSchedule: values.BACKUP_DIR
+      ? { dir: path.resolve(values.BACKUP_DIR), everyMs: values.BACKUP_SCHEDULE, keep: values.BACKUP_KEEP }
+      : undefined,
     logLevel: values.LOG_LEVEL,
     /**
      * Hosts (or host:port) that webhooks and push endpoints may reach although they are private

@@ -38,6 +38,8 @@ export const LOG_EVENT_TYPES = [
   'webhook_paused',
   // Advice (docs/advice.md): a machine's crop seasons set or changed; `event` names the years.
   'sprinkler_crop_seasons_updated',
+  // A backup restored (docs/operations.md, "Backups"): recorded when the server next starts.
+  'backup_restored',
 ] as const;
 export const LogEventTypeSchema = z.enum(LOG_EVENT_TYPES);
 export type LogEventType = z.infer<typeof LogEventTypeSchema>;
@@ -81,6 +83,7 @@ export const LOG_EVENT_PARAMS = {
   sprinkler_pressure_restored: ['machine', 'detail'],
   webhook_paused: ['webhook', 'detail'],
   sprinkler_crop_seasons_updated: ['years', 'machine'],
+  backup_restored: ['backup', 'version'],
 } as const satisfies Record<LogEventType, readonly [string, string]>;
 
 export type LogEventParam = (typeof LOG_EVENT_PARAMS)[LogEventType][number];

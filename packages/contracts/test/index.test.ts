@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as alerts from '../src/alerts';
+import * as backups from '../src/backups';
 import * as common from '../src/common';
 import * as cropSeasons from '../src/crop-seasons';
 import * as devices from '../src/devices';
@@ -14,14 +15,18 @@ import * as passwords from '../src/passwords';
 import * as polygonValidity from '../src/polygon-validity';
 import * as programs from '../src/programs';
 import * as quarantine from '../src/quarantine';
+import * as reportsCsv from '../src/reports-csv';
 import * as sprinklers from '../src/sprinklers';
 import * as userList from '../src/user-list';
 import * as users from '../src/users';
+import * as waterBalance from '../src/water-balance';
 import * as watermap from '../src/watermap';
 import * as weather from '../src/weather';
+import * as webhooks from '../src/webhooks';
 
 const MODULES = {
   alerts,
+  backups,
   common,
   cropSeasons,
   devices,
@@ -35,11 +40,14 @@ const MODULES = {
   polygonValidity,
   programs,
   quarantine,
+  reportsCsv,
   sprinklers,
   userList,
   users,
+  waterBalance,
   watermap,
   weather,
+  webhooks,
 };
 
 describe('the package entry point', () => {

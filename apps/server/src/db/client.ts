@@ -23,6 +23,8 @@ export type Queryable = Database | Transaction;
 export type DatabaseHandle = {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /** Applies the migrations of a folder not applied yet (a restore applies an older set first). */
+  migrate: (migrationsFolder: string) => Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -49,8 +51,9 @@ export async function openDatabase(options: {
 
 export async function openPglite(client: PGlite): Promise<DatabaseHandle> {
   const db = drizzlePglite(client, { casing: 'snake_case' });
-  await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  return { db, kind: 'pglite', close: () => client.close() };
+  const migrate = (migrationsFolder: string) => migratePglite(db, { migrationsFolder });
+  await migrate(MIGRATIONS_FOLDER);
+  return { db, kind: 'pglite', migrate, close: () => client.close() };
 }
 
 /**
@@ -64,13 +67,16 @@ export async function openPostgres(
   const pool = new pg.Pool({ connectionString, max: 10 });
   pool.on('error', onConnectionError);
   const db = drizzlePg(pool, { casing: 'snake_case' });
-  const lockClient = await pool.connect();
-  try {
-    await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  } finally {
-    await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
-    lockClient.release();
-  }
-  return { db, kind: 'postgres', close: () => pool.end() };
+  const migrate = async (migrationsFolder: string) => {
+    const lockClient = await pool.connect();
+    try {
+      await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      await migratePg(db, { migrationsFolder });
+    } finally {
+      await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+      lockClient.release();
+    }
+  };
+  await migrate(MIGRATIONS_FOLDER);
+  return { db, kind: 'postgres', migrate, close: () => pool.end() };
 }

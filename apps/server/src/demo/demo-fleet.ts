@@ -11,6 +11,8 @@ import {
 } from '@pivot/simulator';
 import type { FastifyBaseLogger } from 'fastify';
 import type { App } from '../app';
+// The demo controllers' secrets: made at the first start, read at every later one, kept in backups.
+import { DEMO_CREDENTIALS_FILE } from '../backup/backups';
 
 export type DemoOptions = {
   email: string;
@@ -19,9 +21,6 @@ export type DemoOptions = {
   dataDir: string;
   print: (text: string) => void;
 };
-
-/** The demo controllers' secrets: made at the first start, read at every later one. */
-const CREDENTIALS_FILE = 'demo-fleet-credentials.json';
 
 /** The simulator's log lines go to the server's log. */
 function toServerLog(log: FastifyBaseLogger): Logger {
@@ -43,7 +42,7 @@ export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> 
   const { db } = app.database;
   const admin = await app.users.findFirstAdmin();
   if (!admin) throw new Error('the demo needs an administrator');
-  const credentials = await demoCredentials(app, admin, path.join(options.dataDir, CREDENTIALS_FILE));
+  const credentials = await demoCredentials(app, admin, path.join(options.dataDir, DEMO_CREDENTIALS_FILE));
   const fleet = await startDemoFleet({ brokerUrl: app.mqttUrl, credentials, logger: toServerLog(app.log) });
   const password = options.password ?? `${randomBytes(9).toString('base64url')}-Aa1!`;
   const created = await app.users.createActivated(

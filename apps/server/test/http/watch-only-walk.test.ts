@@ -62,10 +62,17 @@ const ADMIN_ONLY = new Set([
   'PATCH /api/admin/webhooks/{id}/',
   'DELETE /api/admin/webhooks/{id}/',
   'POST /api/admin/webhooks/{id}/test',
+  'GET /api/admin/backup/',
+  'GET /api/admin/backup/status/',
 ]);
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const STREAMS = new Set(['GET /api/sprinkler/events', 'GET /api/sprinkler/{id}/events']);
+/** Answers that are not JSON, read raw: each must come as 200 of its type. */
+const RAW_ANSWERS: Record<string, string> = {
+  'GET /api/sprinkler/events': 'text/event-stream',
+  'GET /api/sprinkler/{id}/events': 'text/event-stream',
+  'GET /api/sprinkler/{id}/reports.csv': 'text/csv',
+};
 
 const today = new Date();
 const dotted = `${String(today.getDate()).padStart(2, '0')}.${String(today.getMonth() + 1).padStart(2, '0')}.${today.getFullYear()}`;
@@ -73,6 +80,7 @@ const dotted = `${String(today.getDate()).padStart(2, '0')}.${String(today.getMo
 /** What a call needs to pass validation, so that what answers is the access check. */
 const QUERIES: Record<string, Record<string, string>> = {
   'GET /api/sprinkler/{id}/watermap/': { start: dotted, stop: dotted },
+  'GET /api/sprinkler/{id}/reports.csv': { start: dotted, stop: dotted },
 };
 const BODIES: Record<string, unknown> = {
   'POST /api/sprinkler/{id}/motion': { motion: 'stop' },
@@ -138,14 +146,16 @@ describe('a watch grant, walked over every operation of the OpenAPI document', (
       const [method, path] = operation.split(' ') as [string, string];
       const url = urlOf(path);
       walked.push(operation);
-      if (STREAMS.has(operation)) {
+      const rawType = RAW_ANSWERS[operation];
+      if (rawType) {
         const controller = new AbortController();
-        const response = await fetch(`${address}${url}`, {
+        const query = new URLSearchParams(QUERIES[operation] ?? {});
+        const response = await fetch(`${address}${url}${query.size > 0 ? `?${query}` : ''}`, {
           headers: { authorization: `Bearer ${watcher.access}` },
           signal: controller.signal,
         });
         controller.abort();
-        if (response.status !== 200 || !response.headers.get('content-type')?.includes('text/event-stream')) {
+        if (response.status !== 200 || !response.headers.get('content-type')?.includes(rawType)) {
           wrong.push(`${operation} → ${response.status}`);
         }
         continue;
@@ -169,7 +179,9 @@ describe('a watch grant, walked over every operation of the OpenAPI document', (
     }
     expect(wrong).toEqual([]);
     // The walk reached every kind of call: reads, the streams, the refused changes, admin routes.
-    expect(walked).toEqual(expect.arrayContaining([...STREAMS, ...Object.keys(BODIES), 'GET /api/logs/']));
+    expect(walked).toEqual(
+      expect.arrayContaining([...Object.keys(RAW_ANSWERS), ...Object.keys(BODIES), 'GET /api/logs/']),
+    );
   });
 
   it('left the machine as it was: its program unchanged, no command sent', async () => {

@@ -43,6 +43,7 @@ const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
     machineScreen(async () => (await import('./routes/admin')).AdminRejectedMessagesRoute),
   ],
   [paths.adminAlerts.pattern, machineScreen(async () => (await import('./routes/admin')).AdminAlertsRoute)],
+  [paths.adminBackups.pattern, machineScreen(async () => (await import('./routes/admin')).AdminBackupsRoute)],
   [paths.sprinklers.pattern, machineScreen(async () => (await import('./routes/sprinklers')).SprinklersRoute)],
   [paths.sprinkler.pattern, machineScreen(async () => (await import('./routes/sprinkler')).SprinklerRoute)],
   [paths.sector.pattern, machineScreen(async () => (await import('./routes/sector')).SectorRoute)],

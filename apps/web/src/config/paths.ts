@@ -23,6 +23,7 @@ export const paths = {
   adminSprinklers: { pattern: 'admin/sprinklers', link: () => '/admin/sprinklers' },
   adminRejectedMessages: { pattern: 'admin/rejected-messages', link: () => '/admin/rejected-messages' },
   adminAlerts: { pattern: 'admin/alerts', link: () => '/admin/alerts' },
+  adminBackups: { pattern: 'admin/backups', link: () => '/admin/backups' },
   sprinklers: { pattern: 'sprinklers', link: () => '/sprinklers' },
   sprinkler: { pattern: 'sprinklers/:id', link: (id: number) => `/sprinklers/${id}` },
   sector: {

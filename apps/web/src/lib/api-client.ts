@@ -275,8 +275,8 @@ function attachmentName(disposition: string | null, fallback: string): string {
 }
 
 /**
- * Downloads a file the API writes (a GET) with the session's token, which a plain link cannot
- * send, and hands it to the browser as a download under the name the server gives. True once
+ * Downloads a file the API writes (a GET: reports, a backup) with the session's token, which a
+ * plain link cannot send, and hands it to the browser as a download under the name the server gives. True once
  * handed over; false once a failure has gone to `onApiFailure`.
  */
 export async function downloadFile(request: {

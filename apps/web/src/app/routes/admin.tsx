@@ -4,6 +4,7 @@ import { AddUserButton } from '@/features/admin/components/add-user-button';
 import { AdminGuard } from '@/features/admin/components/admin-guard';
 import { AdminNav } from '@/features/admin/components/admin-nav';
 import { AlertDefaultsForm } from '@/features/admin/components/alert-defaults-form';
+import { BackupSection } from '@/features/admin/components/backup-section';
 import { DevicesSection } from '@/features/admin/components/devices-section';
 import { WebhooksCard } from '@/features/alerts/components/webhooks-card';
 import { RejectedMessagesTable } from '@/features/admin/components/rejected-messages-table';
@@ -60,6 +61,18 @@ export function AdminAlertsRoute() {
         <AdminNav current="alerts" />
         <AlertDefaultsForm />
         <WebhooksCard place="admin" />
+      </Page>
+    </AdminGuard>
+  );
+}
+
+export function AdminBackupsRoute() {
+  const { t } = useTranslation();
+  return (
+    <AdminGuard>
+      <Page title={t('admin.backups.title')} description={t('admin.backups.description')}>
+        <AdminNav current="backups" />
+        <BackupSection />
       </Page>
     </AdminGuard>
   );

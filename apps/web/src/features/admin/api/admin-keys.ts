@@ -10,6 +10,7 @@ export const adminKeys = {
   devices: ['admin', 'devices'] as const,
   quarantine: ['admin', 'quarantine'] as const,
   alertDefaults: ['admin', 'alert-defaults'] as const,
+  backupStatus: ['admin', 'backup-status'] as const,
 };
 
 /**

@@ -2,13 +2,14 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
 import { AppLink } from '@/ui/link';
 
-type Section = 'users' | 'sprinklers' | 'rejected' | 'alerts';
+type Section = 'users' | 'sprinklers' | 'rejected' | 'alerts' | 'backups';
 
 const LINKS: Record<Section, string> = {
   users: paths.adminUsers.link(),
   sprinklers: paths.adminSprinklers.link(),
   rejected: paths.adminRejectedMessages.link(),
   alerts: paths.adminAlerts.link(),
+  backups: paths.adminBackups.link(),
 };
 
 /** The admin panel's lists, as tabs under the title. */

@@ -1,0 +1,218 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { DatabaseHandle, Queryable, Transaction } from '../db/client';
+import { MIGRATIONS_FOLDER } from '../paths';
+import { type BackupManifest, BackupFileError, type BackupSink, type DumpSummary } from './backup-file';
+
+/*
+ * The database as a logical dump that restores on PGlite and PostgreSQL alike: each table of the
+ * migrations' schema (`public`) as its rows in JSON (`row_to_json`, exact for every column type:
+ * floats print their shortest exact form, timestamps to the microsecond), and the sequences'
+ * values. A restore migrates an empty database to the backup's migration, loads the rows, then
+ * migrates forward: a backup from an older version comes back on the current one.
+ *
+ * Lines of the payload:
+ *   F <name> <base64>        a file of the data folder
+ *   T <table>                the rows that follow belong to this table
+ *   R <row as JSON>
+ *   S <sequence> <value>     a sequence's last value
+ */
+
+type Journal = { entries: { idx: number; when: number; tag: string }[] };
+
+async function readJournal(folder: string): Promise<Journal> {
+  return JSON.parse(await readFile(path.join(folder, 'meta', '_journal.json'), 'utf8')) as Journal;
+}
+
+/** Rows fetched from the cursor at a time. */
+const FETCH_ROWS = 2000;
+/** Rows loaded in one statement (and at most about this many bytes of JSON). */
+const LOAD_ROWS = 2000;
+const LOAD_BYTES = 4 * 1024 * 1024;
+
+async function rowsOf<T>(db: Queryable, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = await db.execute(query);
+  return (result as unknown as { rows: T[] }).rows;
+}
+
+async function publicTables(db: Queryable): Promise<string[]> {
+  const rows = await rowsOf<{ name: string }>(
+    db,
+    sql`select table_name as name from information_schema.tables
+        where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+  );
+  return rows.map((row) => row.name);
+}
+
+/** The last migration applied to this database, as the journal names it. */
+async function appliedMigration(db: Queryable): Promise<BackupManifest['migration']> {
+  const [latest] = await rowsOf<{ created_at: string }>(
+    db,
+    sql`select created_at::text from drizzle.__drizzle_migrations order by created_at desc limit 1`,
+  );
+  const journal = await readJournal(MIGRATIONS_FOLDER);
+  const entry = journal.entries.find((candidate) => String(candidate.when) === latest?.created_at);
+  if (!entry)
+    throw new Error('the database has a migration this version does not know: back it up with its own version');
+  return { index: entry.idx, tag: entry.tag };
+}
+
+/**
+ * Writes the whole database to the sink from one snapshot: a REPEATABLE READ, read-only
+ * transaction sees every table as of one moment while writers go on (on PostgreSQL; PGlite
+ * is one connection, so its writers wait for the dump and then catch up).
+ */
+export async function dumpDatabase(
+  handle: DatabaseHandle,
+  sink: BackupSink,
+  options: { productVersion: string; files: { name: string; content: Buffer }[] },
+): Promise<DumpSummary> {
+  for (const file of options.files) await sink.line(`F ${file.name} ${file.content.toString('base64')}`);
+  return handle.db.transaction(
+    async (tx) => {
+      const migration = await appliedMigration(tx);
+      const tables: Record<string, number> = {};
+      for (const table of await publicTables(tx)) {
+        await sink.line(`T ${table}`);
+        tables[table] = await dumpTable(tx, table, sink);
+      }
+      const sequences = await rowsOf<{ name: string; value: string | null }>(
+        tx,
+        sql`select sequencename as name, last_value::text as value from pg_sequences where schemaname = 'public'`,
+      );
+      for (const sequence of sequences) {
+        if (sequence.value !== null) await sink.line(`S ${sequence.name} ${sequence.value}`);
+      }
+      // The manifest names how many machines the backup holds, for whoever picks one to restore.
+      const [machines] = await rowsOf<{ count: number }>(tx, sql`select count(*)::int as count from sprinklers`);
+      return {
+        productVersion: options.productVersion,
+        migration,
+        takenAt: new Date().toISOString(),
+        database: handle.kind,
+        machineCount: machines?.count ?? 0,
+        tables,
+        files: options.files.map((file) => file.name),
+      };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}
+
+async function dumpTable(tx: Transaction, table: string, sink: BackupSink): Promise<number> {
+  const cursor = `backup_${table}`;
+  await tx.execute(
+    sql`declare ${sql.identifier(cursor)} no scroll cursor for select row_to_json(t)::text as row from ${sql.identifier(table)} t`,
+  );
+  let count = 0;
+  for (;;) {
+    const rows = await rowsOf<{ row: string }>(tx, sql.raw(`fetch ${FETCH_ROWS} from "${cursor}"`));
+    for (const { row } of rows) await sink.line(`R ${row}`);
+    count += rows.length;
+    if (rows.length < FETCH_ROWS) break;
+  }
+  await tx.execute(sql`close ${sql.identifier(cursor)}`);
+  return count;
+}
+
+/** Rows in the migrations' tables: a target with any is not empty. */
+export async function countRows(db: Queryable): Promise<number> {
+  let total = 0;
+  for (const table of await publicTables(db)) {
+    const [row] = await rowsOf<{ count: number }>(db, sql`select count(*)::int as count from ${sql.identifier(table)}`);
+    total += row?.count ?? 0;
+  }
+  return total;
+}
+
+/** A copy of the migrations up to and including `index`, as the backup's version shipped them. */
+async function migrationsUpTo({ index, tag }: BackupManifest['migration']): Promise<string> {
+  const journal = await readJournal(MIGRATIONS_FOLDER);
+  if (journal.entries[index]?.tag !== tag) {
+    throw new BackupFileError(
+      `This backup was made by a newer version of Pivot (its database has migration ${tag}, which this version does not know): restore it with that version or newer.`,
+    );
+  }
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'pivot-restore-migrations-'));
+  await cp(MIGRATIONS_FOLDER, folder, { recursive: true });
+  await writeFile(
+    path.join(folder, 'meta', '_journal.json'),
+    JSON.stringify({ ...journal, entries: journal.entries.slice(0, index + 1) }),
+  );
+  return folder;
+}
+
+/** Removes every table, function and migration record, leaving an empty database to restore into. */
+async function emptyDatabase(db: Queryable): Promise<void> {
+  await db.execute(sql`drop schema if exists drizzle cascade`);
+  await db.execute(sql`drop schema if exists public cascade`);
+  await db.execute(sql`create schema public`);
+}
+
+/**
+ * Loads a backup's lines into the database: empties it, migrates it to the backup's migration,
+ * loads every row and sequence in one transaction (triggers and foreign-key checks off meanwhile:
+ * the rows are as they were, in whatever order they come), then migrates to this version.
+ * Returns the data folder's files the backup held.
+ */
+export async function restoreDatabase(
+  handle: DatabaseHandle,
+  manifest: BackupManifest,
+  lines: AsyncIterable<string>,
+): Promise<{ name: string; content: Buffer }[]> {
+  const backupMigrations = await migrationsUpTo(manifest.migration);
+  try {
+    await emptyDatabase(handle.db);
+    await handle.migrate(backupMigrations);
+  } finally {
+    await rm(backupMigrations, { recursive: true, force: true });
+  }
+  const files: { name: string; content: Buffer }[] = [];
+  await handle.db.transaction(async (tx) => {
+    await tx.execute(sql`set local session_replication_role = replica`);
+    let table: string | undefined;
+    let batch: string[] = [];
+    let batchBytes = 0;
+    const flush = async () => {
+      if (!table || batch.length === 0) return;
+      const rows = `[${batch.join(',')}]`;
+      await tx.execute(
+        sql`insert into ${sql.identifier(table)} select * from json_populate_recordset(null::${sql.identifier(table)}, ${rows}::json)`,
+      );
+      batch = [];
+      batchBytes = 0;
+    };
+    for await (const line of lines) {
+      const kind = line.slice(0, 2);
+      const rest = line.slice(2);
+      if (kind === 'R ') {
+        batch.push(rest);
+        batchBytes += rest.length;
+        if (batch.length >= LOAD_ROWS || batchBytes >= LOAD_BYTES) await flush();
+      } else if (kind === 'T ') {
+        await flush();
+        table = rest;
+      } else if (kind === 'S ') {
+        await flush();
+        const [name = '', value = ''] = rest.split(' ');
+        await tx.execute(sql`select setval(${`public.${quoteIdentifier(name)}`}::regclass, ${value}::bigint, true)`);
+      } else if (kind === 'F ') {
+        const [name = '', content = ''] = rest.split(' ');
+        files.push({ name, content: Buffer.from(content, 'base64') });
+      } else if (line !== '') {
+        throw new BackupFileError(
+          'The backup holds a line this version cannot read: it is damaged or from a newer version.',
+        );
+      }
+    }
+    await flush();
+  });
+  await handle.migrate(MIGRATIONS_FOLDER);
+  return files;
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

@@ -1,0 +1,55 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useLocale } from '@/i18n/use-locale';
+import { Button } from '@/ui/button';
+import { backupStatusQueryOptions } from '../api/get-backup-status';
+import { useDownloadBackup } from '../api/download-backup';
+
+/** Sizes as a farmer reads them: kB, MB, GB in the page's number format. */
+function readableSize(bytes: number, locale: string): string {
+  const units = ['B', 'kB', 'MB', 'GB'] as const;
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
+}
+
+/** The last backup's time and size, and a button that takes one now and downloads it. */
+export function BackupSection() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const { data } = useQuery(backupStatusQueryOptions());
+  const download = useDownloadBackup();
+  const last = data ? data.lastBackup : undefined;
+
+  return (
+    <section aria-labelledby="backup-last" className="flex flex-col gap-4 rounded-lg border border-line p-4">
+      <h2 id="backup-last" className="text-lg font-semibold">
+        {t('admin.backups.lastBackup')}
+      </h2>
+      {data === false && <p className="text-error">{t('admin.backups.loadFailed')}</p>}
+      {last === null && <p className="text-ink-muted">{t('admin.backups.never')}</p>}
+      {last && (
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+          <dt className="text-ink-muted">{t('admin.backups.takenAt')}</dt>
+          <dd>
+            <time dateTime={new Date(last.takenAt).toISOString()}>
+              {new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(last.takenAt)}
+            </time>
+          </dd>
+          <dt className="text-ink-muted">{t('admin.backups.size')}</dt>
+          <dd>{readableSize(last.sizeBytes, locale)}</dd>
+        </dl>
+      )}
+      <p className="text-sm text-ink-muted">{t('admin.backups.hint')}</p>
+      <div>
+        <Button variant="primary" disabled={download.isPending} onClick={() => void download.run()}>
+          {download.isPending ? t('admin.backups.downloading') : t('admin.backups.download')}
+        </Button>
+      </div>
+    </section>
+  );
+}
