@@ -11,6 +11,7 @@ import {
   inflateRawSync,
 } from 'node:zlib';
 import { SPRINKLER_STATUSES, type SprinklerStatus } from '@pivot/contracts';
+import type { TelemetryRow } from '../telemetry';
 import { ByteReader, ByteWriter } from './byte-stream';
 
 /**
@@ -42,16 +43,7 @@ import { ByteReader, ByteWriter } from './byte-stream';
  * for the timestamps and the speed, second differences for the angle of a turning arm, the
  * values themselves for noisy readings such as the flow.
  */
-export type DayReport = {
-  /** ms since the epoch */
-  ts: number;
-  status: SprinklerStatus;
-  angle: number;
-  distance: number;
-  speed: number;
-  pressure: number;
-  flow: number;
-};
+export type DayReport = TelemetryRow;
 
 export const PACKED_DAY_VERSION = 1;
 /** The number columns, in the order they are packed. */
