@@ -42,6 +42,35 @@ describe('the next irrigation', () => {
     expect(netDose[1]).toBe(31);
   });
 
+  it('takes the mean ETc over the days the station reported only, and 0 when it reported none of them', () => {
+    const crop = tableSeasonCrop('maize-grain');
+    const soil = SOIL_TEXTURES['silt-loam'];
+    // Days 41–47: three reported at 4 mm of ET0, four the station missed (no ET0 stored).
+    const reported = [...Array.from({ length: 40 }, () => true), true, false, true, false, false, true, false];
+    const curves = seasonCurves(crop, soil, {
+      referenceEvapotranspiration: [...flat(40, 2), 4, 0, 4, 0, 0, 4, 0],
+      rain: flat(47, 0),
+      wind: flat(47, Number.NaN),
+      minHumidity: flat(47, Number.NaN),
+    });
+    const reportedDays = [41, 43, 46].map((day) => curves.cropEvapotranspiration[day - 1]!);
+    expect(meanRecentEvapotranspiration(curves, 47, 7, reported)).toBeCloseTo(
+      reportedDays.reduce((sum, value) => sum + value, 0) / 3,
+      10,
+    );
+    expect(meanRecentEvapotranspiration(curves, 47, 7)).toBeLessThan(
+      meanRecentEvapotranspiration(curves, 47, 7, reported),
+    );
+    expect(
+      meanRecentEvapotranspiration(
+        curves,
+        47,
+        7,
+        reported.map((day, index) => day && index < 40),
+      ),
+    ).toBe(0);
+  });
+
   it('without a forecast, steps on with the last 7 days’ mean ETc and no rain, the roots still deepening', () => {
     const crop = tableSeasonCrop('maize-grain');
     const soil = SOIL_TEXTURES['silt-loam'];

@@ -78,14 +78,28 @@ export function outlookFromCurves(curves: SeasonCurves, fromDay: number): Outloo
   };
 }
 
-/** The mean ETc (Kc · ET0, without stress) of the `window` days ending on season day `lastDay`, mm/day. */
-export function meanRecentEvapotranspiration(curves: SeasonCurves, lastDay: number, window = 7): number {
+/**
+ * The mean ETc (Kc · ET0, without stress) of the `window` days ending on season day `lastDay`,
+ * mm/day. Where `reported` is given, only the days it marks (those the station reported) count:
+ * a day without readings has no ET0, and counting it as 0 would push the next irrigation out.
+ * None reported in the window gives 0 (nothing foreseen; the answer says the days are missing).
+ */
+export function meanRecentEvapotranspiration(
+  curves: SeasonCurves,
+  lastDay: number,
+  window = 7,
+  reported?: ArrayLike<boolean>,
+): number {
   const last = Math.min(lastDay, curves.days);
   const first = Math.max(1, last - window + 1);
-  if (last < first) return 0;
   let sum = 0;
-  for (let day = first; day <= last; day += 1) sum += curves.cropEvapotranspiration[day - 1]!;
-  return sum / (last - first + 1);
+  let counted = 0;
+  for (let day = first; day <= last; day += 1) {
+    if (reported && !reported[day - 1]) continue;
+    sum += curves.cropEvapotranspiration[day - 1]!;
+    counted += 1;
+  }
+  return counted === 0 ? 0 : sum / counted;
 }
 
 /**

@@ -261,9 +261,11 @@ function runZone(
     minHumidity: new Float64Array(days),
   };
   const applied = new Float64Array(days * count);
+  const reported = new Array<boolean>(days);
   for (let index = 0; index < days; index += 1) {
     // A day the station did not report counts as no ET0 and no rain; the answer says how many.
     const day = weatherOf.get(emergence + index);
+    reported[index] = day !== undefined;
     seasonWeather.referenceEvapotranspiration[index] = day?.referenceEvapotranspiration ?? 0;
     seasonWeather.rain[index] = day?.rain ?? 0;
     seasonWeather.wind[index] = day?.wind ?? Number.NaN;
@@ -292,7 +294,7 @@ function runZone(
       crop,
       soil,
       days + 1,
-      meanRecentEvapotranspiration(curves, days, RECENT_DAYS),
+      meanRecentEvapotranspiration(curves, days, RECENT_DAYS, reported),
     ),
   };
 }
