@@ -77,10 +77,12 @@ export class ApiClient {
       else this.cookies.set(cookie.name, cookie.value);
     }
     const text = response.body;
+    // A file the API writes (the reports' CSV) is kept as its text; every other answer is JSON.
+    const json = String(response.headers['content-type'] ?? '').includes('application/json');
     return {
       status: response.statusCode,
       headers: response.headers,
-      body: text ? JSON.parse(text) : undefined,
+      body: !text ? undefined : json ? JSON.parse(text) : text,
       cookies,
     };
   }

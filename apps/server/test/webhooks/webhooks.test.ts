@@ -155,7 +155,7 @@ describe('alert webhooks', () => {
     const alarm = { ...base, status: 'alarm', alarm: 'pressure_loss', pressure: 0.1, flow: 0 };
     await controller.publishAsync(topics.telemetry(MACHINE), JSON.stringify({ ...alarm, ts: alarmAt }), { qos: 1 });
 
-    await expect.poll(() => slack.received.length, { timeout: 5000, interval: 50 }).toBe(1);
+    await expect.poll(() => slack.received.length, { timeout: 10_000, interval: 50 }).toBe(1);
     const [delivery] = slack.received;
     expect(delivery!.receivedAt - alarmAt).toBeLessThan(5000);
     const verify = await documentedVerifier();
