@@ -349,6 +349,8 @@ describe('the rejected messages of the admin panel', () => {
     expect(weather).toHaveTextContent('alarm: Control characters are not allowed');
     expect(weather).toHaveTextContent('a\u2400b');
     expect(weather).toHaveTextContent('48 B');
+    // The one date style of every page, to the second here: set-aside messages come in bursts.
+    expect(weather).toHaveTextContent(/01\.04\.2026, \d\d:30:15/);
   });
 
   it('shows a payload that looks like markup as text, never as markup', async () => {

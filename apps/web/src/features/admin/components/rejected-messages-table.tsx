@@ -1,5 +1,6 @@
 import type { QuarantinedMessage } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
+import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { useLocale } from '@/i18n/use-locale';
 import { Badge } from '@/ui/badge';
 import { type Column, DataTable } from '@/ui/data-table';
@@ -19,7 +20,7 @@ export function RejectedMessagesTable() {
   const { t } = useTranslation();
   const locale = useLocale();
   const names = useSprinklerNamesByInternalId();
-  const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+  const dates = useDateTimeFormat();
   const numberFormat = new Intl.NumberFormat(locale);
 
   const columns: Column<QuarantinedMessage>[] = [
@@ -28,7 +29,7 @@ export function RejectedMessagesTable() {
       header: t('admin.rejected.columns.receivedAt'),
       cell: (message) => (
         <time dateTime={new Date(message.receivedAt).toISOString()} className="whitespace-nowrap">
-          {dateFormat.format(message.receivedAt)}
+          {dates.dateTimeToSecond(message.receivedAt)}
         </time>
       ),
     },
