@@ -118,11 +118,58 @@ describe('the quarantine of machine messages', () => {
     });
     expect(summary!.detail).toMatch(new RegExp(`^${notKept} more messages within a minute from .* were not kept`));
     expect(summary!.detail).toContain(`not_json ${notKept}`);
+    expect(summary!.explanation).toEqual({
+      code: 'rate_limited',
+      notKept,
+      since: expect.any(Number),
+      keptPerMinute: KEPT_PER_MACHINE_PER_MINUTE,
+      notKeptByReason: [{ reason: 'not_json', count: notKept }],
+      lastReason: 'not_json',
+      last: { code: 'not_json' },
+    });
 
     const secondPage = await admin.get('/api/quarantine/', { query: { page: 2, pageSize: 5 } });
     expect(QuarantineListResponseSchema.parse(secondPage.body)).toMatchObject({
       count: expect.any(Number),
       data: { length: 5 },
+    });
+  });
+
+  it('gives each reason as a code and its parameters beside the English detail, for the reader’s language', async () => {
+    const machine = machineId();
+    const controller = await connect(machine);
+    const now = Date.now();
+    const report = {
+      v: 1,
+      ts: now,
+      status: 'sideways',
+      angle: 400,
+      distance: 300,
+      speed: 'fast',
+      pressure: 2,
+      flow: 80,
+    };
+    await controller.publishAsync(topics.telemetry(machine), JSON.stringify(report), { qos: 1 });
+    const ahead = now + 24 * 60 * 60_000;
+    await controller.publishAsync(
+      topics.telemetry(machine),
+      JSON.stringify({ ...report, ts: ahead, status: 'front', angle: 1, speed: 5 }),
+      { qos: 1 },
+    );
+    await controller.endAsync();
+
+    await expect.poll(() => listed(machine)).toHaveLength(2);
+    const [clockAhead, invalid] = await listed(machine);
+    expect(clockAhead).toMatchObject({ reason: 'clock_ahead', explanation: { code: 'clock_ahead', ts: ahead } });
+    expect(invalid!.reason).toBe('invalid');
+    expect(invalid!.detail).toMatch(/^status: /);
+    expect(invalid!.explanation).toEqual({
+      code: 'invalid',
+      issues: [
+        { path: 'status', problem: 'value' },
+        { path: 'angle', problem: 'too_big', limit: 360 },
+        { path: 'speed', problem: 'type' },
+      ],
     });
   });
 
@@ -144,7 +191,10 @@ describe('the quarantine of machine messages', () => {
 
     await t.app.quarantine.prune();
 
-    expect((await listed(machine)).map((entry) => entry.detail)).toEqual(['6 days old']);
+    // A row kept before reasons had codes shows its English detail as it is.
+    expect((await listed(machine)).map(({ detail, explanation }) => ({ detail, explanation }))).toEqual([
+      { detail: '6 days old', explanation: null },
+    ]);
   });
 });
 
@@ -167,6 +217,7 @@ describe('the quarantine’s minute', () => {
       payload: Buffer.from('{}'),
       reason: 'invalid',
       detail: 'v: Invalid input',
+      explanation: { code: 'invalid', issues: [{ path: 'v', problem: 'value' }] },
     });
     for (let index = 0; index <= GROWING_PER_MINUTE; index += 1) {
       await quarantine.setAside(message(machines[index % machines.length]!));

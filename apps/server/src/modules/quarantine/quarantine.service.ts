@@ -1,7 +1,14 @@
-import type { QuarantineListQuery, QuarantineListResponse, QuarantineReason, ReportKind } from '@pivot/contracts';
+import type {
+  MessageExplanation,
+  QuarantineExplanation,
+  QuarantineListQuery,
+  QuarantineListResponse,
+  QuarantineReason,
+  ReportKind,
+} from '@pivot/contracts';
 import type { Database } from '../../db/client';
 import type { HealthProblem } from '../../http/health';
-import { presentQuarantined, visibleText } from './quarantine.presenter';
+import { presentQuarantined, visibleText, visibleTexts } from './quarantine.presenter';
 import { deleteQuarantinedBefore, insertQuarantined, listQuarantined } from './quarantine.repository';
 
 /** A machine message that is not to be stored, and why. */
@@ -12,7 +19,10 @@ export type SetAsideMessage = {
   topic: string;
   payload: Buffer;
   reason: Exclude<QuarantineReason, 'rate_limited'>;
+  /** In English, for logs. */
   detail: string;
+  /** The same as a code and its parameters, which the admin panel words in the reader's language. */
+  explanation: MessageExplanation;
 };
 
 /**
@@ -34,7 +44,7 @@ type MachineMinute = {
   start: number;
   kept: number;
   notKept: number;
-  notKeptByReason: Map<string, number>;
+  notKeptByReason: Map<QuarantineReason, number>;
   last: SetAsideMessage | undefined;
 };
 
@@ -65,7 +75,7 @@ export class QuarantineService {
     }
     if (minute.kept < KEPT_PER_MACHINE_PER_MINUTE) {
       minute.kept += 1;
-      await this.keep(message, message.reason, message.detail);
+      await this.keep(message, message.reason, message.detail, message.explanation);
       return;
     }
     minute.notKept += 1;
@@ -119,10 +129,23 @@ export class QuarantineService {
       `${minute.notKept} more messages within a minute from ${new Date(minute.start).toISOString()} were not ` +
       `kept (at most ${KEPT_PER_MACHINE_PER_MINUTE} a minute per machine are): ${reasons}. ` +
       `The last of them is shown (${last.reason}: ${last.detail})`;
-    await this.keep(last, 'rate_limited', detail);
+    await this.keep(last, 'rate_limited', detail, {
+      code: 'rate_limited',
+      notKept: minute.notKept,
+      since: minute.start,
+      keptPerMinute: KEPT_PER_MACHINE_PER_MINUTE,
+      notKeptByReason: [...minute.notKeptByReason].map(([reason, count]) => ({ reason, count })),
+      lastReason: last.reason,
+      last: last.explanation,
+    });
   }
 
-  private async keep(message: SetAsideMessage, reason: QuarantineReason, detail: string): Promise<void> {
+  private async keep(
+    message: SetAsideMessage,
+    reason: QuarantineReason,
+    detail: string,
+    explanation: QuarantineExplanation,
+  ): Promise<void> {
     await insertQuarantined(this.deps.db, {
       receivedAt: new Date(this.now()),
       machineId: message.machineId,
@@ -131,6 +154,7 @@ export class QuarantineService {
       kind: message.kind,
       reason,
       detail: visibleText(detail.slice(0, MAX_DETAIL_CHARS)),
+      explanation: visibleTexts(explanation),
       payloadHead: message.payload.subarray(0, KEPT_PAYLOAD_BYTES),
       payloadBytes: message.payload.length,
     });
