@@ -5,6 +5,8 @@ import {
   PresenceMessageSchema,
   SoilMessageSchema,
   TelemetryMessageSchema,
+  type MessageExplanation,
+  type SchemaProblem,
   WeatherMessageSchema,
 } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -42,7 +44,11 @@ export type RejectedMessage = MessageSource & {
   reason: RejectionReason;
   /** What was wrong, for an administrator: the schema's complaints, or the timestamp. */
   detail: string;
+  /** The same as a code and its parameters, for the reader's language. */
+  explanation: RejectionExplanation;
 };
+
+export type RejectionExplanation = Exclude<MessageExplanation, { code: 'refused' }>;
 
 export type RejectionReason = 'too_large' | 'not_json' | 'invalid' | 'clock_ahead' | 'too_old' | 'beyond_arm';
 
@@ -200,7 +206,8 @@ export class ReportIntake {
 }
 
 type ParsedMessage =
-  { ok: true; message: MachineMessages[MachineMessageKind] } | { ok: false; reason: RejectionReason; detail: string };
+  | { ok: true; message: MachineMessages[MachineMessageKind] }
+  | { ok: false; reason: RejectionReason; detail: string; explanation: RejectionExplanation };
 
 /**
  * A message as the protocol allows it, or why not. One larger than any real message is not even
@@ -216,26 +223,39 @@ function parseMessage(
   arm: MachineArm | undefined,
 ): ParsedMessage {
   if (payload.length > MAX_MESSAGE_BYTES) {
-    return { ok: false, reason: 'too_large', detail: `${payload.length} bytes; at most ${MAX_MESSAGE_BYTES}` };
+    return {
+      ok: false,
+      reason: 'too_large',
+      detail: `${payload.length} bytes; at most ${MAX_MESSAGE_BYTES}`,
+      explanation: { code: 'too_large', bytes: payload.length, limit: MAX_MESSAGE_BYTES },
+    };
   }
   const json = parseJson(payload);
-  if (json === undefined) return { ok: false, reason: 'not_json', detail: 'not a JSON document' };
+  if (json === undefined) {
+    return { ok: false, reason: 'not_json', detail: 'not a JSON document', explanation: { code: 'not_json' } };
+  }
   const checked = checkSchema(kind, json);
   if (!checked.ok) return checked;
   const message = checked.message;
   const ts = 'ts' in message ? message.ts : undefined;
   if (ts !== undefined && ts > now + MACHINE_LIMITS.clockSkewMs) {
-    return { ok: false, reason: 'clock_ahead', detail: `ts ${new Date(ts).toISOString()} is ahead of the server` };
+    return {
+      ok: false,
+      reason: 'clock_ahead',
+      detail: `ts ${new Date(ts).toISOString()} is ahead of the server`,
+      explanation: { code: 'clock_ahead', ts },
+    };
   }
   if (ts !== undefined && kind !== 'presence' && ts < now - MACHINE_LIMITS.backfillMs) {
     return {
       ok: false,
       reason: 'too_old',
       detail: `ts ${new Date(ts).toISOString()} is older than the backfill window`,
+      explanation: { code: 'too_old', ts },
     };
   }
   const beyond = kind === 'telemetry' && arm ? beyondArm(message as MachineMessages['telemetry'], arm) : undefined;
-  if (beyond) return { ok: false, reason: 'beyond_arm', detail: beyond };
+  if (beyond) return { ok: false, reason: 'beyond_arm', ...beyond };
   return { ok: true, message };
 }
 
@@ -246,7 +266,35 @@ function checkSchema(kind: MachineMessageKind, json: unknown): ParsedMessage {
   const parsed = MESSAGE_SCHEMAS[kind].safeParse(json);
   if (parsed.success) return { ok: true, message: parsed.data };
   const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(message)'}: ${issue.message}`);
-  return { ok: false, reason: 'invalid', detail: detail.join('; ') };
+  const issues = parsed.error.issues.flatMap(schemaIssues).slice(0, MAX_EXPLAINED_ISSUES);
+  return { ok: false, reason: 'invalid', detail: detail.join('; '), explanation: { code: 'invalid', issues } };
+}
+
+type SchemaIssue = { path: string; problem: SchemaProblem; limit?: number };
+/** A message of thousands of wrong fields is explained by its first few; a field's name (the sender's text) by its beginning. */
+const MAX_EXPLAINED_ISSUES = 20;
+const MAX_EXPLAINED_PATH_CHARS = 200;
+
+/** A schema's complaint as a field and a code the reader's language words (its English message is in `detail`). */
+function schemaIssues(issue: z.core.$ZodIssue): SchemaIssue[] {
+  const fieldPath = (parts: readonly PropertyKey[]) =>
+    (parts.map(String).join('.') || '(message)').slice(0, MAX_EXPLAINED_PATH_CHARS);
+  const path = fieldPath(issue.path);
+  switch (issue.code) {
+    case 'invalid_type':
+      return [{ path, problem: 'type' }];
+    case 'too_big':
+    case 'too_small': {
+      const limit = Number(issue.code === 'too_big' ? issue.maximum : issue.minimum);
+      return [{ path, problem: issue.code, ...(Number.isFinite(limit) ? { limit } : {}) }];
+    }
+    case 'invalid_format':
+      return [{ path, problem: 'format' }];
+    case 'unrecognized_keys':
+      return issue.keys.map((key) => ({ path: fieldPath([...issue.path, key]), problem: 'unknown_field' as const }));
+    default:
+      return [{ path, problem: 'value' }];
+  }
 }
 
 /**
@@ -254,14 +302,27 @@ function checkSchema(kind: MachineMessageKind, json: unknown): ParsedMessage {
  * `distance`, or a GPS point of its arm. Either would draw the arm, and count its water, where
  * the machine cannot be.
  */
-function beyondArm(report: MachineMessages['telemetry'], arm: MachineArm): string | undefined {
-  const reach = arm.armLength + MACHINE_LIMITS.endGunMarginM;
-  const limit = `the machine's arm is ${arm.armLength} m, and an end gun may add ${MACHINE_LIMITS.endGunMarginM} m`;
-  if (report.distance > reach) return `distance ${report.distance} m is beyond its reach: ${limit}`;
+function beyondArm(
+  report: MachineMessages['telemetry'],
+  arm: MachineArm,
+): { detail: string; explanation: RejectionExplanation } | undefined {
+  const endGunMargin = MACHINE_LIMITS.endGunMarginM;
+  const reach = arm.armLength + endGunMargin;
+  const limit = `the machine's arm is ${arm.armLength} m, and an end gun may add ${endGunMargin} m`;
+  if (report.distance > reach) {
+    return {
+      detail: `distance ${report.distance} m is beyond its reach: ${limit}`,
+      explanation: { code: 'distance_beyond_arm', distance: report.distance, armLength: arm.armLength, endGunMargin },
+    };
+  }
   for (const [lng, lat] of report.position?.coordinates ?? []) {
-    const fromCentre = distanceM(arm.centre, { lat, lng });
-    if (fromCentre > reach) {
-      return `position [${lng}, ${lat}] is ${Math.round(fromCentre)} m from the pivot, beyond its reach: ${limit}`;
+    const exactlyFromCentre = distanceM(arm.centre, { lat, lng });
+    if (exactlyFromCentre > reach) {
+      const fromCentre = Math.round(exactlyFromCentre);
+      return {
+        detail: `position [${lng}, ${lat}] is ${fromCentre} m from the pivot, beyond its reach: ${limit}`,
+        explanation: { code: 'position_beyond_arm', lng, lat, fromCentre, armLength: arm.armLength, endGunMargin },
+      };
     }
   }
   return undefined;

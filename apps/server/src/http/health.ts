@@ -6,8 +6,8 @@ import { z } from 'zod';
 
 /** Something wrong that the server works around: a stable code and a sentence for whoever reads it. */
 export type HealthProblem = { code: string; message: string };
-/** Asked at every health request: cheap and synchronous, since load balancers ask every few seconds. */
-export type HealthCheck = () => HealthProblem[];
+/** Asked at every health request: cheap (a look in memory, or one indexed query), since load balancers ask every few seconds. */
+export type HealthCheck = () => HealthProblem[] | Promise<HealthProblem[]>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,7 +24,10 @@ const HealthSchema = z.strictObject({
   database: z.enum(['pglite', 'postgres']),
   /** The API works without the broker; machines are then offline and commands go unanswered. */
   broker: z.enum(['connected', 'unreachable']),
-  /** Reports dropped since start because no controller is registered under their machine ID. */
+  /**
+   * Reports this instance dropped since it started because no controller is registered under
+   * their machine ID: stored nowhere, so counted per instance (docs/operations.md, "Health").
+   */
   unregisteredReportsDropped: z.number().int().nonnegative(),
 });
 
@@ -44,7 +47,7 @@ const healthRoutes: FastifyPluginAsyncZod<{ checks: HealthCheck[] }> = async (ap
               },
             ]
           : []),
-        ...checks.flatMap((check) => check()),
+        ...(await Promise.all(checks.map((check) => check()))).flat(),
       ].map(({ code, message }) => `${code}: ${message}`);
       return {
         status: problems.length === 0 ? ('ok' as const) : ('degraded' as const),

@@ -1,10 +1,44 @@
+import type { Locale } from '@/config/locales';
 import { useLocale } from './use-locale';
 
 /**
- * A moment (a program's upload, an event) as the app writes it wherever the same thing shows:
- * the day in digits and the time to the minute, "23.11.2026, 14:05" in Polish.
+ * The region each interface language writes its dates in: day first and a 24-hour clock in both.
+ * Plain `en` would be the American month-first, 12-hour style, which reads as a different day to
+ * anyone else ("04/07" for the 7th of April).
  */
-export function useDateTimeFormat(): (timestamp: number) => string {
-  const format = new Intl.DateTimeFormat(useLocale(), { dateStyle: 'short', timeStyle: 'short' });
-  return (timestamp) => format.format(timestamp);
+const DATE_REGION: Record<Locale, string> = { pl: 'pl-PL', en: 'en-GB' };
+
+const DAY = { day: '2-digit', month: '2-digit', year: 'numeric' } as const;
+const CLOCK = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } as const;
+
+/** How a moment or a day reads in one language, everywhere the app shows one. */
+export type DateTimeFormat = {
+  /** A moment to the minute: "24.11.2026, 03:37" (pl), "24/11/2026, 03:37" (en). */
+  dateTime: (timestamp: number) => string;
+  /** A moment to the second, where seconds tell things apart: "24.11.2026, 03:37:05". */
+  dateTimeToSecond: (timestamp: number) => string;
+  /** A calendar day given as `yyyy-mm-dd` (a subscription's end): "24.11.2026", whatever the time zone. */
+  day: (isoDay: string) => string;
+  /** The time of day to the second: "03:37:05". */
+  time: (timestamp: number) => string;
+};
+
+/** The app's one date style (docs/web-app.md, "Dates and times"), for a locale. */
+export function dateTimeFormat(locale: Locale, timeZone?: string): DateTimeFormat {
+  const region = DATE_REGION[locale];
+  const toMinute = new Intl.DateTimeFormat(region, { ...DAY, ...CLOCK, timeZone });
+  const toSecond = new Intl.DateTimeFormat(region, { ...DAY, ...CLOCK, second: '2-digit', timeZone });
+  const calendarDay = new Intl.DateTimeFormat(region, { ...DAY, timeZone: 'UTC' });
+  const timeOfDay = new Intl.DateTimeFormat(region, { ...CLOCK, second: '2-digit', timeZone });
+  return {
+    dateTime: (timestamp) => toMinute.format(timestamp),
+    dateTimeToSecond: (timestamp) => toSecond.format(timestamp),
+    day: (isoDay) => calendarDay.format(new Date(`${isoDay}T00:00:00Z`)),
+    time: (timestamp) => timeOfDay.format(timestamp),
+  };
+}
+
+/** The app's one date style in the page's language. */
+export function useDateTimeFormat(): DateTimeFormat {
+  return dateTimeFormat(useLocale());
 }

@@ -10,13 +10,16 @@ export const PICKER_PAGE_SIZE = 20;
 
 export type PickerOption = { key: number; label: string; detail?: string };
 
+/** Tells one opening of a picker from the next, so each opening asks the server afresh. */
+let openings = 0;
+
 export type PickerDialogProps = {
   title: string;
   /** Names the list of candidates. */
   legend: string;
   searchLabel: string;
   emptyMessage: string;
-  /** Identifies the candidates; the search text is added to it. */
+  /** Identifies the candidates; the opening and the search text are added to it. */
   queryKey: readonly unknown[];
   /** One page of candidates matching the search, as options; false when the call failed. */
   fetchOptions: (search: string) => Promise<{ count: number; options: PickerOption[] } | false>;
@@ -29,7 +32,13 @@ export type PickerDialogProps = {
   children?: ReactNode;
 };
 
-/** Picks one of the candidates the server finds (such as machines or users without access), searched as typed. */
+/**
+ * Picks one of the candidates the server finds (such as machines or users without access), searched
+ * as typed. Each search's list is taken once while the dialog is open: the lists behind it are
+ * read again after any change an administrator makes (or a reconnection), and a list that
+ * reordered or lost a row under the user's pointer would have them pick someone else. The next
+ * opening asks again.
+ */
 export function PickerDialog({
   title,
   legend,
@@ -48,11 +57,15 @@ export function PickerDialog({
   const search = useDebouncedValue(searchText.trim());
   const [picked, setPicked] = useState<PickerOption | null>(null);
   const name = useId();
+  const [opening] = useState(() => (openings += 1));
   const result = useQuery({
-    queryKey: [...queryKey, search],
+    queryKey: [...queryKey, 'opening', opening, search],
     queryFn: () => fetchOptions(search),
     placeholderData: keepPreviousData,
-    staleTime: 0,
+    // Static: never fetched again while shown, not even when every query is invalidated.
+    staleTime: 'static',
+    // Forgotten once the dialog closes, so the next opening starts from what the server has then.
+    gcTime: 0,
   });
   const page = result.data || null;
   // A pick counts while it is on the list: a new search that leaves it out takes it back.

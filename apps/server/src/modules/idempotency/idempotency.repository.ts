@@ -5,7 +5,10 @@ import { type IdempotentRequestRow, idempotentRequests } from './idempotency.tab
 type RequestKey = { userId: number; key: string };
 
 /** True when this request is the first with its key: it is handled, the others wait for its answer. */
-export async function claimKey(db: Queryable, request: RequestKey & { fingerprint: string }): Promise<boolean> {
+export async function claimKey(
+  db: Queryable,
+  request: RequestKey & { fingerprint: string; claimedByServer: string; claimedByRun: string },
+): Promise<boolean> {
   const rows = await db
     .insert(idempotentRequests)
     .values(request)

@@ -9,6 +9,8 @@ const KEPT_FOR_MS = 24 * 60 * 60_000;
 const POLL_MS = 100;
 
 export type IdempotentCall = { userId: number; key: string; method: string; url: string; body: unknown };
+/** This process: the instance's SERVER_ID, and a run that is new at every start. */
+export type Claimant = { serverId: string; run: string };
 export type StoredAnswer = { status: number; contentType: string | null; body: string };
 
 /**
@@ -21,6 +23,7 @@ export class IdempotencyService {
     private readonly db: Database,
     /** How long a repeat waits for the first request's answer: longer than a command takes. */
     private readonly waitMs: number,
+    private readonly claimant: Claimant,
   ) {}
 
   /** 'first' when this call is to be handled (and its answer saved), or the answer to give again. */
@@ -31,16 +34,27 @@ export class IdempotencyService {
       .digest('base64url');
     const deadline = Date.now() + this.waitMs;
     for (;;) {
-      if (await claimKey(this.db, { userId: call.userId, key: call.key, fingerprint })) return 'first';
+      const claim = { fingerprint, claimedByServer: this.claimant.serverId, claimedByRun: this.claimant.run };
+      if (await claimKey(this.db, { userId: call.userId, key: call.key, ...claim })) return 'first';
       const stored = await findRequest(this.db, call);
       if (stored && stored.fingerprint !== fingerprint) throw new AppError('idempotency_key_reused');
       if (stored && stored.status !== null && stored.body !== null) {
         return { status: stored.status, contentType: stored.contentType, body: stored.body };
       }
       // Still being handled, or interrupted (the server stopped mid-way): its outcome is unknown here.
-      if (Date.now() > deadline) throw new AppError('request_in_progress');
+      // Cut short by this instance's earlier run, no answer will come: say so at once, not after the wait.
+      if (Date.now() > deadline || (stored && this.interruptedHere(stored))) throw new AppError('request_in_progress');
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
+  }
+
+  /** Claimed by an earlier run of this instance: that process is gone, and the request with it. */
+  private interruptedHere(stored: { claimedByServer: string | null; claimedByRun: string | null }): boolean {
+    return (
+      stored.claimedByServer === this.claimant.serverId &&
+      stored.claimedByRun !== null &&
+      stored.claimedByRun !== this.claimant.run
+    );
   }
 
   finish(call: Pick<IdempotentCall, 'userId' | 'key'>, answer: StoredAnswer): Promise<void> {

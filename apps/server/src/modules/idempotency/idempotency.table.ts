@@ -13,6 +13,13 @@ export const idempotentRequests = pgTable(
     /** Method, path and a hash of the body: the same key for another request is refused. */
     fingerprint: text('fingerprint').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The instance (its SERVER_ID) and the run of its process that handles the request: a row
+     * still pending from an earlier run of the same instance was cut short by a crash. Null on
+     * rows from before.
+     */
+    claimedByServer: text('claimed_by_server'),
+    claimedByRun: text('claimed_by_run'),
     /** Null while the first request is being handled. */
     status: smallint('status'),
     contentType: text('content_type'),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
@@ -20,8 +21,11 @@ const PRUNE_EVERY_MS = 60 * 60_000;
  * before the other modules, so that it sees their routes.
  */
 export const idempotencyModule = fp(
-  async (app: FastifyInstance, config: Pick<Config, 'commandTimeoutMs'>) => {
-    const idempotency = new IdempotencyService(app.database.db, config.commandTimeoutMs + 5000);
+  async (app: FastifyInstance, config: Pick<Config, 'commandTimeoutMs' | 'serverId'>) => {
+    const idempotency = new IdempotencyService(app.database.db, config.commandTimeoutMs + 5000, {
+      serverId: config.serverId,
+      run: randomUUID(),
+    });
     app.decorateRequest('idempotencyKey', null);
 
     const begin: preHandlerHookHandler = async (request, reply) => {

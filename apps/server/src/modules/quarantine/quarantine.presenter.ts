@@ -11,6 +11,7 @@ export function presentQuarantined(row: QuarantinedMessageRow): QuarantinedMessa
     topic: row.topic,
     reason: row.reason,
     detail: row.detail,
+    explanation: row.explanation,
     payloadPreview: visibleText(new TextDecoder('utf-8').decode(row.payloadHead)),
     payloadBytes: row.payloadBytes,
     payloadTruncated: row.payloadBytes > row.payloadHead.length,
@@ -33,3 +34,10 @@ export function visibleText(text: string): string {
 }
 
 const KEPT_CONTROLS = new Set(['\n', '\r', '\t']);
+
+/** Every text in a stored value made safe as `visibleText` makes it (jsonb refuses NUL as text does). */
+export function visibleTexts<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value), (_key, field: unknown) =>
+    typeof field === 'string' ? visibleText(field) : field,
+  ) as T;
+}

@@ -1,8 +1,20 @@
-import type { QuarantineListQuery, QuarantineListResponse, QuarantineReason, ReportKind } from '@pivot/contracts';
+import type {
+  MessageExplanation,
+  QuarantineExplanation,
+  QuarantineListQuery,
+  QuarantineListResponse,
+  QuarantineReason,
+  ReportKind,
+} from '@pivot/contracts';
 import type { Database } from '../../db/client';
 import type { HealthProblem } from '../../http/health';
-import { presentQuarantined, visibleText } from './quarantine.presenter';
-import { deleteQuarantinedBefore, insertQuarantined, listQuarantined } from './quarantine.repository';
+import { presentQuarantined, visibleText, visibleTexts } from './quarantine.presenter';
+import {
+  countSetAsideSince,
+  deleteQuarantinedBefore,
+  insertQuarantined,
+  listQuarantined,
+} from './quarantine.repository';
 
 /** A machine message that is not to be stored, and why. */
 export type SetAsideMessage = {
@@ -12,7 +24,10 @@ export type SetAsideMessage = {
   topic: string;
   payload: Buffer;
   reason: Exclude<QuarantineReason, 'rate_limited'>;
+  /** In English, for logs. */
   detail: string;
+  /** The same as a code and its parameters, which the admin panel words in the reader's language. */
+  explanation: MessageExplanation;
 };
 
 /**
@@ -24,7 +39,7 @@ export type SetAsideMessage = {
 export const KEPT_PER_MACHINE_PER_MINUTE = 10;
 /** The beginning of a payload that is kept: a whole report, or enough of a larger message to see what it is. */
 export const KEPT_PAYLOAD_BYTES = 4096;
-/** More set aside than this within a minute on one instance, and health says the quarantine grows fast. */
+/** More set aside than this within a minute in the whole system, and health says the quarantine grows fast. */
 export const GROWING_PER_MINUTE = 100;
 const MAX_DETAIL_CHARS = 2000;
 const MINUTE_MS = 60_000;
@@ -34,7 +49,7 @@ type MachineMinute = {
   start: number;
   kept: number;
   notKept: number;
-  notKeptByReason: Map<string, number>;
+  notKeptByReason: Map<QuarantineReason, number>;
   last: SetAsideMessage | undefined;
 };
 
@@ -45,14 +60,12 @@ type MachineMinute = {
  */
 export class QuarantineService {
   private readonly minutes = new Map<string, MachineMinute>();
-  private readonly lastMinute = new LastMinuteCount();
 
   constructor(private readonly deps: { db: Database; retentionDays: number; clock?: () => number }) {}
 
   /** Keeps the message (its payload's beginning, why, when), or counts it when its machine's minute is used up. */
   async setAside(message: SetAsideMessage): Promise<void> {
     const now = this.now();
-    this.lastMinute.add(now);
     let minute = this.minutes.get(message.machineId);
     if (minute && now - minute.start >= MINUTE_MS) {
       this.minutes.delete(message.machineId);
@@ -65,7 +78,7 @@ export class QuarantineService {
     }
     if (minute.kept < KEPT_PER_MACHINE_PER_MINUTE) {
       minute.kept += 1;
-      await this.keep(message, message.reason, message.detail);
+      await this.keep(message, message.reason, message.detail, message.explanation);
       return;
     }
     minute.notKept += 1;
@@ -99,14 +112,23 @@ export class QuarantineService {
     return deleteQuarantinedBefore(this.deps.db, new Date(this.now() - this.deps.retentionDays * 24 * 60 * MINUTE_MS));
   }
 
-  /** What health reports of the quarantine: a problem when many messages were set aside in the last minute. */
-  problems(): HealthProblem[] {
-    const count = this.lastMinute.total(this.now());
+  /**
+   * What health reports of the quarantine: a problem when many messages were set aside in the
+   * last minute by the whole system, whichever instance is asked. The database has every
+   * instance's kept rows and the summaries of their floods' minutes that ended; a flood's minute
+   * not summarised yet is known only to the instance receiving it, which adds its own.
+   */
+  async problems(): Promise<HealthProblem[]> {
+    const now = this.now();
+    const stored = await countSetAsideSince(this.deps.db, new Date(now - MINUTE_MS));
+    let notSummarised = 0;
+    for (const minute of this.minutes.values()) notSummarised += minute.notKept;
+    const count = stored + notSummarised;
     if (count <= GROWING_PER_MINUTE) return [];
     return [
       {
         code: 'quarantine_growing',
-        message: `${count} machine messages were set aside in the last minute (more than ${GROWING_PER_MINUTE}): see the admin panel's rejected messages`,
+        message: `${count} machine messages were set aside in the last minute, by all instances together (more than ${GROWING_PER_MINUTE}): see the admin panel's rejected messages`,
       },
     ];
   }
@@ -119,10 +141,23 @@ export class QuarantineService {
       `${minute.notKept} more messages within a minute from ${new Date(minute.start).toISOString()} were not ` +
       `kept (at most ${KEPT_PER_MACHINE_PER_MINUTE} a minute per machine are): ${reasons}. ` +
       `The last of them is shown (${last.reason}: ${last.detail})`;
-    await this.keep(last, 'rate_limited', detail);
+    await this.keep(last, 'rate_limited', detail, {
+      code: 'rate_limited',
+      notKept: minute.notKept,
+      since: minute.start,
+      keptPerMinute: KEPT_PER_MACHINE_PER_MINUTE,
+      notKeptByReason: [...minute.notKeptByReason].map(([reason, count]) => ({ reason, count })),
+      lastReason: last.reason,
+      last: last.explanation,
+    });
   }
 
-  private async keep(message: SetAsideMessage, reason: QuarantineReason, detail: string): Promise<void> {
+  private async keep(
+    message: SetAsideMessage,
+    reason: QuarantineReason,
+    detail: string,
+    explanation: QuarantineExplanation,
+  ): Promise<void> {
     await insertQuarantined(this.deps.db, {
       receivedAt: new Date(this.now()),
       machineId: message.machineId,
@@ -131,6 +166,7 @@ export class QuarantineService {
       kind: message.kind,
       reason,
       detail: visibleText(detail.slice(0, MAX_DETAIL_CHARS)),
+      explanation: visibleTexts(explanation),
       payloadHead: message.payload.subarray(0, KEPT_PAYLOAD_BYTES),
       payloadBytes: message.payload.length,
     });
@@ -138,30 +174,5 @@ export class QuarantineService {
 
   private now(): number {
     return (this.deps.clock ?? Date.now)();
-  }
-}
-
-/** How many events happened in the last minute, counted in one-second buckets: constant memory however many. */
-class LastMinuteCount {
-  private readonly buckets = new Array<number>(60).fill(0);
-  private second = 0;
-
-  add(now: number): void {
-    this.advance(now);
-    this.buckets[this.second % 60]! += 1;
-  }
-
-  total(now: number): number {
-    this.advance(now);
-    return this.buckets.reduce((sum, count) => sum + count, 0);
-  }
-
-  /** Empties the buckets of the seconds that passed since the last call. */
-  private advance(now: number): void {
-    const second = Math.floor(now / 1000);
-    for (let passed = this.second + 1; passed <= second && passed <= this.second + 60; passed += 1) {
-      this.buckets[passed % 60] = 0;
-    }
-    this.second = Math.max(this.second, second);
   }
 }

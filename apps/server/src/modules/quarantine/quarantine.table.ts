@@ -1,5 +1,5 @@
-import { QUARANTINE_REASONS, REPORT_KINDS } from '@pivot/contracts';
-import { bigserial, customType, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { QUARANTINE_REASONS, type QuarantineExplanation, REPORT_KINDS } from '@pivot/contracts';
+import { bigserial, customType, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Raw bytes: a payload may hold NUL or invalid UTF-8, which a text column refuses. */
 const bytes = customType<{ data: Buffer; driverData: Uint8Array }>({
@@ -23,7 +23,10 @@ export const quarantinedMessages = pgTable(
     topic: text('topic').notNull(),
     kind: text('kind', { enum: REPORT_KINDS }).notNull(),
     reason: text('reason', { enum: QUARANTINE_REASONS }).notNull(),
+    /** The detail in English, as logs and older clients read it. */
     detail: text('detail').notNull(),
+    /** The detail as a code and its parameters for the reader's language; null on rows kept before codes were. */
+    explanation: jsonb('explanation').$type<QuarantineExplanation>(),
     payloadHead: bytes('payload_head').notNull(),
     payloadBytes: integer('payload_bytes').notNull(),
   },

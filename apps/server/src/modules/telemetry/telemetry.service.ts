@@ -47,6 +47,7 @@ export class TelemetryService {
         payload: Buffer.from(JSON.stringify(message)),
         reason: 'refused',
         detail,
+        explanation: { code: 'refused', databaseMessage: detail },
       }),
     );
   }

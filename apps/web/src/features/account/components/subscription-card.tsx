@@ -1,7 +1,7 @@
 import type { Subscription } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
 import { env } from '@/config/env';
-import { useLocale } from '@/i18n/use-locale';
+import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { buttonClasses } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { WarningIcon } from '@/ui/icons';
@@ -9,12 +9,8 @@ import { WarningIcon } from '@/ui/icons';
 /** The subscription's last day, with the link to extend it and a warning once it has passed. */
 export function SubscriptionCard({ subscription }: { subscription: Subscription }) {
   const { t } = useTranslation();
-  const locale = useLocale();
-  const expiry = subscription.expiry_date
-    ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
-        new Date(`${subscription.expiry_date}T00:00:00Z`),
-      )
-    : null;
+  const dates = useDateTimeFormat();
+  const expiry = subscription.expiry_date ? dates.day(subscription.expiry_date) : null;
   return (
     <Card aria-labelledby="account-subscription">
       <h2 id="account-subscription" className="mb-4 text-lg font-semibold">

@@ -1,7 +1,7 @@
 import type { LogEntry } from '@pivot/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocale } from '@/i18n/use-locale';
+import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { Button } from '@/ui/button';
 import { type Column, DataTable } from '@/ui/data-table';
 import { CheckIcon } from '@/ui/icons';
@@ -16,19 +16,18 @@ const FILTERS: readonly Filter[] = ['all', 'unread'];
 /** The account's activity: All or Unread, newest first, paged on the server. */
 export function ActivityLog() {
   const { t } = useTranslation();
-  const locale = useLocale();
   const eventText = useLogEventText();
   const unread = useUnreadCount();
   const markRead = useMarkLogsRead();
   const [filter, setFilter] = useState<Filter>('all');
-  const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const dates = useDateTimeFormat();
 
   const columns: Column<LogEntry>[] = [
     {
       id: 'date',
       header: t('activity.columns.date'),
       cell: (entry) => (
-        <time dateTime={new Date(entry.timestamp).toISOString()}>{dateFormat.format(entry.timestamp)}</time>
+        <time dateTime={new Date(entry.timestamp).toISOString()}>{dates.dateTime(entry.timestamp)}</time>
       ),
       className: 'whitespace-nowrap',
     },

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
-import { useLocale } from '@/i18n/use-locale';
+import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { queryClient } from '@/lib/query-client';
 import { Dropdown, DropdownItem, DropdownLabel, DropdownSeparator } from '@/ui/dropdown';
 import { IconButton } from '@/ui/icon-button';
@@ -20,18 +20,12 @@ const BADGE_LIMIT = 99;
  */
 export function NotificationsMenu() {
   const { t } = useTranslation();
-  const locale = useLocale();
   const eventText = useLogEventText();
   const unread = useUnreadCount();
   const markRead = useMarkLogsRead();
   const [open, setOpen] = useState(false);
   const latest = useQuery(latestLogsQueryOptions(open));
-  const dateFormat = new Intl.DateTimeFormat(locale, {
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
+  const dates = useDateTimeFormat();
 
   const onOpenChange = (opened: boolean) => {
     setOpen(opened);
@@ -81,7 +75,7 @@ export function NotificationsMenu() {
                   {entry.unread && <span className="sr-only">{t('activity.unread')}</span>}
                 </span>
                 <time dateTime={new Date(entry.timestamp).toISOString()} className="shrink-0 text-xs text-ink-muted">
-                  {dateFormat.format(entry.timestamp)}
+                  {dates.dateTime(entry.timestamp)}
                 </time>
               </span>
               <span className="line-clamp-2 text-ink-muted">{text.subtitle}</span>

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { useLocale } from '@/i18n/use-locale';
 import { Button } from '@/ui/button';
 import { backupStatusQueryOptions } from '../api/get-backup-status';
@@ -21,6 +22,7 @@ function readableSize(bytes: number, locale: string): string {
 export function BackupSection() {
   const { t } = useTranslation();
   const locale = useLocale();
+  const dates = useDateTimeFormat();
   const { data } = useQuery(backupStatusQueryOptions());
   const download = useDownloadBackup();
   const last = data ? data.lastBackup : undefined;
@@ -36,9 +38,7 @@ export function BackupSection() {
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
           <dt className="text-ink-muted">{t('admin.backups.takenAt')}</dt>
           <dd>
-            <time dateTime={new Date(last.takenAt).toISOString()}>
-              {new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(last.takenAt)}
-            </time>
+            <time dateTime={new Date(last.takenAt).toISOString()}>{dates.dateTime(last.takenAt)}</time>
           </dd>
           <dt className="text-ink-muted">{t('admin.backups.size')}</dt>
           <dd>{readableSize(last.sizeBytes, locale)}</dd>

@@ -1,6 +1,7 @@
 import type { Device } from '@pivot/contracts';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { useLocale } from '@/i18n/use-locale';
 import { Button } from '@/ui/button';
 import { type Column, DataTable } from '@/ui/data-table';
@@ -38,10 +39,10 @@ export function DevicesSection() {
   const names = useSprinklerNamesByInternalId();
   const actions = useDeviceActions();
   const [shown, setShown] = useState<ShownSecret | null>(null);
-  const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const dates = useDateTimeFormat();
   const time = (timestamp: number) => (
     <time dateTime={new Date(timestamp).toISOString()} className="whitespace-nowrap">
-      {dateFormat.format(timestamp)}
+      {dates.dateTime(timestamp)}
     </time>
   );
 

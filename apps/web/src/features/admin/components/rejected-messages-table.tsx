@@ -1,25 +1,28 @@
 import type { QuarantinedMessage } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
+import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { useLocale } from '@/i18n/use-locale';
 import { Badge } from '@/ui/badge';
 import { type Column, DataTable } from '@/ui/data-table';
 import { adminKeys } from '../api/admin-keys';
 import { useSprinklerNamesByInternalId } from '../api/get-all-sprinklers';
 import { getQuarantinedMessages } from '../api/get-quarantined-messages';
+import { quarantineDetailText } from '../lib/quarantine-explanation';
 
 /** New messages are set aside while an administrator looks for the cause: the list asks again this often. */
 const REFRESH_MS = 15_000;
 
 /**
  * The machine messages the server set aside instead of storing, newest first: from which
- * machine and device, when, why (translated), the server's detail and the payload's beginning.
+ * machine and device, when, why and its detail (both in the reader's language; a row kept before
+ * the server gave codes shows its English detail) and the payload's beginning.
  * The payload is whatever a controller sent: it is shown as text only, never as markup.
  */
 export function RejectedMessagesTable() {
   const { t } = useTranslation();
   const locale = useLocale();
   const names = useSprinklerNamesByInternalId();
-  const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+  const dates = useDateTimeFormat();
   const numberFormat = new Intl.NumberFormat(locale);
 
   const columns: Column<QuarantinedMessage>[] = [
@@ -28,7 +31,7 @@ export function RejectedMessagesTable() {
       header: t('admin.rejected.columns.receivedAt'),
       cell: (message) => (
         <time dateTime={new Date(message.receivedAt).toISOString()} className="whitespace-nowrap">
-          {dateFormat.format(message.receivedAt)}
+          {dates.dateTimeToSecond(message.receivedAt)}
         </time>
       ),
     },
@@ -59,7 +62,10 @@ export function RejectedMessagesTable() {
           <Badge tone={message.reason === 'rate_limited' ? 'warning' : 'muted'}>
             {t(`admin.rejected.reasons.${message.reason}`)}
           </Badge>
-          <span className="break-words">{message.detail}</span>
+          {/* The server's own English words stay on hover: a schema's message can say more than its code. */}
+          <span className="break-words" title={message.explanation ? message.detail : undefined}>
+            {quarantineDetailText(t, locale, message)}
+          </span>
         </span>
       ),
     },

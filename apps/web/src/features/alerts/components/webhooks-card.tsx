@@ -1,7 +1,7 @@
 import type { ErrorCode, Webhook, WebhookTestResult } from '@pivot/contracts';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocale } from '@/i18n/use-locale';
+import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { Badge } from '@/ui/badge';
 import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
@@ -23,8 +23,7 @@ function WebhookStatus({ webhook }: { webhook: Webhook }) {
 /** One webhook: where, how it fares, and what can be done with it. */
 function WebhookItem({ place, webhook }: { place: WebhookPlace; webhook: Webhook }) {
   const { t } = useTranslation();
-  const locale = useLocale();
-  const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+  const dates = useDateTimeFormat();
   const sendTest = useSendWebhookTest();
   const setPaused = useSetWebhookPaused();
   const remove = useDeleteWebhook();
@@ -60,7 +59,9 @@ function WebhookItem({ place, webhook }: { place: WebhookPlace; webhook: Webhook
       </div>
       <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
         <dt className="text-ink-muted">{t('webhooks.lastDelivery')}</dt>
-        <dd>{webhook.lastDeliveryAt === null ? t('webhooks.never') : dateFormat.format(webhook.lastDeliveryAt)}</dd>
+        <dd>
+          {webhook.lastDeliveryAt === null ? t('webhooks.never') : dates.dateTimeToSecond(webhook.lastDeliveryAt)}
+        </dd>
         {webhook.lastError !== null && (
           <>
             <dt className="text-ink-muted">{t('webhooks.lastError')}</dt>

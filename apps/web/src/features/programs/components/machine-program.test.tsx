@@ -35,7 +35,7 @@ describe("the machine's program", () => {
       <MachineProgram sprinkler={machine()} state={{ kind: 'unknown' }} shownOnMap onShowOnMap={vi.fn()} />,
       { locale: 'en', path: '/en' },
     );
-    expect(screen.getByText(/^Uploaded/)).toHaveTextContent('Uploaded 11/23/26, 2:05 PM');
+    expect(screen.getByText(/^Uploaded/)).toHaveTextContent('Uploaded 23/11/2026, 14:05');
   });
 });
 

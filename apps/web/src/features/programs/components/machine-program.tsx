@@ -26,7 +26,7 @@ export type MachineProgramProps = {
  */
 export function MachineProgram({ sprinkler, state, shownOnMap, onShowOnMap }: MachineProgramProps) {
   const { t } = useTranslation();
-  const dateTime = useDateTimeFormat();
+  const { dateTime } = useDateTimeFormat();
   const create = useCreateProgram();
   const update = useUpdateProgram();
   const current = sprinkler.currentProgramData;

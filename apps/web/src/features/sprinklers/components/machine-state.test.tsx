@@ -101,14 +101,14 @@ describe('the machine page’s status', () => {
   it('gives the exact date and time of the report on hover, and on a tap or Enter', async () => {
     await renderInApp(<StatusPanel sprinkler={machine({ reportedAt: NOW - 125_000 })} live={LIVE} />);
     const when = screen.getByRole('button', { name: '2 min. ago' });
-    expect(when).toHaveAttribute('title', 'Nov 23, 2026, 11:57:55 AM');
+    expect(when).toHaveAttribute('title', '23/11/2026, 11:57:55');
     expect(when.querySelector('time')).toHaveAttribute('dateTime', new Date(NOW - 125_000).toISOString());
     expect(when).toHaveAttribute('aria-expanded', 'false');
     await userEvent.click(when);
     expect(when).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getByText('Nov 23, 2026, 11:57:55 AM')).toBeVisible();
+    expect(screen.getByText('23/11/2026, 11:57:55')).toBeVisible();
     await userEvent.keyboard('{Enter}');
-    expect(screen.queryByText('Nov 23, 2026, 11:57:55 AM')).toBeNull();
+    expect(screen.queryByText('23/11/2026, 11:57:55')).toBeNull();
   });
 });
 

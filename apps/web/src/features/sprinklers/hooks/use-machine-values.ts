@@ -16,9 +16,7 @@ export function useMachineValues() {
   const [whole, tenths, hundredths] = [number(0), number(1), number(2)];
   const withUnit = (format: Intl.NumberFormat, unit: string) => (value: number | null) =>
     value === null ? DASH : `${format.format(value)} ${unit}`;
-  const dateTime = useDateTimeFormat();
-  const exactDateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
-  const timeOfDay = new Intl.DateTimeFormat(locale, { timeStyle: 'medium' });
+  const dates = useDateTimeFormat();
 
   return {
     status: (status: SprinklerStatus | null) => (status ? t(`sprinklers.status.${status}`) : DASH),
@@ -28,10 +26,10 @@ export function useMachineValues() {
     pressure: withUnit(hundredths, t('sprinklers.units.bar')),
     flow: withUnit(tenths, t('sprinklers.units.flow')),
     millimetres: withUnit(tenths, t('sprinklers.units.millimetres')),
-    date: (timestamp: number | null) => (timestamp === null ? DASH : dateTime(timestamp)),
-    /** To the second, with the month in words: when a report was, exactly. */
-    exactDate: (timestamp: number) => exactDateTime.format(timestamp),
-    time: (timestamp: number) => timeOfDay.format(timestamp),
+    date: (timestamp: number | null) => (timestamp === null ? DASH : dates.dateTime(timestamp)),
+    /** To the second: when a report was, exactly. */
+    exactDate: dates.dateTimeToSecond,
+    time: dates.time,
     text: (text: string | null) => text ?? DASH,
   };
 }

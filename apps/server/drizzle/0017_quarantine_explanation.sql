@@ -1,0 +1,1 @@
+ALTER TABLE "quarantined_messages" ADD COLUMN "explanation" jsonb;

@@ -1,0 +1,2 @@
+ALTER TABLE "idempotent_requests" ADD COLUMN "claimed_by_server" text;--> statement-breakpoint
+ALTER TABLE "idempotent_requests" ADD COLUMN "claimed_by_run" text;
