@@ -6,6 +6,7 @@ import type { BackupManifest } from '../../backup/backup-file';
 import { takeBackup } from '../../backup/backups';
 import type { DatabaseHandle, Queryable } from '../../db/client';
 import type { LogsService } from '../logs';
+import type { BackupWarnings } from './backup-warnings';
 import {
   type NewBackupRecord,
   findLatestTaken,
@@ -56,6 +57,8 @@ export class BackupsService {
       logs: LogsService;
       dataDir: string;
       passphrase: string | undefined;
+      /** The scheduled backups' warnings; undefined without BACKUP_DIR (nothing is scheduled to fail). */
+      warnings: BackupWarnings | undefined;
     },
   ) {}
 
@@ -84,9 +87,12 @@ export class BackupsService {
     return { file, name: backupFileName(new Date(manifest.takenAt)), remove: () => rm(file, { force: true }) };
   }
 
-  async status(): Promise<BackupStatus> {
+  async status(now = Date.now()): Promise<BackupStatus> {
     const latest = await findLatestTaken(this.deps.database.db);
-    return { lastBackup: latest ? { takenAt: latest.at.getTime(), sizeBytes: latest.sizeBytes } : null };
+    return {
+      lastBackup: latest ? { takenAt: latest.at.getTime(), sizeBytes: latest.sizeBytes } : null,
+      warning: (await this.deps.warnings?.current(now)) ?? null,
+    };
   }
 
   /** Writes each restore not logged yet to the activity log (a restore runs while the server is stopped). */

@@ -2,6 +2,7 @@ import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { RepeatingJob } from '../../time/repeating-job';
+import type { BackupWarnings } from './backup-warnings';
 import { type BackupsService, backupFileName } from './backups.service';
 
 /** How often the schedule is looked at: a backup is due at most this late. */
@@ -20,12 +21,20 @@ function takenAtOf(name: string): number | undefined {
 /**
  * Backups on a schedule (BACKUP_DIR, BACKUP_SCHEDULE, BACKUP_KEEP): once a minute it looks at the
  * folder, takes a backup when the newest is older than the interval, and deletes all but the
- * newest `keep`. The folder is the record, so a restarted server goes on where it was.
+ * newest `keep`. The folder is the record, so a restarted server goes on where it was. A failed
+ * backup, or a newest backup older than two days, warns the administrators (BackupWarnings).
  */
 export class ScheduledBackups {
   private readonly job: RepeatingJob<number>;
 
-  constructor(private readonly deps: { backups: BackupsService; schedule: BackupSchedule; logger: FastifyBaseLogger }) {
+  constructor(
+    private readonly deps: {
+      backups: BackupsService;
+      schedule: BackupSchedule;
+      warnings: BackupWarnings;
+      logger: FastifyBaseLogger;
+    },
+  ) {
     this.job = new RepeatingJob<number>((now = Date.now()) => this.look(now), {
       everyMs: LOOK_EVERY_MS,
       onError: (error) => deps.logger.error({ err: error, dir: deps.schedule.dir }, 'the scheduled backup failed'),
@@ -47,11 +56,15 @@ export class ScheduledBackups {
   }
 
   private async look(now: number): Promise<void> {
-    const { backups, schedule, logger } = this.deps;
+    const { backups, schedule, warnings, logger } = this.deps;
+    await warnings.checkOverdue(now);
     const newest = Math.max(-Infinity, ...(await this.backupsInFolder()).map((backup) => backup.takenAt));
     if (now - newest < schedule.everyMs) return;
     const target = path.join(schedule.dir, backupFileName(new Date(now)));
-    const manifest = await backups.take(target, 'schedule');
+    const manifest = await backups.take(target, 'schedule').catch(async (error: unknown) => {
+      await warnings.backupFailed(error);
+      throw error;
+    });
     logger.info({ file: target, machines: manifest.machineCount }, 'scheduled backup written');
     const surplus = (await this.backupsInFolder()).slice(schedule.keep);
     for (const old of surplus) await rm(path.join(schedule.dir, old.name), { force: true });
