@@ -1,9 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { BackupStatus, LogEntry, LogListResponse } from '@pivot/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { backupFileName } from '../../src/modules/backups';
 import { logEntries } from '../../src/modules/logs/logs.table';
 import { ADMIN_EMAIL, type TestApp, createTestApp } from '../support/test-app';
 
@@ -119,6 +120,22 @@ describe('backup warnings', () => {
     await scheduled.runNow(now + 3 * 60_000);
     expect(await entriesOf('backup_overdue')).toHaveLength(2);
     expect((await status()).warning).toEqual({ kind: 'overdue', days: 5 });
+  });
+
+  it('raises no overdue warning when the look that finds the backup late takes one', async () => {
+    await mkdir(dir);
+    t = await createTestApp({ BACKUP_DIR: dir, BACKUP_SCHEDULE: '6h' });
+    const scheduled = t.app.scheduledBackups!;
+    await scheduled.runNow();
+    // A server stopped for three days: at its first look the schedule is due, and backs up first.
+    const threeDaysAgo = Date.now() - 3 * 24 * 3_600_000;
+    const [file] = await readdir(dir);
+    await rename(path.join(dir, file!), path.join(dir, backupFileName(new Date(threeDaysAgo))));
+    await t.database.db.execute(sql`update backup_history set at = at - interval '3 days'`);
+    await scheduled.runNow();
+    expect(await readdir(dir)).toHaveLength(2);
+    expect(await entriesOf('backup_overdue')).toHaveLength(0);
+    expect((await status()).warning).toBeNull();
   });
 
   it('is raised once when two instances see the same failure at once', async () => {

@@ -10,7 +10,7 @@ import { findLatestTaken, lockWarnings } from './backups.repository';
 export const BACKUP_OVERDUE_AFTER_MS = 2 * 24 * 60 * 60_000;
 const DAY_MS = 24 * 60 * 60_000;
 
-/** How a log entry names a backup's moment: in UTC (the log shows it as written). */
+/** How a log entry names a backup's moment (a restore's, an overdue one's): in UTC, as the log shows it written. */
 export function describeMoment(at: Date): string {
   return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }

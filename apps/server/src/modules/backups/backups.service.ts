@@ -6,7 +6,7 @@ import type { BackupManifest } from '../../backup/backup-file';
 import { takeBackup } from '../../backup/backups';
 import type { DatabaseHandle, Queryable } from '../../db/client';
 import type { LogsService } from '../logs';
-import type { BackupWarnings } from './backup-warnings';
+import { type BackupWarnings, describeMoment } from './backup-warnings';
 import {
   type NewBackupRecord,
   findLatestTaken,
@@ -23,11 +23,6 @@ export function backupFileName(takenAt: Date): string {
     .toISOString()
     .replaceAll(':', '-')
     .replace(/\.\d+Z$/, 'Z')}.pivotbackup`;
-}
-
-/** How a restore's log entry names the backup: its moment, in UTC (the log shows it as written). */
-function describeMoment(iso: string): string {
-  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 const versionOf = (manifest: BackupManifest) => `${manifest.productVersion} (${manifest.migration.tag})`;
@@ -103,7 +98,7 @@ export class BackupsService {
         await logs.record(tx, {
           eventType: 'backup_restored',
           actorUserId: null,
-          event: describeMoment(restore.backupTakenAt.toISOString()),
+          event: describeMoment(restore.backupTakenAt),
           details: restore.backupVersion,
           ip: '',
         });

@@ -55,14 +55,31 @@ export class ScheduledBackups {
     return this.job.runNow(now);
   }
 
+  /**
+   * Takes the backup when due, then asks whether the newest is overdue: after it, so a server
+   * that was stopped for days and backs up at start raises no warning the backup already ends.
+   */
   private async look(now: number): Promise<void> {
+    const { warnings, logger } = this.deps;
+    try {
+      await this.backUpIfDue(now);
+    } finally {
+      await warnings
+        .checkOverdue(now)
+        .catch((error: unknown) => logger.error({ err: error }, 'checking whether the backup is overdue failed'));
+    }
+  }
+
+  private async backUpIfDue(now: number): Promise<void> {
     const { backups, schedule, warnings, logger } = this.deps;
-    await warnings.checkOverdue(now);
     const newest = Math.max(-Infinity, ...(await this.backupsInFolder()).map((backup) => backup.takenAt));
     if (now - newest < schedule.everyMs) return;
     const target = path.join(schedule.dir, backupFileName(new Date(now)));
     const manifest = await backups.take(target, 'schedule').catch(async (error: unknown) => {
-      await warnings.backupFailed(error);
+      // The backup's own error is what the job logs; a failure to warn is logged beside it.
+      await warnings
+        .backupFailed(error)
+        .catch((warnError: unknown) => logger.error({ err: warnError }, 'warning of a failed backup failed'));
       throw error;
     });
     logger.info({ file: target, machines: manifest.machineCount }, 'scheduled backup written');
