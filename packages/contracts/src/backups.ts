@@ -9,5 +9,15 @@ export const BackupStatusSchema = z.strictObject({
       sizeBytes: z.number().int().min(0),
     })
     .nullable(),
+  /**
+   * What is wrong with the scheduled backups (BACKUP_DIR), null when nothing is: the last one
+   * failed (with the error), or the newest backup is older than two days.
+   */
+  warning: z
+    .discriminatedUnion('kind', [
+      z.strictObject({ kind: z.literal('failed'), error: z.string(), at: z.number() }),
+      z.strictObject({ kind: z.literal('overdue'), days: z.number().int().min(0) }),
+    ])
+    .nullable(),
 });
 export type BackupStatus = z.infer<typeof BackupStatusSchema>;

@@ -40,6 +40,10 @@ export const LOG_EVENT_TYPES = [
   'sprinkler_crop_seasons_updated',
   // A backup restored (docs/operations.md, "Backups"): recorded when the server next starts.
   'backup_restored',
+  // The scheduled backup failed, or the newest backup is older than two days: raised once for the
+  // administrators until the next backup succeeds (docs/operations.md, "Backups").
+  'backup_failed',
+  'backup_overdue',
 ] as const;
 export const LogEventTypeSchema = z.enum(LOG_EVENT_TYPES);
 export type LogEventType = z.infer<typeof LogEventTypeSchema>;
@@ -84,6 +88,8 @@ export const LOG_EVENT_PARAMS = {
   webhook_paused: ['webhook', 'detail'],
   sprinkler_crop_seasons_updated: ['years', 'machine'],
   backup_restored: ['backup', 'version'],
+  backup_failed: ['error', 'folder'],
+  backup_overdue: ['days', 'backup'],
 } as const satisfies Record<LogEventType, readonly [string, string]>;
 
 export type LogEventParam = (typeof LOG_EVENT_PARAMS)[LogEventType][number];

@@ -70,6 +70,8 @@ describe('LOG_EVENT_TYPES', () => {
       'webhook_paused',
       'sprinkler_crop_seasons_updated',
       'backup_restored',
+      'backup_failed',
+      'backup_overdue',
     ]);
   });
 

@@ -283,7 +283,10 @@ describe('backups', () => {
     expect(manifest.machineCount).toBe(1);
 
     const status = await admin.get('/api/admin/backup/status/');
-    expect(status.body).toEqual({ lastBackup: { takenAt: expect.any(Number), sizeBytes: response.rawPayload.length } });
+    expect(status.body).toEqual({
+      lastBackup: { takenAt: expect.any(Number), sizeBytes: response.rawPayload.length },
+      warning: null,
+    });
     expect((await readdir(path.join(t.dataDir, 'backup-downloads'))).length).toBe(0);
 
     const { client } = await t.signedInUser();

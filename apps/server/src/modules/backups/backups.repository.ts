@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { type BackupHistoryRow, backupHistory } from './backups.table';
 
@@ -31,4 +31,12 @@ export function findUnloggedRestores(db: Queryable): Promise<BackupHistoryRow[]>
 
 export async function markLogged(db: Queryable, id: number): Promise<void> {
   await db.update(backupHistory).set({ logged: true }).where(eq(backupHistory.id, id));
+}
+
+/** The lock of the backup warnings: instances raise them one at a time, so each is raised once. */
+const WARNINGS_LOCK_KEY = 7_301_846;
+
+/** Holds the backup warnings' lock until this transaction ends (waits for another instance's). */
+export async function lockWarnings(tx: Queryable): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${WARNINGS_LOCK_KEY})`);
 }

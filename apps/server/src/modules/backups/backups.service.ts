@@ -6,6 +6,7 @@ import type { BackupManifest } from '../../backup/backup-file';
 import { takeBackup } from '../../backup/backups';
 import type { DatabaseHandle, Queryable } from '../../db/client';
 import type { LogsService } from '../logs';
+import { type BackupWarnings, describeMoment } from './backup-warnings';
 import {
   type NewBackupRecord,
   findLatestTaken,
@@ -22,11 +23,6 @@ export function backupFileName(takenAt: Date): string {
     .toISOString()
     .replaceAll(':', '-')
     .replace(/\.\d+Z$/, 'Z')}.pivotbackup`;
-}
-
-/** How a restore's log entry names the backup: its moment, in UTC (the log shows it as written). */
-function describeMoment(iso: string): string {
-  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 const versionOf = (manifest: BackupManifest) => `${manifest.productVersion} (${manifest.migration.tag})`;
@@ -56,6 +52,8 @@ export class BackupsService {
       logs: LogsService;
       dataDir: string;
       passphrase: string | undefined;
+      /** The scheduled backups' warnings; undefined without BACKUP_DIR (nothing is scheduled to fail). */
+      warnings: BackupWarnings | undefined;
     },
   ) {}
 
@@ -84,9 +82,12 @@ export class BackupsService {
     return { file, name: backupFileName(new Date(manifest.takenAt)), remove: () => rm(file, { force: true }) };
   }
 
-  async status(): Promise<BackupStatus> {
+  async status(now = Date.now()): Promise<BackupStatus> {
     const latest = await findLatestTaken(this.deps.database.db);
-    return { lastBackup: latest ? { takenAt: latest.at.getTime(), sizeBytes: latest.sizeBytes } : null };
+    return {
+      lastBackup: latest ? { takenAt: latest.at.getTime(), sizeBytes: latest.sizeBytes } : null,
+      warning: (await this.deps.warnings?.current(now)) ?? null,
+    };
   }
 
   /** Writes each restore not logged yet to the activity log (a restore runs while the server is stopped). */
@@ -97,7 +98,7 @@ export class BackupsService {
         await logs.record(tx, {
           eventType: 'backup_restored',
           actorUserId: null,
-          event: describeMoment(restore.backupTakenAt.toISOString()),
+          event: describeMoment(restore.backupTakenAt),
           details: restore.backupVersion,
           ip: '',
         });

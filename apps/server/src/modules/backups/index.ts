@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../../config';
+import { type Config, PRODUCT_NAME } from '../../config';
+import { BackupWarnings } from './backup-warnings';
 import { backupsRoutes } from './backups.routes';
 import { BackupsService } from './backups.service';
 import { LocalBackupToken } from './local-backup-token';
@@ -33,17 +34,32 @@ function localUrl(address: AddressInfo): string {
  * was stopped is written to the activity log at the next start.
  */
 export const backupsModule = fp(
-  async (app: FastifyInstance, config: Pick<Config, 'dataDir' | 'backupPassphrase' | 'backupSchedule'>) => {
+  async (
+    app: FastifyInstance,
+    config: Pick<Config, 'dataDir' | 'backupPassphrase' | 'backupSchedule' | 'publicUrl'>,
+  ) => {
+    const schedule = config.backupSchedule;
+    const warnings =
+      schedule &&
+      new BackupWarnings({
+        db: app.database.db,
+        logs: app.logs,
+        mail: app.mail,
+        users: app.users,
+        folder: schedule.dir,
+        adminLink: `${config.publicUrl}/admin/backups`,
+        productName: PRODUCT_NAME,
+      });
     const backups = new BackupsService({
       database: app.database,
       logs: app.logs,
       dataDir: config.dataDir,
       passphrase: config.backupPassphrase,
+      warnings,
     });
     app.decorate('backups', backups);
-    const scheduled = config.backupSchedule
-      ? new ScheduledBackups({ backups, schedule: config.backupSchedule, logger: app.log })
-      : undefined;
+    const scheduled =
+      schedule && warnings ? new ScheduledBackups({ backups, schedule, warnings, logger: app.log }) : undefined;
     app.decorate('scheduledBackups', scheduled);
     const localToken = new LocalBackupToken(config.dataDir);
     await app.register(backupsRoutes, { prefix: '/api', backups, localToken });
@@ -62,5 +78,5 @@ export const backupsModule = fp(
       await localToken.withdraw();
     });
   },
-  { name: 'backups', dependencies: ['database', 'authentication', 'logs'] },
+  { name: 'backups', dependencies: ['database', 'authentication', 'logs', 'mail', 'users'] },
 );

@@ -164,3 +164,18 @@ export async function findEntriesByIds(db: Queryable, ids: number[]): Promise<Lo
   if (ids.length === 0) return [];
   return db.select().from(logEntries).where(inArray(logEntries.id, ids)).orderBy(logEntries.id);
 }
+
+/** The newest entry of this type written after `after` (of all time when undefined). */
+export async function findNewestEntryAfter(
+  db: Queryable,
+  eventType: LogEventType,
+  after: Date | undefined,
+): Promise<LogEntryRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(logEntries)
+    .where(and(eq(logEntries.eventType, eventType), after ? gt(logEntries.createdAt, after) : undefined))
+    .orderBy(desc(logEntries.id))
+    .limit(1);
+  return row;
+}

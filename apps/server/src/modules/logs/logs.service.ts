@@ -8,6 +8,7 @@ import {
   findEntriesByIds,
   findEntriesReadOneByOne,
   findLatestEntryId,
+  findNewestEntryAfter,
   findReadAt,
   insertLogEntry,
   listEntriesAfter,
@@ -65,6 +66,11 @@ export class LogsService {
   /** The entries with these ids, oldest first. */
   entriesByIds(db: Queryable, ids: number[]): Promise<LogEntryRow[]> {
     return findEntriesByIds(db, ids);
+  }
+
+  /** The newest entry of this type written after `after`: a warning raised once per period reads it. */
+  newestEntryAfter(db: Queryable, eventType: LogEventType, after: Date | undefined): Promise<LogEntryRow | undefined> {
+    return findNewestEntryAfter(db, eventType, after);
   }
 
   latestEntryId(db: Queryable): Promise<number> {

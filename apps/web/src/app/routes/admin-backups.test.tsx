@@ -19,7 +19,7 @@ let calls: string[];
 let saved: string[];
 
 beforeEach(() => {
-  status = { lastBackup: null };
+  status = { lastBackup: null, warning: null };
   calls = [];
   saved = [];
   session.signIn(ADMIN, 'access-1');
@@ -31,7 +31,7 @@ beforeEach(() => {
     }
     if (pathname === '/api/admin/backup/') {
       const bytes = new Uint8Array(1_234_567);
-      status = { lastBackup: { takenAt: Date.UTC(2026, 10, 27, 10), sizeBytes: bytes.length } };
+      status = { lastBackup: { takenAt: Date.UTC(2026, 10, 27, 10), sizeBytes: bytes.length }, warning: null };
       return new Response(bytes, {
         headers: {
           'content-type': 'application/octet-stream',
@@ -80,9 +80,39 @@ describe('the admin backups screen', () => {
   });
 
   it('speaks Polish', async () => {
-    status = { lastBackup: { takenAt: Date.UTC(2026, 10, 27, 10), sizeBytes: 2_500 } };
+    status = { lastBackup: { takenAt: Date.UTC(2026, 10, 27, 10), sizeBytes: 2_500 }, warning: null };
     await renderScreen('pl');
     expect(await screen.findByText('2,5 kB')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Pobierz kopię zapasową' })).toBeInTheDocument();
+  });
+
+  it('warns of a failed scheduled backup until the next one succeeds', async () => {
+    status = {
+      lastBackup: { takenAt: Date.UTC(2026, 10, 26, 10), sizeBytes: 2_500 },
+      warning: { kind: 'failed', error: 'EACCES: permission denied', at: Date.UTC(2026, 10, 27, 10) },
+    };
+    const user = await renderScreen();
+    expect(await screen.findByRole('alert')).toHaveTextContent('The last backup failed: EACCES: permission denied');
+
+    await user.click(screen.getByRole('button', { name: 'Download backup' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+  });
+
+  it('warns of an overdue backup, in Polish too', async () => {
+    status = {
+      lastBackup: { takenAt: Date.UTC(2026, 10, 22, 10), sizeBytes: 2_500 },
+      warning: { kind: 'overdue', days: 5 },
+    };
+    await renderScreen('pl');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Brak kopii zapasowej od 5 dni');
+  });
+
+  it('says how many days no backup was taken', async () => {
+    status = {
+      lastBackup: { takenAt: Date.UTC(2026, 10, 24, 10), sizeBytes: 2_500 },
+      warning: { kind: 'overdue', days: 3 },
+    };
+    await renderScreen();
+    expect(await screen.findByRole('alert')).toHaveTextContent('No backup for 3 days');
   });
 });

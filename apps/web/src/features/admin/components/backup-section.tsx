@@ -18,7 +18,7 @@ function readableSize(bytes: number, locale: string): string {
   return `${new Intl.NumberFormat(locale, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
 }
 
-/** The last backup's time and size, and a button that takes one now and downloads it. */
+/** The last backup's time and size, what the scheduled backups need, and a button that takes one now and downloads it. */
 export function BackupSection() {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -26,6 +26,8 @@ export function BackupSection() {
   const { data } = useQuery(backupStatusQueryOptions());
   const download = useDownloadBackup();
   const last = data ? data.lastBackup : undefined;
+  // What the scheduled backups (BACKUP_DIR) need: the last one failed, or none for two days.
+  const warning = data ? data.warning : null;
 
   return (
     <section aria-labelledby="backup-last" className="flex flex-col gap-4 rounded-lg border border-line p-4">
@@ -33,6 +35,13 @@ export function BackupSection() {
         {t('admin.backups.lastBackup')}
       </h2>
       {data === false && <p className="text-error">{t('admin.backups.loadFailed')}</p>}
+      {warning && (
+        <p role="alert" className="rounded-md border border-error p-3 text-error">
+          {warning.kind === 'failed'
+            ? t('admin.backups.failed', { error: warning.error })
+            : t('admin.backups.overdue', { count: warning.days })}
+        </p>
+      )}
       {last === null && <p className="text-ink-muted">{t('admin.backups.never')}</p>}
       {last && (
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
