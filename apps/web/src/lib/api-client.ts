@@ -160,6 +160,7 @@ async function exchange(request: Omit<ApiRequest<unknown>, 'response'>): Promise
 
   const renewed = await refreshAccessToken(token);
   if (renewed) return sendWith(renewed);
+  if (session.isEndingByUser()) return response;
   session.signOut();
   const currentPath = `${location.pathname}${location.search}${location.hash}`;
   if (!isSessionFreePath(location.pathname)) sessionExpiredHandler(currentPath);

@@ -30,7 +30,11 @@ export function AccountActions({ user }: { user: User }) {
       showToast({ variant: 'warning', title: t('account.delete.emailMismatch') });
       return;
     }
-    if (!(await remove.run())) return;
+    const notEnding = session.beginEndingByUser();
+    if (!(await remove.run())) {
+      notEnding();
+      return;
+    }
     showToast({ variant: 'success', title: t('account.delete.done') });
     session.signOut({ byUser: true });
   };

@@ -13,6 +13,7 @@ export function useLogout(): () => Promise<void> {
       right: t('logout.confirm'),
     });
     if (!confirmed) return;
+    session.beginEndingByUser();
     // Even when the server cannot be told, this device forgets the session.
     await logout();
     session.signOut({ byUser: true });
