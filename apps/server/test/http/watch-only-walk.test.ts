@@ -11,7 +11,7 @@ import { type TestApp, createTestApp } from '../support/test-app';
  * it refuses a watcher (or is listed here, with a reason).
  */
 
-/** The user's own things and the session: a watcher uses them as any user does. */
+/** The user's own things and the session: a watcher uses them like every other user. */
 const THE_USERS_OWN: Record<string, string> = {
   'GET /api/health': 'public health check',
   'POST /api/user/login/': 'signing in',
@@ -40,7 +40,7 @@ const THE_USERS_OWN: Record<string, string> = {
   // authentication configured, not in this app, and answer only the broker's shared secret.
 };
 
-/** Administrators only: a watcher, as any user, is refused with 403 forbidden. */
+/** Administrators only: a watcher, like every user who is not one, is refused with 403 forbidden. */
 const ADMIN_ONLY = new Set([
   'GET /api/user/list/',
   'POST /api/user/',
