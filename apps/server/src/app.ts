@@ -11,6 +11,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { type Config, PRODUCT_NAME } from './config';
 import type { DatabaseHandle } from './db/client';
+import { closingDeadlinePlugin } from './http/closing-deadline';
 import { BODY_LIMIT } from './http/body-limits';
 import { healthPlugin } from './http/health';
 import { accessModule } from './modules/access';
@@ -80,6 +81,7 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  await app.register(closingDeadlinePlugin, config);
   await app.register(securityHeadersPlugin, config);
   // Farmers are often on a slow mobile connection: answers and the app's files go compressed
   // (the live event streams are written directly and stay uncompressed, so nothing waits).
