@@ -122,6 +122,11 @@ describe('backups', () => {
         expect(entries.find((entry) => entry.eventType === 'backup_restored')).toMatchObject({
           details: `${manifest.productVersion} (${manifest.migration.tag})`,
         });
+        // The restored data cannot hold its own backup's record: the backup it came from is the newest.
+        const status = await admin.get('/api/admin/backup/status/');
+        expect(status.body).toMatchObject({
+          lastBackup: { takenAt: Date.parse(manifest.takenAt), sizeBytes: (await stat(file)).size },
+        });
       } finally {
         await restored.close();
       }

@@ -4,7 +4,7 @@ import type { LogsService } from '../logs';
 import type { MailService } from '../mail';
 import type { UsersService } from '../users';
 import { type BackupWarningMail, backupWarningMail } from './backup-mail';
-import { findLatestTaken, lockWarnings } from './backups.repository';
+import { findNewestBackup, lockWarnings } from './backups.repository';
 
 /** The newest backup older than this is overdue (the "older than two days"). */
 export const BACKUP_OVERDUE_AFTER_MS = 2 * 24 * 60 * 60_000;
@@ -60,11 +60,11 @@ export class BackupWarnings {
 
   /** What the admin panel shows: the failure since the newest backup, else how overdue it is. */
   async current(now: number): Promise<BackupStatus['warning']> {
-    const latest = await findLatestTaken(this.deps.db);
-    const failed = await this.deps.logs.newestEntryAfter(this.deps.db, 'backup_failed', latest?.at);
+    const latest = await findNewestBackup(this.deps.db);
+    const failed = await this.deps.logs.newestEntryAfter(this.deps.db, 'backup_failed', latest?.backupTakenAt);
     if (failed) return { kind: 'failed', error: failed.event, at: failed.createdAt.getTime() };
-    if (latest && now - latest.at.getTime() >= BACKUP_OVERDUE_AFTER_MS) {
-      return { kind: 'overdue', days: Math.floor((now - latest.at.getTime()) / DAY_MS) };
+    if (latest && now - latest.backupTakenAt.getTime() >= BACKUP_OVERDUE_AFTER_MS) {
+      return { kind: 'overdue', days: Math.floor((now - latest.backupTakenAt.getTime()) / DAY_MS) };
     }
     return null;
   }
@@ -78,9 +78,9 @@ export class BackupWarnings {
     const { db, mail } = this.deps;
     const raised = await db.transaction(async (tx) => {
       await lockWarnings(tx);
-      const latest = await findLatestTaken(tx);
-      if (await this.deps.logs.newestEntryAfter(tx, eventType, latest?.at)) return false;
-      const warning = warningOf(latest?.at);
+      const latest = await findNewestBackup(tx);
+      if (await this.deps.logs.newestEntryAfter(tx, eventType, latest?.backupTakenAt)) return false;
+      const warning = warningOf(latest?.backupTakenAt);
       if (!warning) return false;
       await this.deps.logs.record(tx, { eventType, actorUserId: null, ip: '', ...warning.entry });
       await this.mailAdmins(tx, warning.mail);

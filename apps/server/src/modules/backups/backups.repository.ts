@@ -11,13 +11,12 @@ export async function insertBackupRecord(db: Queryable, record: NewBackupRecord)
   await db.insert(backupHistory).values(record);
 }
 
-export async function findLatestTaken(db: Queryable): Promise<BackupHistoryRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(backupHistory)
-    .where(eq(backupHistory.kind, 'taken'))
-    .orderBy(desc(backupHistory.at))
-    .limit(1);
+/**
+ * The newest backup known to exist: the newest taken, or the one a restore came from (the
+ * restored data cannot hold its own backup's record, which is written after the snapshot).
+ */
+export async function findNewestBackup(db: Queryable): Promise<BackupHistoryRow | undefined> {
+  const [row] = await db.select().from(backupHistory).orderBy(desc(backupHistory.backupTakenAt)).limit(1);
   return row;
 }
 

@@ -9,7 +9,7 @@ import type { LogsService } from '../logs';
 import { type BackupWarnings, describeMoment } from './backup-warnings';
 import {
   type NewBackupRecord,
-  findLatestTaken,
+  findNewestBackup,
   findUnloggedRestores,
   insertBackupRecord,
   markLogged,
@@ -83,9 +83,9 @@ export class BackupsService {
   }
 
   async status(now = Date.now()): Promise<BackupStatus> {
-    const latest = await findLatestTaken(this.deps.database.db);
+    const latest = await findNewestBackup(this.deps.database.db);
     return {
-      lastBackup: latest ? { takenAt: latest.at.getTime(), sizeBytes: latest.sizeBytes } : null,
+      lastBackup: latest ? { takenAt: latest.backupTakenAt.getTime(), sizeBytes: latest.sizeBytes } : null,
       warning: (await this.deps.warnings?.current(now)) ?? null,
     };
   }
