@@ -9,6 +9,7 @@ import { useCreateProgram } from '@/features/programs/api/create-program';
 import { ProgramsPanel } from '@/features/programs/components/programs-panel';
 import { useSprinkler } from '@/features/sprinklers/api/get-sprinkler';
 import { useWatermap } from '@/features/sprinklers/api/get-watermap';
+import { ConnectionLostLine } from '@/features/sprinklers/components/connection-lost-line';
 import { MachineFieldView } from '@/features/sprinklers/components/machine-field-view';
 import { MotionControls } from '@/features/sprinklers/components/motion-controls';
 import { ReportsDownloadCard } from '@/features/sprinklers/components/reports-download-card';
@@ -66,6 +67,7 @@ export function SprinklerRoute() {
       description={t('sprinklers.detail.description', { id: sprinkler.internalId })}
       width="full"
     >
+      <ConnectionLostLine />
       <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-4 lg:grid-cols-[minmax(0,1fr)_340px]">
         <MachineFieldView
           sprinkler={sprinkler}

@@ -20,6 +20,7 @@ import { cornersOf, hasErrors, rateNumber, rateText, sectorOf, validateSector } 
 import { MAX_CORNERS, shapeError } from '../lib/shape-validity';
 import { CornerList } from './corner-list';
 import { SectorMap } from './sector-map';
+import { useOfflineReason } from '@/lib/use-offline-reason';
 
 /** A touch screen, or a phone-sized one: no right-click to count on. */
 const TOUCH_QUERY = '(pointer: coarse), (max-width: 639px)';
@@ -50,6 +51,7 @@ function centreOf(sprinkler: SprinklerDetail): Position {
  */
 export function SectorEditor({ sprinkler, programId, sectorName, onRenamed }: SectorEditorProps) {
   const { t } = useTranslation();
+  const offlineReason = useOfflineReason();
   const locale = useLocale();
   const navigate = useAppNavigate();
   const update = useUpdateProgram();
@@ -267,11 +269,16 @@ export function SectorEditor({ sprinkler, programId, sectorName, onRenamed }: Se
               error={shown.rate && t(`programs.sector.errors.${shown.rate}`)}
             />
             <div className="flex flex-wrap gap-3 border-t border-line pt-4">
-              <Button type="submit" disabled={update.isPending}>
+              <Button type="submit" disabled={update.isPending || offlineReason !== undefined} title={offlineReason}>
                 {t('programs.sector.save')}
               </Button>
               {originalName !== null && (
-                <Button variant="danger" disabled={update.isPending} onClick={() => void deleteSector()}>
+                <Button
+                  variant="danger"
+                  disabled={update.isPending || offlineReason !== undefined}
+                  title={offlineReason}
+                  onClick={() => void deleteSector()}
+                >
                   {t('programs.sector.delete')}
                 </Button>
               )}
