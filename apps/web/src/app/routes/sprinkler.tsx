@@ -67,7 +67,7 @@ export function SprinklerRoute() {
       description={t('sprinklers.detail.description', { id: sprinkler.internalId })}
       width="full"
     >
-      <ConnectionLostLine />
+      <ConnectionLostLine controls={controls} />
       <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-4 lg:grid-cols-[minmax(0,1fr)_340px]">
         <MachineFieldView
           sprinkler={sprinkler}

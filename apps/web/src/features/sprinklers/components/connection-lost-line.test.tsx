@@ -5,6 +5,8 @@ import { connection } from '@/lib/connection';
 import { buildSprinklerDetail } from '@/test-factories';
 import { renderInApp } from '@/test-utils';
 import { ConnectionLostLine } from './connection-lost-line';
+import { MachineState } from './machine-state';
+import { MeasuredValue } from './measured-value';
 import { MotionControls } from './motion-controls';
 import { StatusPanel } from './status-panel';
 
@@ -45,8 +47,8 @@ describe('the no-connection line', () => {
     expect(screen.queryByTestId('no-connection')).toBeNull();
   });
 
-  it('says, in English, as of when what is shown was known, and that nothing can be sent', async () => {
-    await renderInApp(<ConnectionLostLine />);
+  it('says, in English, as of when what is shown was known, and on a machine’s page that nothing can be sent', async () => {
+    await renderInApp(<ConnectionLostLine controls />);
     await waitSeconds(40);
     loseConnection();
     const line = screen.getByRole('status');
@@ -59,12 +61,30 @@ describe('the no-connection line', () => {
   it('says it in Polish too, with the date once what was known is of another day', async () => {
     await renderInApp(<ConnectionLostLine />, { locale: 'pl' });
     loseConnection();
-    expect(screen.getByRole('status')).toHaveTextContent('Brak połączenia – pokazuję stan z 14:02');
+    expect(screen.getByRole('status')).toHaveTextContent(/^Brak połączenia – pokazuję stan z 14:02$/);
     regainConnection();
     // Lost a day after the last answer: that answer's date is written.
     await waitSeconds(24 * 3600);
     loseConnection();
     expect(screen.getByRole('status')).toHaveTextContent('Brak połączenia – pokazuję stan z 27.11.2026, 14:02');
+  });
+});
+
+describe('the machines list without a connection', () => {
+  it('shows each machine’s values dimmed as the last known, with the time of its report', async () => {
+    await renderInApp(
+      <>
+        <MeasuredValue machine={machine()}>2.47 bar</MeasuredValue>
+        <MachineState machine={machine()} />
+      </>,
+    );
+    expect(screen.getByText('2.47 bar')).not.toHaveClass('text-ink-muted');
+    loseConnection();
+    await waitSeconds(30);
+    expect(screen.getByText('2.47 bar')).toHaveClass('text-ink-muted');
+    expect(screen.getByText('Forward')).toBeVisible();
+    expect(screen.getByText('Last known')).toBeVisible();
+    expect(screen.getByRole('button', { name: '30 sec. ago' })).toBeVisible();
   });
 });
 

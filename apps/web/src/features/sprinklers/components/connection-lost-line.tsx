@@ -5,9 +5,10 @@ import { NoConnectionLine } from '@/ui/no-connection-line';
 
 /**
  * Above the machines list and a machine's page while the connection is lost: the values below
- * are the ones known at that time, and nothing that changes a machine can be sent until it is back.
+ * are the ones known at that time; on a machine's page (`controls`), also that nothing that
+ * changes the machine can be sent until it is back.
  */
-export function ConnectionLostLine() {
+export function ConnectionLostLine({ controls = false }: { controls?: boolean }) {
   const { t } = useTranslation();
   const dates = useDateTimeFormat();
   const { knownAt } = useConnection();
@@ -15,7 +16,7 @@ export function ConnectionLostLine() {
   return (
     <NoConnectionLine
       message={t('sprinklers.connection.lost', { time: dates.clock(knownAt) })}
-      detail={t('sprinklers.connection.noCommands')}
+      detail={controls ? t('sprinklers.connection.noCommands') : undefined}
     />
   );
 }
