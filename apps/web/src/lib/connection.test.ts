@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ApiFailure, apiCall, apiRequest, onApiFailure } from './api-client';
 import { NoConnectionError, PROBE_EVERY_MS, connection, keepWhileOffline } from './connection';
 import { followEventStream } from './follow-event-stream';
-import './query-client';
+import { queryClient } from './query-client';
 import { session } from './session';
 
 const NOW = new Date(2026, 10, 27, 14, 2, 0).getTime();
@@ -141,6 +141,15 @@ describe('the connection', () => {
     answers = [json(404, {})];
     await expect(keepWhileOffline(getUser())).resolves.toBe(false);
     await expect(keepWhileOffline(getUser())).rejects.toBeInstanceOf(NoConnectionError);
+  });
+});
+
+describe('what is kept for a lost connection', () => {
+  it('lives in memory only, for the signed-in user: a sign-out clears it', () => {
+    queryClient.setQueryData(['sprinklers', 'list'], [{ id: 1 }]);
+    session.signOut({ byUser: true });
+    expect(queryClient.getQueryData(['sprinklers', 'list'])).toBeUndefined();
+    expect(sessionStorage.length + localStorage.length).toBe(0);
   });
 });
 

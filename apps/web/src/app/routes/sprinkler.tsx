@@ -18,6 +18,7 @@ import { ViewOnlyNotice } from '@/features/sprinklers/components/view-only-notic
 import { WeatherStationsCard } from '@/features/sprinklers/components/weather-stations-card';
 import { useHistoryRange } from '@/features/sprinklers/hooks/use-history-range';
 import { useLiveSprinkler } from '@/features/sprinklers/hooks/use-live-sprinkler';
+import { useConnection } from '@/lib/connection';
 import { ButtonLink } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { RainLoader } from '@/ui/global-loader';
@@ -37,7 +38,17 @@ export function SprinklerRoute() {
   const live = useLiveSprinkler(id, Boolean(sprinkler));
   const [selectedProgramId, setSelectedProgramId] = useState<number | null>(null);
   const createProgram = useCreateProgram();
+  const connected = useConnection().online;
 
+  // A machine not yet read when the connection went: its read waits for the connection, and says so.
+  if (isPending && !connected) {
+    return (
+      <Page title={t('sprinklers.detail.title')}>
+        <ConnectionLostLine />
+        <p className="text-ink-muted">{t('sprinklers.connection.notLoaded')}</p>
+      </Page>
+    );
+  }
   if (isPending) return <RainLoader />;
   if (!sprinkler) {
     return (
