@@ -1,5 +1,5 @@
 import type { Position, SprinklerDetail } from '@pivot/contracts';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
@@ -35,6 +35,8 @@ export type SectorEditorProps = {
   sectorName: string;
   /** Called before the editor moves to the address of a sector it saved under a new name. */
   onRenamed?: (name: string) => void;
+  /** A line the page shows above the editor (the app's: no connection). */
+  notice?: ReactNode;
 };
 
 /** The middle of what the map shows: where a corner typed into an empty shape starts. */
@@ -49,7 +51,7 @@ function centreOf(sprinkler: SprinklerDetail): Position {
  * Spec §2's sector view: the sector drawn on the machine's field (map first, form below it on
  * a phone), its name and dose, saved into the program, or deleted from it.
  */
-export function SectorEditor({ sprinkler, programId, sectorName, onRenamed }: SectorEditorProps) {
+export function SectorEditor({ sprinkler, programId, sectorName, onRenamed, notice }: SectorEditorProps) {
   const { t } = useTranslation();
   const offlineReason = useOfflineReason();
   const locale = useLocale();
@@ -174,6 +176,7 @@ export function SectorEditor({ sprinkler, programId, sectorName, onRenamed }: Se
       }
       width="full"
     >
+      {notice}
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="flex flex-col gap-3">
           <SectorMap
