@@ -21,6 +21,8 @@ export type DateTimeFormat = {
   day: (isoDay: string) => string;
   /** The time of day to the second: "03:37:05". */
   time: (timestamp: number) => string;
+  /** The time of day to the minute ("03:37") on the day it is now, the moment to the minute on any other. */
+  clock: (timestamp: number, now?: number) => string;
 };
 
 /** The app's one date style (docs/web-app.md, "Dates and times"), for a locale. */
@@ -30,11 +32,15 @@ export function dateTimeFormat(locale: Locale, timeZone?: string): DateTimeForma
   const toSecond = new Intl.DateTimeFormat(region, { ...DAY, ...CLOCK, second: '2-digit', timeZone });
   const calendarDay = new Intl.DateTimeFormat(region, { ...DAY, timeZone: 'UTC' });
   const timeOfDay = new Intl.DateTimeFormat(region, { ...CLOCK, second: '2-digit', timeZone });
+  const clockOnly = new Intl.DateTimeFormat(region, { ...CLOCK, timeZone });
+  const dayOnly = new Intl.DateTimeFormat(region, { ...DAY, timeZone });
   return {
     dateTime: (timestamp) => toMinute.format(timestamp),
     dateTimeToSecond: (timestamp) => toSecond.format(timestamp),
     day: (isoDay) => calendarDay.format(new Date(`${isoDay}T00:00:00Z`)),
     time: (timestamp) => timeOfDay.format(timestamp),
+    clock: (timestamp, now = Date.now()) =>
+      dayOnly.format(timestamp) === dayOnly.format(now) ? clockOnly.format(timestamp) : toMinute.format(timestamp),
   };
 }
 

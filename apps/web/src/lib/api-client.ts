@@ -4,6 +4,7 @@ import { env } from '@/config/env';
 import { isLocale } from '@/config/locales';
 import { isSessionFreePath } from '@/config/paths';
 import { i18n } from '@/i18n/i18n';
+import { connection } from './connection';
 import { readCookie } from './cookies';
 import { randomKey } from './random-key';
 import { type ServerSentEvent, ServerSentEventParser } from './server-sent-events';
@@ -95,8 +96,11 @@ async function send(
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     noteServerDate(response.headers.get('Date'));
+    connection.noteAnswer();
     return response;
   } catch {
+    // No route to the server (a request its page aborted says nothing about the connection).
+    if (!signal?.aborted) connection.noteNoAnswer();
     return null;
   }
 }
@@ -220,7 +224,9 @@ export async function apiRequest<Response>(request: ApiRequest<Response>): Promi
   } else {
     failure = await readFailure(response);
   }
-  if (!request.handlesFailure?.(failure)) unhandledFailure.emit(failure);
+  // A read that got no answer because the connection is lost is not told: the pages say so once.
+  const offlineRead = failure.status === null && SAFE_METHODS.has(request.method) && !connection.isOnline();
+  if (!offlineRead && !request.handlesFailure?.(failure)) unhandledFailure.emit(failure);
   return { ok: false, failure };
 }
 
@@ -254,10 +260,13 @@ export async function readEventStream(
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      connection.noteAnswer();
       parser.push(decoder.decode(value, { stream: true }));
     }
   } catch {
-    // A dropped connection or an abort ends the stream like its normal end does.
+    // A dropped connection or an abort ends the stream like its normal end does; only the
+    // first says the connection is lost.
+    if (!signal.aborted) connection.noteNoAnswer();
   }
   return { opened: true };
 }

@@ -16,6 +16,8 @@ export type FormDialogProps = {
   pending?: boolean;
   pendingLabel?: string;
   submitDisabled?: boolean;
+  /** Why the submit button is disabled (its tooltip). */
+  submitTitle?: string;
   /** Two columns of fields from a tablet up. */
   wide?: boolean;
 };
@@ -35,6 +37,7 @@ export function FormDialog({
   pending = false,
   pendingLabel,
   submitDisabled = false,
+  submitTitle,
   wide = false,
 }: FormDialogProps) {
   const { t } = useTranslation();
@@ -89,6 +92,7 @@ export function FormDialog({
           <Button
             type="submit"
             disabled={submitDisabled}
+            title={submitTitle}
             aria-disabled={pending || undefined}
             className="aria-disabled:cursor-wait aria-disabled:opacity-80"
             icon={pending ? <SpinnerIcon className="size-4 animate-spin motion-reduce:animate-none" /> : undefined}

@@ -75,6 +75,9 @@ export const EyeOffIcon = icon(
     <path d="M9.9 9.9a3 3 0 0 0 4.2 4.2M2 2l20 20" />
   </>,
 );
+export const NoSignalIcon = icon(
+  <path d="M2 2l20 20M8.5 16.4a5 5 0 0 1 7 0M5 12.9a10 10 0 0 1 5.2-2.7M19 12.9a10 10 0 0 0-2.3-1.6M2 8.8a15 15 0 0 1 4.2-2.7M22 8.8A15 15 0 0 0 10.7 5M12 20h.01" />,
+);
 export const ChevronLeftIcon = icon(<path d="m15 18-6-6 6-6" />);
 export const ChevronRightIcon = icon(<path d="m9 18 6-6-6-6" />);
 export const ChevronDownIcon = icon(<path d="m6 9 6 6 6-6" />);

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { SectorEditor } from '@/features/programs/components/sector-editor';
+import { ConnectionLostLine } from '@/features/sprinklers/components/connection-lost-line';
 import { useSprinkler } from '@/features/sprinklers/api/get-sprinkler';
 import { ViewOnlyNotice } from '@/features/sprinklers/components/view-only-notice';
 import { ButtonLink } from '@/ui/button';
@@ -61,6 +62,7 @@ export function SectorRoute() {
       programId={programId}
       sectorName={sectorName}
       onRenamed={(name) => setOpened({ ...opened, sectorName: name })}
+      notice={<ConnectionLostLine controls />}
     />
   );
 }

@@ -9,6 +9,7 @@ import { useCreateProgram } from '@/features/programs/api/create-program';
 import { ProgramsPanel } from '@/features/programs/components/programs-panel';
 import { useSprinkler } from '@/features/sprinklers/api/get-sprinkler';
 import { useWatermap } from '@/features/sprinklers/api/get-watermap';
+import { ConnectionLostLine } from '@/features/sprinklers/components/connection-lost-line';
 import { MachineFieldView } from '@/features/sprinklers/components/machine-field-view';
 import { MotionControls } from '@/features/sprinklers/components/motion-controls';
 import { ReportsDownloadCard } from '@/features/sprinklers/components/reports-download-card';
@@ -17,6 +18,7 @@ import { ViewOnlyNotice } from '@/features/sprinklers/components/view-only-notic
 import { WeatherStationsCard } from '@/features/sprinklers/components/weather-stations-card';
 import { useHistoryRange } from '@/features/sprinklers/hooks/use-history-range';
 import { useLiveSprinkler } from '@/features/sprinklers/hooks/use-live-sprinkler';
+import { useConnection } from '@/lib/connection';
 import { ButtonLink } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { RainLoader } from '@/ui/global-loader';
@@ -36,7 +38,17 @@ export function SprinklerRoute() {
   const live = useLiveSprinkler(id, Boolean(sprinkler));
   const [selectedProgramId, setSelectedProgramId] = useState<number | null>(null);
   const createProgram = useCreateProgram();
+  const connected = useConnection().online;
 
+  // A machine not yet read when the connection went: its read waits for the connection, and says so.
+  if (isPending && !connected) {
+    return (
+      <Page title={t('sprinklers.detail.title')}>
+        <ConnectionLostLine />
+        <p className="text-ink-muted">{t('sprinklers.connection.notLoaded')}</p>
+      </Page>
+    );
+  }
   if (isPending) return <RainLoader />;
   if (!sprinkler) {
     return (
@@ -66,6 +78,7 @@ export function SprinklerRoute() {
       description={t('sprinklers.detail.description', { id: sprinkler.internalId })}
       width="full"
     >
+      <ConnectionLostLine controls={controls} />
       <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-4 lg:grid-cols-[minmax(0,1fr)_340px]">
         <MachineFieldView
           sprinkler={sprinkler}

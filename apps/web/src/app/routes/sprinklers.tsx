@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { ConnectionLostLine } from '@/features/sprinklers/components/connection-lost-line';
 import { SprinklersTable } from '@/features/sprinklers/components/sprinklers-table';
 import { Page } from '@/ui/page';
 
@@ -7,6 +8,7 @@ export function SprinklersRoute() {
   const { t } = useTranslation();
   return (
     <Page title={t('sprinklers.list.title')} description={t('sprinklers.list.description')} width="full">
+      <ConnectionLostLine />
       <SprinklersTable />
     </Page>
   );

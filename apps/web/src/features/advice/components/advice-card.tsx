@@ -7,6 +7,7 @@ import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { FIELD_FORMAT, formatDate } from '@/ui/date-picker/dates';
 import { showToast } from '@/ui/toast/toast-store';
+import { useOfflineReason } from '@/lib/use-offline-reason';
 
 export type AdviceCardProps = {
   sprinkler: SprinklerDetail;
@@ -24,6 +25,7 @@ export type AdviceCardProps = {
  */
 export function AdviceCard({ sprinkler, onCreateProgram, now = new Date() }: AdviceCardProps) {
   const { t } = useTranslation();
+  const offlineReason = useOfflineReason();
   const { data: balance, isPending } = useWaterBalance(sprinkler.id);
   const [creating, setCreating] = useState(false);
   const current = sprinkler.currentProgramData;
@@ -59,7 +61,13 @@ export function AdviceCard({ sprinkler, onCreateProgram, now = new Date() }: Adv
       )}
       {canBuild && (
         <div className="flex flex-col gap-1">
-          <Button variant="secondary" className="self-start" disabled={creating} onClick={() => void build()}>
+          <Button
+            variant="secondary"
+            className="self-start"
+            disabled={creating || offlineReason !== undefined}
+            title={offlineReason}
+            onClick={() => void build()}
+          >
             {t('advice.program.action')}
           </Button>
           <p className="text-sm text-ink-muted">{t('advice.program.hint')}</p>

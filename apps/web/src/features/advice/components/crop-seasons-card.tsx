@@ -13,6 +13,7 @@ import { confirmDialog } from '@/ui/dialog/dialogs';
 import { IconButton } from '@/ui/icon-button';
 import { ChevronLeftIcon, ChevronRightIcon, PlusIcon } from '@/ui/icons';
 import { showToast } from '@/ui/toast/toast-store';
+import { useOfflineReason } from '@/lib/use-offline-reason';
 
 type Editing = { season: CropSeason | null } | null;
 
@@ -22,6 +23,7 @@ type Editing = { season: CropSeason | null } | null;
  */
 export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: SprinklerDetail; now?: Date }) {
   const { t } = useTranslation();
+  const offlineReason = useOfflineReason();
   const currentYear = now.getFullYear();
   const [year, setYear] = useState(currentYear);
   const [editing, setEditing] = useState<Editing>(null);
@@ -108,6 +110,8 @@ export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: Sp
                   <Button
                     variant="secondary"
                     aria-label={t('advice.seasons.editLabel', { name: season.name })}
+                    disabled={offlineReason !== undefined}
+                    title={offlineReason}
                     onClick={() => setEditing({ season })}
                   >
                     {t('advice.seasons.edit')}
@@ -115,6 +119,8 @@ export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: Sp
                   <Button
                     variant="ghost"
                     aria-label={t('advice.seasons.removeLabel', { name: season.name })}
+                    disabled={offlineReason !== undefined}
+                    title={offlineReason}
                     onClick={() => void remove(season)}
                   >
                     {t('advice.seasons.remove')}
@@ -130,6 +136,8 @@ export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: Sp
           variant="secondary"
           className="self-start"
           icon={<PlusIcon className="size-4" />}
+          disabled={offlineReason !== undefined}
+          title={offlineReason}
           onClick={() => setEditing({ season: null })}
         >
           {t('advice.seasons.add')}

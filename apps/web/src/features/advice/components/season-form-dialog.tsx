@@ -20,6 +20,7 @@ import { DateField } from '@/ui/date-picker/date-field';
 import { FormDialog } from '@/ui/form-dialog';
 import { SelectField } from '@/ui/form/select-field';
 import { TextField } from '@/ui/form/text-field';
+import { useOfflineReason } from '@/lib/use-offline-reason';
 
 export type SeasonFormDialogProps = {
   /** The season edited; null adds one. */
@@ -36,6 +37,7 @@ export type SeasonFormDialogProps = {
 /** Adds or edits one crop season: crop, area, emergence and soil (docs/advice.md). */
 export function SeasonFormDialog({ season, areas, defaultEmergence, onSave, onClose }: SeasonFormDialogProps) {
   const { t, i18n } = useTranslation();
+  const offlineReason = useOfflineReason();
   const errorText = useSeasonErrorText();
   const mark: DecimalMark = i18n.language === 'pl' ? ',' : '.';
   const [form, setForm] = useState<SeasonForm>(() =>
@@ -111,6 +113,8 @@ export function SeasonFormDialog({ season, areas, defaultEmergence, onSave, onCl
       submitLabel={t('advice.seasons.form.save')}
       pendingLabel={t('advice.seasons.form.saving')}
       pending={pending}
+      submitDisabled={offlineReason !== undefined}
+      submitTitle={offlineReason}
       onSubmit={submit}
       onClose={onClose}
       wide

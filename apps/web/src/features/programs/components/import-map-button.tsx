@@ -8,6 +8,7 @@ import { showToast } from '@/ui/toast/toast-store';
 import { useUpdateProgram } from '../api/update-program';
 import { MAP_FILE_ACCEPT, MapImportError, readMapFile } from '../lib/import-map-file';
 import { checkReach, formatDistance, machineReach, swapCoordinates } from '../lib/import-reach';
+import { useOfflineReason } from '@/lib/use-offline-reason';
 
 /**
  * Imports a map file (GeoJSON, KML, zipped shapefile) into a program, replacing its sectors:
@@ -18,6 +19,7 @@ import { checkReach, formatDistance, machineReach, swapCoordinates } from '../li
  */
 export function ImportMapButton({ sprinkler, program }: { sprinkler: SprinklerDetail; program: Program }) {
   const { t } = useTranslation();
+  const offlineReason = useOfflineReason();
   const locale = useLocale();
   const input = useRef<HTMLInputElement>(null);
   const update = useUpdateProgram();
@@ -100,7 +102,12 @@ export function ImportMapButton({ sprinkler, program }: { sprinkler: SprinklerDe
 
   return (
     <>
-      <Button variant="secondary" disabled={reading || update.isPending} onClick={() => input.current?.click()}>
+      <Button
+        variant="secondary"
+        disabled={reading || update.isPending || offlineReason !== undefined}
+        title={offlineReason}
+        onClick={() => input.current?.click()}
+      >
         {t('programs.actions.import')}
       </Button>
       <input

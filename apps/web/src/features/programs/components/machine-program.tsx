@@ -9,6 +9,7 @@ import { useCreateProgram } from '../api/create-program';
 import { useUpdateProgram } from '../api/update-program';
 import type { MachineProgramState } from '../lib/program-data';
 import { SectorList } from './sector-list';
+import { useOfflineReason } from '@/lib/use-offline-reason';
 
 export type MachineProgramProps = {
   sprinkler: SprinklerDetail;
@@ -26,6 +27,7 @@ export type MachineProgramProps = {
  */
 export function MachineProgram({ sprinkler, state, shownOnMap, onShowOnMap }: MachineProgramProps) {
   const { t } = useTranslation();
+  const offlineReason = useOfflineReason();
   const { dateTime } = useDateTimeFormat();
   const create = useCreateProgram();
   const update = useUpdateProgram();
@@ -103,7 +105,11 @@ export function MachineProgram({ sprinkler, state, shownOnMap, onShowOnMap }: Ma
           {/* Saving changes the stored programs: only for a user who may control the machine. */}
           {sprinkler.level === 'control' && (
             <div>
-              <Button disabled={create.isPending || update.isPending} onClick={() => void saveToDatabase()}>
+              <Button
+                disabled={create.isPending || update.isPending || offlineReason !== undefined}
+                title={offlineReason}
+                onClick={() => void saveToDatabase()}
+              >
                 {t('programs.machine.save')}
               </Button>
             </div>

@@ -15,6 +15,7 @@ import { nextSectorName, programFileName, programGeoJson } from '../lib/program-
 import { ImportMapButton } from './import-map-button';
 import { type ProgramStatus, ProgramStatusBadge } from './program-status-badge';
 import { SectorList } from './sector-list';
+import { useOfflineReason } from '@/lib/use-offline-reason';
 
 export type ProgramItemProps = {
   sprinkler: SprinklerDetail;
@@ -41,7 +42,8 @@ export function ProgramItem(props: ProgramItemProps) {
   const remove = useDeleteProgram();
   const detailsId = useId();
   const sectors = program.programData.features;
-  const busy = update.isPending || remove.isPending;
+  const offlineReason = useOfflineReason();
+  const busy = update.isPending || remove.isPending || offlineReason !== undefined;
   const runsOnMachine = status === 'active';
   const controls = sprinkler.level === 'control';
 
@@ -128,10 +130,14 @@ export function ProgramItem(props: ProgramItemProps) {
           <div className="flex flex-wrap gap-2 border-t border-line pt-3">
             {controls && (
               <>
-                <Button disabled={sectors.length === 0 || sendBlocked || busy} onClick={() => void onSend(program)}>
+                <Button
+                  disabled={sectors.length === 0 || sendBlocked || busy}
+                  title={offlineReason}
+                  onClick={() => void onSend(program)}
+                >
                   {t('programs.actions.send')}
                 </Button>
-                <Button variant="secondary" disabled={busy} onClick={() => void rename()}>
+                <Button variant="secondary" disabled={busy} title={offlineReason} onClick={() => void rename()}>
                   {t('programs.actions.rename')}
                 </Button>
                 <ImportMapButton sprinkler={sprinkler} program={program} />
@@ -141,7 +147,7 @@ export function ProgramItem(props: ProgramItemProps) {
               {t('programs.actions.export')}
             </Button>
             {controls && (
-              <Button variant="danger" disabled={busy} onClick={() => void deleteProgram()}>
+              <Button variant="danger" disabled={busy} title={offlineReason} onClick={() => void deleteProgram()}>
                 {t('programs.actions.delete')}
               </Button>
             )}

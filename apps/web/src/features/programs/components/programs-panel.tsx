@@ -10,6 +10,7 @@ import { EMPTY_PROGRAM_DATA, machineProgramState } from '../lib/program-data';
 import { MachineProgram } from './machine-program';
 import { ProgramItem } from './program-item';
 import type { ProgramStatus } from './program-status-badge';
+import { useOfflineReason } from '@/lib/use-offline-reason';
 
 export type ProgramsPanelProps = {
   sprinkler: SprinklerDetail;
@@ -26,6 +27,7 @@ export type ProgramsPanelProps = {
  */
 export function ProgramsPanel({ sprinkler, selectedProgramId, onSelectProgram }: ProgramsPanelProps) {
   const { t } = useTranslation();
+  const offlineReason = useOfflineReason();
   const create = useCreateProgram();
   const sending = useProgramSending(sprinkler);
   const machineState = machineProgramState(sprinkler);
@@ -74,7 +76,11 @@ export function ProgramsPanel({ sprinkler, selectedProgramId, onSelectProgram }:
           {t('programs.title')}
         </h2>
         {controls && (
-          <Button disabled={create.isPending} onClick={() => void newProgram()}>
+          <Button
+            disabled={create.isPending || offlineReason !== undefined}
+            title={offlineReason}
+            onClick={() => void newProgram()}
+          >
             {t('programs.create.action')}
           </Button>
         )}

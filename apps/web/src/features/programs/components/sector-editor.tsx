@@ -1,5 +1,5 @@
 import type { Position, SprinklerDetail } from '@pivot/contracts';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
@@ -20,6 +20,7 @@ import { cornersOf, hasErrors, rateNumber, rateText, sectorOf, validateSector } 
 import { MAX_CORNERS, shapeError } from '../lib/shape-validity';
 import { CornerList } from './corner-list';
 import { SectorMap } from './sector-map';
+import { useOfflineReason } from '@/lib/use-offline-reason';
 
 /** A touch screen, or a phone-sized one: no right-click to count on. */
 const TOUCH_QUERY = '(pointer: coarse), (max-width: 639px)';
@@ -34,6 +35,8 @@ export type SectorEditorProps = {
   sectorName: string;
   /** Called before the editor moves to the address of a sector it saved under a new name. */
   onRenamed?: (name: string) => void;
+  /** A line the page shows above the editor (the app's: no connection). */
+  notice?: ReactNode;
 };
 
 /** The middle of what the map shows: where a corner typed into an empty shape starts. */
@@ -48,8 +51,9 @@ function centreOf(sprinkler: SprinklerDetail): Position {
  * Spec §2's sector view: the sector drawn on the machine's field (map first, form below it on
  * a phone), its name and dose, saved into the program, or deleted from it.
  */
-export function SectorEditor({ sprinkler, programId, sectorName, onRenamed }: SectorEditorProps) {
+export function SectorEditor({ sprinkler, programId, sectorName, onRenamed, notice }: SectorEditorProps) {
   const { t } = useTranslation();
+  const offlineReason = useOfflineReason();
   const locale = useLocale();
   const navigate = useAppNavigate();
   const update = useUpdateProgram();
@@ -172,6 +176,7 @@ export function SectorEditor({ sprinkler, programId, sectorName, onRenamed }: Se
       }
       width="full"
     >
+      {notice}
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="flex flex-col gap-3">
           <SectorMap
@@ -267,11 +272,16 @@ export function SectorEditor({ sprinkler, programId, sectorName, onRenamed }: Se
               error={shown.rate && t(`programs.sector.errors.${shown.rate}`)}
             />
             <div className="flex flex-wrap gap-3 border-t border-line pt-4">
-              <Button type="submit" disabled={update.isPending}>
+              <Button type="submit" disabled={update.isPending || offlineReason !== undefined} title={offlineReason}>
                 {t('programs.sector.save')}
               </Button>
               {originalName !== null && (
-                <Button variant="danger" disabled={update.isPending} onClick={() => void deleteSector()}>
+                <Button
+                  variant="danger"
+                  disabled={update.isPending || offlineReason !== undefined}
+                  title={offlineReason}
+                  onClick={() => void deleteSector()}
+                >
                   {t('programs.sector.delete')}
                 </Button>
               )}

@@ -1,6 +1,7 @@
 import { type SprinklerDetail, SprinklerDetailSchema } from '@pivot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '@/lib/api-client';
+import { keepWhileOffline } from '@/lib/connection';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 
 /** One machine with everything its screen shows; false when the call failed (its toast is shown). */
@@ -9,7 +10,7 @@ export function getSprinkler(id: number): Promise<SprinklerDetail | false> {
 }
 
 export function sprinklerQueryOptions(id: number) {
-  return queryOptions({ queryKey: sprinklerKeys.detail(id), queryFn: () => getSprinkler(id) });
+  return queryOptions({ queryKey: sprinklerKeys.detail(id), queryFn: () => keepWhileOffline(getSprinkler(id)) });
 }
 
 export function useSprinkler(id: number) {

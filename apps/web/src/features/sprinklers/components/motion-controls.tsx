@@ -1,6 +1,7 @@
 import type { Motion } from '@pivot/contracts';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useOfflineReason } from '@/lib/use-offline-reason';
 import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { confirmDialog } from '@/ui/dialog/dialogs';
@@ -21,7 +22,8 @@ const MOTIONS: readonly { motion: Motion; icon: ReactNode; variant: 'primary' | 
  * Front, back and stop, each asked first: a machine that moves waters a field. The result stays
  * under the buttons, the machine's confirmation or the reason it is missing, so the user knows
  * what the machine really does. While the machine is offline no command can reach it: the buttons
- * wait for it, saying why, instead of offering what the server can only refuse.
+ * wait for it, saying why, instead of offering what the server can only refuse. While the app's
+ * own connection is lost they wait too: nothing is kept to be sent later.
  */
 export function MotionControls({
   sprinklerId,
@@ -34,6 +36,7 @@ export function MotionControls({
 }) {
   const { t } = useTranslation();
   const online = useMachineOnline(machine);
+  const offlineReason = useOfflineReason();
   const values = useMachineValues();
   const move = useMoveSprinkler();
   const [pending, setPending] = useState<Motion | null>(null);
@@ -65,7 +68,8 @@ export function MotionControls({
             key={motion}
             variant={variant}
             icon={icon}
-            disabled={pending !== null || !online}
+            disabled={pending !== null || !online || offlineReason !== undefined}
+            title={offlineReason}
             onClick={() => void send(motion)}
             className="h-12"
           >
@@ -74,13 +78,16 @@ export function MotionControls({
         ))}
       </div>
       <p aria-live="polite" className="min-h-5 text-sm">
-        {!online && !pending && <span className="font-medium text-ink-muted">{t('sprinklers.motion.offline')}</span>}
+        {offlineReason && !pending && <span className="font-medium text-ink-muted">{offlineReason}</span>}
+        {!offlineReason && !online && !pending && (
+          <span className="font-medium text-ink-muted">{t('sprinklers.motion.offline')}</span>
+        )}
         {pending && (
           <span className="text-ink-muted">
             {t('sprinklers.motion.waiting', { motion: t(`sprinklers.motion.${pending}`) })}
           </span>
         )}
-        {online && !pending && outcome && (
+        {online && !offlineReason && !pending && outcome && (
           <span className={outcome.confirmed ? 'font-medium text-success' : 'font-semibold text-error'}>
             {t(outcome.confirmed ? 'sprinklers.motion.confirmed' : 'sprinklers.motion.notConfirmed', {
               motion: t(`sprinklers.motion.${outcome.motion}`),

@@ -2,6 +2,7 @@ import { type SprinklerListItem, machineIsOnline } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
 import { useLocale } from '@/i18n/use-locale';
+import { keepWhileOffline } from '@/lib/connection';
 import { serverNow } from '@/lib/server-clock';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 import { type Column, DataTable } from '@/ui/data-table';
@@ -137,7 +138,8 @@ export function SprinklersTable() {
       columns={columns}
       queryKey={[...sprinklerKeys.list, 'page', locale]}
       queryFn={async (query) => {
-        const machines = await getFreshSprinklers(LIST_MAX_AGE_MS);
+        // Without a connection the table keeps the page it shows.
+        const machines = await keepWhileOffline(getFreshSprinklers(LIST_MAX_AGE_MS));
         return (
           machines &&
           localTablePage(machines, query, {

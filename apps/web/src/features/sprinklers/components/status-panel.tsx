@@ -1,5 +1,6 @@
 import type { SprinklerDetail } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
+import { useConnection } from '@/lib/connection';
 import { Card } from '@/ui/card';
 import type { LiveSprinkler } from '../hooks/use-live-sprinkler';
 import { useMachineOnline } from '../hooks/use-machine-online';
@@ -16,6 +17,7 @@ import { StatusBadge } from './status-badge';
 export function StatusPanel({ sprinkler, live }: { sprinkler: SprinklerDetail; live: LiveSprinkler }) {
   const { t } = useTranslation();
   const online = useMachineOnline(sprinkler);
+  const connected = useConnection().online;
   // The protocol leaves alarm reasons open: the known ones are translated, others shown as sent.
   const alarmReason = (alarm: string | null) => {
     if (alarm === null) return t('sprinklers.alarms.unknown');
@@ -33,7 +35,7 @@ export function StatusPanel({ sprinkler, live }: { sprinkler: SprinklerDetail; l
           {online && t('sprinklers.online')}
         </span>
         {online ? <StatusBadge status={sprinkler.status} /> : <OfflineStatus was={sprinkler.status} />}
-        {live.connection === 'reconnecting' && (
+        {connected && live.connection === 'reconnecting' && (
           <span className="text-sm text-warning">{t('sprinklers.live.reconnecting')}</span>
         )}
       </div>
@@ -45,21 +47,24 @@ export function StatusPanel({ sprinkler, live }: { sprinkler: SprinklerDetail; l
       {sprinkler.reportedAt === null ? (
         <p className="text-sm text-ink-muted">{t('sprinklers.report.neverDetail')}</p>
       ) : (
-        <MeasuredValues sprinkler={sprinkler} reportedAt={sprinkler.reportedAt} online={online} />
+        <MeasuredValues sprinkler={sprinkler} reportedAt={sprinkler.reportedAt} live={online && connected} />
       )}
     </Card>
   );
 }
 
-/** The values of the machine's latest report with its time: live, or dimmed as the last known. */
+/**
+ * The values of the machine's latest report with its time: live, or dimmed as the last known (the
+ * machine is offline, or the app's connection is lost).
+ */
 function MeasuredValues({
   sprinkler,
   reportedAt,
-  online,
+  live,
 }: {
   sprinkler: SprinklerDetail;
   reportedAt: number;
-  online: boolean;
+  live: boolean;
 }) {
   const { t } = useTranslation();
   const values = useMachineValues();
@@ -73,18 +78,18 @@ function MeasuredValues({
   return (
     <div className="flex flex-col gap-2">
       <p className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm text-ink-muted">
-        <span className={online ? undefined : 'font-semibold'}>
-          {online ? t('sprinklers.report.latest') : t('sprinklers.report.lastKnownValues')}
+        <span className={live ? undefined : 'font-semibold'}>
+          {live ? t('sprinklers.report.latest') : t('sprinklers.report.lastKnownValues')}
         </span>
         <ReportTime timestamp={reportedAt} />
       </p>
       <dl
-        className={`grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-3 lg:grid-cols-2 ${online ? '' : 'text-ink-muted'}`}
+        className={`grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-3 lg:grid-cols-2 ${live ? '' : 'text-ink-muted'}`}
       >
         {facts.map(([name, text]) => (
           <div key={name} className="flex flex-col">
             <dt className="text-ink-muted">{t(`sprinklers.columns.${name}`)}</dt>
-            <dd className={`text-base tabular-nums ${online ? 'font-semibold' : 'font-normal'}`}>{text}</dd>
+            <dd className={`text-base tabular-nums ${live ? 'font-semibold' : 'font-normal'}`}>{text}</dd>
             {name === 'pressure' && (
               <dd className="text-xs text-ink-muted">
                 {sprinkler.lowPressureBar === 0
