@@ -69,9 +69,10 @@ export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> 
     await app.access.grant(db, sprinkler.id, demoUser.id);
     added.push({ sprinklerId: sprinkler.id, machineId: machine.id });
   }
-  // Crop seasons in progress and their weather since emergence: advice from the first minute.
-  await seedDemoSeasons(app, admin, added, options.timeZone);
+  // The weather since the seasons' emergence first, then the seasons: a balance computed as soon
+  // as a season is there (and kept for the day) already has its weather.
   await seedDemoWeather(app, options.timeZone);
+  await seedDemoSeasons(app, admin, added, options.timeZone);
 
   if (created && !options.password) {
     options.print(
