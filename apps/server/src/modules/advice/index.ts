@@ -11,6 +11,7 @@ import { WaterBalanceService } from './water-balance.service';
 declare module 'fastify' {
   interface FastifyInstance {
     cropSeasons: CropSeasonsService;
+    nextIrrigation: NextIrrigationService;
   }
 }
 
@@ -37,6 +38,7 @@ export const adviceModule = fp(
       timeZone: config.timeZone,
     });
     await app.register(nextIrrigationRoutes, { prefix: '/api', nextIrrigation });
+    app.decorate('nextIrrigation', nextIrrigation);
   },
   {
     name: 'advice',

@@ -22,8 +22,16 @@ const KEPT_MS = 60 * 60_000;
 /** Longer than any season (four stages of at most 366 days): older emergences are not looked at. */
 const LONGEST_SEASON_DAYS = 4 * 366;
 
-/** undefined: the balance has no zones (no season runs that day, no station near). */
-type Kept = { key: string; since: number; value: Promise<string | null | undefined> };
+/**
+ * What the machines table and the water-stress watch read of a machine's balance: its earliest
+ * next irrigation and the zones whose mean depletion is beyond their RAW. undefined: the balance
+ * has no zones (no season runs that day, no station near).
+ */
+type Reading = { nextIrrigation: string | null; stressedZones: string[] } | undefined;
+type Kept = { key: string; since: number; value: Promise<Reading> };
+
+/** The system's own look at every machine (the water-stress watch): no user asks, every machine counts. */
+const SYSTEM: SignedInUser = { id: 0, email: '', admin: true, language: 'en' };
 
 function dottedToIso(dotted: string): string {
   const [day, month, year] = dotted.split('.');
@@ -40,6 +48,14 @@ export function earliestNextIrrigation(balance: WaterBalance): string | null {
   return earliest;
 }
 
+function readingOf(balance: WaterBalance): Reading {
+  if (balance.zones.length === 0) return undefined;
+  return {
+    nextIrrigation: earliestNextIrrigation(balance),
+    stressedZones: balance.zones.filter((zone) => zone.raw > 0 && zone.depletion > zone.raw).map((zone) => zone.name),
+  };
+}
+
 /**
  * "Next irrigation" of the machines table: each machine's water balance of the last complete
  * day, computed once and kept until the day, the machine's seasons or an hour go by, so that
@@ -51,6 +67,25 @@ export class NextIrrigationService {
   constructor(private readonly deps: NextIrrigationServiceDeps) {}
 
   async list(actor: SignedInUser): Promise<NextIrrigationList> {
+    const answer: NextIrrigationList = [];
+    for (const [id, reading] of await this.read(actor)) answer.push({ id, nextIrrigation: reading.nextIrrigation });
+    return answer;
+  }
+
+  /**
+   * Every machine with a season running and zones whose mean depletion is beyond their RAW,
+   * with those zones' names (the water-stress incident's, docs/advice.md); kept as `list` keeps it.
+   */
+  async stressedZones(): Promise<Map<number, string[]>> {
+    const stressed = new Map<number, string[]>();
+    for (const [id, reading] of await this.read(SYSTEM)) {
+      if (reading.stressedZones.length > 0) stressed.set(id, reading.stressedZones);
+    }
+    return stressed;
+  }
+
+  /** Each machine's reading the actor may see, from its kept balance or a new one. */
+  private async read(actor: SignedInUser): Promise<Map<number, NonNullable<Reading>>> {
     const { db, access, timeZone } = this.deps;
     const now = this.deps.clock?.() ?? Date.now();
     const date = localDate(timeZone, startOfLocalDay(timeZone, new Date(now)).getTime() - 1);
@@ -61,26 +96,24 @@ export class NextIrrigationService {
       .groupBy(cropSeasons.sprinklerId)
       .orderBy(sql`1`);
     const granted = actor.admin ? null : new Set((await access.machinesOfUsers(db, [actor.id])).get(actor.id) ?? []);
-    const answer: NextIrrigationList = [];
+    const readings = new Map<number, NonNullable<Reading>>();
     for (const candidate of candidates) {
       if (granted && !granted.has(candidate.sprinklerId)) continue;
       const key = `${date}|${candidate.seasons}|${candidate.changed?.getTime() ?? 0}`;
       let kept = this.kept.get(candidate.sprinklerId);
       if (!kept || kept.key !== key || now - kept.since >= KEPT_MS) {
-        const value = this.deps.waterBalance
-          .balance(actor, candidate.sprinklerId, {})
-          .then((balance) => (balance.zones.length === 0 ? undefined : earliestNextIrrigation(balance)));
+        const value = this.deps.waterBalance.balance(actor, candidate.sprinklerId, {}).then(readingOf);
         kept = { key, since: now, value };
         this.kept.set(candidate.sprinklerId, kept);
       }
       try {
-        const nextIrrigation = await kept.value;
-        if (nextIrrigation !== undefined) answer.push({ id: candidate.sprinklerId, nextIrrigation });
+        const reading = await kept.value;
+        if (reading !== undefined) readings.set(candidate.sprinklerId, reading);
       } catch {
         // A machine removed meanwhile: nothing to show, and nothing kept.
         this.kept.delete(candidate.sprinklerId);
       }
     }
-    return answer;
+    return readings;
   }
 }
