@@ -1,3 +1,4 @@
+import { ADMIN } from './support/environment';
 import { expect, expectAccessible, signIn } from './support/fixtures';
 import { addAndGrant, test } from './support/machines';
 
@@ -82,4 +83,42 @@ test('a farmer sets a crop season on the machine page and reads the advice; a wa
   await expect(watcherPage.getByRole('region', { name: 'Porady nawadniania' })).toBeVisible();
   await expect(watched.getByRole('button', { name: /Dodaj sezon|Edytuj|Usuń/ })).toHaveCount(0);
   await context.close();
+});
+
+test('a demo machine comes with its seasons: the next irrigation in the list, the Soil water layer, a program from the advice', async ({
+  page,
+  admin,
+}, testInfo) => {
+  const list = await admin.call('GET', '/api/sprinkler/');
+  const demo = (list.body as { id: number; internalId: string; name: string }[]).find(
+    (machine) => machine.internalId === 'PIVOT-01',
+  )!;
+  expect(demo).toBeDefined();
+
+  // The list: a date (or "dziś") in the demo machine's row, computed from its season.
+  await signIn(page, ADMIN, '/sprinklers');
+  await expect(page.getByRole('columnheader', { name: 'Następne nawadnianie' })).toBeVisible();
+  const row = page.getByRole('row', { name: new RegExp(demo.name) });
+  await expect(row.getByRole('cell').last()).toHaveText(/\d{2}\.\d{2}\.\d{4}|dziś/);
+  await page.screenshot({ path: testInfo.outputPath('list.png') });
+
+  // The machine page: the Soil water layer with its legend and a cell's numbers on hover.
+  await page.goto(`/sprinklers/${demo.id}`);
+  const advice = page.getByRole('region', { name: 'Porady nawadniania' });
+  // The first balance of a fresh demo is computed while its machines start reporting.
+  await expect(advice).toContainText('Kukurydza', { timeout: 30_000 });
+  await page.getByRole('checkbox', { name: 'Woda w glebie' }).check();
+  await expect(page.getByRole('figure', { name: /Woda w glebie/ })).toContainText(/RAW przy \d+ % TAW/);
+  // Down the map a little left of its middle, until the pointer is over a cell of the field.
+  const box = (await page.locator('.field-map').first().boundingBox())!;
+  const tooltip = page.locator('.soil-water-tooltip');
+  for (let y = box.y + 10; y < box.y + box.height && (await tooltip.count()) === 0; y += 15) {
+    await page.mouse.move(box.x + box.width / 2 - 40, y);
+  }
+  await expect(tooltip).toContainText(/Niedobór [\d,]+ mm z [\d,]+ mm TAW \(\d+ %\)/);
+  await page.screenshot({ path: testInfo.outputPath('soil-water.png'), fullPage: true });
+
+  // Two clicks: the program from the advice, opened for review.
+  await advice.getByRole('button', { name: 'Program z porady' }).click();
+  await expect(page.getByText(/Utworzono program Porada/)).toBeVisible();
 });

@@ -43,6 +43,7 @@ async function main(): Promise<void> {
       email: config.demoEmail,
       password: config.demoPassword,
       dataDir: config.dataDir,
+      timeZone: config.timeZone,
       print: (text) => process.stdout.write(text),
     });
   }

@@ -4,7 +4,8 @@ import { type MachineSite, type Wedge, surroundings, wedgeProgram } from './flee
 import { type LatLng, positionAt, wedgeRing } from './geo';
 import { designFlow } from './irrigation';
 import type { ProgramUpload } from './pivot-machine';
-import { createRandom } from './random';
+import { createRandom, mixSeed } from './random';
+import { type WeatherReading, WeatherModel } from './weather-model';
 
 export type Crop = 'maize' | 'potatoes' | 'sugar beet' | 'wheat';
 type CropArea = { crop: Crop; name: string; from: number; to: number };
@@ -153,4 +154,24 @@ export async function startDemoFleet(options: FleetOptions): Promise<Fleet> {
   const fleet = createDemoFleet(options);
   await fleet.start();
   return fleet;
+}
+
+/** What a demo station would have reported over a past span: its readings, on the hour. */
+export type StationHistory = { stationId: string; machineId: string; readings: WeatherReading[] };
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The demo stations' past, hour by hour over [from, to) (ms): the weather model the live stations
+ * run, at the same places and with the same region's days, so that a fresh demo has the season's
+ * weather a soil-water balance needs (docs/advice.md). Without IDs' prefix, seed 1: the server's demo.
+ */
+export function demoWeatherHistory(from: number, to: number, seed = 1): StationHistory[] {
+  const { stations } = surroundings(DEMO_MACHINES, createRandom(seed), '');
+  return stations.map((station, index) => {
+    const model = new WeatherModel(station, mixSeed(seed, index + 1), seed);
+    const readings: WeatherReading[] = [];
+    for (let ts = Math.ceil(from / HOUR_MS) * HOUR_MS; ts < to; ts += HOUR_MS) readings.push(model.readingAt(ts));
+    return { stationId: station.id, machineId: station.machineId, readings };
+  });
 }

@@ -4,7 +4,9 @@ export {
   DEMO_TIME_SCALE,
   type Crop,
   type DemoMachine,
+  type StationHistory,
   createDemoFleet,
+  demoWeatherHistory,
   startDemoFleet,
 } from './demo-fleet';
 export {

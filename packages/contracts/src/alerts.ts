@@ -6,7 +6,8 @@ import type { LogEventType } from './logs';
  * What the server watches every machine for (docs/alerts.md): an alarm it reports, a stop nobody
  * commanded, silence or a lost connection, and pressure below its threshold while it moves.
  */
-export const INCIDENT_KINDS = ['alarm', 'unexpected_stop', 'offline', 'low_pressure'] as const;
+/** water_stress: a crop zone's mean depletion beyond its RAW (docs/advice.md), checked hourly. */
+export const INCIDENT_KINDS = ['alarm', 'unexpected_stop', 'offline', 'low_pressure', 'water_stress'] as const;
 export const IncidentKindSchema = z.enum(INCIDENT_KINDS);
 export type IncidentKind = z.infer<typeof IncidentKindSchema>;
 
@@ -21,6 +22,7 @@ export const INCIDENT_LOG_EVENTS = {
   unexpected_stop: { began: 'sprinkler_stopped_unexpectedly', ended: 'sprinkler_moving_again' },
   offline: { began: 'sprinkler_offline', ended: 'sprinkler_back_online' },
   low_pressure: { began: 'sprinkler_low_pressure', ended: 'sprinkler_pressure_restored' },
+  water_stress: { began: 'sprinkler_water_stress', ended: 'sprinkler_water_stress_over' },
 } as const satisfies Record<IncidentKind, Record<IncidentPhase, LogEventType>>;
 
 /** Where an alert reaches a user: the app (bell and toast), e-mail, Web Push. */

@@ -34,6 +34,9 @@ export const LOG_EVENT_TYPES = [
   'sprinkler_back_online',
   'sprinkler_low_pressure',
   'sprinkler_pressure_restored',
+  // `event`: the crop zones whose mean depletion is beyond RAW (docs/advice.md).
+  'sprinkler_water_stress',
+  'sprinkler_water_stress_over',
   // A webhook the server paused after failing for a day; its owner is told (docs/alerts.md).
   'webhook_paused',
   // Advice (docs/advice.md): a machine's crop seasons set or changed; `event` names the years.
@@ -85,6 +88,8 @@ export const LOG_EVENT_PARAMS = {
   sprinkler_back_online: ['machine', 'detail'],
   sprinkler_low_pressure: ['machine', 'detail'],
   sprinkler_pressure_restored: ['machine', 'detail'],
+  sprinkler_water_stress: ['machine', 'detail'],
+  sprinkler_water_stress_over: ['machine', 'detail'],
   webhook_paused: ['webhook', 'detail'],
   sprinkler_crop_seasons_updated: ['years', 'machine'],
   backup_restored: ['backup', 'version'],

@@ -62,3 +62,13 @@ export const WaterBalanceSchema = z.strictObject({
   cells: z.array(z.tuple([z.number(), z.number(), z.number(), z.number()])),
 });
 export type WaterBalance = z.infer<typeof WaterBalanceSchema>;
+
+/**
+ * GET /api/sprinkler/next-irrigation/: for each machine of the user's with a crop season running
+ * on the last complete day, the earliest next irrigation of its zones (null: none due within the
+ * season). Machines without such a season are absent; the table shows "—" for them.
+ */
+export const NextIrrigationListSchema = z.array(
+  z.strictObject({ id: z.number().int().positive(), nextIrrigation: DottedDateSchema.nullable() }),
+);
+export type NextIrrigationList = z.infer<typeof NextIrrigationListSchema>;

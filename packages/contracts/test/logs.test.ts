@@ -67,6 +67,8 @@ describe('LOG_EVENT_TYPES', () => {
       'sprinkler_back_online',
       'sprinkler_low_pressure',
       'sprinkler_pressure_restored',
+      'sprinkler_water_stress',
+      'sprinkler_water_stress_over',
       'webhook_paused',
       'sprinkler_crop_seasons_updated',
       'backup_restored',

@@ -13,6 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { App } from '../app';
 // The demo controllers' secrets: made at the first start, read at every later one, kept in backups.
 import { DEMO_CREDENTIALS_FILE } from '../backup/backups';
+import { seedDemoSeasons, seedDemoWeather } from './demo-seasons';
 
 export type DemoOptions = {
   email: string;
@@ -20,6 +21,8 @@ export type DemoOptions = {
   /** Where the demo controllers' secrets are kept between starts, as a farmer keeps them in the controllers. */
   dataDir: string;
   print: (text: string) => void;
+  /** The farmers' time zone: the demo's seasons emerged so many of its days before today. */
+  timeZone: string;
 };
 
 /** The simulator's log lines go to the server's log. */
@@ -35,7 +38,8 @@ function toServerLog(log: FastifyBaseLogger): Logger {
 /**
  * Runs the demo fleet on the server's broker and makes it usable at once: each controller is
  * registered and given its secret, the machines are added (through the broker, as an
- * administrator would), with their fields and a program each, and granted to a demo user.
+ * administrator would), with their fields, a program and crop seasons each, and granted to a
+ * demo user; the demo stations' weather since the seasons' emergence is told afterwards.
  * Already added machines are left as they are.
  */
 export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> {
@@ -51,6 +55,7 @@ export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> 
   );
   const demoUser = (await app.users.findByEmail(options.email))!;
   const server = { ip: '', userAgent: null };
+  const added: { sprinklerId: number; machineId: string }[] = [];
 
   for (const machine of DEMO_MACHINES) {
     let sprinkler = await app.sprinklers.findByMachineId(db, machine.id);
@@ -62,7 +67,12 @@ export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> 
       await app.programs.create(admin, sprinkler.id, machine.program, server);
     }
     await app.access.grant(db, sprinkler.id, demoUser.id);
+    added.push({ sprinklerId: sprinkler.id, machineId: machine.id });
   }
+  // The weather since the seasons' emergence first, then the seasons: a balance computed as soon
+  // as a season is there (and kept for the day) already has its weather.
+  await seedDemoWeather(app, options.timeZone);
+  await seedDemoSeasons(app, admin, added, options.timeZone);
 
   if (created && !options.password) {
     options.print(

@@ -3,12 +3,15 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config';
 import { cropSeasonsRoutes } from './crop-seasons.routes';
 import { CropSeasonsService } from './crop-seasons.service';
+import { nextIrrigationRoutes } from './next-irrigation.routes';
+import { NextIrrigationService } from './next-irrigation.service';
 import { waterBalanceRoutes } from './water-balance.routes';
 import { WaterBalanceService } from './water-balance.service';
 
 declare module 'fastify' {
   interface FastifyInstance {
     cropSeasons: CropSeasonsService;
+    nextIrrigation: NextIrrigationService;
   }
 }
 
@@ -28,9 +31,17 @@ export const adviceModule = fp(
     await app.register(cropSeasonsRoutes, { prefix: '/api', cropSeasons });
     const waterBalance = new WaterBalanceService({ db, sprinklers, watermap, weather, timeZone: config.timeZone });
     await app.register(waterBalanceRoutes, { prefix: '/api', waterBalance });
+    const nextIrrigation = new NextIrrigationService({
+      db,
+      access: app.access,
+      waterBalance,
+      timeZone: config.timeZone,
+    });
+    await app.register(nextIrrigationRoutes, { prefix: '/api', nextIrrigation });
+    app.decorate('nextIrrigation', nextIrrigation);
   },
   {
     name: 'advice',
-    dependencies: ['database', 'authentication', 'sprinklers', 'logs', 'telemetry', 'watermap', 'weather'],
+    dependencies: ['database', 'authentication', 'access', 'sprinklers', 'logs', 'telemetry', 'watermap', 'weather'],
   },
 );

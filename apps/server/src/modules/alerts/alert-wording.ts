@@ -39,6 +39,17 @@ const WORDING: Record<Language, Wording> = {
         sentence: (machine, detail) => `Pressure at machine ${machine} is back to ${detail}`,
       },
     },
+    water_stress: {
+      began: {
+        title: 'Water stress',
+        sentence: (machine, detail) =>
+          `The soil at machine ${machine} is drier than its readily available water in: ${detail}`,
+      },
+      ended: {
+        title: 'Water stress over',
+        sentence: (machine) => `The soil at machine ${machine} holds its readily available water again`,
+      },
+    },
   },
   pl: {
     alarm: {
@@ -70,6 +81,17 @@ const WORDING: Record<Language, Wording> = {
       ended: {
         title: 'Koniec niskiego ciśnienia',
         sentence: (machine, detail) => `Ciśnienie na maszynie ${machine} wróciło do ${detail}`,
+      },
+    },
+    water_stress: {
+      began: {
+        title: 'Stres wodny',
+        sentence: (machine, detail) =>
+          `Gleba na maszynie ${machine} jest suchsza niż pozwala woda łatwo dostępna (RAW): ${detail}`,
+      },
+      ended: {
+        title: 'Koniec stresu wodnego',
+        sentence: (machine) => `Gleba na maszynie ${machine} znów ma wodę łatwo dostępną`,
       },
     },
   },

@@ -1,4 +1,4 @@
-import { INCIDENT_LOG_EVENTS, type IncidentKind, sectorUnderArm } from '@pivot/contracts';
+import { type IncidentKind, sectorUnderArm } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Queryable } from '../../db/client';
 import { RepeatingJob } from '../../time/repeating-job';
@@ -7,6 +7,7 @@ import type { MachineCommands } from '../commands';
 import type { LogsService } from '../logs';
 import type { SprinklersService } from '../sprinklers';
 import type { MachineLiveState, MachineStateRow, TelemetryService } from '../telemetry';
+import { recordIncident } from './incident-record';
 import { type MachineLook, type OpenIncident, type Watch, judge } from './incident-rules';
 import {
   endIncident,
@@ -171,27 +172,13 @@ export class IncidentWatch {
     return this.deps.commands.lastMotionAt(tx, asked);
   }
 
-  private async record(
+  private record(
     tx: Queryable,
     machine: WatchedMachine,
     kind: IncidentKind,
     phase: 'began' | 'ended',
     detail: string,
   ): Promise<void> {
-    const logEntryId = await this.deps.logs.record(tx, {
-      eventType: INCIDENT_LOG_EVENTS[kind][phase],
-      actorUserId: null,
-      sprinkler: { id: machine.id, name: machine.name, internalId: machine.internalId },
-      event: detail,
-      ip: '',
-    });
-    await this.deps.alerts.raise(tx, {
-      logEntryId,
-      kind,
-      phase,
-      sprinklerId: machine.id,
-      sprinklerName: machine.name,
-      detail,
-    });
+    return recordIncident(this.deps, tx, machine, kind, phase, detail);
   }
 }

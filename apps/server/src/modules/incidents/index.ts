@@ -1,17 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { IncidentWatch } from './incident-watch';
+import { WaterStressWatch } from './water-stress-watch';
 
 declare module 'fastify' {
   interface FastifyInstance {
     incidents: IncidentWatch;
+    waterStress: WaterStressWatch;
   }
 }
 
 /**
  * Incidents: the server watches every added machine for an alarm, a stop nobody commanded,
  * silence or a lost connection, and low pressure while it moves (docs/alerts.md), records each
- * as it begins and ends in the activity log, and hands it to the alerts.
+ * as it begins and ends in the activity log, and hands it to the alerts; once an hour, a crop
+ * zone drier than its RAW (water_stress, from the advice module's balances).
  */
 export const incidentsModule = fp(
   async (app: FastifyInstance) => {
@@ -26,12 +29,24 @@ export const incidentsModule = fp(
       logger: app.log,
     });
     app.decorate('incidents', watch);
-    app.addHook('onReady', async () => watch.start());
+    const waterStress = new WaterStressWatch({
+      db: app.database.db,
+      sprinklers: app.sprinklers,
+      stress: app.nextIrrigation,
+      logs: app.logs,
+      alerts: app.alerts,
+      logger: app.log,
+    });
+    app.decorate('waterStress', waterStress);
+    app.addHook('onReady', async () => {
+      watch.start();
+      waterStress.start();
+    });
     // Before the gateway and the database close: the last look finishes first.
-    app.addHook('preClose', () => watch.stop());
+    app.addHook('preClose', () => Promise.all([watch.stop(), waterStress.stop()]).then(() => undefined));
   },
   {
     name: 'incidents',
-    dependencies: ['database', 'machine-gateway', 'sprinklers', 'telemetry', 'commands', 'logs', 'alerts'],
+    dependencies: ['database', 'machine-gateway', 'sprinklers', 'telemetry', 'commands', 'logs', 'alerts', 'advice'],
   },
 );

@@ -213,3 +213,41 @@ export function latestReadingTimeColumn(area: Area<QueryValue<number>>, since: Q
     (value) => (value === null ? null : Number(value)),
   );
 }
+
+/** The time of a station's first stored reading; null when it has none. */
+export async function firstReadingTime(db: Queryable, stationId: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ ts: sql<string | null>`min(${weatherReadings.ts})` })
+    .from(weatherReadings)
+    .where(eq(weatherReadings.stationId, stationId));
+  return row?.ts ? new Date(row.ts) : null;
+}
+
+/** Stores many readings of one station at once (a station's past, as the demo gives it); none already stored changes. */
+export async function insertWeatherReadings(
+  db: Queryable,
+  { stationId, machineId }: Reporter<'stationId'>,
+  messages: readonly Omit<WeatherMessage, 'v'>[],
+): Promise<void> {
+  const BATCH = 500;
+  for (let first = 0; first < messages.length; first += BATCH) {
+    await db
+      .insert(weatherReadings)
+      .values(
+        messages.slice(first, first + BATCH).map((message) => ({
+          stationId,
+          machineId,
+          ts: new Date(message.ts),
+          lat: message.lat,
+          lng: message.lng,
+          temperature: message.temperature,
+          humidity: message.humidity,
+          rain: message.rain,
+          wind: message.wind ?? null,
+          solarRadiation: message.solarRadiation ?? null,
+          etp7d: message.etp7d ?? null,
+        })),
+      )
+      .onConflictDoNothing();
+  }
+}

@@ -9,7 +9,9 @@ import {
   type Area,
   type DailySummary,
   dailySummaries,
+  firstReadingTime,
   insertWeatherReading,
+  insertWeatherReadings,
   latestReadingTimeColumn,
   latestReadingsIn,
   rainSince,
@@ -184,6 +186,21 @@ export class WeatherService {
       ...areaValues('sensors', sensorArea(centre, armLength)),
       ...areaValues('stations', stationArea(centre)),
     };
+  }
+  /**
+   * A station's past, told afterwards (the demo's history, docs/advice.md): only the readings
+   * before the station's first stored one are kept, so telling it again changes nothing.
+   * Answers how many were stored.
+   */
+  async recordHistory(
+    stationId: string,
+    machineId: string,
+    messages: readonly Omit<WeatherMessage, 'v'>[],
+  ): Promise<number> {
+    const first = await firstReadingTime(this.db, stationId);
+    const earlier = first === null ? messages : messages.filter((message) => message.ts < first.getTime());
+    await insertWeatherReadings(this.db, { stationId, machineId }, earlier);
+    return earlier.length;
   }
 }
 

@@ -1,8 +1,10 @@
 import type { ProgramBody } from '@pivot/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { paths } from '@/config/paths';
+import { waterBalanceQueryOptions } from '@/features/advice/api/get-water-balance';
 import { AdviceCard } from '@/features/advice/components/advice-card';
 import { CropSeasonsCard } from '@/features/advice/components/crop-seasons-card';
 import { useCreateProgram } from '@/features/programs/api/create-program';
@@ -36,6 +38,8 @@ export function SprinklerRoute() {
   const history = useHistoryRange();
   const watermap = useWatermap(id, history.query);
   const live = useLiveSprinkler(id, Boolean(sprinkler));
+  // The advice card's balance (one query for both) colours the map's Soil water layer.
+  const { data: waterBalance } = useQuery({ ...waterBalanceQueryOptions(id), enabled: Boolean(sprinkler) });
   const [selectedProgramId, setSelectedProgramId] = useState<number | null>(null);
   const createProgram = useCreateProgram();
   const connected = useConnection().online;
@@ -85,6 +89,7 @@ export function SprinklerRoute() {
           program={selected?.programData ?? sprinkler.currentProgramData}
           history={history}
           watermap={watermap}
+          soilWater={waterBalance || null}
         />
         {/* On a phone the status and the motion buttons come first, above the map. */}
         <div className="order-first flex flex-col gap-4 lg:order-none">

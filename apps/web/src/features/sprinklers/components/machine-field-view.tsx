@@ -1,10 +1,17 @@
-import type { CurrentProgramData, ProgramData, SprinklerDetail, WatermapResponse } from '@pivot/contracts';
+import type {
+  CurrentProgramData,
+  ProgramData,
+  SprinklerDetail,
+  WaterBalance,
+  WatermapResponse,
+} from '@pivot/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { HistoryRange } from '../hooks/use-history-range';
 import { MapLayerToggles } from './map-layer-toggles';
 import { MachineMap } from './map/machine-map';
 import { INITIALLY_SHOWN, type MapLayer } from './map/map-layers';
+import { SoilWaterLegend } from './soil-water-legend';
 import { WatermapControls } from './watermap-controls';
 
 /** The map of the machine's field with its layer switches and the irrigation history's dates. */
@@ -13,12 +20,15 @@ export function MachineFieldView({
   program,
   history,
   watermap,
+  soilWater = null,
 }: {
   sprinkler: SprinklerDetail;
   program: ProgramData | CurrentProgramData | null;
   history: HistoryRange;
   /** Asked for by the page beside the detail, not after it. */
   watermap: UseQueryResult<WatermapResponse | false>;
+  /** The water balance of the last complete day (the advice feature's), for the Soil water layer. */
+  soilWater?: WaterBalance | null;
 }) {
   const [layers, setLayers] = useState<ReadonlySet<MapLayer>>(INITIALLY_SHOWN);
   const shown: ReadonlySet<MapLayer> = history.range ? new Set([...layers, 'history']) : layers;
@@ -44,10 +54,12 @@ export function MachineFieldView({
           loading={watermap.isFetching}
         />
       )}
+      {shown.has('soilWater') && <SoilWaterLegend balance={soilWater} />}
       <MachineMap
         sprinkler={sprinkler}
         program={program}
         watermap={(history.range && watermap.data) || null}
+        soilWater={soilWater}
         shown={shown}
       />
     </div>

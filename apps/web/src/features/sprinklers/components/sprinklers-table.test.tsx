@@ -15,6 +15,7 @@ const NOW = Date.now();
 let events: FakeEventStreams;
 let listAnswer: SprinklerListItem[];
 let listRequests: number;
+let nextIrrigationAnswer: { id: number; nextIrrigation: string | null }[];
 
 const sendListEvent = (event: MachineListEvent) => events.sendEvent(event.type, event);
 
@@ -37,10 +38,12 @@ beforeEach(() => {
   events = new FakeEventStreams();
   listAnswer = [northField()];
   listRequests = 0;
+  nextIrrigationAnswer = [];
   session.signIn(buildUser(), 'access-1');
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
     const { pathname } = new URL(url, 'http://localhost');
     if (pathname === '/api/sprinkler/events') return events.open(init.signal);
+    if (pathname === '/api/sprinkler/next-irrigation/') return Response.json(nextIrrigationAnswer);
     if (pathname === '/api/sprinkler/') {
       listRequests += 1;
       return Response.json(z.encode(SprinklerListResponseSchema, listAnswer));
@@ -120,5 +123,38 @@ describe('the machines table', () => {
       timeout: 3000,
     });
     expect(listRequests).toBe(2);
+  });
+
+  it("shows each machine's next irrigation: a date, today, or a dash without a season", async () => {
+    const day = (offset: number) => {
+      const date = new Date(NOW + offset * 86_400_000);
+      return (
+        [date.getDate(), date.getMonth() + 1].map((part) => String(part).padStart(2, '0')).join('.') +
+        `.${date.getFullYear()}`
+      );
+    };
+    listAnswer = [
+      northField(),
+      buildSprinklerListItem({ id: 8, name: 'South field', internalId: 'PIVOT-08' }),
+      buildSprinklerListItem({ id: 9, name: 'East field', internalId: 'PIVOT-09' }),
+      buildSprinklerListItem({ id: 10, name: 'West field', internalId: 'PIVOT-10' }),
+    ];
+    nextIrrigationAnswer = [
+      { id: 7, nextIrrigation: day(3) },
+      { id: 8, nextIrrigation: day(0) },
+      { id: 10, nextIrrigation: null },
+    ];
+    await renderTable();
+    const table = screen.getByRole('table');
+    expect(within(table).getByRole('columnheader', { name: /Next irrigation/ })).toBeInTheDocument();
+    const cellOf = async (name: RegExp) => {
+      const row = within(table).getByRole('row', { name });
+      const cells = within(row).getAllByRole('cell');
+      return cells[cells.length - 1]!;
+    };
+    await waitFor(async () => expect(await cellOf(/North field/)).toHaveTextContent(day(3)));
+    expect(await cellOf(/South field/)).toHaveTextContent(/irrigation\s*today$/);
+    expect(await cellOf(/East field/)).toHaveTextContent(/irrigation\s*—$/);
+    expect(await cellOf(/West field/)).toHaveTextContent(/irrigation\s*—$/);
   });
 });

@@ -13,6 +13,7 @@ import { useLiveMachineList } from '../hooks/use-live-machine-list';
 import { useMachineValues } from '../hooks/use-machine-values';
 import { MachineState } from './machine-state';
 import { MeasuredValue } from './measured-value';
+import { NextIrrigation } from './next-irrigation';
 import { PresenceDot } from './presence-dot';
 
 /**
@@ -129,6 +130,13 @@ export function SprinklersTable() {
       sortable: true,
       cell: (machine) => values.date(machine.currentProgramTimestamp),
       className: 'whitespace-nowrap',
+    },
+    {
+      // From the machine's crop seasons (docs/advice.md), read apart from the list and kept for minutes.
+      id: 'nextIrrigation',
+      header: t('sprinklers.columns.nextIrrigation'),
+      cell: (machine) => <NextIrrigation sprinklerId={machine.id} />,
+      className: 'whitespace-nowrap tabular-nums',
     },
   ];
 

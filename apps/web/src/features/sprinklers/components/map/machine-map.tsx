@@ -1,4 +1,10 @@
-import type { CurrentProgramData, ProgramData, SprinklerDetail, WatermapResponse } from '@pivot/contracts';
+import type {
+  CurrentProgramData,
+  ProgramData,
+  SprinklerDetail,
+  WaterBalance,
+  WatermapResponse,
+} from '@pivot/contracts';
 import { isForbiddenZone } from '@pivot/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +19,7 @@ import { firstViewBounds } from './first-view';
 import { HumiditySensorMarkers } from './humidity-sensor-markers';
 import type { MapLayer } from './map-layers';
 import { SectorsLayer } from './sectors-layer';
+import { SoilWaterLayer } from './soil-water-layer';
 import { WatermapLayer } from './watermap-layer';
 import { WeatherStationMarkers } from './weather-station-markers';
 
@@ -21,6 +28,8 @@ export type MachineMapProps = {
   /** The sectors drawn: the selected stored program, or the one the machine runs. */
   program: ProgramData | CurrentProgramData | null;
   watermap: WatermapResponse | null;
+  /** The water balance of the last complete day, for the Soil water layer; null without one. */
+  soilWater?: WaterBalance | null;
   shown: ReadonlySet<MapLayer>;
 };
 
@@ -29,7 +38,7 @@ type AreaFeature = { properties?: { kind?: unknown; name?: unknown } | null };
 const kindOf = (feature: AreaFeature | undefined) => feature?.properties?.kind;
 
 /** The machine's field with the layers the user chose (spec §2), the arm moving live on it. */
-export function MachineMap({ sprinkler, program, watermap, shown }: MachineMapProps) {
+export function MachineMap({ sprinkler, program, watermap, soilWater = null, shown }: MachineMapProps) {
   const { t } = useTranslation();
   const { mode } = useColorMode();
   // The page renders again on every report of the machine (about once a second): what does
@@ -66,6 +75,7 @@ export function MachineMap({ sprinkler, program, watermap, shown }: MachineMapPr
         />
       )}
       {shown.has('history') && watermap && <WatermapLayer watermap={watermap} />}
+      {shown.has('soilWater') && soilWater && <SoilWaterLayer balance={soilWater} />}
       {shown.has('sectors') && <SectorsLayer sectors={watered} mode={mode} />}
       {shown.has('forbidden') && <SectorsLayer sectors={forbidden} mode={mode} />}
       {shown.has('soil') && <HumiditySensorMarkers sensors={sprinkler.humidity_sensors} />}

@@ -1,0 +1,77 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client';
+import { RepeatingJob } from '../../time/repeating-job';
+import type { SprinklersService } from '../sprinklers';
+import { type IncidentRecorders, recordIncident } from './incident-record';
+import { endIncident, findOpenIncidents, openIncident, tryLockWatch } from './incidents.repository';
+
+/**
+ * The water balance changes with the day: once an hour is soon enough (the balances it reads are
+ * themselves kept for up to an hour, docs/advice.md).
+ */
+const LOOK_EVERY_MS = 60 * 60_000;
+
+/**
+ * Raises the water_stress incident (docs/alerts.md, docs/advice.md): a machine one of whose crop
+ * zones has a mean depletion beyond its RAW at the end of the last complete day; it ends when no
+ * zone is. The detail names the zones. The balances are read outside the lock; opening and ending
+ * happen under the incident watch's lock, so each incident begins and ends once.
+ */
+export class WaterStressWatch {
+  private readonly job = new RepeatingJob<number>((now = Date.now()) => this.look(now), {
+    everyMs: LOOK_EVERY_MS,
+    onError: (error) => this.deps.logger.error({ err: error }, 'watching for water stress failed'),
+  });
+
+  constructor(
+    private readonly deps: IncidentRecorders & {
+      db: Database;
+      sprinklers: Pick<SprinklersService, 'watched'>;
+      /** Each machine with stressed zones, by its id, with the zones' names. */
+      stress: { stressedZones(): Promise<Map<number, string[]>> };
+      logger: FastifyBaseLogger;
+    },
+  ) {}
+
+  start(): void {
+    this.job.start();
+    void this.job.runNow();
+  }
+
+  stop(): Promise<void> {
+    return this.job.stop();
+  }
+
+  /** Looks now; resolves when done. */
+  lookOnce(now = Date.now()): Promise<void> {
+    return this.job.runNow(now);
+  }
+
+  private async look(now: number): Promise<void> {
+    const { db, sprinklers, stress } = this.deps;
+    const stressed = await stress.stressedZones();
+    await db.transaction(async (tx) => {
+      if (!(await tryLockWatch(tx))) return;
+      const open = await findOpenIncidents(tx);
+      for (const machine of await sprinklers.watched(tx)) {
+        const zones = stressed.get(machine.id);
+        const incident = open.get(machine.internalId)?.get('water_stress');
+        if (zones && !incident) {
+          const detail = zones.join(', ');
+          if (
+            await openIncident(tx, {
+              machineId: machine.internalId,
+              kind: 'water_stress',
+              beganAt: new Date(now),
+              detail,
+            })
+          ) {
+            await recordIncident(this.deps, tx, machine, 'water_stress', 'began', detail);
+          }
+        } else if (!zones && incident && (await endIncident(tx, incident.id, new Date(now)))) {
+          await recordIncident(this.deps, tx, machine, 'water_stress', 'ended', '');
+        }
+      }
+    });
+  }
+}

@@ -1,0 +1,104 @@
+import { NextIrrigationListSchema, WaterBalanceSchema } from '@pivot/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, localDate, localMidnight } from '../../src/time/local-day';
+import { weatherReadings } from '../../src/modules/weather/weather.table';
+import type { ApiClient } from '../support/api-client';
+import { buildSprinkler, grant } from '../support/fixtures';
+import { type TestApp, createTestApp } from '../support/test-app';
+
+const TIME_ZONE = 'Europe/Warsaw';
+const HOUR_MS = 3_600_000;
+const DAYS = 4;
+
+const dotted = (iso: string) => iso.split('-').reverse().join('.');
+
+/** Hourly readings of a warm dry day at the station beside the machines. */
+function dayReadings(date: string) {
+  const midnight = localMidnight(TIME_ZONE, date).getTime();
+  return Array.from({ length: 24 }, (_, hour) => {
+    const daylight = Math.max(0, Math.sin(((hour - 5) / 15) * Math.PI));
+    return {
+      stationId: 'WS-NEXT',
+      machineId: null,
+      ts: new Date(midnight + hour * HOUR_MS + 30 * 60_000),
+      lat: 52.301,
+      lng: 17.2,
+      temperature: 14 + 14 * daylight,
+      humidity: 85 - 45 * daylight,
+      rain: 0,
+      wind: 2,
+      solarRadiation: 800 * daylight,
+    };
+  });
+}
+
+describe('next irrigation of the machines table', () => {
+  let t: TestApp;
+  let farmer: ApiClient;
+  let stranger: ApiClient;
+  let seasonal: number;
+  let plain: number;
+  const today = localDate(TIME_ZONE, Date.now());
+
+  // Deep roots on loam: water due in a week or so; potatoes' shallow roots on sand: due at once.
+  const DEEP_ROOTS = { kc: [0.5, 1.1, 0.6], stages: [30, 40, 50, 30], rootDepth: [0.5, 1.0], p: 0.5 };
+  const season = (crop: unknown, soil: string) => [
+    { name: 'Field', polygon: null, crop, emergence: dotted(addDays(today, -DAYS)), soil },
+  ];
+
+  beforeAll(async () => {
+    t = await createTestApp({ TIME_ZONE });
+    seasonal = (await buildSprinkler(t, { lat: '52.300000', lng: '17.200000', armLength: 100 })).id;
+    plain = (await buildSprinkler(t, { lat: '52.300000', lng: '17.201000', armLength: 100 })).id;
+    const user = await t.signedInUser();
+    farmer = user.client;
+    await grant(t, seasonal, user.user.id);
+    await grant(t, plain, user.user.id);
+    stranger = (await t.signedInUser()).client;
+    for (let day = DAYS; day >= 1; day -= 1) {
+      await t.database.db.insert(weatherReadings).values(dayReadings(addDays(today, -day)));
+    }
+    const put = await farmer.put(`/api/sprinkler/${seasonal}/crop-seasons/`, season(DEEP_ROOTS, 'loam'));
+    expect(put.status).toBe(200);
+  });
+  afterAll(() => t.close());
+
+  async function nextOf(client: ApiClient) {
+    const response = await client.get('/api/sprinkler/next-irrigation/');
+    expect(response.status).toBe(200);
+    return NextIrrigationListSchema.parse(response.body);
+  }
+
+  async function zonesNext(): Promise<string | null> {
+    const response = await farmer.get(`/api/sprinkler/${seasonal}/water-balance/`);
+    const [zone] = WaterBalanceSchema.parse(response.body).zones;
+    return zone!.nextIrrigation;
+  }
+
+  it("gives a machine with a season its zones' next irrigation, and none to a machine without", async () => {
+    const answer = await nextOf(farmer);
+    expect(answer).toEqual([{ id: seasonal, nextIrrigation: await zonesNext() }]);
+    expect(answer[0]!.nextIrrigation).not.toBeNull();
+    expect(answer[0]!.nextIrrigation).not.toBe(dotted(today));
+    expect(answer.some((machine) => machine.id === plain)).toBe(false);
+  });
+
+  it('shows nothing of machines the user is not granted', async () => {
+    expect(await nextOf(stranger)).toEqual([]);
+  });
+
+  it('answers an unchanged list 304, and a changed season at once', async () => {
+    const first = await farmer.get('/api/sprinkler/next-irrigation/');
+    const etag = first.headers.etag as string;
+    const again = await farmer.get('/api/sprinkler/next-irrigation/', { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+
+    // Another crop and soil: the answer follows at once, though the day has not changed.
+    const before = NextIrrigationListSchema.parse(first.body)[0]!.nextIrrigation;
+    expect((await farmer.put(`/api/sprinkler/${seasonal}/crop-seasons/`, season('potato', 'sand'))).status).toBe(200);
+    const after = (await nextOf(farmer))[0]!.nextIrrigation;
+    expect(after).toBe(await zonesNext());
+    expect(after).toBe(dotted(today));
+    expect(after).not.toBe(before);
+  });
+});

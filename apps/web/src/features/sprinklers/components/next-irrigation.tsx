@@ -1,0 +1,19 @@
+import { useTranslation } from 'react-i18next';
+import { FIELD_FORMAT, formatDate } from '@/ui/date-picker/dates';
+import { useNextIrrigation } from '../api/get-next-irrigation';
+
+/** dd.mm.yyyy → yyyy-mm-dd, which sorts as the days do. */
+const sortable = (dotted: string) => dotted.split('.').reverse().join('-');
+
+/**
+ * A machine's next irrigation in the machines table: "today" (water is due; a copy kept past
+ * midnight may name a day gone by), a date (dd.mm.yyyy), or "—" without a season running or
+ * while none is due within it.
+ */
+export function NextIrrigation({ sprinklerId, now = new Date() }: { sprinklerId: number; now?: Date }) {
+  const { t } = useTranslation();
+  const { data } = useNextIrrigation();
+  const date = data?.get(sprinklerId) ?? null;
+  if (date === null) return <>{t('advice.balance.none')}</>;
+  return <>{sortable(date) <= sortable(formatDate(now, FIELD_FORMAT)) ? t('advice.balance.today') : date}</>;
+}
