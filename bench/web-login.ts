@@ -20,7 +20,9 @@ const TARGET_PHONE_LCP_MS = 1500;
 /** The median of a few cold loads: one load alone swings with whatever else the machine does. */
 const RUNS = 5;
 
-type Load = { jsBytes: number; cssBytes: number; lcpMs: number };
+/** A file or call the page fetched: its name and when its answer had arrived, ms after navigation start. */
+type Fetched = { name: string; endMs: number };
+type Load = { jsBytes: number; cssBytes: number; lcpMs: number; waterfall: Fetched[] };
 
 async function measureOnce(url: string, phone: boolean): Promise<Load> {
   const browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
@@ -46,10 +48,16 @@ async function measureOnce(url: string, phone: boolean): Promise<Load> {
           }).observe({ type: 'largest-contentful-paint', buffered: true });
         }),
     );
+    const waterfall = await page.evaluate(() =>
+      (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((entry) => ({
+        name: new URL(entry.name).pathname.split('/').filter(Boolean).at(-1) ?? entry.name,
+        endMs: entry.responseEnd,
+      })),
+    );
     const assets = await Promise.all(sizes);
     const total = (type: string) =>
       assets.filter((asset) => asset.type === type).reduce((sum, a) => sum + a.gzipped, 0);
-    return { jsBytes: total('script'), cssBytes: total('stylesheet'), lcpMs };
+    return { jsBytes: total('script'), cssBytes: total('stylesheet'), lcpMs, waterfall };
   } finally {
     await browser.close();
   }
@@ -76,6 +84,13 @@ async function measure(base: string, phone: boolean): Promise<void> {
   line('CSS, gzipped', `${cssKb.toFixed(1)} KB`);
   line('Largest contentful paint', `${Math.round(lcpMs)} ms`, `< ${lcpTarget} ms`, lcpMs < lcpTarget);
   line('  each load', lcps.map((ms) => Math.round(ms)).join(', '));
+  // The median load's waterfall: what had arrived when, up to its largest contentful paint.
+  const typical = loads.find((load) => load.lcpMs === lcpMs)!;
+  const arrived = typical.waterfall
+    .filter((fetched) => fetched.endMs <= lcpMs)
+    .sort((a, b) => a.endMs - b.endMs)
+    .map((fetched) => `${fetched.name.replace(/-[\w-]{8}\.js$/, '.js')} ${Math.round(fetched.endMs)}`);
+  process.stdout.write(`  median load, ms after navigation: ${arrived.join(', ')}; painted ${Math.round(lcpMs)}\n`);
 }
 
 async function main(): Promise<void> {
