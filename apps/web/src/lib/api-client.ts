@@ -147,6 +147,8 @@ export function refreshAccessToken(usedToken: string | null = null): Promise<str
 }
 
 async function exchange(request: Omit<ApiRequest<unknown>, 'response'>): Promise<Response | null> {
+  // A failure's body is read with a contract schema: fetched beside the request, not after its answer.
+  void loadSessionSchemas();
   const url = apiUrl(request.path, request.query);
   if (!SAFE_METHODS.has(request.method)) await ensureCsrfCookie();
   const token = session.accessToken();
