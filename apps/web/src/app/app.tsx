@@ -1,14 +1,20 @@
 import { I18nextProvider } from 'react-i18next';
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter, useLocation } from 'react-router';
+import { isSessionFreePath } from '@/config/paths';
 import { i18n } from '@/i18n/i18n';
 import { useSession } from '@/lib/session';
 import { RainLoader } from '@/ui/global-loader';
 import { AppRoutes } from './routes';
 
-/** Until the refresh cookie has been tried (main.tsx starts that), nobody knows whether the user is signed in. */
+/**
+ * Until the refresh cookie has been tried (main.tsx starts that), nobody knows whether the user is
+ * signed in. The pages for signing in do not wait for it: the login form paints at once, and a
+ * user whose session comes back is taken on from there as when signed in already.
+ */
 function SessionGate() {
   const session = useSession();
-  return session.status === 'unknown' ? <RainLoader /> : <AppRoutes />;
+  const { pathname } = useLocation();
+  return session.status === 'unknown' && !isSessionFreePath(pathname) ? <RainLoader /> : <AppRoutes />;
 }
 
 export function App() {

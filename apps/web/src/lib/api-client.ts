@@ -1,4 +1,4 @@
-import { type ErrorCode, PasswordCallErrorSchema, RefreshResponseSchema } from '@pivot/contracts';
+import type { ErrorCode } from '@pivot/contracts';
 import type { ZodType } from 'zod';
 import { env } from '@/config/env';
 import { isLocale } from '@/config/locales';
@@ -6,6 +6,7 @@ import { isSessionFreePath } from '@/config/paths';
 import { i18n } from '@/i18n/i18n';
 import { connection } from './connection';
 import { readCookie } from './cookies';
+import { loadSessionSchemas } from './load-session-schemas';
 import { randomKey } from './random-key';
 import { type ServerSentEvent, ServerSentEventParser } from './server-sent-events';
 import { noteServerDate } from './server-clock';
@@ -115,7 +116,11 @@ async function requestNewAccessToken(): Promise<string | null> {
   await ensureCsrfCookie();
   const response = await send('POST', apiUrl('/user/refresh-token/'), undefined, null);
   if (!response?.ok) return null;
-  const parsed = RefreshResponseSchema.safeParse(await response.json().catch(() => null));
+  const [{ RefreshResponseSchema }, body] = await Promise.all([
+    loadSessionSchemas(),
+    response.json().catch(() => null),
+  ]);
+  const parsed = RefreshResponseSchema.safeParse(body);
   if (!parsed.success) return null;
   session.setAccessToken(parsed.data.access);
   return parsed.data.access;
@@ -146,6 +151,8 @@ export function refreshAccessToken(usedToken: string | null = null): Promise<str
 }
 
 async function exchange(request: Omit<ApiRequest<unknown>, 'response'>): Promise<Response | null> {
+  // A failure's body is read with a contract schema: fetched beside the request, not after its answer.
+  void loadSessionSchemas();
   const url = apiUrl(request.path, request.query);
   if (!SAFE_METHODS.has(request.method)) await ensureCsrfCookie();
   const token = session.accessToken();
@@ -174,6 +181,7 @@ async function exchange(request: Omit<ApiRequest<unknown>, 'response'>): Promise
 async function readFailure(response: Response | null): Promise<ApiFailure> {
   if (!response) return { status: null, error: null, body: null };
   const body: unknown = await response.json().catch(() => null);
+  const { PasswordCallErrorSchema } = await loadSessionSchemas();
   const parsed = PasswordCallErrorSchema.safeParse(body);
   const error = parsed.success ? { code: parsed.data.code, message: parsed.data.message } : null;
   return { status: response.status, error, body };

@@ -1,5 +1,5 @@
-import { UserSchema } from '@pivot/contracts';
 import { apiCall, refreshAccessToken } from './api-client';
+import { loadSessionSchemas } from './load-session-schemas';
 import { session } from './session';
 
 type Restoring = {
@@ -13,7 +13,9 @@ let restoring: Restoring | null = null;
 
 async function restore(refreshed: Promise<string | null>): Promise<void> {
   const token = await refreshed;
-  const user = token ? await apiCall({ method: 'GET', path: '/user/', response: UserSchema }) : false;
+  const user = token
+    ? await apiCall({ method: 'GET', path: '/user/', response: (await loadSessionSchemas()).UserSchema })
+    : false;
   if (token && user) session.signIn(user, token);
   else session.signOut();
 }

@@ -4,6 +4,7 @@ import { paths } from '@/config/paths';
 import { loadCataloguePart } from '@/i18n/i18n';
 import { useLocalize } from '@/i18n/use-locale';
 import { useSession } from '@/lib/session';
+import { RainLoader } from '@/ui/global-loader';
 
 /** The signed-in screens' server state, and the texts only a signed-in user sees. */
 const SignedInScreens = lazy(async () => {
@@ -17,6 +18,8 @@ export function RequireSignIn() {
   const location = useLocation();
   const localize = useLocalize();
   if (session.status === 'signed-in') return <SignedInScreens />;
+  // Left a login page before the refresh cookie was tried: its answer decides.
+  if (session.status === 'unknown') return <RainLoader />;
   const byUser = session.status === 'signed-out' && session.byUser;
   const backHere = byUser ? undefined : `${location.pathname}${location.search}${location.hash}`;
   return <Navigate replace to={localize(paths.login.link(backHere))} />;

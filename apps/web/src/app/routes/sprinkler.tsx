@@ -1,12 +1,10 @@
 import type { ProgramBody } from '@pivot/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { waterBalanceQueryOptions } from '@/features/advice/api/get-water-balance';
-import { AdviceCard } from '@/features/advice/components/advice-card';
-import { CropSeasonsCard } from '@/features/advice/components/crop-seasons-card';
 import { useCreateProgram } from '@/features/programs/api/create-program';
 import { ProgramsPanel } from '@/features/programs/components/programs-panel';
 import { useSprinkler } from '@/features/sprinklers/api/get-sprinkler';
@@ -14,7 +12,6 @@ import { useWatermap } from '@/features/sprinklers/api/get-watermap';
 import { ConnectionLostLine } from '@/features/sprinklers/components/connection-lost-line';
 import { MachineFieldView } from '@/features/sprinklers/components/machine-field-view';
 import { MotionControls } from '@/features/sprinklers/components/motion-controls';
-import { ReportsDownloadCard } from '@/features/sprinklers/components/reports-download-card';
 import { StatusPanel } from '@/features/sprinklers/components/status-panel';
 import { ViewOnlyNotice } from '@/features/sprinklers/components/view-only-notice';
 import { WeatherStationsCard } from '@/features/sprinklers/components/weather-stations-card';
@@ -25,6 +22,13 @@ import { ButtonLink } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { RainLoader } from '@/ui/global-loader';
 import { Page } from '@/ui/page';
+import type * as SprinklerCards from './sprinkler-cards';
+
+let cards: Promise<typeof SprinklerCards> | undefined;
+const loadCards = () => (cards ??= import('./sprinkler-cards'));
+const AdviceCard = lazy(async () => ({ default: (await loadCards()).AdviceCard }));
+const CropSeasonsCard = lazy(async () => ({ default: (await loadCards()).CropSeasonsCard }));
+const ReportsDownloadCard = lazy(async () => ({ default: (await loadCards()).ReportsDownloadCard }));
 
 /**
  * One machine (spec §2): its field with the arm moving live, its status, motion and programs. A
@@ -105,10 +109,14 @@ export function SprinklerRoute() {
           onSelectProgram={setSelectedProgramId}
         />
         <div className="flex flex-col gap-4">
-          <AdviceCard sprinkler={sprinkler} onCreateProgram={createProgramFromAdvice} />
-          <CropSeasonsCard sprinkler={sprinkler} />
+          <Suspense fallback={null}>
+            <AdviceCard sprinkler={sprinkler} onCreateProgram={createProgramFromAdvice} />
+            <CropSeasonsCard sprinkler={sprinkler} />
+          </Suspense>
           <WeatherStationsCard stations={sprinkler.weather_stations} />
-          <ReportsDownloadCard sprinklerId={sprinkler.id} />
+          <Suspense fallback={null}>
+            <ReportsDownloadCard sprinklerId={sprinkler.id} />
+          </Suspense>
         </div>
       </div>
     </Page>

@@ -1,11 +1,11 @@
-import { type ErrorCode, type UpdateSelfBody, UpdateSelfBodySchema, type User, UserSchema } from '@pivot/contracts';
+import type { ErrorCode, UpdateSelfBody, UpdateSelfBodySchema, User } from '@pivot/contracts';
 import type { z } from 'zod';
 import { apiRequest } from '@/lib/api-client';
+import { loadSessionSchemas } from '@/lib/load-session-schemas';
 import { session } from '@/lib/session';
 import { useAction } from '@/lib/use-action';
 
-export const updateAccountInputSchema = UpdateSelfBodySchema;
-export type UpdateAccountInput = z.input<typeof updateAccountInputSchema>;
+export type UpdateAccountInput = z.input<typeof UpdateSelfBodySchema>;
 
 /** The answers about the current password that the account form shows under its field rather than as a toast. */
 const PASSWORD_CODES = ['current_password_required', 'current_password_incorrect'] as const satisfies ErrorCode[];
@@ -23,12 +23,14 @@ export type SaveAccountResult =
  * current password: what the server says about it goes back to the form.
  */
 export async function saveAccount(input: UpdateAccountInput): Promise<SaveAccountResult> {
-  const body: UpdateSelfBody = updateAccountInputSchema.parse(input);
+  // The language switch in every page's header leads here: the schemas come when it is used.
+  const schemas = await loadSessionSchemas();
+  const body: UpdateSelfBody = schemas.UpdateSelfBodySchema.parse(input);
   const result = await apiRequest({
     method: 'PATCH',
     path: '/user/',
     body,
-    response: UserSchema,
+    response: schemas.UserSchema,
     handlesFailure: (failure) => currentPasswordProblem(failure.error?.code) !== null,
   });
   if (!result.ok) return { ok: false, currentPasswordProblem: currentPasswordProblem(result.failure.error?.code) };

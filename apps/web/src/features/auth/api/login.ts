@@ -1,16 +1,18 @@
-import { type LoginBody, LoginBodySchema, type LoginResponse, LoginResponseSchema } from '@pivot/contracts';
+import type { LoginBody, LoginBodySchema, LoginResponse } from '@pivot/contracts';
 import type { z } from 'zod';
 import { apiCall } from '@/lib/api-client';
+import { loadSessionSchemas } from '@/lib/load-session-schemas';
 import { session } from '@/lib/session';
 import { useAction } from '@/lib/use-action';
 
-export const loginInputSchema = LoginBodySchema;
-export type LoginInput = z.input<typeof loginInputSchema>;
+export type LoginInput = z.input<typeof LoginBodySchema>;
 
 /** Signs in and stores the user and the access token; false when refused (its toast is shown). */
 export async function login(input: LoginInput): Promise<LoginResponse | false> {
-  const body: LoginBody = loginInputSchema.parse(input);
-  const signedIn = await apiCall({ method: 'POST', path: '/user/login/', body, response: LoginResponseSchema });
+  // The schemas (and zod) come with the first sign-in, not with the login page's first paint.
+  const schemas = await loadSessionSchemas();
+  const body: LoginBody = schemas.LoginBodySchema.parse(input);
+  const signedIn = await apiCall({ method: 'POST', path: '/user/login/', body, response: schemas.LoginResponseSchema });
   if (signedIn) session.signIn(signedIn.user, signedIn.access);
   return signedIn;
 }

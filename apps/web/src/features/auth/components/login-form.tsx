@@ -1,9 +1,10 @@
-import { EmailSchema } from '@pivot/contracts';
+import type { EmailSchema } from '@pivot/contracts';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { paths, safeRedirect } from '@/config/paths';
 import { useLocalize } from '@/i18n/use-locale';
+import { loadSessionSchemas } from '@/lib/load-session-schemas';
 import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { CheckboxField } from '@/ui/form/checkbox-field';
@@ -11,6 +12,13 @@ import { PasswordField } from '@/ui/form/password-field';
 import { TextField } from '@/ui/form/text-field';
 import { AppLink } from '@/ui/link';
 import { useLogin } from '../api/login';
+
+/**
+ * The contract's email check, fetched (with zod) once the user starts typing or sends the form,
+ * not with the page: errors show only after sending, and sending waits for it.
+ */
+let emailSchema: typeof EmailSchema | undefined;
+const loadEmailSchema = () => loadSessionSchemas().then((schemas) => (emailSchema = schemas.EmailSchema));
 
 /** Email, password and "remember me"; once signed in, back to the page that asked for it. */
 export function LoginForm() {
@@ -25,7 +33,7 @@ export function LoginForm() {
   const [remember, setRemember] = useState(false);
   const [submitted, setSubmitted] = useState(false);
 
-  const emailError = !EmailSchema.safeParse(email).success
+  const emailError = !emailSchema?.safeParse(email).success
     ? email.trim() === ''
       ? t('form.required')
       : t('form.invalidEmail')
@@ -34,8 +42,9 @@ export function LoginForm() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    const schema = emailSchema ?? (await loadEmailSchema());
     setSubmitted(true);
-    if (emailError || passwordError) return;
+    if (!schema.safeParse(email).success || passwordError) return;
     const signedIn = await login.run({ email, password, remember });
     if (signedIn) {
       await navigate(safeRedirect(searchParams.get('redirect')) ?? localize(paths.home.link()), { replace: true });
@@ -52,7 +61,10 @@ export function LoginForm() {
           autoComplete="username"
           inputMode="email"
           value={email}
-          onChange={(event) => setEmail(event.target.value)}
+          onChange={(event) => {
+            void loadEmailSchema();
+            setEmail(event.target.value);
+          }}
           error={submitted ? emailError : undefined}
         />
         <PasswordField
@@ -60,7 +72,10 @@ export function LoginForm() {
           name="password"
           autoComplete="current-password"
           value={password}
-          onChange={(event) => setPassword(event.target.value)}
+          onChange={(event) => {
+            void loadEmailSchema();
+            setPassword(event.target.value);
+          }}
           error={submitted ? passwordError : undefined}
         />
         <div className="flex flex-wrap items-center justify-between gap-3">
