@@ -19,6 +19,7 @@ import pg from 'pg';
 import { readOptions } from './support/cli';
 import { formatNumber, printFigure, printNote, printSection, printTargeted, printTitle } from './support/report';
 import { runBenchmark } from './support/run';
+import { summarise } from './support/stats';
 
 const TARGET_BYTES_PER_PACKED_REPORT = 15;
 const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -118,9 +119,30 @@ async function measure(kind: string, handle: DatabaseHandle, days: Report[][]): 
     });
   }
   const packMs = performance.now() - packStart;
+  // Reports of today keep coming while the packed days' partitions go: the longest an insert took meanwhile.
+  await partitions.ensureAhead();
+  let ingesting = true;
+  const insertTimes: number[] = [];
+  const ingestion = (async () => {
+    for (let sequence = 0; ingesting; sequence += 1) {
+      const start = performance.now();
+      await handle.db.execute(sql`
+        insert into telemetry (machine_id, ts, status, angle, distance, speed, pressure, flow)
+        values ('bench-storage-live', ${new Date(Date.now() + sequence).toISOString()}, 'front', 1, 300, 50, 2.5, 72)`);
+      insertTimes.push(performance.now() - start);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const dropStart = performance.now();
   const dropped = await partitions.dropPacked(
     new Date(FIRST_DAY + days.length * 86_400_000).toISOString().slice(0, 10),
   );
+  const dropMs = performance.now() - dropStart;
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  ingesting = false;
+  await ingestion;
+  await handle.db.execute(sql`delete from telemetry where machine_id = 'bench-storage-live'`);
   await handle.db.execute(sql`analyze`);
   const packed = await number(handle, sql`select pg_total_relation_size('telemetry_days') as value`);
   const packedPayload = await number(handle, sql`select sum(octet_length(packed)) as value from telemetry_days`);
@@ -138,6 +160,10 @@ async function measure(kind: string, handle: DatabaseHandle, days: Report[][]): 
   printFigure(
     'partitions dropped, packed',
     `${dropped.length} of ${days.length}; rows left ${formatNumber(rowsLeft / 1024, 0)} KB`,
+  );
+  printFigure(
+    'dropping them; live inserts',
+    `${formatNumber(dropMs, 0)} ms; ${insertTimes.length} inserts meanwhile, p50 ${formatNumber(summarise(insertTimes).p50, 1)} ms, max ${formatNumber(Math.max(...insertTimes), 1)} ms`,
   );
   printFigure(`season (${options.seasonDays} d), rows`, `${formatNumber(seasonRowsMb, 1)} MB`);
   printFigure(`season (${options.seasonDays} d), packed`, `${formatNumber(seasonPackedMb, 2)} MB`);
