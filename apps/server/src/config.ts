@@ -144,6 +144,7 @@ const EnvSchema = z.object({
       }
     }),
   TELEMETRY_PACK_AFTER_DAYS: z.coerce.number().int().min(1).max(36_500).default(2),
+  TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   BACKUP_PASSPHRASE: optionalText,
   BACKUP_DIR: optionalText,
   BACKUP_SCHEDULE: backupScheduleFromEnv,
@@ -166,6 +167,15 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
     problem(
       'MQTT_PASSWORD',
       `is needed with MQTT_DEVICE_AUTH=${values.MQTT_DEVICE_AUTH}: the server's own broker account`,
+    );
+  }
+  if (
+    values.TELEMETRY_RETENTION_DAYS !== undefined &&
+    values.TELEMETRY_RETENTION_DAYS <= values.TELEMETRY_PACK_AFTER_DAYS
+  ) {
+    problem(
+      'TELEMETRY_RETENTION_DAYS',
+      `must be more than TELEMETRY_PACK_AFTER_DAYS (${values.TELEMETRY_PACK_AFTER_DAYS}): only packed days are dropped`,
     );
   }
   const emqxSettings = [values.EMQX_API_URL, values.EMQX_API_KEY, values.EMQX_API_SECRET];
@@ -253,6 +263,8 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
      * passed since it ended, in TIME_ZONE: late reports of the days before are rare by then.
      */
     telemetryPackAfterDays: values.TELEMETRY_PACK_AFTER_DAYS,
+    /** Reports of days that ended more than this many whole days ago are deleted, packed or not; null keeps them all. */
+    telemetryRetentionDays: values.TELEMETRY_RETENTION_DAYS ?? null,
     /** Run the simulated demo fleet, granted to the demo user: the embedded defaults come with machines to try. */
     demoFleet: values.DEMO_FLEET ?? !values.MQTT_URL,
     demoEmail: values.DEMO_EMAIL.toLowerCase(),

@@ -40,8 +40,11 @@ async function rowsOf<T>(db: Queryable, query: ReturnType<typeof sql>): Promise<
 async function publicTables(db: Queryable): Promise<string[]> {
   const rows = await rowsOf<{ name: string }>(
     db,
+    // A partitioned table (telemetry) is dumped whole through its parent, never a partition again.
     sql`select table_name as name from information_schema.tables
-        where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+        where table_schema = 'public' and table_type = 'BASE TABLE'
+          and not (select relispartition from pg_class where oid = quote_ident(table_name)::regclass)
+        order by table_name`,
   );
   return rows.map((row) => row.name);
 }

@@ -138,9 +138,12 @@ describe('packed days of reports', () => {
     await store([late, repeat]);
     const expected = [...day, late].sort((a, b) => a.ts.getTime() - b.ts.getTime());
     expect(await readBack(id, '2026-06-04', '2026-06-04')).toEqual(expected);
-    // Packing it again leaves it as it is; the reader still merges.
-    expect(await t.app.telemetryPacker.packDay(id, '2026-06-04')).toBe('already packed');
+    // Packing it again packs the late report in (the repeat stays the packed one), and then leaves it.
+    expect(await t.app.telemetryPacker.packDay(id, '2026-06-04')).toBe('repacked');
+    expect(await rowsOf(id)).toEqual([]);
+    expect((await packedDaysOf(id))[0]!.reportCount).toBe(expected.length);
     expect(await readBack(id, '2026-06-04', '2026-06-04')).toEqual(expected);
+    expect(await t.app.telemetryPacker.packDay(id, '2026-06-04')).toBe('already packed');
   });
 
   it('packs what is due: days that ended TELEMETRY_PACK_AFTER_DAYS whole days ago, none after', async () => {
@@ -149,6 +152,7 @@ describe('packed days of reports', () => {
     const packer = new TelemetryPacker({
       db: t.database.db,
       telemetry: t.app.telemetry,
+      partitions: t.app.telemetryPartitions,
       timeZone: 'Europe/Warsaw',
       packAfterDays: 2,
       logger: t.app.log,

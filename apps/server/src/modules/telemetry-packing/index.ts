@@ -4,6 +4,7 @@ import type { Config } from '../../config';
 import { RepeatingJob } from '../../time/repeating-job';
 import { StoredReports } from './stored-reports';
 import { TelemetryPacker } from './telemetry-packer';
+import { TelemetryPartitions } from './telemetry-partitions';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,11 +12,14 @@ declare module 'fastify' {
     storedReports: StoredReports;
     /** Packs machines' past days of reports. */
     telemetryPacker: TelemetryPacker;
+    /** The report table's day partitions. */
+    telemetryPartitions: TelemetryPartitions;
   }
 }
 
 export type { ReportsOfDay, StoredReports } from './stored-reports';
 export type { PackOutcome, TelemetryPacker } from './telemetry-packer';
+export type { TelemetryPartitions } from './telemetry-partitions';
 
 /** The first run after start: soon enough for "within a minute", late enough not to slow the start. */
 const FIRST_RUN_AFTER_MS = 30_000;
@@ -27,15 +31,22 @@ const EVERY_MS = 60 * 60_000;
  * export, the water accounting), which reads rows and packed days alike.
  */
 export const telemetryPackingModule = fp(
-  async (app: FastifyInstance, config: Pick<Config, 'timeZone' | 'telemetryPackAfterDays'>) => {
+  async (
+    app: FastifyInstance,
+    config: Pick<Config, 'timeZone' | 'telemetryPackAfterDays' | 'telemetryRetentionDays'>,
+  ) => {
     const { db } = app.database;
     const { telemetry } = app;
     app.decorate('storedReports', new StoredReports({ db, telemetry, timeZone: config.timeZone }));
+    const partitions = new TelemetryPartitions({ db, timeZone: config.timeZone, logger: app.log });
+    app.decorate('telemetryPartitions', partitions);
     const packer = new TelemetryPacker({
       db,
       telemetry,
+      partitions,
       timeZone: config.timeZone,
       packAfterDays: config.telemetryPackAfterDays,
+      retentionDays: config.telemetryRetentionDays,
       logger: app.log,
     });
     app.decorate('telemetryPacker', packer);
@@ -48,6 +59,8 @@ export const telemetryPackingModule = fp(
     );
     let firstRun: NodeJS.Timeout | undefined;
     app.addHook('onReady', async () => {
+      // Today's partition and those of the days ahead, before the first report of the day comes.
+      await partitions.ensureAhead();
       job.start();
       firstRun = setTimeout(() => void job.runNow().catch(() => undefined), FIRST_RUN_AFTER_MS).unref();
     });

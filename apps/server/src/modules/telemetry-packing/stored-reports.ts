@@ -127,7 +127,7 @@ export class StoredReports {
 }
 
 /** Two lists of reports, each oldest first, as one; a timestamp in both is taken from `first`. */
-function merged<Report extends { ts: number }>(first: Report[], second: Report[]): Report[] {
+export function merged<Report extends { ts: number }>(first: Report[], second: Report[]): Report[] {
   const result: Report[] = [];
   let i = 0;
   let j = 0;

@@ -72,3 +72,41 @@ export async function firstPackedDayStart(
     .limit(1);
   return row?.firstTs ?? null;
 }
+
+/** A machine's packed day with its bytes, if packed. */
+export async function packedDay(
+  db: Queryable,
+  machineId: string,
+  day: string,
+): Promise<typeof telemetryDays.$inferSelect | undefined> {
+  const [row] = await db
+    .select()
+    .from(telemetryDays)
+    .where(and(eq(telemetryDays.machineId, machineId), eq(telemetryDays.day, day)));
+  return row;
+}
+
+/**
+ * Replaces a packed day with one holding more reports, unless it changed since it was read
+ * (another instance repacked it first); true when this one was stored.
+ */
+export async function replacePackedDay(
+  db: Queryable,
+  row: Required<Omit<typeof telemetryDays.$inferInsert, 'packedAt'>>,
+  read: { reportCount: number; packedAt: Date },
+): Promise<boolean> {
+  const { machineId, day, ...values } = row;
+  const updated = await db
+    .update(telemetryDays)
+    .set({ ...values, packedAt: new Date() })
+    .where(
+      and(
+        eq(telemetryDays.machineId, machineId),
+        eq(telemetryDays.day, day),
+        eq(telemetryDays.reportCount, read.reportCount),
+        eq(telemetryDays.packedAt, read.packedAt),
+      ),
+    )
+    .returning({ day: telemetryDays.day });
+  return updated.length === 1;
+}

@@ -212,19 +212,19 @@ export async function rowsBetween(db: Queryable, machineId: string, from: Date, 
   return rows.map((row) => ({ ...row, ts: row.ts.getTime() }));
 }
 
-/** Deletes a machine's reports with these timestamps (ms), and no other: one array parameter. */
+/**
+ * Deletes a machine's reports with these timestamps (ms), and no other, from the DEFAULT
+ * partition only (the rows from before partitioning, odd timestamps): a day partition's rows go
+ * with their partition (telemetry-partitions.ts). One array parameter.
+ */
 export async function deleteRowsAt(db: Queryable, machineId: string, timestamps: number[]): Promise<number> {
   if (timestamps.length === 0) return 0;
-  const deleted = await db
-    .delete(telemetry)
-    .where(
-      and(
-        eq(telemetry.machineId, machineId),
-        sql`${telemetry.ts} = any(${sql.param(timestamps.map((ts) => new Date(ts)))}::timestamptz[])`,
-      ),
-    )
-    .returning({ ts: telemetry.ts });
-  return deleted.length;
+  const result = await db.execute(sql`
+    delete from telemetry_default
+    where machine_id = ${machineId}
+      and ts = any(${sql.param(timestamps.map((ts) => new Date(ts)))}::timestamptz[])
+    returning 1`);
+  return (result as unknown as { rows: unknown[] }).rows.length;
 }
 
 /** The time of a machine's oldest report row from `from` (included) to `before` (excluded), if any. */

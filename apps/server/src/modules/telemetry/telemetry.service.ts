@@ -132,7 +132,8 @@ export class TelemetryService {
 
   /**
    * Deletes the machine's report rows with these timestamps (ms) and no other, so a report that
-   * arrived after they were read stays; the number deleted. For the packing, in its transaction.
+   * arrived after they were read stays; the number deleted. For the packing, in its transaction:
+   * only rows of the DEFAULT partition are deleted, a day partition's go with it.
    */
   deleteRowsAt(db: Queryable, machineId: string, timestamps: number[]): Promise<number> {
     return deleteRowsAt(db, machineId, timestamps);
