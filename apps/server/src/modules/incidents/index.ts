@@ -26,12 +26,13 @@ export const incidentsModule = fp(
       logger: app.log,
     });
     app.decorate('incidents', watch);
+    app.health.check(() => watch.problems());
     app.addHook('onReady', async () => watch.start());
     // Before the gateway and the database close: the last look finishes first.
     app.addHook('preClose', () => watch.stop());
   },
   {
     name: 'incidents',
-    dependencies: ['database', 'machine-gateway', 'sprinklers', 'telemetry', 'commands', 'logs', 'alerts'],
+    dependencies: ['health', 'database', 'machine-gateway', 'sprinklers', 'telemetry', 'commands', 'logs', 'alerts'],
   },
 );
