@@ -36,7 +36,7 @@ import { readOptions } from './support/cli';
 import type { ShareEvent, ShareRequest } from './support/fleet-share-process';
 import type { UsersEvent, UsersRequest } from './support/fleet-users-process';
 import { expectStatus } from './support/machine-setup';
-import { CpuMeter, residentMegabytes } from './support/proc';
+import { CpuMeter, cpuSeconds, residentMegabytes } from './support/proc';
 import {
   formatNumber,
   printFigure,
@@ -233,6 +233,7 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
     const machineIds = Array.from({ length: machines }, (_, index) => siteId(idPrefix, 'SIM', index + 1));
     const credentials: Credentials = {};
     const registerStart = performance.now();
+    const brokerBefore = await cpuSeconds(mosquitto.pid());
     const registerMs = await forEachAtOnce(machineIds, options.callsAtOnce, async (machineId) => {
       const answer = await admin.call('POST', '/api/device/', { machineId });
       credentials[machineId] = DeviceSecretResponseSchema.parse(
@@ -240,9 +241,14 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
       ).secret;
     });
     const registeredIn = performance.now() - registerStart;
+    const brokerSeconds = (await cpuSeconds(mosquitto.pid())) - brokerBefore;
     printFigure(
       `registering ${formatNumber(machines)} controllers`,
       `${formatNumber(registeredIn / 1000, 1)} s, ${options.callsAtOnce} at a time (a call: ${describeLatency(summarise(registerMs))})`,
+    );
+    printFigure(
+      'Mosquitto CPU while registering',
+      `${formatNumber(brokerSeconds, 1)} s (${formatNumber((brokerSeconds / machines) * 1000, 1)} ms a controller, growing with the account file)`,
     );
     const dynsecBytes = (await stat(mosquitto.dynsecFile)).size;
     printFigure(

@@ -18,6 +18,7 @@ describe('the server', () => {
       broker: 'connected',
       // On a shared broker (TEST_MQTT_URL) other tests' machines may have left retained reports.
       unregisteredReportsDropped: process.env.TEST_MQTT_URL ? expect.any(Number) : 0,
+      reportsReceived: expect.any(Number),
       incidentLookMs: expect.objectContaining({ looks: expect.any(Number) }),
     });
   });
