@@ -19,6 +19,8 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { DeviceSecretResponseSchema, INCIDENT_KINDS, SprinklerListItemSchema } from '@pivot/contracts';
@@ -62,6 +64,8 @@ const ALERTS_WITHIN_MS = 30_000;
 /** Once the fleet stopped, how long the stored count must stand still to be the last. */
 const SETTLED_MS = 5000;
 const execFileAsync = promisify(execFile);
+/** Where the server's CPU profile goes with --profile 1: written when it stops. */
+const PROFILE_DIR = path.join(os.tmpdir(), 'pivot-fleet-profile');
 
 const options = readOptions(
   {
@@ -80,8 +84,10 @@ const options = readOptions(
     callsAtOnce: 8,
     /** How often each user opens the list and a machine's page, s. */
     browseSeconds: 30,
+    /** 1: the server writes a CPU profile (node --cpu-prof) into the folder the run prints, for where its time went. */
+    profile: 0,
   },
-  ['warmUpSeconds', 'dealers', 'alarmsPerMinute', 'dropOffsPerMinute', 'peripherals'],
+  ['warmUpSeconds', 'dealers', 'alarmsPerMinute', 'dropOffsPerMinute', 'peripherals', 'profile'],
 );
 
 function describeLatency(summary: LatencySummary | undefined, unit: 'ms' | 's' = 'ms'): string {
@@ -171,6 +177,7 @@ async function startSetting(adminPassword: string): Promise<Setting> {
         LOG_LEVEL: 'warn',
       },
       'compiled',
+      options.profile > 0 ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
     );
     const pool = new pg.Pool({ connectionString: database.url, max: 2 });
     forgetDatabase();
@@ -542,6 +549,7 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
       .filter((line) => /"level":(40|50|60)/.test(line));
     printFigure('server warnings and errors', `${warnings.length} logged, ${errors.length} lines on stderr`);
     for (const line of [...warnings, ...errors].slice(0, 5)) printNote(`  ${line.slice(0, 240)}`);
+    if (options.profile > 0) printNote(`The server's CPU profile is written into ${PROFILE_DIR} as it stops.`);
   } finally {
     await usersProcess.end();
     await Promise.all(shares.map((share) => share.end()));
