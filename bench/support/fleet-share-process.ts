@@ -77,7 +77,8 @@ serveParent<ShareRequest, ShareEvent>(async (request, tell) => {
         motion: ((request.from - 1 + index) % 100) / 100 < request.movingShare ? site.motion : ('stop' as const),
       }));
       const around = request.peripherals
-        ? surroundings(machines, createRandom(LAYOUT_SEED + request.from), request.idPrefix)
+        ? // Stations and probes are numbered from 1 in each share: the share's own prefix keeps their IDs apart.
+          surroundings(machines, createRandom(LAYOUT_SEED + request.from), `${request.idPrefix}P${request.from}-`)
         : { stations: [], sensors: [] };
       fleet = new Fleet(
         { machines, ...around },
