@@ -32,6 +32,11 @@ export class ChildScript<Request extends Message, Event extends Message> {
     return new ChildScript(fork(fileURLToPath(script), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
   }
 
+  /** The child's process id, for its CPU time in /proc. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   send(message: Request): void {
     this.child.send(message);
   }

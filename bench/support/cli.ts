@@ -20,7 +20,11 @@ function assertLoopback(name: string, url: string | undefined): void {
  * Reads `--broker`, `--database` and the benchmark's own numeric settings (`--name value`),
  * each of which defaults to the given value.
  */
-export function readOptions<T extends Record<string, number>>(defaults: T): BenchOptions & T {
+export function readOptions<T extends Record<string, number>>(
+  defaults: T,
+  /** Settings that may also be 0 (none, off). */
+  zeroAllowed: readonly (keyof T)[] = [],
+): BenchOptions & T {
   const numeric = Object.fromEntries(Object.keys(defaults).map((name) => [name, { type: 'string' as const }]));
   const { values } = parseArgs({
     options: { broker: { type: 'string' }, database: { type: 'string' }, ...numeric },
@@ -32,7 +36,8 @@ export function readOptions<T extends Record<string, number>>(defaults: T): Benc
     const text = given[name];
     if (typeof text !== 'string') continue;
     const value = Number(text);
-    if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number, not ${text}`);
+    const allowed = Number.isFinite(value) && (value > 0 || (value === 0 && zeroAllowed.includes(name)));
+    if (!allowed) throw new Error(`--${name} must be a positive number, not ${text}`);
     settings[name] = value;
   }
   const broker = typeof values.broker === 'string' ? values.broker : undefined;

@@ -87,6 +87,8 @@ export const NODE_ARGUMENTS: Record<ServerCode, string[]> = {
 export async function startServer(
   env: Record<string, string> = {},
   code: ServerCode = 'source',
+  /** Node options before the script, such as a benchmark's `--cpu-prof`. */
+  nodeOptions: readonly string[] = [],
 ): Promise<ServerProcess> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pivot-e2e-'));
   const port = await freePort();
@@ -111,7 +113,7 @@ export async function startServer(
   let child: ChildProcess | undefined;
 
   const launch = async () => {
-    const started = spawn(process.execPath, NODE_ARGUMENTS[code], {
+    const started = spawn(process.execPath, [...nodeOptions, ...NODE_ARGUMENTS[code]], {
       cwd: repositoryRoot,
       env: childEnv,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -18,7 +18,21 @@ describe('the server', () => {
       broker: 'connected',
       // On a shared broker (TEST_MQTT_URL) other tests' machines may have left retained reports.
       unregisteredReportsDropped: process.env.TEST_MQTT_URL ? expect.any(Number) : 0,
+      reportsReceived: expect.any(Number),
+      incidentLookMs: expect.objectContaining({ looks: expect.any(Number) }),
     });
+  });
+
+  it('answers health with how long the last minute of incident looks took', async () => {
+    await t.app.incidents.lookOnce();
+    const response = await t.client().get('/api/health');
+    expect(response.body).toMatchObject({
+      incidentLookMs: { p95: expect.any(Number), max: expect.any(Number), looks: expect.any(Number) },
+    });
+    const { looks, p95, max } = (response.body as { incidentLookMs: { looks: number; p95: number; max: number } })
+      .incidentLookMs;
+    expect(looks).toBeGreaterThanOrEqual(1);
+    expect(p95).toBeLessThanOrEqual(max);
   });
 
   it('sends security headers', async () => {

@@ -18,7 +18,15 @@ export {
   startFleet,
 } from './fleet';
 export { CONSOLE_HELP, type ConsoleCommand, ConsoleError, FleetConsole, parseConsoleLine } from './fleet-console';
-export { type FleetLayout, type MachineSite, type SensorSite, type StationSite, siteId } from './fleet-layout';
+export {
+  type FleetLayout,
+  type MachineSite,
+  type SensorSite,
+  type StationSite,
+  generateMachineSites,
+  siteId,
+  surroundings,
+} from './fleet-layout';
 export type { Sweep } from './irrigation';
 export { type LogLevel, type Logger, createLogger, silentLogger } from './logger';
 export {
@@ -30,6 +38,7 @@ export {
 export { MISBEHAVIOUR_KINDS, type MisbehaviourKind, type MisbehaviourShares } from './misbehaviour';
 export type { CurrentProgram } from './pivot-arm';
 export { PivotMachine, type PivotMachineOptions, type PivotMachineState, type ProgramUpload } from './pivot-machine';
+export { createRandom } from './random';
 export { type SimulatedDayOptions, type SimulatedReport, simulateDay } from './simulated-day';
 export { SoilSensor, type SoilSensorOptions } from './soil-sensor';
 export { WeatherStation, type WeatherStationOptions } from './weather-station';

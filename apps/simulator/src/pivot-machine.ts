@@ -171,6 +171,8 @@ export class PivotMachine {
   private away = false;
   private lastAdvance: number;
   private readonly settings: MachineSettings;
+  /** Telemetry reports the broker acknowledged (flooded ones apart), for a benchmark's count of what was sent. */
+  private reportsAcknowledged = 0;
 
   constructor(options: PivotMachineOptions) {
     this.settings = withDefaults(options, { ...MACHINE_DEFAULTS, flow: designFlow(options.armLength) });
@@ -374,6 +376,11 @@ export class PivotMachine {
     };
   }
 
+  /** How many of its telemetry reports the broker has acknowledged since it was built (floods not counted). */
+  get telemetryAcknowledged(): number {
+    return this.reportsAcknowledged;
+  }
+
   /** Answers the next command this way, whatever the misbehaviour shares. */
   misbehaveNext(kind: MisbehaviourKind): void {
     this.misbehaviour.forceNext(kind);
@@ -452,7 +459,7 @@ export class PivotMachine {
   private report(): void {
     clearTimeout(this.telemetryTimer);
     if (!this.client || this.frozen) return;
-    this.send(topics.telemetry(this.id), this.telemetry());
+    this.send(topics.telemetry(this.id), this.telemetry(), false, () => (this.reportsAcknowledged += 1));
     const interval = this.arm.isMoving ? this.settings.movingTelemetryMs : this.settings.restingTelemetryMs;
     this.telemetryTimer = setTimeout(() => {
       this.catchUp();
@@ -483,10 +490,11 @@ export class PivotMachine {
     return encode(MachineProgramMessageSchema, { v: PROTOCOL_VERSION, program: this.arm.program });
   }
 
-  private send(topic: string, payload: string, retain = false): void {
+  private send(topic: string, payload: string, retain = false, acknowledged?: () => void): void {
     if (this.frozen) return;
     this.client?.publish(topic, payload, { qos: 1, retain }, (error) => {
       if (error) this.logger.warn('Could not publish', { machine: this.id, topic, error: error.message });
+      else acknowledged?.();
     });
   }
 

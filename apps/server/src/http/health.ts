@@ -29,6 +29,20 @@ const HealthSchema = z.strictObject({
    * their machine ID: stored nowhere, so counted per instance (docs/operations.md, "Health").
    */
   unregisteredReportsDropped: z.number().int().nonnegative(),
+  /**
+   * Telemetry reports this instance received since it started: with several instances on a
+   * shared subscription, each one's share of the fleet.
+   */
+  reportsReceived: z.number().int().nonnegative(),
+  /**
+   * How long this instance's looks for incidents took over the last minute, ms (null when it
+   * made none: another instance looked): a 95th percentile above 1000 ms delays incidents.
+   */
+  incidentLookMs: z.strictObject({
+    p95: z.number().int().nonnegative().nullable(),
+    max: z.number().int().nonnegative().nullable(),
+    looks: z.number().int().nonnegative(),
+  }),
 });
 
 const healthRoutes: FastifyPluginAsyncZod<{ checks: HealthCheck[] }> = async (app, { checks }) => {
@@ -55,6 +69,8 @@ const healthRoutes: FastifyPluginAsyncZod<{ checks: HealthCheck[] }> = async (ap
         database: app.database.kind,
         broker,
         unregisteredReportsDropped: app.gateway.unadmittedCount,
+        reportsReceived: app.telemetry.receivedTotal(),
+        incidentLookMs: app.incidents.lookTimes(),
       };
     },
   );

@@ -16,6 +16,10 @@ export type PrivateMosquitto = {
   port: number;
   /** The dynamic-security admin, also granted what the Pivot server publishes and reads. */
   admin: { username: string; password: string };
+  /** The broker's process id, for its CPU time and memory in /proc. */
+  pid: () => number | undefined;
+  /** The plugin's file, which it rewrites whole after every change of an account. */
+  dynsecFile: string;
   /** Runs `mosquitto_ctrl … dynsec <args>` against this broker as the admin; its standard output. */
   dynsec(...args: string[]): Promise<string>;
   stop(): Promise<void>;
@@ -28,7 +32,10 @@ const START_TIMEOUT_MS = 10_000;
  * A Mosquitto 2 of a test file's own, on a free port in a fresh directory: anonymous connections
  * refused, accounts and ACLs in the dynamic-security plugin. Never the shared broker on 1883.
  */
-export async function startPrivateMosquitto(): Promise<PrivateMosquitto> {
+export async function startPrivateMosquitto(
+  /** Lines added to its configuration, such as a benchmark's production settings (docs/operations.md). */
+  extraConfig: readonly string[] = [],
+): Promise<PrivateMosquitto> {
   const binaries = findMosquitto();
   const directory = await mkdtemp(path.join(os.tmpdir(), 'pivot-mosquitto-'));
   const admin = { username: 'admin', password: randomBytes(18).toString('base64url') };
@@ -48,7 +55,7 @@ export async function startPrivateMosquitto(): Promise<PrivateMosquitto> {
       port = await freePort();
       await rm(logFile, { force: true });
       const config = path.join(directory, 'mosquitto.conf');
-      await writeFile(config, mosquittoConf({ port, plugin: binaries.plugin, dynsecFile, logFile }));
+      await writeFile(config, mosquittoConf({ port, plugin: binaries.plugin, dynsecFile, logFile, extraConfig }));
       broker = spawn(binaries.broker, ['-c', config], { stdio: 'ignore' });
       // Without a listener, a failure to start would be an uncaught exception.
       broker.on('error', () => undefined);
@@ -73,14 +80,20 @@ export async function startPrivateMosquitto(): Promise<PrivateMosquitto> {
       if (/Error/.test(stderr)) throw new Error(`mosquitto_ctrl dynsec ${args.join(' ')}: ${stderr.trim()}`);
       return stdout;
     };
-    return { url, port, admin, dynsec, stop };
+    return { url, port, admin, pid: () => broker?.pid, dynsecFile, dynsec, stop };
   } catch (error) {
     await stop();
     throw error;
   }
 }
 
-function mosquittoConf(options: { port: number; plugin: string; dynsecFile: string; logFile: string }): string {
+function mosquittoConf(options: {
+  port: number;
+  plugin: string;
+  dynsecFile: string;
+  logFile: string;
+  extraConfig: readonly string[];
+}): string {
   return [
     `listener ${options.port} ${HOST}`,
     'allow_anonymous false',
@@ -91,6 +104,7 @@ function mosquittoConf(options: { port: number; plugin: string; dynsecFile: stri
     'persistence false',
     `log_dest file ${options.logFile}`,
     'log_type all',
+    ...options.extraConfig,
     '',
   ].join('\n');
 }

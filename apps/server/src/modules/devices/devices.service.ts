@@ -51,6 +51,9 @@ export class DevicesService implements DeviceDirectory {
   private registered = new Set<string>();
   private readonly refusals = new Map<string, { markedAt: number; loggedAt: number }>();
   private refreshTimer: NodeJS.Timeout | undefined;
+  /** The read of the registered controllers under way, and whether another is due after it. */
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
 
   constructor(private readonly deps: DevicesDeps) {}
 
@@ -187,8 +190,25 @@ export class DevicesService implements DeviceDirectory {
     }
   }
 
-  private async refresh(): Promise<void> {
-    this.registered = new Set(await listMachineIds(this.deps.db));
+  /**
+   * Reads the registered controllers again. Asked for while a read goes on, it reads once more
+   * after it, however many times it was asked: registering thousands of controllers in a row
+   * (each change announced to every instance) costs a read per read's time, not a read of every
+   * controller per controller. A read is never overtaken by an older one.
+   */
+  private refresh(): Promise<void> {
+    this.refreshAgain = true;
+    this.refreshing ??= (async () => {
+      try {
+        while (this.refreshAgain) {
+          this.refreshAgain = false;
+          this.registered = new Set(await listMachineIds(this.deps.db));
+        }
+      } finally {
+        this.refreshing = undefined;
+      }
+    })();
+    return this.refreshing;
   }
 
   /**

@@ -1,6 +1,8 @@
+import { performance } from 'node:perf_hooks';
 import { type IncidentKind, sectorUnderArm } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Queryable } from '../../db/client';
+import type { HealthProblem } from '../../http/health';
 import { RepeatingJob } from '../../time/repeating-job';
 import type { AlertsService } from '../alerts';
 import type { MachineCommands } from '../commands';
@@ -21,6 +23,8 @@ import {
 
 /** How often the machines are looked at: an incident is raised within this of the report that shows it. */
 const LOOK_EVERY_MS = 1000;
+/** How far back the look times that health reports reach. */
+const LOOK_TIMES_KEPT_MS = 60_000;
 const NO_WATCH: Watch = { status: null, lowPressureSince: null };
 const NONE_OPEN: ReadonlyMap<IncidentKind, OpenIncident> = new Map();
 
@@ -55,6 +59,8 @@ function isBelowThreshold(machine: WatchedMachine, state: MachineLiveState | und
  * log entry and its queued alerts are written in that same transaction.
  */
 export class IncidentWatch {
+  /** When each recent look that held the lock ended, and how long it took, ms: the last minute's. */
+  private readonly recentLooks: { endedAt: number; ms: number }[] = [];
   private readonly job = new RepeatingJob<number>((now = Date.now()) => this.look(now), {
     everyMs: LOOK_EVERY_MS,
     onError: (error) => this.deps.logger.error({ err: error }, 'watching for incidents failed'),
@@ -87,11 +93,45 @@ export class IncidentWatch {
     return this.job.runNow(now);
   }
 
+  /**
+   * How long this instance's looks took over the last minute (those it made, not those another
+   * instance held the lock for), ms: what GET /api/health reports. A look that takes longer
+   * than the second between looks delays every incident.
+   */
+  lookTimes(now = Date.now()): { p95: number | null; max: number | null; looks: number } {
+    this.forgetOldLooks(now);
+    const sorted = this.recentLooks.map((look) => look.ms).sort((a, b) => a - b);
+    if (sorted.length === 0) return { p95: null, max: null, looks: 0 };
+    const p95 = sorted[Math.max(0, Math.ceil(sorted.length * 0.95) - 1)]!;
+    return { p95: Math.round(p95), max: Math.round(sorted.at(-1)!), looks: sorted.length };
+  }
+
+  /** A slow look is a health problem: incidents are raised later than the rules say. */
+  problems(): HealthProblem[] {
+    const { p95 } = this.lookTimes();
+    if (p95 === null || p95 <= LOOK_EVERY_MS) return [];
+    return [
+      {
+        code: 'incident_watch_slow',
+        message: `looking at the machines for incidents took ${p95} ms (95th percentile of the last minute), longer than the ${LOOK_EVERY_MS} ms between looks: incidents are raised late`,
+      },
+    ];
+  }
+
+  private forgetOldLooks(now: number): void {
+    while (this.recentLooks.length > 0 && this.recentLooks[0]!.endedAt < now - LOOK_TIMES_KEPT_MS) {
+      this.recentLooks.shift();
+    }
+  }
+
   private async look(now: number): Promise<void> {
     const { db, sprinklers, telemetry } = this.deps;
     const listeningSince = this.deps.listeningSince();
+    const started = performance.now();
+    let held = false;
     await db.transaction(async (tx) => {
       if (!(await tryLockWatch(tx))) return;
+      held = true;
       const machines = await sprinklers.watched(tx);
       const states = await telemetry.liveStatesOf(
         tx,
@@ -149,6 +189,10 @@ export class IncidentWatch {
         }
       }
     });
+    if (!held) return;
+    const endedAt = Date.now();
+    this.recentLooks.push({ endedAt, ms: performance.now() - started });
+    this.forgetOldLooks(endedAt);
   }
 
   /**

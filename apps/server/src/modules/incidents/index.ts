@@ -38,6 +38,7 @@ export const incidentsModule = fp(
       logger: app.log,
     });
     app.decorate('waterStress', waterStress);
+    app.health.check(() => watch.problems());
     app.addHook('onReady', async () => {
       watch.start();
       waterStress.start();
@@ -47,6 +48,16 @@ export const incidentsModule = fp(
   },
   {
     name: 'incidents',
-    dependencies: ['database', 'machine-gateway', 'sprinklers', 'telemetry', 'commands', 'logs', 'alerts', 'advice'],
+    dependencies: [
+      'health',
+      'database',
+      'machine-gateway',
+      'sprinklers',
+      'telemetry',
+      'commands',
+      'logs',
+      'alerts',
+      'advice',
+    ],
   },
 );

@@ -44,6 +44,7 @@ export class TelemetryIngest {
   private draining = false;
   /** Reports this instance has received since it started, per machine. */
   private readonly receivedPerMachine = new Map<string, number>();
+  private receivedInAll = 0;
 
   constructor(
     private readonly db: Database,
@@ -54,6 +55,7 @@ export class TelemetryIngest {
   /** Resolves once the report is stored or set aside as refused; rejects if it was dropped unstored. */
   push(report: TelemetryReport): Promise<void> {
     this.receivedPerMachine.set(report.machineId, this.received(report.machineId) + 1);
+    this.receivedInAll += 1;
     const stored = new Promise<void>((resolve, reject) =>
       this.buffer.push({ report, receivedAt: Date.now(), resolve, reject }),
     );
@@ -70,6 +72,11 @@ export class TelemetryIngest {
 
   received(machineId: string): number {
     return this.receivedPerMachine.get(machineId) ?? 0;
+  }
+
+  /** Reports this instance has received since it started, of every machine. */
+  receivedTotal(): number {
+    return this.receivedInAll;
   }
 
   /** Stores everything received so far; resolves once it is in the database (or, with the database away, back in the buffer). */

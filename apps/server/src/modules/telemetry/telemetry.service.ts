@@ -93,6 +93,11 @@ export class TelemetryService {
     return this.ingest.received(machineId);
   }
 
+  /** Telemetry reports this instance has received since it started, of every machine. */
+  receivedTotal(): number {
+    return this.ingest.receivedTotal();
+  }
+
   /** The latest state of each of the given machines, by broker ID. */
   statesOf(db: Queryable, machineIds: string[]): Promise<Map<string, MachineStateRow>> {
     return findMachineStates(db, machineIds);

@@ -1,0 +1,558 @@
+/**
+ * A dealer's fleet on one server: `--machines` controllers (10,000 by default) in `--processes`
+ * processes of their own, each registered through the product's API (POST /api/device/) with its
+ * own secret, on the setup docs/operations.md gives a large fleet: a Mosquitto 2 whose accounts
+ * the server keeps through the dynamic-security plugin, and PostgreSQL (a scratch database
+ * fleetscale_…). The server is the compiled one `npm start` runs, in a process of its own.
+ * `--movingPercent` of the machines water and report every 5 s, the rest stand and report every
+ * 60 s, each with its weather station and soil probes; some misbehave (alarms, drop-offs);
+ * `--users` signed-in users (`--dealers` of them administrators who see every machine, the
+ * others farmers with a share each) keep a tab's list and alert streams open and now and then
+ * open the list and a machine's page.
+ *
+ * After `--warmUpSeconds`, over `--minutes`, it prints the server's CPU share and RSS (from
+ * /proc), reports sent / stored / lost, report → list stream latency p95, the incident watch's
+ * look time (GET /api/health), alarm → alert latency p95, list and detail p95, PostgreSQL's
+ * growth per hour, and how long registering the controllers took. Targets (issue 22): server
+ * ≤ 1 core and ≤ 500 MB, 0 reports lost, live p95 < 1 s, alerts p95 < 5 s.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { DeviceSecretResponseSchema, INCIDENT_KINDS, SprinklerListItemSchema } from '@pivot/contracts';
+import { HttpSession } from '@pivot/e2e/support/http-session';
+import { type ServerProcess, startServer } from '@pivot/e2e/support/server-process';
+import type { Database } from '@pivot/server/src/db/client';
+import { PasswordHasher } from '@pivot/server/src/modules/users/password-hasher';
+import { insertUser } from '@pivot/server/src/modules/users/users.repository';
+import { type PrivateMosquitto, startPrivateMosquitto } from '@pivot/server/test/support/private-mosquitto';
+import { type Credentials, siteId } from '@pivot/simulator';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { ChildScript } from './support/child-script';
+import { readOptions } from './support/cli';
+import type { ShareEvent, ShareRequest } from './support/fleet-share-process';
+import type { UsersEvent, UsersRequest } from './support/fleet-users-process';
+import { expectStatus } from './support/machine-setup';
+import { CpuMeter, cpuSeconds, residentMegabytes } from './support/proc';
+import {
+  formatNumber,
+  printFigure,
+  printNote,
+  printSection,
+  printTargeted,
+  printTitle,
+  printVerdict,
+} from './support/report';
+import { onAbort, runBenchmark } from './support/run';
+import { type LatencySummary, sleep, summarise } from './support/stats';
+
+const TARGETS = { cpuPercent: 100, rssMb: 500, lost: 0, liveP95Ms: 1000, alertP95Ms: 5000 };
+const DEFAULT_DATABASE = 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN_EMAIL = 'admin@fleet.bench';
+const USER_PASSWORD = 'Fleet-Bench-Password-1';
+/** How often the server's memory and health are sampled. */
+const SAMPLE_EVERY_MS = 5000;
+/** How long a machine that dropped off stays away. */
+const AWAY_MS = 30_000;
+/** After the last alarm, how long its alerts may take before they count as missing. */
+const ALERTS_WITHIN_MS = 30_000;
+/** Once the fleet stopped, how long the stored count must stand still to be the last. */
+const SETTLED_MS = 5000;
+const execFileAsync = promisify(execFile);
+/** Where the server's CPU profile goes with --profile 1: written when it stops. */
+const PROFILE_DIR = path.join(os.tmpdir(), 'pivot-fleet-profile');
+
+const options = readOptions(
+  {
+    machines: 10_000,
+    processes: 4,
+    minutes: 10,
+    warmUpSeconds: 60,
+    users: 50,
+    dealers: 5,
+    movingPercent: 60,
+    alarmsPerMinute: 6,
+    dropOffsPerMinute: 6,
+    /** 1: every machine has its weather station and soil probes, as on a farm; 0: none. */
+    peripherals: 1,
+    /** Registration and adding calls at a time, as a few administrators' tabs (or a script) would. */
+    callsAtOnce: 8,
+    /** How often each user opens the list and a machine's page, s. */
+    browseSeconds: 30,
+    /** 1: the server writes a CPU profile (node --cpu-prof) into the folder the run prints, for where its time went. */
+    profile: 0,
+  },
+  ['warmUpSeconds', 'dealers', 'alarmsPerMinute', 'dropOffsPerMinute', 'peripherals', 'profile'],
+);
+
+function describeLatency(summary: LatencySummary | undefined, unit: 'ms' | 's' = 'ms'): string {
+  if (!summary) return 'none';
+  const show = (ms: number) => (unit === 's' ? `${formatNumber(ms / 1000, 2)} s` : `${formatNumber(ms)} ms`);
+  return `p50 ${show(summary.p50)}, p95 ${show(summary.p95)}, max ${show(summary.max)} (${formatNumber(summary.count)})`;
+}
+
+const summariseSome = (samples: readonly number[]) => (samples.length > 0 ? summarise(samples) : undefined);
+
+/** Runs the work for every item, at most `atOnce` at a time; returns each call's duration, ms. */
+async function forEachAtOnce<T>(items: readonly T[], atOnce: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  const durations: number[] = [];
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      const start = performance.now();
+      await work(item);
+      durations.push(performance.now() - start);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, worker));
+  return durations;
+}
+
+/** A database of this run's own on the PostgreSQL server, dropped at the end. */
+async function scratchDatabase(serverUrl: string) {
+  const name = `fleetscale_${randomBytes(4).toString('hex')}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      return await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    sizeBytes: async () =>
+      Number((await run(`select pg_database_size('${name}') as size`)).rows[0]!.size as string | number),
+    drop: () => run(`drop database if exists ${name} with (force)`).then(() => undefined),
+  };
+}
+
+type Setting = {
+  mosquitto: PrivateMosquitto;
+  server: ServerProcess;
+  database: Awaited<ReturnType<typeof scratchDatabase>>;
+  pool: pg.Pool;
+  db: Database;
+};
+
+/** The Mosquitto with dynamic security, the scratch database and the compiled server on them. */
+async function startSetting(adminPassword: string): Promise<Setting> {
+  await execFileAsync('npm', ['run', 'build', '-w', '@pivot/server'], { maxBuffer: 16 * 1024 * 1024 });
+  const database = await scratchDatabase(options.database ?? DEFAULT_DATABASE);
+  const forgetDatabase = onAbort(database.drop);
+  // docs/operations.md's settings for a large fleet.
+  const mosquitto = await startPrivateMosquitto([
+    'set_tcp_nodelay true',
+    'max_queued_messages 100000',
+    'persistent_client_expiration 14d',
+  ]).catch(async (error: unknown) => {
+    await database.drop();
+    throw error;
+  });
+  const forgetMosquitto = onAbort(mosquitto.stop);
+  try {
+    const server = await startServer(
+      {
+        DATABASE_URL: database.url,
+        MQTT_URL: mosquitto.url,
+        MQTT_USERNAME: mosquitto.admin.username,
+        MQTT_PASSWORD: mosquitto.admin.password,
+        MQTT_DEVICE_AUTH: 'mosquitto-dynsec',
+        MQTT_SHARED_GROUP: 'pivot-api',
+        DEMO_FLEET: 'false',
+        ADMIN_EMAIL,
+        ADMIN_PASSWORD: adminPassword,
+        // The run is longer than an access token lives; a browser would refresh it, the bench keeps one.
+        ACCESS_TOKEN_TTL_SECONDS: '14400',
+        LOG_LEVEL: 'warn',
+      },
+      'compiled',
+      options.profile > 0 ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
+    );
+    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    forgetDatabase();
+    forgetMosquitto();
+    return { mosquitto, server, database, pool, db: drizzle(pool) as unknown as Database };
+  } catch (error) {
+    await mosquitto.stop();
+    await database.drop();
+    throw error;
+  }
+}
+
+/** Each table's size with its indexes and TOAST, bytes, by name (partitions under their own names). */
+async function tableSizes(pool: pg.Pool): Promise<Map<string, number>> {
+  const { rows } = await pool.query<{ name: string; bytes: string }>(
+    `select c.relname as name, pg_total_relation_size(c.oid) as bytes
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where c.relkind in ('r', 'p') and n.nspname = 'public'`,
+  );
+  return new Map(rows.map((row) => [row.name, Number(row.bytes)]));
+}
+
+async function stopSetting(setting: Setting): Promise<void> {
+  await setting.pool.end();
+  await setting.server.stop();
+  await setting.mosquitto.stop();
+  await setting.database.drop();
+}
+
+runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 1000, async () => {
+  if (options.broker) throw new Error('--broker: the benchmark starts a Mosquitto of its own, with dynamic security');
+  const machines = Math.round(options.machines);
+  const processes = Math.max(1, Math.min(Math.round(options.processes), machines));
+  const farmers = Math.max(0, options.users - options.dealers);
+  printTitle(`A dealer's fleet: ${formatNumber(machines)} controllers on one server`, {
+    server: 'the compiled server (npm start) in a process of its own',
+    broker: 'Mosquitto 2 with dynamic security, accounts kept by the server (MQTT_DEVICE_AUTH=mosquitto-dynsec)',
+    database: `PostgreSQL, scratch database on ${options.database ?? DEFAULT_DATABASE}`,
+    fleet: `${formatNumber(machines)} machines in ${processes} processes; ${options.movingPercent} % watering (a report every 5 s), the rest at rest (every 60 s)${options.peripherals ? ', each with a weather station and 2–4 soil probes (every 60 s)' : ''}`,
+    misbehaving: `${options.alarmsPerMinute} alarms and ${options.dropOffsPerMinute} drop-offs (${AWAY_MS / 1000} s away) a minute`,
+    users: `${options.users} signed in (${options.dealers} administrators seeing every machine, ${farmers} farmers with a share each), list and alert streams open, list and a machine page every ${options.browseSeconds} s`,
+    measured: `${options.minutes} min after ${options.warmUpSeconds} s of warm-up`,
+  });
+
+  const adminPassword = `${randomBytes(12).toString('base64url')}-Aa1!`;
+  const setting = await startSetting(adminPassword);
+  const shares: ChildScript<ShareRequest, ShareEvent>[] = [];
+  const usersProcess = ChildScript.start<UsersRequest, UsersEvent>(
+    new URL('support/fleet-users-process.ts', import.meta.url),
+  );
+  try {
+    const { server, mosquitto } = setting;
+    const serverPid = server.child()?.pid;
+    const admin = new HttpSession(server.baseUrl);
+    await admin.login(ADMIN_EMAIL, adminPassword);
+
+    // Registering: each controller's account made on the broker, its secret handed back.
+    printSection('Setting up');
+    const idPrefix = `F${randomBytes(3).toString('hex').toUpperCase()}-`;
+    const machineIds = Array.from({ length: machines }, (_, index) => siteId(idPrefix, 'SIM', index + 1));
+    const credentials: Credentials = {};
+    const registerStart = performance.now();
+    const brokerBefore = await cpuSeconds(mosquitto.pid());
+    const registerMs = await forEachAtOnce(machineIds, options.callsAtOnce, async (machineId) => {
+      const answer = await admin.call('POST', '/api/device/', { machineId });
+      credentials[machineId] = DeviceSecretResponseSchema.parse(
+        expectStatus(answer, 201, `registering ${machineId}`),
+      ).secret;
+    });
+    const registeredIn = performance.now() - registerStart;
+    const brokerSeconds = (await cpuSeconds(mosquitto.pid())) - brokerBefore;
+    printFigure(
+      `registering ${formatNumber(machines)} controllers`,
+      `${formatNumber(registeredIn / 1000, 1)} s, ${options.callsAtOnce} at a time (a call: ${describeLatency(summarise(registerMs))})`,
+    );
+    printFigure(
+      'Mosquitto CPU while registering',
+      `${formatNumber(brokerSeconds, 1)} s (${formatNumber((brokerSeconds / machines) * 1000, 1)} ms a controller, growing with the account file)`,
+    );
+    const dynsecBytes = (await stat(mosquitto.dynsecFile)).size;
+    printFigure(
+      'Mosquitto account file',
+      `${formatNumber(dynsecBytes / 1e6, 1)} MB, rewritten whole at each change (${formatNumber(dynsecBytes / machines)} B a controller)`,
+    );
+
+    // The controllers, in processes of their own.
+    const perShare = Math.ceil(machines / processes);
+    const connectStart = performance.now();
+    await Promise.all(
+      Array.from({ length: processes }, async (_, index) => {
+        const from = index * perShare + 1;
+        const to = Math.min(machines, (index + 1) * perShare) + 1;
+        const share = ChildScript.start<ShareRequest, ShareEvent>(
+          new URL('support/fleet-share-process.ts', import.meta.url),
+        );
+        shares.push(share);
+        const ids = machineIds.slice(from - 1, to - 1);
+        await share.ask(
+          {
+            type: 'start',
+            brokerUrl: mosquitto.url,
+            idPrefix,
+            fleetSize: machines,
+            from,
+            to,
+            movingShare: options.movingPercent / 100,
+            peripherals: options.peripherals > 0,
+            credentials: Object.fromEntries(ids.map((id) => [id, credentials[id]!])),
+          },
+          'started',
+        );
+      }),
+    );
+    printFigure('controllers connected', `${formatNumber((performance.now() - connectStart) / 1000, 1)} s`);
+
+    // Added through the API (the server asks each controller who it is) and granted.
+    const sprinklerIds = new Map<string, number>();
+    const addStart = performance.now();
+    await forEachAtOnce(machineIds, options.callsAtOnce, async (internalId) => {
+      const added = SprinklerListItemSchema.parse(
+        expectStatus(await admin.call('POST', '/api/sprinkler/', { internalId }), 201, `adding ${internalId}`),
+      );
+      sprinklerIds.set(internalId, added.id);
+    });
+    printFigure('machines added', `${formatNumber((performance.now() - addStart) / 1000, 1)} s through the API`);
+
+    const hash = await new PasswordHasher().hash(USER_PASSWORD);
+    const users: { id: number; email: string; admin: boolean; sprinklerIds: number[] }[] = [];
+    for (let index = 0; index < options.users; index += 1) {
+      const isDealer = index < options.dealers;
+      const row = await insertUser(setting.db, {
+        firstName: isDealer ? 'Dealer' : 'Farmer',
+        lastName: `${index + 1}`,
+        email: `user${index + 1}@fleet.bench`,
+        passwordHash: hash,
+        activatedAt: new Date(),
+        admin: isDealer,
+      });
+      users.push({ id: row.id, email: row.email, admin: isDealer, sprinklerIds: [] });
+    }
+    // Each farmer is granted every so many machines: machine n goes to farmer n mod farmers.
+    const farmerUsers = users.filter((user) => !user.admin);
+    const grantStart = performance.now();
+    if (farmerUsers.length > 0) {
+      await forEachAtOnce([...machineIds.keys()], options.callsAtOnce, async (index) => {
+        const farmer = farmerUsers[index % farmerUsers.length]!;
+        const sprinklerId = sprinklerIds.get(machineIds[index]!)!;
+        expectStatus(
+          await admin.call('PATCH', `/api/sprinkler/${sprinklerId}/permissions/`, { user: farmer.id, action: 'grant' }),
+          200,
+          'granting access',
+        );
+        farmer.sprinklerIds.push(sprinklerId);
+      });
+    }
+    for (const user of users) if (user.admin) user.sprinklerIds = [...sprinklerIds.values()];
+    printFigure('machines granted', `${formatNumber((performance.now() - grantStart) / 1000, 1)} s through the API`);
+    expectStatus(
+      await admin.call('PUT', '/api/admin/alert-defaults/', { kinds: [...INCIDENT_KINDS], channels: ['in_app'] }),
+      200,
+      'alert defaults',
+    );
+
+    const sessions = await Promise.all(
+      users.map(async (user) => {
+        const session = new HttpSession(server.baseUrl);
+        await session.login(user.email, USER_PASSWORD);
+        return { access: session.access!, sprinklerIds: user.sprinklerIds };
+      }),
+    );
+    await usersProcess.ask(
+      { type: 'start', baseUrl: server.baseUrl, users: sessions, browseEveryMs: options.browseSeconds * 1000 },
+      'started',
+    );
+
+    await sleep(options.warmUpSeconds * 1000);
+
+    // Measuring.
+    const counts = async () => {
+      const answers = await Promise.all(shares.map((share) => share.ask({ type: 'count' }, 'count')));
+      return {
+        acknowledged: answers.reduce((sum, answer) => sum + answer.acknowledged, 0),
+        connected: answers.reduce((sum, answer) => sum + answer.connected, 0),
+      };
+    };
+    await usersProcess.ask({ type: 'measure' }, 'measuring');
+    const started = {
+      at: Date.now(),
+      sent: (await counts()).acknowledged,
+      bytes: await setting.database.sizeBytes(),
+      tables: await tableSizes(setting.pool),
+    };
+    const serverCpu = await CpuMeter.start([serverPid]);
+    const brokerCpu = await CpuMeter.start([mosquitto.pid()]);
+    const loadCpu = await CpuMeter.start([...shares.map((share) => share.pid), usersProcess.pid]);
+    const rss: number[] = [];
+    const looks: { p95: number | null; max: number | null; looks: number }[] = [];
+    const problems = new Set<string>();
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        rss.push(await residentMegabytes(serverPid));
+        const health = await fetch(`${server.baseUrl}/api/health`)
+          .then((response) => response.json() as Promise<{ problems: string[]; incidentLookMs: (typeof looks)[0] }>)
+          .catch(() => undefined);
+        if (health) {
+          looks.push(health.incidentLookMs);
+          for (const problem of health.problems) problems.add(problem.split(':')[0]!);
+        }
+        await sleep(SAMPLE_EVERY_MS);
+      }
+    })();
+
+    const alarms: { sprinklerId: number; at: number }[] = [];
+    let dropOffs = 0;
+    const endAt = started.at + options.minutes * 60_000;
+    const misbehave = async (everyMs: number, act: (share: ChildScript<ShareRequest, ShareEvent>) => Promise<void>) => {
+      if (!Number.isFinite(everyMs)) return;
+      for (let turn = 0; Date.now() + everyMs < endAt; turn += 1) {
+        await sleep(everyMs);
+        await act(shares[turn % shares.length]!);
+      }
+    };
+    await Promise.all([
+      misbehave(60_000 / options.alarmsPerMinute, async (share) => {
+        const event = await share.ask({ type: 'alarm' }, 'alarmed');
+        if (event.machineId !== null) alarms.push({ sprinklerId: sprinklerIds.get(event.machineId)!, at: event.at });
+      }),
+      misbehave(60_000 / options.dropOffsPerMinute, async (share) => {
+        const event = await share.ask({ type: 'drop-off', awayMs: AWAY_MS }, 'dropped');
+        if (event.machineId !== null) dropOffs += 1;
+      }),
+      sleep(endAt - Date.now()),
+    ]);
+    const ended = {
+      at: Date.now(),
+      sent: (await counts()).acknowledged,
+      bytes: await setting.database.sizeBytes(),
+      tables: await tableSizes(setting.pool),
+      connected: (await counts()).connected,
+    };
+    const cpu = { server: await serverCpu.percentOfCore(), broker: await brokerCpu.percentOfCore() };
+    const loadGenerator = await loadCpu.percentOfCore();
+    sampling = false;
+    await sampler;
+
+    // Alerts still on their way, then the fleet stops and the server stores the rest.
+    const expectedAlerts = (sprinklerId: number) =>
+      users.flatMap((user, index) => (user.sprinklerIds.includes(sprinklerId) ? [index] : []));
+    const alertDeadline = Date.now() + ALERTS_WITHIN_MS;
+    let heard = await usersProcess.ask({ type: 'results' }, 'results');
+    const allHeard = () =>
+      alarms.every(({ sprinklerId }) =>
+        expectedAlerts(sprinklerId).every((user) =>
+          heard.alarms.some((alert) => alert.sprinklerId === sprinklerId && alert.user === user),
+        ),
+      );
+    while (!allHeard() && Date.now() < alertDeadline) {
+      await sleep(500);
+      heard = await usersProcess.ask({ type: 'results' }, 'results');
+    }
+    await usersProcess.ask({ type: 'stop' }, 'stopped');
+    const sentTotal = (await Promise.all(shares.map((share) => share.ask({ type: 'stop' }, 'stopped')))).reduce(
+      (sum, answer) => sum + answer.acknowledged,
+      0,
+    );
+    const storedCount = async () =>
+      Number(
+        (
+          await setting.pool.query<{ rows: string }>(
+            `select count(*) as rows from telemetry where machine_id like $1`,
+            [`${idPrefix}%`],
+          )
+        ).rows[0]!.rows,
+      );
+    let stored = await storedCount();
+    for (let lastChange = Date.now(); Date.now() - lastChange < SETTLED_MS;) {
+      await sleep(1000);
+      const now = await storedCount();
+      if (now !== stored) lastChange = Date.now();
+      stored = now;
+    }
+
+    const seconds = (ended.at - started.at) / 1000;
+    printSection(`The server (pid ${serverPid}) over ${formatNumber(seconds / 60, 1)} min`);
+    printTargeted('server CPU', cpu.server, '% of a core', { atMost: TARGETS.cpuPercent }, 1);
+    printTargeted('server RSS, highest', Math.max(...rss), 'MB', { atMost: TARGETS.rssMb });
+    printFigure('server RSS, at the end', `${formatNumber(rss.at(-1) ?? 0)} MB`);
+    printFigure('Mosquitto CPU', `${formatNumber(cpu.broker, 1)} % of a core`);
+    printFigure('load generator CPU (apart)', `${formatNumber(loadGenerator, 1)} % of a core`);
+    const lookP95s = looks.flatMap((look) => (look.p95 === null ? [] : [look.p95]));
+    const lookMaxes = looks.flatMap((look) => (look.max === null ? [] : [look.max]));
+    printFigure(
+      'incident look (per minute)',
+      lookP95s.length > 0
+        ? `p95 ${formatNumber(Math.min(...lookP95s))}–${formatNumber(Math.max(...lookP95s))} ms, max ${formatNumber(Math.max(...lookMaxes))} ms, ${formatNumber(looks.at(-1)?.looks ?? 0)} looks in the last minute`
+        : 'no looks',
+    );
+    printFigure('health problems seen', problems.size > 0 ? [...problems].join(', ') : 'none');
+
+    printSection('Reports');
+    const sentInWindow = ended.sent - started.sent;
+    printFigure(
+      'sent while measured',
+      `${formatNumber(sentInWindow)} (${formatNumber(sentInWindow / seconds)} /s, acknowledged by the broker)`,
+    );
+    printFigure('sent in all, warm-up included', formatNumber(sentTotal));
+    printFigure('stored in all', formatNumber(stored));
+    printTargeted('lost (sent, not stored)', Math.max(0, sentTotal - stored), '', { atMost: TARGETS.lost });
+    if (stored > sentTotal) {
+      printNote(
+        `  ${formatNumber(stored - sentTotal)} more stored than acknowledged: reports the broker took from a machine dropping off before its acknowledgement reached it.`,
+      );
+    }
+    printFigure('machines connected at the end', `${formatNumber(ended.connected)} of ${formatNumber(machines)}`);
+    const live = summariseSome(heard.liveMs);
+    printFigure(
+      'list stream events',
+      `${formatNumber(heard.liveEvents)} telemetry events on ${options.users} streams (${formatNumber(heard.liveEvents / seconds)} /s)`,
+    );
+    printFigure('report → list stream', describeLatency(live));
+    printTargeted('live p95', live?.p95 ?? Infinity, 'ms', { below: TARGETS.liveP95Ms });
+    printFigure('streams that ended on their own', formatNumber(heard.streamsEnded));
+
+    printSection(`Alarms: ${alarms.length} raised, ${dropOffs} drop-offs`);
+    const alertMs: number[] = [];
+    let missing = 0;
+    for (const alarm of alarms) {
+      for (const user of expectedAlerts(alarm.sprinklerId)) {
+        const arrivals = heard.alarms.filter((alert) => alert.sprinklerId === alarm.sprinklerId && alert.user === user);
+        if (arrivals.length === 0) missing += 1;
+        else alertMs.push(Math.min(...arrivals.map((alert) => alert.at)) - alarm.at);
+      }
+    }
+    const alerts = summariseSome(alertMs);
+    printFigure('alarm → alert on the stream', describeLatency(alerts, 's'));
+    printTargeted('alerts p95', alerts?.p95 ?? Infinity, 'ms', { below: TARGETS.alertP95Ms });
+    printTargeted('alerts missing', missing, '', { atMost: 0 });
+
+    printSection('Pages');
+    printFigure('GET /api/sprinkler/ (list)', describeLatency(summariseSome(heard.listMs)));
+    printFigure('GET /api/sprinkler/{id}/ (detail)', describeLatency(summariseSome(heard.detailMs)));
+    printVerdict('requests failed', formatNumber(heard.failures), '0', heard.failures === 0);
+
+    printSection('PostgreSQL');
+    const growth = ended.bytes - started.bytes;
+    printFigure('database size at the end', `${formatNumber(ended.bytes / 1e6, 1)} MB`);
+    const grown = [...ended.tables]
+      .map(([name, bytes]) => ({ name, grew: bytes - (started.tables.get(name) ?? 0), bytes }))
+      .sort((a, b) => b.grew - a.grew)
+      .slice(0, 5);
+    for (const table of grown) {
+      printFigure(
+        `  ${table.name}`,
+        `${formatNumber(table.bytes / 1e6, 1)} MB, +${formatNumber(((table.grew / seconds) * 3600) / 1e6, 1)} MB an hour`,
+      );
+    }
+    printFigure(
+      'growth per hour',
+      `${formatNumber(((growth / seconds) * 3600) / 1e6, 1)} MB (${formatNumber(growth / Math.max(1, sentInWindow), 0)} B a report)`,
+    );
+    const errors = server
+      .errors()
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+    const warnings = server
+      .output()
+      .split('\n')
+      .filter((line) => /"level":(40|50|60)/.test(line));
+    printFigure('server warnings and errors', `${warnings.length} logged, ${errors.length} lines on stderr`);
+    for (const line of [...warnings, ...errors].slice(0, 5)) printNote(`  ${line.slice(0, 240)}`);
+    if (options.profile > 0) printNote(`The server's CPU profile is written into ${PROFILE_DIR} as it stops.`);
+  } finally {
+    await usersProcess.end();
+    await Promise.all(shares.map((share) => share.end()));
+    await stopSetting(setting);
+  }
+});
