@@ -2,6 +2,7 @@ import { UserSchema } from '@pivot/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { activateLocale } from '@/i18n/i18n';
 import { apiCall } from '@/lib/api-client';
+import { connection } from '@/lib/connection';
 import { dismissToast, toastStore } from '@/ui/toast/toast-store';
 import { showApiFailuresAsToasts } from './api-failure-toasts';
 
@@ -41,11 +42,18 @@ describe('API failures as toasts', () => {
   });
 
   it('fall back to the status when the answer has no known error body', async () => {
+    // A read that got a 502 is tried once more.
     serverAnswers([404, '<html>'], [502, 'bad gateway'], [502, 'bad gateway']);
     await getUser();
     await getUser();
+    expect(toastTitles()).toEqual(['Object not found', 'Server error']);
+  });
+
+  it('leave a read that got no answer to the no-connection line', async () => {
+    serverAnswers();
     await getUser();
-    expect(toastTitles()).toEqual(['Object not found', 'Server error', 'Something went wrong']);
+    expect(toastTitles()).toEqual([]);
+    expect(connection.get().online).toBe(false);
   });
 
   it('say that the user is not logged in when the session cannot be renewed', async () => {
