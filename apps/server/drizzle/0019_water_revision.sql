@@ -1,0 +1,2 @@
+ALTER TABLE "water_cell_years" ADD COLUMN "revision" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX "water_cell_years_revision_idx" ON "water_cell_years" USING btree ("machine_id","revision");
