@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
+import { applicationDepthRoutes } from './application-depth.routes';
+import { ApplicationDepthService } from './application-depth.service';
 import { cropSeasonsRoutes } from './crop-seasons.routes';
 import { CropSeasonsService } from './crop-seasons.service';
 import { waterBalanceRoutes } from './water-balance.routes';
@@ -21,16 +23,34 @@ export type { CropSeasonsService } from './crop-seasons.service';
  */
 export const adviceModule = fp(
   async (app: FastifyInstance, config: Pick<Config, 'timeZone'>) => {
-    const { sprinklers, logs, watermap, weather } = app;
+    const { sprinklers, logs, watermap, weather, storedReports } = app;
     const { db } = app.database;
     const cropSeasons = new CropSeasonsService({ db, sprinklers, logs });
     app.decorate('cropSeasons', cropSeasons);
     await app.register(cropSeasonsRoutes, { prefix: '/api', cropSeasons });
-    const waterBalance = new WaterBalanceService({ db, sprinklers, watermap, weather, timeZone: config.timeZone });
+    const applicationDepth = new ApplicationDepthService({ db, sprinklers, reports: storedReports });
+    await app.register(applicationDepthRoutes, { prefix: '/api', applicationDepth });
+    const waterBalance = new WaterBalanceService({
+      db,
+      sprinklers,
+      watermap,
+      weather,
+      timeZone: config.timeZone,
+      applicationDepth,
+    });
     await app.register(waterBalanceRoutes, { prefix: '/api', waterBalance });
   },
   {
     name: 'advice',
-    dependencies: ['database', 'authentication', 'sprinklers', 'logs', 'telemetry', 'watermap', 'weather'],
+    dependencies: [
+      'database',
+      'authentication',
+      'sprinklers',
+      'logs',
+      'telemetry',
+      'telemetry-packing',
+      'watermap',
+      'weather',
+    ],
   },
 );

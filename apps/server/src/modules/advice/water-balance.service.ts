@@ -17,6 +17,8 @@ import { localDate, startOfLocalDay } from '../../time/local-day';
 import type { SprinklersService } from '../sprinklers';
 import { type RunningSlice, WATER_GRID_STEP_M, type WatermapService, cellCentre } from '../watermap';
 import type { StationDay, WeatherService } from '../weather';
+import { percentTimerPlan } from './application-depth';
+import type { ApplicationDepthService } from './application-depth.service';
 import { seasonLength } from './crop-coefficient';
 import { listCropSeasons } from './crop-seasons.repository';
 import type { CropSeasonRow } from './crop-seasons.table';
@@ -49,6 +51,8 @@ export type WaterBalanceServiceDeps = {
   timeZone: string;
   /** The seasons' kept states; a service of its own by default. */
   keptStates?: KeptStates;
+  /** The machine's depth at 100 %, for the percent timer; without it no timer is given. */
+  applicationDepth?: Pick<ApplicationDepthService, 'of'>;
 };
 
 const DAY_MS = 86_400_000;
@@ -178,6 +182,7 @@ export class WaterBalanceService {
       station,
       missingWeatherDays: 0,
       forecast: 'recent-etc',
+      applicationDepth: null,
       zones: [],
       sectors: [],
       step: WATER_GRID_STEP_M,
@@ -188,10 +193,12 @@ export class WaterBalanceService {
 
     const centre = { lat: Number(sprinkler.lat), lng: Number(sprinkler.lng) };
     const firstDay = Math.min(...seasons.map((season) => dayNumber(season.emergence)));
-    const [stationDays, program] = await Promise.all([
+    const [stationDays, program, depth] = await Promise.all([
       weather.dailyWeatherNear(db, centre, isoOfDayNumber(firstDay), date),
       activeProgramOf(db, sprinkler.internalId),
+      this.deps.applicationDepth?.of(sprinkler),
     ]);
+    const depthAtFullSpeed = depth?.depthAtFullSpeed ?? null;
     if (stationDays.stationId === null) return empty('no_weather_station');
     const stationId = stationDays.stationId;
     const weatherOf = new Map<number, StationDay>(stationDays.days.map((day) => [dayNumber(day.date), day]));
@@ -350,8 +357,14 @@ export class WaterBalanceService {
       station: stationDays.stationId,
       missingWeatherDays,
       forecast: 'recent-etc',
-      zones: zones.map((zone) => summarise(zone.name, [{ zone, indices: zone.cells.map((_, index) => index) }], date)),
-      sectors: sectors.map(({ name, parts }) => summarise(name, parts, date)),
+      applicationDepth:
+        depthAtFullSpeed === null
+          ? null
+          : { depthAtFullSpeed: round(depthAtFullSpeed, 2), source: depth?.setting === null ? 'reports' : 'setting' },
+      zones: zones.map((zone) =>
+        summarise(zone.name, [{ zone, indices: zone.cells.map((_, index) => index) }], date, depthAtFullSpeed),
+      ),
+      sectors: sectors.map(({ name, parts }) => summarise(name, parts, date, depthAtFullSpeed)),
       step: WATER_GRID_STEP_M,
       cells: zones.flatMap((zone) =>
         zone.cells.map((cell, index): [number, number, number, number] => [
@@ -568,7 +581,7 @@ function sectorsOf(program: ProgramData | null, zones: ZoneRun[]): { name: strin
  * An area's state: means over its cells (least and most for the depletion); the next irrigation
  * of each zone's part from that part's mean depletion, the earliest of them answered with its doses.
  */
-function summarise(name: string, parts: ZonePart[], date: string): WaterBalanceArea {
+function summarise(name: string, parts: ZonePart[], date: string, depthAtFullSpeed: number | null): WaterBalanceArea {
   let count = 0;
   const sums = { taw: 0, raw: 0, depletion: 0, ks: 0, etc: 0, et0: 0, rain: 0, applied: 0 };
   let depletionMin = Number.POSITIVE_INFINITY;
@@ -597,8 +610,11 @@ function summarise(name: string, parts: ZonePart[], date: string): WaterBalanceA
       earliest = { ...need, efficiency: zone.efficiency };
   }
   const mean = (sum: number) => round(sum / count, 2);
-  // Depth at 100 % is not known yet (a later step learns it): no percent timer.
   const doses = earliest && irrigationDoses(earliest.netDose, earliest.efficiency, null);
+  const timer =
+    doses && depthAtFullSpeed !== null && doses.grossDose > 0
+      ? percentTimerPlan(doses.grossDose, depthAtFullSpeed)
+      : null;
   return {
     name,
     taw: mean(sums.taw),
@@ -614,6 +630,7 @@ function summarise(name: string, parts: ZonePart[], date: string): WaterBalanceA
     nextIrrigation: earliest === null ? null : dotted(isoOfDayNumber(dayNumber(date) + 1 + earliest.daysAhead)),
     netDose: doses ? round(doses.netDose, 2) : null,
     grossDose: doses ? round(doses.grossDose, 2) : null,
-    percentTimer: doses?.percentTimer === null || !doses ? null : round(doses.percentTimer, 1),
+    percentTimer: timer === null ? null : round(timer.percentTimer, 1),
+    passes: timer?.passes ?? null,
   };
 }

@@ -20,6 +20,7 @@ const zone = (changes: Partial<WaterBalanceArea> = {}): WaterBalanceArea => ({
   netDose: 21.3,
   grossDose: 25.06,
   percentTimer: null,
+  passes: null,
   ...changes,
 });
 
@@ -29,6 +30,7 @@ const balance = (changes: Partial<WaterBalance> = {}): WaterBalance => ({
   station: 'WS-12',
   missingWeatherDays: 0,
   forecast: 'recent-etc',
+  applicationDepth: null,
   zones: [zone()],
   sectors: [
     zone({ name: 'Sektor 1', nextIrrigation: '08.06.2026' }),

@@ -34,6 +34,7 @@ const advice = (name: string, grossDose: number | null): WaterBalanceArea => ({
   netDose: grossDose === null ? null : grossDose * 0.85,
   grossDose,
   percentTimer: null,
+  passes: null,
 });
 
 const current: CurrentProgramData = {
