@@ -15,8 +15,11 @@ export type WaterBalanceQuery = z.infer<typeof WaterBalanceQuerySchema>;
 export const WATER_BALANCE_REASONS = ['no_season', 'no_weather_station'] as const;
 export type WaterBalanceReason = (typeof WATER_BALANCE_REASONS)[number];
 
-/** Where the coming days' ET0 and rain came from: this step knows only the last 7 days' mean ETc. */
-export const FORECAST_SOURCES = ['recent-etc'] as const;
+/**
+ * Where the coming days' ET0 and rain came from: the forecast service (`FORECAST_URL`), or the last
+ * 7 days' mean ETc and no rain.
+ */
+export const FORECAST_SOURCES = ['forecast', 'recent-etc'] as const;
 
 /** A crop zone's or a sector's state at the end of the day: mm, mm/day, %. */
 export const WaterBalanceAreaSchema = z.strictObject({

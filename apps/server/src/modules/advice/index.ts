@@ -4,6 +4,7 @@ import type { Config } from '../../config';
 import { applicationDepthRoutes } from './application-depth.routes';
 import { ApplicationDepthService } from './application-depth.service';
 import { cropSeasonsRoutes } from './crop-seasons.routes';
+import { ForecastClient } from './forecast';
 import { CropSeasonsService } from './crop-seasons.service';
 import { waterBalanceRoutes } from './water-balance.routes';
 import { WaterBalanceService } from './water-balance.service';
@@ -22,7 +23,7 @@ export type { CropSeasonsService } from './crop-seasons.service';
  * nearest station's weather.
  */
 export const adviceModule = fp(
-  async (app: FastifyInstance, config: Pick<Config, 'timeZone'>) => {
+  async (app: FastifyInstance, config: Pick<Config, 'timeZone' | 'forecastUrl'>) => {
     const { sprinklers, logs, watermap, weather, storedReports } = app;
     const { db } = app.database;
     const cropSeasons = new CropSeasonsService({ db, sprinklers, logs });
@@ -37,6 +38,16 @@ export const adviceModule = fp(
       weather,
       timeZone: config.timeZone,
       applicationDepth,
+      ...(config.forecastUrl
+        ? {
+            forecast: new ForecastClient({
+              url: config.forecastUrl,
+              outbound: app.outbound,
+              timeZone: config.timeZone,
+              onFailure: (error) => app.log.warn({ error }, 'forecast service failed: the advice uses the recent ETc'),
+            }),
+          }
+        : {}),
     });
     await app.register(waterBalanceRoutes, { prefix: '/api', waterBalance });
   },
@@ -51,6 +62,7 @@ export const adviceModule = fp(
       'telemetry-packing',
       'watermap',
       'weather',
+      'outbound',
     ],
   },
 );

@@ -18,6 +18,7 @@ import type { SprinklersService } from '../sprinklers';
 import { type RunningSlice, WATER_GRID_STEP_M, type WatermapService, cellCentre } from '../watermap';
 import type { StationDay, WeatherService } from '../weather';
 import { percentTimerPlan } from './application-depth';
+import type { ForecastClient, ForecastDay } from './forecast';
 import type { ApplicationDepthService } from './application-depth.service';
 import { seasonLength } from './crop-coefficient';
 import { listCropSeasons } from './crop-seasons.repository';
@@ -29,6 +30,7 @@ import {
   meanEvapotranspirationOutlook,
   meanRecentEvapotranspiration,
   nextIrrigation,
+  outlookFromCurves,
 } from './irrigation-advice';
 import { SOIL_TEXTURES, type SoilWater } from './soil-table';
 import {
@@ -51,6 +53,8 @@ export type WaterBalanceServiceDeps = {
   timeZone: string;
   /** The seasons' kept states; a service of its own by default. */
   keptStates?: KeptStates;
+  /** The coming days' ET0 and rain (`FORECAST_URL`); without it, or when it fails, the recent ETc. */
+  forecast?: Pick<ForecastClient, 'daily'>;
   /** The machine's depth at 100 %, for the percent timer; without it no timer is given. */
   applicationDepth?: Pick<ApplicationDepthService, 'of'>;
 };
@@ -201,6 +205,16 @@ export class WaterBalanceService {
     const depthAtFullSpeed = depth?.depthAtFullSpeed ?? null;
     if (stationDays.stationId === null) return empty('no_weather_station');
     const stationId = stationDays.stationId;
+    // The forecast's days from the day after the one asked for on, without a gap; none: the recent ETc.
+    const forecastDays =
+      this.deps.forecast && stationDays.position ? await this.deps.forecast.daily(stationDays.position) : null;
+    const coming: ForecastDay[] = [];
+    for (const day of forecastDays ?? []) {
+      const number = dayNumber(day.date);
+      if (number === lastDay + 1 + coming.length) coming.push(day);
+      else if (number > lastDay + 1 + coming.length) break;
+    }
+    const forecastSource = coming.length > 0 ? 'forecast' : 'recent-etc';
     const weatherOf = new Map<number, StationDay>(stationDays.days.map((day) => [dayNumber(day.date), day]));
 
     // Crop areas' seasons hold their cells; the whole circle's season holds the cells left.
@@ -328,6 +342,7 @@ export class WaterBalanceService {
         emergence,
         lastDay,
         weatherOf,
+        coming,
         waterOfDays(sums, from, lastDay),
         state,
         keep ? keepAt : null,
@@ -356,7 +371,7 @@ export class WaterBalanceService {
       reason: null,
       station: stationDays.stationId,
       missingWeatherDays,
-      forecast: 'recent-etc',
+      forecast: forecastSource,
       applicationDepth:
         depthAtFullSpeed === null
           ? null
@@ -482,6 +497,8 @@ function runZone(
   emergence: number,
   lastDate: number,
   weatherOf: ReadonlyMap<number, StationDay>,
+  /** The forecast's days after `lastDate`, in order; none: the recent ETc stands for the coming days. */
+  coming: readonly ForecastDay[],
   /** The cells' water from the first day run through `lastDate`: `water[dayIndex * count + cell]`. */
   water: Float64Array,
   state: KeptState | undefined,
@@ -492,12 +509,18 @@ function runZone(
   const efficiency = season.efficiency ?? DEFAULT_APPLICATION_EFFICIENCY;
   const days = lastDate - emergence + 1;
   const count = cells.length;
+  // The forecast's days run on after the measured ones, within the season.
+  const ahead = Math.max(0, Math.min(coming.length, seasonLength(crop.parameters.stages) - days));
   const seasonWeather = {
-    referenceEvapotranspiration: new Float64Array(days),
-    rain: new Float64Array(days),
-    wind: new Float64Array(days),
-    minHumidity: new Float64Array(days),
+    referenceEvapotranspiration: new Float64Array(days + ahead),
+    rain: new Float64Array(days + ahead),
+    wind: new Float64Array(days + ahead).fill(Number.NaN),
+    minHumidity: new Float64Array(days + ahead).fill(Number.NaN),
   };
+  for (let index = 0; index < ahead; index += 1) {
+    seasonWeather.referenceEvapotranspiration[days + index] = coming[index]!.referenceEvapotranspiration;
+    seasonWeather.rain[days + index] = coming[index]!.rain;
+  }
   const reported = new Array<boolean>(days);
   for (let index = 0; index < days; index += 1) {
     // A day the station did not report counts as no ET0 and no rain; the answer says how many.
@@ -545,13 +568,32 @@ function runZone(
       depletion: run.finalDepletion,
       stress: Float64Array.from(run.stress.subarray(lastOffset, lastOffset + count)),
       applied: applied.slice(lastOffset, lastOffset + count),
-      outlook: meanEvapotranspirationOutlook(
-        crop,
-        soil,
-        days + 1,
-        meanRecentEvapotranspiration(curves, days, RECENT_DAYS, reported),
+      // The forecast's days, then the recent mean ETc for the rest of the season.
+      outlook: concatOutlooks(
+        outlookFromCurves(curves, days + 1),
+        meanEvapotranspirationOutlook(
+          crop,
+          soil,
+          days + 1 + ahead,
+          meanRecentEvapotranspiration(curves, days, RECENT_DAYS, reported),
+        ),
       ),
     },
+  };
+}
+
+function concatOutlooks(first: Outlook, second: Outlook): Outlook {
+  const join = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+    const joined = new Float64Array(a.length + b.length);
+    joined.set(a);
+    joined.set(b, a.length);
+    return joined;
+  };
+  return {
+    cropEvapotranspiration: join(first.cropEvapotranspiration, second.cropEvapotranspiration),
+    effectiveRain: join(first.effectiveRain, second.effectiveRain),
+    totalAvailableWater: join(first.totalAvailableWater, second.totalAvailableWater),
+    readilyAvailableWater: join(first.readilyAvailableWater, second.readilyAvailableWater),
   };
 }
 

@@ -52,7 +52,12 @@ export type StationDay = {
 };
 
 /** The nearest station's days over a range; days it did not report are absent. Null station: none within reach. */
-export type StationDays = { stationId: string | null; days: StationDay[] };
+export type StationDays = {
+  stationId: string | null;
+  days: StationDay[];
+  /** Where the station is, when there is one. */
+  position?: { lat: number; lng: number };
+};
 
 /**
  * The stations near a machine as `stationsNear` gives them, with what tells when that answer
@@ -151,7 +156,7 @@ export class WeatherService {
         minHumidity: day.minHumidity,
       }))
       .sort((a, b) => a.date.localeCompare(b.date));
-    return { stationId: nearest.stationId, days };
+    return { stationId: nearest.stationId, position: { lat: nearest.lat, lng: nearest.lng }, days };
   }
 
   /** Soil sensors within the machine's reach: latitude, longitude, moisture and depth when known. */

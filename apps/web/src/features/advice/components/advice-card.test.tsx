@@ -82,4 +82,16 @@ describe('the irrigation advice', () => {
     expect(screen.getByText(/przez 3 dni sezonu/)).toBeVisible();
     expect(screen.getByText(/ostatnich 7 dniach, bez deszczu/)).toBeVisible();
   });
+
+  it('names the forecast service when its days were used, in both languages', async () => {
+    const view = await renderInApp(
+      <WaterBalanceAdvice balance={balance({ forecast: 'forecast' })} today="08.06.2026" />,
+    );
+    expect(screen.getByText(/Forecast from the weather service/)).toBeVisible();
+    view.unmount();
+    await renderInApp(<WaterBalanceAdvice balance={balance({ forecast: 'forecast' })} today="08.06.2026" />, {
+      locale: 'pl',
+    });
+    expect(screen.getByText(/Prognoza z serwisu pogodowego/)).toBeVisible();
+  });
 });
