@@ -143,13 +143,15 @@ describe('the water balance kept per season', () => {
   });
 
   it('drops the kept state when a reading comes late for a day it holds', async () => {
-    await keptEqualsFresh('08.06.2026');
+    const before = await keptEqualsFresh('08.06.2026');
     const runs = kept.keptStates.counts.fromEmergence;
     await t.database.db
       .insert(weatherReadings)
       .values({ ...hourlyReadings(3)[6]!, ts: new Date(localMidnight(3) + 6 * HOUR_MS + 45 * 60 * 1000), rain: 7 });
-    await keptEqualsFresh('08.06.2026');
+    const after = await keptEqualsFresh('08.06.2026');
     expect(kept.keptStates.counts.fromEmergence).toBe(runs + 1);
+    // The station's days were summarised again (the weather's kept days are checked too): 7 mm more rain.
+    expect(after.zones[0]!.depletion).toBeLessThan(before.zones[0]!.depletion);
   });
 
   it('drops the kept state when the season changes', async () => {

@@ -333,7 +333,10 @@ export class WaterBalanceService {
       // for does not replace a later state of the same season.
       const keepAt = Math.min(lastDay - 1, lastCompleteDay);
       const laterKept = plan.kept !== undefined && plan.kept.inputs === plan.inputs && plan.kept.validThrough > keepAt;
-      const keep = keepAt >= emergence && keepAt >= (state?.validThrough ?? Number.NEGATIVE_INFINITY) && !laterKept;
+      // The same day kept at the same revision: nothing to keep anew.
+      const unchanged = state !== undefined && keepAt === state.validThrough && revision === state.revision;
+      const keep =
+        keepAt >= emergence && keepAt >= (state?.validThrough ?? Number.NEGATIVE_INFINITY) && !laterKept && !unchanged;
       const sums = sumsOf(plan);
       const from = state === undefined ? emergence : state.validThrough + 1;
       const run = runZone(

@@ -9,6 +9,7 @@ import {
   type Area,
   type DailySummary,
   dailySummaries,
+  readingsCount,
   insertWeatherReading,
   latestReadingTimeColumn,
   latestReadingsIn,
@@ -40,6 +41,9 @@ const DEFAULT_ELEVATION_M = 100;
 const WATTS_TO_DAILY_MEGAJOULES = 0.0864;
 
 /** One local calendar day of a station, as the soil-water balance reads it. */
+/** Station ranges whose days are kept (a season's days are a few KB). */
+const KEPT_STATION_RANGES = 500;
+
 export type StationDay = {
   /** YYYY-MM-DD in the farmers' time zone. */
   date: string;
@@ -72,6 +76,9 @@ export type WeatherNear = {
 };
 
 export class WeatherService {
+  /** Station days already summarised, by station and range, with the readings they came from (`readingsCount`). */
+  private readonly keptDays = new Map<string, { count: number; last: number | null; days: StationDay[] }>();
+
   constructor(
     private readonly db: Database,
     /** The farmers' time zone: "today" for rainfall and the days of ETP are its calendar days. */
@@ -146,6 +153,13 @@ export class WeatherService {
       .filter((station) => station.distance <= STATION_RADIUS_M)
       .sort((a, b) => a.distance - b.distance || a.stationId.localeCompare(b.stationId))[0];
     if (!nearest) return { stationId: null, days: [] };
+    // A station's days are kept while its readings over the range are the same (readingsCount).
+    const key = `${nearest.stationId}|${nearest.lat}|${from.toISOString()}|${to.toISOString()}`;
+    const fingerprint = await readingsCount(db, nearest.stationId, from, to);
+    const kept = this.keptDays.get(key);
+    if (kept && kept.count === fingerprint.count && kept.last === fingerprint.last) {
+      return { stationId: nearest.stationId, position: { lat: nearest.lat, lng: nearest.lng }, days: kept.days };
+    }
     const summaries = await dailySummaries(db, [nearest.stationId], from, to, this.timeZone);
     const days = summaries
       .map((day): StationDay => ({
@@ -156,6 +170,12 @@ export class WeatherService {
         minHumidity: day.minHumidity,
       }))
       .sort((a, b) => a.date.localeCompare(b.date));
+    this.keptDays.delete(key);
+    this.keptDays.set(key, { ...fingerprint, days });
+    for (const oldest of this.keptDays.keys()) {
+      if (this.keptDays.size <= KEPT_STATION_RANGES) break;
+      this.keptDays.delete(oldest);
+    }
     return { stationId: nearest.stationId, position: { lat: nearest.lat, lng: nearest.lng }, days };
   }
 
