@@ -132,6 +132,7 @@ const EnvSchema = z.object({
   DEMO_PASSWORD: optionalText,
   MAX_PROGRAMS_PER_MACHINE: z.coerce.number().int().min(1).max(1000).default(10),
   QUARANTINE_RETENTION_DAYS: z.coerce.number().int().min(1).max(366).default(7),
+  FORECAST_URL: z.url({ protocol: /^https?$/ }).optional(),
   OUTBOUND_ALLOWED_HOSTS: z
     .string()
     .default('')
@@ -285,6 +286,8 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
      * or loopback, also over plain http: an operator's own receivers (docs/configuration.md).
      */
     outboundAllowedHosts: values.OUTBOUND_ALLOWED_HOSTS,
+    /** An Open-Meteo-compatible daily forecast for the irrigation advice (docs/advice.md); none: the recent ETc. */
+    forecastUrl: values.FORECAST_URL ?? null,
   };
 });
 

@@ -5,6 +5,8 @@ import {
   SprinklerListItemSchema,
   type User,
   UserSchema,
+  type WaterBalance,
+  type WaterBalanceArea,
 } from '@pivot/contracts';
 
 /** A user as the server answers it, checked against the contract so it cannot drift from it. */
@@ -62,4 +64,44 @@ export function buildSprinklerDetail(changes: Partial<SprinklerDetail> = {}): Sp
     level: 'control',
     ...changes,
   });
+}
+
+/** A zone's or sector's advice: 12.4 mm depleted of 41.6 mm TAW, water due on 10.06.2026. */
+export function buildWaterBalanceArea(changes: Partial<WaterBalanceArea> = {}): WaterBalanceArea {
+  return {
+    name: 'Kukurydza 2026',
+    taw: 41.6,
+    raw: 20.8,
+    depletion: 12.4,
+    depletionMin: 9.1,
+    depletionMax: 14,
+    ks: 1,
+    etc: 2.31,
+    et0: 4.62,
+    rain: 0,
+    applied: 0,
+    nextIrrigation: '10.06.2026',
+    netDose: 21.3,
+    grossDose: 25.06,
+    percentTimer: null,
+    passes: null,
+    ...changes,
+  };
+}
+
+/** A machine's water balance at the end of 07.06.2026 with one zone, no sectors and no cells. */
+export function buildWaterBalance(changes: Partial<WaterBalance> = {}): WaterBalance {
+  return {
+    date: '07.06.2026',
+    reason: null,
+    station: 'WS-12',
+    missingWeatherDays: 0,
+    forecast: 'recent-etc',
+    applicationDepth: null,
+    zones: [buildWaterBalanceArea()],
+    sectors: [],
+    step: 10,
+    cells: [],
+    ...changes,
+  };
 }

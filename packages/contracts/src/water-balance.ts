@@ -15,8 +15,11 @@ export type WaterBalanceQuery = z.infer<typeof WaterBalanceQuerySchema>;
 export const WATER_BALANCE_REASONS = ['no_season', 'no_weather_station'] as const;
 export type WaterBalanceReason = (typeof WATER_BALANCE_REASONS)[number];
 
-/** Where the coming days' ET0 and rain came from: this step knows only the last 7 days' mean ETc. */
-export const FORECAST_SOURCES = ['recent-etc'] as const;
+/**
+ * Where the coming days' ET0 and rain came from: the forecast service (`FORECAST_URL`), or the last
+ * 7 days' mean ETc and no rain.
+ */
+export const FORECAST_SOURCES = ['forecast', 'recent-etc'] as const;
 
 /** A crop zone's or a sector's state at the end of the day: mm, mm/day, %. */
 export const WaterBalanceAreaSchema = z.strictObject({
@@ -41,8 +44,13 @@ export const WaterBalanceAreaSchema = z.strictObject({
   /** mm to reach the root zone on that day, and mm to apply (net ÷ efficiency); null when none is due. */
   netDose: z.number().nullable(),
   grossDose: z.number().nullable(),
-  /** Null while the machine's depth at 100 % is unknown. */
+  /**
+   * The percent timer that applies the gross dose, %, within the machine's range (1–100 %); null
+   * while the machine's depth at 100 % is unknown or no dose is due.
+   */
   percentTimer: z.number().nullable(),
+  /** Passes at that timer that apply the gross dose: more than 1 when one pass at 1 % is not enough; null with no timer. */
+  passes: z.number().int().positive().nullable(),
 });
 export type WaterBalanceArea = z.infer<typeof WaterBalanceAreaSchema>;
 
@@ -55,6 +63,10 @@ export const WaterBalanceSchema = z.strictObject({
   station: z.string().nullable(),
   missingWeatherDays: z.number().int().nonnegative(),
   forecast: z.enum(FORECAST_SOURCES),
+  /** The machine's depth at 100 %, mm, and where it came from; null when neither set nor learned. */
+  applicationDepth: z
+    .strictObject({ depthAtFullSpeed: z.number().positive(), source: z.enum(['setting', 'reports']) })
+    .nullable(),
   zones: z.array(WaterBalanceAreaSchema),
   sectors: z.array(WaterBalanceAreaSchema),
   /** The cells as the watermap serves them: grid step, m, and per cell [lat, lng, depletion mm, TAW mm]. */
@@ -72,3 +84,25 @@ export const NextIrrigationListSchema = z.array(
   z.strictObject({ id: z.number().int().positive(), nextIrrigation: DottedDateSchema.nullable() }),
 );
 export type NextIrrigationList = z.infer<typeof NextIrrigationListSchema>;
+
+/** Where the smallest and largest percent timers end: a machine's speed setting, %. */
+export const PERCENT_TIMER_RANGE = [1, 100] as const;
+
+/** An administrator's setting of a machine's depth at 100 %: mm, or null to learn it from the reports. */
+export const ApplicationDepthBodySchema = z.strictObject({
+  depthAtFullSpeed: z.number().positive().max(100).nullable(),
+});
+export type ApplicationDepthBody = z.infer<typeof ApplicationDepthBodySchema>;
+
+/** The machine's depth at 100 %: the setting, what its reports give, and the one the advice uses. */
+export const ApplicationDepthSchema = z.strictObject({
+  /** mm, typed in by an administrator; null: learned from the reports. */
+  setting: z.number().nullable(),
+  /** mm, from the machine's reports of the last days (flow, the arm's angular speed, the speed setting); null when too few. */
+  learned: z.number().nullable(),
+  /** The reports' pairs it was learned from. */
+  learnedFrom: z.number().int().nonnegative(),
+  /** What the advice uses: the setting, else the learned depth. */
+  depthAtFullSpeed: z.number().nullable(),
+});
+export type ApplicationDepth = z.infer<typeof ApplicationDepthSchema>;

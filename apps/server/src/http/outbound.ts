@@ -204,6 +204,66 @@ export class OutboundGuard {
     });
   }
 
+  /**
+   * GETs an address under the same rules as `post` (https unless allowed, no forbidden address, no
+   * redirect, the time limit) and gives its body, at most `OUTBOUND_MAX_RESPONSE_BYTES`: an answer
+   * longer than that is a failure. Never throws.
+   */
+  async get(
+    address: string,
+    { timeoutMs = OUTBOUND_TIMEOUT_MS }: { timeoutMs?: number } = {},
+  ): Promise<{ ok: true; status: number; body: string } | { ok: false; status: number | null; error: string }> {
+    let url: URL;
+    try {
+      url = this.target(address);
+    } catch (error) {
+      const refused = refusalOutcome(error);
+      return { ok: false, status: null, error: refused.ok ? 'refused' : refused.error };
+    }
+    const transport = url.protocol === 'https:' ? https : http;
+    const agent = url.protocol === 'https:' ? this.httpsAgentInstance : this.httpAgentInstance;
+    type Answer = { ok: true; status: number; body: string } | { ok: false; status: number | null; error: string };
+    return new Promise<Answer>((resolve) => {
+      let settled = false;
+      const settle = (answer: Answer) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        request.destroy();
+        resolve(answer);
+      };
+      const request = transport.request(
+        url,
+        { method: 'GET', agent, headers: { accept: 'application/json' } },
+        (response) => {
+          const code = response.statusCode ?? 0;
+          const chunks: Buffer[] = [];
+          let read = 0;
+          response.on('data', (chunk: Buffer) => {
+            read += chunk.length;
+            if (read > OUTBOUND_MAX_RESPONSE_BYTES) settle({ ok: false, status: code, error: 'answer too long' });
+            else chunks.push(chunk);
+          });
+          response.on('end', () => {
+            const body = Buffer.concat(chunks).toString('utf8');
+            if (code >= 200 && code < 300) settle({ ok: true, status: code, body });
+            else settle({ ok: false, status: code, error: `HTTP ${code}` });
+          });
+          response.on('error', (error) => settle({ ok: false, status: code, error: error.message }));
+        },
+      );
+      const timer = setTimeout(
+        () => settle({ ok: false, status: null, error: `no answer within ${timeoutMs / 1000} s` }),
+        timeoutMs,
+      );
+      request.on('error', (error) => {
+        const failed = error instanceof OutboundRefusal ? refusalOutcome(error) : failure(error);
+        settle({ ok: false, status: null, error: failed.ok ? 'failed' : failed.error });
+      });
+      request.end();
+    });
+  }
+
   /** The URL if its scheme and (when it is an address) its address pass; the name is checked on connecting. */
   private target(address: string): URL {
     let url: URL;

@@ -50,6 +50,7 @@ const ADMIN_ONLY = new Set([
   'POST /api/sprinkler/',
   'PATCH /api/sprinkler/{id}/',
   'PATCH /api/sprinkler/{id}/permissions/',
+  'PATCH /api/sprinkler/{id}/application-depth/',
   'GET /api/device/',
   'POST /api/device/',
   'POST /api/device/{machineId}/secret/',
@@ -86,6 +87,7 @@ const BODIES: Record<string, unknown> = {
   'POST /api/sprinkler/{id}/motion': { motion: 'stop' },
   'POST /api/sprinkler/{id}/program/': buildProgram('Watched'),
   'PATCH /api/sprinkler/{id}/program/{programId}/': buildProgram('Renamed by a watcher'),
+  'PATCH /api/sprinkler/{id}/application-depth/': { depthAtFullSpeed: 4 },
   'PUT /api/sprinkler/{id}/crop-seasons/': [
     { name: 'Maize', polygon: null, crop: 'maize-grain', emergence: '01.05.2026', soil: 'loam' },
   ],

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
+import { applicationDepthRoutes } from './application-depth.routes';
+import { ApplicationDepthService } from './application-depth.service';
 import { cropSeasonsRoutes } from './crop-seasons.routes';
+import { ForecastClient } from './forecast';
 import { CropSeasonsService } from './crop-seasons.service';
 import { nextIrrigationRoutes } from './next-irrigation.routes';
 import { NextIrrigationService } from './next-irrigation.service';
@@ -23,13 +26,32 @@ export type { CropSeasonsService } from './crop-seasons.service';
  * nearest station's weather.
  */
 export const adviceModule = fp(
-  async (app: FastifyInstance, config: Pick<Config, 'timeZone'>) => {
-    const { sprinklers, logs, watermap, weather } = app;
+  async (app: FastifyInstance, config: Pick<Config, 'timeZone' | 'forecastUrl'>) => {
+    const { sprinklers, logs, watermap, weather, storedReports } = app;
     const { db } = app.database;
     const cropSeasons = new CropSeasonsService({ db, sprinklers, logs });
     app.decorate('cropSeasons', cropSeasons);
     await app.register(cropSeasonsRoutes, { prefix: '/api', cropSeasons });
-    const waterBalance = new WaterBalanceService({ db, sprinklers, watermap, weather, timeZone: config.timeZone });
+    const applicationDepth = new ApplicationDepthService({ db, sprinklers, reports: storedReports });
+    await app.register(applicationDepthRoutes, { prefix: '/api', applicationDepth });
+    const waterBalance = new WaterBalanceService({
+      db,
+      sprinklers,
+      watermap,
+      weather,
+      timeZone: config.timeZone,
+      applicationDepth,
+      ...(config.forecastUrl
+        ? {
+            forecast: new ForecastClient({
+              url: config.forecastUrl,
+              outbound: app.outbound,
+              timeZone: config.timeZone,
+              onFailure: (error) => app.log.warn({ error }, 'forecast service failed: the advice uses the recent ETc'),
+            }),
+          }
+        : {}),
+    });
     await app.register(waterBalanceRoutes, { prefix: '/api', waterBalance });
     const nextIrrigation = new NextIrrigationService({
       db,
@@ -42,6 +64,17 @@ export const adviceModule = fp(
   },
   {
     name: 'advice',
-    dependencies: ['database', 'authentication', 'access', 'sprinklers', 'logs', 'telemetry', 'watermap', 'weather'],
+    dependencies: [
+      'database',
+      'authentication',
+      'access',
+      'sprinklers',
+      'logs',
+      'telemetry',
+      'telemetry-packing',
+      'watermap',
+      'weather',
+      'outbound',
+    ],
   },
 );

@@ -10,12 +10,16 @@ import {
   isForbiddenZone,
   polygonContains,
 } from '@pivot/contracts';
+import { createHash } from 'node:crypto';
 import type { Database } from '../../db/client';
 import type { SignedInUser } from '../../http/request-context';
 import { localDate, startOfLocalDay } from '../../time/local-day';
 import type { SprinklersService } from '../sprinklers';
-import { WATER_GRID_STEP_M, type WatermapService, cellCentre } from '../watermap';
+import { type RunningSlice, WATER_GRID_STEP_M, type WatermapService, cellCentre } from '../watermap';
 import type { StationDay, WeatherService } from '../weather';
+import { percentTimerPlan } from './application-depth';
+import type { ForecastClient, ForecastDay } from './forecast';
+import type { ApplicationDepthService } from './application-depth.service';
 import { seasonLength } from './crop-coefficient';
 import { listCropSeasons } from './crop-seasons.repository';
 import type { CropSeasonRow } from './crop-seasons.table';
@@ -26,6 +30,7 @@ import {
   meanEvapotranspirationOutlook,
   meanRecentEvapotranspiration,
   nextIrrigation,
+  outlookFromCurves,
 } from './irrigation-advice';
 import { SOIL_TEXTURES, type SoilWater } from './soil-table';
 import {
@@ -36,6 +41,7 @@ import {
   seasonCurves,
   tableSeasonCrop,
 } from './water-balance';
+import { type KeptState, KeptStates } from './water-balance.kept-state';
 import { activeProgramOf } from './water-balance.repository';
 
 export type WaterBalanceServiceDeps = {
@@ -45,6 +51,12 @@ export type WaterBalanceServiceDeps = {
   weather: WeatherService;
   /** The farmers' time zone: its calendar days are the balance's days. */
   timeZone: string;
+  /** The seasons' kept states; a service of its own by default. */
+  keptStates?: KeptStates;
+  /** The coming days' ET0 and rain (`FORECAST_URL`); without it, or when it fails, the recent ETc. */
+  forecast?: Pick<ForecastClient, 'daily'>;
+  /** The machine's depth at 100 %, for the percent timer; without it no timer is given. */
+  applicationDepth?: Pick<ApplicationDepthService, 'of'>;
 };
 
 const DAY_MS = 86_400_000;
@@ -155,7 +167,12 @@ function runsOn(season: CropSeasonRow, day: number): boolean {
  * zone's cells run day by day from emergence on the station's weather and the watermap's water.
  */
 export class WaterBalanceService {
-  constructor(private readonly deps: WaterBalanceServiceDeps) {}
+  /** The seasons' kept states (docs/advice.md, "Kept state"). */
+  readonly keptStates: KeptStates;
+
+  constructor(private readonly deps: WaterBalanceServiceDeps) {
+    this.keptStates = deps.keptStates ?? new KeptStates();
+  }
 
   async balance(actor: SignedInUser, sprinklerId: number, query: WaterBalanceQuery): Promise<WaterBalance> {
     const { db, sprinklers, watermap, weather, timeZone } = this.deps;
@@ -169,6 +186,7 @@ export class WaterBalanceService {
       station,
       missingWeatherDays: 0,
       forecast: 'recent-etc',
+      applicationDepth: null,
       zones: [],
       sectors: [],
       step: WATER_GRID_STEP_M,
@@ -179,14 +197,25 @@ export class WaterBalanceService {
 
     const centre = { lat: Number(sprinkler.lat), lng: Number(sprinkler.lng) };
     const firstDay = Math.min(...seasons.map((season) => dayNumber(season.emergence)));
-    const [stationDays, water, program] = await Promise.all([
+    const [stationDays, program, depth] = await Promise.all([
       weather.dailyWeatherNear(db, centre, isoOfDayNumber(firstDay), date),
-      watermap.dailyWater(sprinkler.internalId, new Date(firstDay * DAY_MS), new Date(lastDay * DAY_MS)),
       activeProgramOf(db, sprinkler.internalId),
+      this.deps.applicationDepth?.of(sprinkler),
     ]);
+    const depthAtFullSpeed = depth?.depthAtFullSpeed ?? null;
     if (stationDays.stationId === null) return empty('no_weather_station');
+    const stationId = stationDays.stationId;
+    // The forecast's days from the day after the one asked for on, without a gap; none: the recent ETc.
+    const forecastDays =
+      this.deps.forecast && stationDays.position ? await this.deps.forecast.daily(stationDays.position) : null;
+    const coming: ForecastDay[] = [];
+    for (const day of forecastDays ?? []) {
+      const number = dayNumber(day.date);
+      if (number === lastDay + 1 + coming.length) coming.push(day);
+      else if (number > lastDay + 1 + coming.length) break;
+    }
+    const forecastSource = coming.length > 0 ? 'forecast' : 'recent-etc';
     const weatherOf = new Map<number, StationDay>(stationDays.days.map((day) => [dayNumber(day.date), day]));
-    const waterOf = new Map(water.cells.map((cell) => [`${cell.x}:${cell.y}`, cell.daily]));
 
     // Crop areas' seasons hold their cells; the whole circle's season holds the cells left.
     const unclaimed = gridCells(centre, sprinkler.armLength);
@@ -195,25 +224,148 @@ export class WaterBalanceService {
       .sort((a, b) => Number(a.season.polygon === null) - Number(b.season.polygon === null));
     for (const claim of claims) {
       const polygons = claim.season.polygon === null ? null : cropAreaPolygons(sprinkler.areaMap, claim.season.polygon);
-      for (let index = 0; index < unclaimed.length; index += 1) {
-        const cell = unclaimed[index]!;
-        if (polygons === null || polygons.some((rings) => polygonContains(rings, [cell.lng, cell.lat]))) {
-          claim.cells.push(cell);
-          unclaimed.splice(index, 1);
-          index -= 1;
-        }
+      if (polygons === null) {
+        claim.cells = unclaimed.splice(0);
+        continue;
       }
+      const left: GridCell[] = [];
+      for (const cell of unclaimed) {
+        if (polygons.some((rings) => polygonContains(rings, [cell.lng, cell.lat]))) claim.cells.push(cell);
+        else left.push(cell);
+      }
+      unclaimed.splice(0, unclaimed.length, ...left);
     }
 
-    const zones = claims
+    // Each zone goes on from its kept state when the state still holds (docs/advice.md, "Kept state").
+    const waterSinceYear = yearOf(firstDay);
+    const lastYear = yearOf(lastDay);
+    const lastCompleteDay = dayNumber(localDate(timeZone, startOfLocalDay(timeZone).getTime() - 1));
+    const plans = claims
       .filter((claim) => claim.cells.length > 0)
       .map((claim) => {
-        const season = claim.season;
-        const emergence = dayNumber(season.emergence);
-        // The watermap's days start on the earliest season's emergence; this season's, on its own.
-        const waterOfCells = claim.cells.map((cell) => waterOf.get(`${cell.x}:${cell.y}`));
-        return runZone(season, claim.cells, emergence, lastDay, weatherOf, waterOfCells, emergence - firstDay);
+        const emergence = dayNumber(claim.season.emergence);
+        const inputs = inputsDigest(claim.season, claim.cells, stationId, waterSinceYear);
+        const kept = this.keptStates.get(claim.season.id);
+        const usable =
+          kept !== undefined &&
+          kept.inputs === inputs &&
+          kept.validThrough >= emergence &&
+          kept.validThrough < lastDay &&
+          lastYear <= kept.lastYear &&
+          kept.weather === weatherDigest(weatherOf, emergence, kept.validThrough);
+        return { ...claim, emergence, inputs, kept, state: usable ? kept : undefined };
       });
+
+    // The water: the rows changed since the kept states' revision over their slices, or every row.
+    let revision: number;
+    let sumsOf: (plan: (typeof plans)[number]) => CellSums[];
+    const held = plans.flatMap((plan) => (plan.state ? [plan.state] : []));
+    if (held.length > 0) {
+      const since = Math.min(...held.map((state) => state.revision));
+      const lowest = Math.min(...held.map((state) => state.validThrough));
+      const changed = await watermap.changedWater(sprinkler.internalId, {
+        firstYear: waterSinceYear,
+        lastYear,
+        lowerYear: yearOf(lowest),
+        lower: dayOfYearOf(lowest),
+        sinceRevision: since,
+      });
+      revision = changed.revision;
+      const changedOf = groupByCell(changed.rows);
+      const updated = new Map<number, CellSums[]>();
+      for (const plan of plans) {
+        const state = plan.state;
+        if (!state) continue;
+        const keptYear = yearOf(state.validThrough);
+        const keptDay = dayOfYearOf(state.validThrough);
+        const sums = state.sums.slice();
+        let stale = false;
+        plan.cells.forEach((cell, index) => {
+          const rows = changedOf.get(`${cell.x}:${cell.y}`);
+          if (!rows || stale) return;
+          // Water added to a day the state holds: it no longer holds.
+          if (rows.some((row) => row.year < keptYear)) stale = true;
+          else if (
+            rows.some((row) => row.year === keptYear) &&
+            sumThrough(rows, keptYear, keptDay) !== state.water[index]
+          )
+            stale = true;
+          else sums[index] = mergeSlices(sums[index]!, rows);
+        });
+        if (stale) plan.state = undefined;
+        else updated.set(plan.season.id, sums);
+      }
+      sumsOf = (plan) => updated.get(plan.season.id)!;
+    } else {
+      revision = 0;
+      sumsOf = () => [];
+    }
+    if (plans.some((plan) => plan.state === undefined)) {
+      const needed = Math.min(...plans.filter((plan) => plan.state === undefined).map((plan) => plan.emergence));
+      const all = await watermap.changedWater(sprinkler.internalId, {
+        firstYear: waterSinceYear,
+        lastYear,
+        lowerYear: yearOf(needed - 1),
+        lower: dayOfYearOf(needed - 1),
+        sinceRevision: -1,
+      });
+      revision = all.revision;
+      const allOf = groupByCell(all.rows);
+      // Every row read afresh: the kept states are checked against them, and all zones read them.
+      for (const plan of plans) {
+        const state = plan.state;
+        if (!state) continue;
+        const keptYear = yearOf(state.validThrough);
+        const keptDay = dayOfYearOf(state.validThrough);
+        const changed = plan.cells.some(
+          (cell, index) => sumThrough(allOf.get(`${cell.x}:${cell.y}`), keptYear, keptDay) !== state.water[index],
+        );
+        if (changed) plan.state = undefined;
+      }
+      sumsOf = (plan) => plan.cells.map((cell) => allOf.get(`${cell.x}:${cell.y}`) ?? []);
+    }
+
+    const zones = plans.map((plan) => {
+      const { season, cells, emergence, state } = plan;
+      if (state) this.keptStates.counts.resumed += 1;
+      else this.keptStates.counts.fromEmergence += 1;
+      // Kept at the day before the one asked for, once that day is over; an earlier day asked
+      // for does not replace a later state of the same season.
+      const keepAt = Math.min(lastDay - 1, lastCompleteDay);
+      const laterKept = plan.kept !== undefined && plan.kept.inputs === plan.inputs && plan.kept.validThrough > keepAt;
+      // The same day kept at the same revision: nothing to keep anew.
+      const unchanged = state !== undefined && keepAt === state.validThrough && revision === state.revision;
+      const keep =
+        keepAt >= emergence && keepAt >= (state?.validThrough ?? Number.NEGATIVE_INFINITY) && !laterKept && !unchanged;
+      const sums = sumsOf(plan);
+      const from = state === undefined ? emergence : state.validThrough + 1;
+      const run = runZone(
+        season,
+        cells,
+        emergence,
+        lastDay,
+        weatherOf,
+        coming,
+        waterOfDays(sums, from, lastDay),
+        state,
+        keep ? keepAt : null,
+      );
+      if (keep) {
+        const keptYear = yearOf(keepAt);
+        const keptDay = dayOfYearOf(keepAt);
+        this.keptStates.set(season.id, {
+          inputs: plan.inputs,
+          weather: weatherDigest(weatherOf, emergence, keepAt),
+          validThrough: keepAt,
+          lastYear,
+          revision,
+          depletion: run.kept ?? state!.depletion,
+          water: Float64Array.from(sums, (cell) => sumThrough(cell, keptYear, keptDay)),
+          sums: sums.map((cell) => trimSlices(cell, keptYear, keptDay)),
+        });
+      }
+      return run.zone;
+    });
     const sectors = sectorsOf(program, zones);
     let missingWeatherDays = 0;
     for (let day = firstDay; day <= lastDay; day += 1) if (!weatherOf.has(day)) missingWeatherDays += 1;
@@ -222,9 +374,15 @@ export class WaterBalanceService {
       reason: null,
       station: stationDays.stationId,
       missingWeatherDays,
-      forecast: 'recent-etc',
-      zones: zones.map((zone) => summarise(zone.name, [{ zone, indices: zone.cells.map((_, index) => index) }], date)),
-      sectors: sectors.map(({ name, parts }) => summarise(name, parts, date)),
+      forecast: forecastSource,
+      applicationDepth:
+        depthAtFullSpeed === null
+          ? null
+          : { depthAtFullSpeed: round(depthAtFullSpeed, 2), source: depth?.setting === null ? 'reports' : 'setting' },
+      zones: zones.map((zone) =>
+        summarise(zone.name, [{ zone, indices: zone.cells.map((_, index) => index) }], date, depthAtFullSpeed),
+      ),
+      sectors: sectors.map(({ name, parts }) => summarise(name, parts, date, depthAtFullSpeed)),
       step: WATER_GRID_STEP_M,
       cells: zones.flatMap((zone) =>
         zone.cells.map((cell, index): [number, number, number, number] => [
@@ -238,29 +396,134 @@ export class WaterBalanceService {
   }
 }
 
-/** Runs one zone's cells from emergence through the day asked for. */
+/** A cell's running sums, a slice per year (none: never watered). */
+type CellSums = readonly RunningSlice[];
+
+function yearOf(day: number): number {
+  return new Date(day * DAY_MS).getUTCFullYear();
+}
+
+/** The day in its year (1 January is 1) of a day number. */
+function dayOfYearOf(day: number): number {
+  return day - Date.UTC(yearOf(day), 0, 1) / DAY_MS + 1;
+}
+
+/** A cell's water from 1 January through a day of that year, as the watermap stores it. */
+function sumThrough(sums: CellSums | undefined, year: number, day: number): number {
+  const slice = sums?.find((candidate) => candidate.year === year);
+  if (!slice || day < slice.offset) return 0;
+  return slice.sums[Math.min(day - slice.offset, slice.sums.length - 1)]!;
+}
+
+function groupByCell(rows: RunningSlice[]): Map<string, RunningSlice[]> {
+  const cells = new Map<string, RunningSlice[]>();
+  for (const row of rows) {
+    const key = `${row.x}:${row.y}`;
+    const cell = cells.get(key);
+    if (cell) cell.push(row);
+    else cells.set(key, [row]);
+  }
+  return cells;
+}
+
+/** A cell's slices with the changed years' replaced. */
+function mergeSlices(kept: CellSums, changed: RunningSlice[]): CellSums {
+  return [...kept.filter((slice) => !changed.some((row) => row.year === slice.year)), ...changed];
+}
+
+/** What a kept state needs of a cell's sums: its years from the kept day's on, that year's from the day. */
+function trimSlices(sums: CellSums, year: number, day: number): CellSums {
+  return sums.flatMap((slice) => {
+    if (slice.year < year) return [];
+    if (slice.year > year || slice.offset >= day) return [slice];
+    const drop = Math.min(day - slice.offset, slice.sums.length - 1);
+    return [{ ...slice, offset: slice.offset + drop, sums: slice.sums.slice(drop) }];
+  });
+}
+
+/** The cells' water of each day from `first` through `last` (day numbers): `water[dayIndex * count + cell]`. */
+function waterOfDays(sums: CellSums[], first: number, last: number): Float64Array {
+  const count = sums.length;
+  const days = Math.max(0, last - first + 1);
+  const water = new Float64Array(days * count);
+  for (let index = 0; index < days; index += 1) {
+    const year = yearOf(first + index);
+    const day = dayOfYearOf(first + index);
+    for (let cell = 0; cell < count; cell += 1) {
+      const cellSums = sums[cell]!;
+      if (cellSums.length === 0) continue;
+      water[index * count + cell] =
+        sumThrough(cellSums, year, day) - (day === 1 ? 0 : sumThrough(cellSums, year, day - 1));
+    }
+  }
+  return water;
+}
+
+/** What a season's kept state depends on besides the weather and the water: its settings, cells and station. */
+function inputsDigest(season: CropSeasonRow, cells: GridCell[], stationId: string, waterSinceYear: number): string {
+  const hash = createHash('sha1');
+  hash.update(
+    JSON.stringify([
+      season.id,
+      season.crop,
+      season.soil,
+      season.emergence,
+      season.depletionFraction,
+      season.efficiency,
+      season.polygon,
+      stationId,
+      waterSinceYear,
+    ]),
+  );
+  hash.update(Int32Array.from(cells.flatMap((cell) => [cell.x, cell.y])));
+  return hash.digest('base64');
+}
+
+/** The station's days from `first` through `last` (day numbers), as the balance takes them. */
+function weatherDigest(weatherOf: ReadonlyMap<number, StationDay>, first: number, last: number): string {
+  const values: (number | null)[] = [];
+  for (let day = first; day <= last; day += 1) {
+    const reading = weatherOf.get(day);
+    if (reading === undefined) values.push(null);
+    else values.push(reading.referenceEvapotranspiration, reading.rain, reading.wind, reading.minHumidity);
+  }
+  return createHash('sha1').update(JSON.stringify(values)).digest('base64');
+}
+
+/**
+ * Runs one zone's cells through the day asked for: from emergence at field capacity, or from a
+ * kept state's day on; the depletion at the end of `keepAt` (a day number) comes back to be kept.
+ */
 function runZone(
   season: CropSeasonRow,
   cells: GridCell[],
   emergence: number,
   lastDate: number,
   weatherOf: ReadonlyMap<number, StationDay>,
-  /** Each cell's water of each day from `waterOffset` days before emergence; undefined: never watered. */
-  waterOfCells: (Float64Array | undefined)[],
-  waterOffset: number,
-): ZoneRun {
+  /** The forecast's days after `lastDate`, in order; none: the recent ETc stands for the coming days. */
+  coming: readonly ForecastDay[],
+  /** The cells' water from the first day run through `lastDate`: `water[dayIndex * count + cell]`. */
+  water: Float64Array,
+  state: KeptState | undefined,
+  keepAt: number | null,
+): { zone: ZoneRun; kept: Float64Array | null } {
   const crop = seasonCrop(season.crop, season.depletionFraction);
   const soil = soilWater(season.soil);
   const efficiency = season.efficiency ?? DEFAULT_APPLICATION_EFFICIENCY;
   const days = lastDate - emergence + 1;
   const count = cells.length;
+  // The forecast's days run on after the measured ones, within the season.
+  const ahead = Math.max(0, Math.min(coming.length, seasonLength(crop.parameters.stages) - days));
   const seasonWeather = {
-    referenceEvapotranspiration: new Float64Array(days),
-    rain: new Float64Array(days),
-    wind: new Float64Array(days),
-    minHumidity: new Float64Array(days),
+    referenceEvapotranspiration: new Float64Array(days + ahead),
+    rain: new Float64Array(days + ahead),
+    wind: new Float64Array(days + ahead).fill(Number.NaN),
+    minHumidity: new Float64Array(days + ahead).fill(Number.NaN),
   };
-  const applied = new Float64Array(days * count);
+  for (let index = 0; index < ahead; index += 1) {
+    seasonWeather.referenceEvapotranspiration[days + index] = coming[index]!.referenceEvapotranspiration;
+    seasonWeather.rain[days + index] = coming[index]!.rain;
+  }
   const reported = new Array<boolean>(days);
   for (let index = 0; index < days; index += 1) {
     // A day the station did not report counts as no ET0 and no rain; the answer says how many.
@@ -271,31 +534,69 @@ function runZone(
     seasonWeather.wind[index] = day?.wind ?? Number.NaN;
     seasonWeather.minHumidity[index] = day?.minHumidity ?? Number.NaN;
   }
-  for (let cell = 0; cell < count; cell += 1) {
-    const daily = waterOfCells[cell];
-    if (!daily) continue;
-    for (let index = 0; index < days; index += 1) applied[index * count + cell] = daily[waterOffset + index]!;
-  }
   const curves = seasonCurves(crop, soil, seasonWeather);
-  const run = runCells(curves, { count, applied }, { efficiency });
-  const lastOffset = (days - 1) * count;
+  // Season days (1 = emergence) run: from the kept state's next day, or from emergence.
+  const firstRun = state === undefined ? 1 : state.validThrough - emergence + 2;
+  /** The cells' water from season day `from` through `to`, day by day. */
+  const appliedOf = (from: number, to: number) =>
+    water.subarray((from - firstRun) * count, (to - firstRun + 1) * count);
+  let startDepletion: Float64Array | undefined = state?.depletion;
+  let kept: Float64Array | null = null;
+  let from = firstRun;
+  const keepDay = keepAt === null ? null : keepAt - emergence + 1;
+  if (keepDay !== null && keepDay >= firstRun && keepDay < days) {
+    // Two legs, so the kept depletion is the run's own at full precision.
+    const leg = runCells(
+      curves,
+      { count, applied: appliedOf(from, keepDay) },
+      { efficiency, firstDay: from, lastDay: keepDay, startDepletion },
+    );
+    kept = leg.finalDepletion;
+    startDepletion = kept;
+    from = keepDay + 1;
+  }
+  const applied = appliedOf(from, days);
+  const run = runCells(curves, { count, applied }, { efficiency, firstDay: from, lastDay: days, startDepletion });
+  const lastOffset = (days - from) * count;
   return {
-    name: season.name,
-    cells,
-    efficiency,
-    curves,
-    lastDay: days,
-    referenceEvapotranspiration: seasonWeather.referenceEvapotranspiration[days - 1]!,
-    rain: seasonWeather.rain[days - 1]!,
-    depletion: run.finalDepletion,
-    stress: Float64Array.from(run.stress.subarray(lastOffset, lastOffset + count)),
-    applied: applied.slice(lastOffset, lastOffset + count),
-    outlook: meanEvapotranspirationOutlook(
-      crop,
-      soil,
-      days + 1,
-      meanRecentEvapotranspiration(curves, days, RECENT_DAYS, reported),
-    ),
+    kept,
+    zone: {
+      name: season.name,
+      cells,
+      efficiency,
+      curves,
+      lastDay: days,
+      referenceEvapotranspiration: seasonWeather.referenceEvapotranspiration[days - 1]!,
+      rain: seasonWeather.rain[days - 1]!,
+      depletion: run.finalDepletion,
+      stress: Float64Array.from(run.stress.subarray(lastOffset, lastOffset + count)),
+      applied: applied.slice(lastOffset, lastOffset + count),
+      // The forecast's days, then the recent mean ETc for the rest of the season.
+      outlook: concatOutlooks(
+        outlookFromCurves(curves, days + 1),
+        meanEvapotranspirationOutlook(
+          crop,
+          soil,
+          days + 1 + ahead,
+          meanRecentEvapotranspiration(curves, days, RECENT_DAYS, reported),
+        ),
+      ),
+    },
+  };
+}
+
+function concatOutlooks(first: Outlook, second: Outlook): Outlook {
+  const join = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+    const joined = new Float64Array(a.length + b.length);
+    joined.set(a);
+    joined.set(b, a.length);
+    return joined;
+  };
+  return {
+    cropEvapotranspiration: join(first.cropEvapotranspiration, second.cropEvapotranspiration),
+    effectiveRain: join(first.effectiveRain, second.effectiveRain),
+    totalAvailableWater: join(first.totalAvailableWater, second.totalAvailableWater),
+    readilyAvailableWater: join(first.readilyAvailableWater, second.readilyAvailableWater),
   };
 }
 
@@ -325,7 +626,7 @@ function sectorsOf(program: ProgramData | null, zones: ZoneRun[]): { name: strin
  * An area's state: means over its cells (least and most for the depletion); the next irrigation
  * of each zone's part from that part's mean depletion, the earliest of them answered with its doses.
  */
-function summarise(name: string, parts: ZonePart[], date: string): WaterBalanceArea {
+function summarise(name: string, parts: ZonePart[], date: string, depthAtFullSpeed: number | null): WaterBalanceArea {
   let count = 0;
   const sums = { taw: 0, raw: 0, depletion: 0, ks: 0, etc: 0, et0: 0, rain: 0, applied: 0 };
   let depletionMin = Number.POSITIVE_INFINITY;
@@ -354,8 +655,11 @@ function summarise(name: string, parts: ZonePart[], date: string): WaterBalanceA
       earliest = { ...need, efficiency: zone.efficiency };
   }
   const mean = (sum: number) => round(sum / count, 2);
-  // Depth at 100 % is not known yet (a later step learns it): no percent timer.
   const doses = earliest && irrigationDoses(earliest.netDose, earliest.efficiency, null);
+  const timer =
+    doses && depthAtFullSpeed !== null && doses.grossDose > 0
+      ? percentTimerPlan(doses.grossDose, depthAtFullSpeed)
+      : null;
   return {
     name,
     taw: mean(sums.taw),
@@ -371,6 +675,7 @@ function summarise(name: string, parts: ZonePart[], date: string): WaterBalanceA
     nextIrrigation: earliest === null ? null : dotted(isoOfDayNumber(dayNumber(date) + 1 + earliest.daysAhead)),
     netDose: doses ? round(doses.netDose, 2) : null,
     grossDose: doses ? round(doses.grossDose, 2) : null,
-    percentTimer: doses?.percentTimer === null || !doses ? null : round(doses.percentTimer, 1),
+    percentTimer: timer === null ? null : round(timer.percentTimer, 1),
+    passes: timer?.passes ?? null,
   };
 }

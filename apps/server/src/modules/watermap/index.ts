@@ -15,6 +15,7 @@ declare module 'fastify' {
 }
 
 export { type CellDailyWater, type WatermapService, cellCentre } from './watermap.service';
+export type { RunningSlice } from './watermap.repository';
 export { WATER_GRID_STEP_M } from './water-accounting';
 
 /** The watermap: the water each machine applied, per grid cell and day, counted from its telemetry. */

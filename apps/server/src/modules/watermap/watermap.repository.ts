@@ -48,15 +48,18 @@ export async function addWater(db: Queryable, machineId: string, date: DayOfYear
   const stored = sql`cardinality(${waterCellYears.days})`;
   // The first element to rewrite: the day, or the one after the array's end if the day is later.
   const rewriteFrom = sql`least(${day}, ${stored} + 1)`;
+  // The machine's next water revision: writes of one machine are serialised by its progress row.
+  const revision = sql`(select coalesce(max(${waterCellYears.revision}), 0) + 1 from ${waterCellYears} where ${waterCellYears.machineId} = ${machineId})`;
   await db.execute(sql`
-    insert into ${waterCellYears} (machine_id, year, x, y, days)
-    select ${machineId}, ${date.year}::int, cell.x, cell.y, array_fill(0::float8, array[${day} - 1]) || cell.mm
+    insert into ${waterCellYears} (machine_id, year, x, y, days, revision)
+    select ${machineId}, ${date.year}::int, cell.x, cell.y, array_fill(0::float8, array[${day} - 1]) || cell.mm, ${revision}
     from unnest(
       ${column((cell) => cell.x)}::int[],
       ${column((cell) => cell.y)}::int[],
       ${column((cell) => cell.mm)}::float8[]
     ) as cell(x, y, mm)
     on conflict (machine_id, year, x, y) do update set
+      revision = excluded.revision,
       days = ${waterCellYears.days}[1 : ${rewriteFrom} - 1] || array(
         select coalesce(${waterCellYears.days}[least(d, ${stored})], 0)
           + case when d >= ${day} then excluded.days[${day}] else 0 end
@@ -137,4 +140,51 @@ export async function runningSumsOfYear(
       sums: sums.length === 1 && sums[0] === '' ? [] : sums.map(Number),
     };
   });
+}
+
+/** A cell's running sums of one year as read: the element of day d is `sums[d - offset]`; later days hold the last. */
+export type RunningSlice = { year: number; x: number; y: number; offset: number; sums: number[] };
+
+/**
+ * The rows of a machine's years `firstYear` to `lastYear` changed after water revision
+ * `sinceRevision` (all of them for -1), each as its running sums from day `lower` of year
+ * `lowerYear` (from 1 January in the other years) to its end; a row whose array ends before
+ * `lower` comes back with its last element, so a total through any day is readable. One
+ * statement, so `revision`, the machine's highest, is that of the rows read.
+ */
+export async function runningSumsChanged(
+  db: Queryable,
+  machineId: string,
+  options: { firstYear: number; lastYear: number; lowerYear: number; lower: number; sinceRevision: number },
+): Promise<{ revision: number; rows: RunningSlice[] }> {
+  const { days, year, x, y, revision } = waterCellYears;
+  const lower = sql`case when ${year} = ${options.lowerYear}::int then ${Math.max(1, options.lower)}::int else 1 end`;
+  const first = sql`least(${lower}, cardinality(${days}))`;
+  // Changed rows by the revision's index alone (its years sorted out here): with the years in the
+  // query, the planner took the primary key and read every row of the years.
+  const rowsWanted =
+    options.sinceRevision < 0
+      ? sql`${year} between ${options.firstYear}::int and ${options.lastYear}::int`
+      : sql`${revision} > ${options.sinceRevision}::bigint`;
+  const answer = await db.execute(sql`
+    select
+      (select max(${revision}) from ${waterCellYears} where ${waterCellYears.machineId} = ${machineId}) as revision,
+      string_agg(${year} || ',' || ${x} || ',' || ${y} || ',' || ${first} || ',' || array_to_string(${days}[${first} :], ','), ';') as text
+    from ${waterCellYears}
+    where ${waterCellYears.machineId} = ${machineId} and ${rowsWanted}`);
+  const [result] = (answer as unknown as { rows: { revision: string | number | null; text: string | null }[] }).rows;
+  const rows = !result?.text
+    ? []
+    : result.text.split(';').flatMap((row) => {
+        const [cellYear, cellX, cellY, offset, ...sums] = row.split(',');
+        if (Number(cellYear) < options.firstYear || Number(cellYear) > options.lastYear) return [];
+        return {
+          year: Number(cellYear),
+          x: Number(cellX),
+          y: Number(cellY),
+          offset: Number(offset),
+          sums: sums.map(Number),
+        };
+      });
+  return { revision: Number(result?.revision ?? 0), rows };
 }

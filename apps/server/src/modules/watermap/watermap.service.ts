@@ -5,7 +5,7 @@ import type { SignedInUser } from '../../http/request-context';
 import type { SprinklersService } from '../sprinklers';
 import { WATER_GRID_STEP_M } from './water-accounting';
 import { dayOfYear } from './day-of-year';
-import { runningSumsOfYear, waterPerCell } from './watermap.repository';
+import { type RunningSlice, runningSumsChanged, runningSumsOfYear, waterPerCell } from './watermap.repository';
 
 const LONGEST_RANGE_DAYS = 366;
 const DAY_MS = 86_400_000;
@@ -78,5 +78,17 @@ export class WatermapService {
       }
     }
     return { step: WATER_GRID_STEP_M, cells: [...cells.values()] };
+  }
+
+  /**
+   * For another module (the advice's kept water balance), which has checked the user's access:
+   * the machine's rows changed after water revision `sinceRevision` (every row for -1) as running
+   * sums, and the machine's highest revision (`runningSumsChanged`).
+   */
+  async changedWater(
+    machineId: string,
+    options: { firstYear: number; lastYear: number; lowerYear: number; lower: number; sinceRevision: number },
+  ): Promise<{ revision: number; rows: RunningSlice[] }> {
+    return runningSumsChanged(this.db, machineId, options);
   }
 }

@@ -1,4 +1,4 @@
-import { doublePrecision, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Water applied per machine, grid cell and year: `days[d]` is the running sum, the mm from
@@ -20,8 +20,17 @@ export const waterCellYears = pgTable(
     /** Cells north of the machine's centre, in grid steps */
     y: integer('y').notNull(),
     days: doublePrecision('days').array().notNull(),
+    /**
+     * The machine's water revision that last changed the row: every write of water gives the rows
+     * it touches the machine's highest revision plus one, so a reader that kept what it read can
+     * read only the rows changed since (the advice's kept water balance, docs/advice.md).
+     */
+    revision: bigint('revision', { mode: 'number' }).notNull().default(0),
   },
-  (table) => [primaryKey({ columns: [table.machineId, table.year, table.x, table.y] })],
+  (table) => [
+    primaryKey({ columns: [table.machineId, table.year, table.x, table.y] }),
+    index('water_cell_years_revision_idx').on(table.machineId, table.revision),
+  ],
 );
 
 /** How far each machine's telemetry has been turned into water on the grid. */

@@ -251,3 +251,27 @@ export async function insertWeatherReadings(
       .onConflictDoNothing();
   }
 }
+
+/**
+ * How many readings a station has from `from` up to `to` (excluded), and the last one's time: its
+ * readings are only ever added (a duplicate is dropped), so the same two mean the same readings.
+ * The primary key's index answers it alone.
+ */
+export async function readingsCount(
+  db: Queryable,
+  stationId: string,
+  from: Date,
+  to: Date,
+): Promise<{ count: number; last: number | null }> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)`, last: sql<Date | string | null>`max(${weatherReadings.ts})` })
+    .from(weatherReadings)
+    .where(
+      and(
+        eq(weatherReadings.stationId, stationId),
+        gte(weatherReadings.ts, from),
+        sql`${weatherReadings.ts} < ${to.toISOString()}`,
+      ),
+    );
+  return { count: Number(row?.count ?? 0), last: row?.last ? new Date(row.last).getTime() : null };
+}

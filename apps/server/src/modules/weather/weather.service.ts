@@ -10,6 +10,7 @@ import {
   type DailySummary,
   dailySummaries,
   firstReadingTime,
+  readingsCount,
   insertWeatherReading,
   insertWeatherReadings,
   latestReadingTimeColumn,
@@ -42,6 +43,9 @@ const DEFAULT_ELEVATION_M = 100;
 const WATTS_TO_DAILY_MEGAJOULES = 0.0864;
 
 /** One local calendar day of a station, as the soil-water balance reads it. */
+/** Station ranges whose days are kept (a season's days are a few KB). */
+const KEPT_STATION_RANGES = 500;
+
 export type StationDay = {
   /** YYYY-MM-DD in the farmers' time zone. */
   date: string;
@@ -54,7 +58,12 @@ export type StationDay = {
 };
 
 /** The nearest station's days over a range; days it did not report are absent. Null station: none within reach. */
-export type StationDays = { stationId: string | null; days: StationDay[] };
+export type StationDays = {
+  stationId: string | null;
+  days: StationDay[];
+  /** Where the station is, when there is one. */
+  position?: { lat: number; lng: number };
+};
 
 /**
  * The stations near a machine as `stationsNear` gives them, with what tells when that answer
@@ -69,6 +78,9 @@ export type WeatherNear = {
 };
 
 export class WeatherService {
+  /** Station days already summarised, by station and range, with the readings they came from (`readingsCount`). */
+  private readonly keptDays = new Map<string, { count: number; last: number | null; days: StationDay[] }>();
+
   constructor(
     private readonly db: Database,
     /** The farmers' time zone: "today" for rainfall and the days of ETP are its calendar days. */
@@ -143,6 +155,13 @@ export class WeatherService {
       .filter((station) => station.distance <= STATION_RADIUS_M)
       .sort((a, b) => a.distance - b.distance || a.stationId.localeCompare(b.stationId))[0];
     if (!nearest) return { stationId: null, days: [] };
+    // A station's days are kept while its readings over the range are the same (readingsCount).
+    const key = `${nearest.stationId}|${nearest.lat}|${from.toISOString()}|${to.toISOString()}`;
+    const fingerprint = await readingsCount(db, nearest.stationId, from, to);
+    const kept = this.keptDays.get(key);
+    if (kept && kept.count === fingerprint.count && kept.last === fingerprint.last) {
+      return { stationId: nearest.stationId, position: { lat: nearest.lat, lng: nearest.lng }, days: kept.days };
+    }
     const summaries = await dailySummaries(db, [nearest.stationId], from, to, this.timeZone);
     const days = summaries
       .map((day): StationDay => ({
@@ -153,7 +172,13 @@ export class WeatherService {
         minHumidity: day.minHumidity,
       }))
       .sort((a, b) => a.date.localeCompare(b.date));
-    return { stationId: nearest.stationId, days };
+    this.keptDays.delete(key);
+    this.keptDays.set(key, { ...fingerprint, days });
+    for (const oldest of this.keptDays.keys()) {
+      if (this.keptDays.size <= KEPT_STATION_RANGES) break;
+      this.keptDays.delete(oldest);
+    }
+    return { stationId: nearest.stationId, position: { lat: nearest.lat, lng: nearest.lng }, days };
   }
 
   /** Soil sensors within the machine's reach: latitude, longitude, moisture and depth when known. */

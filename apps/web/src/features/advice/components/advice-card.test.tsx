@@ -1,43 +1,19 @@
-import type { WaterBalance, WaterBalanceArea } from '@pivot/contracts';
+import type { WaterBalance } from '@pivot/contracts';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { buildWaterBalance, buildWaterBalanceArea } from '@/test-factories';
 import { renderInApp } from '@/test-utils';
 import { WaterBalanceAdvice } from './advice-card';
 
-const zone = (changes: Partial<WaterBalanceArea> = {}): WaterBalanceArea => ({
-  name: 'Kukurydza 2026',
-  taw: 41.6,
-  raw: 20.8,
-  depletion: 12.4,
-  depletionMin: 9.1,
-  depletionMax: 14,
-  ks: 1,
-  etc: 2.31,
-  et0: 4.62,
-  rain: 0,
-  applied: 0,
-  nextIrrigation: '10.06.2026',
-  netDose: 21.3,
-  grossDose: 25.06,
-  percentTimer: null,
-  ...changes,
-});
-
-const balance = (changes: Partial<WaterBalance> = {}): WaterBalance => ({
-  date: '07.06.2026',
-  reason: null,
-  station: 'WS-12',
-  missingWeatherDays: 0,
-  forecast: 'recent-etc',
-  zones: [zone()],
-  sectors: [
-    zone({ name: 'Sektor 1', nextIrrigation: '08.06.2026' }),
-    zone({ name: 'Sektor 2', nextIrrigation: null, netDose: null, grossDose: null }),
-  ],
-  step: 10,
-  cells: [],
-  ...changes,
-});
+const zone = buildWaterBalanceArea;
+const balance = (changes: Partial<WaterBalance> = {}): WaterBalance =>
+  buildWaterBalance({
+    sectors: [
+      zone({ name: 'Sektor 1', nextIrrigation: '08.06.2026' }),
+      zone({ name: 'Sektor 2', nextIrrigation: null, netDose: null, grossDose: null }),
+    ],
+    ...changes,
+  });
 
 describe('the irrigation advice', () => {
   it('shows each zone’s and sector’s depletion, next date and doses, and where the outlook came from', async () => {
@@ -79,5 +55,17 @@ describe('the irrigation advice', () => {
     expect(screen.getByRole('listitem', { name: 'Kukurydza 2026' })).toHaveTextContent('netto 21,3 mm, brutto 25,1 mm');
     expect(screen.getByText(/przez 3 dni sezonu/)).toBeVisible();
     expect(screen.getByText(/ostatnich 7 dniach, bez deszczu/)).toBeVisible();
+  });
+
+  it('names the forecast service when its days were used, in both languages', async () => {
+    const view = await renderInApp(
+      <WaterBalanceAdvice balance={balance({ forecast: 'forecast' })} today="08.06.2026" />,
+    );
+    expect(screen.getByText(/Forecast from the weather service/)).toBeVisible();
+    view.unmount();
+    await renderInApp(<WaterBalanceAdvice balance={balance({ forecast: 'forecast' })} today="08.06.2026" />, {
+      locale: 'pl',
+    });
+    expect(screen.getByText(/Prognoza z serwisu pogodowego/)).toBeVisible();
   });
 });

@@ -1,5 +1,6 @@
-import type { CurrentProgramData, Sector, WaterBalanceArea } from '@pivot/contracts';
+import type { CurrentProgramData, Sector } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
+import { buildWaterBalanceArea } from '@/test-factories';
 import { freeProgramName, hasAdvisedDoses, programFromAdvice } from './program-from-advice';
 
 const sector = (name: string, rate: number): Sector => ({
@@ -18,23 +19,13 @@ const sector = (name: string, rate: number): Sector => ({
   properties: { name, rate },
 });
 
-const advice = (name: string, grossDose: number | null): WaterBalanceArea => ({
-  name,
-  taw: 41.6,
-  raw: 20.8,
-  depletion: 12.4,
-  depletionMin: 9.1,
-  depletionMax: 14,
-  ks: 1,
-  etc: 2.31,
-  et0: 4.62,
-  rain: 0,
-  applied: 0,
-  nextIrrigation: grossDose === null ? null : '30.11.2026',
-  netDose: grossDose === null ? null : grossDose * 0.85,
-  grossDose,
-  percentTimer: null,
-});
+const advice = (name: string, grossDose: number | null) =>
+  buildWaterBalanceArea({
+    name,
+    nextIrrigation: grossDose === null ? null : '30.11.2026',
+    netDose: grossDose === null ? null : grossDose * 0.85,
+    grossDose,
+  });
 
 const current: CurrentProgramData = {
   type: 'FeatureCollection',

@@ -1,38 +1,14 @@
-import type { WaterBalance, WaterBalanceArea } from '@pivot/contracts';
+import type { WaterBalanceArea } from '@pivot/contracts';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { buildWaterBalance, buildWaterBalanceArea } from '@/test-factories';
 import { renderInApp } from '@/test-utils';
 import { SoilWaterLegend } from './soil-water-legend';
 
-const zone = (name: string, taw: number, raw: number): WaterBalanceArea => ({
-  name,
-  taw,
-  raw,
-  depletion: 10,
-  depletionMin: 8,
-  depletionMax: 12,
-  ks: 1,
-  etc: 2,
-  et0: 4,
-  rain: 0,
-  applied: 0,
-  nextIrrigation: null,
-  netDose: null,
-  grossDose: null,
-  percentTimer: null,
-});
+const zone = (name: string, taw: number, raw: number) =>
+  buildWaterBalanceArea({ name, taw, raw, depletion: 10, depletionMin: 8, depletionMax: 12, nextIrrigation: null });
 
-const balance = (zones: WaterBalanceArea[]): WaterBalance => ({
-  date: '07.06.2026',
-  reason: null,
-  station: 'WS-1',
-  missingWeatherDays: 0,
-  forecast: 'recent-etc',
-  zones,
-  sectors: [],
-  step: 10,
-  cells: [[52, 17, 10, 80]],
-});
+const balance = (zones: WaterBalanceArea[]) => buildWaterBalance({ station: 'WS-1', zones, cells: [[52, 17, 10, 80]] });
 
 describe('the soil water legend', () => {
   it('draws the RAW line where it lies on the TAW scale, and names the day', async () => {

@@ -1,0 +1,69 @@
+import type { ApplicationDepth, ApplicationDepthBody } from '@pivot/contracts';
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import type { SignedInUser } from '../../http/request-context';
+import type { SprinklerRow, SprinklersService } from '../sprinklers';
+import type { StoredReports } from '../telemetry-packing';
+import { learnDepthAtFullSpeed } from './application-depth';
+import { applicationDepths } from './application-depth.table';
+
+/** The reports a machine's depth at 100 % is learned from: the last days'. */
+const LEARNING_DAYS = 3;
+/** A learned depth is kept this long per machine before it is learned again. */
+const LEARNED_FOR_MS = 60 * 60_000;
+const DAY_MS = 86_400_000;
+
+export type ApplicationDepthServiceDeps = {
+  db: Database;
+  sprinklers: SprinklersService;
+  reports: Pick<StoredReports, 'during'>;
+  now?: () => number;
+};
+
+/** A machine's depth at 100 % (docs/advice.md, "The percent timer"): an administrator's setting, or learned from its reports. */
+export class ApplicationDepthService {
+  private readonly learned = new Map<string, { at: number; depth: number | null; pairs: number }>();
+
+  constructor(private readonly deps: ApplicationDepthServiceDeps) {}
+
+  /** For the water balance, which has checked the user's access. */
+  async of(sprinkler: Pick<SprinklerRow, 'id' | 'internalId'>): Promise<ApplicationDepth> {
+    const { db } = this.deps;
+    const [row] = await db.select().from(applicationDepths).where(eq(applicationDepths.sprinklerId, sprinkler.id));
+    const learned = await this.learn(sprinkler.internalId);
+    const setting = row?.depthAtFullSpeed ?? null;
+    return { setting, learned: learned.depth, learnedFrom: learned.pairs, depthAtFullSpeed: setting ?? learned.depth };
+  }
+
+  async get(actor: SignedInUser, sprinklerId: number): Promise<ApplicationDepth> {
+    return this.of(await this.deps.sprinklers.accessible(actor, sprinklerId));
+  }
+
+  /** An administrator's setting (the route lets only administrators in); null goes back to learning. */
+  async set(actor: SignedInUser, sprinklerId: number, body: ApplicationDepthBody): Promise<ApplicationDepth> {
+    const { db } = this.deps;
+    const sprinkler = await this.deps.sprinklers.accessible(actor, sprinklerId);
+    if (body.depthAtFullSpeed === null) {
+      await db.delete(applicationDepths).where(eq(applicationDepths.sprinklerId, sprinkler.id));
+    } else {
+      await db
+        .insert(applicationDepths)
+        .values({ sprinklerId: sprinkler.id, depthAtFullSpeed: body.depthAtFullSpeed })
+        .onConflictDoUpdate({
+          target: applicationDepths.sprinklerId,
+          set: { depthAtFullSpeed: body.depthAtFullSpeed, updatedAt: new Date() },
+        });
+    }
+    return this.of(sprinkler);
+  }
+
+  private async learn(machineId: string): Promise<{ depth: number | null; pairs: number }> {
+    const now = (this.deps.now ?? Date.now)();
+    const kept = this.learned.get(machineId);
+    if (kept && now - kept.at < LEARNED_FOR_MS) return kept;
+    const reports = await this.deps.reports.during(machineId, new Date(now - LEARNING_DAYS * DAY_MS), new Date(now));
+    const learned = { at: now, ...learnDepthAtFullSpeed(reports) };
+    this.learned.set(machineId, learned);
+    return learned;
+  }
+}

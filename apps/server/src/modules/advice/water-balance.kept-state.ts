@@ -1,0 +1,74 @@
+import type { RunningSlice } from '../watermap';
+
+/**
+ * The water balance's kept states (docs/advice.md, "Kept state"): for each crop season, its cells'
+ * depletion at the end of a past day, so that a later answer runs only the days since. Kept in
+ * the server's memory; each one carries what it was computed from (the season's settings, its
+ * cells, the station, the weather and every cell's running total of water through that day), and
+ * the water balance uses it only when the database still holds the same, so any number of server
+ * instances over one database answer alike, and a state lost on a restart is computed again.
+ */
+export type KeptState = {
+  /** Digest of the season's settings, its cells, the station and the first season's year. */
+  inputs: string;
+  /** Digest of the station's days from the season's emergence through `validThrough`. */
+  weather: string;
+  /** The last year whose rows the state's water was read from. */
+  lastYear: number;
+  /** The machine's water revision the state's water was read at (watermap's `water_cell_years.revision`). */
+  revision: number;
+  /** The last day the state holds, as days since 1970-01-01. */
+  validThrough: number;
+  /** Each cell's depletion at the end of `validThrough`, mm, in the zone's cell order. */
+  depletion: Float64Array;
+  /** Each cell's water from 1 January through `validThrough` of its year, mm, as the watermap stores it. */
+  water: Float64Array;
+  /** Each cell's running sums as read, from `validThrough` on: the days after it are read from here. */
+  sums: (readonly RunningSlice[])[];
+};
+
+/** Cells kept at most, over all seasons: 16 bytes each, 2 M cells are 32 MB (about 230 machines of 520 m). */
+export const KEPT_CELLS_LIMIT = 2_000_000;
+
+/** The kept states by season id, the least recently used dropped first beyond the limit. */
+export class KeptStates {
+  private readonly states = new Map<number, KeptState>();
+  private cells = 0;
+  /** How many answers went on from a kept state, and how many ran a season from its emergence. */
+  readonly counts = { resumed: 0, fromEmergence: 0 };
+
+  constructor(private readonly cellLimit = KEPT_CELLS_LIMIT) {}
+
+  get(seasonId: number): KeptState | undefined {
+    const state = this.states.get(seasonId);
+    if (state) {
+      this.states.delete(seasonId);
+      this.states.set(seasonId, state);
+    }
+    return state;
+  }
+
+  set(seasonId: number, state: KeptState): void {
+    this.delete(seasonId);
+    if (state.depletion.length > this.cellLimit) return;
+    this.states.set(seasonId, state);
+    this.cells += state.depletion.length;
+    for (const [id, oldest] of this.states) {
+      if (this.cells <= this.cellLimit) break;
+      this.states.delete(id);
+      this.cells -= oldest.depletion.length;
+    }
+  }
+
+  delete(seasonId: number): void {
+    const state = this.states.get(seasonId);
+    if (!state) return;
+    this.states.delete(seasonId);
+    this.cells -= state.depletion.length;
+  }
+
+  clear(): void {
+    this.states.clear();
+    this.cells = 0;
+  }
+}
