@@ -100,6 +100,14 @@ export function SprinklersTable() {
       // Wide enough for "was moving forward" and "last known 3 min ago" on a line each.
       className: 'min-w-40',
     },
+    {
+      // Beside the state, so a laptop's width shows it: what the farmer opens the list for. From the
+      // machine's crop seasons (docs/advice.md), read apart from the list and kept for minutes.
+      id: 'nextIrrigation',
+      header: t('sprinklers.columns.nextIrrigation'),
+      cell: (machine) => <NextIrrigation sprinklerId={machine.id} />,
+      className: 'whitespace-nowrap tabular-nums',
+    },
     measured({
       id: 'speed',
       header: t('sprinklers.columns.speed'),
@@ -130,13 +138,6 @@ export function SprinklersTable() {
       sortable: true,
       cell: (machine) => values.date(machine.currentProgramTimestamp),
       className: 'whitespace-nowrap',
-    },
-    {
-      // From the machine's crop seasons (docs/advice.md), read apart from the list and kept for minutes.
-      id: 'nextIrrigation',
-      header: t('sprinklers.columns.nextIrrigation'),
-      cell: (machine) => <NextIrrigation sprinklerId={machine.id} />,
-      className: 'whitespace-nowrap tabular-nums',
     },
   ];
 
