@@ -102,6 +102,7 @@ export function buildWaterBalance(changes: Partial<WaterBalance> = {}): WaterBal
     sectors: [],
     step: 10,
     cells: [],
+    probes: [],
     ...changes,
   };
 }

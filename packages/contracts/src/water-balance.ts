@@ -54,6 +54,33 @@ export const WaterBalanceAreaSchema = z.strictObject({
 });
 export type WaterBalanceArea = z.infer<typeof WaterBalanceAreaSchema>;
 
+/** Why a probe's reading does not correct the model: older than the limit, or not in a crop zone's cell. */
+export const PROBE_UNUSED_REASONS = ['stale', 'outside'] as const;
+
+/**
+ * A soil probe near the machine and what its reading says of its cell (docs/advice.md, "Probes"):
+ * the depletion by Eq. 87 beside the model's, mm, and the offset the zone's cells moved by.
+ */
+export const WaterBalanceProbeSchema = z.strictObject({
+  id: z.string(),
+  /** The crop zone whose cell holds the probe; null outside every zone. */
+  zone: z.string().nullable(),
+  /** [lng, lat] */
+  position: z.tuple([z.number(), z.number()]),
+  /** When the reading was taken, ms since the epoch: the newest at or before the end of the day. */
+  readAt: z.number(),
+  /** Volumetric water content, % */
+  moisture: z.number(),
+  /** The cell's depletion by the probe (Eq. 87) and by the model, mm; offset = probe − model. Null outside a zone. */
+  probeDepletion: z.number().nullable(),
+  modelDepletion: z.number().nullable(),
+  offset: z.number().nullable(),
+  /** Whether the offset corrected its zone's cells. */
+  used: z.boolean(),
+  reason: z.enum(PROBE_UNUSED_REASONS).optional(),
+});
+export type WaterBalanceProbe = z.infer<typeof WaterBalanceProbeSchema>;
+
 export const WaterBalanceSchema = z.strictObject({
   /** The day described, dd.mm.yyyy. */
   date: DottedDateSchema,
@@ -72,6 +99,8 @@ export const WaterBalanceSchema = z.strictObject({
   /** The cells as the watermap serves them: grid step, m, and per cell [lat, lng, depletion mm, TAW mm]. */
   step: z.number().positive(),
   cells: z.array(z.tuple([z.number(), z.number(), z.number(), z.number()])),
+  /** The probes near the machine with a reading of the day or the 7 days before; zones and cells are corrected by those used. */
+  probes: z.array(WaterBalanceProbeSchema),
 });
 export type WaterBalance = z.infer<typeof WaterBalanceSchema>;
 

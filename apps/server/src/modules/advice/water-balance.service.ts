@@ -13,7 +13,7 @@ import {
 import { createHash } from 'node:crypto';
 import type { Database } from '../../db/client';
 import type { SignedInUser } from '../../http/request-context';
-import { localDate, startOfLocalDay } from '../../time/local-day';
+import { addDays, localDate, localMidnight, startOfLocalDay } from '../../time/local-day';
 import type { SprinklersService } from '../sprinklers';
 import { type RunningSlice, WATER_GRID_STEP_M, type WatermapService, cellCentre } from '../watermap';
 import type { StationDay, WeatherService } from '../weather';
@@ -43,6 +43,7 @@ import {
 } from './water-balance';
 import { type KeptState, KeptStates } from './water-balance.kept-state';
 import { activeProgramOf } from './water-balance.repository';
+import { PROBE_LOOKBACK_MS, correctByProbes } from './probes';
 
 export type WaterBalanceServiceDeps = {
   db: Database;
@@ -191,16 +192,26 @@ export class WaterBalanceService {
       sectors: [],
       step: WATER_GRID_STEP_M,
       cells: [],
+      probes: [],
     });
     const seasons = (await listCropSeasons(db, sprinkler.id)).filter((season) => runsOn(season, lastDay));
     if (seasons.length === 0) return empty('no_season');
 
     const centre = { lat: Number(sprinkler.lat), lng: Number(sprinkler.lng) };
     const firstDay = Math.min(...seasons.map((season) => dayNumber(season.emergence)));
-    const [stationDays, program, depth] = await Promise.all([
+    // The probes' newest readings at or before the end of the day (docs/advice.md, "Probes").
+    const endOfDay = localMidnight(timeZone, addDays(date, 1)).getTime();
+    const [stationDays, program, depth, probeReadings] = await Promise.all([
       weather.dailyWeatherNear(db, centre, isoOfDayNumber(firstDay), date),
       activeProgramOf(db, sprinkler.internalId),
       this.deps.applicationDepth?.of(sprinkler),
+      weather.probeReadings(
+        db,
+        centre,
+        sprinkler.armLength,
+        new Date(endOfDay - PROBE_LOOKBACK_MS),
+        new Date(endOfDay - 1),
+      ),
     ]);
     const depthAtFullSpeed = depth?.depthAtFullSpeed ?? null;
     if (stationDays.stationId === null) return empty('no_weather_station');
@@ -366,6 +377,23 @@ export class WaterBalanceService {
       }
       return run.zone;
     });
+    // The probes move their zones' cells for this answer only: the kept states hold the model's.
+    const correction = correctByProbes(
+      zones.map((zone, index) => ({
+        name: zone.name,
+        cells: zone.cells,
+        depletion: zone.depletion,
+        soil: soilWater(plans[index]!.season.soil),
+        rootDepth: zone.curves.rootDepth[zone.lastDay - 1]!,
+        totalAvailableWater: zone.curves.totalAvailableWater[zone.lastDay - 1]!,
+      })),
+      probeReadings,
+      { centre, step: WATER_GRID_STEP_M },
+      endOfDay,
+    );
+    zones.forEach((zone, index) => {
+      zone.depletion = correction.depletions[index]!;
+    });
     const sectors = sectorsOf(program, zones);
     let missingWeatherDays = 0;
     for (let day = firstDay; day <= lastDay; day += 1) if (!weatherOf.has(day)) missingWeatherDays += 1;
@@ -392,6 +420,7 @@ export class WaterBalanceService {
           round(zone.curves.totalAvailableWater[zone.lastDay - 1]!, 1),
         ]),
       ),
+      probes: correction.probes,
     };
   }
 }

@@ -16,6 +16,7 @@ export {
   type WeatherService,
   presentSensorsNear,
 } from './weather.service';
+export type { SoilReading } from './weather.repository';
 
 /**
  * Weather: what stations and soil sensors report through their machine's controller, and what a

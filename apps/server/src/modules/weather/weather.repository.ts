@@ -1,7 +1,7 @@
 import type { SoilMessage, WeatherMessage } from '@pivot/contracts';
 import { type AnyColumn, type Placeholder, and, between, eq, gte, inArray, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { soilSensors, weatherReadings } from './weather.table';
+import { soilReadings, soilSensors, weatherReadings } from './weather.table';
 
 /** Who reported a reading: the station or sensor, and the controller that speaks for it. */
 type Reporter<K extends string> = Record<K, string> & { machineId: string };
@@ -58,6 +58,37 @@ export async function upsertSoilReading(
       set: values,
       setWhere: sql`${soilSensors.ts} < excluded.ts and ${soilSensors.machineId} is not distinct from excluded.machine_id`,
     });
+  // The history too, when the sensor is this controller's (the first to report it decides).
+  const [owner] = await db
+    .select({ machineId: soilSensors.machineId })
+    .from(soilSensors)
+    .where(eq(soilSensors.sensorId, sensorId));
+  if (owner?.machineId !== machineId) return;
+  await db
+    .insert(soilReadings)
+    .values({ sensorId, ...values })
+    .onConflictDoNothing();
+}
+
+export type SoilReading = Omit<typeof soilReadings.$inferSelect, 'machineId'>;
+
+/**
+ * Each sensor's newest reading from inside the area in [from, to]: a probe's reading at or before
+ * the end of a day (`to`), with its position and time; none older than `from`.
+ */
+export async function soilReadingsAtOrBefore(db: Queryable, area: Area, from: Date, to: Date): Promise<SoilReading[]> {
+  return db
+    .selectDistinctOn([soilReadings.sensorId], {
+      sensorId: soilReadings.sensorId,
+      ts: soilReadings.ts,
+      lat: soilReadings.lat,
+      lng: soilReadings.lng,
+      moisture: soilReadings.moisture,
+      depth: soilReadings.depth,
+    })
+    .from(soilReadings)
+    .where(and(between(soilReadings.ts, from, to), insideArea(soilReadings.lat, soilReadings.lng, area)))
+    .orderBy(soilReadings.sensorId, sql`${soilReadings.ts} desc`);
 }
 
 /** A latitude and longitude range; in a prepared query, placeholders for one. */

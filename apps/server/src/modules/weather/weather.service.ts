@@ -16,7 +16,9 @@ import {
   latestReadingTimeColumn,
   latestReadingsIn,
   rainSince,
+  type SoilReading,
   type SoilSensorRow,
+  soilReadingsAtOrBefore,
   soilSensorsIn,
   soilSensorsInColumn,
   stationsReportingIn,
@@ -188,6 +190,14 @@ export class WeatherService {
       armLength,
       await soilSensorsIn(db, sensorArea(centre, armLength), readingsSince()),
     );
+  }
+
+  /**
+   * Each soil probe's newest reading from [from, to] in the machine's area (its reach plus the
+   * sensors' margin, as a box): the water balance's probes (docs/advice.md, "Probes").
+   */
+  probeReadings(db: Queryable, centre: LatLng, armLength: number, from: Date, to: Date): Promise<SoilReading[]> {
+    return soilReadingsAtOrBefore(db, sensorArea(centre, armLength), from, to);
   }
 
   /**

@@ -33,3 +33,23 @@ export const soilSensors = pgTable('soil_sensors', {
   moisture: doublePrecision('moisture').notNull(),
   depth: doublePrecision('depth'),
 });
+
+/**
+ * Every accepted soil-moisture reading, for the water balance's probes (docs/advice.md, "Probes"):
+ * a probe's reading at or before the end of a past day. `soil_sensors` keeps only the newest.
+ */
+export const soilReadings = pgTable(
+  'soil_readings',
+  {
+    sensorId: text('sensor_id').notNull(),
+    machineId: text('machine_id'),
+    ts: timestamp('ts', { withTimezone: true, precision: 3 }).notNull(),
+    lat: doublePrecision('lat').notNull(),
+    lng: doublePrecision('lng').notNull(),
+    /** Volumetric water content, % */
+    moisture: doublePrecision('moisture').notNull(),
+    /** Probe depth, cm */
+    depth: doublePrecision('depth'),
+  },
+  (table) => [primaryKey({ columns: [table.sensorId, table.ts] }), index('soil_readings_ts_idx').on(table.ts)],
+);

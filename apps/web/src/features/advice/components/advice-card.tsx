@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useWaterBalance } from '../api/get-water-balance';
 import { freeProgramName, hasAdvisedDoses, programFromAdvice } from '../lib/program-from-advice';
+import { ProbesTable } from './probes-table';
 import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { FIELD_FORMAT, formatDate } from '@/ui/date-picker/dates';
@@ -96,6 +97,7 @@ export function WaterBalanceAdvice({ balance, today }: { balance: WaterBalance; 
       {balance.sectors.length > 0 && (
         <AreaList title={t('advice.balance.sectors')} areas={balance.sectors} today={today} />
       )}
+      <ProbesTable probes={balance.probes} />
     </div>
   );
 }

@@ -1,0 +1,105 @@
+/**
+ * Soil probes correct the model (issue 21 item 3, docs/advice.md "Probes"): a probe's reading
+ * gives its cell's depletion by Eq. 87; the zone's cells move by the offset from the model's.
+ */
+import { METRES_PER_DEGREE, type WaterBalanceProbe } from '@pivot/contracts';
+import { depletionFromWaterContent } from './root-zone';
+import type { SoilWater } from './soil-table';
+
+/** A reading older than this before the end of the day asked for is listed, not used. */
+export const PROBE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/** Readings older than this before the end of the day are not looked for at all. */
+export const PROBE_LOOKBACK_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** A probe's reading: moisture as the protocol sends it, volumetric %. */
+export type ProbeReading = { sensorId: string; ts: Date; lat: number; lng: number; moisture: number };
+
+/** A crop zone as the correction needs it: its cells' grid indices and depletions, its soil and root zone that day. */
+export type ProbeZone = {
+  name: string;
+  cells: readonly { x: number; y: number }[];
+  depletion: Float64Array;
+  soil: SoilWater;
+  rootDepth: number;
+  totalAvailableWater: number;
+};
+
+/** The grid cell (indices east and north of the centre, as `cellCentre` numbers them) holding a position. */
+export function cellOf(
+  centre: { lat: number; lng: number },
+  step: number,
+  position: { lat: number; lng: number },
+): { x: number; y: number } {
+  const north = (position.lat - centre.lat) * METRES_PER_DEGREE;
+  const east = (position.lng - centre.lng) * METRES_PER_DEGREE * Math.cos((centre.lat * Math.PI) / 180);
+  return { x: Math.floor(east / step), y: Math.floor(north / step) };
+}
+
+function round(value: number, decimals: number): number {
+  const factor = 10 ** decimals;
+  return Math.round(value * factor) / factor;
+}
+
+/**
+ * Each probe's depletion (Eq. 87, held to 0 … TAW) beside its cell's in the model, and the zones'
+ * depletions corrected: every cell of a zone moved by the mean offset of its used probes (those
+ * read no more than `PROBE_MAX_AGE_MS` before `endOfDay`), held to 0 … TAW. Zones without a used
+ * probe keep their arrays; the arrays given are never changed.
+ */
+export function correctByProbes(
+  zones: readonly ProbeZone[],
+  readings: readonly ProbeReading[],
+  grid: { centre: { lat: number; lng: number }; step: number },
+  endOfDay: number,
+): { probes: WaterBalanceProbe[]; depletions: Float64Array[] } {
+  const cellIndex = new Map<string, { zone: number; cell: number }>();
+  zones.forEach((zone, zoneIndex) =>
+    zone.cells.forEach((cell, index) => cellIndex.set(`${cell.x}:${cell.y}`, { zone: zoneIndex, cell: index })),
+  );
+  const offsets = zones.map(() => [] as number[]);
+  const probes = [...readings]
+    .sort((a, b) => a.sensorId.localeCompare(b.sensorId))
+    .map((reading): WaterBalanceProbe => {
+      const base = {
+        id: reading.sensorId,
+        position: [reading.lng, reading.lat] as [number, number],
+        readAt: reading.ts.getTime(),
+        moisture: reading.moisture,
+      };
+      const { x, y } = cellOf(grid.centre, grid.step, reading);
+      const found = cellIndex.get(`${x}:${y}`);
+      if (!found) {
+        return {
+          ...base,
+          zone: null,
+          probeDepletion: null,
+          modelDepletion: null,
+          offset: null,
+          used: false,
+          reason: 'outside',
+        };
+      }
+      const zone = zones[found.zone]!;
+      const probeDepletion = depletionFromWaterContent(zone.soil, reading.moisture / 100, zone.rootDepth);
+      const modelDepletion = zone.depletion[found.cell]!;
+      const offset = probeDepletion - modelDepletion;
+      const used = endOfDay - reading.ts.getTime() <= PROBE_MAX_AGE_MS;
+      if (used) offsets[found.zone]!.push(offset);
+      return {
+        ...base,
+        zone: zone.name,
+        probeDepletion: round(probeDepletion, 2),
+        modelDepletion: round(modelDepletion, 2),
+        offset: round(offset, 2),
+        used,
+        ...(used ? {} : { reason: 'stale' as const }),
+      };
+    });
+  const depletions = zones.map((zone, index) => {
+    const zoneOffsets = offsets[index]!;
+    if (zoneOffsets.length === 0) return zone.depletion;
+    const offset = zoneOffsets.reduce((sum, value) => sum + value, 0) / zoneOffsets.length;
+    return zone.depletion.map((depletion) => Math.min(zone.totalAvailableWater, Math.max(0, depletion + offset)));
+  });
+  return { probes, depletions };
+}

@@ -1,0 +1,110 @@
+import { METRES_PER_DEGREE } from '@pivot/contracts';
+import { describe, expect, it } from 'vitest';
+import { PROBE_MAX_AGE_MS, type ProbeZone, cellOf, correctByProbes } from '../../src/modules/advice/probes';
+import { depletionFromWaterContent } from '../../src/modules/advice/root-zone';
+
+const CENTRE = { lat: 52, lng: 17 };
+const STEP = 10;
+const END_OF_DAY = Date.UTC(2026, 5, 7, 22);
+const HOUR_MS = 3_600_000;
+/** To 1e-9 mm: the figures are exact by hand, not in binary. */
+const rounded = (values: Float64Array) => Array.from(values, (value) => Math.round(value * 1e9) / 1e9);
+
+/** The position of a cell's centre (the inverse of `cellOf`). */
+function centreOf(x: number, y: number) {
+  return {
+    lat: CENTRE.lat + ((y + 0.5) * STEP) / METRES_PER_DEGREE,
+    lng: CENTRE.lng + ((x + 0.5) * STEP) / (METRES_PER_DEGREE * Math.cos((CENTRE.lat * Math.PI) / 180)),
+  };
+}
+
+// θFC 0.30, θWP 0.15, Zr 0.6 m: TAW = 1000 × 0.15 × 0.6 = 90 mm.
+const zone = (depletion: number[]): ProbeZone => ({
+  name: 'Maize',
+  cells: [
+    { x: 0, y: 0 },
+    { x: 1, y: 0 },
+    { x: -1, y: -1 },
+  ],
+  depletion: Float64Array.from(depletion),
+  soil: { fieldCapacity: 0.3, wiltingPoint: 0.15 },
+  rootDepth: 0.6,
+  totalAvailableWater: 90,
+});
+
+describe("a probe's depletion (Eq. 87)", () => {
+  it('is 1000 (θFC − θ) Zr: θFC 0.30, θ 0.22, Zr 0.6 m → 48 mm, held to 0 … TAW', () => {
+    const soil = { fieldCapacity: 0.3, wiltingPoint: 0.15 };
+    expect(depletionFromWaterContent(soil, 0.22, 0.6)).toBeCloseTo(48, 10);
+    expect(depletionFromWaterContent(soil, 0.35, 0.6)).toBe(0); // above field capacity
+    expect(depletionFromWaterContent(soil, 0.1, 0.6)).toBeCloseTo(90, 10); // below wilting point: TAW
+  });
+
+  it('finds the cell holding a position as the watermap numbers them', () => {
+    expect(cellOf(CENTRE, STEP, centreOf(0, 0))).toEqual({ x: 0, y: 0 });
+    expect(cellOf(CENTRE, STEP, centreOf(-3, 7))).toEqual({ x: -3, y: 7 });
+  });
+});
+
+describe('the correction by probes', () => {
+  it("moves every cell of the zone by the probe's offset, the moisture taken as % (22 % → 48 mm)", () => {
+    const model = zone([30, 40, 85]);
+    const { probes, depletions } = correctByProbes(
+      [model],
+      [{ sensorId: 'P1', ts: new Date(END_OF_DAY - 2 * HOUR_MS), moisture: 22, ...centreOf(1, 0) }],
+      { centre: CENTRE, step: STEP },
+      END_OF_DAY,
+    );
+    // The probe's cell: model 40 mm, probe 48 mm, offset +8 mm; 85 + 8 is held to TAW (90).
+    expect(probes).toEqual([
+      expect.objectContaining({
+        id: 'P1',
+        zone: 'Maize',
+        moisture: 22,
+        probeDepletion: 48,
+        modelDepletion: 40,
+        offset: 8,
+        used: true,
+      }),
+    ]);
+    expect(probes[0]!.reason).toBeUndefined();
+    expect(rounded(depletions[0]!)).toEqual([38, 48, 90]);
+    // The model's array is not changed (the kept state holds it).
+    expect(Array.from(model.depletion)).toEqual([30, 40, 85]);
+  });
+
+  it('takes the mean offset of several probes, and lists a stale or outside probe without using it', () => {
+    const readings = [
+      // cell (0, 0): model 30, probe 48 → +18
+      { sensorId: 'A', ts: new Date(END_OF_DAY - HOUR_MS), moisture: 22, ...centreOf(0, 0) },
+      // cell (1, 0): model 40, probe 1000 × (0.30 − 0.27) × 0.6 = 18 → −22
+      { sensorId: 'B', ts: new Date(END_OF_DAY - PROBE_MAX_AGE_MS), moisture: 27, ...centreOf(1, 0) },
+      // a day and a second old: stale
+      { sensorId: 'C', ts: new Date(END_OF_DAY - PROBE_MAX_AGE_MS - 1000), moisture: 10, ...centreOf(-1, -1) },
+      // no cell of the zone there
+      { sensorId: 'D', ts: new Date(END_OF_DAY - HOUR_MS), moisture: 10, ...centreOf(5, 5) },
+    ];
+    const { probes, depletions } = correctByProbes(
+      [zone([30, 40, 50])],
+      readings,
+      { centre: CENTRE, step: STEP },
+      END_OF_DAY,
+    );
+    expect(probes.map((probe) => [probe.id, probe.used, probe.reason, probe.offset])).toEqual([
+      ['A', true, undefined, 18],
+      ['B', true, undefined, -22],
+      ['C', false, 'stale', 40],
+      ['D', false, 'outside', null],
+    ]);
+    expect(probes[3]).toMatchObject({ zone: null, probeDepletion: null, modelDepletion: null });
+    // Mean offset (18 − 22) / 2 = −2 mm.
+    expect(rounded(depletions[0]!)).toEqual([28, 38, 48]);
+  });
+
+  it('leaves a zone without a used probe as the model has it', () => {
+    const model = zone([30, 40, 50]);
+    const { probes, depletions } = correctByProbes([model], [], { centre: CENTRE, step: STEP }, END_OF_DAY);
+    expect(probes).toEqual([]);
+    expect(depletions[0]).toBe(model.depletion);
+  });
+});

@@ -1,0 +1,145 @@
+import { METRES_PER_DEGREE, WaterBalanceSchema } from '@pivot/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { weatherReadings } from '../../src/modules/weather/weather.table';
+import type { ApiClient } from '../support/api-client';
+import { buildSprinkler, grant } from '../support/fixtures';
+import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
+
+const HOUR_MS = 60 * 60 * 1000;
+/** June in Warsaw is UTC+2: local midnight of day d of June 2026. */
+const localMidnight = (day: number) => Date.UTC(2026, 5, day) - 2 * HOUR_MS;
+const CENTRE = { lat: 52.3, lng: 17.2 };
+const DAYS = 7;
+
+// A custom crop on a loam: roots 0.2 → 0.6 m through the first 30 days (Annex 8, Eq. 8-3).
+const STAGES = [10, 20, 30, 20] as const;
+const ROOT_DEPTH = [0.2, 0.6] as const;
+const FIELD_CAPACITY = 0.25;
+const WILTING_POINT = 0.12;
+const rootDepth = (day: number) =>
+  Math.min(ROOT_DEPTH[1], ROOT_DEPTH[0] + ((ROOT_DEPTH[1] - ROOT_DEPTH[0]) * (day - 1)) / (STAGES[0] + STAGES[1] - 1));
+const taw = (day: number) => 1000 * (FIELD_CAPACITY - WILTING_POINT) * rootDepth(day);
+
+/** A position `east` and `north` metres from the machine's centre. */
+function offsetFromCentre(east: number, north: number) {
+  return {
+    lat: CENTRE.lat + north / METRES_PER_DEGREE,
+    lng: CENTRE.lng + east / (METRES_PER_DEGREE * Math.cos((CENTRE.lat * Math.PI) / 180)),
+  };
+}
+
+/** An hourly reading of a summer day without rain. */
+function hourlyReadings(day: number) {
+  return Array.from({ length: 24 }, (_, hour) => {
+    const daylight = Math.max(0, Math.sin(((hour - 5) / 15) * Math.PI));
+    return {
+      stationId: 'WS-PROBES',
+      machineId: null,
+      ts: new Date(localMidnight(day) + hour * HOUR_MS + 30 * 60 * 1000),
+      lat: CENTRE.lat + 0.001,
+      lng: CENTRE.lng,
+      temperature: 14 + 12 * daylight,
+      humidity: 90 - 40 * daylight,
+      rain: 0,
+      wind: 2,
+      solarRadiation: 750 * daylight,
+    };
+  });
+}
+
+describe('the water balance corrected by soil probes', () => {
+  let t: TestApp;
+  let farmer: ApiClient;
+  let sprinklerId: number;
+  let machineId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ TIME_ZONE: 'Europe/Warsaw' });
+    const pivot = await buildSprinkler(t, { lat: '52.300000', lng: '17.200000', armLength: 150 });
+    sprinklerId = pivot.id;
+    machineId = pivot.internalId;
+    const user = await t.buildUser();
+    await grant(t, pivot.id, user.id, 'control');
+    farmer = t.client();
+    await farmer.login(user.email, USER_PASSWORD);
+    for (let day = 1; day <= DAYS; day += 1) await t.database.db.insert(weatherReadings).values(hourlyReadings(day));
+    const seasons = await farmer.put(`/api/sprinkler/${sprinklerId}/crop-seasons/`, [
+      {
+        name: 'Probed crop',
+        polygon: null,
+        crop: { kc: [0.5, 1.1, 0.6], stages: [...STAGES], rootDepth: [...ROOT_DEPTH], p: 0.5 },
+        emergence: '01.06.2026',
+        soil: { fieldCapacity: FIELD_CAPACITY, wiltingPoint: WILTING_POINT },
+      },
+    ]);
+    expect(seasons.status).toBe(200);
+  });
+  afterAll(() => t.close());
+
+  async function balanceOn(date: string) {
+    const response = await farmer.get(`/api/sprinkler/${sprinklerId}/water-balance/`, { query: { date } });
+    expect(response.status).toBe(200);
+    return WaterBalanceSchema.parse(response.body);
+  }
+
+  /** A reading as the machine's controller reports it, through the weather module. */
+  async function probeReads(sensor: string, ts: number, position: { lat: number; lng: number }, moisture: number) {
+    await t.app.weather.recordSoil(
+      { machineId, deviceId: sensor },
+      { v: 1, ts, lat: position.lat, lng: position.lng, moisture, depth: 30 },
+    );
+  }
+
+  it("moves the zone's cells by a fresh probe's offset; a stale or outside probe is listed, not used", async () => {
+    // No water and no rain: every cell holds the same depletion. This answer keeps the model's state.
+    const model = await balanceOn('07.06.2026');
+    expect(model.probes).toEqual([]);
+    const modelDepletion = model.zones[0]!.depletion;
+    expect(modelDepletion).toBeGreaterThan(5);
+    expect(model.cells.every(([, , depletion]) => Math.abs(depletion - modelDepletion) < 0.06)).toBe(true);
+
+    const inside = offsetFromCentre(42, -17);
+    // Fresh: 7 June 20:00 local, 15 %; a later reading of 8 June is not the 7th's.
+    await probeReads('PROBE-FRESH', localMidnight(7) + 20 * HOUR_MS, inside, 15);
+    await probeReads('PROBE-FRESH', localMidnight(8) + 10 * HOUR_MS, inside, 24);
+    // Stale: 6 June 10:00 local, 38 h before the end of the 7th.
+    await probeReads('PROBE-STALE', localMidnight(6) + 10 * HOUR_MS, offsetFromCentre(-60, 30), 24);
+    // Within the sensors' box, beyond the arm: no zone's cell.
+    await probeReads('PROBE-OUT', localMidnight(7) + 20 * HOUR_MS, offsetFromCentre(140, 140), 20);
+
+    const corrected = await balanceOn('07.06.2026');
+    // Eq. 87 by hand: 1000 × (0.25 − 0.15) × Zr on 7 June.
+    const probeDepletion = 1000 * (FIELD_CAPACITY - 0.15) * rootDepth(DAYS);
+    expect(probeDepletion).toBeLessThan(taw(DAYS));
+    const offset = probeDepletion - modelDepletion;
+    expect(corrected.probes.map((probe) => probe.id)).toEqual(['PROBE-FRESH', 'PROBE-OUT', 'PROBE-STALE']);
+    const [fresh, out, stale] = corrected.probes;
+    expect(fresh).toMatchObject({
+      zone: 'Probed crop',
+      readAt: localMidnight(7) + 20 * HOUR_MS,
+      moisture: 15,
+      used: true,
+    });
+    expect(fresh!.position[0]).toBeCloseTo(inside.lng, 9);
+    expect(fresh!.position[1]).toBeCloseTo(inside.lat, 9);
+    expect(fresh!.probeDepletion).toBeCloseTo(probeDepletion, 2);
+    // The model's depletion is the uncorrected one: the kept state was not moved.
+    expect(fresh!.modelDepletion).toBeCloseTo(modelDepletion, 1);
+    expect(fresh!.offset).toBeCloseTo(offset, 1);
+    expect(out).toMatchObject({ zone: null, used: false, reason: 'outside', offset: null });
+    expect(stale).toMatchObject({ zone: 'Probed crop', used: false, reason: 'stale', moisture: 24 });
+
+    // The zone's mean (and every cell) moved by the fresh probe's offset only.
+    const zone = corrected.zones[0]!;
+    expect(zone.depletion).toBeCloseTo(modelDepletion + offset, 1);
+    expect(zone.depletion).toBeCloseTo(probeDepletion, 1);
+    expect(corrected.cells.every(([, , depletion]) => Math.abs(depletion - probeDepletion) < 0.06)).toBe(true);
+    // A drier soil is due sooner, with a larger dose.
+    expect(zone.netDose ?? Number.POSITIVE_INFINITY).toBeGreaterThanOrEqual(model.zones[0]!.netDose ?? 0);
+
+    // Asked again (from the kept state): the same answer, the correction not added twice.
+    const again = await balanceOn('07.06.2026');
+    expect(again.zones).toEqual(corrected.zones);
+    expect(again.probes).toEqual(corrected.probes);
+  });
+});

@@ -1,0 +1,62 @@
+import type { WaterBalanceProbe } from '@pivot/contracts';
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { dateTimeFormat } from '@/i18n/use-date-time-format';
+import { renderInApp } from '@/test-utils';
+import { ProbesTable } from './probes-table';
+
+const READ_AT = Date.UTC(2026, 5, 7, 18);
+const probes: WaterBalanceProbe[] = [
+  {
+    id: 'SOIL-1',
+    zone: 'Kukurydza 2026',
+    position: [17.2, 52.3],
+    readAt: READ_AT,
+    moisture: 15.5,
+    probeDepletion: 28.28,
+    modelDepletion: 14.04,
+    offset: 14.24,
+    used: true,
+  },
+  {
+    id: 'SOIL-2',
+    zone: 'Kukurydza 2026',
+    position: [17.201, 52.3],
+    readAt: READ_AT - 36 * 3_600_000,
+    moisture: 24,
+    probeDepletion: 2.83,
+    modelDepletion: 12,
+    offset: -9.17,
+    used: false,
+    reason: 'stale',
+  },
+];
+
+describe('the probes beside the model', () => {
+  it('shows each probe’s and the model’s depletion, the difference and the reading’s time', async () => {
+    await renderInApp(<ProbesTable probes={probes} />);
+    expect(screen.getByRole('table', { name: 'Soil probes' })).toBeVisible();
+    const used = screen.getByRole('row', { name: /SOIL-1/ });
+    expect(used).toHaveTextContent('Kukurydza 2026');
+    expect(used).toHaveTextContent('14');
+    expect(used).toHaveTextContent('28.3');
+    expect(used).toHaveTextContent('+14.2');
+    expect(used).toHaveTextContent('15.5 %');
+    expect(used).toHaveTextContent('corrects the zone');
+    expect(used).toHaveTextContent(dateTimeFormat('en').dateTime(READ_AT));
+    const stale = screen.getByRole('row', { name: /SOIL-2/ });
+    expect(stale).toHaveTextContent('-9.2');
+    expect(stale).toHaveTextContent('reading older than 24 h: not used');
+  });
+
+  it('speaks Polish, and shows nothing without probes', async () => {
+    const { container } = await renderInApp(<ProbesTable probes={[]} />);
+    expect(container).toBeEmptyDOMElement();
+    await renderInApp(<ProbesTable probes={probes} />, { locale: 'pl' });
+    const used = screen.getByRole('row', { name: /SOIL-1/ });
+    expect(used).toHaveTextContent('+14,2');
+    expect(used).toHaveTextContent('koryguje strefę');
+    expect(used).toHaveTextContent(dateTimeFormat('pl').dateTime(READ_AT));
+    expect(screen.getByRole('row', { name: /SOIL-2/ })).toHaveTextContent('odczyt starszy niż 24 h: nieużyty');
+  });
+});

@@ -1,0 +1,78 @@
+import type { WaterBalanceProbe } from '@pivot/contracts';
+import { useTranslation } from 'react-i18next';
+import { useDateTimeFormat } from '@/i18n/use-date-time-format';
+
+/**
+ * The soil probes beside the model (docs/advice.md, "Probes"): each probe's depletion by its
+ * reading and the model's in its cell, the difference, and when it was read, so that a farmer
+ * sees where they disagree. Nothing when no probe reported.
+ */
+export function ProbesTable({ probes }: { probes: readonly WaterBalanceProbe[] }) {
+  const { t, i18n } = useTranslation();
+  const dates = useDateTimeFormat();
+  if (probes.length === 0) return null;
+  const format = (value: number | null, signed = false) =>
+    value === null
+      ? t('advice.balance.none')
+      : (Math.round(value * 10) / 10).toLocaleString(i18n.language, {
+          maximumFractionDigits: 1,
+          signDisplay: signed ? 'exceptZero' : 'auto',
+        });
+  return (
+    <section className="flex flex-col gap-2" aria-labelledby="advice-probes-title">
+      <h3 id="advice-probes-title" className="text-sm font-semibold">
+        {t('advice.probes.title')}
+      </h3>
+      <p className="text-sm text-ink-muted">{t('advice.probes.hint')}</p>
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm" aria-labelledby="advice-probes-title">
+          <thead className="text-ink-muted">
+            <tr>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                {t('advice.probes.probe')}
+              </th>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                {t('advice.probes.zone')}
+              </th>
+              <th scope="col" className="py-1 pr-3 text-right font-medium">
+                {t('advice.probes.model')}
+              </th>
+              <th scope="col" className="py-1 pr-3 text-right font-medium">
+                {t('advice.probes.measured')}
+              </th>
+              <th scope="col" className="py-1 pr-3 text-right font-medium">
+                {t('advice.probes.offset')}
+              </th>
+              <th scope="col" className="py-1 pr-3 text-right font-medium">
+                {t('advice.probes.moisture')}
+              </th>
+              <th scope="col" className="py-1 font-medium">
+                {t('advice.probes.readAt')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {probes.map((probe) => (
+              <tr key={probe.id} className="border-t border-line align-top">
+                <th scope="row" className="py-1 pr-3 font-medium">
+                  {probe.id}
+                  <span className={`block text-xs font-normal ${probe.used ? 'text-ink-muted' : 'text-warning'}`}>
+                    {probe.used ? t('advice.probes.used') : t(`advice.probes.reasons.${probe.reason ?? 'outside'}`)}
+                  </span>
+                </th>
+                <td className="py-1 pr-3">{probe.zone ?? t('advice.balance.none')}</td>
+                <td className="py-1 pr-3 text-right tabular-nums">{format(probe.modelDepletion)}</td>
+                <td className="py-1 pr-3 text-right tabular-nums">{format(probe.probeDepletion)}</td>
+                <td className="py-1 pr-3 text-right tabular-nums">{format(probe.offset, true)}</td>
+                <td className="py-1 pr-3 text-right tabular-nums">
+                  {t('advice.probes.moistureValue', { value: format(probe.moisture) })}
+                </td>
+                <td className="py-1 tabular-nums">{dates.dateTime(probe.readAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
