@@ -9,7 +9,7 @@ for (const language of ['pl', 'en']) {
     await page.request.get('/api/health');
     const csrf = () => context.cookies().then((c) => c.find((x) => x.name === 'csrf_token')?.value ?? '');
     const login = await page.request.post('/api/user/login/', { data: { email: 'demo@pivot.local', password: 'Demo-Pass-123!', remember: true }, headers: { 'X-CSRF-Token': await csrf() } });
-    const { accessToken } = await login.json();
+    const { access: accessToken } = await login.json();
     await page.request.patch('/api/user/', { data: { language }, headers: { 'X-CSRF-Token': await csrf(), authorization: `Bearer ${accessToken}` } });
     await page.goto('/sprinklers');
     await page.waitForTimeout(4000);

@@ -97,7 +97,9 @@ describe('backup warnings', () => {
 
     // Days pass for the history and the log (the folder's file still looks recent to the schedule).
     const daysPass = async (days: number) => {
-      await t.database.db.execute(sql`update backup_history set at = at - make_interval(days => ${days})`);
+      await t.database.db.execute(
+        sql`update backup_history set at = at - make_interval(days => ${days}), backup_taken_at = backup_taken_at - make_interval(days => ${days})`,
+      );
       await t.database.db.execute(sql`update log_entries set created_at = created_at - make_interval(days => ${days})`);
     };
     await daysPass(3);
@@ -131,7 +133,9 @@ describe('backup warnings', () => {
     const threeDaysAgo = Date.now() - 3 * 24 * 3_600_000;
     const [file] = await readdir(dir);
     await rename(path.join(dir, file!), path.join(dir, backupFileName(new Date(threeDaysAgo))));
-    await t.database.db.execute(sql`update backup_history set at = at - interval '3 days'`);
+    await t.database.db.execute(
+      sql`update backup_history set at = at - interval '3 days', backup_taken_at = backup_taken_at - interval '3 days'`,
+    );
     await scheduled.runNow();
     expect(await readdir(dir)).toHaveLength(2);
     expect(await entriesOf('backup_overdue')).toHaveLength(0);
