@@ -1,36 +1,16 @@
 import { NextIrrigationListSchema, WaterBalanceSchema } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, localDate, localMidnight } from '../../src/time/local-day';
+import { addDays, localDate } from '../../src/time/local-day';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
 import type { ApiClient } from '../support/api-client';
 import { buildSprinkler, grant } from '../support/fixtures';
 import { type TestApp, createTestApp } from '../support/test-app';
+import { dotted, warmDryDay } from '../support/weather-days';
 
 const TIME_ZONE = 'Europe/Warsaw';
-const HOUR_MS = 3_600_000;
 const DAYS = 4;
 
-const dotted = (iso: string) => iso.split('-').reverse().join('.');
-
-/** Hourly readings of a warm dry day at the station beside the machines. */
-function dayReadings(date: string) {
-  const midnight = localMidnight(TIME_ZONE, date).getTime();
-  return Array.from({ length: 24 }, (_, hour) => {
-    const daylight = Math.max(0, Math.sin(((hour - 5) / 15) * Math.PI));
-    return {
-      stationId: 'WS-NEXT',
-      machineId: null,
-      ts: new Date(midnight + hour * HOUR_MS + 30 * 60_000),
-      lat: 52.301,
-      lng: 17.2,
-      temperature: 14 + 14 * daylight,
-      humidity: 85 - 45 * daylight,
-      rain: 0,
-      wind: 2,
-      solarRadiation: 800 * daylight,
-    };
-  });
-}
+const dayReadings = (date: string) => warmDryDay('WS-NEXT', date, TIME_ZONE);
 
 describe('next irrigation of the machines table', () => {
   let t: TestApp;

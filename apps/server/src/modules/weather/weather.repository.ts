@@ -18,22 +18,27 @@ export async function insertWeatherReading(
     .where(and(eq(weatherReadings.stationId, stationId), ne(weatherReadings.machineId, machineId)))
     .limit(1);
   if (another) return;
-  await db
-    .insert(weatherReadings)
-    .values({
-      stationId,
-      machineId,
-      ts: new Date(message.ts),
-      lat: message.lat,
-      lng: message.lng,
-      temperature: message.temperature,
-      humidity: message.humidity,
-      rain: message.rain,
-      wind: message.wind ?? null,
-      solarRadiation: message.solarRadiation ?? null,
-      etp7d: message.etp7d ?? null,
-    })
-    .onConflictDoNothing();
+  await db.insert(weatherReadings).values(readingRow({ stationId, machineId }, message)).onConflictDoNothing();
+}
+
+/** A station's message as its row. */
+function readingRow(
+  { stationId, machineId }: Reporter<'stationId'>,
+  message: Omit<WeatherMessage, 'v'>,
+): typeof weatherReadings.$inferInsert {
+  return {
+    stationId,
+    machineId,
+    ts: new Date(message.ts),
+    lat: message.lat,
+    lng: message.lng,
+    temperature: message.temperature,
+    humidity: message.humidity,
+    rain: message.rain,
+    wind: message.wind ?? null,
+    solarRadiation: message.solarRadiation ?? null,
+    etp7d: message.etp7d ?? null,
+  };
 }
 
 /** Keeps a sensor's newest reading; an older one arriving late, or one from another controller, changes nothing. */
@@ -257,28 +262,14 @@ export async function firstReadingTime(db: Queryable, stationId: string): Promis
 /** Stores many readings of one station at once (a station's past, as the demo gives it); none already stored changes. */
 export async function insertWeatherReadings(
   db: Queryable,
-  { stationId, machineId }: Reporter<'stationId'>,
+  reporter: Reporter<'stationId'>,
   messages: readonly Omit<WeatherMessage, 'v'>[],
 ): Promise<void> {
   const BATCH = 500;
   for (let first = 0; first < messages.length; first += BATCH) {
     await db
       .insert(weatherReadings)
-      .values(
-        messages.slice(first, first + BATCH).map((message) => ({
-          stationId,
-          machineId,
-          ts: new Date(message.ts),
-          lat: message.lat,
-          lng: message.lng,
-          temperature: message.temperature,
-          humidity: message.humidity,
-          rain: message.rain,
-          wind: message.wind ?? null,
-          solarRadiation: message.solarRadiation ?? null,
-          etp7d: message.etp7d ?? null,
-        })),
-      )
+      .values(messages.slice(first, first + BATCH).map((message) => readingRow(reporter, message)))
       .onConflictDoNothing();
   }
 }
