@@ -57,6 +57,45 @@ describe('the irrigation advice', () => {
     expect(screen.getByText(/ostatnich 7 dniach, bez deszczu/)).toBeVisible();
   });
 
+  it('gives each area its percent timer or passes, and says where the depth at 100 % came from', async () => {
+    const withTimers = balance({
+      applicationDepth: { depthAtFullSpeed: 4, source: 'reports' },
+      zones: [zone({ percentTimer: 16, passes: 1 })],
+      sectors: [
+        zone({ name: 'Sektor 1', percentTimer: 1.6, passes: 2 }),
+        zone({ name: 'Sektor 2', netDose: null, grossDose: null }),
+      ],
+    });
+    const view = await renderInApp(<WaterBalanceAdvice balance={withTimers} today="08.06.2026" />);
+    expect(screen.getByText('Depth at 100 %: 4.0 mm (from the machine’s reports)')).toBeVisible();
+    expect(screen.getByRole('listitem', { name: 'Kukurydza 2026' })).toHaveTextContent('Timer: 16 %');
+    expect(screen.getByRole('listitem', { name: 'Sektor 1' })).toHaveTextContent('Timer: 2 passes at 1.6 %');
+    expect(screen.getByRole('listitem', { name: 'Sektor 2' })).toHaveTextContent('Timer: —');
+    view.unmount();
+    await renderInApp(
+      <WaterBalanceAdvice
+        balance={{ ...withTimers, applicationDepth: { depthAtFullSpeed: 4.25, source: 'setting' } }}
+        today="08.06.2026"
+      />,
+      { locale: 'pl' },
+    );
+    expect(screen.getByText('Dawka przy 100 %: 4,3 mm (ustawiona przez administratora)')).toBeVisible();
+    expect(screen.getByRole('listitem', { name: 'Sektor 1' })).toHaveTextContent('Timer: 2 przejazdy przy 1,6 %');
+  });
+
+  it('says what the timer needs while the depth at 100 % is unknown, in both languages', async () => {
+    const view = await renderInApp(<WaterBalanceAdvice balance={balance()} today="08.06.2026" />);
+    expect(
+      screen.getByText(
+        'Depth at 100 % unknown: the timer needs a few hours of the machine’s reports, or an administrator’s setting.',
+      ),
+    ).toBeVisible();
+    expect(screen.getByRole('listitem', { name: 'Kukurydza 2026' })).toHaveTextContent('Timer: —');
+    view.unmount();
+    await renderInApp(<WaterBalanceAdvice balance={balance()} today="08.06.2026" />, { locale: 'pl' });
+    expect(screen.getByText(/Dawka przy 100 % nieznana: timer potrzebuje kilku godzin raportów maszyny/)).toBeVisible();
+  });
+
   it('names the forecast service when its days were used, in both languages', async () => {
     const view = await renderInApp(
       <WaterBalanceAdvice balance={balance({ forecast: 'forecast' })} today="08.06.2026" />,

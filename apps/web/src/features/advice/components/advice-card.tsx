@@ -87,6 +87,7 @@ export function WaterBalanceAdvice({ balance, today }: { balance: WaterBalance; 
         {t('advice.balance.asOf', { date: balance.date, station: balance.station ?? '—' })}{' '}
         {t(`advice.balance.forecast.${balance.forecast}`)}
       </p>
+      <ApplicationDepthLine depth={balance.applicationDepth} />
       {balance.missingWeatherDays > 0 && (
         <p className="text-sm text-warning">
           {t('advice.balance.missingWeatherDays', { count: balance.missingWeatherDays })}
@@ -97,6 +98,23 @@ export function WaterBalanceAdvice({ balance, today }: { balance: WaterBalance; 
         <AreaList title={t('advice.balance.sectors')} areas={balance.sectors} today={today} />
       )}
     </div>
+  );
+}
+
+/** The machine's depth at 100 %, which turns the doses into percent timers, and where it came from. */
+function ApplicationDepthLine({ depth }: { depth: WaterBalance['applicationDepth'] }) {
+  const { t, i18n } = useTranslation();
+  if (depth === null) return <p className="text-sm text-ink-muted">{t('advice.balance.depthUnknown')}</p>;
+  return (
+    <p className="text-sm text-ink-muted">
+      {t('advice.balance.depthAtFullSpeed', {
+        depth: depth.depthAtFullSpeed.toLocaleString(i18n.language, {
+          minimumFractionDigits: 1,
+          maximumFractionDigits: 1,
+        }),
+        source: t(`advice.balance.depthSource.${depth.source}`),
+      })}
+    </p>
   );
 }
 
@@ -161,6 +179,16 @@ function AreaAdvice({ area, today }: { area: WaterBalanceArea; today: string }) 
             {area.netDose === null || area.grossDose === null
               ? t('advice.balance.none')
               : t('advice.balance.doseValue', { net: format(area.netDose), gross: format(area.grossDose) })}
+          </dd>
+        </div>
+        <div>
+          <dt className="inline text-ink-muted">{t('advice.balance.timer')}: </dt>
+          <dd className="inline tabular-nums">
+            {area.percentTimer === null
+              ? t('advice.balance.none')
+              : area.passes !== null && area.passes > 1
+                ? t('advice.balance.passesValue', { count: area.passes, timer: format(area.percentTimer) })
+                : t('advice.balance.timerValue', { timer: format(area.percentTimer) })}
           </dd>
         </div>
       </dl>
