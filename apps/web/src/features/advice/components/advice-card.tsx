@@ -2,6 +2,7 @@ import type { ProgramBody, SprinklerDetail, WaterBalance, WaterBalanceArea } fro
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useWaterBalance } from '../api/get-water-balance';
+import { ApplicationDepthSetting } from './application-depth-setting';
 import { freeProgramName, hasAdvisedDoses, programFromAdvice } from '../lib/program-from-advice';
 import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
@@ -73,6 +74,7 @@ export function AdviceCard({ sprinkler, onCreateProgram, now = new Date() }: Adv
           <p className="text-sm text-ink-muted">{t('advice.program.hint')}</p>
         </div>
       )}
+      <ApplicationDepthSetting sprinklerId={sprinkler.id} />
     </Card>
   );
 }
