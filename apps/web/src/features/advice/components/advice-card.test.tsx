@@ -16,14 +16,14 @@ const balance = (changes: Partial<WaterBalance> = {}): WaterBalance =>
   });
 
 describe('the irrigation advice', () => {
-  it('shows each zone’s and sector’s depletion, next date and doses, and where the outlook came from', async () => {
+  it('shows each zone’s and sector’s depletion, next date (in the app’s date style) and doses, and where the outlook came from', async () => {
     await renderInApp(<WaterBalanceAdvice balance={balance()} today="08.06.2026" />);
-    expect(screen.getByText(/end of 07.06.2026, station WS-12/)).toBeVisible();
+    expect(screen.getByText(/end of 07\/06\/2026, station WS-12/)).toBeVisible();
     expect(screen.getByText(/last 7 days’ mean crop water use, no rain/)).toBeVisible();
     const maize = screen.getByRole('listitem', { name: 'Kukurydza 2026' });
     expect(maize).toHaveTextContent('12.4 mm, min–max 9.1–14 mm');
     expect(maize).toHaveTextContent('RAW 20.8 mm / TAW 41.6 mm');
-    expect(maize).toHaveTextContent('Next irrigation: 10.06.2026');
+    expect(maize).toHaveTextContent('Next irrigation: 10/06/2026');
     expect(maize).toHaveTextContent('net 21.3 mm, gross 25.1 mm');
     expect(within(maize).getByRole('img')).toHaveAccessibleName(
       'Depletion 12.4 mm of 41.6 mm available; water is due at 20.8 mm',
@@ -45,12 +45,16 @@ describe('the irrigation advice', () => {
     expect(screen.queryByRole('listitem')).toBeNull();
   });
 
-  it('writes Polish numbers with a comma and counts the days without weather', async () => {
+  it('writes Polish numbers with a comma and dates with dots, and counts the days without weather', async () => {
     await renderInApp(
       <WaterBalanceAdvice balance={balance({ missingWeatherDays: 3, sectors: [] })} today="08.06.2026" />,
       {
         locale: 'pl',
       },
+    );
+    expect(screen.getByText(/na koniec dnia 07.06.2026, stacja WS-12/)).toBeVisible();
+    expect(screen.getByRole('listitem', { name: 'Kukurydza 2026' })).toHaveTextContent(
+      'Następne nawadnianie: 10.06.2026',
     );
     expect(screen.getByRole('listitem', { name: 'Kukurydza 2026' })).toHaveTextContent('netto 21,3 mm, brutto 25,1 mm');
     expect(screen.getByText(/przez 3 dni sezonu/)).toBeVisible();

@@ -2,6 +2,7 @@ import type { ProgramBody, SprinklerDetail, WaterBalance, WaterBalanceArea } fro
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useWaterBalance } from '../api/get-water-balance';
+import { useDottedDay } from '../hooks/use-dotted-day';
 import { ApplicationDepthSetting } from './application-depth-setting';
 import { freeProgramName, hasAdvisedDoses, programFromAdvice } from '../lib/program-from-advice';
 import { Button } from '@/ui/button';
@@ -82,11 +83,12 @@ export function AdviceCard({ sprinkler, onCreateProgram, now = new Date() }: Adv
 /** The balance as read: why there is none, or each zone's and sector's numbers and where the outlook came from. */
 export function WaterBalanceAdvice({ balance, today }: { balance: WaterBalance; today: string }) {
   const { t } = useTranslation();
+  const dottedDay = useDottedDay();
   if (balance.reason) return <p className="text-sm">{t(`advice.balance.reasons.${balance.reason}`)}</p>;
   return (
     <div className="flex flex-col gap-3">
       <p className="text-sm text-ink-muted">
-        {t('advice.balance.asOf', { date: balance.date, station: balance.station ?? '—' })}{' '}
+        {t('advice.balance.asOf', { date: dottedDay(balance.date), station: balance.station ?? '—' })}{' '}
         {t(`advice.balance.forecast.${balance.forecast}`)}
       </p>
       <ApplicationDepthLine depth={balance.applicationDepth} />
@@ -135,6 +137,7 @@ function AreaList({ title, areas, today }: { title: string; areas: readonly Wate
 
 function AreaAdvice({ area, today }: { area: WaterBalanceArea; today: string }) {
   const { t, i18n } = useTranslation();
+  const dottedDay = useDottedDay();
   const format = (value: number) =>
     (Math.round(value * 10) / 10).toLocaleString(i18n.language, { maximumFractionDigits: 1 });
   const next =
@@ -142,7 +145,7 @@ function AreaAdvice({ area, today }: { area: WaterBalanceArea; today: string }) 
       ? t('advice.balance.none')
       : area.nextIrrigation === today
         ? t('advice.balance.today')
-        : area.nextIrrigation;
+        : dottedDay(area.nextIrrigation);
   return (
     <li className="flex flex-col gap-1.5 rounded-lg border border-line p-3" aria-label={area.name}>
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
