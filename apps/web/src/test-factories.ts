@@ -96,6 +96,7 @@ export function buildWaterBalance(changes: Partial<WaterBalance> = {}): WaterBal
     reason: null,
     station: 'WS-12',
     missingWeatherDays: 0,
+    lastRain: null,
     forecast: 'recent-etc',
     applicationDepth: null,
     zones: [buildWaterBalanceArea()],

@@ -41,6 +41,9 @@ export const LOG_EVENT_TYPES = [
   'webhook_paused',
   // Advice (docs/advice.md): a machine's crop seasons set or changed; `event` names the years.
   'sprinkler_crop_seasons_updated',
+  // An administrator set a machine's depth at 100 % (docs/advice.md, "The percent timer"): `event`
+  // is the depth in mm ("4.5"), empty when it is learned from the machine's reports again.
+  'sprinkler_application_depth_updated',
   // A backup restored (docs/operations.md, "Backups"): recorded when the server next starts.
   'backup_restored',
   // The scheduled backup failed, or the newest backup is older than two days: raised once for the
@@ -92,6 +95,7 @@ export const LOG_EVENT_PARAMS = {
   sprinkler_water_stress_over: ['machine', 'detail'],
   webhook_paused: ['webhook', 'detail'],
   sprinkler_crop_seasons_updated: ['years', 'machine'],
+  sprinkler_application_depth_updated: ['machine', 'depth'],
   backup_restored: ['backup', 'version'],
   backup_failed: ['error', 'folder'],
   backup_overdue: ['days', 'backup'],
@@ -128,9 +132,13 @@ export function logEntryParams(entry: LogEntry): Record<LogEventParam, string> {
 /**
  * The variant of an entry's subtitle, for what its two parameters cannot say: a grant names the
  * level it gave, recorded in `details` ('watch' or 'control'; entries written before levels
- * existed hold the administrator's e-mail there and read without one).
+ * existed hold the administrator's e-mail there and read without one); a depth at 100 % without
+ * a value went back to being learned from the machine's reports ('learned').
  */
-export function logEntryContext(entry: Pick<LogEntry, 'eventType' | 'details'>): 'watch' | 'control' | undefined {
+export function logEntryContext(
+  entry: Pick<LogEntry, 'eventType' | 'event' | 'details'>,
+): 'watch' | 'control' | 'learned' | undefined {
+  if (entry.eventType === 'sprinkler_application_depth_updated') return entry.event === '' ? 'learned' : undefined;
   if (entry.eventType !== 'sprinkler_access_granted') return undefined;
   return entry.details === 'watch' || entry.details === 'control' ? entry.details : undefined;
 }

@@ -89,6 +89,11 @@ export const WaterBalanceSchema = z.strictObject({
   /** The station whose weather was used, and the season days it reported nothing (taken as no ET0, no rain). */
   station: z.string().nullable(),
   missingWeatherDays: z.number().int().nonnegative(),
+  /**
+   * The last day through `date` the station measured rain (any amount, before the 0.2 ET0 rule),
+   * dd.mm.yyyy; null when it measured none since the earliest season's emergence.
+   */
+  lastRain: DottedDateSchema.nullable(),
   forecast: z.enum(FORECAST_SOURCES),
   /** The machine's depth at 100 %, mm, and where it came from; null when neither set nor learned. */
   applicationDepth: z
@@ -96,9 +101,14 @@ export const WaterBalanceSchema = z.strictObject({
     .nullable(),
   zones: z.array(WaterBalanceAreaSchema),
   sectors: z.array(WaterBalanceAreaSchema),
-  /** The cells as the watermap serves them: grid step, m, and per cell [lat, lng, depletion mm, TAW mm]. */
+  /**
+   * The cells as the watermap serves them: grid step, m, and per cell [lat, lng, depletion mm, TAW
+   * mm, last water]: the whole days before `date` the cell last got the machine's water (0: on
+   * `date`), null when none since its season's emergence. (A plain number: the response
+   * serialiser cannot tell a bounded integer from null inside a tuple.)
+   */
   step: z.number().positive(),
-  cells: z.array(z.tuple([z.number(), z.number(), z.number(), z.number()])),
+  cells: z.array(z.tuple([z.number(), z.number(), z.number(), z.number(), z.number().nullable()])),
   /** The probes near the machine with a reading of the day or the 7 days before; zones and cells are corrected by those used. */
   probes: z.array(WaterBalanceProbeSchema),
 });

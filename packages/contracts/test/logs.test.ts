@@ -51,7 +51,7 @@ function buildLogEntry(overrides: Partial<LogEntry> = {}): LogEntry {
 }
 
 describe('LOG_EVENT_TYPES', () => {
-  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, then the incidents’, then the webhooks’, then advice’s, then the restore, each once', () => {
+  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, then the incidents’, then the webhooks’, then advice’s (seasons, the depth at 100 %), then the restore, each once', () => {
     expect(new Set(LOG_EVENT_TYPES).size).toBe(LOG_EVENT_TYPES.length);
     expect(LOG_EVENT_TYPES.slice(0, 19)).toEqual(SPEC_EVENT_TYPES);
     expect(LOG_EVENT_TYPES.slice(19)).toEqual([
@@ -71,6 +71,7 @@ describe('LOG_EVENT_TYPES', () => {
       'sprinkler_water_stress_over',
       'webhook_paused',
       'sprinkler_crop_seasons_updated',
+      'sprinkler_application_depth_updated',
       'backup_restored',
       'backup_failed',
       'backup_overdue',
@@ -248,6 +249,8 @@ describe('logEntryContext', () => {
       undefined,
     ],
     ['another event', { eventType: 'program_sent', details: 'watch' }, undefined],
+    ['a depth at 100 % set', { eventType: 'sprinkler_application_depth_updated', event: '4.5' }, undefined],
+    ['a depth at 100 % learned again', { eventType: 'sprinkler_application_depth_updated', event: '' }, 'learned'],
   ])('%s', (_label, overrides, expected) => {
     expect(logEntryContext(buildLogEntry(overrides))).toBe(expected);
   });

@@ -1,4 +1,4 @@
-import { ApplicationDepthSchema, WaterBalanceSchema } from '@pivot/contracts';
+import { ApplicationDepthSchema, LogListResponseSchema, WaterBalanceSchema } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MotionReport, learnDepthAtFullSpeed, percentTimerPlan } from '../../src/modules/advice/application-depth';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
@@ -150,5 +150,13 @@ describe('the depth at 100 % through the API', () => {
     expect(typo.status).toBe(400);
     const back = await admin.patch(`/api/sprinkler/${sprinklerId}/application-depth/`, { depthAtFullSpeed: null });
     expect(back.body).toMatchObject({ setting: null });
+  });
+
+  it('writes each setting to the activity log, which the machine’s users read', async () => {
+    // The test above set 2.5 mm and then went back to learning; the refused and invalid calls wrote nothing.
+    const log = LogListResponseSchema.parse((await farmer.get('/api/logs/')).body);
+    const entries = log.data.filter((entry) => entry.eventType === 'sprinkler_application_depth_updated');
+    expect(entries.map((entry) => entry.event)).toEqual(['', '2.5']);
+    expect(entries[0]!.sprinklerInternalId).not.toBeNull();
   });
 });

@@ -155,6 +155,8 @@ describe('the water balance API', () => {
   it('gives each cell, the zone and the next irrigation as a hand computation from the same readings', async () => {
     const balance = await balanceOf(farmer, '07.06.2026');
     expect(balance).toMatchObject({ date: '07.06.2026', reason: null, station: 'WS-BALANCE', missingWeatherDays: 0 });
+    // The station's last rain: the 0.4 mm of 5 June, measured though the balance ignores it.
+    expect(balance.lastRain).toBe('05.06.2026');
     expect(balance.forecast).toBe('recent-etc');
     expect(balance.step).toBe(10);
 
@@ -169,9 +171,13 @@ describe('the water balance API', () => {
     expect(balance.cells.length).toBeGreaterThan(600);
     const handDepletions: number[] = [];
     let wateredCells = 0;
-    for (const [lat, lng, depletion, cellTaw] of balance.cells) {
+    for (const [lat, lng, depletion, cellTaw, lastWater] of balance.cells) {
       const water = waterAt.get(`${lat},${lng}`) ?? 0;
       if (water > 0) wateredCells += 1;
+      // Its last water: 4 June, 3 days before the 7th; a cell the watermap shows dry got none,
+      // or less than its 0.1 mm.
+      if (water > 0) expect(lastWater).toBe(3);
+      else expect([3, null]).toContain(lastWater);
       const hand = handBalance((day) => (day === 4 ? water : 0))[DAYS - 1]!;
       handDepletions.push(hand);
       // The watermap's 0.1 mm and the answer's 0.1 mm: within 0.1 mm.

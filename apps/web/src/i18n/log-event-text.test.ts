@@ -53,3 +53,24 @@ describe('a grant in words', () => {
     );
   });
 });
+
+describe('a depth at 100 % in words', () => {
+  beforeEach(async () => {
+    await loadCataloguePart('signedIn');
+    await activateLocale('pl');
+  });
+
+  it('writes the depth with the locale’s decimal separator, or says it is learned again', async () => {
+    expect(
+      logEventText(i18n.t, 'pl', 'sprinkler_application_depth_updated', { machine: 'Pole A', depth: '4.5' }),
+    ).toEqual({
+      title: 'Zmieniono dawkę przy 100 %',
+      subtitle: 'Maszyna Pole A daje 4,5 mm przy 100 %, jak ustawił administrator',
+    });
+    await activateLocale('en');
+    expect(
+      logEventText(i18n.t, 'en', 'sprinkler_application_depth_updated', { machine: 'Field A', depth: '' }, 'learned')
+        .subtitle,
+    ).toBe('Machine Field A: the depth at 100 % is learned from its reports again');
+  });
+});

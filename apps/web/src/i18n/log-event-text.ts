@@ -25,7 +25,7 @@ function readableDetail(t: TFunction, language: string, detail: string): string 
 /**
  * An activity-log event's title, and its subtitle with the entry's parameters (spec §3), as the
  * activity page, the bell and the live alerts show it; `context` picks the subtitle's variant
- * (logEntryContext: a grant's level).
+ * (logEntryContext: a grant's level, a depth at 100 % learned again).
  */
 export function logEventText(
   t: TFunction,
@@ -36,7 +36,16 @@ export function logEventText(
 ): { title: string; subtitle: string } {
   const detail = readableDetail(t, language, (params.detail ?? '').trim());
   const motion = params.motion ?? '';
-  const values = { ...params, detail, motion: isMotion(motion) ? t(`activity.motion.${motion}`) : motion };
+  const depth = params.depth ?? '';
+  const values = {
+    ...params,
+    detail,
+    motion: isMotion(motion) ? t(`activity.motion.${motion}`) : motion,
+    // A depth at 100 % is recorded in mm with a dot ("4.5"): the page's decimal separator.
+    depth: /^\d+(?:\.\d+)?$/.test(depth)
+      ? new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(Number(depth))
+      : depth,
+  };
   // An alarm without a reason reads "reports an alarm", not "reports an alarm: ".
   const subtitle =
     eventType === 'sprinkler_alarm' && !detail

@@ -1,6 +1,6 @@
 import { ApplicationDepthBodySchema, ApplicationDepthSchema, IdParamsSchema } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { signedIn } from '../../http/request-context';
+import { clientInfo, signedIn } from '../../http/request-context';
 import type { ApplicationDepthService } from './application-depth.service';
 
 const tags = ['advice'];
@@ -27,6 +27,7 @@ export const applicationDepthRoutes: FastifyPluginAsyncZod<{ applicationDepth: A
         response: { 200: ApplicationDepthSchema },
       },
     },
-    async (request) => applicationDepth.set(signedIn(request).user, request.params.id, request.body),
+    async (request) =>
+      applicationDepth.set(signedIn(request).user, request.params.id, request.body, clientInfo(request)),
   );
 };

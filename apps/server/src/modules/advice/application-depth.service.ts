@@ -1,8 +1,9 @@
 import type { ApplicationDepth, ApplicationDepthBody } from '@pivot/contracts';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import type { SignedInUser } from '../../http/request-context';
-import type { SprinklerRow, SprinklersService } from '../sprinklers';
+import type { ClientInfo, SignedInUser } from '../../http/request-context';
+import type { LogsService } from '../logs';
+import { type SprinklerRow, type SprinklersService, loggedMachine } from '../sprinklers';
 import type { StoredReports } from '../telemetry-packing';
 import { learnDepthAtFullSpeed } from './application-depth';
 import { applicationDepths } from './application-depth.table';
@@ -16,6 +17,7 @@ const DAY_MS = 86_400_000;
 export type ApplicationDepthServiceDeps = {
   db: Database;
   sprinklers: SprinklersService;
+  logs: LogsService;
   reports: Pick<StoredReports, 'during'>;
   now?: () => number;
 };
@@ -39,21 +41,38 @@ export class ApplicationDepthService {
     return this.of(await this.deps.sprinklers.accessible(actor, sprinklerId));
   }
 
-  /** An administrator's setting (the route lets only administrators in); null goes back to learning. */
-  async set(actor: SignedInUser, sprinklerId: number, body: ApplicationDepthBody): Promise<ApplicationDepth> {
-    const { db } = this.deps;
+  /**
+   * An administrator's setting (the route lets only administrators in); null goes back to
+   * learning. Written to the activity log with the change: the depth in mm, or empty for learning.
+   */
+  async set(
+    actor: SignedInUser,
+    sprinklerId: number,
+    body: ApplicationDepthBody,
+    client: ClientInfo,
+  ): Promise<ApplicationDepth> {
+    const { db, logs } = this.deps;
     const sprinkler = await this.deps.sprinklers.accessible(actor, sprinklerId);
-    if (body.depthAtFullSpeed === null) {
-      await db.delete(applicationDepths).where(eq(applicationDepths.sprinklerId, sprinkler.id));
-    } else {
-      await db
-        .insert(applicationDepths)
-        .values({ sprinklerId: sprinkler.id, depthAtFullSpeed: body.depthAtFullSpeed })
-        .onConflictDoUpdate({
-          target: applicationDepths.sprinklerId,
-          set: { depthAtFullSpeed: body.depthAtFullSpeed, updatedAt: new Date() },
-        });
-    }
+    await db.transaction(async (tx) => {
+      if (body.depthAtFullSpeed === null) {
+        await tx.delete(applicationDepths).where(eq(applicationDepths.sprinklerId, sprinkler.id));
+      } else {
+        await tx
+          .insert(applicationDepths)
+          .values({ sprinklerId: sprinkler.id, depthAtFullSpeed: body.depthAtFullSpeed })
+          .onConflictDoUpdate({
+            target: applicationDepths.sprinklerId,
+            set: { depthAtFullSpeed: body.depthAtFullSpeed, updatedAt: new Date() },
+          });
+      }
+      await logs.record(tx, {
+        eventType: 'sprinkler_application_depth_updated',
+        actorUserId: actor.id,
+        sprinkler: loggedMachine(sprinkler),
+        event: body.depthAtFullSpeed === null ? '' : String(body.depthAtFullSpeed),
+        ip: client.ip,
+      });
+    });
     return this.of(sprinkler);
   }
 

@@ -32,7 +32,7 @@ export const adviceModule = fp(
     const cropSeasons = new CropSeasonsService({ db, sprinklers, logs });
     app.decorate('cropSeasons', cropSeasons);
     await app.register(cropSeasonsRoutes, { prefix: '/api', cropSeasons });
-    const applicationDepth = new ApplicationDepthService({ db, sprinklers, reports: storedReports });
+    const applicationDepth = new ApplicationDepthService({ db, sprinklers, logs, reports: storedReports });
     await app.register(applicationDepthRoutes, { prefix: '/api', applicationDepth });
     const waterBalance = new WaterBalanceService({
       db,

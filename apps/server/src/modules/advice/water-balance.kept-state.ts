@@ -21,13 +21,15 @@ export type KeptState = {
   validThrough: number;
   /** Each cell's depletion at the end of `validThrough`, mm, in the zone's cell order. */
   depletion: Float64Array;
+  /** Each cell's last day with water through `validThrough`, as days since 1970-01-01; -1: none since emergence. */
+  lastWater: Int32Array;
   /** Each cell's water from 1 January through `validThrough` of its year, mm, as the watermap stores it. */
   water: Float64Array;
   /** Each cell's running sums as read, from `validThrough` on: the days after it are read from here. */
   sums: (readonly RunningSlice[])[];
 };
 
-/** Cells kept at most, over all seasons: 16 bytes each, 2 M cells are 32 MB (about 230 machines of 520 m). */
+/** Cells kept at most, over all seasons: 20 bytes each, 2 M cells are 40 MB (about 230 machines of 520 m). */
 export const KEPT_CELLS_LIMIT = 2_000_000;
 
 /** The kept states by season id, the least recently used dropped first beyond the limit. */

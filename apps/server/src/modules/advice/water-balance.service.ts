@@ -81,6 +81,8 @@ type ZoneRun = {
   /** Ks and the water measured on each cell, on the last day. */
   stress: Float64Array;
   applied: Float64Array;
+  /** Each cell's last day with water (a day number), through the day asked for; -1: none since emergence. */
+  lastWater: Int32Array;
   outlook: Outlook;
 };
 
@@ -186,6 +188,7 @@ export class WaterBalanceService {
       reason,
       station,
       missingWeatherDays: 0,
+      lastRain: null,
       forecast: 'recent-etc',
       applicationDepth: null,
       zones: [],
@@ -371,6 +374,7 @@ export class WaterBalanceService {
           lastYear,
           revision,
           depletion: run.kept ?? state!.depletion,
+          lastWater: run.keptLastWater ?? state!.lastWater,
           water: Float64Array.from(sums, (cell) => sumThrough(cell, keptYear, keptDay)),
           sums: sums.map((cell) => trimSlices(cell, keptYear, keptDay)),
         });
@@ -396,12 +400,18 @@ export class WaterBalanceService {
     });
     const sectors = sectorsOf(program, zones);
     let missingWeatherDays = 0;
-    for (let day = firstDay; day <= lastDay; day += 1) if (!weatherOf.has(day)) missingWeatherDays += 1;
+    let lastRain: number | null = null;
+    for (let day = firstDay; day <= lastDay; day += 1) {
+      const reading = weatherOf.get(day);
+      if (!reading) missingWeatherDays += 1;
+      else if (reading.rain > 0) lastRain = day;
+    }
     return {
       date: dotted(date),
       reason: null,
       station: stationDays.stationId,
       missingWeatherDays,
+      lastRain: lastRain === null ? null : dotted(isoOfDayNumber(lastRain)),
       forecast: forecastSource,
       applicationDepth:
         depthAtFullSpeed === null
@@ -413,11 +423,12 @@ export class WaterBalanceService {
       sectors: sectors.map(({ name, parts }) => summarise(name, parts, date, depthAtFullSpeed)),
       step: WATER_GRID_STEP_M,
       cells: zones.flatMap((zone) =>
-        zone.cells.map((cell, index): [number, number, number, number] => [
+        zone.cells.map((cell, index): [number, number, number, number, number | null] => [
           cell.lat,
           cell.lng,
           round(zone.depletion[index]!, 1),
           round(zone.curves.totalAvailableWater[zone.lastDay - 1]!, 1),
+          zone.lastWater[index]! < 0 ? null : lastDay - zone.lastWater[index]!,
         ]),
       ),
       probes: correction.probes,
@@ -535,7 +546,7 @@ function runZone(
   water: Float64Array,
   state: KeptState | undefined,
   keepAt: number | null,
-): { zone: ZoneRun; kept: Float64Array | null } {
+): { zone: ZoneRun; kept: Float64Array | null; keptLastWater: Int32Array | null } {
   const crop = seasonCrop(season.crop, season.depletionFraction);
   const soil = soilWater(season.soil);
   const efficiency = season.efficiency ?? DEFAULT_APPLICATION_EFFICIENCY;
@@ -573,6 +584,14 @@ function runZone(
   let kept: Float64Array | null = null;
   let from = firstRun;
   const keepDay = keepAt === null ? null : keepAt - emergence + 1;
+  // Each cell's last day with water: the kept state's, then the days run, one pass over their water.
+  const lastWater = state ? Int32Array.from(state.lastWater) : new Int32Array(count).fill(-1);
+  let keptLastWater: Int32Array | null = null;
+  for (let day = firstRun; day <= days; day += 1) {
+    const offset = (day - firstRun) * count;
+    for (let cell = 0; cell < count; cell += 1) if (water[offset + cell]! > 0) lastWater[cell] = emergence + day - 1;
+    if (day === keepDay) keptLastWater = Int32Array.from(lastWater);
+  }
   if (keepDay !== null && keepDay >= firstRun && keepDay < days) {
     // Two legs, so the kept depletion is the run's own at full precision.
     const leg = runCells(
@@ -589,6 +608,7 @@ function runZone(
   const lastOffset = (days - from) * count;
   return {
     kept,
+    keptLastWater: kept === null ? null : keptLastWater,
     zone: {
       name: season.name,
       cells,
@@ -600,6 +620,7 @@ function runZone(
       depletion: run.finalDepletion,
       stress: Float64Array.from(run.stress.subarray(lastOffset, lastOffset + count)),
       applied: applied.slice(lastOffset, lastOffset + count),
+      lastWater,
       // The forecast's days, then the recent mean ETc for the rest of the season.
       outlook: concatOutlooks(
         outlookFromCurves(curves, days + 1),

@@ -2,6 +2,8 @@ import type { ProgramBody, SprinklerDetail, WaterBalance, WaterBalanceArea } fro
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useWaterBalance } from '../api/get-water-balance';
+import { useDottedDay } from '../hooks/use-dotted-day';
+import { ApplicationDepthSetting } from './application-depth-setting';
 import { freeProgramName, hasAdvisedDoses, programFromAdvice } from '../lib/program-from-advice';
 import { ProbesTable } from './probes-table';
 import { Button } from '@/ui/button';
@@ -74,6 +76,7 @@ export function AdviceCard({ sprinkler, onCreateProgram, now = new Date() }: Adv
           <p className="text-sm text-ink-muted">{t('advice.program.hint')}</p>
         </div>
       )}
+      <ApplicationDepthSetting sprinklerId={sprinkler.id} />
     </Card>
   );
 }
@@ -81,13 +84,15 @@ export function AdviceCard({ sprinkler, onCreateProgram, now = new Date() }: Adv
 /** The balance as read: why there is none, or each zone's and sector's numbers and where the outlook came from. */
 export function WaterBalanceAdvice({ balance, today }: { balance: WaterBalance; today: string }) {
   const { t } = useTranslation();
+  const dottedDay = useDottedDay();
   if (balance.reason) return <p className="text-sm">{t(`advice.balance.reasons.${balance.reason}`)}</p>;
   return (
     <div className="flex flex-col gap-3">
       <p className="text-sm text-ink-muted">
-        {t('advice.balance.asOf', { date: balance.date, station: balance.station ?? '—' })}{' '}
+        {t('advice.balance.asOf', { date: dottedDay(balance.date), station: balance.station ?? '—' })}{' '}
         {t(`advice.balance.forecast.${balance.forecast}`)}
       </p>
+      <ApplicationDepthLine depth={balance.applicationDepth} />
       {balance.missingWeatherDays > 0 && (
         <p className="text-sm text-warning">
           {t('advice.balance.missingWeatherDays', { count: balance.missingWeatherDays })}
@@ -99,6 +104,23 @@ export function WaterBalanceAdvice({ balance, today }: { balance: WaterBalance; 
       )}
       <ProbesTable probes={balance.probes} />
     </div>
+  );
+}
+
+/** The machine's depth at 100 %, which turns the doses into percent timers, and where it came from. */
+function ApplicationDepthLine({ depth }: { depth: WaterBalance['applicationDepth'] }) {
+  const { t, i18n } = useTranslation();
+  if (depth === null) return <p className="text-sm text-ink-muted">{t('advice.balance.depthUnknown')}</p>;
+  return (
+    <p className="text-sm text-ink-muted">
+      {t('advice.balance.depthAtFullSpeed', {
+        depth: depth.depthAtFullSpeed.toLocaleString(i18n.language, {
+          minimumFractionDigits: 1,
+          maximumFractionDigits: 1,
+        }),
+        source: t(`advice.balance.depthSource.${depth.source}`),
+      })}
+    </p>
   );
 }
 
@@ -117,6 +139,7 @@ function AreaList({ title, areas, today }: { title: string; areas: readonly Wate
 
 function AreaAdvice({ area, today }: { area: WaterBalanceArea; today: string }) {
   const { t, i18n } = useTranslation();
+  const dottedDay = useDottedDay();
   const format = (value: number) =>
     (Math.round(value * 10) / 10).toLocaleString(i18n.language, { maximumFractionDigits: 1 });
   const next =
@@ -124,7 +147,7 @@ function AreaAdvice({ area, today }: { area: WaterBalanceArea; today: string }) 
       ? t('advice.balance.none')
       : area.nextIrrigation === today
         ? t('advice.balance.today')
-        : area.nextIrrigation;
+        : dottedDay(area.nextIrrigation);
   return (
     <li className="flex flex-col gap-1.5 rounded-lg border border-line p-3" aria-label={area.name}>
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
@@ -163,6 +186,16 @@ function AreaAdvice({ area, today }: { area: WaterBalanceArea; today: string }) 
             {area.netDose === null || area.grossDose === null
               ? t('advice.balance.none')
               : t('advice.balance.doseValue', { net: format(area.netDose), gross: format(area.grossDose) })}
+          </dd>
+        </div>
+        <div>
+          <dt className="inline text-ink-muted">{t('advice.balance.timer')}: </dt>
+          <dd className="inline tabular-nums">
+            {area.percentTimer === null
+              ? t('advice.balance.none')
+              : area.passes !== null && area.passes > 1
+                ? t('advice.balance.passesValue', { count: area.passes, timer: format(area.percentTimer) })
+                : t('advice.balance.timerValue', { timer: format(area.percentTimer) })}
           </dd>
         </div>
       </dl>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCropSeasons } from '../api/get-crop-seasons';
 import { useUpdateCropSeasons } from '../api/update-crop-seasons';
+import { useDottedDay } from '../hooks/use-dotted-day';
 import { serverErrors } from '../lib/season-form';
 import { replaceSeason, seasonYears, seasonsOfYear } from '../lib/season-year';
 import { SeasonFormDialog } from './season-form-dialog';
@@ -56,11 +57,12 @@ export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: Sp
     if (!problems) showToast({ variant: 'success', title: t('advice.seasons.removed') });
   };
 
+  const dottedDay = useDottedDay();
   const describe = (season: CropSeason) =>
     t('advice.seasons.facts', {
       area: season.polygon ?? t('advice.seasons.wholeCircle'),
       crop: typeof season.crop === 'string' ? t(`advice.crops.${season.crop}`) : t('advice.seasons.customCrop'),
-      emergence: season.emergence,
+      emergence: dottedDay(season.emergence),
       soil:
         typeof season.soil === 'string'
           ? t(`advice.soils.${season.soil}`)

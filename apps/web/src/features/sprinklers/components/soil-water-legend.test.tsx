@@ -8,7 +8,8 @@ import { SoilWaterLegend } from './soil-water-legend';
 const zone = (name: string, taw: number, raw: number) =>
   buildWaterBalanceArea({ name, taw, raw, depletion: 10, depletionMin: 8, depletionMax: 12, nextIrrigation: null });
 
-const balance = (zones: WaterBalanceArea[]) => buildWaterBalance({ station: 'WS-1', zones, cells: [[52, 17, 10, 80]] });
+const balance = (zones: WaterBalanceArea[]) =>
+  buildWaterBalance({ station: 'WS-1', zones, cells: [[52, 17, 10, 80, null]] });
 
 describe('the soil water legend', () => {
   it('draws the RAW line where it lies on the TAW scale, and names the day', async () => {

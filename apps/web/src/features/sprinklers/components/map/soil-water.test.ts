@@ -1,5 +1,9 @@
 import { METRES_PER_DEGREE } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
+import { i18n } from '@/i18n/i18n';
+import { buildWaterBalance } from '@/test-factories';
+import { activateWholeCatalogue } from '@/test-utils';
+import { soilWaterCellText } from './soil-water-cell-text';
 import { SOIL_WATER_CLASSES, depletionShare, soilWaterColor } from './soil-water-scale';
 import { gridRaster } from './watermap-image';
 
@@ -36,5 +40,30 @@ describe('gridRaster', () => {
     expect(raster.cellAt(52 + latStep * 1.3, 17 + 1.8 * lngStep)).toBe(1);
     expect(raster.cellAt(52 + latStep, 17 + lngStep)).toBeNull();
     expect(raster.cellAt(53, 17)).toBeNull();
+  });
+});
+
+describe('a Soil water cell in words', () => {
+  const balance = buildWaterBalance({ date: '07.06.2026', lastRain: '28.05.2026' });
+
+  it('tells its depletion, TAW, last water and the station’s last rain in the app’s date style', async () => {
+    await activateWholeCatalogue('en');
+    expect(soilWaterCellText(i18n.t, 'en', balance, [52, 17, 20, 80, 3])).toBe(
+      'Depletion 20 mm of 80 mm TAW (25 %) · Last water 04/06/2026, last rain 28/05/2026',
+    );
+    await activateWholeCatalogue('pl');
+    expect(soilWaterCellText(i18n.t, 'pl', balance, [52, 17, 20.5, 80, 0])).toBe(
+      'Niedobór 20,5 mm z 80 mm TAW (26 %) · Ostatnie nawadnianie 07.06.2026, ostatni deszcz 28.05.2026',
+    );
+  });
+
+  it('says when there was none this season, across a month’s end', async () => {
+    await activateWholeCatalogue('en');
+    expect(soilWaterCellText(i18n.t, 'en', buildWaterBalance({ date: '02.06.2026' }), [52, 17, 0, 80, null])).toBe(
+      'Depletion 0 mm of 80 mm TAW (0 %) · Last water none this season, last rain none this season',
+    );
+    expect(soilWaterCellText(i18n.t, 'en', buildWaterBalance({ date: '02.06.2026' }), [52, 17, 0, 80, 2])).toContain(
+      'Last water 31/05/2026',
+    );
   });
 });

@@ -5,7 +5,7 @@ import { waterColor } from './watermap-scale';
 const LARGEST_SIDE = 4096;
 
 /** A cell of a machine's grid as the server serves it: its centre's latitude and longitude first. */
-export type GridCell = readonly [number, number, ...number[]];
+export type GridCell = readonly [number, number, ...(number | null)[]];
 
 export type WatermapRaster = {
   width: number;
