@@ -2,7 +2,7 @@ import type { ProgramBody, SprinklerDetail, WaterBalance, WaterBalanceArea } fro
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useWaterBalance } from '../api/get-water-balance';
-import { useDottedDay } from '../hooks/use-dotted-day';
+import { useDottedDay } from '@/i18n/use-dotted-day';
 import { ApplicationDepthSetting } from './application-depth-setting';
 import { freeProgramName, hasAdvisedDoses, programFromAdvice } from '../lib/program-from-advice';
 import { ProbesTable } from './probes-table';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCropSeasons } from '../api/get-crop-seasons';
 import { useUpdateCropSeasons } from '../api/update-crop-seasons';
-import { useDottedDay } from '../hooks/use-dotted-day';
+import { useDottedDay } from '@/i18n/use-dotted-day';
 import { serverErrors } from '../lib/season-form';
 import { replaceSeason, seasonYears, seasonsOfYear } from '../lib/season-year';
 import { SeasonFormDialog } from './season-form-dialog';

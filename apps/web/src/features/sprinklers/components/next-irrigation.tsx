@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { useDottedDay } from '@/i18n/use-dotted-day';
 import { FIELD_FORMAT, formatDate } from '@/ui/date-picker/dates';
 import { useNextIrrigation } from '../api/get-next-irrigation';
 
@@ -7,13 +8,14 @@ const sortable = (dotted: string) => dotted.split('.').reverse().join('-');
 
 /**
  * A machine's next irrigation in the machines table: "today" (water is due; a copy kept past
- * midnight may name a day gone by), a date (dd.mm.yyyy), or "—" without a season running or
+ * midnight may name a day gone by), a date in the app's style, or "—" without a season running or
  * while none is due within it.
  */
 export function NextIrrigation({ sprinklerId, now = new Date() }: { sprinklerId: number; now?: Date }) {
   const { t } = useTranslation();
   const { data } = useNextIrrigation();
+  const dottedDay = useDottedDay();
   const date = data?.get(sprinklerId) ?? null;
   if (date === null) return <>{t('advice.balance.none')}</>;
-  return <>{sortable(date) <= sortable(formatDate(now, FIELD_FORMAT)) ? t('advice.balance.today') : date}</>;
+  return <>{sortable(date) <= sortable(formatDate(now, FIELD_FORMAT)) ? t('advice.balance.today') : dottedDay(date)}</>;
 }

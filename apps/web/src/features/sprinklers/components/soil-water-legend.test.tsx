@@ -15,7 +15,7 @@ describe('the soil water legend', () => {
   it('draws the RAW line where it lies on the TAW scale, and names the day', async () => {
     await renderInApp(<SoilWaterLegend balance={balance([zone('Maize', 80, 44)])} />);
     expect(screen.getByText(/RAW at 55 % of TAW/)).toBeInTheDocument();
-    expect(screen.getByText(/end of 07\.06\.2026/)).toBeInTheDocument();
+    expect(screen.getByText(/end of 07\/06\/2026/)).toBeInTheDocument();
   });
 
   it("gives each zone its own RAW line where the zones' p differ", async () => {

@@ -1,5 +1,6 @@
 import type { WaterBalance } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
+import { useDottedDay } from '@/i18n/use-dotted-day';
 import { SOIL_WATER_CLASSES } from './map/soil-water-scale';
 
 /**
@@ -8,6 +9,7 @@ import { SOIL_WATER_CLASSES } from './map/soil-water-scale';
  */
 export function SoilWaterLegend({ balance }: { balance: WaterBalance | null }) {
   const { t } = useTranslation();
+  const dottedDay = useDottedDay();
   if (!balance || balance.cells.length === 0) {
     return <p className="rounded-lg bg-surface-muted p-3 text-sm text-ink-muted">{t('sprinklers.soilWater.none')}</p>;
   }
@@ -19,7 +21,7 @@ export function SoilWaterLegend({ balance }: { balance: WaterBalance | null }) {
     <div className="flex flex-col gap-2 rounded-lg bg-surface-muted p-3 text-sm">
       <div className="flex flex-wrap items-baseline gap-x-2">
         <span className="font-semibold">{t('sprinklers.soilWater.title')}</span>
-        <span className="text-ink-muted">{t('sprinklers.soilWater.date', { date: balance.date })}</span>
+        <span className="text-ink-muted">{t('sprinklers.soilWater.date', { date: dottedDay(balance.date) })}</span>
       </div>
       <figure aria-label={t('sprinklers.soilWater.legend')} className="flex flex-col gap-1">
         <div className="relative flex h-4 overflow-visible rounded-sm">

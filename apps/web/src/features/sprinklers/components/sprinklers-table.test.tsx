@@ -153,7 +153,8 @@ describe('the machines table', () => {
     expect(headers[column - 1]).toHaveTextContent(/Status/);
     const cellOf = async (name: RegExp) =>
       within(within(table).getByRole('row', { name })).getAllByRole('cell')[column]!;
-    await waitFor(async () => expect(await cellOf(/North field/)).toHaveTextContent(day(3)));
+    // The API's dd.mm.yyyy in the app's date style (en: dd/mm/yyyy).
+    await waitFor(async () => expect(await cellOf(/North field/)).toHaveTextContent(day(3).replaceAll('.', '/')));
     expect(await cellOf(/South field/)).toHaveTextContent(/irrigation\s*today$/);
     expect(await cellOf(/East field/)).toHaveTextContent(/irrigation\s*—$/);
     expect(await cellOf(/West field/)).toHaveTextContent(/irrigation\s*—$/);

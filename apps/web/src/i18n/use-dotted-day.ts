@@ -1,4 +1,4 @@
-import { useDateTimeFormat } from '@/i18n/use-date-time-format';
+import { useDateTimeFormat } from './use-date-time-format';
 
 const DOTTED = /^(\d{2})\.(\d{2})\.(\d{4})$/;
 
