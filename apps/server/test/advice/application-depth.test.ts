@@ -1,6 +1,7 @@
 import { ApplicationDepthSchema, LogListResponseSchema, WaterBalanceSchema } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MotionReport, learnDepthAtFullSpeed, percentTimerPlan } from '../../src/modules/advice/application-depth';
+import { ApplicationDepthService } from '../../src/modules/advice/application-depth.service';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
 import type { ApiClient } from '../support/api-client';
@@ -54,6 +55,55 @@ describe('the percent timer for a gross dose', () => {
     const split = percentTimerPlan(500, 4);
     expect(split.passes).toBe(2);
     expect(split.percentTimer).toBeCloseTo(1.6, 10);
+  });
+});
+
+describe("a machine's depth at 100 %, kept per machine", () => {
+  let t: TestApp;
+  afterAll(() => t.close());
+
+  it('is looked at again within minutes while too few reports gave none, and kept an hour once learned', async () => {
+    t = await createTestApp();
+    const pivot = await buildSprinkler(t, { armLength: 150 });
+    let now = Date.now();
+    const store = (reports: MotionReport[]) =>
+      t.database.db.insert(telemetry).values(
+        reports.map((report) => ({
+          ...report,
+          machineId: pivot.internalId,
+          ts: new Date(report.ts),
+          status: 'front' as const,
+          pressure: 2.5,
+        })),
+      );
+    let reads = 0;
+    const service = new ApplicationDepthService({
+      db: t.database.db,
+      sprinklers: t.app.sprinklers,
+      logs: t.app.logs,
+      reports: {
+        during: (...args) => {
+          reads += 1;
+          return t.app.storedReports.during(...args);
+        },
+      },
+      now: () => now,
+    });
+    // A machine that has just begun watering: a minute of reports teaches nothing yet.
+    const watering = turning(50, 0.01, 72, 150, now - 60_000).slice(0, 361);
+    await store(watering.slice(0, 13));
+    expect((await service.of(pivot)).depthAtFullSpeed).toBeNull();
+    // Half an hour on, it has: asked again after 5 minutes, the depth is there.
+    await store(watering.slice(13));
+    now += 4 * 60_000;
+    expect((await service.of(pivot)).depthAtFullSpeed).toBeNull();
+    now += 60_000 + 30 * 60_000;
+    expect((await service.of(pivot)).depthAtFullSpeed).toBeCloseTo(5.093, 3);
+    // Once learned, it is kept for the hour.
+    const readsWhenLearned = reads;
+    now += 50 * 60_000;
+    expect((await service.of(pivot)).depthAtFullSpeed).toBeCloseTo(5.093, 3);
+    expect(reads).toBe(readsWhenLearned);
   });
 });
 

@@ -12,6 +12,11 @@ import { applicationDepths } from './application-depth.table';
 const LEARNING_DAYS = 3;
 /** A learned depth is kept this long per machine before it is learned again. */
 const LEARNED_FOR_MS = 60 * 60_000;
+/**
+ * Too few reports yet is looked at again sooner: a machine that just started watering gives its
+ * depth within minutes, and the timers should not wait an hour for it.
+ */
+const UNLEARNED_FOR_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
 
 export type ApplicationDepthServiceDeps = {
@@ -79,7 +84,7 @@ export class ApplicationDepthService {
   private async learn(machineId: string): Promise<{ depth: number | null; pairs: number }> {
     const now = (this.deps.now ?? Date.now)();
     const kept = this.learned.get(machineId);
-    if (kept && now - kept.at < LEARNED_FOR_MS) return kept;
+    if (kept && now - kept.at < (kept.depth === null ? UNLEARNED_FOR_MS : LEARNED_FOR_MS)) return kept;
     const reports = await this.deps.reports.during(machineId, new Date(now - LEARNING_DAYS * DAY_MS), new Date(now));
     const learned = { at: now, ...learnDepthAtFullSpeed(reports) };
     this.learned.set(machineId, learned);
