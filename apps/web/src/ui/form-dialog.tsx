@@ -69,7 +69,7 @@ export function FormDialog({
       }}
       // A click that lands on the dialog element itself is a click on the backdrop around the panel.
       onClick={(event) => event.target === event.currentTarget && onClose()}
-      className={`m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] overflow-y-auto rounded-xl border border-line bg-surface p-0 text-ink shadow-xl backdrop:bg-black/55 ${
+      className={`m-auto w-[calc(100%-2rem)] overflow-y-auto rounded-xl border border-line bg-surface p-0 text-ink shadow-xl backdrop:bg-black/55 ${
         wide ? 'max-w-2xl' : 'max-w-md'
       }`}
     >

@@ -42,7 +42,7 @@ export function DeviceSecretDialog({ machineId, secret, reason, onClose }: Devic
         event.preventDefault();
         onClose();
       }}
-      className="m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg overflow-y-auto rounded-xl border border-line bg-surface p-0 text-ink shadow-xl backdrop:bg-black/55"
+      className="m-auto w-[calc(100%-2rem)] max-w-lg overflow-y-auto rounded-xl border border-line bg-surface p-0 text-ink shadow-xl backdrop:bg-black/55"
     >
       <div className="flex flex-col gap-4 p-5 sm:p-6">
         <h2 id={titleId} className="text-lg font-semibold [overflow-wrap:anywhere]">
