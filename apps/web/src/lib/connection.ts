@@ -45,7 +45,7 @@ export const connection = {
   },
 };
 
-/** Asks the server whether it answers, without a session: any answer means the connection is back. */
+/** Asks the server whether it answers, without a session: whatever it answers, the connection is back. */
 async function probe(): Promise<void> {
   probeTimer = undefined;
   if (connectionStore.get().online) return;
