@@ -29,7 +29,7 @@ export const liveRoutes: FastifyPluginAsyncZod<{
       // The stream opens once the user's machines are known: an event after it opened is never
       // missed for want of them.
       const opened: { stream?: EventStream } = {};
-      const stopFollowing = await listStreams.follow(user, (event) => opened.stream?.send(event.type, event));
+      const stopFollowing = await listStreams.follow(user, (type, json) => opened.stream?.sendJson(type, json));
       if (request.raw.socket.destroyed) {
         stopFollowing();
         reply.hijack();

@@ -16,9 +16,14 @@ import { listListedSprinklers } from './sprinklers.repository';
  */
 export const MACHINES_RECHECK_MS = 5000;
 
+/** Writes one event of the list stream, its data as JSON (serialised once for every stream it goes to). */
+export type SendListEvent = (type: MachineListEvent['type'], json: string) => void;
+
+const MACHINES_CHANGED = JSON.stringify({ type: 'machines' } satisfies MachineListEvent);
+
 type Follower = {
   user: SignedInUser;
-  send: (event: MachineListEvent) => void;
+  send: SendListEvent;
   /** The machines the user may see, by broker ID; none until the first read. */
   machines: Map<string, ListedSprinkler>;
   /** What the list shows of them apart from live values, to tell when it changed; null until the first read. */
@@ -73,7 +78,7 @@ export class MachineListStreams {
    * Follows the user's machines from now on; resolves once their machines are known, with the
    * function that stops following.
    */
-  async follow(user: SignedInUser, send: (event: MachineListEvent) => void): Promise<() => void> {
+  async follow(user: SignedInUser, send: SendListEvent): Promise<() => void> {
     const follower: Follower = { user, send, machines: new Map(), listed: null };
     this.followers.add(follower);
     await this.job.runNow();
@@ -88,10 +93,17 @@ export class MachineListStreams {
     this.job.runNow().catch(() => undefined);
   }
 
+  /** An event to every follower who may see its machine, presented and serialised once for all of them. */
   private forward(event: MachineEvent): void {
+    let listed: { type: MachineListEvent['type']; json: string } | undefined;
     for (const follower of this.followers) {
       const sprinkler = follower.machines.get(event.machineId);
-      if (sprinkler) follower.send({ ...presentLiveEvent(sprinkler, event), sprinklerId: sprinkler.id });
+      if (!sprinkler) continue;
+      if (!listed) {
+        const live: MachineListEvent = { ...presentLiveEvent(sprinkler, event), sprinklerId: sprinkler.id };
+        listed = { type: live.type, json: JSON.stringify(live) };
+      }
+      follower.send(listed.type, listed.json);
     }
   }
 
@@ -112,7 +124,7 @@ export class MachineListStreams {
       const listed = listedText(visible);
       follower.machines = new Map(visible.map((row) => [row.internalId, row]));
       // The browser reads the list as the stream opens: only later changes are news.
-      if (follower.listed !== null && listed !== follower.listed) follower.send({ type: 'machines' });
+      if (follower.listed !== null && listed !== follower.listed) follower.send('machines', MACHINES_CHANGED);
       follower.listed = listed;
     }
   }
