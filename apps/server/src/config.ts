@@ -146,6 +146,8 @@ const EnvSchema = z.object({
     }),
   TELEMETRY_PACK_AFTER_DAYS: z.coerce.number().int().min(1).max(36_500).default(2),
   TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
+  // At least a season and a half: the water balance reads a station's and probes' days back to the season's start.
+  READINGS_RETENTION_DAYS: z.coerce.number().int().min(270).max(36_500).default(400),
   BACKUP_PASSPHRASE: optionalText,
   BACKUP_DIR: optionalText,
   BACKUP_SCHEDULE: backupScheduleFromEnv,
@@ -266,6 +268,8 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
     telemetryPackAfterDays: values.TELEMETRY_PACK_AFTER_DAYS,
     /** Reports of days that ended more than this many whole days ago are deleted, packed or not; null keeps them all. */
     telemetryRetentionDays: values.TELEMETRY_RETENTION_DAYS ?? null,
+    /** Stations' and soil probes' readings older than this many days are deleted (each sensor's latest stays). */
+    readingsRetentionDays: values.READINGS_RETENTION_DAYS,
     /** Run the simulated demo fleet, granted to the demo user: the embedded defaults come with machines to try. */
     demoFleet: values.DEMO_FLEET ?? !values.MQTT_URL,
     demoEmail: values.DEMO_EMAIL.toLowerCase(),

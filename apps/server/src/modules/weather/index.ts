@@ -18,19 +18,38 @@ export {
 } from './weather.service';
 export type { SoilReading } from './weather.repository';
 
+/** Every instance deletes readings beyond the retention this often (a delete done twice deletes nothing more). */
+const PRUNE_EVERY_MS = 60 * 60_000;
+
 /**
  * Weather: what stations and soil sensors report through their machine's controller, and what a
  * machine's map shows of it (readings, rainfall, ETP over 7 days, soil moisture).
  */
 export const weatherModule = fp(
-  async (app: FastifyInstance, config: Pick<Config, 'timeZone'>) => {
-    const weather = new WeatherService(app.database.db, config.timeZone, app.log, app.quarantine);
+  async (app: FastifyInstance, config: Pick<Config, 'timeZone' | 'readingsRetentionDays'>) => {
+    const weather = new WeatherService(
+      app.database.db,
+      config.timeZone,
+      app.log,
+      app.quarantine,
+      config.readingsRetentionDays,
+    );
     app.decorate('weather', weather);
     app.gateway.handle('weather', (source, message) => weather.recordWeather(source, message));
     app.gateway.handle('soil', (source, message) => weather.recordSoil(source, message));
     app.health.check(() => weather.problems());
+    const prune = () =>
+      weather.prune().catch((error: unknown) => app.log.warn({ err: error }, 'pruning old readings failed'));
+    const pruneTimer = setInterval(prune, PRUNE_EVERY_MS).unref();
+    // Not awaited: the first prune after an upgrade may take a while, and the server need not wait for it.
+    app.addHook('onReady', async () => {
+      void prune();
+    });
     // Readings that arrived before the gateway stopped listening are stored before the database closes.
-    app.addHook('onClose', () => weather.flush());
+    app.addHook('onClose', () => {
+      clearInterval(pruneTimer);
+      return weather.flush();
+    });
   },
   { name: 'weather', dependencies: ['database', 'machine-gateway', 'health', 'quarantine'] },
 );

@@ -1,5 +1,5 @@
 import type { SoilMessage, WeatherMessage } from '@pivot/contracts';
-import { type AnyColumn, type Placeholder, and, between, eq, gte, inArray, sql } from 'drizzle-orm';
+import { type AnyColumn, type Placeholder, and, between, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { soilReadings, soilSensors, weatherReadings } from './weather.table';
 
@@ -344,4 +344,26 @@ export async function readingsCount(
       ),
     );
   return { count: Number(row?.count ?? 0), last: row?.last ? new Date(row.last).getTime() : null };
+}
+
+/**
+ * Deletes stations' readings and probes' history older than `before`, at most `limit` rows of
+ * each table: a large fleet's hourly share is deleted in short statements that never hold
+ * ingestion up. The number deleted, of both.
+ */
+export async function deleteReadingsBefore(db: Queryable, before: Date, limit: number): Promise<number> {
+  let deleted = 0;
+  for (const table of [weatherReadings, soilReadings]) {
+    const oldest = db
+      .select({ ctid: sql`ctid` })
+      .from(table)
+      .where(lt(table.ts, before))
+      .limit(limit);
+    const rows = await db
+      .delete(table)
+      .where(sql`ctid in (${oldest})`)
+      .returning({ ts: table.ts });
+    deleted += rows.length;
+  }
+  return deleted;
 }

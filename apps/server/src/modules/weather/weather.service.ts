@@ -21,6 +21,7 @@ import {
   dailySummaries,
   firstReadingTime,
   readingsCount,
+  deleteReadingsBefore,
   insertWeatherReadings,
   insertWeatherReadingsOfControllers,
   latestReadingTimeColumn,
@@ -53,6 +54,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * arriving late, older than the newest, shows.
  */
 const WEATHER_REFRESH_MS = 60 * 1000;
+
+/** Old readings are deleted this many rows of a table per statement. */
+const PRUNE_CHUNK = 10_000;
 
 /** Most farmland in the product's region lies low; the elevation barely changes ETP. */
 const DEFAULT_ELEVATION_M = 100;
@@ -110,6 +114,8 @@ export class WeatherService {
     private readonly timeZone: string,
     logger: FastifyBaseLogger,
     quarantine: QuarantineService,
+    /** Readings older than this many days are deleted by `prune` (READINGS_RETENTION_DAYS). */
+    private readonly retentionDays: number,
   ) {
     this.readings = new BatchedWrites(db, logger, {
       name: 'readings',
@@ -146,6 +152,19 @@ export class WeatherService {
   /** Stores the readings received so far; resolves once they are in the database. */
   flush(): Promise<void> {
     return this.readings.flush();
+  }
+
+  /**
+   * Deletes stations' readings and probes' history older than the retention, a chunk at a time;
+   * each sensor's latest reading stays. Every instance may run it at any time. The number deleted.
+   */
+  async prune(now = Date.now()): Promise<number> {
+    const before = new Date(now - this.retentionDays * DAY_MS);
+    let deleted = 0;
+    for (let chunk = PRUNE_CHUNK; chunk > 0; deleted += chunk) {
+      chunk = await deleteReadingsBefore(this.db, before, PRUNE_CHUNK);
+    }
+    return deleted;
   }
 
   /** What health reports of storing readings on this instance. */
