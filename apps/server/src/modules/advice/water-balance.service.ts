@@ -15,7 +15,13 @@ import type { Database } from '../../db/client';
 import type { SignedInUser } from '../../http/request-context';
 import { addDays, localDate, localMidnight, startOfLocalDay } from '../../time/local-day';
 import type { SprinklersService } from '../sprinklers';
-import { type RunningSlice, WATER_GRID_STEP_M, type WatermapService, cellCentre } from '../watermap';
+import {
+  LEAST_SHOWN_WATER_MM,
+  type RunningSlice,
+  WATER_GRID_STEP_M,
+  type WatermapService,
+  cellCentre,
+} from '../watermap';
 import type { StationDay, WeatherService } from '../weather';
 import { percentTimerPlan } from './application-depth';
 import type { ForecastClient, ForecastDay } from './forecast';
@@ -634,7 +640,10 @@ function runZone(
   let keptLastWater: Int32Array | null = null;
   for (let day = firstRun; day <= days; day += 1) {
     const offset = (day - firstRun) * count;
-    for (let cell = 0; cell < count; cell += 1) if (water[offset + cell]! > 0) lastWater[cell] = emergence + day - 1;
+    // Water the watermap shows (0.1 mm and more once rounded) counts; less would be a day the map shows dry.
+    for (let cell = 0; cell < count; cell += 1) {
+      if (water[offset + cell]! >= LEAST_SHOWN_WATER_MM) lastWater[cell] = emergence + day - 1;
+    }
     if (day === keepDay) keptLastWater = Int32Array.from(lastWater);
   }
   if (keepDay !== null && keepDay >= firstRun && keepDay < days) {
