@@ -1,6 +1,10 @@
+import type { SprinklerDetail } from '@pivot/contracts';
+import type { Page, TestInfo } from '@playwright/test';
+import type { HttpSession } from '../support/http-session';
 import { ADMIN } from './support/environment';
 import { expect, expectAccessible, signIn } from './support/fixtures';
 import { addAndGrant, test } from './support/machines';
+import { detail, machine, openProgram, restoreMachine, toast } from './support/programs';
 
 /** A week ago, as the season form's field takes it: the balance describes yesterday, so the season runs. */
 function weekAgo(): string {
@@ -85,16 +89,25 @@ test('a farmer sets a crop season on the machine page and reads the advice; a wa
   await context.close();
 });
 
-test('a demo machine comes with its seasons: the next irrigation in the list, the Soil water layer, a program from the advice', async ({
+test('a demo machine comes with its seasons: the next irrigation in the list, the Soil water layer, a program from the advice, sent', async ({
   page,
   admin,
 }, testInfo) => {
-  const list = await admin.call('GET', '/api/sprinkler/');
-  const demo = (list.body as { id: number; internalId: string; name: string }[]).find(
-    (machine) => machine.internalId === 'PIVOT-01',
-  )!;
-  expect(demo).toBeDefined();
+  const demo = await machine(admin, 'PIVOT-01');
+  try {
+    await adviceToProgramOnMachine(page, admin, demo, testInfo);
+  } finally {
+    // The fleet as it started, for the other specs: its own program running, the advice's gone.
+    await restoreMachine(admin, demo);
+  }
+});
 
+async function adviceToProgramOnMachine(
+  page: Page,
+  admin: HttpSession,
+  demo: SprinklerDetail,
+  testInfo: TestInfo,
+): Promise<void> {
   // The list: a date (or "dziś") in the demo machine's row, computed from its season.
   await signIn(page, ADMIN, '/sprinklers');
   await expect(page.getByRole('columnheader', { name: 'Następne nawadnianie' })).toBeVisible();
@@ -124,4 +137,21 @@ test('a demo machine comes with its seasons: the next irrigation in the list, th
   // Two clicks: the program from the advice, opened for review.
   await advice.getByRole('button', { name: 'Program z porady' }).click();
   await expect(page.getByText(/Utworzono program Porada/)).toBeVisible();
-});
+  const advised = (await detail(admin, demo.id)).programs.find((program) => program.name.startsWith('Porada'))!;
+  expect(advised).toBeDefined();
+
+  // Sent the existing way: the simulated machine takes it and reports it as its program.
+  const item = await openProgram(page, advised.name);
+  await item.getByRole('button', { name: 'Wyślij do maszyny' }).click();
+  await page
+    .getByRole('dialog', { name: `Wysłać „${advised.name}” do maszyny?` })
+    .getByRole('button', { name: 'Wyślij' })
+    .click();
+  await expect(toast(page, `„${advised.name}” jest teraz aktywny na maszynie`)).toBeVisible({ timeout: 30_000 });
+  await expect(item.getByText('Aktywny')).toBeVisible();
+  const running = (await detail(admin, demo.id)).currentProgramData!;
+  expect(running.name).toBe(advised.name);
+  expect(running.features.map((sector) => sector.properties.rate)).toEqual(
+    advised.programData.features.map((sector) => sector.properties.rate),
+  );
+}

@@ -1,99 +1,31 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { ProgramData, SprinklerDetail } from '@pivot/contracts';
+import type { ProgramData } from '@pivot/contracts';
 import type { Locator, Page } from '@playwright/test';
-import type { HttpSession } from '../support/http-session';
 import { ADMIN } from './support/environment';
 import { expect, expectAccessible, signIn, test } from './support/fixtures';
+import {
+  createProgram,
+  detail,
+  machine,
+  openProgram,
+  programItem,
+  programNamed,
+  restoreMachine,
+  toast,
+} from './support/programs';
 
 /**
  * Programs and sectors on the real server with its demo fleet (PIVOT-01…05, each running a
  * program stored under the same name). Each test puts back what it changed on its machine, so
  * the other specs find the fleet as it started: PIVOT-05 for drawing and sending and for imports
  * (the fixture files are drawn on its field), PIVOT-04 for the mismatch, PIVOT-03 for the limit of
- * programs. PIVOT-01, which the screenshots show, is only looked at.
+ * programs. PIVOT-01, which the screenshots show, is only looked at here (advice.spec.ts sends a
+ * program from its advice and puts it back).
  */
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots/', import.meta.url));
-
-/** A machine of the demo fleet by its machine ID, as the administrator sees it. */
-async function machine(admin: HttpSession, internalId: string): Promise<SprinklerDetail> {
-  const list = await admin.call('GET', `/api/sprinkler/list/?search=${internalId}`);
-  expect(list.status).toBe(200);
-  const { data } = list.body as { data: { sprinkler: { id: number; internalId: string } }[] };
-  const found = data.find((item) => item.sprinkler.internalId === internalId);
-  expect(found, internalId).toBeTruthy();
-  return detail(admin, found!.sprinkler.id);
-}
-
-async function detail(admin: HttpSession, id: number): Promise<SprinklerDetail> {
-  const response = await admin.call('GET', `/api/sprinkler/${id}/`);
-  expect(response.status).toBe(200);
-  return response.body as SprinklerDetail;
-}
-
-const programNamed = (sprinkler: SprinklerDetail, name: string) =>
-  sprinkler.programs.find((program) => program.name === name);
-
-async function createProgram(admin: HttpSession, id: number, name: string, programData?: ProgramData) {
-  const body = { name, programData: programData ?? { type: 'FeatureCollection', features: [] } };
-  const response = await admin.call('POST', `/api/sprinkler/${id}/program/`, body);
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return programNamed(response.body as SprinklerDetail, name)!;
-}
-
-async function deletePrograms(admin: HttpSession, id: number, keep: (name: string) => boolean) {
-  for (const program of (await detail(admin, id)).programs) {
-    if (!keep(program.name)) await admin.call('DELETE', `/api/sprinkler/${id}/program/${program.id}/`);
-  }
-}
-
-/**
- * Puts the machine back as the demo started it: running its program (sent again when it runs
- * another), stored once under its name with the sectors it runs, and nothing else stored.
- */
-async function restoreMachine(admin: HttpSession, original: SprinklerDetail) {
-  const running = original.currentProgramData!;
-  const programData: ProgramData = { type: 'FeatureCollection', features: running.features };
-  await deletePrograms(admin, original.id, (name) => name === running.name);
-  let stored = programNamed(await detail(admin, original.id), running.name);
-  if (stored) {
-    await admin.call('PATCH', `/api/sprinkler/${original.id}/program/${stored.id}/`, {
-      name: running.name,
-      programData,
-    });
-  } else {
-    stored = await createProgram(admin, original.id, running.name, programData);
-  }
-  if ((await detail(admin, original.id)).currentProgramData?.name !== running.name) {
-    const sent = await admin.call('POST', `/api/sprinkler/${original.id}/program/${stored.id}/send/`);
-    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    await expect
-      .poll(async () => (await detail(admin, original.id)).currentProgramData?.name, { timeout: 20_000 })
-      .toBe(running.name);
-  }
-}
-
-/** A program's row in the panel, found by its name. */
-function programItem(page: Page, name: string): Locator {
-  return page
-    .getByRole('list', { name: 'Zapisane programy' })
-    .getByRole('listitem')
-    .filter({ has: page.getByRole('button', { name: new RegExp(`^${name}`) }) });
-}
-
-/** Opens (selects) a program in the panel, unless it is open already. */
-async function openProgram(page: Page, name: string): Promise<Locator> {
-  const item = programItem(page, name);
-  const toggle = item.getByRole('button', { name: new RegExp(`^${name}`) });
-  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-  return item;
-}
-
-const toast = (page: Page, text: string | RegExp) =>
-  page.getByRole('status').or(page.getByRole('alert')).filter({ hasText: text });
 
 /**
  * Draws a polygon on the sector map by clicking its corners (fractions of the map's size) and

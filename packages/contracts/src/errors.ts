@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   invalid_geometry: 400,
   /** A crop season names a crop area its machine's map does not have (crop-seasons.ts). */
   crop_area_not_found: 400,
+  /** An imported area map whose crop seasons break the rules of a season (area-map-file.ts). */
+  invalid_crop_seasons: 400,
   password_rejected: 400,
   invalid_link: 400,
   /** Web Push keys that are not a P-256 public key and a 16-byte secret. */

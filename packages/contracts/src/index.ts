@@ -1,4 +1,5 @@
 export * from './alerts';
+export * from './area-map-file';
 export * from './backups';
 export * from './common';
 export * from './crop-seasons';

@@ -11,6 +11,7 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     invalid_geometry:
       'A shape is not valid: its outline crosses itself, it has no area, a hole lies outside it or it has too many corners',
     crop_area_not_found: "A crop season names a crop area that the machine's map does not have",
+    invalid_crop_seasons: "The map file's crop seasons are not valid: nothing was imported",
     password_rejected: 'The password was not accepted',
     invalid_link: 'This link is invalid, used or expired',
     unauthorized: 'User not logged in - access requires login',
@@ -61,6 +62,7 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     invalid_geometry:
       'Kształt jest nieprawidłowy: jego obrys przecina się sam ze sobą, nie ma powierzchni, otwór leży poza nim albo ma zbyt wiele narożników',
     crop_area_not_found: 'Sezon uprawy wskazuje obszar uprawy, którego nie ma na mapie maszyny',
+    invalid_crop_seasons: 'Sezony upraw zapisane w pliku mapy są nieprawidłowe: niczego nie zaimportowano',
     password_rejected: 'Hasło nie zostało przyjęte',
     invalid_link: 'Ten link jest nieprawidłowy, został już użyty lub wygasł',
     unauthorized: 'Użytkownik niezalogowany - dostęp wymaga zalogowania',

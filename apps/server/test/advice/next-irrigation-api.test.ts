@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, localDate } from '../../src/time/local-day';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
 import type { ApiClient } from '../support/api-client';
-import { buildSprinkler, grant } from '../support/fixtures';
+import { buildSprinkler, grant, squareSector } from '../support/fixtures';
 import { type TestApp, createTestApp } from '../support/test-app';
 import { dotted, warmDryDay } from '../support/weather-days';
 
@@ -80,5 +80,32 @@ describe('next irrigation of the machines table', () => {
     expect(after).toBe(await zonesNext());
     expect(after).toBe(dotted(today));
     expect(after).not.toBe(before);
+  });
+
+  it('follows a redrawn area map at once', async () => {
+    // Potatoes on sand in a crop area (due today), deep roots on loam on the rest of the circle.
+    const areaMap = {
+      type: 'FeatureCollection' as const,
+      features: [{ ...squareSector('Ziemniaki', 0, 17.203, 52.3), properties: { kind: 'crop', name: 'Ziemniaki' } }],
+    };
+    const mapped = (await buildSprinkler(t, { lat: '52.300000', lng: '17.203000', armLength: 100, areaMap })).id;
+    const user = await t.signedInUser();
+    await grant(t, mapped, user.user.id);
+    const seasons = [
+      ...season(DEEP_ROOTS, 'loam'),
+      { ...season('potato', 'sand')[0]!, name: 'Ziemniaki', polygon: 'Ziemniaki' },
+    ];
+    expect((await user.client.put(`/api/sprinkler/${mapped}/crop-seasons/`, seasons)).status).toBe(200);
+    expect(await nextOf(user.client)).toEqual([{ id: mapped, nextIrrigation: dotted(today) }]);
+
+    // The crop area erased from the map: its season holds no cells, the whole circle's decides.
+    const admin = await t.adminClient();
+    const erased = { type: 'FeatureCollection', features: [] };
+    expect((await admin.patch(`/api/sprinkler/${mapped}/`, { areaMap: erased })).status).toBe(200);
+    const [after] = await nextOf(user.client);
+    expect(after!.nextIrrigation).not.toBe(dotted(today));
+    const balance = WaterBalanceSchema.parse((await user.client.get(`/api/sprinkler/${mapped}/water-balance/`)).body);
+    expect(balance.zones.map((zone) => zone.name)).toEqual(['Field']);
+    expect(after!.nextIrrigation).toBe(balance.zones[0]!.nextIrrigation);
   });
 });

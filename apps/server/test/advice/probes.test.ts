@@ -1,6 +1,13 @@
 import { METRES_PER_DEGREE } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
-import { PROBE_MAX_AGE_MS, type ProbeZone, cellOf, correctByProbes } from '../../src/modules/advice/probes';
+import {
+  PROBE_MAX_AGE_MS,
+  type ProbeZone,
+  cellOf,
+  correctByProbes,
+  readingsInCells,
+  seasonStartDepletion,
+} from '../../src/modules/advice/probes';
 import { depletionFromWaterContent } from '../../src/modules/advice/root-zone';
 
 const CENTRE = { lat: 52, lng: 17 };
@@ -106,5 +113,36 @@ describe('the correction by probes', () => {
     const { probes, depletions } = correctByProbes([model], [], { centre: CENTRE, step: STEP }, END_OF_DAY);
     expect(probes).toEqual([]);
     expect(depletions[0]).toBe(model.depletion);
+  });
+});
+
+describe("a season's start from its probes (Eq. 87 on the first day)", () => {
+  const soil = { fieldCapacity: 0.3, wiltingPoint: 0.15 };
+  const reading = (sensorId: string, moisture: number, cell = { x: 0, y: 0 }) => ({
+    sensorId,
+    ts: new Date(END_OF_DAY),
+    ...centreOf(cell.x, cell.y),
+    moisture,
+  });
+
+  it('is the mean of its probes’ depletions with the first day’s roots, each held to 0 … TAW; none: field capacity', () => {
+    // Zr 0.15 m: TAW = 1000 × 0.15 × 0.15 = 22.5 mm. 22 %: 1000 × (0.30 − 0.22) × 0.15 = 12 mm.
+    expect(seasonStartDepletion([reading('A', 22)], soil, 0.15)).toBeCloseTo(12, 9);
+    // 10 % is below the wilting point: held to TAW, 22.5 mm; 35 % above field capacity: 0. Mean (12 + 22.5 + 0) / 3.
+    expect(seasonStartDepletion([reading('A', 22), reading('B', 10), reading('C', 35)], soil, 0.15)).toBeCloseTo(
+      11.5,
+      9,
+    );
+    expect(seasonStartDepletion([], soil, 0.15)).toBeNull();
+  });
+
+  it('takes the probes that stand in the zone’s cells only', () => {
+    const inside = reading('IN', 22, { x: 1, y: 0 });
+    const outside = reading('OUT', 22, { x: 5, y: 5 });
+    const cells = [
+      { x: 0, y: 0 },
+      { x: 1, y: 0 },
+    ];
+    expect(readingsInCells([inside, outside], cells, { centre: CENTRE, step: STEP })).toEqual([inside]);
   });
 });

@@ -20,11 +20,11 @@ const rootDepth = (day: number) =>
   Math.min(ROOT_DEPTH[1], ROOT_DEPTH[0] + ((ROOT_DEPTH[1] - ROOT_DEPTH[0]) * (day - 1)) / (STAGES[0] + STAGES[1] - 1));
 const taw = (day: number) => 1000 * (FIELD_CAPACITY - WILTING_POINT) * rootDepth(day);
 
-/** A position `east` and `north` metres from the machine's centre. */
-function offsetFromCentre(east: number, north: number) {
+/** A position `east` and `north` metres from a machine's centre (the first machine's by default). */
+function offsetFromCentre(east: number, north: number, centre = CENTRE) {
   return {
-    lat: CENTRE.lat + north / METRES_PER_DEGREE,
-    lng: CENTRE.lng + east / (METRES_PER_DEGREE * Math.cos((CENTRE.lat * Math.PI) / 180)),
+    lat: centre.lat + north / METRES_PER_DEGREE,
+    lng: centre.lng + east / (METRES_PER_DEGREE * Math.cos((centre.lat * Math.PI) / 180)),
   };
 }
 
@@ -53,17 +53,11 @@ describe('the water balance corrected by soil probes', () => {
   let sprinklerId: number;
   let machineId: string;
 
-  beforeAll(async () => {
-    t = await createTestApp({ TIME_ZONE: 'Europe/Warsaw' });
-    const pivot = await buildSprinkler(t, { lat: '52.300000', lng: '17.200000', armLength: 150 });
-    sprinklerId = pivot.id;
-    machineId = pivot.internalId;
-    const user = await t.buildUser();
-    await grant(t, pivot.id, user.id, 'control');
-    farmer = t.client();
-    await farmer.login(user.email, USER_PASSWORD);
-    for (let day = 1; day <= DAYS; day += 1) await t.database.db.insert(weatherReadings).values(hourlyReadings(day));
-    const seasons = await farmer.put(`/api/sprinkler/${sprinklerId}/crop-seasons/`, [
+  /** A machine with the probed crop's season, granted to the farmer; its broker ID. */
+  async function probedMachine(centre: { lat: number; lng: number }) {
+    const pivot = await buildSprinkler(t, { lat: centre.lat.toFixed(6), lng: centre.lng.toFixed(6), armLength: 150 });
+    await grant(t, pivot.id, farmerId, 'control');
+    const seasons = await farmer.put(`/api/sprinkler/${pivot.id}/crop-seasons/`, [
       {
         name: 'Probed crop',
         polygon: null,
@@ -73,19 +67,39 @@ describe('the water balance corrected by soil probes', () => {
       },
     ]);
     expect(seasons.status).toBe(200);
+    return pivot;
+  }
+  let farmerId: number;
+
+  beforeAll(async () => {
+    t = await createTestApp({ TIME_ZONE: 'Europe/Warsaw' });
+    const user = await t.buildUser();
+    farmerId = user.id;
+    farmer = t.client();
+    await farmer.login(user.email, USER_PASSWORD);
+    for (let day = 1; day <= DAYS; day += 1) await t.database.db.insert(weatherReadings).values(hourlyReadings(day));
+    const pivot = await probedMachine(CENTRE);
+    sprinklerId = pivot.id;
+    machineId = pivot.internalId;
   });
   afterAll(() => t.close());
 
-  async function balanceOn(date: string) {
-    const response = await farmer.get(`/api/sprinkler/${sprinklerId}/water-balance/`, { query: { date } });
+  async function balanceOn(date: string, machine = sprinklerId) {
+    const response = await farmer.get(`/api/sprinkler/${machine}/water-balance/`, { query: { date } });
     expect(response.status).toBe(200);
     return WaterBalanceSchema.parse(response.body);
   }
 
   /** A reading as the machine's controller reports it, through the weather module. */
-  async function probeReads(sensor: string, ts: number, position: { lat: number; lng: number }, moisture: number) {
+  async function probeReads(
+    sensor: string,
+    ts: number,
+    position: { lat: number; lng: number },
+    moisture: number,
+    machine = machineId,
+  ) {
     await t.app.weather.recordSoil(
-      { machineId, deviceId: sensor },
+      { machineId: machine, deviceId: sensor },
       { v: 1, ts, lat: position.lat, lng: position.lng, moisture, depth: 30 },
     );
   }
@@ -141,5 +155,48 @@ describe('the water balance corrected by soil probes', () => {
     const again = await balanceOn('07.06.2026');
     expect(again.zones).toEqual(corrected.zones);
     expect(again.probes).toEqual(corrected.probes);
+  });
+
+  it('starts the season where a probe read in the 24 h before emergence puts it, not at field capacity', async () => {
+    // A second machine 1.1 km north, apart from the first's probes, on the same station.
+    const centre = { lat: 52.31, lng: 17.2 };
+    const pivot = await probedMachine(centre);
+    // From field capacity; this answer keeps the model's state at 3 June.
+    const fromFieldCapacity = await balanceOn('04.06.2026', pivot.id);
+    const modelDepletion = fromFieldCapacity.zones[0]!.depletion;
+    expect(modelDepletion).toBeGreaterThan(2);
+
+    // 31 May 22:00 local, 2 h before the season's first day: 23 %. And 30 May 12:00, 36 h before: too early.
+    await probeReads(
+      'PROBE-START',
+      localMidnight(1) - 2 * HOUR_MS,
+      offsetFromCentre(25, 35, centre),
+      23,
+      pivot.internalId,
+    );
+    await probeReads(
+      'PROBE-EARLY',
+      localMidnight(1) - 36 * HOUR_MS,
+      offsetFromCentre(-45, 5, centre),
+      5,
+      pivot.internalId,
+    );
+    const fromProbe = await balanceOn('04.06.2026', pivot.id);
+    // Eq. 87 on day 1 by hand: 1000 × (0.25 − 0.23) × 0.2 m = 4 mm, under TAW 26 mm.
+    const start = 1000 * (FIELD_CAPACITY - 0.23) * ROOT_DEPTH[0];
+    expect(start).toBeCloseTo(4, 9);
+    // Ks stays 1 (below RAW) and no water came: every day adds the same ETc, so the start carries through.
+    const zone = fromProbe.zones[0]!;
+    expect(zone.depletion).toBeLessThan(zone.raw);
+    expect(zone.ks).toBe(1);
+    expect(zone.depletion).toBeCloseTo(modelDepletion + start, 2);
+    expect(fromProbe.cells.every(([, , depletion]) => Math.abs(depletion - (modelDepletion + start)) < 0.06)).toBe(
+      true,
+    );
+    // The readings are days old by 4 June: listed as stale, not a correction of the day.
+    expect(fromProbe.probes.map((probe) => [probe.id, probe.used])).toEqual([
+      ['PROBE-EARLY', false],
+      ['PROBE-START', false],
+    ]);
   });
 });

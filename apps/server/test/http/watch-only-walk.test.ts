@@ -91,6 +91,7 @@ const BODIES: Record<string, unknown> = {
   'PUT /api/sprinkler/{id}/crop-seasons/': [
     { name: 'Maize', polygon: null, crop: 'maize-grain', emergence: '01.05.2026', soil: 'loam' },
   ],
+  'PUT /api/sprinkler/{id}/area-map/': { type: 'FeatureCollection', features: [] },
 };
 
 describe('a watch grant, walked over every operation of the OpenAPI document', () => {

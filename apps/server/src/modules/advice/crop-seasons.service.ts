@@ -1,4 +1,7 @@
 import {
+  type AreaMapExport,
+  type AreaMapFile,
+  type AreaMapImportResult,
   type CropSeason,
   type CropSeasons,
   type CropSeasonsQuery,
@@ -7,11 +10,12 @@ import {
   cropAreaNames,
   seasonYear,
 } from '@pivot/contracts';
-import type { Database } from '../../db/client';
+import type { Database, Transaction } from '../../db/client';
 import { AppError } from '../../errors';
 import type { ClientInfo, SignedInUser } from '../../http/request-context';
 import type { LogsService } from '../logs';
-import { type SprinklersService, loggedMachine } from '../sprinklers';
+import { type SprinklerRow, type SprinklersService, loggedMachine } from '../sprinklers';
+import { areaMapFileOf, areaMapOfFile, areasOfMap, cropSeasonsOfFile } from './area-map-file';
 import { cropSeasonValues, presentCropSeason } from './crop-seasons.presenter';
 import {
   type CropSeasonValues,
@@ -22,6 +26,7 @@ import {
   lockCropSeasonsOf,
   updateCropSeason,
 } from './crop-seasons.repository';
+import type { CropSeasonRow } from './crop-seasons.table';
 
 export type CropSeasonsServiceDeps = { db: Database; sprinklers: SprinklersService; logs: LogsService };
 
@@ -56,42 +61,104 @@ export class CropSeasonsService {
     query: CropSeasonsQuery,
     client: ClientInfo,
   ): Promise<CropSeason[]> {
-    const { db, sprinklers, logs } = this.deps;
-    const sprinkler = await sprinklers.controllable(actor, sprinklerId);
+    const sprinkler = await this.deps.sprinklers.controllable(actor, sprinklerId);
     refuseUnknownCropAreas(sprinkler.areaMap, seasons);
-    const namedYears = [...seasons.map(seasonYear), ...(query.year === undefined ? [] : [query.year])];
-    const years = [...new Set(namedYears)].sort((a, b) => a - b);
-    return db.transaction(async (tx) => {
+    const years = [...seasons.map(seasonYear), ...(query.year === undefined ? [] : [query.year])];
+    return this.deps.db.transaction(async (tx) => {
       await lockCropSeasonsOf(tx, sprinkler.id);
-      const stored = new Map(
-        (await listCropSeasonsOfYears(tx, sprinkler.id, years)).map((row) => [areaOfYear(row.year, row.polygon), row]),
-      );
-      const updates: { id: number; values: CropSeasonValues }[] = [];
-      const inserts: CropSeasonValues[] = [];
-      for (const season of seasons) {
-        const values = cropSeasonValues(season);
-        const row = stored.get(areaOfYear(values.year, values.polygon ?? null));
-        if (row) updates.push({ id: row.id, values });
-        else inserts.push(values);
-      }
-      const updatedIds = new Set(updates.map((update) => update.id));
-      await deleteCropSeasons(
-        tx,
-        [...stored.values()].filter((row) => !updatedIds.has(row.id)).map((row) => row.id),
-      );
-      for (const { id, values } of updates) await updateCropSeason(tx, id, values);
-      await insertCropSeasons(tx, sprinkler.id, inserts);
-      if (years.length > 0) {
-        await logs.record(tx, {
-          eventType: 'sprinkler_crop_seasons_updated',
-          actorUserId: actor.id,
-          sprinkler: loggedMachine(sprinkler),
-          event: years.join(', '),
-          ip: client.ip,
-        });
-      }
+      await this.replaceSeasons(tx, { actor, sprinkler, client }, seasons, years, () => true);
       return (await listCropSeasons(tx, sprinkler.id)).map(presentCropSeason);
     });
+  }
+
+  /** The machine's area map as a file, each crop area with its seasons (docs/advice.md). */
+  async exportAreaMap(actor: SignedInUser, sprinklerId: number): Promise<AreaMapExport> {
+    const sprinkler = await this.deps.sprinklers.accessible(actor, sprinklerId);
+    const rows = await listCropSeasons(this.deps.db, sprinkler.id);
+    return areaMapFileOf(sprinkler.areaMap, rows.map(presentCropSeason));
+  }
+
+  /**
+   * Stores an area-map file as the machine's map and the seasons it carries as the machine's:
+   * for each year the file has a season of, the seasons of the new map's areas (its crop areas
+   * and the whole circle) become the file's; a season of an area the new map does not have is
+   * kept, as is every season when the file carries none. All or nothing, in one transaction.
+   */
+  async importAreaMap(
+    actor: SignedInUser,
+    sprinklerId: number,
+    file: AreaMapFile,
+    client: ClientInfo,
+  ): Promise<AreaMapImportResult> {
+    const { db, sprinklers, logs } = this.deps;
+    const sprinkler = await sprinklers.controllable(actor, sprinklerId);
+    const seasons = cropSeasonsOfFile(file);
+    const areaMap = areaMapOfFile(file);
+    const areas = areasOfMap(areaMap);
+    const result = await db.transaction(async (tx) => {
+      await lockCropSeasonsOf(tx, sprinkler.id);
+      const updated = await sprinklers.setField(tx, sprinkler.id, areaMap);
+      await logs.record(tx, {
+        eventType: 'sprinkler_updated',
+        actorUserId: actor.id,
+        sprinkler: loggedMachine(updated),
+        event: actor.email,
+        details: 'area map imported',
+        ip: client.ip,
+      });
+      if (seasons) {
+        await this.replaceSeasons(tx, { actor, sprinkler, client }, seasons, seasons.map(seasonYear), (row) =>
+          areas.has(row.polygon),
+        );
+      }
+      return { areaMap: updated.areaMap, seasons: (await listCropSeasons(tx, sprinkler.id)).map(presentCropSeason) };
+    });
+    sprinklers.machinesChanged();
+    return result;
+  }
+
+  /**
+   * Replaces the stored seasons of `years` that `replaceable` accepts with `seasons`, logging the
+   * change. A season whose year and area were already set keeps its identity (and, later, its
+   * records); the replaceable others of those years are removed. The caller holds the lock.
+   */
+  private async replaceSeasons(
+    tx: Transaction,
+    by: { actor: SignedInUser; sprinkler: SprinklerRow; client: ClientInfo },
+    seasons: CropSeasons,
+    namedYears: number[],
+    replaceable: (row: CropSeasonRow) => boolean,
+  ): Promise<void> {
+    const years = [...new Set(namedYears)].sort((a, b) => a - b);
+    const stored = new Map(
+      (await listCropSeasonsOfYears(tx, by.sprinkler.id, years))
+        .filter(replaceable)
+        .map((row) => [areaOfYear(row.year, row.polygon), row]),
+    );
+    const updates: { id: number; values: CropSeasonValues }[] = [];
+    const inserts: CropSeasonValues[] = [];
+    for (const season of seasons) {
+      const values = cropSeasonValues(season);
+      const row = stored.get(areaOfYear(values.year, values.polygon ?? null));
+      if (row) updates.push({ id: row.id, values });
+      else inserts.push(values);
+    }
+    const updatedIds = new Set(updates.map((update) => update.id));
+    await deleteCropSeasons(
+      tx,
+      [...stored.values()].filter((row) => !updatedIds.has(row.id)).map((row) => row.id),
+    );
+    for (const { id, values } of updates) await updateCropSeason(tx, id, values);
+    await insertCropSeasons(tx, by.sprinkler.id, inserts);
+    if (years.length > 0) {
+      await this.deps.logs.record(tx, {
+        eventType: 'sprinkler_crop_seasons_updated',
+        actorUserId: by.actor.id,
+        sprinkler: loggedMachine(by.sprinkler),
+        event: years.join(', '),
+        ip: by.client.ip,
+      });
+    }
   }
 }
 

@@ -1,9 +1,10 @@
 import type { NextIrrigationList, WaterBalance } from '@pivot/contracts';
-import { and, count, gte, lte, max, sql } from 'drizzle-orm';
+import { and, count, eq, gte, lte, max, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { SignedInUser } from '../../http/request-context';
 import { addDays, localDate, startOfLocalDay } from '../../time/local-day';
 import type { AccessService } from '../access';
+import { sprinklers } from '../sprinklers';
 import { cropSeasons } from './crop-seasons.table';
 
 export type NextIrrigationServiceDeps = {
@@ -58,8 +59,8 @@ function readingOf(balance: WaterBalance): Reading {
 
 /**
  * "Next irrigation" of the machines table: each machine's water balance of the last complete
- * day, computed once and kept until the day, the machine's seasons or an hour go by, so that
- * the table's every reading costs one small query.
+ * day, computed once and kept until the day, the machine's seasons, its area map or an hour go
+ * by, so that the table's every reading costs one small query.
  */
 export class NextIrrigationService {
   private readonly kept = new Map<number, Kept>();
@@ -90,16 +91,23 @@ export class NextIrrigationService {
     const now = this.deps.clock?.() ?? Date.now();
     const date = localDate(timeZone, startOfLocalDay(timeZone, new Date(now)).getTime() - 1);
     const candidates = await db
-      .select({ sprinklerId: cropSeasons.sprinklerId, seasons: count(), changed: max(cropSeasons.updatedAt) })
+      .select({
+        sprinklerId: cropSeasons.sprinklerId,
+        seasons: count(),
+        changed: max(cropSeasons.updatedAt),
+        // The map's crop areas decide the zones' cells: a redrawn map is a changed balance.
+        areaMap: sql<string>`md5(${sprinklers.areaMap}::text)`,
+      })
       .from(cropSeasons)
+      .innerJoin(sprinklers, eq(sprinklers.id, cropSeasons.sprinklerId))
       .where(and(lte(cropSeasons.emergence, date), gte(cropSeasons.emergence, addDays(date, -LONGEST_SEASON_DAYS))))
-      .groupBy(cropSeasons.sprinklerId)
+      .groupBy(cropSeasons.sprinklerId, sprinklers.id)
       .orderBy(sql`1`);
     const granted = actor.admin ? null : new Set((await access.machinesOfUsers(db, [actor.id])).get(actor.id) ?? []);
     const readings = new Map<number, NonNullable<Reading>>();
     for (const candidate of candidates) {
       if (granted && !granted.has(candidate.sprinklerId)) continue;
-      const key = `${date}|${candidate.seasons}|${candidate.changed?.getTime() ?? 0}`;
+      const key = `${date}|${candidate.seasons}|${candidate.changed?.getTime() ?? 0}|${candidate.areaMap}`;
       let kept = this.kept.get(candidate.sprinklerId);
       if (!kept || kept.key !== key || now - kept.since >= KEPT_MS) {
         const value = this.deps.waterBalance.balance(actor, candidate.sprinklerId, {}).then(readingOf);

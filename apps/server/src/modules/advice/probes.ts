@@ -103,3 +103,42 @@ export function correctByProbes(
   });
   return { probes, depletions };
 }
+
+/**
+ * How early before the start of a season's first day a probe's reading may start the season: a
+ * reading from then through the end of that day says where the season starts (docs/advice.md,
+ * "Probes": "The season's start").
+ */
+export const SEASON_START_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The depletion a zone's season starts from, by its probes' readings around emergence (each
+ * probe's newest in the window, those whose cell is the zone's): the mean of their Eq. 87
+ * depletions with the zone's θFC and its root depth on the first day, each held to 0 … TAW; null
+ * without such a reading, and the season starts at field capacity.
+ */
+export function seasonStartDepletion(
+  readings: readonly ProbeReading[],
+  soil: SoilWater,
+  rootDepth: number,
+): number | null {
+  if (readings.length === 0) return null;
+  const sum = readings.reduce(
+    (total, reading) => total + depletionFromWaterContent(soil, reading.moisture / 100, rootDepth),
+    0,
+  );
+  return sum / readings.length;
+}
+
+/** The readings whose probe stands in one of the cells (grid indices east and north of the centre). */
+export function readingsInCells(
+  readings: readonly ProbeReading[],
+  cells: readonly { x: number; y: number }[],
+  grid: { centre: { lat: number; lng: number }; step: number },
+): ProbeReading[] {
+  const keys = new Set(cells.map((cell) => `${cell.x}:${cell.y}`));
+  return readings.filter((reading) => {
+    const { x, y } = cellOf(grid.centre, grid.step, reading);
+    return keys.has(`${x}:${y}`);
+  });
+}

@@ -15,7 +15,13 @@ import type { Database } from '../../db/client';
 import type { SignedInUser } from '../../http/request-context';
 import { addDays, localDate, localMidnight, startOfLocalDay } from '../../time/local-day';
 import type { SprinklersService } from '../sprinklers';
-import { type RunningSlice, WATER_GRID_STEP_M, type WatermapService, cellCentre } from '../watermap';
+import {
+  LEAST_SHOWN_WATER_MM,
+  type RunningSlice,
+  WATER_GRID_STEP_M,
+  type WatermapService,
+  cellCentre,
+} from '../watermap';
 import type { StationDay, WeatherService } from '../weather';
 import { percentTimerPlan } from './application-depth';
 import type { ForecastClient, ForecastDay } from './forecast';
@@ -43,7 +49,14 @@ import {
 } from './water-balance';
 import { type KeptState, KeptStates } from './water-balance.kept-state';
 import { activeProgramOf } from './water-balance.repository';
-import { PROBE_LOOKBACK_MS, correctByProbes } from './probes';
+import {
+  PROBE_LOOKBACK_MS,
+  type ProbeReading,
+  SEASON_START_WINDOW_MS,
+  correctByProbes,
+  readingsInCells,
+  seasonStartDepletion,
+} from './probes';
 
 export type WaterBalanceServiceDeps = {
   db: Database;
@@ -250,25 +263,49 @@ export class WaterBalanceService {
       unclaimed.splice(0, unclaimed.length, ...left);
     }
 
+    // The probes' readings around each season's emergence, which the season starts from (docs/advice.md, "Probes").
+    const grid = { centre, step: WATER_GRID_STEP_M };
+    const claimed = claims.filter((claim) => claim.cells.length > 0);
+    const startReadingsOf = new Map<string, Promise<ProbeReading[]>>();
+    for (const { season } of claimed) {
+      if (startReadingsOf.has(season.emergence)) continue;
+      const start = localMidnight(timeZone, season.emergence).getTime();
+      const end = localMidnight(timeZone, addDays(season.emergence, 1)).getTime();
+      startReadingsOf.set(
+        season.emergence,
+        weather.probeReadings(
+          db,
+          centre,
+          sprinkler.armLength,
+          new Date(start - SEASON_START_WINDOW_MS),
+          new Date(end - 1),
+        ),
+      );
+    }
+    const startReadings = await Promise.all(
+      claimed.map(async (claim) =>
+        readingsInCells(await startReadingsOf.get(claim.season.emergence)!, claim.cells, grid),
+      ),
+    );
+
     // Each zone goes on from its kept state when the state still holds (docs/advice.md, "Kept state").
     const waterSinceYear = yearOf(firstDay);
     const lastYear = yearOf(lastDay);
     const lastCompleteDay = dayNumber(localDate(timeZone, startOfLocalDay(timeZone).getTime() - 1));
-    const plans = claims
-      .filter((claim) => claim.cells.length > 0)
-      .map((claim) => {
-        const emergence = dayNumber(claim.season.emergence);
-        const inputs = inputsDigest(claim.season, claim.cells, stationId, waterSinceYear);
-        const kept = this.keptStates.get(claim.season.id);
-        const usable =
-          kept !== undefined &&
-          kept.inputs === inputs &&
-          kept.validThrough >= emergence &&
-          kept.validThrough < lastDay &&
-          lastYear <= kept.lastYear &&
-          kept.weather === weatherDigest(weatherOf, emergence, kept.validThrough);
-        return { ...claim, emergence, inputs, kept, state: usable ? kept : undefined };
-      });
+    const plans = claimed.map((claim, index) => {
+      const emergence = dayNumber(claim.season.emergence);
+      const probeStart = startReadings[index]!;
+      const inputs = inputsDigest(claim.season, claim.cells, stationId, waterSinceYear, probeStart);
+      const kept = this.keptStates.get(claim.season.id);
+      const usable =
+        kept !== undefined &&
+        kept.inputs === inputs &&
+        kept.validThrough >= emergence &&
+        kept.validThrough < lastDay &&
+        lastYear <= kept.lastYear &&
+        kept.weather === weatherDigest(weatherOf, emergence, kept.validThrough);
+      return { ...claim, emergence, probeStart, inputs, kept, state: usable ? kept : undefined };
+    });
 
     // The water: the rows changed since the kept states' revision over their slices, or every row.
     let revision: number;
@@ -340,7 +377,7 @@ export class WaterBalanceService {
     }
 
     const zones = plans.map((plan) => {
-      const { season, cells, emergence, state } = plan;
+      const { season, cells, emergence, probeStart, state } = plan;
       if (state) this.keptStates.counts.resumed += 1;
       else this.keptStates.counts.fromEmergence += 1;
       // Kept at the day before the one asked for, once that day is over; an earlier day asked
@@ -362,6 +399,7 @@ export class WaterBalanceService {
         coming,
         waterOfDays(sums, from, lastDay),
         state,
+        probeStart,
         keep ? keepAt : null,
       );
       if (keep) {
@@ -392,7 +430,7 @@ export class WaterBalanceService {
         totalAvailableWater: zone.curves.totalAvailableWater[zone.lastDay - 1]!,
       })),
       probeReadings,
-      { centre, step: WATER_GRID_STEP_M },
+      grid,
       endOfDay,
     );
     zones.forEach((zone, index) => {
@@ -499,8 +537,14 @@ function waterOfDays(sums: CellSums[], first: number, last: number): Float64Arra
   return water;
 }
 
-/** What a season's kept state depends on besides the weather and the water: its settings, cells and station. */
-function inputsDigest(season: CropSeasonRow, cells: GridCell[], stationId: string, waterSinceYear: number): string {
+/** What a season's kept state depends on besides the weather and the water: its settings, cells, station and start. */
+function inputsDigest(
+  season: CropSeasonRow,
+  cells: GridCell[],
+  stationId: string,
+  waterSinceYear: number,
+  probeStart: readonly ProbeReading[],
+): string {
   const hash = createHash('sha1');
   hash.update(
     JSON.stringify([
@@ -513,6 +557,8 @@ function inputsDigest(season: CropSeasonRow, cells: GridCell[], stationId: strin
       season.polygon,
       stationId,
       waterSinceYear,
+      // A reading around emergence that came (or changed) moves the season's start: the state no longer holds.
+      probeStart.map((reading) => [reading.sensorId, reading.ts.getTime(), reading.moisture]),
     ]),
   );
   hash.update(Int32Array.from(cells.flatMap((cell) => [cell.x, cell.y])));
@@ -531,8 +577,9 @@ function weatherDigest(weatherOf: ReadonlyMap<number, StationDay>, first: number
 }
 
 /**
- * Runs one zone's cells through the day asked for: from emergence at field capacity, or from a
- * kept state's day on; the depletion at the end of `keepAt` (a day number) comes back to be kept.
+ * Runs one zone's cells through the day asked for: from emergence (at field capacity, or where its
+ * probes' readings around emergence put it), or from a kept state's day on; the depletion at the
+ * end of `keepAt` (a day number) comes back to be kept.
  */
 function runZone(
   season: CropSeasonRow,
@@ -545,6 +592,8 @@ function runZone(
   /** The cells' water from the first day run through `lastDate`: `water[dayIndex * count + cell]`. */
   water: Float64Array,
   state: KeptState | undefined,
+  /** Without a kept state: the zone's probes' readings around emergence, which the season starts from. */
+  startReadings: readonly ProbeReading[],
   keepAt: number | null,
 ): { zone: ZoneRun; kept: Float64Array | null; keptLastWater: Int32Array | null } {
   const crop = seasonCrop(season.crop, season.depletionFraction);
@@ -580,32 +629,37 @@ function runZone(
   /** The cells' water from season day `from` through `to`, day by day. */
   const appliedOf = (from: number, to: number) =>
     water.subarray((from - firstRun) * count, (to - firstRun + 1) * count);
-  let startDepletion: Float64Array | undefined = state?.depletion;
+  const probeStart = state ? null : seasonStartDepletion(startReadings, soil, curves.rootDepth[0]!);
+  let startDepletion: Float64Array | undefined =
+    state?.depletion ?? (probeStart === null ? undefined : new Float64Array(count).fill(probeStart));
   let kept: Float64Array | null = null;
-  let from = firstRun;
+  let legStart = firstRun;
   const keepDay = keepAt === null ? null : keepAt - emergence + 1;
   // Each cell's last day with water: the kept state's, then the days run, one pass over their water.
   const lastWater = state ? Int32Array.from(state.lastWater) : new Int32Array(count).fill(-1);
   let keptLastWater: Int32Array | null = null;
   for (let day = firstRun; day <= days; day += 1) {
     const offset = (day - firstRun) * count;
-    for (let cell = 0; cell < count; cell += 1) if (water[offset + cell]! > 0) lastWater[cell] = emergence + day - 1;
+    // Water the watermap shows (0.1 mm and more once rounded) counts; less would be a day the map shows dry.
+    for (let cell = 0; cell < count; cell += 1) {
+      if (water[offset + cell]! >= LEAST_SHOWN_WATER_MM) lastWater[cell] = emergence + day - 1;
+    }
     if (day === keepDay) keptLastWater = Int32Array.from(lastWater);
   }
   if (keepDay !== null && keepDay >= firstRun && keepDay < days) {
     // Two legs, so the kept depletion is the run's own at full precision.
     const leg = runCells(
       curves,
-      { count, applied: appliedOf(from, keepDay) },
-      { efficiency, firstDay: from, lastDay: keepDay, startDepletion },
+      { count, applied: appliedOf(legStart, keepDay) },
+      { efficiency, firstDay: legStart, lastDay: keepDay, startDepletion },
     );
     kept = leg.finalDepletion;
     startDepletion = kept;
-    from = keepDay + 1;
+    legStart = keepDay + 1;
   }
-  const applied = appliedOf(from, days);
-  const run = runCells(curves, { count, applied }, { efficiency, firstDay: from, lastDay: days, startDepletion });
-  const lastOffset = (days - from) * count;
+  const applied = appliedOf(legStart, days);
+  const run = runCells(curves, { count, applied }, { efficiency, firstDay: legStart, lastDay: days, startDepletion });
+  const lastOffset = (days - legStart) * count;
   return {
     kept,
     keptLastWater: kept === null ? null : keptLastWater,

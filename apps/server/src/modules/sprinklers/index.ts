@@ -13,6 +13,7 @@ declare module 'fastify' {
 }
 
 export type { SprinklerRow } from './sprinklers.repository';
+export { sprinklers } from './sprinklers.table';
 export { type SprinklersService, type StoredPrograms, loggedMachine } from './sprinklers.service';
 
 /**

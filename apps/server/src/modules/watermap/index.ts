@@ -14,7 +14,7 @@ declare module 'fastify' {
   }
 }
 
-export { type CellDailyWater, type WatermapService, cellCentre } from './watermap.service';
+export { type CellDailyWater, LEAST_SHOWN_WATER_MM, type WatermapService, cellCentre } from './watermap.service';
 export type { RunningSlice } from './watermap.repository';
 export { WATER_GRID_STEP_M } from './water-accounting';
 

@@ -23,6 +23,9 @@ export function cellCentre(centre: { lat: number; lng: number }, x: number, y: n
   ];
 }
 
+/** The least water a cell is shown with: the watermap serves mm to 0.1, and less rounds to nothing. */
+export const LEAST_SHOWN_WATER_MM = 0.05;
+
 function round(value: number, decimals: number): number {
   const factor = 10 ** decimals;
   return Math.round(value * factor) / factor;
@@ -43,7 +46,7 @@ export class WatermapService {
     const cells = await waterPerCell(this.db, sprinkler.internalId, dayOfYear(start), dayOfYear(stop));
     const centre = { lat: Number(sprinkler.lat), lng: Number(sprinkler.lng) };
     const data = cells
-      .filter((cell) => cell.depth >= 0.05)
+      .filter((cell) => cell.depth >= LEAST_SHOWN_WATER_MM)
       .map((cell): [number, number, number] => [...cellCentre(centre, cell.x, cell.y), round(cell.depth, 1)]);
     return { data, step: WATER_GRID_STEP_M };
   }

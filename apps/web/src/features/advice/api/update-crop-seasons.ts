@@ -49,7 +49,8 @@ export async function updateCropSeasons(
   return { ok: false, issues: issues.length > 0 ? issues : [{ path: 'body', message: error.message }] };
 }
 
-function readIssues(body: unknown): ValidationIssue[] {
+/** The issues an error answer lists, each a path and a message. */
+export function readIssues(body: unknown): ValidationIssue[] {
   if (typeof body !== 'object' || body === null || !('issues' in body) || !Array.isArray(body.issues)) return [];
   return body.issues.filter(
     (issue): issue is ValidationIssue =>

@@ -2,10 +2,11 @@ import type { CropSeason } from '@pivot/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '@/config/locales';
 import { queryClient } from '@/lib/query-client';
-import { buildSprinklerDetail } from '@/test-factories';
+import { session } from '@/lib/session';
+import { buildSprinklerDetail, buildUser } from '@/test-factories';
 import { renderInApp } from '@/test-utils';
 import { cropSeasonsKey } from '../api/get-crop-seasons';
 import { CropSeasonsCard } from './crop-seasons-card';
@@ -24,7 +25,29 @@ const seasons: CropSeason[] = [
 ];
 
 async function renderCard(level: 'control' | 'watch', locale: Locale = 'en') {
-  const sprinkler = buildSprinklerDetail({ level });
+  const sprinkler = buildSprinklerDetail({
+    level,
+    areaMap: {
+      type: 'FeatureCollection',
+      features: [
+        {
+          type: 'Feature',
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [17.1, 52.2],
+                [17.101, 52.2],
+                [17.101, 52.201],
+                [17.1, 52.2],
+              ],
+            ],
+          },
+          properties: { kind: 'crop', name: 'Kukurydza' },
+        },
+      ],
+    },
+  });
   queryClient.setQueryData(cropSeasonsKey(sprinkler.id), seasons);
   await renderInApp(
     <QueryClientProvider client={queryClient}>
@@ -35,7 +58,10 @@ async function renderCard(level: 'control' | 'watch', locale: Locale = 'en') {
   return screen.getByRole('region', { name: locale === 'en' ? 'Crop seasons' : 'Sezony upraw' });
 }
 
-afterEach(() => queryClient.clear());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  queryClient.clear();
+});
 
 describe('the crop seasons card', () => {
   it('lists this year’s seasons, and last year’s a step back', async () => {
@@ -69,5 +95,66 @@ describe('the crop seasons card', () => {
     const card = await renderCard('watch');
     expect(card).toHaveTextContent('Kukurydza 2026');
     expect(within(card).queryByRole('button', { name: /Edit|Remove|Add season/ })).toBeNull();
+  });
+
+  it('marks a season whose crop area is not on the map', async () => {
+    const card = await renderCard('watch');
+    expect(card).not.toHaveTextContent('is not on the map');
+    const onRemovedArea = { ...seasons[1]!, name: 'Buraki 2026', polygon: 'Buraki' };
+    queryClient.setQueryData(cropSeasonsKey(buildSprinklerDetail().id), [...seasons, onRemovedArea]);
+    expect(
+      await within(card).findByText(
+        'Crop area Buraki is not on the map: this season is kept as a record and gets no advice',
+      ),
+    ).toBeVisible();
+  });
+
+  it('lets a watcher export the map but not import one', async () => {
+    const card = await renderCard('watch');
+    expect(within(card).getByRole('button', { name: 'Export map with seasons' })).toBeVisible();
+    expect(within(card).queryByRole('button', { name: 'Import map with seasons' })).toBeNull();
+  });
+
+  it('lists what the server refused in an imported file, where it lies, and stores nothing', async () => {
+    document.cookie = 'csrf_token=token-1; path=/';
+    session.signIn(buildUser(), 'access-1');
+    const sent: unknown[] = [];
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit = {}) => {
+      sent.push(JSON.parse(init.body as string));
+      const refusal = {
+        code: 'invalid_crop_seasons',
+        message: 'The map file’s crop seasons are not valid: nothing was imported',
+        issues: [
+          {
+            path: 'body.features.0.properties.cropSeasons.0.soil.fieldCapacity',
+            message: 'A water content is a fraction of the volume from 0 to 1 (0.25 for 25 %)',
+          },
+        ],
+      };
+      return new Response(JSON.stringify(refusal), { status: 400, headers: { 'content-type': 'application/json' } });
+    });
+    const card = await renderCard('control');
+    const file = new File(['{"type":"FeatureCollection","features":[]}'], 'pole.geojson', {
+      type: 'application/geo+json',
+    });
+    await userEvent.upload(within(card).getByLabelText('Import map with seasons'), file);
+    const alert = await within(card).findByRole('alert');
+    expect(alert).toHaveTextContent('Invalid crop seasons in the map file');
+    expect(alert).toHaveTextContent(
+      'features.0.properties.cropSeasons.0.soil.fieldCapacity: A water content is a fraction of the volume from 0 to 1 (0.25 for 25 %)',
+    );
+    expect(sent).toEqual([{ type: 'FeatureCollection', features: [] }]);
+    expect(queryClient.getQueryData(cropSeasonsKey(buildSprinklerDetail().id))).toEqual(seasons);
+  });
+
+  it('says a file that is not JSON was not imported, without asking the server', async () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    const card = await renderCard('control', 'pl');
+    await userEvent.upload(within(card).getByLabelText('Importuj mapę z sezonami'), new File(['<kml/>'], 'pole.json'));
+    expect(await within(card).findByRole('alert')).toHaveTextContent(
+      'Plik nie jest plikiem GeoJSON: niczego nie zaimportowano.',
+    );
+    expect(fetch).not.toHaveBeenCalled();
   });
 });

@@ -1,6 +1,7 @@
 import { type CropSeason, type SprinklerDetail, cropAreaNames, seasonYear } from '@pivot/contracts';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type AreaMapImportOutcome, exportAreaMap, useImportAreaMap } from '../api/area-map-file';
 import { useCropSeasons } from '../api/get-crop-seasons';
 import { useUpdateCropSeasons } from '../api/update-crop-seasons';
 import { useDottedDay } from '@/i18n/use-dotted-day';
@@ -31,6 +32,10 @@ export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: Sp
   const { data: seasons, isPending } = useCropSeasons(sprinkler.id);
   const update = useUpdateCropSeasons();
   const controls = sprinkler.level === 'control';
+  const importMap = useImportAreaMap();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [importRefusal, setImportRefusal] = useState<Exclude<AreaMapImportOutcome, { ok: true }> | null>(null);
+  const areas = cropAreaNames(sprinkler.areaMap);
   const all = seasons || [];
   const years = seasonYears(all, currentYear);
   const shown = seasonsOfYear(all, year);
@@ -55,6 +60,14 @@ export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: Sp
     if (!confirmed) return;
     const problems = await save(season, null);
     if (!problems) showToast({ variant: 'success', title: t('advice.seasons.removed') });
+  };
+
+  const importFile = async (file: File) => {
+    setImportRefusal(null);
+    const outcome = await importMap.run(sprinkler.id, await file.text());
+    if (!outcome) return;
+    if (outcome.ok) showToast({ variant: 'success', title: t('advice.seasons.mapImported') });
+    else setImportRefusal(outcome);
   };
 
   const dottedDay = useDottedDay();
@@ -106,6 +119,9 @@ export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: Sp
               <div className="flex min-w-0 flex-col">
                 <span className="font-medium">{season.name}</span>
                 <span className="text-sm text-ink-muted">{describe(season)}</span>
+                {season.polygon !== null && !areas.includes(season.polygon) && (
+                  <span className="text-sm text-warning">{t('advice.seasons.offMap', { area: season.polygon })}</span>
+                )}
               </div>
               {controls && (
                 <div className="flex gap-2">
@@ -133,22 +149,71 @@ export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: Sp
           ))}
         </ul>
       )}
-      {controls && (
-        <Button
-          variant="secondary"
-          className="self-start"
-          icon={<PlusIcon className="size-4" />}
-          disabled={offlineReason !== undefined}
-          title={offlineReason}
-          onClick={() => setEditing({ season: null })}
-        >
-          {t('advice.seasons.add')}
+      <div className="flex flex-wrap gap-2">
+        {controls && (
+          <Button
+            variant="secondary"
+            icon={<PlusIcon className="size-4" />}
+            disabled={offlineReason !== undefined}
+            title={offlineReason}
+            onClick={() => setEditing({ season: null })}
+          >
+            {t('advice.seasons.add')}
+          </Button>
+        )}
+        <Button variant="ghost" disabled={offlineReason !== undefined} onClick={() => void exportAreaMap(sprinkler)}>
+          {t('advice.seasons.exportMap')}
         </Button>
+        {controls && (
+          <>
+            <Button
+              variant="ghost"
+              disabled={offlineReason !== undefined || importMap.isPending}
+              title={offlineReason ?? t('advice.seasons.importMapHint')}
+              onClick={() => fileInput.current?.click()}
+            >
+              {t('advice.seasons.importMap')}
+            </Button>
+            <input
+              ref={fileInput}
+              type="file"
+              accept=".geojson,.json,application/geo+json"
+              hidden
+              aria-label={t('advice.seasons.importMap')}
+              onChange={(event) => {
+                const file = event.target.files?.[0];
+                event.target.value = '';
+                if (file) void importFile(file);
+              }}
+            />
+          </>
+        )}
+      </div>
+      {importRefusal && (
+        <div role="alert" className="rounded border border-danger p-2 text-sm">
+          <p className="font-medium">
+            {'unreadable' in importRefusal
+              ? t('advice.seasons.mapUnreadable')
+              : t(`errors.code.${importRefusal.code}.title`)}
+          </p>
+          {'issues' in importRefusal && (
+            <>
+              <p>{t(`errors.code.${importRefusal.code}.message`)}</p>
+              <ul className="list-disc pl-5">
+                {importRefusal.issues.map((issue) => (
+                  <li key={issue.path}>
+                    <code>{issue.path.replace(/^body\.?/, '') || '/'}</code>: {issue.message}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
       )}
       {editing && (
         <SeasonFormDialog
           season={editing.season}
-          areas={cropAreaNames(sprinkler.areaMap)}
+          areas={areas}
           defaultEmergence={year === currentYear ? formatDate(now, FIELD_FORMAT) : `01.04.${year}`}
           onClose={() => setEditing(null)}
           onSave={async (season) => {

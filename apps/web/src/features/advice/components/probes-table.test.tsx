@@ -36,6 +36,15 @@ describe('the probes beside the model', () => {
   it('shows each probe’s and the model’s depletion, the difference and the reading’s time', async () => {
     await renderInApp(<ProbesTable probes={probes} />);
     expect(screen.getByRole('table', { name: 'Soil probes' })).toBeVisible();
+    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
+      'Probe',
+      'Zone',
+      'Model, mm',
+      'Probe, mm',
+      'Difference, mm',
+      'Moisture',
+      'Read',
+    ]);
     const used = screen.getByRole('row', { name: /SOIL-1/ });
     expect(used).toHaveTextContent('Kukurydza 2026');
     expect(used).toHaveTextContent('14');

@@ -2,6 +2,17 @@ import type { WaterBalanceProbe } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
 import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 
+/** The table's columns, in order: each header's text key and whether it holds numbers (set right). */
+const COLUMNS = [
+  { key: 'probe', numeric: false },
+  { key: 'zone', numeric: false },
+  { key: 'model', numeric: true },
+  { key: 'measured', numeric: true },
+  { key: 'offset', numeric: true },
+  { key: 'moisture', numeric: true },
+  { key: 'readAt', numeric: false },
+] as const;
+
 /**
  * The soil probes beside the model (docs/advice.md, "Probes"): each probe's depletion by its
  * reading and the model's in its cell, the difference, and when it was read, so that a farmer
@@ -28,27 +39,17 @@ export function ProbesTable({ probes }: { probes: readonly WaterBalanceProbe[] }
         <table className="w-full text-left text-sm" aria-labelledby="advice-probes-title">
           <thead className="text-ink-muted">
             <tr>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                {t('advice.probes.probe')}
-              </th>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                {t('advice.probes.zone')}
-              </th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">
-                {t('advice.probes.model')}
-              </th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">
-                {t('advice.probes.measured')}
-              </th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">
-                {t('advice.probes.offset')}
-              </th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">
-                {t('advice.probes.moisture')}
-              </th>
-              <th scope="col" className="py-1 font-medium">
-                {t('advice.probes.readAt')}
-              </th>
+              {COLUMNS.map(({ key, numeric }, index) => (
+                <th
+                  key={key}
+                  scope="col"
+                  className={['py-1 font-medium', index < COLUMNS.length - 1 && 'pr-3', numeric && 'text-right']
+                    .filter(Boolean)
+                    .join(' ')}
+                >
+                  {t(`advice.probes.${key}`)}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>

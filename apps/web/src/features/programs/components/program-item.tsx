@@ -9,7 +9,7 @@ import { ChevronDownIcon } from '@/ui/icons';
 import { showToast } from '@/ui/toast/toast-store';
 import { useDeleteProgram } from '../api/delete-program';
 import { useUpdateProgram } from '../api/update-program';
-import { downloadFile } from '../lib/download-file';
+import { downloadFile } from '@/lib/download-file';
 import { checkReach, formatDistance, machineReach } from '../lib/import-reach';
 import { nextSectorName, programFileName, programGeoJson } from '../lib/program-data';
 import { ImportMapButton } from './import-map-button';
