@@ -114,8 +114,8 @@ export async function buildApp({
   await app.register(logsModule);
   await app.register(devicesModule, config);
   await app.register(usersModule, { ...config, print });
-  await app.register(weatherModule, config);
   await app.register(quarantineModule, config);
+  await app.register(weatherModule, config);
   await app.register(telemetryModule);
   await app.register(telemetryPackingModule, config);
   await app.register(commandsModule, config);

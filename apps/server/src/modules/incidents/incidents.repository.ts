@@ -2,7 +2,7 @@ import type { IncidentKind } from '@pivot/contracts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import type { OpenIncident, Watch } from './incident-rules';
-import { incidents, machineWatch } from './incidents.table';
+import { incidents, jobRuns, machineWatch } from './incidents.table';
 
 /** The incident watch's lock: one instance looks at a time (any number may try). */
 const WATCH_LOCK_KEY = 7_301_845;
@@ -13,6 +13,24 @@ export async function tryLockWatch(tx: Queryable): Promise<boolean> {
   // node-postgres and PGlite both answer with the rows under `rows`.
   const [row] = (result as { rows: { locked: boolean }[] }).rows;
   return row?.locked === true;
+}
+
+/**
+ * Claims the job's run at `now` unless any instance ran it less than `periodMs` ago: whether this
+ * one runs it. The row's lock makes two instances claiming at once take turns; the second sees
+ * the first's time.
+ */
+export async function claimJobRun(db: Queryable, job: string, now: Date, periodMs: number): Promise<boolean> {
+  const claimed = await db
+    .insert(jobRuns)
+    .values({ job, ranAt: now })
+    .onConflictDoUpdate({
+      target: jobRuns.job,
+      set: { ranAt: now },
+      setWhere: sql`${jobRuns.ranAt} <= ${new Date(now.getTime() - periodMs).toISOString()}::timestamptz`,
+    })
+    .returning({ job: jobRuns.job });
+  return claimed.length > 0;
 }
 
 export async function findWatches(db: Queryable): Promise<Map<string, Watch>> {

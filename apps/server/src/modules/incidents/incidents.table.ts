@@ -43,3 +43,13 @@ export const machineWatch = pgTable('machine_watch', {
 });
 
 export type MachineWatchRow = typeof machineWatch.$inferSelect;
+
+/**
+ * When a job that runs once across every instance (the hourly water-stress look) last ran: an
+ * instance claims a run by moving this time forward, so of instances started at different times
+ * one runs it each period and the others skip it.
+ */
+export const jobRuns = pgTable('job_runs', {
+  job: text('job').primaryKey(),
+  ranAt: timestamp('ran_at', { withTimezone: true, precision: 3 }).notNull(),
+});

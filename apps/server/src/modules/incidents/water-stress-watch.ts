@@ -3,25 +3,40 @@ import type { Database } from '../../db/client';
 import { RepeatingJob } from '../../time/repeating-job';
 import type { SprinklersService } from '../sprinklers';
 import { type IncidentRecorders, recordIncident } from './incident-record';
-import { endIncident, findOpenIncidents, openIncident, tryLockWatch } from './incidents.repository';
+import { claimJobRun, endIncident, findOpenIncidents, openIncident, tryLockWatch } from './incidents.repository';
 
 /**
  * The water balance changes with the day: once an hour is soon enough (the balances it reads are
  * themselves kept for up to an hour, docs/advice.md).
  */
 const LOOK_EVERY_MS = 60 * 60_000;
+/**
+ * An instance's hourly look runs unless another's ran within this: a little less than the hour,
+ * so that the instance that looked last hour is not kept from it by its own timer's drift.
+ */
+const LOOKED_WITHIN_MS = LOOK_EVERY_MS - 5 * 60_000;
+const JOB = 'water_stress';
 
 /**
  * Raises the water_stress incident (docs/alerts.md, docs/advice.md): a machine one of whose crop
  * zones has a mean depletion beyond its RAW at the end of the last complete day; it ends when no
- * zone is. The detail names the zones. The balances are read outside the lock; opening and ending
- * happen under the incident watch's lock, so each incident begins and ends once.
+ * zone is. The detail names the zones. Reading every season's balance is costly, so of any number
+ * of instances one looks each hour (a claim in `job_runs`). The balances are read outside the
+ * lock; opening and ending happen under the incident watch's lock, so each incident begins and
+ * ends once.
  */
 export class WaterStressWatch {
-  private readonly job = new RepeatingJob<number>((now = Date.now()) => this.look(now), {
-    everyMs: LOOK_EVERY_MS,
-    onError: (error) => this.deps.logger.error({ err: error }, 'watching for water stress failed'),
-  });
+  /** Run hourly (no argument: claimed first) and on demand (`lookOnce`, given the time: looks at once). */
+  private readonly job = new RepeatingJob<number>(
+    async (now) => {
+      if (now === undefined) await this.lookIfDue();
+      else await this.look(now);
+    },
+    {
+      everyMs: LOOK_EVERY_MS,
+      onError: (error) => this.deps.logger.error({ err: error }, 'watching for water stress failed'),
+    },
+  );
 
   constructor(
     private readonly deps: IncidentRecorders & {
@@ -42,9 +57,16 @@ export class WaterStressWatch {
     return this.job.stop();
   }
 
-  /** Looks now; resolves when done. */
+  /** Looks now, whenever the last look was; resolves when done. */
   lookOnce(now = Date.now()): Promise<void> {
     return this.job.runNow(now);
+  }
+
+  /** The hourly look: unless another instance looked within the hour; whether this one looked. */
+  async lookIfDue(now = Date.now()): Promise<boolean> {
+    if (!(await claimJobRun(this.deps.db, JOB, new Date(now), LOOKED_WITHIN_MS))) return false;
+    await this.look(now);
+    return true;
   }
 
   private async look(now: number): Promise<void> {

@@ -24,10 +24,13 @@ export type { SoilReading } from './weather.repository';
  */
 export const weatherModule = fp(
   async (app: FastifyInstance, config: Pick<Config, 'timeZone'>) => {
-    const weather = new WeatherService(app.database.db, config.timeZone);
+    const weather = new WeatherService(app.database.db, config.timeZone, app.log, app.quarantine);
     app.decorate('weather', weather);
     app.gateway.handle('weather', (source, message) => weather.recordWeather(source, message));
     app.gateway.handle('soil', (source, message) => weather.recordSoil(source, message));
+    app.health.check(() => weather.problems());
+    // Readings that arrived before the gateway stopped listening are stored before the database closes.
+    app.addHook('onClose', () => weather.flush());
   },
-  { name: 'weather', dependencies: ['database', 'machine-gateway'] },
+  { name: 'weather', dependencies: ['database', 'machine-gateway', 'health', 'quarantine'] },
 );

@@ -1,24 +1,58 @@
 import type { SoilMessage, WeatherMessage } from '@pivot/contracts';
-import { type AnyColumn, type Placeholder, and, between, eq, gte, inArray, ne, sql } from 'drizzle-orm';
+import { type AnyColumn, type Placeholder, and, between, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { soilReadings, soilSensors, weatherReadings } from './weather.table';
 
 /** Who reported a reading: the station or sensor, and the controller that speaks for it. */
 type Reporter<K extends string> = Record<K, string> & { machineId: string };
 
-/** Stores a station's reading unless the station is another controller's (its first reading decides). */
-export async function insertWeatherReading(
+/** A station's or sensor's reading as its controller reported it. */
+export type ReportedReading<K extends string, Message> = { reporter: Reporter<K>; message: Message };
+
+/**
+ * Stores stations' readings, each unless its station is another controller's: the first to
+ * report it decides, whether stored before or earlier in the same batch. A reading already
+ * stored is skipped. One statement whatever the batch's size, each column an array parameter.
+ */
+export async function insertWeatherReadingsOfControllers(
   db: Queryable,
-  { stationId, machineId }: Reporter<'stationId'>,
-  message: WeatherMessage,
+  readings: readonly ReportedReading<'stationId', WeatherMessage>[],
 ): Promise<void> {
-  const [another] = await db
-    .select({ machineId: weatherReadings.machineId })
-    .from(weatherReadings)
-    .where(and(eq(weatherReadings.stationId, stationId), ne(weatherReadings.machineId, machineId)))
-    .limit(1);
-  if (another) return;
-  await db.insert(weatherReadings).values(readingRow({ stationId, machineId }, message)).onConflictDoNothing();
+  if (readings.length === 0) return;
+  const rows = readings.map(({ reporter, message }) => readingRow(reporter, message));
+  const column = <T>(value: (row: (typeof rows)[number]) => T) => sql.param(rows.map(value));
+  await db.execute(sql`
+    with batch as (
+      select * from unnest(
+        ${column((row) => row.stationId)}::text[],
+        ${column((row) => row.machineId)}::text[],
+        ${column((row) => row.ts)}::timestamptz[],
+        ${column((row) => row.lat)}::float8[],
+        ${column((row) => row.lng)}::float8[],
+        ${column((row) => row.temperature)}::float8[],
+        ${column((row) => row.humidity)}::float8[],
+        ${column((row) => row.rain)}::float8[],
+        ${column((row) => row.wind ?? null)}::float8[],
+        ${column((row) => row.solarRadiation ?? null)}::float8[],
+        ${column((row) => row.etp7d ?? null)}::float8[]
+      ) with ordinality as reading
+        (station_id, machine_id, ts, lat, lng, temperature, humidity, rain, wind, solar_radiation, etp_7d, position)
+    ),
+    first_in_batch as (
+      select distinct on (station_id) station_id, machine_id from batch order by station_id, position
+    )
+    insert into ${weatherReadings}
+      (station_id, machine_id, ts, lat, lng, temperature, humidity, rain, wind, solar_radiation, etp_7d)
+    select batch.station_id, batch.machine_id, batch.ts, batch.lat, batch.lng, batch.temperature, batch.humidity,
+      batch.rain, batch.wind, batch.solar_radiation, batch.etp_7d
+    from batch join first_in_batch using (station_id)
+    where not exists (
+        select 1 from ${weatherReadings} stored
+        where stored.station_id = batch.station_id and stored.machine_id <> batch.machine_id)
+      and (first_in_batch.machine_id = batch.machine_id or exists (
+        select 1 from ${weatherReadings} stored
+        where stored.station_id = batch.station_id and stored.machine_id = batch.machine_id))
+    on conflict do nothing`);
 }
 
 /** A station's message as its row. */
@@ -41,38 +75,52 @@ function readingRow(
   };
 }
 
-/** Keeps a sensor's newest reading; an older one arriving late, or one from another controller, changes nothing. */
-export async function upsertSoilReading(
+/**
+ * Keeps each sensor's newest reading and its history, of the readings its controller reported:
+ * the first controller to report a sensor decides (whether stored before or earlier in the same
+ * batch); another's readings, and an older one arriving late, change nothing of the newest. One
+ * statement whatever the batch's size, each column an array parameter.
+ */
+export async function upsertSoilReadings(
   db: Queryable,
-  { sensorId, machineId }: Reporter<'sensorId'>,
-  message: SoilMessage,
+  readings: readonly ReportedReading<'sensorId', SoilMessage>[],
 ): Promise<void> {
-  const values = {
-    machineId,
-    ts: new Date(message.ts),
-    lat: message.lat,
-    lng: message.lng,
-    moisture: message.moisture,
-    depth: message.depth ?? null,
-  };
-  await db
-    .insert(soilSensors)
-    .values({ sensorId, ...values })
-    .onConflictDoUpdate({
-      target: soilSensors.sensorId,
-      set: values,
-      setWhere: sql`${soilSensors.ts} < excluded.ts and ${soilSensors.machineId} is not distinct from excluded.machine_id`,
-    });
-  // The history too, when the sensor is this controller's (the first to report it decides).
-  const [owner] = await db
-    .select({ machineId: soilSensors.machineId })
-    .from(soilSensors)
-    .where(eq(soilSensors.sensorId, sensorId));
-  if (owner?.machineId !== machineId) return;
-  await db
-    .insert(soilReadings)
-    .values({ sensorId, ...values })
-    .onConflictDoNothing();
+  if (readings.length === 0) return;
+  const column = <T>(value: (reading: (typeof readings)[number]) => T) => sql.param(readings.map(value));
+  await db.execute(sql`
+    with batch as (
+      select * from unnest(
+        ${column(({ reporter }) => reporter.sensorId)}::text[],
+        ${column(({ reporter }) => reporter.machineId)}::text[],
+        ${column(({ message }) => new Date(message.ts))}::timestamptz[],
+        ${column(({ message }) => message.lat)}::float8[],
+        ${column(({ message }) => message.lng)}::float8[],
+        ${column(({ message }) => message.moisture)}::float8[],
+        ${column(({ message }) => message.depth ?? null)}::float8[]
+      ) with ordinality as reading (sensor_id, machine_id, ts, lat, lng, moisture, depth, position)
+    ),
+    -- A stored sensor's controller (null for one stored before controllers were: none takes it), or the batch's first.
+    owner as (
+      select distinct on (batch.sensor_id) batch.sensor_id,
+        case when stored.sensor_id is null then batch.machine_id else stored.machine_id end as machine_id
+      from batch left join ${soilSensors} stored on stored.sensor_id = batch.sensor_id
+      order by batch.sensor_id, batch.position
+    ),
+    owned as (
+      select batch.* from batch join owner on owner.sensor_id = batch.sensor_id and owner.machine_id = batch.machine_id
+    ),
+    newest as (
+      insert into ${soilSensors} as latest (sensor_id, machine_id, ts, lat, lng, moisture, depth)
+      select distinct on (sensor_id) sensor_id, machine_id, ts, lat, lng, moisture, depth
+      from owned order by sensor_id, ts desc
+      on conflict (sensor_id) do update set
+        machine_id = excluded.machine_id, ts = excluded.ts, lat = excluded.lat, lng = excluded.lng,
+        moisture = excluded.moisture, depth = excluded.depth
+      where latest.ts < excluded.ts and latest.machine_id is not distinct from excluded.machine_id
+    )
+    insert into ${soilReadings} (sensor_id, machine_id, ts, lat, lng, moisture, depth)
+    select sensor_id, machine_id, ts, lat, lng, moisture, depth from owned
+    on conflict do nothing`);
 }
 
 export type SoilReading = Omit<typeof soilReadings.$inferSelect, 'machineId'>;

@@ -1,7 +1,17 @@
 import type { MessageSource } from '../../gateway/mqtt-gateway';
-import type { HumiditySensor, SoilMessage, WeatherMessage, WeatherStation } from '@pivot/contracts';
+import {
+  type HumiditySensor,
+  type SoilMessage,
+  type WeatherMessage,
+  type WeatherStation,
+  topics,
+} from '@pivot/contracts';
 import { type Placeholder, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { BatchedWrites } from '../../db/batched-writes';
 import type { Database, Queryable } from '../../db/client';
+import type { HealthProblem } from '../../http/health';
+import type { QuarantineService } from '../quarantine';
 import { type LatLng, boundingBox, distanceM } from '../../geo/geo';
 import { startOfLocalDay } from '../../time/local-day';
 import { referenceEvapotranspiration } from './reference-evapotranspiration';
@@ -11,8 +21,8 @@ import {
   dailySummaries,
   firstReadingTime,
   readingsCount,
-  insertWeatherReading,
   insertWeatherReadings,
+  insertWeatherReadingsOfControllers,
   latestReadingTimeColumn,
   latestReadingsIn,
   rainSince,
@@ -22,8 +32,13 @@ import {
   soilSensorsIn,
   soilSensorsInColumn,
   stationsReportingIn,
-  upsertSoilReading,
+  upsertSoilReadings,
 } from './weather.repository';
+
+/** A station's or a soil sensor's reading, as its controller reported it, waiting to be stored. */
+type PeripheralReading =
+  | { kind: 'weather'; source: MessageSource; message: WeatherMessage }
+  | { kind: 'soil'; source: MessageSource; message: SoilMessage };
 
 /** Stations this close to a machine's centre show on its map. */
 const STATION_RADIUS_M = 5000;
@@ -83,19 +98,59 @@ export class WeatherService {
   /** Station days already summarised, by station and range, with the readings they came from (`readingsCount`). */
   private readonly keptDays = new Map<string, { count: number; last: number | null; days: StationDay[] }>();
 
+  /**
+   * Stations' and sensors' readings, stored in batches as telemetry is: a fleet's thousands of
+   * them a minute, a row at a time, would keep every pooled connection busy.
+   */
+  private readonly readings: BatchedWrites<PeripheralReading>;
+
   constructor(
     private readonly db: Database,
     /** The farmers' time zone: "today" for rainfall and the days of ETP are its calendar days. */
     private readonly timeZone: string,
-  ) {}
-
-  /** A station belongs to the controller that first reported it; another controller's readings for it are dropped. */
-  recordWeather(source: MessageSource, message: WeatherMessage): Promise<void> {
-    return insertWeatherReading(this.db, { stationId: source.deviceId, machineId: source.machineId }, message);
+    logger: FastifyBaseLogger,
+    quarantine: QuarantineService,
+  ) {
+    this.readings = new BatchedWrites(db, logger, {
+      name: 'readings',
+      items: 'station and sensor readings',
+      write: storeReadings,
+      // The reading as parsed is what the database refused: it stands in for the raw payload.
+      setAside: ({ kind, source, message }, detail) =>
+        quarantine.setAside({
+          ...source,
+          kind,
+          topic: topics[kind](source.machineId, source.deviceId),
+          payload: Buffer.from(JSON.stringify(message)),
+          reason: 'refused',
+          detail,
+          explanation: { code: 'refused', databaseMessage: detail },
+        }),
+      describe: ({ kind, source }) => ({ kind, ...source }),
+    });
   }
 
+  /**
+   * A station belongs to the controller that first reported it; another controller's readings
+   * for it are dropped. Resolves once stored (or set aside, refused by the database).
+   */
+  recordWeather(source: MessageSource, message: WeatherMessage): Promise<void> {
+    return this.readings.push({ kind: 'weather', source, message });
+  }
+
+  /** A sensor belongs to the controller that first reported it, as a station does. */
   recordSoil(source: MessageSource, message: SoilMessage): Promise<void> {
-    return upsertSoilReading(this.db, { sensorId: source.deviceId, machineId: source.machineId }, message);
+    return this.readings.push({ kind: 'soil', source, message });
+  }
+
+  /** Stores the readings received so far; resolves once they are in the database. */
+  flush(): Promise<void> {
+    return this.readings.flush();
+  }
+
+  /** What health reports of storing readings on this instance. */
+  problems(): HealthProblem[] {
+    return this.readings.problems();
   }
 
   /** Weather stations near the machine with their current reading, rainfall and ETP over 7 days, and how long that holds. */
@@ -302,4 +357,17 @@ function dayEvapotranspiration(day: DailySummary, latitude: number): number {
 
 function round(value: number): number {
   return Math.round(value * 10) / 10;
+}
+
+/** A batch of stations' and sensors' readings, each kind in one statement. */
+async function storeReadings(tx: Queryable, batch: PeripheralReading[]): Promise<void> {
+  const weather = [];
+  const soil = [];
+  for (const { kind, source, message } of batch) {
+    if (kind === 'weather')
+      weather.push({ reporter: { stationId: source.deviceId, machineId: source.machineId }, message });
+    else soil.push({ reporter: { sensorId: source.deviceId, machineId: source.machineId }, message });
+  }
+  await insertWeatherReadingsOfControllers(tx, weather);
+  await upsertSoilReadings(tx, soil);
 }
