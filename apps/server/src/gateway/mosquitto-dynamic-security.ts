@@ -41,6 +41,7 @@ type Command =
       roles: { rolename: string }[];
     }
   | { command: 'getClient'; username: string }
+  | { command: 'getDefaultACLAccess' }
   | { command: 'listClients'; verbose: true }
   | { command: 'setClientPassword'; username: string; password: string }
   | { command: 'setClientId'; username: string; clientid: string }
@@ -78,6 +79,9 @@ const ClientSchema = z.object({
   groups: z.array(z.object({ groupname: z.string() })).default([]),
 });
 const GetClientDataSchema = z.object({ client: ClientSchema });
+const DefaultAclAccessSchema = z.object({
+  acls: z.array(z.object({ acltype: z.string(), allow: z.boolean() })),
+});
 const ListClientsDataSchema = z.object({ clients: z.array(ClientSchema) });
 
 /** The plugin's error texts this adapter treats as "already done" (plugins/dynamic-security/*.c). */
@@ -86,13 +90,41 @@ const ROLE_NOT_FOUND = 'Role not found';
 const CLIENT_EXISTS = 'Client already exists';
 const CLIENT_NOT_FOUND = 'Client not found';
 
-/** Each machine has a role of its own: the ACLs name its topics, so no role can be shared. */
-const roleName = (machineId: string) => `pivot-machine-${machineId}`;
+/**
+ * Where the broker substitutes the username into ACL patterns (Mosquitto's `acl_file`, see
+ * `controllerAclFile`), every controller holds this one role: it grants nothing, and marks the
+ * account as a controller's.
+ */
+export const CONTROLLER_ROLE = 'pivot-controller';
+/**
+ * Otherwise each machine has a role of its own whose ACLs name its topics: the plugin of
+ * Mosquitto 2.0 takes `%u` in a role's ACL literally. Accounts made so by older servers keep it.
+ */
+const machineRoleName = (machineId: string) => `pivot-machine-${machineId}`;
+
+/**
+ * Mosquitto's `acl_file` for controllers: exactly `machinePermissions`, with `%u` (the username,
+ * which is the machine ID) for the machine. A match there grants at once; anything else is left
+ * to the plugin, which denies controllers all but their role's grants.
+ */
+export function controllerAclFile(): string {
+  const { publish, subscribe } = machinePermissions('%u');
+  return [
+    ...publish.map((topic) => `pattern write ${topic}`),
+    ...subscribe.map((topic) => `pattern read ${topic}`),
+    '',
+  ].join('\n');
+}
 
 /**
  * Controllers' accounts in Mosquitto 2's dynamic-security plugin, managed over its MQTT control
  * API. Each controller gets an account named after its machine ID, usable only with that client
- * ID, and a role holding exactly `machinePermissions`. The plugin itself drops a client's live
+ * ID. The plugin writes its whole file after every change, so what a registration changes decides
+ * what registering a fleet costs (docs/scaling.md). Where the broker denies receiving by default
+ * (the plugin's default ACL access, docs/operations.md), its `acl_file` holds `controllerAclFile`
+ * and a registration is one change: the account, holding the shared `CONTROLLER_ROLE`. Otherwise
+ * (a broker not set up so yet) a registration makes a role of the machine's own holding exactly
+ * `machinePermissions`, then the account: two changes, each file twice as big. The plugin itself drops a client's live
  * connection when its password changes or it is deleted (it calls
  * mosquitto_kick_client_by_username in setClientPassword, deleteClient, setClientId,
  * addClientRole and removeClientRole), so no extra step is needed for that. It kicks without the
@@ -107,6 +139,9 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
   private closed = false;
   /** Only while connecting the first time, when a refused subscription is fatal. */
   private subscribeFailed: ((error: Error) => void) | undefined;
+
+  /** Which role a controller gets: the shared one where the broker's acl_file grants its topics. */
+  private sharedRole = false;
 
   private constructor(
     private readonly client: MqttClient,
@@ -134,6 +169,7 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
     accounts.watchConnection();
     try {
       await accounts.firstConnection();
+      await accounts.chooseControllerRole();
     } catch (error) {
       await client.endAsync(true);
       throw error;
@@ -144,8 +180,8 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
   async setDevice(machineId: string, secret: string): Promise<void> {
     const username = checkedMachineId(machineId);
     if (secret.length === 0) throw new Error('A device secret may not be empty');
-    const rolename = roleName(username);
-    await this.ensureRole(rolename, machineAcls(username));
+    const rolename = this.sharedRole ? CONTROLLER_ROLE : machineRoleName(username);
+    if (!this.sharedRole) await this.ensureRole(rolename, machineAcls(username));
     const created = await this.send({
       command: 'createClient',
       username,
@@ -167,6 +203,8 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
         await this.run({ command: 'removeClientRole', username, rolename: role.rolename });
       }
     }
+    // An older server's role of this machine, now that the account holds the shared one instead.
+    if (this.sharedRole) await this.deleteMachineRole(username);
     if (!client.roles.some((role) => role.rolename === rolename)) {
       await this.run({ command: 'addClientRole', username, rolename });
     }
@@ -183,14 +221,18 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
     if (deleted.error !== undefined && deleted.error !== CLIENT_NOT_FOUND) {
       throw commandError('deleteClient', deleted.error);
     }
-    const role = await this.send({ command: 'deleteRole', rolename: roleName(username) });
-    if (role.error !== undefined && role.error !== ROLE_NOT_FOUND) throw commandError('deleteRole', role.error);
+    await this.deleteMachineRole(username);
   }
 
+  /** Accounts holding the shared role or a role of their own machine (made by an older server). */
   async listDevices(): Promise<string[]> {
     const { clients } = ListClientsDataSchema.parse(await this.run({ command: 'listClients', verbose: true }));
     return clients
-      .filter((client) => client.roles.some((role) => role.rolename === roleName(client.username)))
+      .filter((client) =>
+        client.roles.some(
+          (role) => role.rolename === CONTROLLER_ROLE || role.rolename === machineRoleName(client.username),
+        ),
+      )
       .map((client) => client.username);
   }
 
@@ -202,6 +244,37 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
       pending.reject(new Error(`Mosquitto dynamic security: closed before the broker answered ${pending.command}`));
     }
     await this.client.endAsync();
+  }
+
+  /**
+   * The shared role only where the plugin denies receiving by default: the `acl_file` that grants
+   * controllers their topics also lets anyone subscribe to any filter (Mosquitto 2.0 checks
+   * subscriptions there, not in the plugin), so what a controller receives is then kept to its own
+   * commands by that default alone. The broker's `acl_file` cannot be read from here; without it
+   * a controller with the shared role may do nothing at all (docs/operations.md).
+   */
+  private async chooseControllerRole(): Promise<void> {
+    const { acls } = DefaultAclAccessSchema.parse(await this.run({ command: 'getDefaultACLAccess' }));
+    this.sharedRole = acls.some((acl) => acl.acltype === 'publishClientReceive' && !acl.allow);
+    if (!this.sharedRole) {
+      this.options.logger.warn(
+        'Mosquitto lets clients receive by default: each controller gets a role of its own, and registering a fleet costs the square of its size (docs/operations.md)',
+      );
+      return;
+    }
+    const created = await this.send({
+      command: 'createRole',
+      rolename: CONTROLLER_ROLE,
+      textname: 'Pivot machine controllers',
+      acls: [],
+    });
+    if (created.error !== undefined && created.error !== ROLE_EXISTS) throw commandError('createRole', created.error);
+  }
+
+  /** Nothing when there is none: asking costs no write of the plugin's file. */
+  private async deleteMachineRole(machineId: string): Promise<void> {
+    const role = await this.send({ command: 'deleteRole', rolename: machineRoleName(machineId) });
+    if (role.error !== undefined && role.error !== ROLE_NOT_FOUND) throw commandError('deleteRole', role.error);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { TOPIC_ROOT, topics } from '@pivot/contracts';
+import { readFile } from 'node:fs/promises';
+import { TOPIC_ROOT, machinePermissions, topics } from '@pivot/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -116,20 +117,28 @@ describe('MosquittoDynamicSecurity on a private Mosquitto', () => {
     expect(seen).toEqual(own);
   });
 
-  it('lets a machine subscribe to its own commands only', async () => {
+  it("lets a machine receive its own commands and nothing of another machine's, whatever it subscribes to", async () => {
     const a = await connectMachine(machineA);
+    const b = await connectMachine(machineB);
     const received: string[] = [];
     a.on('message', (topic) => received.push(topic));
-
+    // With an acl_file, Mosquitto 2.0 grants every subscription; each message is checked on its way out.
     for (const filter of ['#', '$SYS/#', `${TOPIC_ROOT}/machines/+/commands`, topics.commands(machineB)]) {
-      expect(await grantedQos(a, filter), filter).toBe(SUBSCRIPTION_REFUSED);
+      expect(await grantedQos(a, filter), filter).toBe(1);
     }
     expect(await grantedQos(a, topics.commands(machineA))).toBe(1);
 
+    await b.publishAsync(topics.telemetry(machineB), '{"v":1}', { qos: 1 });
+    await b.publishAsync(topics.presence(machineB), '{"v":1}', { qos: 1, retain: true });
     await watcher.publishAsync(topics.commands(machineB), '{"v":1}', { qos: 1 });
     await watcher.publishAsync(topics.commands(machineA), '{"v":1}', { qos: 1 });
     await waitFor(() => received.length > 0);
-    expect(received).toEqual([topics.commands(machineA)]);
+    // A new subscription delivers retained messages: B's presence must not be among them either.
+    expect(await grantedQos(a, topics.presence(machineB))).toBe(1);
+    await watcher.publishAsync(topics.commands(machineA), '{"v":1}', { qos: 1 });
+    await waitFor(() => received.length > 1);
+    expect(received).toEqual([topics.commands(machineA), topics.commands(machineA)]);
+    await b.publishAsync(topics.presence(machineB), '', { qos: 1, retain: true });
   });
 
   it('drops the live connection on a new secret, and takes only the new one', async () => {
@@ -190,15 +199,72 @@ describe('MosquittoDynamicSecurity on a private Mosquitto', () => {
 
     await expectRefused(connect(machineC, secrets.get(machineC), 'any-client-id'));
     const c = await connectMachine(machineC);
-    expect(await grantedQos(c, '#')).toBe(SUBSCRIPTION_REFUSED);
     seen.length = 0;
     await c.publishAsync(topics.telemetry(machineB), '{"v":1}', { qos: 1 });
     await c.publishAsync(topics.telemetry(machineC), '{"v":1}', { qos: 1 });
     await waitFor(() => seen.includes(topics.telemetry(machineC)));
     expect(seen).toEqual([topics.telemetry(machineC)]);
     expect(await accounts.listDevices()).toContain(machineC);
+    await expect(broker.dynsec('getRole', `pivot-machine-${machineC}`)).rejects.toThrow(/Role not found/);
     await accounts.removeDevice(machineC);
   });
+
+  it("keeps an older server's account, with its machine's own role, working, and moves it to the shared role on a new secret", async () => {
+    const machineL = `L-${suffix}`;
+    const rolename = `pivot-machine-${machineL}`;
+    const { publish, subscribe } = machinePermissions(machineL);
+    await broker.dynsec('createRole', rolename);
+    for (const topic of publish) await broker.dynsec('addRoleACL', rolename, 'publishClientSend', topic, 'allow');
+    for (const acltype of ['subscribeLiteral', 'publishClientReceive']) {
+      await broker.dynsec('addRoleACL', rolename, acltype, subscribe[0]!, 'allow');
+    }
+    await broker.dynsec('createClient', machineL, '-c', machineL, '-p', 'older-secret');
+    await broker.dynsec('addClientRole', machineL, rolename);
+    expect(await accounts.listDevices()).toContain(machineL);
+
+    const older = await connect(machineL, 'older-secret', machineL);
+    await expectOwnTopicsOnly(older, machineL);
+    const closed = closedWithin(older, KICK_WITHIN_MS);
+
+    await setDevice(machineL);
+    await closed;
+
+    await expect(broker.dynsec('getRole', rolename)).rejects.toThrow(/Role not found/);
+    expect(await broker.dynsec('getClient', machineL)).toMatch(/Roles:\s+pivot-controller/);
+    await expectRefused(connect(machineL, 'older-secret', machineL));
+    await expectOwnTopicsOnly(await connectMachine(machineL), machineL);
+    expect(await accounts.listDevices()).toContain(machineL);
+    await accounts.removeDevice(machineL);
+  });
+
+  it("makes a registration one change of the plugin's file: one account holding the shared role", async () => {
+    const machineD = `D-${suffix}`;
+    const before = (await readFile(broker.dynsecFile, 'utf8')).length;
+    await setDevice(machineD);
+    const client = await broker.dynsec('getClient', machineD);
+    expect(client).toMatch(/Roles:\s+pivot-controller/);
+    expect(client).toMatch(new RegExp(`Clientid:\\s+${machineD}`));
+    await expect(broker.dynsec('getRole', `pivot-machine-${machineD}`)).rejects.toThrow(/Role not found/);
+    // An account without a role of its own: a few hundred bytes in the file where it took 1,657.
+    expect((await readFile(broker.dynsecFile, 'utf8')).length - before).toBeLessThan(500);
+    await accounts.removeDevice(machineD);
+  });
+
+  /** Publishes its telemetry and reads its commands; B's topics stay closed to it either way. */
+  async function expectOwnTopicsOnly(client: MqttClient, machineId: string): Promise<void> {
+    const received: string[] = [];
+    client.on('message', (topic) => received.push(topic));
+    await client.subscribeAsync([topics.commands(machineId), topics.commands(machineB)], { qos: 1 });
+    seen.length = 0;
+    await client.publishAsync(topics.telemetry(machineB), '{"v":1}', { qos: 1 });
+    await client.publishAsync(topics.telemetry(machineId), '{"v":1}', { qos: 1 });
+    await waitFor(() => seen.includes(topics.telemetry(machineId)));
+    expect(seen).toEqual([topics.telemetry(machineId)]);
+    await watcher.publishAsync(topics.commands(machineB), '{"v":1}', { qos: 1 });
+    await watcher.publishAsync(topics.commands(machineId), '{"v":1}', { qos: 1 });
+    await waitFor(() => received.length > 0);
+    expect(received).toEqual([topics.commands(machineId)]);
+  }
 
   it('reports refused credentials, unanswered commands and IDs that are no topic level', async () => {
     const options = { url: broker.url, clientId: `pivot-accounts-2-${suffix}`, logger, timeoutMs: 1000 };
@@ -213,20 +279,67 @@ describe('MosquittoDynamicSecurity on a private Mosquitto', () => {
     }
     await broker.dynsec('createClient', `listener-${suffix}`, '-p', 'listener-password');
     await broker.dynsec('addClientRole', `listener-${suffix}`, `listener-${suffix}`);
-    const deaf = await MosquittoDynamicSecurity.connect({
-      ...options,
-      username: `listener-${suffix}`,
-      password: 'listener-password',
-      timeoutMs: 300,
-    });
-    try {
-      await expect(deaf.listDevices()).rejects.toThrow('the broker did not answer listClients within 300 ms');
-    } finally {
-      await deaf.close();
-    }
+    // It is found at the start: the adapter asks the plugin's default ACL access before anything else.
+    await expect(
+      MosquittoDynamicSecurity.connect({
+        ...options,
+        username: `listener-${suffix}`,
+        password: 'listener-password',
+        timeoutMs: 300,
+      }),
+    ).rejects.toThrow('the broker did not answer getDefaultACLAccess within 300 ms');
 
     await expect(accounts.setDevice(`${machineB}/#`, 'secret')).rejects.toThrow(/not a valid machine ID/);
     await expect(accounts.setDevice('+', 'secret')).rejects.toThrow(/not a valid machine ID/);
+  });
+});
+
+/**
+ * A broker not yet set up with the controllers' acl_file (receiving allowed by default): the
+ * adapter keeps each controller to its own topics with a role of the machine's own, as before.
+ */
+describe("MosquittoDynamicSecurity on a Mosquitto without the controllers' acl_file", () => {
+  let broker: PrivateMosquitto;
+  let accounts: MosquittoDynamicSecurity;
+  const machine = `O-${suffix}`;
+  const other = `P-${suffix}`;
+
+  beforeAll(async () => {
+    broker = await startPrivateMosquitto([], { olderSetup: true });
+    accounts = await MosquittoDynamicSecurity.connect({
+      url: broker.url,
+      ...broker.admin,
+      clientId: `pivot-accounts-${suffix}`,
+      logger,
+    });
+  });
+  afterAll(async () => {
+    await accounts?.close();
+    await broker?.stop();
+  });
+
+  it('gives each controller a role of its own, and refuses it any other subscription', async () => {
+    await accounts.setDevice(machine, 'secret-o');
+    await accounts.setDevice(other, 'secret-p');
+    expect(await broker.dynsec('getClient', machine)).toMatch(new RegExp(`Roles:\\s+pivot-machine-${machine}`));
+    expect((await accounts.listDevices()).sort()).toEqual([machine, other].sort());
+    const client = await mqtt.connectAsync(broker.url, {
+      username: machine,
+      password: 'secret-o',
+      clientId: machine,
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+    });
+    try {
+      for (const filter of ['#', topics.commands(other)]) {
+        expect(await grantedQos(client, filter), filter).toBe(SUBSCRIPTION_REFUSED);
+      }
+      expect(await grantedQos(client, topics.commands(machine))).toBe(1);
+    } finally {
+      await client.endAsync(true);
+    }
+    await accounts.removeDevice(machine);
+    await expect(broker.dynsec('getRole', `pivot-machine-${machine}`)).rejects.toThrow(/Role not found/);
   });
 });
 

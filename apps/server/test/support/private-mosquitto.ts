@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { TOPIC_ROOT } from '@pivot/contracts';
 import mqtt from 'mqtt';
+import { controllerAclFile } from '../../src/gateway/mosquitto-dynamic-security';
 
 const run = promisify(execFile);
 
@@ -31,10 +32,13 @@ const START_TIMEOUT_MS = 10_000;
 /**
  * A Mosquitto 2 of a test file's own, on a free port in a fresh directory: anonymous connections
  * refused, accounts and ACLs in the dynamic-security plugin. Never the shared broker on 1883.
+ * Set up as docs/operations.md says (controllers' topics in an acl_file, receiving denied by
+ * default), or, with `olderSetup`, as before that: every account's ACLs in the plugin alone.
  */
 export async function startPrivateMosquitto(
   /** Lines added to its configuration, such as a benchmark's production settings (docs/operations.md). */
   extraConfig: readonly string[] = [],
+  { olderSetup = false }: { olderSetup?: boolean } = {},
 ): Promise<PrivateMosquitto> {
   const binaries = findMosquitto();
   const directory = await mkdtemp(path.join(os.tmpdir(), 'pivot-mosquitto-'));
@@ -48,14 +52,20 @@ export async function startPrivateMosquitto(
   };
   try {
     await run(binaries.ctrl, ['dynsec', 'init', dynsecFile, admin.username, admin.password]);
-    await grantPivotServer(dynsecFile, admin.username);
+    await grantPivotServer(dynsecFile, admin.username, { denyReceivingByDefault: !olderSetup });
+    const aclFile = path.join(directory, 'controllers.acl');
+    await writeFile(aclFile, controllerAclFile());
     let port = 0;
     // Another process may take the free port before the broker does: then it exits, and a new port is tried.
     for (let attempt = 1; ; attempt++) {
       port = await freePort();
       await rm(logFile, { force: true });
       const config = path.join(directory, 'mosquitto.conf');
-      await writeFile(config, mosquittoConf({ port, plugin: binaries.plugin, dynsecFile, logFile, extraConfig }));
+      const brokerConfig = olderSetup ? extraConfig : [`acl_file ${aclFile}`, ...extraConfig];
+      await writeFile(
+        config,
+        mosquittoConf({ port, plugin: binaries.plugin, dynsecFile, logFile, extraConfig: brokerConfig }),
+      );
       broker = spawn(binaries.broker, ['-c', config], { stdio: 'ignore' });
       // Without a listener, a failure to start would be an uncaught exception.
       broker.on('error', () => undefined);
@@ -111,15 +121,21 @@ function mosquittoConf(options: {
 
 /**
  * `dynsec init` gives its admin role $CONTROL and reading everything; the Pivot server also
- * publishes (commands). Written into the file before the broker starts: changing a role's ACLs
+ * publishes (commands). Receiving denied by default, as docs/operations.md sets it. Written into the file before the broker starts: changing a role's ACLs
  * over the control API kicks every client holding that role, the admin sending the change
  * included, before its answer goes out, so mosquitto_ctrl would wait 10 s in vain for it.
  */
-async function grantPivotServer(dynsecFile: string, adminUsername: string): Promise<void> {
+async function grantPivotServer(
+  dynsecFile: string,
+  adminUsername: string,
+  { denyReceivingByDefault }: { denyReceivingByDefault: boolean },
+): Promise<void> {
   const config = JSON.parse(await readFile(dynsecFile, 'utf8')) as {
+    defaultACLAccess: Record<string, boolean>;
     clients: { username: string; roles: { rolename: string }[] }[];
     roles: { rolename: string; acls: { acltype: string; topic: string; allow: boolean }[] }[];
   };
+  if (denyReceivingByDefault) config.defaultACLAccess.publishClientReceive = false;
   const adminRoles = new Set(
     config.clients.find((client) => client.username === adminUsername)?.roles.map((role) => role.rolename),
   );
