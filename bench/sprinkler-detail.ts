@@ -6,7 +6,7 @@
  * Target: the detail at least 40 % of the health rate.
  */
 import { SprinklerDetailSchema, type WeatherMessage } from '@pivot/contracts';
-import { insertWeatherReading } from '@pivot/server/src/modules/weather/weather.repository';
+import { insertWeatherReadings } from '@pivot/server/src/modules/weather/weather.repository';
 import type { StationSite } from '@pivot/simulator';
 import type { BenchServer } from './support/bench-server';
 import { readOptions } from './support/cli';
@@ -30,6 +30,7 @@ const options = readOptions({ seconds: 10, connections: 10 });
 async function storeWeekOfWeather(server: BenchServer, station: StationSite): Promise<void> {
   const random = seededRandom(3);
   const now = Date.now();
+  const readings: WeatherMessage[] = [];
   for (let ts = now - WEEK_MS; ts < now - READING_EVERY_MS; ts += READING_EVERY_MS) {
     const hour = new Date(ts).getUTCHours() + 2;
     const daylight = Math.max(0, Math.sin((Math.PI * (hour - 5)) / 15));
@@ -44,12 +45,13 @@ async function storeWeekOfWeather(server: BenchServer, station: StationSite): Pr
       wind: Math.round(random.between(1, 5) * 10) / 10,
       solarRadiation: Math.round(850 * daylight),
     };
-    await insertWeatherReading(
-      server.app.database.db,
-      { stationId: station.id, machineId: station.machineId },
-      reading,
-    );
+    readings.push(reading);
   }
+  await insertWeatherReadings(
+    server.app.database.db,
+    { stationId: station.id, machineId: station.machineId },
+    readings,
+  );
 }
 
 runBenchmark('sprinkler-detail', 170_000, () =>
