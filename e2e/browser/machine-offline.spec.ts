@@ -69,17 +69,9 @@ test('a controller that falls silent goes offline on the open page, and the list
 
 test('a controller that drops off shows offline at once, with what it was last doing', async ({
   page,
-  admin,
-  createUser,
-  startMachine,
+  openMovingMachine,
 }) => {
-  const farmer = await createUser({ language: 'en' });
-  const machine = await startMachine({ motion: 'front' });
-  const id = await addAndGrant(admin, machine, 'Riverside field', farmer.id);
-
-  await signIn(page, farmer, `/en/sprinklers/${id}`);
-  const status = page.getByRole('region', { name: 'Status' });
-  await expect(status).toContainText('Online');
+  const { machine, status } = await openMovingMachine('Riverside field', { language: 'en' });
   await expect(status).toContainText('Forward');
 
   // Its link fails: the broker publishes the controller's last will, and the page hears it.

@@ -28,24 +28,20 @@ const angleIn = (status: Locator) =>
 test('a machine page without a network keeps its last known values and sends nothing, then is current again', async ({
   page,
   admin,
-  createUser,
-  startMachine,
+  openMovingMachine,
 }) => {
-  const farmer = await createUser();
-  const machine = await startMachine({ motion: 'front' });
-  const id = await addAndGrant(admin, machine, 'Pole przy stawie', farmer.id);
-  const created = await admin.call('POST', `/api/sprinkler/${id}/program/`, {
-    name: 'Program polowy',
-    programData: { type: 'FeatureCollection', features: [] },
+  const { status } = await openMovingMachine('Pole przy stawie', {
+    beforeOpening: async (id) => {
+      const created = await admin.call('POST', `/api/sprinkler/${id}/program/`, {
+        name: 'Program polowy',
+        programData: { type: 'FeatureCollection', features: [] },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+    },
   });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-
-  await signIn(page, farmer, `/sprinklers/${id}`);
-  const status = page.getByRole('region', { name: 'Stan' });
   const motion = page.getByRole('region', { name: 'Ruch' });
   const programs = page.getByRole('region', { name: 'Programy' });
   const line = page.getByTestId('no-connection');
-  await expect(status).toContainText('Połączona');
   await expect(status).toContainText('Do przodu');
   await expect(status.getByText('Ostatni odczyt')).toBeVisible();
   await expect(angleIn(status)).toHaveText(/°$/);
@@ -58,6 +54,8 @@ test('a machine page without a network keeps its last known values and sends not
   await expect(line).toContainText('Brak połączenia – pokazuję stan z');
   expect(await line.textContent()).toMatch(new RegExp(`stan z ${CLOCK.source}`));
   await expect(line).toContainText('nic nie czeka na wysłanie później');
+  // The machine was online when the connection went: that is its last known state, not a live one.
+  await expect(status).toContainText(new RegExp(`Połączona o ${CLOCK.source}, ostatni znany stan`));
   // The values stay, as the last known, with the time of the report they came in.
   await expect(status.getByText('Ostatnie znane wartości')).toBeVisible();
   await expect(status.getByRole('button', { name: /(sek\. temu|teraz)$/ })).toBeVisible();
@@ -83,6 +81,8 @@ test('a machine page without a network keeps its last known values and sends not
 
   await page.context().setOffline(false);
   await expect(line).toHaveCount(0);
+  await expect(status).not.toContainText('ostatni znany stan');
+  await expect(status).toContainText('Połączona');
   await expect(status.getByText('Ostatni odczyt')).toBeVisible();
   // The live stream is open again: the arm's angle moves on, on the same page.
   await expect(angleIn(status)).not.toHaveText(angleThen!);
@@ -113,6 +113,7 @@ test('the machines list without a network keeps its rows as last known, then is 
   await expect(line).toBeVisible();
   expect(await line.textContent()).toMatch(new RegExp(`^No connection – showing what was known at ${CLOCK.source}`));
   await expect(row).toContainText('Forward');
+  await expect(row).toContainText(new RegExp(`Online at ${CLOCK.source}, last known`));
   await expect(row).toContainText(/Last known\s*(\d+ sec\. ago|now)/);
   const angleThen = await angle.textContent();
   await page.waitForTimeout(A_FEW_REPORTS_MS);
@@ -122,24 +123,17 @@ test('the machines list without a network keeps its rows as last known, then is 
   await page.context().setOffline(false);
   await expect(line).toHaveCount(0);
   await expect(row).not.toContainText('Last known');
+  await expect(row).not.toContainText('last known');
   await expect(angle).not.toHaveText(angleThen!);
   expect(await sameDocument(page)).toBe(true);
 });
 
 test('a phone that says it is online with no route to the server: failed calls tell the lost connection', async ({
   page,
-  admin,
-  createUser,
-  startMachine,
+  openMovingMachine,
 }) => {
-  const farmer = await createUser({ language: 'en' });
-  const machine = await startMachine({ motion: 'front' });
-  const id = await addAndGrant(admin, machine, 'Hill field', farmer.id);
-
-  await signIn(page, farmer, `/en/sprinklers/${id}`);
-  const status = page.getByRole('region', { name: 'Status' });
+  await openMovingMachine('Hill field', { language: 'en' });
   const line = page.getByTestId('no-connection');
-  await expect(status).toContainText('Online');
   await markDocument(page);
 
   // The browser still says it is online; only the calls fail.

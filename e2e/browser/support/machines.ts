@@ -1,3 +1,4 @@
+import type { Locator } from '@playwright/test';
 import {
   type MisbehaviourKind,
   PivotMachine,
@@ -8,7 +9,7 @@ import {
 import { registerController as registerControllerAs, uniqueMachineId } from '../../support/controllers';
 import { HttpSession } from '../../support/http-session';
 import { ADMIN, brokerFromEnvironment, serverFromEnvironment } from './environment';
-import { test as base, expect } from './fixtures';
+import { type TestUser, test as base, expect, signIn } from './fixtures';
 
 export type { MisbehaviourKind, PivotMachine, ProgramUpload };
 export { uniqueMachineId };
@@ -75,9 +76,24 @@ export async function addAndGrant(admin: HttpSession, machine: PivotMachine, nam
   return id;
 }
 
+/** A machine's page as a test of its live state opens it: whose it is, the machine, and its status region. */
+export type OpenMachine = { farmer: TestUser; machine: PivotMachine; id: number; status: Locator };
+
+/** What a machine's page calls its status region and an online machine, in each language. */
+const MACHINE_PAGE = { pl: { status: 'Stan', online: 'Połączona' }, en: { status: 'Status', online: 'Online' } };
+
 type MachineFixtures = {
   /** Starts a simulated machine (see startMachine) that goes offline when the test ends. */
   startMachine: (options?: MachineOptions) => Promise<PivotMachine>;
+  /**
+   * Gives a new user (Polish unless told) a machine of their own, named `name`, moving forward;
+   * runs `beforeOpening` (a program stored, say), then signs the user in on the machine's page and
+   * waits until it shows the machine online.
+   */
+  openMovingMachine: (
+    name: string,
+    options?: { language?: 'pl' | 'en'; beforeOpening?: (id: number) => Promise<void> },
+  ) => Promise<OpenMachine>;
 };
 
 /** The browser tests' `test`, with simulated machines. */
@@ -90,5 +106,17 @@ export const test = base.extend<MachineFixtures>({
       return machine;
     });
     await Promise.all(running.map((machine) => machine.stop()));
+  },
+  openMovingMachine: async ({ page, admin, createUser, startMachine }, use) => {
+    await use(async (name, { language = 'pl', beforeOpening } = {}) => {
+      const farmer = await createUser({ language });
+      const machine = await startMachine({ motion: 'front' });
+      const id = await addAndGrant(admin, machine, name, farmer.id);
+      await beforeOpening?.(id);
+      await signIn(page, farmer, `${language === 'pl' ? '' : `/${language}`}/sprinklers/${id}`);
+      const status = page.getByRole('region', { name: MACHINE_PAGE[language].status });
+      await expect(status).toContainText(MACHINE_PAGE[language].online);
+      return { farmer, machine, id, status };
+    });
   },
 });

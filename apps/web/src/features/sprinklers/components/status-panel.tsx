@@ -5,6 +5,7 @@ import { Card } from '@/ui/card';
 import type { LiveSprinkler } from '../hooks/use-live-sprinkler';
 import { useMachineOnline } from '../hooks/use-machine-online';
 import { useMachineValues } from '../hooks/use-machine-values';
+import { useOnlineLabel } from '../hooks/use-online-label';
 import { OfflineStatus } from './machine-status';
 import { ReportTime } from './report-time';
 import { StatusBadge } from './status-badge';
@@ -18,6 +19,7 @@ export function StatusPanel({ sprinkler, live }: { sprinkler: SprinklerDetail; l
   const { t } = useTranslation();
   const online = useMachineOnline(sprinkler);
   const connected = useConnection().online;
+  const onlineLabel = useOnlineLabel();
   // The protocol leaves alarm reasons open: the known ones are translated, others shown as sent.
   const alarmReason = (alarm: string | null) => {
     if (alarm === null) return t('sprinklers.alarms.unknown');
@@ -32,7 +34,7 @@ export function StatusPanel({ sprinkler, live }: { sprinkler: SprinklerDetail; l
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <span className="inline-flex items-center gap-2 text-sm font-medium">
           <span className={`size-2.5 rounded-full ${online ? 'bg-success' : 'bg-error'}`} aria-hidden="true" />
-          {online && t('sprinklers.online')}
+          {online && onlineLabel}
         </span>
         {online ? <StatusBadge status={sprinkler.status} /> : <OfflineStatus was={sprinkler.status} />}
         {connected && live.connection === 'reconnecting' && (
