@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as alerts from '../src/alerts';
+import * as areaMapFile from '../src/area-map-file';
 import * as backups from '../src/backups';
 import * as common from '../src/common';
 import * as cropSeasons from '../src/crop-seasons';
@@ -26,6 +27,7 @@ import * as webhooks from '../src/webhooks';
 
 const MODULES = {
   alerts,
+  areaMapFile,
   backups,
   common,
   cropSeasons,
