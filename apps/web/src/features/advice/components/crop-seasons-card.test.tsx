@@ -115,7 +115,7 @@ describe('the crop seasons card', () => {
     expect(within(card).queryByRole('button', { name: 'Import map with seasons' })).toBeNull();
   });
 
-  it('lists what the server refused in an imported file, where it lies, and stores nothing', async () => {
+  it("lists what the server refused in an imported file, where it lies, in the reader's language, and stores nothing", async () => {
     document.cookie = 'csrf_token=token-1; path=/';
     session.signIn(buildUser(), 'access-1');
     const sent: unknown[] = [];
@@ -133,15 +133,16 @@ describe('the crop seasons card', () => {
       };
       return new Response(JSON.stringify(refusal), { status: 400, headers: { 'content-type': 'application/json' } });
     });
-    const card = await renderCard('control');
+    const card = await renderCard('control', 'pl');
     const file = new File(['{"type":"FeatureCollection","features":[]}'], 'pole.geojson', {
       type: 'application/geo+json',
     });
-    await userEvent.upload(within(card).getByLabelText('Import map with seasons'), file);
+    await userEvent.upload(within(card).getByLabelText('Importuj mapę z sezonami'), file);
     const alert = await within(card).findByRole('alert');
-    expect(alert).toHaveTextContent('Invalid crop seasons in the map file');
+    expect(alert).toHaveTextContent('Nieprawidłowe sezony upraw w pliku mapy');
+    // The contract's English message, said in the reader's language.
     expect(alert).toHaveTextContent(
-      'features.0.properties.cropSeasons.0.soil.fieldCapacity: A water content is a fraction of the volume from 0 to 1 (0.25 for 25 %)',
+      'features.0.properties.cropSeasons.0.soil.fieldCapacity: Zawartość wody to 0–100 % objętości',
     );
     expect(sent).toEqual([{ type: 'FeatureCollection', features: [] }]);
     expect(queryClient.getQueryData(cropSeasonsKey(buildSprinklerDetail().id))).toEqual(seasons);

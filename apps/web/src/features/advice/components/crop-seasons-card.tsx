@@ -8,6 +8,7 @@ import { useDottedDay } from '@/i18n/use-dotted-day';
 import { serverErrors } from '../lib/season-form';
 import { replaceSeason, seasonYears, seasonsOfYear } from '../lib/season-year';
 import { SeasonFormDialog } from './season-form-dialog';
+import { useSeasonErrorText } from '../hooks/use-season-error-text';
 import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { FIELD_FORMAT, formatDate } from '@/ui/date-picker/dates';
@@ -25,6 +26,7 @@ type Editing = { season: CropSeason | null } | null;
  */
 export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: SprinklerDetail; now?: Date }) {
   const { t } = useTranslation();
+  const errorText = useSeasonErrorText();
   const offlineReason = useOfflineReason();
   const currentYear = now.getFullYear();
   const [year, setYear] = useState(currentYear);
@@ -202,7 +204,7 @@ export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: Sp
               <ul className="list-disc pl-5">
                 {importRefusal.issues.map((issue) => (
                   <li key={issue.path}>
-                    <code>{issue.path.replace(/^body\.?/, '') || '/'}</code>: {issue.message}
+                    <code>{issue.path.replace(/^body\.?/, '') || '/'}</code>: {errorText(issue.message)}
                   </li>
                 ))}
               </ul>
