@@ -16,7 +16,7 @@ export const AreaSeasonSchema = CropSeasonSchema.omit({ polygon: true });
 export type AreaSeason = z.infer<typeof AreaSeasonSchema>;
 
 /**
- * The body of PUT /api/sprinkler/{id}/area-map/: any GeoJSON object, as the machine's areaMap
+ * The body of PUT /api/sprinkler/{id}/area-map/ is a GeoJSON object of whatever kind the machine's areaMap
  * takes, a feature collection with its whole-circle seasons besides. The seasons are checked by
  * the server against CropSeasonSchema with their places in the file, so that a bad one is told
  * where it lies (`body.features.2.properties.cropSeasons.0.soil`).
