@@ -10,6 +10,12 @@ import type { BrokerAccounts } from './broker-accounts';
 const CONTROL_TOPIC = '$CONTROL/dynamic-security/v1';
 const RESPONSE_TOPIC = `${CONTROL_TOPIC}/response`;
 const DEFAULT_TIMEOUT_MS = 5000;
+/**
+ * Once a command is on its way the broker has it: Mosquitto answers an account change only after
+ * rewriting its whole file (2.7 MB and several seconds at 8,000 accounts, behind the changes
+ * queued before it), and a caller told "failed" while the change lands anyway would be wrong.
+ */
+const DEFAULT_ANSWER_TIMEOUT_MS = 30_000;
 
 export type MosquittoDynamicSecurityOptions = {
   /** The broker, e.g. mqtt://127.0.0.1:1883; credentials go in username and password, not here. */
@@ -20,8 +26,10 @@ export type MosquittoDynamicSecurityOptions = {
   /** Apart from the gateway's, so that managing accounts never disturbs the machines' traffic. */
   clientId: string;
   logger: FastifyBaseLogger;
-  /** How long to wait for the broker: for the first connection, and for each command's answer. */
+  /** How long to wait for the broker: the first connection, and a command not yet sent. */
   timeoutMs?: number;
+  /** How long to wait for a sent command's answer. */
+  answerTimeoutMs?: number;
 };
 
 type AclType = 'publishClientSend' | 'publishClientReceive' | 'subscribeLiteral' | 'subscribePattern';
@@ -145,7 +153,7 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
 
   private constructor(
     private readonly client: MqttClient,
-    private readonly options: MosquittoDynamicSecurityOptions & { timeoutMs: number },
+    private readonly options: MosquittoDynamicSecurityOptions & { timeoutMs: number; answerTimeoutMs: number },
   ) {}
 
   /**
@@ -153,7 +161,11 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
    * are better found when the server starts than at the first device an administrator adds.
    */
   static async connect(options: MosquittoDynamicSecurityOptions): Promise<MosquittoDynamicSecurity> {
-    const settings = { ...options, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+    const settings = {
+      ...options,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      answerTimeoutMs: options.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS,
+    };
     const client = mqtt.connect(options.url, {
       clientId: options.clientId,
       username: options.username,
@@ -295,19 +307,27 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
     return answer.data;
   }
 
-  /** Sends one command and waits for the answer carrying its correlation data, error or not. */
+  /**
+   * Sends one command and waits for the answer carrying its correlation data, error or not. A
+   * command the broker cannot be reached for fails after `timeoutMs`; once sent, it waits up to
+   * `answerTimeoutMs`, as a busy broker still carries it out.
+   */
   private send(command: Command): Promise<Answer> {
     if (this.closed) return Promise.reject(new Error('Mosquitto dynamic security: the connection is closed'));
     const correlationData = randomUUID();
-    const { timeoutMs } = this.options;
+    const { timeoutMs, answerTimeoutMs } = this.options;
+    let giveUpAfter: (ms: number, failure: string) => void = () => {};
     const answer = new Promise<Answer>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(correlationData);
-        reject(
-          new Error(`Mosquitto dynamic security: the broker did not answer ${command.command} within ${timeoutMs} ms`),
-        );
-      }, timeoutMs);
-      this.pending.set(correlationData, { command: command.command, resolve, reject, timer });
+      giveUpAfter = (ms, failure) => {
+        const pending = this.pending.get(correlationData);
+        if (pending) clearTimeout(pending.timer);
+        const timer = setTimeout(() => {
+          this.pending.delete(correlationData);
+          reject(new Error(`Mosquitto dynamic security: ${failure} within ${ms} ms`));
+        }, ms);
+        this.pending.set(correlationData, { command: command.command, resolve, reject, timer });
+      };
+      giveUpAfter(timeoutMs, `${command.command} could not be sent to the broker`);
     });
     void this.whenSubscribed().then(() => {
       // Given up on meanwhile: sending it late could change an account after the caller saw a failure.
@@ -319,7 +339,10 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
       this.client.publish(CONTROL_TOPIC, payload, { qos: 0 }, (error) => {
         if (error) {
           this.options.logger.warn({ err: error, command: command.command }, 'sending a broker command failed');
+          return;
         }
+        if (this.pending.has(correlationData))
+          giveUpAfter(answerTimeoutMs, `the broker did not answer ${command.command}`);
       });
     });
     return answer;

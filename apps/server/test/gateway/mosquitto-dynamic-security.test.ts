@@ -286,11 +286,60 @@ describe('MosquittoDynamicSecurity on a private Mosquitto', () => {
         username: `listener-${suffix}`,
         password: 'listener-password',
         timeoutMs: 300,
+        answerTimeoutMs: 300,
       }),
     ).rejects.toThrow('the broker did not answer getDefaultACLAccess within 300 ms');
 
     await expect(accounts.setDevice(`${machineB}/#`, 'secret')).rejects.toThrow(/not a valid machine ID/);
     await expect(accounts.setDevice('+', 'secret')).rejects.toThrow(/not a valid machine ID/);
+  });
+});
+
+/** A broker busy rewriting its account file answers late; one that is gone cannot be sent anything. */
+describe('MosquittoDynamicSecurity waiting for the broker', () => {
+  let broker: PrivateMosquitto;
+  let accounts: MosquittoDynamicSecurity;
+
+  beforeAll(async () => {
+    broker = await startPrivateMosquitto();
+    accounts = await MosquittoDynamicSecurity.connect({
+      url: broker.url,
+      ...broker.admin,
+      clientId: `pivot-accounts-${suffix}`,
+      logger,
+      timeoutMs: 300,
+      answerTimeoutMs: 10_000,
+    });
+  });
+  afterAll(async () => {
+    await accounts?.close();
+    await broker?.stop();
+  });
+
+  it('waits past the connection timeout for the answer to a change it has sent, and fails fast on one it cannot send', async () => {
+    const machine = `S-${suffix}`;
+    const pid = broker.pid()!;
+    // A stopped broker still takes the command into its socket, as a busy one does, and answers when it resumes.
+    process.kill(pid, 'SIGSTOP');
+    const change = accounts.setDevice(machine, 'slow-answer-secret');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    process.kill(pid, 'SIGCONT');
+    await expect(change).resolves.toBeUndefined();
+    const controller = await mqtt.connectAsync(broker.url, {
+      username: machine,
+      password: 'slow-answer-secret',
+      clientId: machine,
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+    });
+    await controller.endAsync(true);
+
+    await broker.stop();
+    const started = Date.now();
+    await expect(accounts.setDevice(`T-${suffix}`, 'secret')).rejects.toThrow(
+      'createClient could not be sent to the broker within 300 ms',
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });
 
