@@ -15,6 +15,12 @@
  * look time (GET /api/health), alarm → alert latency p95, list and detail p95, PostgreSQL's
  * growth per hour, and how long registering the controllers took. Targets (issue 22): server
  * ≤ 1 core and ≤ 500 MB, 0 reports lost, live p95 < 1 s, alerts p95 < 5 s.
+ *
+ * `--instances N` runs N server instances on the same PostgreSQL and Mosquitto (a shared
+ * subscription splits the reports; each instance's share is printed), the users spread over
+ * them; `--killAtMinute M` kills the last instance with SIGKILL M minutes into the measuring and
+ * starts it again 10 s later, its users kept on the others as a balancer would, and the reports
+ * are still counted sent / stored / lost.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -64,6 +70,8 @@ const ALERTS_WITHIN_MS = 30_000;
 /** Once the fleet stopped, how long the stored count must stand still to be the last. */
 const SETTLED_MS = 5000;
 const execFileAsync = promisify(execFile);
+/** How long a killed instance stays down before it is started again. */
+const DOWN_MS = 10_000;
 /** Where the server's CPU profile goes with --profile 1: written when it stops. */
 const PROFILE_DIR = path.join(os.tmpdir(), 'pivot-fleet-profile');
 
@@ -86,8 +94,12 @@ const options = readOptions(
     browseSeconds: 30,
     /** 1: the server writes a CPU profile (node --cpu-prof) into the folder the run prints, for where its time went. */
     profile: 0,
+    /** Server instances on the same database and broker. */
+    instances: 1,
+    /** When, in minutes into the measuring, the last instance is killed (SIGKILL) and started again; 0: never. */
+    killAtMinute: 0,
   },
-  ['warmUpSeconds', 'dealers', 'alarmsPerMinute', 'dropOffsPerMinute', 'peripherals', 'profile'],
+  ['warmUpSeconds', 'dealers', 'alarmsPerMinute', 'dropOffsPerMinute', 'peripherals', 'profile', 'killAtMinute'],
 );
 
 function describeLatency(summary: LatencySummary | undefined, unit: 'ms' | 's' = 'ms'): string {
@@ -139,14 +151,15 @@ async function scratchDatabase(serverUrl: string) {
 
 type Setting = {
   mosquitto: PrivateMosquitto;
-  server: ServerProcess;
+  /** The first one migrates the database and takes the administrators' calls. */
+  servers: ServerProcess[];
   database: Awaited<ReturnType<typeof scratchDatabase>>;
   pool: pg.Pool;
   db: Database;
 };
 
-/** The Mosquitto with dynamic security, the scratch database and the compiled server on them. */
-async function startSetting(adminPassword: string): Promise<Setting> {
+/** The Mosquitto with dynamic security, the scratch database and the compiled servers on them. */
+async function startSetting(adminPassword: string, instances: number): Promise<Setting> {
   await execFileAsync('npm', ['run', 'build', '-w', '@pivot/server'], { maxBuffer: 16 * 1024 * 1024 });
   const database = await scratchDatabase(options.database ?? DEFAULT_DATABASE);
   const forgetDatabase = onAbort(database.drop);
@@ -160,9 +173,11 @@ async function startSetting(adminPassword: string): Promise<Setting> {
     throw error;
   });
   const forgetMosquitto = onAbort(mosquitto.stop);
-  try {
+  const servers: ServerProcess[] = [];
+  const startInstance = async (index: number) => {
     const server = await startServer(
       {
+        SERVER_ID: `fleet-${index + 1}`,
         DATABASE_URL: database.url,
         MQTT_URL: mosquitto.url,
         MQTT_USERNAME: mosquitto.admin.username,
@@ -179,11 +194,18 @@ async function startSetting(adminPassword: string): Promise<Setting> {
       'compiled',
       options.profile > 0 ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
     );
+    servers[index] = server;
+  };
+  try {
+    // The first start migrates the database; the others start on it together.
+    await startInstance(0);
+    await Promise.all(Array.from({ length: instances - 1 }, (_, index) => startInstance(index + 1)));
     const pool = new pg.Pool({ connectionString: database.url, max: 2 });
     forgetDatabase();
     forgetMosquitto();
-    return { mosquitto, server, database, pool, db: drizzle(pool) as unknown as Database };
+    return { mosquitto, servers, database, pool, db: drizzle(pool) as unknown as Database };
   } catch (error) {
+    await Promise.all(servers.map((server) => server.stop()));
     await mosquitto.stop();
     await database.drop();
     throw error;
@@ -202,35 +224,62 @@ async function tableSizes(pool: pg.Pool): Promise<Map<string, number>> {
 
 async function stopSetting(setting: Setting): Promise<void> {
   await setting.pool.end();
-  await setting.server.stop();
+  await Promise.all(setting.servers.map((server) => server.stop()));
   await setting.mosquitto.stop();
   await setting.database.drop();
 }
+
+type Health = {
+  problems: string[];
+  reportsReceived: number;
+  incidentLookMs: { p95: number | null; max: number | null; looks: number };
+};
+
+/** The instance's GET /api/health, or undefined while it does not answer (killed, or too busy). */
+function readHealth(instance: ServerProcess): Promise<Health | undefined> {
+  return fetch(`${instance.baseUrl}/api/health`)
+    .then((response) => response.json() as Promise<Health>)
+    .catch(() => undefined);
+}
+
+const reportsReceived = async (instance: ServerProcess) => (await readHealth(instance))?.reportsReceived;
 
 runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 1000, async () => {
   if (options.broker) throw new Error('--broker: the benchmark starts a Mosquitto of its own, with dynamic security');
   const machines = Math.round(options.machines);
   const processes = Math.max(1, Math.min(Math.round(options.processes), machines));
   const farmers = Math.max(0, options.users - options.dealers);
-  printTitle(`A dealer's fleet: ${formatNumber(machines)} controllers on one server`, {
-    server: 'the compiled server (npm start) in a process of its own',
-    broker: 'Mosquitto 2 with dynamic security, accounts kept by the server (MQTT_DEVICE_AUTH=mosquitto-dynsec)',
-    database: `PostgreSQL, scratch database on ${options.database ?? DEFAULT_DATABASE}`,
-    fleet: `${formatNumber(machines)} machines in ${processes} processes; ${options.movingPercent} % watering (a report every 5 s), the rest at rest (every 60 s)${options.peripherals ? ', each with a weather station and 2–4 soil probes (every 60 s)' : ''}`,
-    misbehaving: `${options.alarmsPerMinute} alarms and ${options.dropOffsPerMinute} drop-offs (${AWAY_MS / 1000} s away) a minute`,
-    users: `${options.users} signed in (${options.dealers} administrators seeing every machine, ${farmers} farmers with a share each), list and alert streams open, list and a machine page every ${options.browseSeconds} s`,
-    measured: `${options.minutes} min after ${options.warmUpSeconds} s of warm-up`,
-  });
+  const instances = Math.max(1, Math.round(options.instances));
+  if (options.killAtMinute > 0 && instances < 2) throw new Error('--killAtMinute needs --instances 2 or more');
+  if (options.killAtMinute >= options.minutes) throw new Error('--killAtMinute must fall within --minutes');
+  printTitle(
+    `A dealer's fleet: ${formatNumber(machines)} controllers on ${instances === 1 ? 'one server' : `${instances} server instances`}`,
+    {
+      server:
+        instances === 1
+          ? 'the compiled server (npm start) in a process of its own'
+          : `${instances} compiled servers (npm start), each in a process of its own, MQTT_SHARED_GROUP splitting the reports${options.killAtMinute > 0 ? `; the last killed (SIGKILL) ${options.killAtMinute} min into the measuring, started again ${DOWN_MS / 1000} s later` : ''}`,
+      broker: 'Mosquitto 2 with dynamic security, accounts kept by the server (MQTT_DEVICE_AUTH=mosquitto-dynsec)',
+      database: `PostgreSQL, scratch database on ${options.database ?? DEFAULT_DATABASE}`,
+      fleet: `${formatNumber(machines)} machines in ${processes} processes; ${options.movingPercent} % watering (a report every 5 s), the rest at rest (every 60 s)${options.peripherals ? ', each with a weather station and 2–4 soil probes (every 60 s)' : ''}`,
+      misbehaving: `${options.alarmsPerMinute} alarms and ${options.dropOffsPerMinute} drop-offs (${AWAY_MS / 1000} s away) a minute`,
+      users: `${options.users} signed in (${options.dealers} administrators seeing every machine, ${farmers} farmers with a share each), list and alert streams open, list and a machine page every ${options.browseSeconds} s`,
+      measured: `${options.minutes} min after ${options.warmUpSeconds} s of warm-up`,
+    },
+  );
 
   const adminPassword = `${randomBytes(12).toString('base64url')}-Aa1!`;
-  const setting = await startSetting(adminPassword);
+  const setting = await startSetting(adminPassword, instances);
   const shares: ChildScript<ShareRequest, ShareEvent>[] = [];
   const usersProcess = ChildScript.start<UsersRequest, UsersEvent>(
     new URL('support/fleet-users-process.ts', import.meta.url),
   );
   try {
-    const { server, mosquitto } = setting;
-    const serverPid = server.child()?.pid;
+    const { servers, mosquitto } = setting;
+    const server = servers[0]!;
+    // The killed instance serves no user: a balancer would send its users to the others.
+    const victim = options.killAtMinute > 0 ? servers.at(-1) : undefined;
+    const usersServers = servers.filter((instance) => instance !== victim);
     const admin = new HttpSession(server.baseUrl);
     await admin.login(ADMIN_EMAIL, adminPassword);
 
@@ -342,16 +391,14 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
     );
 
     const sessions = await Promise.all(
-      users.map(async (user) => {
-        const session = new HttpSession(server.baseUrl);
+      users.map(async (user, index) => {
+        const { baseUrl } = usersServers[index % usersServers.length]!;
+        const session = new HttpSession(baseUrl);
         await session.login(user.email, USER_PASSWORD);
-        return { access: session.access!, sprinklerIds: user.sprinklerIds };
+        return { baseUrl, access: session.access!, sprinklerIds: user.sprinklerIds };
       }),
     );
-    await usersProcess.ask(
-      { type: 'start', baseUrl: server.baseUrl, users: sessions, browseEveryMs: options.browseSeconds * 1000 },
-      'started',
-    );
+    await usersProcess.ask({ type: 'start', users: sessions, browseEveryMs: options.browseSeconds * 1000 }, 'started');
 
     await sleep(options.warmUpSeconds * 1000);
 
@@ -370,20 +417,21 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
       bytes: await setting.database.sizeBytes(),
       tables: await tableSizes(setting.pool),
     };
-    const serverCpu = await CpuMeter.start([serverPid]);
+    const pidOf = (instance: ServerProcess) => instance.child()?.pid;
+    const serverCpu = await Promise.all(servers.map((instance) => CpuMeter.start([pidOf(instance)])));
     const brokerCpu = await CpuMeter.start([mosquitto.pid()]);
     const loadCpu = await CpuMeter.start([...shares.map((share) => share.pid), usersProcess.pid]);
-    const rss: number[] = [];
-    const looks: { p95: number | null; max: number | null; looks: number }[] = [];
+    const rss: number[][] = servers.map(() => []);
+    const looks: Health['incidentLookMs'][] = [];
     const problems = new Set<string>();
+    const receivedAtStart = await Promise.all(servers.map(reportsReceived));
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        rss.push(await residentMegabytes(serverPid));
-        const health = await fetch(`${server.baseUrl}/api/health`)
-          .then((response) => response.json() as Promise<{ problems: string[]; incidentLookMs: (typeof looks)[0] }>)
-          .catch(() => undefined);
-        if (health) {
+        for (const [index, instance] of servers.entries()) {
+          rss[index]!.push(await residentMegabytes(pidOf(instance)));
+          const health = await readHealth(instance);
+          if (!health) continue;
           looks.push(health.incidentLookMs);
           for (const problem of health.problems) problems.add(problem.split(':')[0]!);
         }
@@ -393,6 +441,7 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
 
     const alarms: { sprinklerId: number; at: number }[] = [];
     let dropOffs = 0;
+    let killing: { killedAt: number; backAfterMs: number } | undefined;
     const endAt = started.at + options.minutes * 60_000;
     const misbehave = async (everyMs: number, act: (share: ChildScript<ShareRequest, ShareEvent>) => Promise<void>) => {
       if (!Number.isFinite(everyMs)) return;
@@ -411,6 +460,15 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
         if (event.machineId !== null) dropOffs += 1;
       }),
       sleep(endAt - Date.now()),
+      victim &&
+        (async () => {
+          await sleep(started.at + options.killAtMinute * 60_000 - Date.now());
+          await victim.kill();
+          const killedAt = Date.now();
+          await sleep(DOWN_MS);
+          await victim.restart();
+          killing = { killedAt, backAfterMs: Date.now() - killedAt };
+        })(),
     ]);
     const ended = {
       at: Date.now(),
@@ -419,7 +477,12 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
       tables: await tableSizes(setting.pool),
       connected: (await counts()).connected,
     };
-    const cpu = { server: await serverCpu.percentOfCore(), broker: await brokerCpu.percentOfCore() };
+    const cpu = {
+      // A killed instance's CPU before its death went with its process: only the others' is whole.
+      servers: await Promise.all(serverCpu.map((meter) => meter.percentOfCore())),
+      broker: await brokerCpu.percentOfCore(),
+    };
+    const receivedAtEnd = await Promise.all(servers.map(reportsReceived));
     const loadGenerator = await loadCpu.percentOfCore();
     sampling = false;
     await sampler;
@@ -462,10 +525,30 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
     }
 
     const seconds = (ended.at - started.at) / 1000;
-    printSection(`The server (pid ${serverPid}) over ${formatNumber(seconds / 60, 1)} min`);
-    printTargeted('server CPU', cpu.server, '% of a core', { atMost: TARGETS.cpuPercent }, 1);
-    printTargeted('server RSS, highest', Math.max(...rss), 'MB', { atMost: TARGETS.rssMb });
-    printFigure('server RSS, at the end', `${formatNumber(rss.at(-1) ?? 0)} MB`);
+    printSection(
+      `The server${instances === 1 ? ` (pid ${pidOf(server)})` : ` instances`} over ${formatNumber(seconds / 60, 1)} min`,
+    );
+    const receivedInWindow = servers.map((_, index) => (receivedAtEnd[index] ?? 0) - (receivedAtStart[index] ?? 0));
+    const receivedTotal = receivedInWindow.reduce((sum, count) => sum + count, 0);
+    for (const [index, instance] of servers.entries()) {
+      const name = instances === 1 ? 'server' : `instance ${index + 1}`;
+      if (instance === victim && killing) {
+        printFigure(
+          name,
+          `killed (SIGKILL) ${formatNumber((killing.killedAt - started.at) / 60_000, 1)} min in, answering again ${formatNumber(killing.backAfterMs / 1000, 1)} s later; ${formatNumber(receivedAtEnd[index] ?? 0)} reports received since`,
+        );
+        continue;
+      }
+      printTargeted(`${name} CPU`, cpu.servers[index]!, '% of a core', { atMost: TARGETS.cpuPercent }, 1);
+      printTargeted(`${name} RSS, highest`, Math.max(...rss[index]!), 'MB', { atMost: TARGETS.rssMb });
+      printFigure(`${name} RSS, at the end`, `${formatNumber(rss[index]!.at(-1) ?? 0)} MB`);
+      if (instances > 1) {
+        printFigure(
+          `${name} share of the reports`,
+          `${formatNumber(receivedInWindow[index]!)} received (${formatNumber((receivedInWindow[index]! / Math.max(1, receivedTotal)) * 100, 1)} %)`,
+        );
+      }
+    }
     printFigure('Mosquitto CPU', `${formatNumber(cpu.broker, 1)} % of a core`);
     printFigure('load generator CPU (apart)', `${formatNumber(loadGenerator, 1)} % of a core`);
     const lookP95s = looks.flatMap((look) => (look.p95 === null ? [] : [look.p95]));

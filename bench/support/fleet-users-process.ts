@@ -12,9 +12,8 @@ import { serveParent } from './child-script';
 export type UsersRequest =
   | {
       type: 'start';
-      baseUrl: string;
-      /** Each user's access token and the machines (their ids in the API) the user may see. */
-      users: { access: string; sprinklerIds: number[] }[];
+      /** Each user's server instance, access token and the machines (their ids in the API) the user may see. */
+      users: { baseUrl: string; access: string; sprinklerIds: number[] }[];
       /** How often each user opens the list and then one of their machines' pages, ms. */
       browseEveryMs: number;
     }
@@ -115,8 +114,8 @@ async function timedGet(baseUrl: string, path: string, access: string, samples: 
 serveParent<UsersRequest, UsersEvent>(async (request, tell) => {
   switch (request.type) {
     case 'start': {
-      const { baseUrl } = request;
       for (const [index, user] of request.users.entries()) {
+        const { baseUrl } = user;
         await follow(`${baseUrl}/api/sprinkler/events`, user.access, (name, data, at) => {
           if (name !== 'telemetry' || !measuring) return;
           results.liveEvents += 1;
