@@ -242,6 +242,20 @@ function readHealth(instance: ServerProcess): Promise<Health | undefined> {
     .catch(() => undefined);
 }
 
+/** The instance's log lines at warning level and above, and what it wrote to stderr. */
+function complaints(instance: ServerProcess): { warnings: string[]; errors: string[] } {
+  return {
+    warnings: instance
+      .output()
+      .split('\n')
+      .filter((line) => /"level":(40|50|60)/.test(line)),
+    errors: instance
+      .errors()
+      .split('\n')
+      .filter((line) => line.trim() !== ''),
+  };
+}
+
 const reportsReceived = async (instance: ServerProcess) => (await readHealth(instance))?.reportsReceived;
 
 runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 1000, async () => {
@@ -622,17 +636,26 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
       'growth per hour',
       `${formatNumber(((growth / seconds) * 3600) / 1e6, 1)} MB (${formatNumber(growth / Math.max(1, sentInWindow), 0)} B a report)`,
     );
-    const errors = server
-      .errors()
-      .split('\n')
-      .filter((line) => line.trim() !== '');
-    const warnings = server
-      .output()
-      .split('\n')
-      .filter((line) => /"level":(40|50|60)/.test(line));
-    printFigure('server warnings and errors', `${warnings.length} logged, ${errors.length} lines on stderr`);
-    for (const line of [...warnings, ...errors].slice(0, 5)) printNote(`  ${line.slice(0, 240)}`);
+    for (const [index, instance] of servers.entries()) {
+      const { warnings, errors } = complaints(instance);
+      printFigure(
+        `${instances === 1 ? 'server' : `instance ${index + 1}`} warnings and errors`,
+        `${warnings.length} logged, ${errors.length} lines on stderr`,
+      );
+      for (const line of [...warnings, ...errors].slice(0, 5)) printNote(`  ${line.slice(0, 240)}`);
+    }
     if (options.profile > 0) printNote(`The server's CPU profile is written into ${PROFILE_DIR} as it stops.`);
+  } catch (error) {
+    // What the servers said last is what tells why the run broke.
+    for (const [index, instance] of setting.servers.entries()) {
+      const child = instance.child();
+      const { warnings, errors } = complaints(instance);
+      printNote(
+        `instance ${index + 1}: ${child?.exitCode === null && child.signalCode === null ? 'running' : `ended (${child?.exitCode ?? child?.signalCode})`}`,
+      );
+      for (const line of [...warnings, ...errors].slice(-10)) printNote(`  ${line.slice(0, 400)}`);
+    }
+    throw error;
   } finally {
     await usersProcess.end();
     await Promise.all(shares.map((share) => share.end()));

@@ -8,8 +8,11 @@ export function onAbort(cleanup: () => Promise<void>): () => void {
   return () => cleanups.delete(cleanup);
 }
 
+/** The error with its causes: fetch's "fetch failed" says why only in its cause. */
 function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+  if (!(error instanceof Error)) return String(error);
+  const text = error.stack ?? error.message;
+  return error.cause === undefined ? text : `${text}\ncaused by: ${describe(error.cause)}`;
 }
 
 /**
