@@ -316,19 +316,17 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
     if (this.closed) return Promise.reject(new Error('Mosquitto dynamic security: the connection is closed'));
     const correlationData = randomUUID();
     const { timeoutMs, answerTimeoutMs } = this.options;
-    let giveUpAfter: (ms: number, failure: string) => void = () => {};
-    const answer = new Promise<Answer>((resolve, reject) => {
-      giveUpAfter = (ms, failure) => {
-        const pending = this.pending.get(correlationData);
-        if (pending) clearTimeout(pending.timer);
-        const timer = setTimeout(() => {
-          this.pending.delete(correlationData);
-          reject(new Error(`Mosquitto dynamic security: ${failure} within ${ms} ms`));
-        }, ms);
-        this.pending.set(correlationData, { command: command.command, resolve, reject, timer });
-      };
-      giveUpAfter(timeoutMs, `${command.command} could not be sent to the broker`);
-    });
+    let settle!: Pick<Pending, 'resolve' | 'reject'>;
+    const answer = new Promise<Answer>((resolve, reject) => (settle = { resolve, reject }));
+    const giveUpAfter = (ms: number, failure: string) => {
+      clearTimeout(this.pending.get(correlationData)?.timer);
+      const timer = setTimeout(() => {
+        this.pending.delete(correlationData);
+        settle.reject(new Error(`Mosquitto dynamic security: ${failure} within ${ms} ms`));
+      }, ms);
+      this.pending.set(correlationData, { command: command.command, ...settle, timer });
+    };
+    giveUpAfter(timeoutMs, `${command.command} could not be sent to the broker`);
     void this.whenSubscribed().then(() => {
       // Given up on meanwhile: sending it late could change an account after the caller saw a failure.
       if (!this.pending.has(correlationData)) return;
