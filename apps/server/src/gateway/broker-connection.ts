@@ -36,6 +36,11 @@ export async function connectClient(
   onMessage: (topic: string, payload: Buffer) => void,
   /** Where the messages of this connection are journalled before they are acknowledged. */
   journal: ReceiptJournal | undefined,
+  /**
+   * Called after each message is handled with what lets the connection acknowledge it and read
+   * the next; holding it back makes the broker wait (TCP flow control) and queue for the session.
+   */
+  whenRoom?: (then: () => void) => void,
 ): Promise<MqttClient> {
   const { username, password } = settings.credentials;
   const client = mqtt.connect(settings.url, {
@@ -54,6 +59,7 @@ export async function connectClient(
     resubscribe: false,
   });
   client.on('message', onMessage);
+  if (whenRoom) client.handleMessage = (_packet, callback) => whenRoom(() => callback());
   client.on('error', (error) => {
     if (client.options.protocolVersion !== 5 || !refusesMqtt5(error)) return;
     // The next attempt, a second later, speaks 3.1.1; its session lasts until the broker's own

@@ -19,6 +19,7 @@ import {
   type MachineMessageKind,
   type RejectedMessage,
   ReportIntake,
+  type ReportIntakeSettings,
   type ReportUse,
 } from './report-intake';
 
@@ -71,6 +72,8 @@ export type MqttGatewayOptions = {
    */
   admits: (machineId: string) => boolean;
   logger: FastifyBaseLogger;
+  /** Unstored reports at which the broker is made to wait, and below which it is heard again (tests). */
+  backlog?: ReportIntakeSettings['backlog'];
   /** Handlers known up front; modules add theirs with `handle` before `start`. */
   handlers?: Partial<MachineMessageHandlers>;
 };
@@ -187,6 +190,7 @@ export class MqttGateway {
       options.sessionExpirySeconds,
       (topic, payload) => this.receive(topic, payload, { store: true, announce: announceFromMain }),
       options.journal,
+      (then) => this.reports.whenRoom(then),
     );
     const live = options.sharedGroup
       ? connectClient(

@@ -5,7 +5,7 @@ import { topics } from '@pivot/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../src/gateway/embedded-broker';
-import { type MachineMessageHandlers, MqttGateway } from '../../src/gateway/mqtt-gateway';
+import { type MachineMessageHandlers, MqttGateway, type MqttGatewayOptions } from '../../src/gateway/mqtt-gateway';
 import type { BrokerPolicy } from '../../src/gateway/broker-policy';
 import { ControllersInMemory, policyFor } from '../support/devices';
 
@@ -22,7 +22,12 @@ async function freePort(): Promise<number> {
 }
 
 /** The gateway and a simulated machine on an embedded broker of their own. */
-async function startRig(serverId: string, machineId: string, handlers: Partial<MachineMessageHandlers> = {}) {
+async function startRig(
+  serverId: string,
+  machineId: string,
+  handlers: Partial<MachineMessageHandlers> = {},
+  options: Partial<MqttGatewayOptions> = {},
+) {
   const port = await freePort();
   const controllers = new ControllersInMemory();
   const secret = controllers.add(machineId);
@@ -40,6 +45,7 @@ async function startRig(serverId: string, machineId: string, handlers: Partial<M
     journal: undefined,
     logger: pino({ level: 'silent' }),
     handlers: { telemetry: ignore, presence: ignore, program: ignore, weather: ignore, soil: ignore, ...handlers },
+    ...options,
   });
   const machine = new PivotMachine({
     brokerUrl: broker.url,
@@ -51,7 +57,7 @@ async function startRig(serverId: string, machineId: string, handlers: Partial<M
     logger: silentLogger,
   });
   await machine.start();
-  return { port, policy, broker, gateway, machine };
+  return { port, controllers, policy, broker, gateway, machine };
 }
 
 describe('the gateway on loopback', () => {
@@ -174,5 +180,68 @@ describe('the gateway trusts no topic it did not check', () => {
       kind: 'ok',
       result: { status: 'stop' },
     });
+  });
+});
+
+describe('the gateway when reports arrive faster than they are stored', () => {
+  const reporterId = 'BACKLOG-REPORTER';
+  /** Each unstored report's "stored" signal, in arrival order. */
+  const unstored: (() => void)[] = [];
+  const handled: number[] = [];
+  let rig: Awaited<ReturnType<typeof startRig>>;
+  const storeAll = () => unstored.splice(0).forEach((stored) => stored());
+
+  beforeAll(async () => {
+    rig = await startRig(
+      'backlog-test',
+      'BACKLOG-1',
+      {
+        telemetry: (source, message) => {
+          if (source.machineId !== reporterId) return Promise.resolve();
+          handled.push(message.ts);
+          return new Promise((resolve) => unstored.push(resolve));
+        },
+      },
+      { backlog: { holdAt: 5, resumeAt: 2 } },
+    );
+  });
+  afterAll(async () => {
+    storeAll();
+    await rig.machine.stop();
+    await rig.gateway.close();
+    await rig.broker.close();
+  });
+
+  it('stops reading from the broker at its backlog limit, and reads on, in order, once the backlog shrinks', async () => {
+    const reporter = await mqtt.connectAsync(rig.broker.url, {
+      clientId: reporterId,
+      username: reporterId,
+      password: rig.controllers.add(reporterId),
+      reconnectPeriod: 0,
+    });
+    const first = Date.now() - 10_000;
+    const sent = Array.from({ length: 20 }, (_, index) => first + index);
+    for (const ts of sent) {
+      const report = { v: 1, ts, status: 'front', angle: 1, distance: 100, speed: 50, pressure: 2, flow: 80 };
+      await reporter.publishAsync(topics.telemetry(reporterId), JSON.stringify(report), { qos: 1 });
+    }
+    await reporter.endAsync();
+
+    await expect.poll(() => handled.length).toBe(5);
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 300));
+    await pause();
+    expect(handled).toHaveLength(5);
+    // Three stored: two still wait, not fewer than the resume mark.
+    unstored.splice(0, 3).forEach((stored) => stored());
+    await pause();
+    expect(handled).toHaveLength(5);
+    unstored.shift()!();
+    await expect
+      .poll(() => {
+        storeAll();
+        return handled.length;
+      })
+      .toBe(20);
+    expect(handled).toEqual(sent);
   });
 });
