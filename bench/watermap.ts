@@ -4,6 +4,12 @@
  * season through the listening API, as a signed-in user. Target: p95 < 30 ms on PostgreSQL,
  * < 50 ms on PGlite.
  *
+ * The same season is then packed (issue 22): every day due packed into `telemetry_days` by the
+ * product's TelemetryPacker and its day partitions dropped, and the watermap asked for again,
+ * back to back in the same run, beside the CSV export of the whole season (GET
+ * …/reports.csv), which reads the reports themselves: p50 and p95 with the reports as rows and
+ * packed. Target: the packed season's watermap p95 no slower than with rows.
+ *
  * Then the water balance of one full circle: the volume on the grid against the volume pumped.
  * Target: within 1 %.
  *
@@ -11,21 +17,32 @@
  * event loop is held while a backlog of the widest pairs the bound allows is counted. Target:
  * < 50 ms.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { MACHINE_LIMITS } from '@pivot/contracts';
 import { grantAccess } from '@pivot/server/src/modules/access/access.repository';
 import { insertSprinkler } from '@pivot/server/src/modules/sprinklers/sprinklers.repository';
+import { TelemetryPacker } from '@pivot/server/src/modules/telemetry-packing/telemetry-packer';
+import { telemetryDays } from '@pivot/server/src/modules/telemetry-packing/telemetry-packing.table';
+import { machineState, telemetry } from '@pivot/server/src/modules/telemetry/telemetry.table';
 import { TOP_SPEED_STRETCH_MS, type WaterReport, waterBetween } from '@pivot/server/src/modules/watermap/water-grid';
 import { waterCellYears } from '@pivot/server/src/modules/watermap/watermap.table';
 import { count, eq, sql } from 'drizzle-orm';
 import { type BenchServer, startBenchServer } from './support/bench-server';
 import { insertTelemetryColumns } from './support/bulk-insert';
 import { readOptions } from './support/cli';
-import { formatNumber, printFigure, printNote, printSection, printTargeted, printTitle } from './support/report';
+import {
+  formatNumber,
+  printFigure,
+  printNote,
+  printSection,
+  printTargeted,
+  printTitle,
+  printVerdict,
+} from './support/report';
 import { runBenchmark } from './support/run';
 import { type TelemetryColumns, seasonTelemetry } from './support/season-telemetry';
-import { sleep, summarise, timeSequentially, timed } from './support/stats';
+import { type LatencySummary, sleep, summarise, timeSequentially, timed } from './support/stats';
 import { getBody } from './support/http';
 
 const REPORT_INTERVAL_MS = 5000;
@@ -38,6 +55,10 @@ const INSERT_CHUNK = 50_000;
 const WARM_UP_REQUESTS = 5;
 const MACHINE = { armLength: 400, flow: 90, topSpeed: 3 };
 const CENTRE = { lat: '52.250000', lng: '17.150000' };
+/** The server's default time zone (TIME_ZONE), whose local days the reports are partitioned and packed by. */
+const TIME_ZONE = 'Europe/Warsaw';
+/** TELEMETRY_PACK_AFTER_DAYS's default: the bench server's own packing waits 100 years. */
+const PACK_AFTER_DAYS = 2;
 
 /** The season's day (0 = the first) as the API takes it, dd.mm.yyyy. */
 function dottedDay(day: number): string {
@@ -50,7 +71,7 @@ function dottedDay(day: number): string {
  * five minutes on this machine; 90 days fit the benchmark's three minutes. `--days 180` runs it all.
  */
 const FULL_SEASON_DAYS = 180;
-const options = readOptions({ days: 90, requests: 200, worstPairs: 2000 });
+const options = readOptions({ days: 90, requests: 200, worstPairs: 2000, exports: 3 });
 /** PGlite runs the query on the server's own thread, PostgreSQL beside it. */
 const TARGET_P95_MS = options.database ? 30 : 50;
 
@@ -203,7 +224,115 @@ async function worstCase(server: BenchServer): Promise<void> {
   printTargeted('longest event-loop block', delay.max / 1e6, 'ms', { below: TARGET_BLOCK_MS }, 1);
 }
 
-runBenchmark('watermap', (120 + 3 * options.days) * 1000, async () => {
+/** Two runs of the same requests differ by this much on this machine: "not slower" allows it. */
+const NOISE = 1.1;
+
+type SeasonReads = {
+  watermap: LatencySummary;
+  csv: LatencySummary;
+  cells: number;
+  csvBytes: number;
+  csvRecords: number;
+  watermapHash: string;
+  csvHash: string;
+};
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * What a user waits for over the season, one request at a time: the watermap (`--requests`
+ * times, after warm-up requests) and the CSV export of every report (`--exports` times).
+ */
+async function seasonReads(server: BenchServer, sprinklerId: number, access: string | undefined): Promise<SeasonReads> {
+  const query = new URLSearchParams({ start: dottedDay(0), stop: dottedDay(options.days - 1) });
+  let watermapBody = '';
+  const watermap = async () => {
+    watermapBody = await getBody(server.baseUrl, `/api/sprinkler/${sprinklerId}/watermap/?${query}`, access);
+  };
+  await timeSequentially(WARM_UP_REQUESTS, watermap);
+  const watermapTimes = await timeSequentially(options.requests, watermap);
+  let csvBody = '';
+  const csv = async () => {
+    csvBody = await getBody(server.baseUrl, `/api/sprinkler/${sprinklerId}/reports.csv?${query}`, access);
+  };
+  // An export of the season takes seconds: no warm-up request, the watermap's warmed the server.
+  const csvTimes = await timeSequentially(options.exports, csv);
+  return {
+    watermap: summarise(watermapTimes),
+    csv: summarise(csvTimes),
+    cells: (JSON.parse(watermapBody) as { data: unknown[] }).data.length,
+    csvBytes: Buffer.byteLength(csvBody),
+    // The header's line is not a record; every line ends in CRLF.
+    csvRecords: csvBody.split('\r\n').length - 2,
+    watermapHash: sha256(watermapBody),
+    csvHash: sha256(csvBody),
+  };
+}
+
+function printReads(form: string, reads: SeasonReads): void {
+  printSection(`The season's reads, ${form}`);
+  printFigure('watermap', `${formatNumber(reads.cells)} cells, ${dottedDay(0)} to ${dottedDay(options.days - 1)}`);
+  printFigure(
+    'latency p50 / max',
+    `${formatNumber(reads.watermap.p50, 1)} ms / ${formatNumber(reads.watermap.max, 1)} ms (${reads.watermap.count} requests, one at a time)`,
+  );
+  printFigure(
+    'CSV export p50 / p95 / max',
+    `${formatNumber(reads.csv.p50)} / ${formatNumber(reads.csv.p95)} / ${formatNumber(reads.csv.max)} ms (${reads.csv.count} requests; ${formatNumber(reads.csvRecords)} reports, ${formatNumber(reads.csvBytes / 1e6, 1)} MB)`,
+  );
+}
+
+function change(rows: LatencySummary, packed: LatencySummary): string {
+  const decimals = rows.p50 < 1000 ? 1 : 0;
+  const percent = (packed.p95 / rows.p95 - 1) * 100;
+  return `${formatNumber(rows.p50, decimals)} / ${formatNumber(rows.p95, decimals)} ms as rows, ${formatNumber(packed.p50, decimals)} / ${formatNumber(packed.p95, decimals)} ms packed (p95 ${percent >= 0 ? '+' : ''}${formatNumber(percent, 1)} %)`;
+}
+
+/**
+ * Packs every day of the season that is due, as the server does once TELEMETRY_PACK_AFTER_DAYS
+ * (2) whole days have passed since the season's last: the product's TelemetryPacker, on the
+ * server's own database, partitions and telemetry service, then the planner's statistics as
+ * autovacuum would leave them.
+ */
+async function packSeason(server: BenchServer, machineId: string, seasonEnd: number): Promise<void> {
+  const { app } = server;
+  const { db } = app.database;
+  // The packer packs the machines that have reported, that is, that have a latest state.
+  await db.insert(machineState).values({ machineId }).onConflictDoNothing();
+  const packer = new TelemetryPacker({
+    db,
+    telemetry: app.telemetry,
+    partitions: app.telemetryPartitions,
+    timeZone: TIME_ZONE,
+    packAfterDays: PACK_AFTER_DAYS,
+    logger: app.log,
+  });
+  const partitionsBefore = (await app.telemetryPartitions.days()).length;
+  let days = 0;
+  const packMs = await timed(async () => {
+    days = await packer.packDue(new Date(seasonEnd + PACK_AFTER_DAYS * DAY_MS + 3_600_000));
+  });
+  await db.execute(sql`analyze`);
+  const [rows] = await db.select({ count: count() }).from(telemetry).where(eq(telemetry.machineId, machineId));
+  const [packed] = await db
+    .select({ count: count(), reports: sql<number>`sum(${telemetryDays.reportCount})::int` })
+    .from(telemetryDays)
+    .where(eq(telemetryDays.machineId, machineId));
+  printSection('Packing the season');
+  printFigure(
+    'days packed',
+    `${days} in ${formatNumber(packMs / 1000, 1)} s (${formatNumber(packMs / Math.max(days, 1))} ms a day): ${formatNumber(packed!.reports)} reports in ${packed!.count} packed days, ${rows!.count} rows left`,
+  );
+  printFigure(
+    'day partitions',
+    `${partitionsBefore} before, ${(await app.telemetryPartitions.days()).length} after (those of the days ahead made)`,
+  );
+}
+
+// A season's export as rows takes about a second a day on PGlite at load 10-15: 90 s each.
+runBenchmark('watermap', (180 + (5 + 2 * options.exports) * options.days) * 1000, async () => {
   const reports = Math.round((options.days * DAY_MS) / REPORT_INTERVAL_MS);
   const server = await startBenchServer(options);
   try {
@@ -226,6 +355,10 @@ runBenchmark('watermap', (120 + 3 * options.days) * 1000, async () => {
     });
     await grantAccess(db, sprinkler.id, user.id, 'control');
 
+    // The reports go into their local days' partitions, as a server that ran the season made them ahead.
+    for (let day = 0; day < options.days; day += 1) {
+      await app.telemetryPartitions.ensureDay(new Date(FIRST_DAY + day * DAY_MS).toISOString().slice(0, 10));
+    }
     let watering = 0;
     const insertMs = await timed(async () => {
       const chunks = seasonTelemetry({
@@ -258,26 +391,35 @@ runBenchmark('watermap', (120 + 3 * options.days) * 1000, async () => {
       `${formatNumber(accountingMs / 1000, 1)} s (${formatNumber((reports / accountingMs) * 1000)} reports/s)`,
     );
     printFigure('grid rows (cell × year)', formatNumber(grid!.rows));
-    // A server that has run a season has statistics on the grid (autovacuum analyses it as it
-    // grows); a table filled a minute ago has none, and the planner then sorts the rows on disk.
-    await db.execute(sql`analyze ${waterCellYears}`);
+    // A server that has run a season has statistics on the grid and the reports (autovacuum
+    // analyses them as they grow); a table filled a minute ago has none, and the planner then
+    // sorts the rows on disk. The packed season is analysed alike.
+    await db.execute(sql`analyze`);
 
     const session = await server.signIn(user.email);
-    const query = new URLSearchParams({ start: dottedDay(0), stop: dottedDay(options.days - 1) });
-    const path = `/api/sprinkler/${sprinkler.id}/watermap/?${query}`;
-    let cells = 0;
-    const request = async () => {
-      const body = await getBody(server.baseUrl, path, session.access);
-      cells = (JSON.parse(body) as { data: unknown[] }).data.length;
-    };
-    await timeSequentially(WARM_UP_REQUESTS, request);
-    const latency = summarise(await timeSequentially(options.requests, request));
-    printFigure('answer', `${formatNumber(cells)} cells, ${query.get('start')} to ${query.get('stop')}`);
-    printFigure(
-      'latency p50 / max',
-      `${formatNumber(latency.p50, 1)} ms / ${formatNumber(latency.max, 1)} ms (${latency.count} requests, one at a time)`,
+    const asRows = await seasonReads(server, sprinkler.id, session.access);
+    printReads('reports as rows', asRows);
+    printTargeted('latency p95', asRows.watermap.p95, 'ms', { below: TARGET_P95_MS }, 1);
+
+    await packSeason(server, sprinkler.internalId, seasonEnd);
+    const packed = await seasonReads(server, sprinkler.id, session.access);
+    printReads('reports packed', packed);
+    printTargeted('latency p95', packed.watermap.p95, 'ms', { below: TARGET_P95_MS }, 1);
+    printSection('Rows against packed, p50 / p95');
+    printFigure('watermap', `${change(asRows.watermap, packed.watermap)}`);
+    printFigure('CSV export of the season', `${change(asRows.csv, packed.csv)}`);
+    printVerdict(
+      'watermap p95, packed',
+      `${formatNumber(packed.watermap.p95, 1)} ms`,
+      `≤ ${formatNumber(asRows.watermap.p95 * NOISE, 1)} ms (rows' ${formatNumber(asRows.watermap.p95, 1)} + ${formatNumber((NOISE - 1) * 100)} %)`,
+      packed.watermap.p95 <= asRows.watermap.p95 * NOISE,
     );
-    printTargeted('latency p95', latency.p95, 'ms', { below: TARGET_P95_MS }, 1);
+    printVerdict(
+      'the same answers',
+      asRows.watermapHash === packed.watermapHash && asRows.csvHash === packed.csvHash ? 'yes' : 'NO',
+      'the watermap and the CSV byte for byte',
+      asRows.watermapHash === packed.watermapHash && asRows.csvHash === packed.csvHash,
+    );
     if (options.days < FULL_SEASON_DAYS) {
       const perReportMs = (insertMs + accountingMs) / reports;
       const fullSeasonMinutes = (perReportMs * FULL_SEASON_DAYS * DAY_MS) / REPORT_INTERVAL_MS / 60_000;
