@@ -2,7 +2,7 @@ import { type ComponentType, type LazyExoticComponent, lazy, useEffect, useState
 import { type Params, Route, Routes, matchPath, useNavigate } from 'react-router';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '@/config/locales';
 import { localePrefix, localize, paths, splitLocale } from '@/config/paths';
-import { activateLocale, i18n, loadCataloguePart } from '@/i18n/i18n';
+import { type CataloguePart, activateLocale, i18n, loadCataloguePart } from '@/i18n/i18n';
 import { onSessionExpired } from '@/lib/api-client';
 import { restoredAccessToken } from '@/lib/restore-session';
 import { RainLoader } from '@/ui/global-loader';
@@ -18,13 +18,22 @@ function screen(load: () => Promise<ComponentType>): Screen {
   return Object.assign(lazy(preload), { preload });
 }
 
-/** A screen whose texts are in the `machines` part of the catalogue: both arrive before it shows. */
-function machineScreen(load: () => Promise<ComponentType>): Screen {
+/**
+ * A screen whose texts are in the `machines` part of the catalogue, and in the other parts given:
+ * they arrive with its code, before it shows.
+ */
+function machineScreen(load: () => Promise<ComponentType>, parts: readonly CataloguePart[] = []): Screen {
   return screen(async () => {
-    const [Component] = await Promise.all([load(), loadCataloguePart('machines')]);
+    const [Component] = await Promise.all([
+      load(),
+      ...['machines' as const, ...parts].map((part) => loadCataloguePart(part)),
+    ]);
     return Component;
   });
 }
+
+/** An administration screen: its texts, and the programs' (shown beside the machines' there). */
+const adminScreen = (load: () => Promise<ComponentType>) => machineScreen(load, ['admin', 'programs']);
 
 const PUBLIC_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.login.pattern, screen(async () => (await import('./routes/login')).LoginRoute)],
@@ -36,17 +45,20 @@ const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.home.pattern, screen(async () => (await import('./routes/home')).HomeRoute)],
   [paths.account.pattern, screen(async () => (await import('./routes/account')).AccountRoute)],
   [paths.activity.pattern, screen(async () => (await import('./routes/activity')).ActivityRoute)],
-  [paths.adminUsers.pattern, machineScreen(async () => (await import('./routes/admin')).AdminUsersRoute)],
-  [paths.adminSprinklers.pattern, machineScreen(async () => (await import('./routes/admin')).AdminSprinklersRoute)],
+  [paths.adminUsers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminUsersRoute)],
+  [paths.adminSprinklers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminSprinklersRoute)],
   [
     paths.adminRejectedMessages.pattern,
-    machineScreen(async () => (await import('./routes/admin')).AdminRejectedMessagesRoute),
+    adminScreen(async () => (await import('./routes/admin')).AdminRejectedMessagesRoute),
   ],
-  [paths.adminAlerts.pattern, machineScreen(async () => (await import('./routes/admin')).AdminAlertsRoute)],
-  [paths.adminBackups.pattern, machineScreen(async () => (await import('./routes/admin')).AdminBackupsRoute)],
+  [paths.adminAlerts.pattern, adminScreen(async () => (await import('./routes/admin')).AdminAlertsRoute)],
+  [paths.adminBackups.pattern, adminScreen(async () => (await import('./routes/admin')).AdminBackupsRoute)],
   [paths.sprinklers.pattern, machineScreen(async () => (await import('./routes/sprinklers')).SprinklersRoute)],
-  [paths.sprinkler.pattern, machineScreen(async () => (await import('./routes/sprinkler')).SprinklerRoute)],
-  [paths.sector.pattern, machineScreen(async () => (await import('./routes/sector')).SectorRoute)],
+  [
+    paths.sprinkler.pattern,
+    machineScreen(async () => (await import('./routes/sprinkler')).SprinklerRoute, ['programs']),
+  ],
+  [paths.sector.pattern, machineScreen(async () => (await import('./routes/sector')).SectorRoute, ['programs'])],
 ];
 const NotFoundRoute = screen(async () => (await import('./routes/not-found')).NotFoundRoute);
 

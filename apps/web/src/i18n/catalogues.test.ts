@@ -4,20 +4,24 @@ import { fileURLToPath } from 'node:url';
 import { ERROR_STATUS, LOG_EVENT_PARAMS, LOG_EVENT_TYPES, PASSWORD_RULES } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from '@/config/locales';
+import enAdmin from './locales/en.admin.json';
 import enBase from './locales/en.json';
 import enMachines from './locales/en.machines.json';
+import enPrograms from './locales/en.programs.json';
 import enSignedIn from './locales/en.signed-in.json';
+import plAdmin from './locales/pl.admin.json';
 import plBase from './locales/pl.json';
 import plMachines from './locales/pl.machines.json';
+import plPrograms from './locales/pl.programs.json';
 import plSignedIn from './locales/pl.signed-in.json';
 
 type Catalogue = Record<string, unknown>;
 const parts: Record<string, Catalogue[]> = {
-  en: [enBase, enSignedIn, enMachines],
-  pl: [plBase, plSignedIn, plMachines],
+  en: [enBase, enSignedIn, enMachines, enPrograms, enAdmin],
+  pl: [plBase, plSignedIn, plMachines, plPrograms, plAdmin],
 };
-const en: Catalogue = { ...enBase, ...enSignedIn, ...enMachines };
-const pl: Catalogue = { ...plBase, ...plSignedIn, ...plMachines };
+const en: Catalogue = { ...enBase, ...enSignedIn, ...enMachines, ...enPrograms, ...enAdmin };
+const pl: Catalogue = { ...plBase, ...plSignedIn, ...plMachines, ...plPrograms, ...plAdmin };
 const catalogues: Record<string, Catalogue> = { en, pl };
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 
@@ -64,6 +68,8 @@ describe('the translation catalogues', () => {
 
   it('hold the same keys in Polish and English, part by part', () => {
     expect(Object.keys(plMachines).sort()).toEqual(Object.keys(enMachines).sort());
+    expect(Object.keys(plPrograms).sort()).toEqual(Object.keys(enPrograms).sort());
+    expect(Object.keys(plAdmin).sort()).toEqual(Object.keys(enAdmin).sort());
     expect(Object.keys(plSignedIn).sort()).toEqual(Object.keys(enSignedIn).sort());
     expect([...baseKeys(pl)].sort()).toEqual([...baseKeys(en)].sort());
   });
@@ -140,5 +146,26 @@ describe('the translation catalogues', () => {
       const found = dynamic ? [...known].some((candidate) => candidate.startsWith(key)) : known.has(key);
       expect(found, `${file}: ${key}`).toBe(true);
     }
+  });
+
+  it("keep the programs' and the administration's texts to the code of the screens that load them", () => {
+    // routes.tsx fetches the `programs` part with the machine, sector and administration screens
+    // and `admin` with the administration's: no other screen (the list) may ask for their keys.
+    const source = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+    const loaders: Record<string, RegExp> = {
+      programs: /^(features\/(programs|admin)\/|app\/routes\/(sprinkler|sector|admin)\.tsx$)/,
+      admin: /^(features\/admin\/|app\/routes\/admin\.tsx$)/,
+    };
+    const asked = /(['`])(programs|admin)\.[\w.$]/g;
+    const strays = sourceFiles(source).flatMap((file) => {
+      const relative = path.relative(source, file);
+      return [...readFileSync(file, 'utf8').matchAll(asked)]
+        .map((match) => match[2] ?? '')
+        .filter((part) => !loaders[part]!.test(relative))
+        .map((part) => `${relative}: ${part}`);
+    });
+    expect(enPrograms).toHaveProperty('programs');
+    expect(enAdmin).toHaveProperty('admin');
+    expect(strays).toEqual([]);
   });
 });
