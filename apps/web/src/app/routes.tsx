@@ -4,6 +4,7 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from '@/config/locales';
 import { localePrefix, localize, paths, splitLocale } from '@/config/paths';
 import { type CataloguePart, activateLocale, i18n, loadCataloguePart } from '@/i18n/i18n';
 import { onSessionExpired } from '@/lib/api-client';
+import { markScreenShown } from '@/lib/first-screen';
 import { restoredAccessToken } from '@/lib/restore-session';
 import { RainLoader } from '@/ui/global-loader';
 import { RequireSignIn } from './layout/require-sign-in';
@@ -11,29 +12,39 @@ import { RootLayout } from './layout/root-layout';
 
 type Screen = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
 
-/** A screen whose code is a chunk of its own, fetched when first shown, or earlier by preload(). */
-function screen(load: () => Promise<ComponentType>): Screen {
-  let loading: Promise<{ default: ComponentType }> | undefined;
-  const preload = () => (loading ??= load().then((Component) => ({ default: Component })));
-  return Object.assign(lazy(preload), { preload });
+/** Renders a screen, telling lib/first-screen.ts when the first screen of the visit has rendered. */
+function withShownMark(Screen: ComponentType): ComponentType {
+  return function ShownScreen() {
+    useEffect(() => markScreenShown(), []);
+    return <Screen />;
+  };
 }
 
 /**
- * A screen whose texts are in the `machines` part of the catalogue, and in the other parts given:
- * they arrive with its code, before it shows.
+ * A screen whose code is a chunk of its own, fetched when first shown, or earlier by preload(),
+ * with the parts of the catalogue its texts are in beside the base (both arrive before it shows).
  */
-function machineScreen(load: () => Promise<ComponentType>, parts: readonly CataloguePart[] = []): Screen {
-  return screen(async () => {
-    const [Component] = await Promise.all([
-      load(),
-      ...['machines' as const, ...parts].map((part) => loadCataloguePart(part)),
-    ]);
-    return Component;
-  });
+function screen(load: () => Promise<ComponentType>, parts: readonly CataloguePart[] = []): Screen {
+  let loading: Promise<{ default: ComponentType }> | undefined;
+  const preload = () =>
+    (loading ??= Promise.all([load(), ...parts.map((part) => loadCataloguePart(part))]).then(([Component]) => ({
+      default: withShownMark(Component),
+    })));
+  return Object.assign(lazy(preload), { preload });
 }
 
-/** An administration screen: its texts, and the programs' (shown beside the machines' there). */
-const adminScreen = (load: () => Promise<ComponentType>) => machineScreen(load, ['admin', 'programs']);
+/** A screen whose texts are in the `machines` part of the catalogue, and in the other parts given. */
+const machineScreen = (load: () => Promise<ComponentType>, parts: readonly CataloguePart[] = []) =>
+  screen(load, ['machines', ...parts]);
+
+/**
+ * A screen of what only a signed-in user sees beside the machines: the home, account and activity
+ * screens' texts (the machine screens do without them; the header's menus fetch them later).
+ */
+const signedInScreen = (load: () => Promise<ComponentType>) => screen(load, ['signedIn']);
+
+/** An administration screen: its texts, the programs' and the alerts' (shown there too). */
+const adminScreen = (load: () => Promise<ComponentType>) => machineScreen(load, ['admin', 'programs', 'signedIn']);
 
 const PUBLIC_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.login.pattern, screen(async () => (await import('./routes/login')).LoginRoute)],
@@ -42,9 +53,9 @@ const PUBLIC_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.setPassword.pattern, screen(async () => (await import('./routes/set-password')).SetPasswordRoute)],
 ];
 const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
-  [paths.home.pattern, screen(async () => (await import('./routes/home')).HomeRoute)],
-  [paths.account.pattern, screen(async () => (await import('./routes/account')).AccountRoute)],
-  [paths.activity.pattern, screen(async () => (await import('./routes/activity')).ActivityRoute)],
+  [paths.home.pattern, signedInScreen(async () => (await import('./routes/home')).HomeRoute)],
+  [paths.account.pattern, signedInScreen(async () => (await import('./routes/account')).AccountRoute)],
+  [paths.activity.pattern, signedInScreen(async () => (await import('./routes/activity')).ActivityRoute)],
   [paths.adminUsers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminUsersRoute)],
   [paths.adminSprinklers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminSprinklersRoute)],
   [

@@ -148,22 +148,30 @@ describe('the translation catalogues', () => {
     }
   });
 
-  it("keep the programs' and the administration's texts to the code of the screens that load them", () => {
-    // routes.tsx fetches the `programs` part with the machine, sector and administration screens
-    // and `admin` with the administration's: no other screen (the list) may ask for their keys.
+  it("keep the programs', the administration's and the signed-in screens' texts to the code that loads them", () => {
+    // routes.tsx fetches `programs` with the machine, sector and administration screens, `admin`
+    // with the administration's, `signedIn` with the home, account, activity and administration
+    // screens and the header's menus (app/layout/header.tsx): the list and the machine page
+    // show before any of these may arrive, so their code must not ask for their keys.
     const source = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-    const loaders: Record<string, RegExp> = {
-      programs: /^(features\/(programs|admin)\/|app\/routes\/(sprinkler|sector|admin)\.tsx$)/,
-      admin: /^(features\/admin\/|app\/routes\/admin\.tsx$)/,
-    };
-    const asked = /(['`])(programs|admin)\.[\w.$]/g;
+    const signedIn = Object.keys(enSignedIn).join('|');
+    const loaders: [RegExp, RegExp][] = [
+      [/^programs$/, /^(features\/(programs|admin)\/|app\/routes\/(sprinkler|sector|admin)\.tsx$)/],
+      [/^admin$/, /^(features\/admin\/|app\/routes\/admin\.tsx$)/],
+      [
+        new RegExp(`^(${signedIn})$`),
+        /^(features\/(activity|account|alerts|admin)\/|app\/routes\/(home|account|activity|admin)\.tsx$|app\/layout\/signed-in-controls\.tsx$|ui\/form\/alert-choice-fields\.tsx$|i18n\/log-event-text\.ts$)/,
+      ],
+    ];
+    const asked = new RegExp(`(['\`])(programs|admin|${signedIn})\\.[\\w.$]`, 'g');
     const strays = sourceFiles(source).flatMap((file) => {
       const relative = path.relative(source, file);
       return [...readFileSync(file, 'utf8').matchAll(asked)]
         .map((match) => match[2] ?? '')
-        .filter((part) => !loaders[part]!.test(relative))
+        .filter((part) => !loaders.some(([keys, code]) => keys.test(part) && code.test(relative)))
         .map((part) => `${relative}: ${part}`);
     });
+    expect(Object.keys(enSignedIn)).toContain('alerts');
     expect(enPrograms).toHaveProperty('programs');
     expect(enAdmin).toHaveProperty('admin');
     expect(strays).toEqual([]);

@@ -3,13 +3,18 @@ import { useTranslation } from 'react-i18next';
 import { currentBrand } from '@/config/brands';
 import { paths } from '@/config/paths';
 import { loadCataloguePart } from '@/i18n/i18n';
+import { afterFirstScreen } from '@/lib/first-screen';
 import { useSession } from '@/lib/session';
 import { AppLink } from '@/ui/link';
 import { ColorModeToggle } from './color-mode-toggle';
 import { LanguageToggle } from './language-toggle';
 
-/** The menus and alerts of a signed-in user, and their texts. */
+/**
+ * The menus and alerts of a signed-in user, and their texts: fetched once the first screen has
+ * shown its data (lib/first-screen.ts), as the screen's own code and data come first.
+ */
 const SignedInControls = lazy(async () => {
+  await afterFirstScreen();
   const [controls] = await Promise.all([import('./signed-in-controls'), loadCataloguePart('signedIn')]);
   return controls;
 });

@@ -18,6 +18,7 @@ import { WeatherStationsCard } from '@/features/sprinklers/components/weather-st
 import { useHistoryRange } from '@/features/sprinklers/hooks/use-history-range';
 import { useLiveSprinkler } from '@/features/sprinklers/hooks/use-live-sprinkler';
 import { useConnection } from '@/lib/connection';
+import { afterFirstScreen } from '@/lib/first-screen';
 import { ButtonLink } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { RainLoader } from '@/ui/global-loader';
@@ -25,7 +26,8 @@ import { Page } from '@/ui/page';
 import type * as SprinklerCards from './sprinkler-cards';
 
 let cards: Promise<typeof SprinklerCards> | undefined;
-const loadCards = () => (cards ??= import('./sprinkler-cards'));
+/** The cards below the map come once the map's data has been shown (lib/first-screen.ts). */
+const loadCards = () => (cards ??= afterFirstScreen().then(() => import('./sprinkler-cards')));
 const AdviceCard = lazy(async () => ({ default: (await loadCards()).AdviceCard }));
 const CropSeasonsCard = lazy(async () => ({ default: (await loadCards()).CropSeasonsCard }));
 const ReportsDownloadCard = lazy(async () => ({ default: (await loadCards()).ReportsDownloadCard }));
