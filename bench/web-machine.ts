@@ -413,28 +413,49 @@ async function loadMachinePage(
 }
 
 /**
+ * Runs in the page before its own scripts: resolves `__benchShown` with the time of the first
+ * animation frame that begins after an element of the tag holding the text is in the page (the
+ * frame that paints it has been committed). Checked on every change of the page, never by polling.
+ */
+function watchShown(setting: { tag: string; text: string }): void {
+  const shown = new Promise<number>((resolve) => {
+    const present = () =>
+      [...document.querySelectorAll(setting.tag)].some((element) => element.textContent?.includes(setting.text));
+    const observer = new MutationObserver(() => {
+      if (!present()) return;
+      observer.disconnect();
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now())));
+    });
+    observer.observe(document, { childList: true, subtree: true, characterData: true });
+  });
+  (window as unknown as { __benchShown: Promise<number> }).__benchShown = shown;
+}
+
+/**
  * The scripts of a cold load of a page, once the page shows what `ready` waits for and its scripts
- * have settled, and those of them that had arrived when it was first seen showing it (an upper
- * bound of its first paint: `ready` polls).
+ * have settled, and those of them that had arrived when the page painted the element of `tag`
+ * holding `text` (watchShown).
  */
 async function scriptsOf(
   browser: Browser,
   baseUrl: string,
   email: string | undefined,
   pagePath: string,
+  shown: { tag: string; text: string },
   ready: (page: Page) => Promise<void>,
 ): Promise<{ scripts: Script[]; beforePaint: Set<string> }> {
   const context = await coldContext(browser, baseUrl, email);
   try {
     const page = await context.newPage();
+    await page.addInitScript(watchShown, shown);
     const scripts = trackScripts(page);
     await page.goto(pagePath, { waitUntil: 'domcontentloaded' });
     await ready(page);
-    const beforePaint = await page.evaluate(() => {
-      const shown = performance.now();
+    const beforePaint = await page.evaluate(async () => {
+      const painted = await (window as unknown as { __benchShown: Promise<number> }).__benchShown;
       return (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
         .filter((resource) => resource.initiatorType === 'script' || resource.name.endsWith('.js'))
-        .filter((resource) => resource.responseEnd <= shown)
+        .filter((resource) => resource.responseEnd <= painted)
         .map((resource) => new URL(resource.name).pathname.split('/').at(-1)!);
     });
     await scripts.settled();
@@ -594,11 +615,21 @@ async function measurePages(server: BenchServer, email: string, detail: Sprinkle
     if (movingBlame) printNote(`Longest script while moving: ${movingBlame}`);
     if (moving.redraws === 0) printNote('The arm did not move: the long-task figure says nothing about redrawing it.');
 
-    const list = await scriptsOf(browser, server.baseUrl, email, '/sprinklers', (page) =>
-      page.getByRole('link', { name: detail.name }).waitFor(),
+    const list = await scriptsOf(
+      browser,
+      server.baseUrl,
+      email,
+      '/sprinklers',
+      { tag: 'a', text: detail.name },
+      (page) => page.getByRole('link', { name: detail.name }).waitFor(),
     );
-    const login = await scriptsOf(browser, server.baseUrl, undefined, '/login', (page) =>
-      page.getByRole('button', { name: LOGIN_BUTTON }).waitFor(),
+    const login = await scriptsOf(
+      browser,
+      server.baseUrl,
+      undefined,
+      '/login',
+      { tag: 'button', text: LOGIN_BUTTON },
+      (page) => page.getByRole('button', { name: LOGIN_BUTTON }).waitFor(),
     );
     const machine = { scripts: typical.scripts, beforePaint: new Set(typical.beforePaint) };
     printSection('JavaScript fetched on a cold load, gzipped (until the page shows and its scripts have settled)');
