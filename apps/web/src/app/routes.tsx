@@ -65,10 +65,7 @@ const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.adminAlerts.pattern, adminScreen(async () => (await import('./routes/admin')).AdminAlertsRoute)],
   [paths.adminBackups.pattern, adminScreen(async () => (await import('./routes/admin')).AdminBackupsRoute)],
   [paths.sprinklers.pattern, machineScreen(async () => (await import('./routes/sprinklers')).SprinklersRoute)],
-  [
-    paths.sprinkler.pattern,
-    machineScreen(async () => (await import('./routes/sprinkler')).SprinklerRoute, ['programs']),
-  ],
+  [paths.sprinkler.pattern, machineScreen(async () => (await import('./routes/sprinkler')).SprinklerRoute)],
   [paths.sector.pattern, machineScreen(async () => (await import('./routes/sector')).SectorRoute, ['programs'])],
 ];
 const NotFoundRoute = screen(async () => (await import('./routes/not-found')).NotFoundRoute);

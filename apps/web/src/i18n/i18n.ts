@@ -9,11 +9,12 @@ type Catalogue = Record<string, unknown>;
  * A language's catalogue comes in parts, each a chunk of its own, so a page loads only the
  * language it shows and only the texts its screens need: `base` for every page, `signedIn` for
  * what only a signed-in user sees (the header's menus and alerts, the home, account and activity
- * screens), `machines` for every machine screen (the list's and the machine's texts, the advice),
- * `programs` for the screens that show or edit a machine's programs, `admin` for the
- * administration screens (each fetched with its screens' code).
+ * screens), `machines` for every machine screen (the list's and the machine's texts),
+ * `programs` for the screens and panels that show or edit a machine's programs, `advice` for the
+ * machine page's advice and crop seasons cards, `admin` for the administration screens (each
+ * fetched with the code that shows it).
  */
-export type CataloguePart = 'base' | 'signedIn' | 'machines' | 'programs' | 'admin';
+export type CataloguePart = 'base' | 'signedIn' | 'machines' | 'programs' | 'advice' | 'admin';
 
 const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: Catalogue }>>> = {
   pl: {
@@ -21,6 +22,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     signedIn: () => import('./locales/pl.signed-in.json'),
     machines: () => import('./locales/pl.machines.json'),
     programs: () => import('./locales/pl.programs.json'),
+    advice: () => import('./locales/pl.advice.json'),
     admin: () => import('./locales/pl.admin.json'),
   },
   en: {
@@ -28,6 +30,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     signedIn: () => import('./locales/en.signed-in.json'),
     machines: () => import('./locales/en.machines.json'),
     programs: () => import('./locales/en.programs.json'),
+    advice: () => import('./locales/en.advice.json'),
     admin: () => import('./locales/en.admin.json'),
   },
 };

@@ -6,7 +6,6 @@ import { useParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { waterBalanceQueryOptions } from '@/features/advice/api/get-water-balance';
 import { useCreateProgram } from '@/features/programs/api/create-program';
-import { ProgramsPanel } from '@/features/programs/components/programs-panel';
 import { useSprinkler } from '@/features/sprinklers/api/get-sprinkler';
 import { useWatermap } from '@/features/sprinklers/api/get-watermap';
 import { ConnectionLostLine } from '@/features/sprinklers/components/connection-lost-line';
@@ -17,6 +16,7 @@ import { ViewOnlyNotice } from '@/features/sprinklers/components/view-only-notic
 import { WeatherStationsCard } from '@/features/sprinklers/components/weather-stations-card';
 import { useHistoryRange } from '@/features/sprinklers/hooks/use-history-range';
 import { useLiveSprinkler } from '@/features/sprinklers/hooks/use-live-sprinkler';
+import { loadCataloguePart } from '@/i18n/i18n';
 import { useConnection } from '@/lib/connection';
 import { afterFirstScreen } from '@/lib/first-screen';
 import { ButtonLink } from '@/ui/button';
@@ -26,8 +26,20 @@ import { Page } from '@/ui/page';
 import type * as SprinklerCards from './sprinkler-cards';
 
 let cards: Promise<typeof SprinklerCards> | undefined;
-/** The cards below the map come once the map's data has been shown (lib/first-screen.ts). */
-const loadCards = () => (cards ??= afterFirstScreen().then(() => import('./sprinkler-cards')));
+/**
+ * The programs panel and the cards below the map, with their texts, come once the map's data has
+ * been shown (lib/first-screen.ts).
+ */
+const loadCards = () =>
+  (cards ??= afterFirstScreen().then(async () => {
+    const [loaded] = await Promise.all([
+      import('./sprinkler-cards'),
+      loadCataloguePart('programs'),
+      loadCataloguePart('advice'),
+    ]);
+    return loaded;
+  }));
+const ProgramsPanel = lazy(async () => ({ default: (await loadCards()).ProgramsPanel }));
 const AdviceCard = lazy(async () => ({ default: (await loadCards()).AdviceCard }));
 const CropSeasonsCard = lazy(async () => ({ default: (await loadCards()).CropSeasonsCard }));
 const ReportsDownloadCard = lazy(async () => ({ default: (await loadCards()).ReportsDownloadCard }));
@@ -105,11 +117,13 @@ export function SprinklerRoute() {
         </div>
       </div>
       <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-4 lg:grid-cols-[minmax(0,1fr)_340px]">
-        <ProgramsPanel
-          sprinkler={sprinkler}
-          selectedProgramId={selectedProgramId}
-          onSelectProgram={setSelectedProgramId}
-        />
+        <Suspense fallback={null}>
+          <ProgramsPanel
+            sprinkler={sprinkler}
+            selectedProgramId={selectedProgramId}
+            onSelectProgram={setSelectedProgramId}
+          />
+        </Suspense>
         <div className="flex flex-col gap-4">
           <Suspense fallback={null}>
             <AdviceCard sprinkler={sprinkler} onCreateProgram={createProgramFromAdvice} />
