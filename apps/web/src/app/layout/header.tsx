@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { currentBrand } from '@/config/brands';
 import { paths } from '@/config/paths';
 import { loadCataloguePart } from '@/i18n/i18n';
-import { afterFirstScreen } from '@/lib/first-screen';
 import { useSession } from '@/lib/session';
 import { AppLink } from '@/ui/link';
 import { ColorModeToggle } from './color-mode-toggle';
@@ -11,10 +10,10 @@ import { LanguageToggle } from './language-toggle';
 
 /**
  * The menus and alerts of a signed-in user, and their texts: fetched once the first screen has
- * shown its data (lib/first-screen.ts), as the screen's own code and data come first.
+ * shown its data (lib/after-first-screen.ts), as the screen's own code and data come first.
  */
 const SignedInControls = lazy(async () => {
-  await afterFirstScreen();
+  await (await import('@/lib/after-first-screen')).afterFirstScreen();
   const [controls] = await Promise.all([import('./signed-in-controls'), loadCataloguePart('signedIn')]);
   return controls;
 });

@@ -18,7 +18,7 @@ import { useHistoryRange } from '@/features/sprinklers/hooks/use-history-range';
 import { useLiveSprinkler } from '@/features/sprinklers/hooks/use-live-sprinkler';
 import { loadCataloguePart } from '@/i18n/i18n';
 import { useConnection } from '@/lib/connection';
-import { afterFirstScreen } from '@/lib/first-screen';
+import { afterFirstScreen } from '@/lib/after-first-screen';
 import { ButtonLink } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { RainLoader } from '@/ui/global-loader';
@@ -28,7 +28,7 @@ import type * as SprinklerCards from './sprinkler-cards';
 let cards: Promise<typeof SprinklerCards> | undefined;
 /**
  * The programs panel and the cards below the map, with their texts, come once the map's data has
- * been shown (lib/first-screen.ts).
+ * been shown (lib/after-first-screen.ts).
  */
 const loadCards = () =>
   (cards ??= afterFirstScreen().then(async () => {

@@ -23,7 +23,8 @@ function fakeReads() {
 /** A fresh copy of the module: which screen was first is remembered once a visit. */
 const freshModule = async () => {
   vi.resetModules();
-  return import('./first-screen');
+  const { markScreenShown } = await import('./first-screen');
+  return { markScreenShown, ...(await import('./after-first-screen')) };
 };
 
 describe('what waits for the first screen', () => {
