@@ -1,6 +1,6 @@
 import type { ProgramBody } from '@pivot/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, lazy, useState } from 'react';
+import { type ComponentProps, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { paths } from '@/config/paths';
@@ -22,27 +22,44 @@ import { afterFirstScreen } from '@/lib/after-first-screen';
 import { ButtonLink } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { RainLoader } from '@/ui/global-loader';
+import { laterPart } from '@/app/later-part';
 import { Page } from '@/ui/page';
 import type * as SprinklerCards from './sprinkler-cards';
 
 let cards: Promise<typeof SprinklerCards> | undefined;
 /**
  * The programs panel and the cards below the map, with their texts, come once the map's data has
- * been shown (lib/after-first-screen.ts).
+ * been shown (lib/after-first-screen.ts). Fetched again after a failure: the connection may go
+ * before they came, and each then says so in its place (ui/later-part.tsx).
  */
 const loadCards = () =>
-  (cards ??= afterFirstScreen().then(async () => {
-    const [loaded] = await Promise.all([
-      import('./sprinkler-cards'),
-      loadCataloguePart('programs'),
-      loadCataloguePart('advice'),
-    ]);
-    return loaded;
-  }));
-const ProgramsPanel = lazy(async () => ({ default: (await loadCards()).ProgramsPanel }));
-const AdviceCard = lazy(async () => ({ default: (await loadCards()).AdviceCard }));
-const CropSeasonsCard = lazy(async () => ({ default: (await loadCards()).CropSeasonsCard }));
-const ReportsDownloadCard = lazy(async () => ({ default: (await loadCards()).ReportsDownloadCard }));
+  (cards ??= afterFirstScreen()
+    .then(async () => {
+      const [loaded] = await Promise.all([
+        import('./sprinkler-cards'),
+        loadCataloguePart('programs'),
+        loadCataloguePart('advice'),
+      ]);
+      return loaded;
+    })
+    .catch((error: unknown) => {
+      cards = undefined;
+      throw error;
+    }));
+const ProgramsPanel = laterPart(async () => (await loadCards()).ProgramsPanel);
+/** The advice and the crop seasons, one place below the map. */
+const AdviceCards = laterPart(async () => {
+  const { AdviceCard, CropSeasonsCard } = await loadCards();
+  return function AdviceCards(props: ComponentProps<typeof AdviceCard>) {
+    return (
+      <>
+        <AdviceCard {...props} />
+        <CropSeasonsCard sprinkler={props.sprinkler} />
+      </>
+    );
+  };
+});
+const ReportsDownloadCard = laterPart(async () => (await loadCards()).ReportsDownloadCard);
 
 /**
  * One machine (spec §2): its field with the arm moving live, its status, motion and programs. A
@@ -117,22 +134,15 @@ export function SprinklerRoute() {
         </div>
       </div>
       <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-4 lg:grid-cols-[minmax(0,1fr)_340px]">
-        <Suspense fallback={null}>
-          <ProgramsPanel
-            sprinkler={sprinkler}
-            selectedProgramId={selectedProgramId}
-            onSelectProgram={setSelectedProgramId}
-          />
-        </Suspense>
+        <ProgramsPanel
+          sprinkler={sprinkler}
+          selectedProgramId={selectedProgramId}
+          onSelectProgram={setSelectedProgramId}
+        />
         <div className="flex flex-col gap-4">
-          <Suspense fallback={null}>
-            <AdviceCard sprinkler={sprinkler} onCreateProgram={createProgramFromAdvice} />
-            <CropSeasonsCard sprinkler={sprinkler} />
-          </Suspense>
+          <AdviceCards sprinkler={sprinkler} onCreateProgram={createProgramFromAdvice} />
           <WeatherStationsCard stations={sprinkler.weather_stations} />
-          <Suspense fallback={null}>
-            <ReportsDownloadCard sprinklerId={sprinkler.id} />
-          </Suspense>
+          <ReportsDownloadCard sprinklerId={sprinkler.id} />
         </div>
       </div>
     </Page>
