@@ -133,8 +133,22 @@ test("a machine page's later parts whose code had not come when the connection w
   await expect(page.getByRole('heading', { name: 'Porady nawadniania' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Dodaj sezon' })).toBeEnabled();
   await expect(page.getByRole('heading', { name: 'Twoje dane' })).toBeVisible();
-  await expect(page.getByRole('button', { name: /^Menu konta/ })).toBeVisible();
+  const account = page.getByRole('button', { name: /^Menu konta/ });
+  await expect(account).toBeVisible();
   await expect(notes).toHaveCount(0);
+
+  // A menu's own code comes when it is first opened: without a network it stays closed, and the
+  // header with it; back online, the same button opens it.
+  await page.context().setOffline(true);
+  await expect(page.getByTestId('no-connection')).toBeVisible();
+  await account.click();
+  await expect(account).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByRole('menu')).toHaveCount(0);
+  await expect(status).toContainText('Do przodu');
+  await page.context().setOffline(false);
+  await expect(page.getByTestId('no-connection')).toHaveCount(0);
+  await account.click();
+  await expect(page.getByRole('menu')).toBeVisible();
   expect(await sameDocument(page)).toBe(true);
 });
 
