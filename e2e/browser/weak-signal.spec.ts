@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Locator, Page, Route } from '@playwright/test';
 import { expect, openInApp, signIn } from './support/fixtures';
 import { addAndGrant, test } from './support/machines';
 
@@ -88,6 +88,67 @@ test('a machine page without a network keeps its last known values and sends not
   await expect(angleIn(status)).not.toHaveText(angleThen!);
   await expect(motion.getByRole('button', { name: 'Stop' })).toBeEnabled();
   await expect(programs.getByRole('button', { name: 'Nowy program' })).toBeEnabled();
+  expect(await sameDocument(page)).toBe(true);
+});
+
+test("a machine page's later parts whose code had not come when the connection went say so in their place, then come without a reload", async ({
+  page,
+  openMovingMachine,
+}) => {
+  // The header's menus and the cards below the map are fetched once the page's data has been
+  // shown: their code is held back here, and the connection goes before it arrives.
+  const held: Route[] = [];
+  let holding = true;
+  await page.route(/\/assets\/(sprinkler-cards|signed-in-controls)-[\w-]+\.js$/, (route) =>
+    holding ? void held.push(route) : route.continue(),
+  );
+  const { status } = await openMovingMachine('Pole za lasem');
+  await expect.poll(() => held.length).toBe(2);
+  await expect(status).toContainText('Do przodu');
+  await expect(angleIn(status)).toHaveText(/°$/);
+  await markDocument(page);
+
+  await page.context().setOffline(true);
+  await expect(page.getByTestId('no-connection')).toBeVisible();
+  holding = false;
+  await Promise.all(held.map((route) => route.abort('internetdisconnected')));
+
+  // Each part says, in its place, why it is not there: the programs panel, the advice with the
+  // crop seasons, the reports' download, and the header's menus (an icon, with the text for
+  // screen readers and as its tooltip).
+  const notes = page.getByTestId('later-part-not-loaded');
+  await expect(notes).toHaveCount(4);
+  const note = 'Jeszcze niewczytane: brak połączenia. Wczyta się, gdy połączenie wróci.';
+  for (const one of await notes.all()) await expect(one).toHaveText(note);
+  await expect(page.getByRole('banner').getByTestId('later-part-not-loaded')).toHaveAttribute('title', note);
+  // The rest of the page goes on with what it knew: not the error page.
+  await expect(page.getByText('Wewnętrzny błąd serwera')).toHaveCount(0);
+  await expect(status.getByText('Ostatnie znane wartości')).toBeVisible();
+  await expect(status).toContainText('Do przodu');
+  await expect(angleIn(status)).toHaveText(/°$/);
+  await expect(page.getByRole('region', { name: 'Programy' })).toHaveCount(0);
+
+  await page.context().setOffline(false);
+  await expect(page.getByRole('region', { name: 'Programy' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Porady nawadniania' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Dodaj sezon' })).toBeEnabled();
+  await expect(page.getByRole('heading', { name: 'Twoje dane' })).toBeVisible();
+  const account = page.getByRole('button', { name: /^Menu konta/ });
+  await expect(account).toBeVisible();
+  await expect(notes).toHaveCount(0);
+
+  // A menu's own code comes when it is first opened: without a network it stays closed, and the
+  // header with it; back online, the same button opens it.
+  await page.context().setOffline(true);
+  await expect(page.getByTestId('no-connection')).toBeVisible();
+  await account.click();
+  await expect(account).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByRole('menu')).toHaveCount(0);
+  await expect(status).toContainText('Do przodu');
+  await page.context().setOffline(false);
+  await expect(page.getByTestId('no-connection')).toHaveCount(0);
+  await account.click();
+  await expect(page.getByRole('menu')).toBeVisible();
   expect(await sameDocument(page)).toBe(true);
 });
 

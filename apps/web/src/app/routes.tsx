@@ -2,8 +2,9 @@ import { type ComponentType, type LazyExoticComponent, lazy, useEffect, useState
 import { type Params, Route, Routes, matchPath, useNavigate } from 'react-router';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '@/config/locales';
 import { localePrefix, localize, paths, splitLocale } from '@/config/paths';
-import { activateLocale, i18n, loadCataloguePart } from '@/i18n/i18n';
+import { type CataloguePart, activateLocale, i18n, loadCataloguePart } from '@/i18n/i18n';
 import { onSessionExpired } from '@/lib/api-client';
+import { markScreenShown } from '@/lib/first-screen';
 import { restoredAccessToken } from '@/lib/restore-session';
 import { RainLoader } from '@/ui/global-loader';
 import { RequireSignIn } from './layout/require-sign-in';
@@ -11,20 +12,39 @@ import { RootLayout } from './layout/root-layout';
 
 type Screen = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
 
-/** A screen whose code is a chunk of its own, fetched when first shown, or earlier by preload(). */
-function screen(load: () => Promise<ComponentType>): Screen {
+/** Renders a screen, telling lib/first-screen.ts when the first screen of the visit has rendered. */
+function withShownMark(Screen: ComponentType): ComponentType {
+  return function ShownScreen() {
+    useEffect(() => markScreenShown(), []);
+    return <Screen />;
+  };
+}
+
+/**
+ * A screen whose code is a chunk of its own, fetched when first shown, or earlier by preload(),
+ * with the parts of the catalogue its texts are in beside the base (both arrive before it shows).
+ */
+function screen(load: () => Promise<ComponentType>, parts: readonly CataloguePart[] = []): Screen {
   let loading: Promise<{ default: ComponentType }> | undefined;
-  const preload = () => (loading ??= load().then((Component) => ({ default: Component })));
+  const preload = () =>
+    (loading ??= Promise.all([load(), ...parts.map((part) => loadCataloguePart(part))]).then(([Component]) => ({
+      default: withShownMark(Component),
+    })));
   return Object.assign(lazy(preload), { preload });
 }
 
-/** A screen whose texts are in the `machines` part of the catalogue: both arrive before it shows. */
-function machineScreen(load: () => Promise<ComponentType>): Screen {
-  return screen(async () => {
-    const [Component] = await Promise.all([load(), loadCataloguePart('machines')]);
-    return Component;
-  });
-}
+/** A screen whose texts are in the `machines` part of the catalogue, and in the other parts given. */
+const machineScreen = (load: () => Promise<ComponentType>, parts: readonly CataloguePart[] = []) =>
+  screen(load, ['machines', ...parts]);
+
+/**
+ * A screen of what only a signed-in user sees beside the machines: the home, account and activity
+ * screens' texts (the machine screens do without them; the header's menus fetch them later).
+ */
+const signedInScreen = (load: () => Promise<ComponentType>) => screen(load, ['signedIn']);
+
+/** An administration screen: its texts, the programs' and the alerts' (shown there too). */
+const adminScreen = (load: () => Promise<ComponentType>) => machineScreen(load, ['admin', 'programs', 'signedIn']);
 
 const PUBLIC_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.login.pattern, screen(async () => (await import('./routes/login')).LoginRoute)],
@@ -33,20 +53,20 @@ const PUBLIC_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.setPassword.pattern, screen(async () => (await import('./routes/set-password')).SetPasswordRoute)],
 ];
 const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
-  [paths.home.pattern, screen(async () => (await import('./routes/home')).HomeRoute)],
-  [paths.account.pattern, screen(async () => (await import('./routes/account')).AccountRoute)],
-  [paths.activity.pattern, screen(async () => (await import('./routes/activity')).ActivityRoute)],
-  [paths.adminUsers.pattern, machineScreen(async () => (await import('./routes/admin')).AdminUsersRoute)],
-  [paths.adminSprinklers.pattern, machineScreen(async () => (await import('./routes/admin')).AdminSprinklersRoute)],
+  [paths.home.pattern, signedInScreen(async () => (await import('./routes/home')).HomeRoute)],
+  [paths.account.pattern, signedInScreen(async () => (await import('./routes/account')).AccountRoute)],
+  [paths.activity.pattern, signedInScreen(async () => (await import('./routes/activity')).ActivityRoute)],
+  [paths.adminUsers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminUsersRoute)],
+  [paths.adminSprinklers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminSprinklersRoute)],
   [
     paths.adminRejectedMessages.pattern,
-    machineScreen(async () => (await import('./routes/admin')).AdminRejectedMessagesRoute),
+    adminScreen(async () => (await import('./routes/admin')).AdminRejectedMessagesRoute),
   ],
-  [paths.adminAlerts.pattern, machineScreen(async () => (await import('./routes/admin')).AdminAlertsRoute)],
-  [paths.adminBackups.pattern, machineScreen(async () => (await import('./routes/admin')).AdminBackupsRoute)],
+  [paths.adminAlerts.pattern, adminScreen(async () => (await import('./routes/admin')).AdminAlertsRoute)],
+  [paths.adminBackups.pattern, adminScreen(async () => (await import('./routes/admin')).AdminBackupsRoute)],
   [paths.sprinklers.pattern, machineScreen(async () => (await import('./routes/sprinklers')).SprinklersRoute)],
   [paths.sprinkler.pattern, machineScreen(async () => (await import('./routes/sprinkler')).SprinklerRoute)],
-  [paths.sector.pattern, machineScreen(async () => (await import('./routes/sector')).SectorRoute)],
+  [paths.sector.pattern, machineScreen(async () => (await import('./routes/sector')).SectorRoute, ['programs'])],
 ];
 const NotFoundRoute = screen(async () => (await import('./routes/not-found')).NotFoundRoute);
 

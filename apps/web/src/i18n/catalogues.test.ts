@@ -4,20 +4,26 @@ import { fileURLToPath } from 'node:url';
 import { ERROR_STATUS, LOG_EVENT_PARAMS, LOG_EVENT_TYPES, PASSWORD_RULES } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from '@/config/locales';
+import enAdmin from './locales/en.admin.json';
+import enAdvice from './locales/en.advice.json';
 import enBase from './locales/en.json';
 import enMachines from './locales/en.machines.json';
+import enPrograms from './locales/en.programs.json';
 import enSignedIn from './locales/en.signed-in.json';
+import plAdmin from './locales/pl.admin.json';
+import plAdvice from './locales/pl.advice.json';
 import plBase from './locales/pl.json';
 import plMachines from './locales/pl.machines.json';
+import plPrograms from './locales/pl.programs.json';
 import plSignedIn from './locales/pl.signed-in.json';
 
 type Catalogue = Record<string, unknown>;
 const parts: Record<string, Catalogue[]> = {
-  en: [enBase, enSignedIn, enMachines],
-  pl: [plBase, plSignedIn, plMachines],
+  en: [enBase, enSignedIn, enMachines, enPrograms, enAdvice, enAdmin],
+  pl: [plBase, plSignedIn, plMachines, plPrograms, plAdvice, plAdmin],
 };
-const en: Catalogue = { ...enBase, ...enSignedIn, ...enMachines };
-const pl: Catalogue = { ...plBase, ...plSignedIn, ...plMachines };
+const en: Catalogue = { ...enBase, ...enSignedIn, ...enMachines, ...enPrograms, ...enAdvice, ...enAdmin };
+const pl: Catalogue = { ...plBase, ...plSignedIn, ...plMachines, ...plPrograms, ...plAdvice, ...plAdmin };
 const catalogues: Record<string, Catalogue> = { en, pl };
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 
@@ -64,6 +70,9 @@ describe('the translation catalogues', () => {
 
   it('hold the same keys in Polish and English, part by part', () => {
     expect(Object.keys(plMachines).sort()).toEqual(Object.keys(enMachines).sort());
+    expect(Object.keys(plPrograms).sort()).toEqual(Object.keys(enPrograms).sort());
+    expect(Object.keys(plAdmin).sort()).toEqual(Object.keys(enAdmin).sort());
+    expect(Object.keys(plAdvice).sort()).toEqual(Object.keys(enAdvice).sort());
     expect(Object.keys(plSignedIn).sort()).toEqual(Object.keys(enSignedIn).sort());
     expect([...baseKeys(pl)].sort()).toEqual([...baseKeys(en)].sort());
   });
@@ -140,5 +149,38 @@ describe('the translation catalogues', () => {
       const found = dynamic ? [...known].some((candidate) => candidate.startsWith(key)) : known.has(key);
       expect(found, `${file}: ${key}`).toBe(true);
     }
+  });
+
+  it("keep the programs', the advice's, the administration's and the signed-in screens' texts to the code that loads them", () => {
+    // routes.tsx fetches `programs` with the sector and administration screens (the machine
+    // page with its programs panel), `advice` comes with the machine page's advice cards, `admin`
+    // with the administration's screens, `signedIn` with the home, account, activity and
+    // administration screens and the header's menus (app/layout/header.tsx): the list and the
+    // machine page show before any of these may arrive, so the rest of their code must not ask
+    // for their keys.
+    const source = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+    const signedIn = Object.keys(enSignedIn).join('|');
+    const loaders: [RegExp, RegExp][] = [
+      [/^programs$/, /^(features\/(programs|admin)\/|app\/routes\/(sector|admin)\.tsx$)/],
+      [/^advice$/, /^features\/advice\//],
+      [/^admin$/, /^(features\/admin\/|app\/routes\/admin\.tsx$)/],
+      [
+        new RegExp(`^(${signedIn})$`),
+        /^(features\/(activity|account|alerts|admin)\/|app\/routes\/(home|account|activity|admin)\.tsx$|app\/layout\/signed-in-controls\.tsx$|ui\/form\/alert-choice-fields\.tsx$|i18n\/log-event-text\.ts$)/,
+      ],
+    ];
+    const asked = new RegExp(`(['\`])(programs|advice|admin|${signedIn})\\.[\\w.$]`, 'g');
+    const strays = sourceFiles(source).flatMap((file) => {
+      const relative = path.relative(source, file);
+      return [...readFileSync(file, 'utf8').matchAll(asked)]
+        .map((match) => match[2] ?? '')
+        .filter((part) => !loaders.some(([keys, code]) => keys.test(part) && code.test(relative)))
+        .map((part) => `${relative}: ${part}`);
+    });
+    expect(Object.keys(enSignedIn)).toContain('alerts');
+    expect(enPrograms).toHaveProperty('programs');
+    expect(enAdvice).toHaveProperty('advice');
+    expect(enAdmin).toHaveProperty('admin');
+    expect(strays).toEqual([]);
   });
 });

@@ -9,21 +9,29 @@ type Catalogue = Record<string, unknown>;
  * A language's catalogue comes in parts, each a chunk of its own, so a page loads only the
  * language it shows and only the texts its screens need: `base` for every page, `signedIn` for
  * what only a signed-in user sees (the header's menus and alerts, the home, account and activity
- * screens), `machines` for the machine, program and administration screens (fetched with their
- * code).
+ * screens), `machines` for every machine screen (the list's and the machine's texts),
+ * `programs` for the screens and panels that show or edit a machine's programs, `advice` for the
+ * machine page's advice and crop seasons cards, `admin` for the administration screens (each
+ * fetched with the code that shows it).
  */
-export type CataloguePart = 'base' | 'signedIn' | 'machines';
+export type CataloguePart = 'base' | 'signedIn' | 'machines' | 'programs' | 'advice' | 'admin';
 
 const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: Catalogue }>>> = {
   pl: {
     base: () => import('./locales/pl.json'),
     signedIn: () => import('./locales/pl.signed-in.json'),
     machines: () => import('./locales/pl.machines.json'),
+    programs: () => import('./locales/pl.programs.json'),
+    advice: () => import('./locales/pl.advice.json'),
+    admin: () => import('./locales/pl.admin.json'),
   },
   en: {
     base: () => import('./locales/en.json'),
     signedIn: () => import('./locales/en.signed-in.json'),
     machines: () => import('./locales/en.machines.json'),
+    programs: () => import('./locales/en.programs.json'),
+    advice: () => import('./locales/en.advice.json'),
+    admin: () => import('./locales/en.admin.json'),
   },
 };
 

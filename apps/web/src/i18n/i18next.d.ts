@@ -1,13 +1,23 @@
 import 'i18next';
 import type en from './locales/en.json';
+import type enAdmin from './locales/en.admin.json';
+import type enAdvice from './locales/en.advice.json';
 import type enMachines from './locales/en.machines.json';
+import type enPrograms from './locales/en.programs.json';
 import type enSignedIn from './locales/en.signed-in.json';
 
 /** Keys and interpolation values of t() are checked against the English catalogue, all its parts. */
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en & typeof enSignedIn & typeof enMachines };
+    resources: {
+      translation: typeof en &
+        typeof enSignedIn &
+        typeof enMachines &
+        typeof enPrograms &
+        typeof enAdvice &
+        typeof enAdmin;
+    };
     strictKeyChecks: true;
     strictInterpolationChecks: true;
   }

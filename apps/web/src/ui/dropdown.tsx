@@ -17,9 +17,18 @@ type MenuCode = typeof DropdownMenuModule;
 let loaded: MenuCode | undefined;
 let loading: Promise<MenuCode> | undefined;
 
-/** Radix's menu code (dropdown-menu.tsx), fetched once, when the first menu is about to open. */
+/**
+ * Radix's menu code (dropdown-menu.tsx), fetched once, when the first menu is about to open. A
+ * fetch that failed (no connection) is not kept: the next point, focus or press tries again.
+ */
 function loadMenuCode(): Promise<MenuCode> {
-  loading ??= import('./dropdown-menu').then((code) => (loaded = code));
+  loading ??= import('./dropdown-menu').then(
+    (code) => (loaded = code),
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
   return loading;
 }
 
@@ -66,12 +75,16 @@ export function Dropdown({ trigger, children, closeOnItemClick = true, onOpenCha
     );
   }
 
-  const fetchCode = () => void loadMenuCode().then(setCode);
+  // Without its code (no connection) the menu stays closed, and the trigger asks again next time.
+  const fetchCode = () => void loadMenuCode().then(setCode, () => undefined);
   const open = () => {
     setOpenFromStart(true);
     // Radix does not tell about the state it starts in.
     onOpenChange?.(true);
-    fetchCode();
+    void loadMenuCode().then(setCode, () => {
+      setOpenFromStart(false);
+      onOpenChange?.(false);
+    });
   };
   return cloneElement(trigger, {
     'aria-haspopup': 'menu',

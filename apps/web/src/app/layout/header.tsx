@@ -1,18 +1,26 @@
-import { Suspense, lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentBrand } from '@/config/brands';
 import { paths } from '@/config/paths';
 import { loadCataloguePart } from '@/i18n/i18n';
 import { useSession } from '@/lib/session';
+import { laterPart } from '@/app/later-part';
 import { AppLink } from '@/ui/link';
 import { ColorModeToggle } from './color-mode-toggle';
 import { LanguageToggle } from './language-toggle';
 
-/** The menus and alerts of a signed-in user, and their texts. */
-const SignedInControls = lazy(async () => {
-  const [controls] = await Promise.all([import('./signed-in-controls'), loadCataloguePart('signedIn')]);
-  return controls;
-});
+/**
+ * The menus and alerts of a signed-in user, and their texts: fetched once the first screen has
+ * shown its data (lib/after-first-screen.ts), as the screen's own code and data come first. If
+ * the connection goes before they came, an icon says so and they come when it is back.
+ */
+const SignedInControls = laterPart(
+  async () => {
+    await (await import('@/lib/after-first-screen')).afterFirstScreen();
+    const [controls] = await Promise.all([import('./signed-in-controls'), loadCataloguePart('signedIn')]);
+    return controls.default;
+  },
+  { compact: true },
+);
 
 export function Header() {
   const { t } = useTranslation();
@@ -30,11 +38,7 @@ export function Header() {
         </AppLink>
         <LanguageToggle />
         <ColorModeToggle />
-        {session.status === 'signed-in' && (
-          <Suspense fallback={null}>
-            <SignedInControls />
-          </Suspense>
-        )}
+        {session.status === 'signed-in' && <SignedInControls />}
       </div>
     </header>
   );

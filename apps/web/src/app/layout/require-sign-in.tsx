@@ -1,16 +1,12 @@
 import { lazy } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
-import { loadCataloguePart } from '@/i18n/i18n';
 import { useLocalize } from '@/i18n/use-locale';
 import { useSession } from '@/lib/session';
 import { RainLoader } from '@/ui/global-loader';
 
-/** The signed-in screens' server state, and the texts only a signed-in user sees. */
-const SignedInScreens = lazy(async () => {
-  const [screens] = await Promise.all([import('./server-state'), loadCataloguePart('signedIn')]);
-  return screens;
-});
+/** The signed-in screens' server state (each screen fetches the parts of the catalogue it needs). */
+const SignedInScreens = lazy(() => import('./server-state'));
 
 /** Screens behind sign-in: without a session, the login page, which then brings the user back here. */
 export function RequireSignIn() {

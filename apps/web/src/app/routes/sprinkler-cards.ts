@@ -1,8 +1,9 @@
 /**
- * The machine page's cards below the map that its first paint does not need: the advice, the
- * crop seasons (with their form) and the reports' download. One chunk, fetched as the page
- * renders, after the code that paints the map (sprinkler.tsx).
+ * What the machine page shows below the map, which its first paint does not need: the programs
+ * panel, the advice, the crop seasons (with their form) and the reports' download. One chunk,
+ * fetched once the page has shown the map's data (sprinkler.tsx).
  */
+export { ProgramsPanel } from '@/features/programs/components/programs-panel';
 export { AdviceCard } from '@/features/advice/components/advice-card';
 export { CropSeasonsCard } from '@/features/advice/components/crop-seasons-card';
 export { ReportsDownloadCard } from '@/features/sprinklers/components/reports-download-card';

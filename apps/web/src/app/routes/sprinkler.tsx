@@ -1,12 +1,11 @@
 import type { ProgramBody } from '@pivot/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, lazy, useState } from 'react';
+import { type ComponentProps, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { waterBalanceQueryOptions } from '@/features/advice/api/get-water-balance';
 import { useCreateProgram } from '@/features/programs/api/create-program';
-import { ProgramsPanel } from '@/features/programs/components/programs-panel';
 import { useSprinkler } from '@/features/sprinklers/api/get-sprinkler';
 import { useWatermap } from '@/features/sprinklers/api/get-watermap';
 import { ConnectionLostLine } from '@/features/sprinklers/components/connection-lost-line';
@@ -17,18 +16,50 @@ import { ViewOnlyNotice } from '@/features/sprinklers/components/view-only-notic
 import { WeatherStationsCard } from '@/features/sprinklers/components/weather-stations-card';
 import { useHistoryRange } from '@/features/sprinklers/hooks/use-history-range';
 import { useLiveSprinkler } from '@/features/sprinklers/hooks/use-live-sprinkler';
+import { loadCataloguePart } from '@/i18n/i18n';
 import { useConnection } from '@/lib/connection';
+import { afterFirstScreen } from '@/lib/after-first-screen';
 import { ButtonLink } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { RainLoader } from '@/ui/global-loader';
+import { laterPart } from '@/app/later-part';
 import { Page } from '@/ui/page';
 import type * as SprinklerCards from './sprinkler-cards';
 
 let cards: Promise<typeof SprinklerCards> | undefined;
-const loadCards = () => (cards ??= import('./sprinkler-cards'));
-const AdviceCard = lazy(async () => ({ default: (await loadCards()).AdviceCard }));
-const CropSeasonsCard = lazy(async () => ({ default: (await loadCards()).CropSeasonsCard }));
-const ReportsDownloadCard = lazy(async () => ({ default: (await loadCards()).ReportsDownloadCard }));
+/**
+ * The programs panel and the cards below the map, with their texts, come once the map's data has
+ * been shown (lib/after-first-screen.ts). Fetched again after a failure: the connection may go
+ * before they came, and each then says so in its place (ui/later-part.tsx).
+ */
+const loadCards = () =>
+  (cards ??= afterFirstScreen()
+    .then(async () => {
+      const [loaded] = await Promise.all([
+        import('./sprinkler-cards'),
+        loadCataloguePart('programs'),
+        loadCataloguePart('advice'),
+      ]);
+      return loaded;
+    })
+    .catch((error: unknown) => {
+      cards = undefined;
+      throw error;
+    }));
+const ProgramsPanel = laterPart(async () => (await loadCards()).ProgramsPanel);
+/** The advice and the crop seasons, one place below the map. */
+const AdviceCards = laterPart(async () => {
+  const { AdviceCard, CropSeasonsCard } = await loadCards();
+  return function AdviceCards(props: ComponentProps<typeof AdviceCard>) {
+    return (
+      <>
+        <AdviceCard {...props} />
+        <CropSeasonsCard sprinkler={props.sprinkler} />
+      </>
+    );
+  };
+});
+const ReportsDownloadCard = laterPart(async () => (await loadCards()).ReportsDownloadCard);
 
 /**
  * One machine (spec §2): its field with the arm moving live, its status, motion and programs. A
@@ -109,14 +140,9 @@ export function SprinklerRoute() {
           onSelectProgram={setSelectedProgramId}
         />
         <div className="flex flex-col gap-4">
-          <Suspense fallback={null}>
-            <AdviceCard sprinkler={sprinkler} onCreateProgram={createProgramFromAdvice} />
-            <CropSeasonsCard sprinkler={sprinkler} />
-          </Suspense>
+          <AdviceCards sprinkler={sprinkler} onCreateProgram={createProgramFromAdvice} />
           <WeatherStationsCard stations={sprinkler.weather_stations} />
-          <Suspense fallback={null}>
-            <ReportsDownloadCard sprinklerId={sprinkler.id} />
-          </Suspense>
+          <ReportsDownloadCard sprinklerId={sprinkler.id} />
         </div>
       </div>
     </Page>

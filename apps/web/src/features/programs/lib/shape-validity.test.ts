@@ -1,7 +1,7 @@
 import type { Position } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
-import en from '@/i18n/locales/en.machines.json';
-import pl from '@/i18n/locales/pl.machines.json';
+import en from '@/i18n/locales/en.programs.json';
+import pl from '@/i18n/locales/pl.programs.json';
 import { MAX_CORNERS, shapeError } from './shape-validity';
 
 const square: Position[] = [

@@ -16,6 +16,12 @@ export function NextIrrigation({ sprinklerId, now = new Date() }: { sprinklerId:
   const { data } = useNextIrrigation();
   const dottedDay = useDottedDay();
   const date = data?.get(sprinklerId) ?? null;
-  if (date === null) return <>{t('advice.balance.none')}</>;
-  return <>{sortable(date) <= sortable(formatDate(now, FIELD_FORMAT)) ? t('advice.balance.today') : dottedDay(date)}</>;
+  if (date === null) return <>{t('sprinklers.nextIrrigation.none')}</>;
+  return (
+    <>
+      {sortable(date) <= sortable(formatDate(now, FIELD_FORMAT))
+        ? t('sprinklers.nextIrrigation.today')
+        : dottedDay(date)}
+    </>
+  );
 }

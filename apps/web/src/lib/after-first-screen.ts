@@ -1,0 +1,67 @@
+/**
+ * What the first screen of a visit does not show at once (the header's signed-in menus, the
+ * machine page's cards below its map) is fetched after that screen has shown its data, so that
+ * on a slow connection its code and texts do not share the bandwidth with what paints first
+ * (issue 24: JavaScript before the first paint). This module is fetched by what waits; the
+ * entry holds only first-screen.ts.
+ */
+
+import { firstScreenShown } from './first-screen';
+
+/** However long the first screen's reads take, what waits for them waits no longer than this. */
+export const FIRST_SCREEN_MAX_WAIT_MS = 4000;
+/** The idle moment after the data is waited for at most this long. */
+const IDLE_MAX_WAIT_MS = 300;
+
+type Reads = {
+  /** How many reads are in flight. */
+  isFetching: () => number;
+  /** Calls back whenever a read starts or settles; returns the unsubscription. */
+  subscribe: (listener: () => void) => () => void;
+};
+
+const idle = () =>
+  new Promise<void>((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: IDLE_MAX_WAIT_MS });
+    else setTimeout(resolve, 0);
+  });
+
+/** Resolves once no read is in flight, or after FIRST_SCREEN_MAX_WAIT_MS. */
+function settled(reads: Reads): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(finish, FIRST_SCREEN_MAX_WAIT_MS);
+    const unsubscribe = reads.subscribe(() => {
+      if (reads.isFetching() === 0) finish();
+    });
+    function finish() {
+      unsubscribe();
+      clearTimeout(timer);
+      resolve();
+    }
+    if (reads.isFetching() === 0) finish();
+  });
+}
+
+/**
+ * Waits until the first screen has rendered, the reads it asked for as it did have settled and
+ * the browser has had an idle moment to paint them; the same promise for everyone.
+ */
+export function waitForFirstScreen(reads: Reads): Promise<void> {
+  return (waiting ??= (async () => {
+    await firstScreenShown;
+    // The reads a screen asks for as it mounts start in its effects, just after it renders.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await settled(reads);
+    await idle();
+  })());
+}
+let waiting: Promise<void> | undefined;
+
+/** As waitForFirstScreen, with the reads of the app's server state. */
+export async function afterFirstScreen(): Promise<void> {
+  const { queryClient } = await import('./query-client');
+  await waitForFirstScreen({
+    isFetching: () => queryClient.isFetching(),
+    subscribe: (listener) => queryClient.getQueryCache().subscribe(listener),
+  });
+}
