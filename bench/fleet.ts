@@ -64,8 +64,11 @@ const ALERTS_WITHIN_MS = 30_000;
 /** Once the fleet stopped, how long the stored count must stand still to be the last. */
 const SETTLED_MS = 5000;
 const execFileAsync = promisify(execFile);
-/** Where the server's CPU profile goes with --profile 1: written when it stops. */
-const PROFILE_DIR = path.join(os.tmpdir(), 'pivot-fleet-profile');
+/**
+ * Where the server's CPU profile goes with --profile 1: written when it stops. A folder of this
+ * run's own: two runs at once on a shared machine must not mix their profiles.
+ */
+const PROFILE_DIR = path.join(os.tmpdir(), `pivot-fleet-profile-${process.pid}`);
 
 const options = readOptions(
   {
