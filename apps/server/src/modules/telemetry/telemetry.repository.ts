@@ -1,5 +1,5 @@
 import type { MachineProgramMessage, SprinklerStatus, TelemetryMessage } from '@pivot/contracts';
-import { type SQL, and, asc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import { type SQL, and, asc, eq, getTableColumns, gte, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { type MachineStateRow, machineState, telemetry } from './telemetry.table';
 
@@ -126,9 +126,18 @@ export async function updateMachineProgram(
     .onConflictDoUpdate({ target: machineState.machineId, set: values });
 }
 
+/**
+ * Rows of the given machines. The IDs travel as one array parameter: the incident watch asks for
+ * every added machine each second, and an `in (…)` list would be a parameter per machine for the
+ * query builder, the driver and the database to handle one by one.
+ */
+function ofMachines(machineIds: string[]): SQL {
+  return sql`${machineState.machineId} = any(${sql.param(machineIds)}::text[])`;
+}
+
 export async function findMachineStates(db: Queryable, machineIds: string[]): Promise<Map<string, MachineStateRow>> {
   if (machineIds.length === 0) return new Map();
-  const rows = await db.select().from(machineState).where(inArray(machineState.machineId, machineIds));
+  const rows = await db.select().from(machineState).where(ofMachines(machineIds));
   return new Map(rows.map((row) => [row.machineId, row]));
 }
 
@@ -139,7 +148,7 @@ export type MachineLiveState = Omit<MachineStateRow, 'programData'>;
 export async function findLiveStates(db: Queryable, machineIds: string[]): Promise<Map<string, MachineLiveState>> {
   if (machineIds.length === 0) return new Map();
   const { programData, ...columns } = getTableColumns(machineState);
-  const rows = await db.select(columns).from(machineState).where(inArray(machineState.machineId, machineIds));
+  const rows = await db.select(columns).from(machineState).where(ofMachines(machineIds));
   return new Map(rows.map((row) => [row.machineId, row]));
 }
 
@@ -152,7 +161,7 @@ export async function findRunningPrograms(
   const rows = await db
     .select({ machineId: machineState.machineId, programData: machineState.programData })
     .from(machineState)
-    .where(and(inArray(machineState.machineId, machineIds), isNotNull(machineState.programData)));
+    .where(and(ofMachines(machineIds), isNotNull(machineState.programData)));
   return new Map(rows.map((row) => [row.machineId, row.programData!]));
 }
 

@@ -7,7 +7,7 @@ import { type DayOfYear, dayOfYear } from './day-of-year';
 import { RoundGrid } from './round-grid';
 import { TimeSlicer } from './time-slicer';
 import { type NoWedge, type WaterReport, sweptWedge, waterOnWedge, wedgePieces } from './water-grid';
-import { addWater, claimWaterProgress, setWaterProgress, waterProgressOf } from './watermap.repository';
+import { addWater, claimWaterProgress, setWaterProgress, waterProgressOfMachines } from './watermap.repository';
 
 /** Grid cell size of the watermap, metres. */
 export const WATER_GRID_STEP_M = 10;
@@ -96,21 +96,34 @@ export class WaterAccounting {
     return run;
   }
 
+  /**
+   * Every machine's progress is read in one query as the run begins, not one query per machine:
+   * a progress another instance moved since is caught where the round is written (the claim),
+   * and that round is thrown away, as when it moves while this one counts.
+   */
   private async countAll(until: Date): Promise<void> {
     const slicer = new TimeSlicer(SLICE_MS);
-    for (const machineId of await this.deps.sprinklers.machineIds()) {
-      while (await this.countMachine(machineId, until, slicer)) {
+    const machineIds = await this.deps.sprinklers.machineIds();
+    const progress = await waterProgressOfMachines(this.deps.db, machineIds);
+    for (const machineId of machineIds) {
+      let from: Date | undefined = progress.get(machineId) ?? new Date(0);
+      while (from) {
         // A machine with a long backlog is counted in several rounds of bounded size.
+        from = await this.countMachine(machineId, from, until, slicer);
       }
     }
   }
 
-  /** True when there may be more to count for the machine. */
-  private async countMachine(machineId: string, until: Date, slicer: TimeSlicer): Promise<boolean> {
-    const from = await waterProgressOf(this.deps.db, machineId);
+  /** Where the machine's next round starts when there may be more to count for it; undefined when not. */
+  private async countMachine(
+    machineId: string,
+    from: Date,
+    until: Date,
+    slicer: TimeSlicer,
+  ): Promise<Date | undefined> {
     await slicer.pause();
     const round = await this.count(machineId, from, until, slicer);
-    if (!round) return false;
+    if (!round) return undefined;
     const written = await this.deps.db.transaction(async (tx) => {
       // Held by another instance, or counted by one since `from` was read: its count stands.
       if ((await claimWaterProgress(tx, machineId))?.getTime() !== from.getTime()) return false;
@@ -121,9 +134,9 @@ export class WaterAccounting {
       await setWaterProgress(tx, machineId, new Date(round.lastTs));
       return true;
     });
-    if (!written) return false;
+    if (!written) return undefined;
     this.warnImplausible(machineId, round.implausible);
-    return round.more;
+    return round.more ? new Date(round.lastTs) : undefined;
   }
 
   /**

@@ -5,10 +5,17 @@ import type { CellWater } from './round-grid';
 import { cellKey } from './water-grid';
 import { waterCellYears, waterProgress } from './watermap.table';
 
-/** How far a machine's telemetry has been counted; a machine never counted starts from its first report. */
-export async function waterProgressOf(db: Queryable, machineId: string): Promise<Date> {
-  const [row] = await db.select().from(waterProgress).where(eq(waterProgress.machineId, machineId));
-  return row?.processedUntil ?? new Date(0);
+/**
+ * How far each of the machines has been counted, in one query (the IDs as one array parameter):
+ * a machine never counted is not in the map, and starts from its first report.
+ */
+export async function waterProgressOfMachines(db: Queryable, machineIds: string[]): Promise<Map<string, Date>> {
+  if (machineIds.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(waterProgress)
+    .where(sql`${waterProgress.machineId} = any(${sql.param(machineIds)}::text[])`);
+  return new Map(rows.map((row) => [row.machineId, row.processedUntil]));
 }
 
 /**
