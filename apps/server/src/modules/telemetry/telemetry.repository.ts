@@ -141,14 +141,24 @@ export async function findMachineStates(db: Queryable, machineIds: string[]): Pr
   return new Map(rows.map((row) => [row.machineId, row]));
 }
 
-/** A machine's latest state without its program's sectors: what watching it needs. */
-export type MachineLiveState = Omit<MachineStateRow, 'programData'>;
+/**
+ * What watching a machine reads of its latest state: the incident watch reads it for every added
+ * machine each second, so neither its program's sectors nor its GPS line nor anything else it
+ * does not judge by.
+ */
+export type MachineLiveState = Pick<
+  MachineStateRow,
+  'machineId' | 'online' | 'reportedAt' | 'presenceAt' | 'status' | 'pressure' | 'flow' | 'angle' | 'alarm'
+>;
 
-/** The latest state of the given machines, by machine ID, without their programs' sectors. */
+/** The latest state of the given machines that watching them needs, by machine ID. */
 export async function findLiveStates(db: Queryable, machineIds: string[]): Promise<Map<string, MachineLiveState>> {
   if (machineIds.length === 0) return new Map();
-  const { programData, ...columns } = getTableColumns(machineState);
-  const rows = await db.select(columns).from(machineState).where(ofMachines(machineIds));
+  const { machineId, online, reportedAt, presenceAt, status, pressure, flow, angle, alarm } = machineState;
+  const rows = await db
+    .select({ machineId, online, reportedAt, presenceAt, status, pressure, flow, angle, alarm })
+    .from(machineState)
+    .where(ofMachines(machineIds));
   return new Map(rows.map((row) => [row.machineId, row]));
 }
 
