@@ -125,8 +125,10 @@ export class WaterAccounting {
     const round = await this.count(machineId, from, until, slicer);
     if (!round) return undefined;
     const written = await this.deps.db.transaction(async (tx) => {
-      // Held by another instance, or counted by one since `from` was read: its count stands.
-      if ((await claimWaterProgress(tx, machineId))?.getTime() !== from.getTime()) return false;
+      // Held by another instance, or counted by one since `from` was read: its count stands. A
+      // machine whose progress was read (any `from` but the start of time) has its row already.
+      const claimed = await claimWaterProgress(tx, machineId, from.getTime() !== 0);
+      if (claimed?.getTime() !== from.getTime()) return false;
       for (let offset = 0; offset < round.grid.size; offset += ROWS_PER_WRITE) {
         await addWater(tx, machineId, round.day, round.grid.rows(offset, offset + ROWS_PER_WRITE));
         await slicer.pause();

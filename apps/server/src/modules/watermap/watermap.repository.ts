@@ -20,13 +20,16 @@ export async function waterProgressOfMachines(db: Queryable, machineIds: string[
 
 /**
  * Takes a machine's accounting for this transaction and tells how far it had got; undefined
- * when another server instance holds it.
+ * when another server instance holds it (or, if `known` said the row was there, when it is not).
+ * `known`: the machine's progress row was read before; only a machine never counted needs it made.
  */
-export async function claimWaterProgress(db: Queryable, machineId: string): Promise<Date | undefined> {
-  await db
-    .insert(waterProgress)
-    .values({ machineId, processedUntil: new Date(0) })
-    .onConflictDoNothing();
+export async function claimWaterProgress(db: Queryable, machineId: string, known: boolean): Promise<Date | undefined> {
+  if (!known) {
+    await db
+      .insert(waterProgress)
+      .values({ machineId, processedUntil: new Date(0) })
+      .onConflictDoNothing();
+  }
   const [row] = await db
     .select()
     .from(waterProgress)
