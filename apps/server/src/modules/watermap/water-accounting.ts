@@ -7,7 +7,13 @@ import { type DayOfYear, dayOfYear } from './day-of-year';
 import { RoundGrid } from './round-grid';
 import { TimeSlicer } from './time-slicer';
 import { type NoWedge, type WaterReport, sweptWedge, waterOnWedge, wedgePieces } from './water-grid';
-import { addWater, claimWaterProgress, setWaterProgress, waterProgressOfMachines } from './watermap.repository';
+import {
+  addWater,
+  advanceWaterProgress,
+  claimWaterProgress,
+  setWaterProgress,
+  waterProgressOfMachines,
+} from './watermap.repository';
 
 /** Grid cell size of the watermap, metres. */
 export const WATER_GRID_STEP_M = 10;
@@ -124,7 +130,19 @@ export class WaterAccounting {
     await slicer.pause();
     const round = await this.count(machineId, from, until, slicer);
     if (!round) return undefined;
-    const written = await this.deps.db.transaction(async (tx) => {
+    const written =
+      round.grid.size === 0
+        ? // No water (a machine at rest): only its progress moves, without a transaction.
+          await advanceWaterProgress(this.deps.db, machineId, from, new Date(round.lastTs))
+        : await this.write(machineId, from, round, slicer);
+    if (!written) return undefined;
+    this.warnImplausible(machineId, round.implausible);
+    return round.more ? new Date(round.lastTs) : undefined;
+  }
+
+  /** Writes a round's water and moves the machine's progress, in one transaction; false if another instance counted it. */
+  private write(machineId: string, from: Date, round: Round, slicer: TimeSlicer): Promise<boolean> {
+    return this.deps.db.transaction(async (tx) => {
       // Held by another instance, or counted by one since `from` was read: its count stands. A
       // machine whose progress was read (any `from` but the start of time) has its row already.
       const claimed = await claimWaterProgress(tx, machineId, from.getTime() !== 0);
@@ -136,9 +154,6 @@ export class WaterAccounting {
       await setWaterProgress(tx, machineId, new Date(round.lastTs));
       return true;
     });
-    if (!written) return undefined;
-    this.warnImplausible(machineId, round.implausible);
-    return round.more ? new Date(round.lastTs) : undefined;
   }
 
   /**

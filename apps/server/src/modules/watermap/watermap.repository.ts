@@ -43,6 +43,22 @@ export async function setWaterProgress(db: Queryable, machineId: string, process
 }
 
 /**
+ * Moves a machine's progress from `from` to `to` in one statement, for a round that counted no
+ * water (a machine at rest): true if it moved, false if another instance had moved it since
+ * `from` was read (its count stands). One holding the machine's row is waited for, then its
+ * result decides. A machine never counted (`from` the start of time) gets its row.
+ */
+export async function advanceWaterProgress(db: Queryable, machineId: string, from: Date, to: Date): Promise<boolean> {
+  const result = await db.execute(sql`
+    insert into ${waterProgress} as progress (machine_id, processed_until)
+    values (${machineId}, ${to.toISOString()}::timestamptz)
+    on conflict (machine_id) do update set processed_until = excluded.processed_until
+    where progress.processed_until = ${from.toISOString()}::timestamptz
+    returning 1`);
+  return (result as unknown as { rows: unknown[] }).rows.length > 0;
+}
+
+/**
  * Adds a day's water to cells in one statement: each cell's running sums of the year grow by
  * its mm from that day on, creating rows as needed. The array is rewritten from the day on (or
  * from its end, if the day is later): in the usual case, water counted today or yesterday, its
