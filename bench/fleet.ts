@@ -72,8 +72,11 @@ const SETTLED_MS = 5000;
 const execFileAsync = promisify(execFile);
 /** How long a killed instance stays down before it is started again. */
 const DOWN_MS = 10_000;
-/** Where the server's CPU profile goes with --profile 1: written when it stops. */
-const PROFILE_DIR = path.join(os.tmpdir(), 'pivot-fleet-profile');
+/**
+ * Where the server's CPU profile goes with --profile 1: written when it stops. A folder of this
+ * run's own: two runs at once on a shared machine must not mix their profiles.
+ */
+const PROFILE_DIR = path.join(os.tmpdir(), `pivot-fleet-profile-${process.pid}`);
 
 const options = readOptions(
   {

@@ -74,7 +74,7 @@ export type ServerCode = 'source' | 'compiled';
 /** The compiled server's node arguments are those of the root package.json's `start`, which a test compares. */
 export const NODE_ARGUMENTS: Record<ServerCode, string[]> = {
   source: ['--import', 'tsx', 'apps/server/src/main.ts'],
-  compiled: ['--optimize-for-size', 'apps/server/dist/main.js'],
+  compiled: ['apps/server/dist/main.js'],
 };
 
 /**

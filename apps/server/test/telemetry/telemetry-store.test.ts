@@ -1,8 +1,8 @@
 import type { TelemetryMessage } from '@pivot/contracts';
-import { asc } from 'drizzle-orm';
+import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client';
-import { telemetry } from '../../src/modules/telemetry/telemetry.table';
+import { machineState, telemetry } from '../../src/modules/telemetry/telemetry.table';
 import {
   findMachineStates,
   insertTelemetry,
@@ -125,5 +125,56 @@ describe('storing telemetry', () => {
     await updateLatestState(database.db, [report('STATE-B', 1_795_320_010_000, 21)]);
     const cleared = (await findMachineStates(database.db, ['STATE-B'])).get('STATE-B');
     expect(cleared).toMatchObject({ status: 'front', angle: 21, alarm: null, position: null });
+  });
+
+  it("updates a machine's state where its row is (HOT), its program's sectors and all, so a report leaves no row behind", async () => {
+    // A program's sectors make a row about 1.4 kB, as on a farm: on pages filled to the brim the
+    // new version of a row would not fit beside the old one, and every update would leave a dead
+    // row and a new index entry elsewhere (the table grew by about one row a report).
+    const corner = (index: number, turn: number) => [
+      10.5 + Math.sin(index + turn) / 997,
+      50.25 + Math.cos(index * turn) / 991,
+    ];
+    const sector = (index: number) => ({
+      type: 'Feature',
+      properties: { rate: 8 + index / 7 },
+      geometry: {
+        type: 'Polygon',
+        coordinates: [[corner(index, 0), corner(index, 1), corner(index, 2), corner(index, 0)]],
+      },
+    });
+    const programData = {
+      type: 'FeatureCollection',
+      features: Array.from({ length: 16 }, (_, index) => sector(index)),
+    };
+    const machines = Array.from({ length: 20 }, (_, index) => `HOT-${index}`);
+    await database.db
+      .insert(machineState)
+      .values(machines.map((machineId) => ({ machineId, programName: 'season', programData: programData as never })));
+    const [rowBytes] = await database.db
+      .select({ bytes: sql<number>`avg(pg_column_size(${machineState}.*))::int` })
+      .from(machineState)
+      .where(sql`${machineState.machineId} like 'HOT-%'`);
+    expect(rowBytes!.bytes).toBeGreaterThan(1000);
+
+    // The counts of this backend not yet sent to the statistics, taken before and after.
+    const counted = await database.db.transaction(async (tx) => {
+      const count = async () => {
+        const result = await tx.execute(sql`
+          select pg_stat_get_xact_tuples_updated('machine_state'::regclass)::int as updated,
+                 pg_stat_get_xact_tuples_hot_updated('machine_state'::regclass)::int as hot`);
+        return (result as unknown as { rows: { updated: number; hot: number }[] }).rows[0]!;
+      };
+      const before = await count();
+      await updateLatestState(
+        tx,
+        machines.map((machineId) => report(machineId, 1_795_320_000_000, 10)),
+      );
+      const after = await count();
+      return { updated: after.updated - before.updated, hot: after.hot - before.hot };
+    });
+    expect(counted).toEqual({ updated: machines.length, hot: machines.length });
+    const states = await findMachineStates(database.db, machines);
+    expect(states.get('HOT-0')).toMatchObject({ angle: 10, programName: 'season', programData });
   });
 });

@@ -178,6 +178,28 @@ describe('the water accounting', () => {
     expect(Math.abs((await machine.volume()) / (90 * hours) - 1)).toBeLessThan(0.01);
   }, 120_000);
 
+  it('moves the progress of a machine at rest once, while several instances count it, and counts its water once it waters', async () => {
+    // An hour at rest with its water off (no water: only the progress moves), then an hour turning.
+    const degrees = degreesInFiveSeconds(300, 0.05);
+    const resting = turning(
+      Array.from({ length: 720 }, () => 0),
+      { distance: 300, flow: 0 },
+    );
+    const machine = await machineWith(resting);
+    await Promise.all([machine.count(), machine.instance()(), machine.instance()()]);
+    expect(await machine.volume()).toBe(0);
+    const watering = turning(
+      Array.from({ length: 720 }, () => degrees),
+      { distance: 300, flow: 90 },
+    ).map((report) => ({ ...report, ts: report.ts + 720 * REPORT_EVERY_MS }));
+    // The first report of the turn is the last one at rest: stored once.
+    await machine.store(watering.slice(1));
+    await Promise.all([machine.count(), machine.instance()(), machine.instance()()]);
+    await machine.count();
+    const hours = (720 * REPORT_EVERY_MS) / 3_600_000;
+    expect(Math.abs((await machine.volume()) / (90 * hours) - 1)).toBeLessThan(0.01);
+  });
+
   it('counts a pair no arm could have swept as a gap in the data, and warns of them once a minute', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {

@@ -1,5 +1,5 @@
 import type { MachineProgramMessage, SprinklerStatus, TelemetryMessage } from '@pivot/contracts';
-import { type SQL, and, asc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import { type SQL, and, asc, eq, getTableColumns, gte, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { type MachineStateRow, machineState, telemetry } from './telemetry.table';
 
@@ -126,20 +126,39 @@ export async function updateMachineProgram(
     .onConflictDoUpdate({ target: machineState.machineId, set: values });
 }
 
+/**
+ * Rows of the given machines. The IDs travel as one array parameter: the incident watch asks for
+ * every added machine each second, and an `in (…)` list would be a parameter per machine for the
+ * query builder, the driver and the database to handle one by one.
+ */
+function ofMachines(machineIds: string[]): SQL {
+  return sql`${machineState.machineId} = any(${sql.param(machineIds)}::text[])`;
+}
+
 export async function findMachineStates(db: Queryable, machineIds: string[]): Promise<Map<string, MachineStateRow>> {
   if (machineIds.length === 0) return new Map();
-  const rows = await db.select().from(machineState).where(inArray(machineState.machineId, machineIds));
+  const rows = await db.select().from(machineState).where(ofMachines(machineIds));
   return new Map(rows.map((row) => [row.machineId, row]));
 }
 
-/** A machine's latest state without its program's sectors: what watching it needs. */
-export type MachineLiveState = Omit<MachineStateRow, 'programData'>;
+/**
+ * What watching a machine reads of its latest state: the incident watch reads it for every added
+ * machine each second, so neither its program's sectors nor its GPS line nor anything else it
+ * does not judge by.
+ */
+export type MachineLiveState = Pick<
+  MachineStateRow,
+  'machineId' | 'online' | 'reportedAt' | 'presenceAt' | 'status' | 'pressure' | 'flow' | 'angle' | 'alarm'
+>;
 
-/** The latest state of the given machines, by machine ID, without their programs' sectors. */
+/** The latest state of the given machines that watching them needs, by machine ID. */
 export async function findLiveStates(db: Queryable, machineIds: string[]): Promise<Map<string, MachineLiveState>> {
   if (machineIds.length === 0) return new Map();
-  const { programData, ...columns } = getTableColumns(machineState);
-  const rows = await db.select(columns).from(machineState).where(inArray(machineState.machineId, machineIds));
+  const { machineId, online, reportedAt, presenceAt, status, pressure, flow, angle, alarm } = machineState;
+  const rows = await db
+    .select({ machineId, online, reportedAt, presenceAt, status, pressure, flow, angle, alarm })
+    .from(machineState)
+    .where(ofMachines(machineIds));
   return new Map(rows.map((row) => [row.machineId, row]));
 }
 
@@ -152,7 +171,7 @@ export async function findRunningPrograms(
   const rows = await db
     .select({ machineId: machineState.machineId, programData: machineState.programData })
     .from(machineState)
-    .where(and(inArray(machineState.machineId, machineIds), isNotNull(machineState.programData)));
+    .where(and(ofMachines(machineIds), isNotNull(machineState.programData)));
   return new Map(rows.map((row) => [row.machineId, row.programData!]));
 }
 

@@ -7,7 +7,13 @@ import { type DayOfYear, dayOfYear } from './day-of-year';
 import { RoundGrid } from './round-grid';
 import { TimeSlicer } from './time-slicer';
 import { type NoWedge, type WaterReport, sweptWedge, waterOnWedge, wedgePieces } from './water-grid';
-import { addWater, claimWaterProgress, setWaterProgress, waterProgressOf } from './watermap.repository';
+import {
+  addWater,
+  advanceWaterProgress,
+  claimWaterProgress,
+  setWaterProgress,
+  waterProgressOfMachines,
+} from './watermap.repository';
 
 /** Grid cell size of the watermap, metres. */
 export const WATER_GRID_STEP_M = 10;
@@ -96,24 +102,51 @@ export class WaterAccounting {
     return run;
   }
 
+  /**
+   * Every machine's progress is read in one query as the run begins, not one query per machine:
+   * a progress another instance moved since is caught where the round is written (the claim),
+   * and that round is thrown away, as when it moves while this one counts.
+   */
   private async countAll(until: Date): Promise<void> {
     const slicer = new TimeSlicer(SLICE_MS);
-    for (const machineId of await this.deps.sprinklers.machineIds()) {
-      while (await this.countMachine(machineId, until, slicer)) {
+    const machineIds = await this.deps.sprinklers.machineIds();
+    const progress = await waterProgressOfMachines(this.deps.db, machineIds);
+    for (const machineId of machineIds) {
+      let from: Date | undefined = progress.get(machineId) ?? new Date(0);
+      while (from) {
         // A machine with a long backlog is counted in several rounds of bounded size.
+        from = await this.countMachine(machineId, from, until, slicer);
       }
     }
   }
 
-  /** True when there may be more to count for the machine. */
-  private async countMachine(machineId: string, until: Date, slicer: TimeSlicer): Promise<boolean> {
-    const from = await waterProgressOf(this.deps.db, machineId);
+  /** Where the machine's next round starts when there may be more to count for it; undefined when not. */
+  private async countMachine(
+    machineId: string,
+    from: Date,
+    until: Date,
+    slicer: TimeSlicer,
+  ): Promise<Date | undefined> {
     await slicer.pause();
     const round = await this.count(machineId, from, until, slicer);
-    if (!round) return false;
-    const written = await this.deps.db.transaction(async (tx) => {
-      // Held by another instance, or counted by one since `from` was read: its count stands.
-      if ((await claimWaterProgress(tx, machineId))?.getTime() !== from.getTime()) return false;
+    if (!round) return undefined;
+    const written =
+      round.grid.size === 0
+        ? // No water (a machine at rest): only its progress moves, without a transaction.
+          await advanceWaterProgress(this.deps.db, machineId, from, new Date(round.lastTs))
+        : await this.write(machineId, from, round, slicer);
+    if (!written) return undefined;
+    this.warnImplausible(machineId, round.implausible);
+    return round.more ? new Date(round.lastTs) : undefined;
+  }
+
+  /** Writes a round's water and moves the machine's progress, in one transaction; false if another instance counted it. */
+  private write(machineId: string, from: Date, round: Round, slicer: TimeSlicer): Promise<boolean> {
+    return this.deps.db.transaction(async (tx) => {
+      // Held by another instance, or counted by one since `from` was read: its count stands. A
+      // machine whose progress was read (any `from` but the start of time) has its row already.
+      const claimed = await claimWaterProgress(tx, machineId, from.getTime() !== 0);
+      if (claimed?.getTime() !== from.getTime()) return false;
       for (let offset = 0; offset < round.grid.size; offset += ROWS_PER_WRITE) {
         await addWater(tx, machineId, round.day, round.grid.rows(offset, offset + ROWS_PER_WRITE));
         await slicer.pause();
@@ -121,9 +154,6 @@ export class WaterAccounting {
       await setWaterProgress(tx, machineId, new Date(round.lastTs));
       return true;
     });
-    if (!written) return false;
-    this.warnImplausible(machineId, round.implausible);
-    return round.more;
   }
 
   /**

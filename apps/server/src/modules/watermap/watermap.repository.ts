@@ -5,21 +5,31 @@ import type { CellWater } from './round-grid';
 import { cellKey } from './water-grid';
 import { waterCellYears, waterProgress } from './watermap.table';
 
-/** How far a machine's telemetry has been counted; a machine never counted starts from its first report. */
-export async function waterProgressOf(db: Queryable, machineId: string): Promise<Date> {
-  const [row] = await db.select().from(waterProgress).where(eq(waterProgress.machineId, machineId));
-  return row?.processedUntil ?? new Date(0);
+/**
+ * How far each of the machines has been counted, in one query (the IDs as one array parameter):
+ * a machine never counted is not in the map, and starts from its first report.
+ */
+export async function waterProgressOfMachines(db: Queryable, machineIds: string[]): Promise<Map<string, Date>> {
+  if (machineIds.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(waterProgress)
+    .where(sql`${waterProgress.machineId} = any(${sql.param(machineIds)}::text[])`);
+  return new Map(rows.map((row) => [row.machineId, row.processedUntil]));
 }
 
 /**
  * Takes a machine's accounting for this transaction and tells how far it had got; undefined
- * when another server instance holds it.
+ * when another server instance holds it (or, if `known` said the row was there, when it is not).
+ * `known`: the machine's progress row was read before; only a machine never counted needs it made.
  */
-export async function claimWaterProgress(db: Queryable, machineId: string): Promise<Date | undefined> {
-  await db
-    .insert(waterProgress)
-    .values({ machineId, processedUntil: new Date(0) })
-    .onConflictDoNothing();
+export async function claimWaterProgress(db: Queryable, machineId: string, known: boolean): Promise<Date | undefined> {
+  if (!known) {
+    await db
+      .insert(waterProgress)
+      .values({ machineId, processedUntil: new Date(0) })
+      .onConflictDoNothing();
+  }
   const [row] = await db
     .select()
     .from(waterProgress)
@@ -30,6 +40,22 @@ export async function claimWaterProgress(db: Queryable, machineId: string): Prom
 
 export async function setWaterProgress(db: Queryable, machineId: string, processedUntil: Date): Promise<void> {
   await db.update(waterProgress).set({ processedUntil }).where(eq(waterProgress.machineId, machineId));
+}
+
+/**
+ * Moves a machine's progress from `from` to `to` in one statement, for a round that counted no
+ * water (a machine at rest): true if it moved, false if another instance had moved it since
+ * `from` was read (its count stands). One holding the machine's row is waited for, then its
+ * result decides. A machine never counted (`from` the start of time) gets its row.
+ */
+export async function advanceWaterProgress(db: Queryable, machineId: string, from: Date, to: Date): Promise<boolean> {
+  const result = await db.execute(sql`
+    insert into ${waterProgress} as progress (machine_id, processed_until)
+    values (${machineId}, ${to.toISOString()}::timestamptz)
+    on conflict (machine_id) do update set processed_until = excluded.processed_until
+    where progress.processed_until = ${from.toISOString()}::timestamptz
+    returning 1`);
+  return (result as unknown as { rows: unknown[] }).rows.length > 0;
 }
 
 /**
