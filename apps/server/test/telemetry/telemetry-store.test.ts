@@ -10,6 +10,7 @@ import {
   updatePresence,
 } from '../../src/modules/telemetry/telemetry.repository';
 import { createTestDatabase } from '../support/database';
+import { countUpdates } from '../support/hot-updates';
 
 function report(machineId: string, ts: number, angle: number): { machineId: string; message: TelemetryMessage } {
   return {
@@ -157,21 +158,11 @@ describe('storing telemetry', () => {
       .where(sql`${machineState.machineId} like 'HOT-%'`);
     expect(rowBytes!.bytes).toBeGreaterThan(1000);
 
-    // The counts of this backend not yet sent to the statistics, taken before and after.
-    const counted = await database.db.transaction(async (tx) => {
-      const count = async () => {
-        const result = await tx.execute(sql`
-          select pg_stat_get_xact_tuples_updated('machine_state'::regclass)::int as updated,
-                 pg_stat_get_xact_tuples_hot_updated('machine_state'::regclass)::int as hot`);
-        return (result as unknown as { rows: { updated: number; hot: number }[] }).rows[0]!;
-      };
-      const before = await count();
+    const counted = await countUpdates(database.db, 'machine_state', async (tx) => {
       await updateLatestState(
         tx,
         machines.map((machineId) => report(machineId, 1_795_320_000_000, 10)),
       );
-      const after = await count();
-      return { updated: after.updated - before.updated, hot: after.hot - before.hot };
     });
     expect(counted).toEqual({ updated: machines.length, hot: machines.length });
     const states = await findMachineStates(database.db, machines);

@@ -1,8 +1,8 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client';
 import { advanceWaterProgress } from '../../src/modules/watermap/watermap.repository';
 import { createTestDatabase } from '../support/database';
+import { countUpdates } from '../support/hot-updates';
 
 describe("each machine's water progress", () => {
   let database: DatabaseHandle;
@@ -20,20 +20,10 @@ describe("each machine's water progress", () => {
       expect(await advanceWaterProgress(database.db, machineId, new Date(0), counted)).toBe(true);
     }
 
-    // The counts of this backend not yet sent to the statistics, taken before and after.
-    const moved = await database.db.transaction(async (tx) => {
-      const count = async () => {
-        const result = await tx.execute(sql`
-          select pg_stat_get_xact_tuples_updated('water_progress'::regclass)::int as updated,
-                 pg_stat_get_xact_tuples_hot_updated('water_progress'::regclass)::int as hot`);
-        return (result as unknown as { rows: { updated: number; hot: number }[] }).rows[0]!;
-      };
-      const before = await count();
+    const moved = await countUpdates(database.db, 'water_progress', async (tx) => {
       for (const machineId of machines) {
         expect(await advanceWaterProgress(tx, machineId, counted, new Date(counted.getTime() + 15_000))).toBe(true);
       }
-      const after = await count();
-      return { updated: after.updated - before.updated, hot: after.hot - before.hot };
     });
     expect(moved.updated).toBe(machines.length);
     // A page's last row or two may find its half full already.

@@ -1,9 +1,9 @@
 import type { SoilMessage } from '@pivot/contracts';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client';
 import { upsertSoilReadings } from '../../src/modules/weather/weather.repository';
 import { createTestDatabase } from '../support/database';
+import { countUpdates } from '../support/hot-updates';
 
 const soil = (ts: number, moisture: number): SoilMessage => ({ v: 1, ts, lat: 52.4, lng: 17, moisture, depth: 30 });
 
@@ -22,18 +22,8 @@ describe("each probe's newest reading", () => {
       sensors.map((reporter, index) => ({ reporter, message: soil(ts, 20 + (index % 10)) }));
     await upsertSoilReadings(database.db, readingsAt(1_795_320_000_000));
 
-    // The counts of this backend not yet sent to the statistics, taken before and after.
-    const counted = await database.db.transaction(async (tx) => {
-      const count = async () => {
-        const result = await tx.execute(sql`
-          select pg_stat_get_xact_tuples_updated('soil_sensors'::regclass)::int as updated,
-                 pg_stat_get_xact_tuples_hot_updated('soil_sensors'::regclass)::int as hot`);
-        return (result as unknown as { rows: { updated: number; hot: number }[] }).rows[0]!;
-      };
-      const before = await count();
+    const counted = await countUpdates(database.db, 'soil_sensors', async (tx) => {
       await upsertSoilReadings(tx, readingsAt(1_795_320_060_000));
-      const after = await count();
-      return { updated: after.updated - before.updated, hot: after.hot - before.hot };
     });
     expect(counted).toEqual({ updated: sensors.length, hot: sensors.length });
   });
