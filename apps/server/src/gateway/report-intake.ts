@@ -112,12 +112,14 @@ export class ReportIntake {
   private unstored = 0;
   /** Waiting for room, while the backlog is past its limit. */
   private roomWaiters: (() => void)[] = [];
+  private readonly backlog: { holdAt: number; resumeAt: number };
 
   constructor(
     private readonly settings: ReportIntakeSettings,
     handlers: Partial<MachineMessageHandlers> = {},
   ) {
     this.handlers = { ...handlers };
+    this.backlog = settings.backlog ?? { holdAt: HOLD_AT, resumeAt: RESUME_AT };
   }
 
   handle<K extends MachineMessageKind>(kind: K, handler: MachineMessageHandlers[K]): void {
@@ -134,7 +136,7 @@ export class ReportIntake {
    * next message only then, so the broker holds what comes meanwhile.
    */
   whenRoom(then: () => void): void {
-    const { holdAt } = this.backlog();
+    const { holdAt } = this.backlog;
     if (this.roomWaiters.length === 0 && this.unstored < holdAt) {
       then();
       return;
@@ -221,14 +223,10 @@ export class ReportIntake {
     });
     const settled = () => {
       this.unstored -= 1;
-      if (this.roomWaiters.length > 0 && this.unstored < this.backlog().resumeAt) this.makeRoom();
+      if (this.roomWaiters.length > 0 && this.unstored < this.backlog.resumeAt) this.makeRoom();
     };
     stored.then(settled, settled);
     return stored;
-  }
-
-  private backlog(): { holdAt: number; resumeAt: number } {
-    return this.settings.backlog ?? { holdAt: HOLD_AT, resumeAt: RESUME_AT };
   }
 
   private makeRoom(): void {
