@@ -1,5 +1,6 @@
 import type { WaterBalanceProbe } from '@pivot/contracts';
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { dateTimeFormat } from '@/i18n/use-date-time-format';
 import { renderInApp } from '@/test-utils';
@@ -56,6 +57,12 @@ describe('the probes beside the model', () => {
     const stale = screen.getByRole('row', { name: /SOIL-2/ });
     expect(stale).toHaveTextContent('-9.2');
     expect(stale).toHaveTextContent('reading older than 24 h: not used');
+  });
+
+  it('is reached by the keyboard, which scrolls the columns a narrow screen cuts off', async () => {
+    await renderInApp(<ProbesTable probes={probes} />);
+    await userEvent.tab();
+    expect(screen.getByRole('region', { name: 'Soil probes' })).toHaveFocus();
   });
 
   it('speaks Polish, and shows nothing without probes', async () => {

@@ -30,12 +30,18 @@ export function ProbesTable({ probes }: { probes: readonly WaterBalanceProbe[] }
           signDisplay: signed ? 'exceptZero' : 'auto',
         });
   return (
-    <section className="flex flex-col gap-2" aria-labelledby="advice-probes-title">
+    <section className="flex flex-col gap-2">
       <h3 id="advice-probes-title" className="text-sm font-semibold">
         {t('advice.probes.title')}
       </h3>
       <p className="text-sm text-ink-muted">{t('advice.probes.hint')}</p>
-      <div className="overflow-x-auto">
+      {/* Focusable so that a keyboard can scroll the columns a narrow screen cuts off. */}
+      <div
+        className="overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-focus"
+        tabIndex={0}
+        role="region"
+        aria-labelledby="advice-probes-title"
+      >
         <table className="w-full text-left text-sm" aria-labelledby="advice-probes-title">
           <thead className="text-ink-muted">
             <tr>
