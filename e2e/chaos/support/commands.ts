@@ -4,7 +4,7 @@ import { registerController, uniqueMachineId } from '../../support/controllers';
 import type { HttpSession } from '../../support/http-session';
 import type { ServerProcess } from '../../support/server-process';
 import { CommandWitness } from './command-witness';
-import { addMachine, queryDatabase } from './product';
+import { addMachine, queryDatabase, until } from './product';
 
 /** What the activity log says when a motion command ends, whichever way. */
 export const MOTION_EVENTS = ['sprinkler_motion_success', 'sprinkler_motion_failure'];
@@ -25,7 +25,15 @@ export async function startWitnessedMachine(admin: HttpSession, brokerUrl: strin
   machine.speakFor(witness);
   await machine.start();
   onTestFinished(() => machine.stop());
-  return { machine, machineId, witness, sprinklerId: await addMachine(admin, machineId) };
+  const sprinklerId = await addMachine(admin, machineId);
+  // A user presses a button once the page shows the machine online; until the server has stored
+  // its presence (slower while other scenarios load the machine), a command is refused as offline.
+  const online = await until(async () => {
+    const detail = await admin.call('GET', `/api/sprinkler/${sprinklerId}/`);
+    return (detail.body as { online?: boolean } | undefined)?.online === true;
+  }, 30_000);
+  if (!online) throw new Error(`${machineId} was not seen online within 30 s`);
+  return { machine, machineId, witness, sprinklerId };
 }
 
 /**
