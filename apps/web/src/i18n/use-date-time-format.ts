@@ -25,23 +25,37 @@ export type DateTimeFormat = {
   clock: (timestamp: number, now?: number) => string;
 };
 
+/** Formatters made once per language and time zone: each costs the browser a lookup of its locale data. */
+const formats = new Map<string, DateTimeFormat>();
+
+/** A formatter made on its first use: a page that shows only days never builds the clock's. */
+function formatter(region: string, options: Intl.DateTimeFormatOptions): (value: Date | number) => string {
+  let made: Intl.DateTimeFormat | undefined;
+  return (value) => (made ??= new Intl.DateTimeFormat(region, options)).format(value);
+}
+
 /** The app's one date style (docs/web-app.md, "Dates and times"), for a locale. */
 export function dateTimeFormat(locale: Locale, timeZone?: string): DateTimeFormat {
+  const key = `${locale} ${timeZone ?? ''}`;
+  const known = formats.get(key);
+  if (known) return known;
   const region = DATE_REGION[locale];
-  const toMinute = new Intl.DateTimeFormat(region, { ...DAY, ...CLOCK, timeZone });
-  const toSecond = new Intl.DateTimeFormat(region, { ...DAY, ...CLOCK, second: '2-digit', timeZone });
-  const calendarDay = new Intl.DateTimeFormat(region, { ...DAY, timeZone: 'UTC' });
-  const timeOfDay = new Intl.DateTimeFormat(region, { ...CLOCK, second: '2-digit', timeZone });
-  const clockOnly = new Intl.DateTimeFormat(region, { ...CLOCK, timeZone });
-  const dayOnly = new Intl.DateTimeFormat(region, { ...DAY, timeZone });
-  return {
-    dateTime: (timestamp) => toMinute.format(timestamp),
-    dateTimeToSecond: (timestamp) => toSecond.format(timestamp),
-    day: (isoDay) => calendarDay.format(new Date(`${isoDay}T00:00:00Z`)),
-    time: (timestamp) => timeOfDay.format(timestamp),
+  const toMinute = formatter(region, { ...DAY, ...CLOCK, timeZone });
+  const toSecond = formatter(region, { ...DAY, ...CLOCK, second: '2-digit', timeZone });
+  const calendarDay = formatter(region, { ...DAY, timeZone: 'UTC' });
+  const timeOfDay = formatter(region, { ...CLOCK, second: '2-digit', timeZone });
+  const clockOnly = formatter(region, { ...CLOCK, timeZone });
+  const dayOnly = formatter(region, { ...DAY, timeZone });
+  const made: DateTimeFormat = {
+    dateTime: toMinute,
+    dateTimeToSecond: toSecond,
+    day: (isoDay) => calendarDay(new Date(`${isoDay}T00:00:00Z`)),
+    time: timeOfDay,
     clock: (timestamp, now = Date.now()) =>
-      dayOnly.format(timestamp) === dayOnly.format(now) ? clockOnly.format(timestamp) : toMinute.format(timestamp),
+      dayOnly(timestamp) === dayOnly(now) ? clockOnly(timestamp) : toMinute(timestamp),
   };
+  formats.set(key, made);
+  return made;
 }
 
 /** The app's one date style in the page's language. */
