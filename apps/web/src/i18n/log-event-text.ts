@@ -1,5 +1,6 @@
 import type { LogEventType } from '@pivot/contracts';
 import type { TFunction } from 'i18next';
+import { numberFormat } from './number-format';
 
 const MOTIONS = ['front', 'back', 'stop'] as const;
 const isMotion = (value: string): value is (typeof MOTIONS)[number] => (MOTIONS as readonly string[]).includes(value);
@@ -16,7 +17,7 @@ const isAlarmReason = (value: string): value is (typeof ALARM_REASONS)[number] =
 function readableDetail(t: TFunction, language: string, detail: string): string {
   const pressure = /^(-?\d+(?:\.\d+)?) bar$/.exec(detail);
   if (pressure) {
-    const bar = new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(Number(pressure[1]));
+    const bar = numberFormat(language, { maximumFractionDigits: 2 }).format(Number(pressure[1]));
     return `${bar} bar`;
   }
   return isAlarmReason(detail) ? t(`activity.alarmReasons.${detail}`) : detail;
@@ -43,7 +44,7 @@ export function logEventText(
     motion: isMotion(motion) ? t(`activity.motion.${motion}`) : motion,
     // A depth at 100 % is recorded in mm with a dot ("4.5"): the page's decimal separator.
     depth: /^\d+(?:\.\d+)?$/.test(depth)
-      ? new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(Number(depth))
+      ? numberFormat(language, { maximumFractionDigits: 2 }).format(Number(depth))
       : depth,
   };
   // An alarm without a reason reads "reports an alarm", not "reports an alarm: ".

@@ -5,6 +5,7 @@ import { useLocale } from '@/i18n/use-locale';
 import { Button } from '@/ui/button';
 import { backupStatusQueryOptions } from '../api/get-backup-status';
 import { useDownloadBackup } from '../api/download-backup';
+import { numberFormat } from '@/i18n/number-format';
 
 /** Sizes as a farmer reads them: kB, MB, GB in the page's number format. */
 function readableSize(bytes: number, locale: string): string {
@@ -15,7 +16,7 @@ function readableSize(bytes: number, locale: string): string {
     value /= 1000;
     unit += 1;
   }
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
+  return `${numberFormat(locale, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
 }
 
 /** The last backup's time and size, what the scheduled backups need, and a button that takes one now and downloads it. */

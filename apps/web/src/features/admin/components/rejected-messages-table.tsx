@@ -8,6 +8,7 @@ import { adminKeys } from '../api/admin-keys';
 import { useSprinklerNamesByInternalId } from '../api/get-all-sprinklers';
 import { getQuarantinedMessages } from '../api/get-quarantined-messages';
 import { quarantineDetailText } from '../lib/quarantine-explanation';
+import { numberFormat } from '@/i18n/number-format';
 
 /** New messages are set aside while an administrator looks for the cause: the list asks again this often. */
 const REFRESH_MS = 15_000;
@@ -23,7 +24,7 @@ export function RejectedMessagesTable() {
   const locale = useLocale();
   const names = useSprinklerNamesByInternalId();
   const dates = useDateTimeFormat();
-  const numberFormat = new Intl.NumberFormat(locale);
+  const bytes = numberFormat(locale);
 
   const columns: Column<QuarantinedMessage>[] = [
     {
@@ -74,7 +75,7 @@ export function RejectedMessagesTable() {
       header: t('admin.rejected.columns.payload'),
       className: 'sm:w-1/2',
       cell: (message) => {
-        const size = numberFormat.format(message.payloadBytes);
+        const size = bytes.format(message.payloadBytes);
         return (
           <span className="flex min-w-0 flex-col gap-1">
             <pre className="max-h-40 max-w-full overflow-auto rounded-md bg-surface-muted p-2 font-mono text-xs break-all whitespace-pre-wrap">

@@ -20,6 +20,7 @@ import { PencilIcon } from '@/ui/icons';
 import { GrantUserDialog } from './grant-user-dialog';
 import { userName } from './user-name';
 import { parseDecimal } from '@/lib/decimal';
+import { numberFormat } from '@/i18n/number-format';
 
 const nameSchema = UpdateSprinklerBodySchema.shape.name;
 const lowPressureSchema = UpdateSprinklerBodySchema.shape.lowPressureBar;
@@ -33,7 +34,7 @@ export function SprinklersTable() {
   const { changeLevel } = useChangeAccessLevel();
   const [granting, setGranting] = useState<SprinklerListItem | null>(null);
 
-  const bar = new Intl.NumberFormat(useLocale(), { maximumFractionDigits: 2 });
+  const bar = numberFormat(useLocale(), { maximumFractionDigits: 2 });
 
   /** Asks for a new value in a dialog and saves it; nothing is sent when it is cancelled or unchanged. */
   const edit = async <Field extends keyof UpdateSprinklerBody>(

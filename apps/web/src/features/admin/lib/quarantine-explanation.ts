@@ -2,6 +2,7 @@ import type { MessageExplanation, QuarantineExplanation, QuarantinedMessage } fr
 import type { TFunction } from 'i18next';
 import { dateTimeFormat } from '@/i18n/use-date-time-format';
 import type { Locale } from '@/config/locales';
+import { numberFormat } from '@/i18n/number-format';
 
 /** The field a schema named, or the whole message when it named none. */
 const WHOLE_MESSAGE = '(message)';
@@ -19,7 +20,7 @@ export function quarantineDetailText(
 }
 
 function explanationText(t: TFunction, locale: Locale, explanation: QuarantineExplanation): string {
-  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format;
+  const number = numberFormat(locale, { maximumFractionDigits: 2 }).format;
   const { dateTimeToSecond } = dateTimeFormat(locale);
   if (explanation.code !== 'rate_limited') return messageExplanationText(t, locale, explanation);
   return t('admin.rejected.explanations.rate_limited', {
@@ -34,7 +35,7 @@ function explanationText(t: TFunction, locale: Locale, explanation: QuarantineEx
 }
 
 function messageExplanationText(t: TFunction, locale: Locale, explanation: MessageExplanation): string {
-  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format;
+  const number = numberFormat(locale, { maximumFractionDigits: 2 }).format;
   const { dateTimeToSecond } = dateTimeFormat(locale);
   switch (explanation.code) {
     case 'too_large':

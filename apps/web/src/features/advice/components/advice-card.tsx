@@ -11,6 +11,7 @@ import { Card } from '@/ui/card';
 import { FIELD_FORMAT, formatDate } from '@/ui/date-picker/dates';
 import { showToast } from '@/ui/toast/toast-store';
 import { useOfflineReason } from '@/lib/use-offline-reason';
+import { numberFormat } from '@/i18n/number-format';
 
 export type AdviceCardProps = {
   sprinkler: SprinklerDetail;
@@ -114,10 +115,9 @@ function ApplicationDepthLine({ depth }: { depth: WaterBalance['applicationDepth
   return (
     <p className="text-sm text-ink-muted">
       {t('advice.balance.depthAtFullSpeed', {
-        depth: depth.depthAtFullSpeed.toLocaleString(i18n.language, {
-          minimumFractionDigits: 1,
-          maximumFractionDigits: 1,
-        }),
+        depth: numberFormat(i18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(
+          depth.depthAtFullSpeed,
+        ),
         source: t(`advice.balance.depthSource.${depth.source}`),
       })}
     </p>
@@ -141,7 +141,7 @@ function AreaAdvice({ area, today }: { area: WaterBalanceArea; today: string }) 
   const { t, i18n } = useTranslation();
   const dottedDay = useDottedDay();
   const format = (value: number) =>
-    (Math.round(value * 10) / 10).toLocaleString(i18n.language, { maximumFractionDigits: 1 });
+    numberFormat(i18n.language, { maximumFractionDigits: 1 }).format(Math.round(value * 10) / 10);
   const next =
     area.nextIrrigation === null
       ? t('advice.balance.none')

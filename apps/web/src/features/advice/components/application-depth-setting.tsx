@@ -8,6 +8,7 @@ import { useUser } from '@/lib/session';
 import { Button } from '@/ui/button';
 import { TextField } from '@/ui/form/text-field';
 import { showToast } from '@/ui/toast/toast-store';
+import { numberFormat } from '@/i18n/number-format';
 
 /** The most a depth at 100 % may be, mm (ApplicationDepthBodySchema). */
 const MAX_DEPTH = 100;
@@ -35,7 +36,7 @@ function DepthFields({ sprinklerId, depth }: { sprinklerId: number; depth: Appli
   const { t, i18n } = useTranslation();
   const offlineReason = useOfflineReason();
   const update = useUpdateApplicationDepth();
-  const mm = (value: number) => value.toLocaleString(i18n.language, { maximumFractionDigits: 2 });
+  const mm = (value: number) => numberFormat(i18n.language, { maximumFractionDigits: 2 }).format(value);
   const [text, setText] = useState(depth.setting === null ? '' : mm(depth.setting));
   const [error, setError] = useState<string | undefined>();
 

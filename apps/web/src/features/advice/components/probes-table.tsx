@@ -1,6 +1,7 @@
 import type { WaterBalanceProbe } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
 import { useDateTimeFormat } from '@/i18n/use-date-time-format';
+import { numberFormat } from '@/i18n/number-format';
 
 /** The table's columns, in order: each header's text key and whether it holds numbers (set right). */
 const COLUMNS = [
@@ -25,10 +26,10 @@ export function ProbesTable({ probes }: { probes: readonly WaterBalanceProbe[] }
   const format = (value: number | null, signed = false) =>
     value === null
       ? t('advice.balance.none')
-      : (Math.round(value * 10) / 10).toLocaleString(i18n.language, {
+      : numberFormat(i18n.language, {
           maximumFractionDigits: 1,
           signDisplay: signed ? 'exceptZero' : 'auto',
-        });
+        }).format(Math.round(value * 10) / 10);
   return (
     <section className="flex flex-col gap-2">
       <h3 id="advice-probes-title" className="text-sm font-semibold">

@@ -6,6 +6,7 @@ import {
   type ProgramData,
   type SprinklerDetail,
 } from '@pivot/contracts';
+import { numberFormat } from '@/i18n/number-format';
 
 /**
  * Whether imported sectors lie where the machine can water them: a file with latitude and
@@ -111,7 +112,7 @@ export function checkReach(data: ProgramData, reach: MachineReach): ReachCheck {
 
 /** A distance as the warning words it: metres below a kilometre, then km (one decimal below 10 km). */
 export function formatDistance(metres: number, locale: string): string {
-  if (metres < 1000) return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(metres)} m`;
+  if (metres < 1000) return `${numberFormat(locale, { maximumFractionDigits: 0 }).format(metres)} m`;
   const digits = metres < 10_000 ? 1 : 0;
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(metres / 1000)} km`;
+  return `${numberFormat(locale, { maximumFractionDigits: digits }).format(metres / 1000)} km`;
 }

@@ -1,6 +1,7 @@
 import { type Position, type Sector, SectorPropertiesSchema } from '@pivot/contracts';
 import type { ShapeError } from './shape-validity';
 import { parseDecimal } from '@/lib/decimal';
+import { numberFormat } from '@/i18n/number-format';
 
 /**
  * The sector form's rules (spec §5), checked with the contract's own schema so that the form
@@ -34,7 +35,7 @@ export function rateValue(text: string): number | string | undefined {
  * Polish (which the field reads back), "12.5" in English; never grouped ("1000", not "1 000").
  */
 export function rateText(rate: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { useGrouping: false, maximumFractionDigits: 20 }).format(rate);
+  return numberFormat(locale, { useGrouping: false, maximumFractionDigits: 20 }).format(rate);
 }
 
 /** The rate typed so far as a number, or null while it is not one. */

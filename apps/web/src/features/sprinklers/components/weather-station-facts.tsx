@@ -1,6 +1,7 @@
 import type { WeatherStation } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '@/i18n/use-locale';
+import { numberFormat } from '@/i18n/number-format';
 
 /**
  * A weather station's readings (spec §2): temperature, humidity, wind, rainfall today and over
@@ -10,7 +11,7 @@ import { useLocale } from '@/i18n/use-locale';
 export function WeatherStationFacts({ station }: { station: WeatherStation }) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const one = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+  const one = numberFormat(locale, { maximumFractionDigits: 1 });
   const value = (number: number | undefined, unit: string) =>
     number === undefined ? '—' : `${one.format(number)} ${unit}`;
   const facts = [

@@ -2,6 +2,7 @@ import type { SprinklerStatus } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
 import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { useLocale } from '@/i18n/use-locale';
+import { numberFormat } from '@/i18n/number-format';
 
 const DASH = '—';
 
@@ -12,7 +13,7 @@ const DASH = '—';
 export function useMachineValues() {
   const { t } = useTranslation();
   const locale = useLocale();
-  const number = (digits: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: digits });
+  const number = (digits: number) => numberFormat(locale, { maximumFractionDigits: digits });
   const [whole, tenths, hundredths] = [number(0), number(1), number(2)];
   const withUnit = (format: Intl.NumberFormat, unit: string) => (value: number | null) =>
     value === null ? DASH : `${format.format(value)} ${unit}`;

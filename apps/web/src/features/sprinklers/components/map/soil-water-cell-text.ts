@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import type { Locale } from '@/config/locales';
 import { dateTimeFormat } from '@/i18n/use-date-time-format';
 import { depletionShare } from './soil-water-scale';
+import { numberFormat } from '@/i18n/number-format';
 
 type Cell = WaterBalance['cells'][number];
 
@@ -18,7 +19,7 @@ function isoDay(dotted: string, daysBefore = 0): string {
  */
 export function soilWaterCellText(t: TFunction, locale: Locale, balance: WaterBalance, cell: Cell): string {
   const [, , depletion, taw, lastWater] = cell;
-  const number = (value: number) => value.toLocaleString(locale, { maximumFractionDigits: 1 });
+  const number = (value: number) => numberFormat(locale, { maximumFractionDigits: 1 }).format(value);
   const { day } = dateTimeFormat(locale);
   const none = t('sprinklers.soilWater.cellNone');
   const state = t('sprinklers.soilWater.cell', {
