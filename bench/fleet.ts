@@ -10,6 +10,15 @@
  * others farmers with a share each) keep a tab's list and alert streams open and now and then
  * open the list and a machine's page.
  *
+ * The setting up goes as a dealer's would, each step timed apart: the controllers' accounts
+ * registered, the controllers connected, each machine added (POST /api/sprinkler/: the server
+ * asks the controller who it is; a failed add is tried again, and the run stops with the
+ * server's answer if it keeps failing) and granted. The controllers answer from the moment they
+ * connect but report only once every machine is added and granted, each machine's first reports
+ * at random points of their intervals, as a fleet long at work reports: a fleet reporting
+ * in full while thousands of machines are still being added would measure the adding, not the
+ * fleet. The run checks that the server received no report before.
+ *
  * After `--warmUpSeconds`, over `--minutes`, it prints the server's CPU share and RSS (from
  * /proc), reports sent / stored / lost, report → list stream latency p95, the incident watch's
  * look time (GET /api/health), alarm → alert latency p95, list and detail p95, PostgreSQL's
@@ -34,6 +43,7 @@ import { HttpSession } from '@pivot/e2e/support/http-session';
 import { type ServerProcess, startServer } from '@pivot/e2e/support/server-process';
 import type { Database } from '@pivot/server/src/db/client';
 import { PasswordHasher } from '@pivot/server/src/modules/users/password-hasher';
+import { findSprinklerByInternalId } from '@pivot/server/src/modules/sprinklers/sprinklers.repository';
 import { insertUser } from '@pivot/server/src/modules/users/users.repository';
 import { type PrivateMosquitto, startPrivateMosquitto } from '@pivot/server/test/support/private-mosquitto';
 import { type Credentials, siteId } from '@pivot/simulator';
@@ -70,6 +80,10 @@ const ALERTS_WITHIN_MS = 30_000;
 /** Once the fleet stopped, how long the stored count must stand still to be the last. */
 const SETTLED_MS = 5000;
 const execFileAsync = promisify(execFile);
+/** Tries of adding one machine before the run stops with the server's last answer. */
+const ADD_TRIES = 3;
+/** Between two tries of adding a machine: time for a busy server, or a controller reconnecting. */
+const ADD_AGAIN_AFTER_MS = 5000;
 /** How long a killed instance stays down before it is started again. */
 const DOWN_MS = 10_000;
 /**
@@ -112,6 +126,23 @@ function describeLatency(summary: LatencySummary | undefined, unit: 'ms' | 's' =
 }
 
 const summariseSome = (samples: readonly number[]) => (samples.length > 0 ? summarise(samples) : undefined);
+
+type Answer = { status: number; body: unknown };
+
+/** A call's answer; a call with none (the connection reset, the server silent) as status 0 with fetch's reason. */
+function answerOrWhyNot(call: Promise<Answer>): Promise<Answer> {
+  return call.catch((error: unknown) => {
+    // fetch says only "fetch failed"; what failed is in its cause.
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return { status: 0, body: `${error instanceof Error ? error.message : String(error)}${cause}` };
+  });
+}
+
+function describeAnswer(answer: Answer): string {
+  return answer.status === 0
+    ? `no answer (${String(answer.body)})`
+    : `${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`;
+}
 
 /** Runs the work for every item, at most `atOnce` at a time; returns each call's duration, ms. */
 async function forEachAtOnce<T>(items: readonly T[], atOnce: number, work: (item: T) => Promise<void>) {
@@ -305,6 +336,15 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
     const idPrefix = `F${randomBytes(3).toString('hex').toUpperCase()}-`;
     const machineIds = Array.from({ length: machines }, (_, index) => siteId(idPrefix, 'SIM', index + 1));
     const credentials: Credentials = {};
+    const storedCount = async () =>
+      Number(
+        (
+          await setting.pool.query<{ rows: string }>(
+            `select count(*) as rows from telemetry where machine_id like $1`,
+            [`${idPrefix}%`],
+          )
+        ).rows[0]!.rows,
+      );
     const registerStart = performance.now();
     const brokerBefore = await cpuSeconds(mosquitto.pid());
     const registerMs = await forEachAtOnce(machineIds, options.callsAtOnce, async (machineId) => {
@@ -362,13 +402,34 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
     // Added through the API (the server asks each controller who it is) and granted.
     const sprinklerIds = new Map<string, number>();
     const addStart = performance.now();
-    await forEachAtOnce(machineIds, options.callsAtOnce, async (internalId) => {
-      const added = SprinklerListItemSchema.parse(
-        expectStatus(await admin.call('POST', '/api/sprinkler/', { internalId }), 201, `adding ${internalId}`),
-      );
-      sprinklerIds.set(internalId, added.id);
+    let addedAgain = 0;
+    const addMs = await forEachAtOnce(machineIds, options.callsAtOnce, async (internalId) => {
+      for (let tried = 1; ; tried += 1) {
+        const answer = await answerOrWhyNot(admin.call('POST', '/api/sprinkler/', { internalId }));
+        if (answer.status === 201) {
+          sprinklerIds.set(internalId, SprinklerListItemSchema.parse(answer.body).id);
+          return;
+        }
+        // An earlier try added it, its answer lost on the way.
+        const added = tried > 1 && answer.status === 409 && (await findSprinklerByInternalId(setting.db, internalId));
+        if (added) {
+          sprinklerIds.set(internalId, added.id);
+          return;
+        }
+        if (tried === ADD_TRIES)
+          throw new Error(`adding ${internalId}: ${tried} tries, the last answered ${describeAnswer(answer)}`);
+        addedAgain += 1;
+        printNote(
+          `  adding ${internalId} answered ${describeAnswer(answer)}; trying again in ${ADD_AGAIN_AFTER_MS / 1000} s`,
+        );
+        await sleep(ADD_AGAIN_AFTER_MS);
+      }
     });
-    printFigure('machines added', `${formatNumber((performance.now() - addStart) / 1000, 1)} s through the API`);
+    const addedIn = performance.now() - addStart;
+    printFigure(
+      `adding ${formatNumber(machines)} machines`,
+      `${formatNumber(addedIn / 1000, 1)} s through the API (${formatNumber(machines / (addedIn / 1000), 1)} /s), ${options.callsAtOnce} at a time (a machine: ${describeLatency(summarise(addMs))}); ${addedAgain} tries again`,
+    );
 
     const hash = await new PasswordHasher().hash(USER_PASSWORD);
     const users: { id: number; email: string; admin: boolean; sprinklerIds: number[] }[] = [];
@@ -406,6 +467,15 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
       200,
       'alert defaults',
     );
+
+    // Every machine added: the fleet reports from now on, each machine's first reports spread over their intervals.
+    const receivedBefore = (await Promise.all(servers.map(reportsReceived))).reduce<number>(
+      (sum, count) => sum + (count ?? Infinity),
+      0,
+    );
+    printTargeted('reports received while setting up', receivedBefore, '', { atMost: 0 });
+    printTargeted('reports stored while setting up', await storedCount(), '', { atMost: 0 });
+    await Promise.all(shares.map((share) => share.ask({ type: 'report' }, 'reporting')));
 
     const sessions = await Promise.all(
       users.map(async (user, index) => {
@@ -524,15 +594,6 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
       (sum, answer) => sum + answer.acknowledged,
       0,
     );
-    const storedCount = async () =>
-      Number(
-        (
-          await setting.pool.query<{ rows: string }>(
-            `select count(*) as rows from telemetry where machine_id like $1`,
-            [`${idPrefix}%`],
-          )
-        ).rows[0]!.rows,
-      );
     let stored = await storedCount();
     for (let lastChange = Date.now(); Date.now() - lastChange < SETTLED_MS;) {
       await sleep(1000);
@@ -568,6 +629,10 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
     }
     printFigure('Mosquitto CPU', `${formatNumber(cpu.broker, 1)} % of a core`);
     printFigure('load generator CPU (apart)', `${formatNumber(loadGenerator, 1)} % of a core`);
+    printFigure(
+      'load generator RSS at the end',
+      `bench ${formatNumber(await residentMegabytes(process.pid))} MB, controllers ${(await Promise.all(shares.map((share) => residentMegabytes(share.pid)))).map((mb) => formatNumber(mb)).join(' + ')} MB, users ${formatNumber(await residentMegabytes(usersProcess.pid))} MB`,
+    );
     const lookP95s = looks.flatMap((look) => (look.p95 === null ? [] : [look.p95]));
     const lookMaxes = looks.flatMap((look) => (look.max === null ? [] : [look.max]));
     printFigure(

@@ -1,9 +1,11 @@
 /**
  * A share of bench/fleet.ts's controllers in a process of their own: machines
  * `from`..`to` (1-based, `to` excluded) of a fleet laid out the same way in every share, each on
- * its own MQTT connection with the secret the server registered for it. `movingShare` of them
- * water (a report every 5 s), the rest stand (one every 60 s); each has its weather station and
- * soil probes unless told otherwise. It misbehaves on request (an alarm, a drop-off and its
+ * its own MQTT connection with the secret the server registered for it. They answer commands
+ * (the identify that adds them) from the start but report only once told to (`report`): then
+ * `movingShare` of them water (a report every 5 s), the rest stand (one every 60 s), each with
+ * its weather station and soil probes unless told otherwise, each machine's first reports at
+ * random points of their intervals. It misbehaves on request (an alarm, a drop-off and its
  * return) and counts the telemetry the broker acknowledged.
  */
 import {
@@ -30,6 +32,8 @@ export type ShareRequest =
       peripherals: boolean;
       credentials: Credentials;
     }
+  /** Starts the machines' reports, held until every machine of the fleet is added. */
+  | { type: 'report' }
   /** Cuts the water of a machine of this share that waters: its safety stops it at once with an alarm. */
   | { type: 'alarm' }
   /** Drops a machine's connection without a DISCONNECT (the broker publishes its will); it comes back after `awayMs`. */
@@ -39,6 +43,7 @@ export type ShareRequest =
 
 export type ShareEvent =
   | { type: 'started'; connectMs: number }
+  | { type: 'reporting' }
   /** `at`: when the machine published its alarm report (ms since the epoch); null machineId when none was watering. */
   | { type: 'alarmed'; machineId: string | null; at: number }
   | { type: 'dropped'; machineId: string | null }
@@ -86,6 +91,7 @@ serveParent<ShareRequest, ShareEvent>(async (request, tell) => {
           brokerUrl: request.brokerUrl,
           idPrefix: request.idPrefix,
           credentials: request.credentials,
+          holdReports: true,
           // Only the alarms asked for; with no delay the safety stops the arm at once.
           alarmChancePerHour: 0,
           pressureSafetyDelayMs: 0,
@@ -96,6 +102,10 @@ serveParent<ShareRequest, ShareEvent>(async (request, tell) => {
       tell({ type: 'started', connectMs: Date.now() - started });
       return;
     }
+    case 'report':
+      fleet?.startReporting();
+      tell({ type: 'reporting' });
+      return;
     case 'alarm': {
       const machine = pickOne(fleet?.machines ?? [], (candidate) => {
         const state = candidate.state();

@@ -40,6 +40,8 @@ export type FleetOptions = {
   misbehaviour?: MisbehaviourShares;
   /** Each controller's secret by machine ID, as an administrator registered them; missing ones connect anonymously. */
   credentials?: Readonly<Record<string, string>>;
+  /** The machines connect and answer commands but report nothing until startReporting (see PivotMachineOptions). */
+  holdReports?: boolean;
   logger?: Logger;
 };
 
@@ -93,6 +95,7 @@ export class Fleet {
           restingTelemetryMs: intervals.restingTelemetryMs,
           programProcessingMs: intervals.programProcessingMs,
           misbehaviour: options.misbehaviour,
+          holdReports: options.holdReports,
           seed: Math.floor(random.next() * 2 ** 32),
           logger: this.logger,
           onSweep: wetProbesUnder(site, sensorsByMachine.get(site.id) ?? []),
@@ -133,6 +136,11 @@ export class Fleet {
       stations: this.stations.length,
       sensors: this.sensors.length,
     });
+  }
+
+  /** Starts the reports held (holdReports), each machine's spread over its intervals. */
+  startReporting(): void {
+    for (const machine of this.machines) machine.startReporting();
   }
 
   /** The machine with this ID, or with this ID after the fleet's ID prefix, in any case if need be; undefined if none. */

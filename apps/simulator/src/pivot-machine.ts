@@ -73,6 +73,12 @@ export type PivotMachineOptions = {
   programProcessingMs?: number;
   /** The MQTT keepalive, s: a client silent this long pings the broker; 60 by default. */
   keepaliveSeconds?: number;
+  /**
+   * Connects, announces itself online with its program and answers commands, but reports nothing
+   * (telemetry, its stations' and probes' readings) until startReporting: a bench adding a large
+   * fleet holds the fleet's reports until every machine is added. False by default.
+   */
+  holdReports?: boolean;
   misbehaviour?: MisbehaviourShares;
   seed?: number;
   logger?: Logger;
@@ -81,7 +87,11 @@ export type PivotMachineOptions = {
 };
 
 /** A weather station or soil probe wired to a controller: it publishes through the controller's connection. */
-export type Peripheral = { start(client: MqttClient): void; stop(): void };
+export type Peripheral = {
+  /** `phase`: how far into its interval its first reading falls, 0–1; 0, at once, when not given. */
+  start(client: MqttClient, phase?: number): void;
+  stop(): void;
+};
 
 export type PivotMachineState = {
   id: string;
@@ -115,6 +125,7 @@ const MACHINE_DEFAULTS = {
   restingTelemetryMs: 60_000,
   programProcessingMs: 2000,
   keepaliveSeconds: 60,
+  holdReports: false,
   seed: 1,
 } satisfies Partial<PivotMachineOptions>;
 type MachineSettings = PivotMachineOptions & typeof MACHINE_DEFAULTS & { flow: number };
@@ -169,6 +180,8 @@ export class PivotMachine {
   private announceWhenThawed = false;
   /** Dropped off (dropOff) and waiting to be told to come back. */
   private away = false;
+  /** Built with holdReports and not told to report yet. */
+  private holding: boolean;
   private lastAdvance: number;
   private readonly settings: MachineSettings;
   /** Telemetry reports the broker acknowledged (flooded ones apart), for a benchmark's count of what was sent. */
@@ -183,6 +196,7 @@ export class PivotMachine {
     this.clock = new UniqueClock(this.wallClock);
     this.lastAdvance = this.wallClock();
     this.logger = this.settings.logger ?? silentLogger;
+    this.holding = this.settings.holdReports;
     this.random = createRandom(seed);
     this.misbehaviour = new Misbehaviour(this.settings.misbehaviour ?? {}, this.random.fork());
     this.arm = new PivotArm({ ...this.settings, centre: { lat, lng } }, this.random.fork(), {
@@ -226,7 +240,7 @@ export class PivotMachine {
     if (armRanMeanwhile) this.catchUp();
     else this.lastAdvance = this.wallClock();
     await this.announce(client);
-    for (const peripheral of this.peripherals) peripheral.start(client);
+    if (!this.holding) for (const peripheral of this.peripherals) peripheral.start(client);
     client.on('connect', () => {
       if (this.frozen) {
         this.announceWhenThawed = true;
@@ -244,7 +258,26 @@ export class PivotMachine {
    */
   speakFor(peripheral: Peripheral): void {
     this.peripherals.push(peripheral);
-    if (this.client) peripheral.start(this.client);
+    if (this.client && !this.holding) peripheral.start(this.client);
+  }
+
+  /**
+   * Starts the reports held (holdReports): its telemetry and its stations' and probes' readings,
+   * each first at a random point of its interval, so that machines told together report as a
+   * fleet long at work does, spread over their intervals rather than in one burst. Nothing
+   * unless held.
+   */
+  startReporting(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    const client = this.client;
+    // Not connected yet (or away), it reports as it connects; frozen, as it thaws.
+    if (!client || this.frozen) return;
+    for (const peripheral of this.peripherals) peripheral.start(client, this.random.next());
+    this.telemetryTimer = setTimeout(() => {
+      this.catchUp();
+      this.report();
+    }, this.random.next() * this.telemetryInterval());
   }
 
   /** Goes offline on purpose: publishes offline presence, then disconnects cleanly. */
@@ -325,7 +358,7 @@ export class PivotMachine {
     this.frozen = false;
     this.catchUp();
     this.logger.debug('Unfrozen', { machine: this.id });
-    for (const peripheral of this.peripherals) peripheral.start(client);
+    if (!this.holding) for (const peripheral of this.peripherals) peripheral.start(client);
     if (!this.announceWhenThawed) return this.report();
     this.announceWhenThawed = false;
     this.announce(client).catch((error: unknown) =>
@@ -458,14 +491,17 @@ export class PivotMachine {
   /** Publishes telemetry now and schedules the next report at the interval for the status. */
   private report(): void {
     clearTimeout(this.telemetryTimer);
-    if (!this.client || this.frozen) return;
+    if (!this.client || this.frozen || this.holding) return;
     this.send(topics.telemetry(this.id), this.telemetry(), false, () => (this.reportsAcknowledged += 1));
-    const interval = this.arm.isMoving ? this.settings.movingTelemetryMs : this.settings.restingTelemetryMs;
     this.telemetryTimer = setTimeout(() => {
       this.catchUp();
       this.report();
-    }, interval);
+    }, this.telemetryInterval());
     this.watchPressure();
+  }
+
+  private telemetryInterval(): number {
+    return this.arm.isMoving ? this.settings.movingTelemetryMs : this.settings.restingTelemetryMs;
   }
 
   /** With the water cut, wakes when the low-pressure safety is due, to report its alarm at once. */

@@ -1,7 +1,7 @@
 import type { MqttClient } from 'mqtt';
 import type { Logger } from './logger';
 
-/** Publishes a retained reading at once and then every interval, as stations and soil sensors do. */
+/** Publishes a retained reading every interval, as stations and soil sensors do: the first at once, or `phase` into the interval. */
 export class RetainedReporter {
   private timer: NodeJS.Timeout | undefined;
 
@@ -12,13 +12,19 @@ export class RetainedReporter {
     private readonly logger: Logger,
   ) {}
 
-  start(client: MqttClient): void {
+  /** `phase`: how far into its interval the first reading falls, 0–1; 0, at once, by default. */
+  start(client: MqttClient, phase = 0): void {
     this.stop();
-    this.publish(client);
-    this.timer = setInterval(() => this.publish(client), this.intervalMs);
+    const begin = () => {
+      this.publish(client);
+      this.timer = setInterval(() => this.publish(client), this.intervalMs);
+    };
+    if (phase > 0) this.timer = setTimeout(begin, phase * this.intervalMs);
+    else begin();
   }
 
   stop(): void {
+    // The first reading's timeout or the interval: Node clears either this way.
     clearInterval(this.timer);
   }
 

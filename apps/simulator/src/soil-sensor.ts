@@ -100,10 +100,10 @@ export class SoilSensor {
     return this.soil.moisture;
   }
 
-  /** Publishes through its controller's connection (see PivotMachine.speakFor). */
-  start(client: MqttClient): void {
+  /** Publishes through its controller's connection (see PivotMachine.speakFor), the first reading `phase` (0–1) into its interval. */
+  start(client: MqttClient, phase = 0): void {
     this.lastDried = Date.now();
-    this.reporter.start(client);
+    this.reporter.start(client, phase);
   }
 
   stop(): void {

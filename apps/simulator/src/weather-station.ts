@@ -47,9 +47,9 @@ export class WeatherStation {
     );
   }
 
-  /** Publishes through its controller's connection (see PivotMachine.speakFor). */
-  start(client: MqttClient): void {
-    this.reporter.start(client);
+  /** Publishes through its controller's connection (see PivotMachine.speakFor), the first reading `phase` (0–1) into its interval. */
+  start(client: MqttClient, phase = 0): void {
+    this.reporter.start(client, phase);
   }
 
   stop(): void {

@@ -1,16 +1,18 @@
 import {
   MachineProgramMessageSchema,
   PresenceMessageSchema,
+  ReplyMessageSchema,
   SoilMessageSchema,
   TOPIC_ROOT,
+  TelemetryMessageSchema,
   WeatherMessageSchema,
   topics,
 } from '@pivot/contracts';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { DEMO_MACHINES, startDemoFleet } from '../src/demo-fleet';
-import { Fleet, type FleetOptions, startFleet } from '../src/fleet';
+import { Fleet, type FleetOptions, createFleet, startFleet } from '../src/fleet';
 import { describeOnBrokers, uniqueId } from './support/brokers';
-import { forget } from './support/protocol-harness';
+import { forget, sleep } from './support/protocol-harness';
 import { TestServer, json } from './support/test-server';
 
 const FAST_INTERVALS = { movingTelemetryMs: 100, restingTelemetryMs: 300, weatherMs: 200, soilMs: 200 };
@@ -76,6 +78,54 @@ describeOnBrokers('fleet', (brokerUrl) => {
         });
       }
     });
+  });
+
+  it('holds every report, answering commands, until told to report, then spreads the reports over their intervals', async () => {
+    const intervalMs = 1000;
+    const fleet = await started(async (options) => {
+      const held = createFleet({
+        ...options,
+        count: 6,
+        holdReports: true,
+        intervals: {
+          movingTelemetryMs: intervalMs,
+          restingTelemetryMs: intervalMs,
+          weatherMs: intervalMs,
+          soilMs: intervalMs,
+        },
+      });
+      await held.start();
+      return held;
+    });
+    const reportTopics = [
+      ...fleet.machines.map((machine) => topics.telemetry(machine.id)),
+      ...fleet.stations.map((station) => topics.weather(station.machineId, station.id)),
+      ...fleet.sensors.map((sensor) => topics.soil(sensor.machineId, sensor.id)),
+    ];
+    const first = fleet.machines[0]!;
+    const identify = await server.send(first.id, { type: 'identify' });
+    await vi.waitFor(() => expect(server.repliesTo(identify.id)).toHaveLength(1));
+    expect(ReplyMessageSchema.parse(json(server.repliesTo(identify.id)[0]))).toMatchObject({ ok: true });
+    for (const machine of fleet.machines) {
+      expect(PresenceMessageSchema.parse(json(server.on(topics.presence(machine.id)).at(-1)))).toMatchObject({
+        online: true,
+      });
+    }
+    await sleep(1.5 * intervalMs);
+    expect(reportTopics.flatMap((topic) => server.on(topic))).toEqual([]);
+
+    const told = Date.now();
+    fleet.startReporting();
+    await vi.waitFor(() => {
+      for (const topic of reportTopics) expect(server.on(topic).length).toBeGreaterThan(0);
+    }, 3 * intervalMs);
+    const firstReports = fleet.machines.map(
+      (machine) => TelemetryMessageSchema.parse(json(server.on(topics.telemetry(machine.id))[0])).ts - told,
+    );
+    // Within one interval, give or take a timer running late on a busy machine.
+    for (const after of firstReports) expect(after).toBeLessThan(intervalMs + 300);
+    // Six machines at random points of a second: all within a tenth of it is a chance of 1 in 16,000.
+    expect(Math.max(...firstReports) - Math.min(...firstReports)).toBeGreaterThan(intervalMs / 10);
   });
 
   it('runs the demo machines with their programs, 20 times faster than life', async () => {
