@@ -190,6 +190,7 @@ type Setting = {
   database: Awaited<ReturnType<typeof scratchDatabase>>;
   pool: pg.Pool;
   db: Database;
+  stopVacuuming: () => Promise<void>;
 };
 
 /** The Mosquitto with dynamic security, the scratch database and the compiled servers on them. */
@@ -237,7 +238,8 @@ async function startSetting(adminPassword: string, instances: number): Promise<S
     const pool = new pg.Pool({ connectionString: database.url, max: 2 });
     forgetDatabase();
     forgetMosquitto();
-    return { mosquitto, servers, database, pool, db: drizzle(pool) as unknown as Database };
+    const stopVacuuming = await vacuumWithoutAutovacuum(pool);
+    return { mosquitto, servers, database, pool, db: drizzle(pool) as unknown as Database, stopVacuuming };
   } catch (error) {
     await Promise.all(servers.map((server) => server.stop()));
     await mosquitto.stop();
@@ -256,7 +258,28 @@ async function tableSizes(pool: pg.Pool): Promise<Map<string, number>> {
   return new Map(rows.map((row) => [row.name, Number(row.bytes)]));
 }
 
+/**
+ * A PostgreSQL server with autovacuum off (a developer's, say) keeps every updated row's old
+ * version, and the machines' state and water tables are updated all the time: the database would
+ * grow many times faster than on a server as it runs in production. There the bench vacuums its
+ * database once a minute, as autovacuum's launcher would look; elsewhere it leaves it to autovacuum.
+ */
+async function vacuumWithoutAutovacuum(pool: pg.Pool): Promise<() => Promise<void>> {
+  const { rows } = await pool.query<{ autovacuum: string }>('show autovacuum');
+  if (rows[0]?.autovacuum === 'on') return () => Promise.resolve();
+  printNote('autovacuum is off on this PostgreSQL server: the bench vacuums its database every minute instead.');
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = pool.query('vacuum').catch((error: unknown) => printNote(`vacuum failed: ${String(error)}`));
+  }, 60_000);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
+
 async function stopSetting(setting: Setting): Promise<void> {
+  await setting.stopVacuuming();
   await setting.pool.end();
   await Promise.all(setting.servers.map((server) => server.stop()));
   await setting.mosquitto.stop();
