@@ -84,10 +84,21 @@ export function addWater(db: Queryable, machineId: string, date: DayOfYear, cell
  * runs on the event loop's thread: callers keep to a few dozen cells.
  */
 export async function addWaterOfMachines(db: Queryable, waters: MachineWater[]): Promise<void> {
-  const cells = waters.flatMap((water) => water.cells.map((cell) => ({ ...water, ...cell })));
-  if (cells.length === 0) return;
-  type Cell = (typeof cells)[number];
-  const column = (value: (cell: Cell) => number | string) => sql.param(cells.map(value));
+  // A column each, filled in one pass: with an object per cell on the way (machine and cell spread
+  // into one), this function was 4 % of the server's busy time at 1,000 machines (its profile).
+  const columns = { machineId: [] as string[], year: [] as number[], day: [] as number[] };
+  const cell = { x: [] as number[], y: [] as number[], mm: [] as number[] };
+  for (const { machineId, date, cells } of waters) {
+    for (const { x, y, mm } of cells) {
+      columns.machineId.push(machineId);
+      columns.year.push(date.year);
+      columns.day.push(date.day);
+      cell.x.push(x);
+      cell.y.push(y);
+      cell.mm.push(mm);
+    }
+  }
+  if (cell.x.length === 0) return;
   const day = sql`cardinality(excluded.days)`;
   const stored = sql`cardinality(${waterCellYears.days})`;
   // The first element to rewrite: the day, or the one after the array's end if the day is later.
@@ -96,12 +107,12 @@ export async function addWaterOfMachines(db: Queryable, waters: MachineWater[]):
   await db.execute(sql`
     with cell as (
       select * from unnest(
-        ${column((cell) => cell.machineId)}::text[],
-        ${column((cell) => cell.date.year)}::int[],
-        ${column((cell) => cell.date.day)}::int[],
-        ${column((cell) => cell.x)}::int[],
-        ${column((cell) => cell.y)}::int[],
-        ${column((cell) => cell.mm)}::float8[]
+        ${sql.param(columns.machineId)}::text[],
+        ${sql.param(columns.year)}::int[],
+        ${sql.param(columns.day)}::int[],
+        ${sql.param(cell.x)}::int[],
+        ${sql.param(cell.y)}::int[],
+        ${sql.param(cell.mm)}::float8[]
       ) as cell(machine_id, year, day, x, y, mm)
     ), machine as (
       select id, (select coalesce(max(${waterCellYears.revision}), 0) + 1 from ${waterCellYears} where ${waterCellYears.machineId} = id) as revision
