@@ -9,7 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type DatabaseHandle, openPglite } from '../../src/db/client';
-import { reportsBetween } from '../../src/modules/telemetry/telemetry.repository';
+import { reportsBetween, reportsOfMachinesBetween } from '../../src/modules/telemetry/telemetry.repository';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
 import { WATER_GRID_STEP_M, WaterAccounting } from '../../src/modules/watermap/water-accounting';
 import { waterCellYears } from '../../src/modules/watermap/watermap.table';
@@ -132,13 +132,15 @@ describe('the water accounting', () => {
       const accounting = new WaterAccounting({
         db,
         sprinklers: { machineIds: () => Promise.resolve([machineId]) },
-        reports: { between: reportsBetween },
+        // Report rows only: no day of these machines is packed.
+        reports: { between: reportsBetween, firstPages: reportsOfMachinesBetween },
         timeZone: 'Europe/Warsaw',
         logger,
       });
       return () => accounting.runOnce(new Date(latest));
     };
     return {
+      machineId,
       store,
       count: instance(),
       instance,
@@ -176,6 +178,35 @@ describe('the water accounting', () => {
     await machine.count();
     const hours = (steps.length * REPORT_EVERY_MS) / 3_600_000;
     expect(Math.abs((await machine.volume()) / (90 * hours) - 1)).toBeLessThan(0.01);
+  }, 120_000);
+
+  it('counts the machines of a run together, each its own water once, while other instances count some of them', async () => {
+    // Three machines at a real pivot's pace for 10 hours (several rounds each), one at rest.
+    const degrees = degreesInFiveSeconds(300, 0.05);
+    const steps = Array.from({ length: 7200 }, () => degrees);
+    const watering = await Promise.all([1, 2, 3].map(() => machineWith(turning(steps, { distance: 300, flow: 90 }))));
+    const resting = await machineWith(
+      turning(
+        Array.from({ length: 720 }, () => 0),
+        { distance: 300, flow: 0 },
+      ),
+    );
+    const fleet = [...watering, resting];
+    const latest = new Date(START + steps.length * REPORT_EVERY_MS);
+    const all = new WaterAccounting({
+      db: database.db,
+      sprinklers: { machineIds: () => Promise.resolve(fleet.map((machine) => machine.machineId)) },
+      reports: { between: reportsBetween, firstPages: reportsOfMachinesBetween },
+      timeZone: 'Europe/Warsaw',
+      logger: pino({ level: 'silent' }),
+    });
+    await Promise.all([all.runOnce(latest), watering[0]!.count(), watering[2]!.instance()(), resting.count()]);
+    await all.runOnce(latest);
+    const hours = (steps.length * REPORT_EVERY_MS) / 3_600_000;
+    for (const machine of watering) {
+      expect(Math.abs((await machine.volume()) / (90 * hours) - 1)).toBeLessThan(0.01);
+    }
+    expect(await resting.volume()).toBe(0);
   }, 120_000);
 
   it('moves the progress of a machine at rest once, while several instances count it, and counts its water once it waters', async () => {

@@ -5,6 +5,7 @@ import { unpackDayAsync } from './packed-day';
 import {
   type PackedDayInfo,
   firstPackedDayStart,
+  machinesWithPackedDays,
   packedBytes,
   packedDaysOverlapping,
 } from './telemetry-packing.repository';
@@ -28,7 +29,10 @@ export class StoredReports {
   constructor(
     private readonly deps: {
       db: Database;
-      telemetry: Pick<TelemetryService, 'rowsBetween' | 'reportsBetween' | 'oldestRowTime'>;
+      telemetry: Pick<
+        TelemetryService,
+        'rowsBetween' | 'reportsBetween' | 'reportsOfMachinesBetween' | 'oldestRowTime'
+      >;
       timeZone: string;
     },
   ) {}
@@ -106,6 +110,26 @@ export class StoredReports {
       packed.sort((a, b) => a.ts - b.ts);
     }
     return merged(packed, rows).slice(0, limit);
+  }
+
+  /**
+   * `between` for many machines at once, each from its own `from`: what the water accounting
+   * reads first for every machine of a run. Their report rows are read in one query; a machine
+   * with a packed day in its range (rare: packed days are past ones) is read on its own, after
+   * the rows, as `between` does, so that a day packed meanwhile is seen in one form or the other.
+   */
+  async firstPages(
+    db: Queryable,
+    ranges: { machineId: string; from: Date }[],
+    until: Date,
+    limit: number,
+  ): Promise<Map<string, StoredReport[]>> {
+    const pages = await this.deps.telemetry.reportsOfMachinesBetween(db, ranges, until, limit);
+    const packed = await machinesWithPackedDays(db, ranges, until);
+    for (const { machineId, from } of ranges) {
+      if (packed.has(machineId)) pages.set(machineId, await this.between(db, machineId, from, until, limit));
+    }
+    return pages;
   }
 
   private unpack(db: Queryable, machineId: string, day: PackedDayInfo): Promise<TelemetryRow[]> {

@@ -29,6 +29,25 @@ export async function packedDaysOverlapping(
     .orderBy(asc(telemetryDays.firstTs));
 }
 
+/** Which of the machines have a packed day overlapping their own range from `from` to `until`, in one query. */
+export async function machinesWithPackedDays(
+  db: Queryable,
+  ranges: { machineId: string; from: Date }[],
+  until: Date,
+): Promise<Set<string>> {
+  if (ranges.length === 0) return new Set();
+  const answer = await db.execute(sql`
+    select distinct machine.id as "machineId"
+    from unnest(
+      ${sql.param(ranges.map((range) => range.machineId))}::text[],
+      ${sql.param(ranges.map((range) => range.from.toISOString()))}::timestamptz[]
+    ) as machine(id, after)
+    join ${telemetryDays} on ${telemetryDays.machineId} = machine.id
+    where ${telemetryDays.lastTs} >= machine.after and ${telemetryDays.firstTs} <= ${until.toISOString()}::timestamptz`);
+  const rows = (answer as unknown as { rows: { machineId: string }[] }).rows;
+  return new Set(rows.map((row) => row.machineId));
+}
+
 export async function packedBytes(db: Queryable, machineId: string, day: string): Promise<Uint8Array | undefined> {
   const [row] = await db
     .select({ packed: telemetryDays.packed })

@@ -209,6 +209,54 @@ export async function reportsBetween(
   }));
 }
 
+/**
+ * Each machine's first `limit` reports from its own `from` up to `until`, both included, oldest
+ * first, in one statement (the IDs and times as array parameters, a lateral read per machine):
+ * what the water accounting reads first for every machine of a run, where a query per machine
+ * cost the server a round trip and its building and parsing each. A machine without reports in
+ * its range is not in the map.
+ */
+export async function reportsOfMachinesBetween(
+  db: Queryable,
+  ranges: { machineId: string; from: Date }[],
+  until: Date,
+  limit: number,
+): Promise<Map<string, StoredReport[]>> {
+  const pages = new Map<string, StoredReport[]>();
+  if (ranges.length === 0) return pages;
+  const answer = await db.execute(sql`
+    select machine.id as "machineId", report.*
+    from unnest(
+      ${sql.param(ranges.map((range) => range.machineId))}::text[],
+      ${sql.param(ranges.map((range) => range.from.toISOString()))}::timestamptz[]
+    ) as machine(id, after)
+    cross join lateral (
+      select (extract(epoch from ${telemetry.ts}) * 1000)::float8 as ts, ${telemetry.status} as status,
+        ${telemetry.angle} as angle, ${telemetry.distance} as distance, ${telemetry.flow} as flow
+      from ${telemetry}
+      where ${telemetry.machineId} = machine.id and ${telemetry.ts} >= machine.after
+        and ${telemetry.ts} <= ${until.toISOString()}::timestamptz
+      order by ${telemetry.ts}
+      limit ${limit}::int
+    ) as report`);
+  type Row = { machineId: string; ts: number | string; status: SprinklerStatus } & Record<
+    'angle' | 'distance' | 'flow',
+    number | string
+  >;
+  for (const row of (answer as unknown as { rows: Row[] }).rows) {
+    let page = pages.get(row.machineId);
+    if (!page) pages.set(row.machineId, (page = []));
+    page.push({
+      ts: Number(row.ts),
+      status: row.status,
+      angle: Number(row.angle),
+      distance: Number(row.distance),
+      flow: Number(row.flow),
+    });
+  }
+  return pages;
+}
+
 /** A stored report, every column but the machine's ID; `ts` in ms since the epoch. */
 export type TelemetryRow = {
   ts: number;

@@ -17,6 +17,7 @@ import {
   oldestRowTime,
   reportingMachineIds,
   reportsBetween,
+  reportsOfMachinesBetween,
   rowsBetween,
   updateMachineProgram,
   updateMachineStatus,
@@ -124,6 +125,16 @@ export class TelemetryService {
   /** A machine's stored reports from `from` up to `until`, oldest first. */
   reportsBetween(db: Queryable, machineId: string, from: Date, until: Date, limit: number): Promise<StoredReport[]> {
     return reportsBetween(db, machineId, from, until, limit);
+  }
+
+  /** Each machine's first stored report rows from its own `from` up to `until`, oldest first, in one query. */
+  reportsOfMachinesBetween(
+    db: Queryable,
+    ranges: { machineId: string; from: Date }[],
+    until: Date,
+    limit: number,
+  ): Promise<Map<string, StoredReport[]>> {
+    return reportsOfMachinesBetween(db, ranges, until, limit);
   }
 
   /**

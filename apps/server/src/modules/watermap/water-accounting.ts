@@ -2,16 +2,19 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { localDate } from '../../time/local-day';
 import type { SprinklersService } from '../sprinklers';
+import type { StoredReport } from '../telemetry';
 import type { StoredReports } from '../telemetry-packing';
 import { type DayOfYear, dayOfYear } from './day-of-year';
 import { RoundGrid } from './round-grid';
 import { TimeSlicer } from './time-slicer';
 import { type NoWedge, type WaterReport, sweptWedge, waterOnWedge, wedgePieces } from './water-grid';
 import {
-  addWater,
+  type MachineWater,
+  type ProgressMove,
+  addWaterOfMachines,
+  addWaterProgress,
   advanceWaterProgress,
   claimWaterProgress,
-  setWaterProgress,
   waterProgressOfMachines,
 } from './watermap.repository';
 
@@ -34,6 +37,11 @@ const ROWS_PER_ROUND = 10_000;
  */
 const REPORTS_PER_READ = 250;
 const ROWS_PER_WRITE = 50;
+/**
+ * Machines whose first reports are read in one query: at 250 reports each at most, a read of
+ * the machines of a fleet whose accounting is up to date brings a report or two of each.
+ */
+const MACHINES_PER_READ = 200;
 const MIN_PAGE_SPAN_MS = 1000;
 /**
  * Half a millisecond of computing (ten times that before the JIT has compiled it): the widest
@@ -50,6 +58,9 @@ const IMPLAUSIBLE_WARNING_EVERY_MS = 60_000;
 
 /** What one round counted for a machine, ready to be written. */
 type Round = {
+  machineId: string;
+  /** Where the machine's progress was when the round was counted: where it starts. */
+  from: Date;
   grid: RoundGrid;
   /** The local day of every pair counted: the day the first report of the pair was sent. */
   day: DayOfYear;
@@ -61,12 +72,14 @@ type Round = {
 };
 
 /**
- * Turns stored telemetry into water on each machine's grid, a machine at a time, a round at a
- * time: the reports are read and spread over the grid outside any transaction, in slices that
- * hand the event loop back every few milliseconds, and then written in a short transaction
- * that first takes the machine's progress row. Every server instance runs it; if another one
- * holds the machine or has counted it since this one read its progress, this round is thrown
- * away, so each report is counted once however many instances there are.
+ * Turns stored telemetry into water on each machine's grid, a round at a time: the reports are
+ * read and spread over the grid outside any transaction, in slices that hand the event loop back
+ * every few milliseconds, and then written in a short transaction that first takes the progress
+ * rows of the machines it writes. The statements serve many machines each (their first reports,
+ * their progress, their water): a fleet's accounting costs a few statements a run, not a few
+ * per machine. Every server instance runs it; if another one holds a machine or has counted it
+ * since this one read its progress, that machine's round is thrown away, so each report is
+ * counted once however many instances there are.
  */
 export class WaterAccounting {
   private timer: NodeJS.Timeout | undefined;
@@ -79,7 +92,7 @@ export class WaterAccounting {
       db: Database;
       sprinklers: Pick<SprinklersService, 'machineIds'>;
       /** Reads report rows and packed days alike. */
-      reports: Pick<StoredReports, 'between'>;
+      reports: Pick<StoredReports, 'between' | 'firstPages'>;
       timeZone: string;
       logger: FastifyBaseLogger;
     },
@@ -105,75 +118,136 @@ export class WaterAccounting {
   /**
    * Every machine's progress is read in one query as the run begins, not one query per machine:
    * a progress another instance moved since is caught where the round is written (the claim),
-   * and that round is thrown away, as when it moves while this one counts.
+   * and that round is thrown away, as when it moves while this one counts. Each pass counts a
+   * round of every machine left; a machine with a long backlog is counted in several rounds of
+   * bounded size, a pass each.
    */
   private async countAll(until: Date): Promise<void> {
     const slicer = new TimeSlicer(SLICE_MS);
     const machineIds = await this.deps.sprinklers.machineIds();
     const progress = await waterProgressOfMachines(this.deps.db, machineIds);
-    for (const machineId of machineIds) {
-      let from: Date | undefined = progress.get(machineId) ?? new Date(0);
-      while (from) {
-        // A machine with a long backlog is counted in several rounds of bounded size.
-        from = await this.countMachine(machineId, from, until, slicer);
+    await addWaterProgress(
+      this.deps.db,
+      machineIds.filter((machineId) => !progress.has(machineId)),
+    );
+    let left = machineIds.map((machineId) => ({ machineId, from: progress.get(machineId) ?? new Date(0) }));
+    while (left.length > 0) {
+      const next: { machineId: string; from: Date }[] = [];
+      for (let offset = 0; offset < left.length; offset += MACHINES_PER_READ) {
+        next.push(...(await this.countMachines(left.slice(offset, offset + MACHINES_PER_READ), until, slicer)));
       }
+      left = next;
     }
   }
 
-  /** Where the machine's next round starts when there may be more to count for it; undefined when not. */
-  private async countMachine(
-    machineId: string,
-    from: Date,
+  /**
+   * A round of each machine, written together once their rows would pass a round's bound; where
+   * the next round of each machine that may have more to count starts.
+   */
+  private async countMachines(
+    machines: { machineId: string; from: Date }[],
     until: Date,
     slicer: TimeSlicer,
-  ): Promise<Date | undefined> {
-    await slicer.pause();
-    const round = await this.count(machineId, from, until, slicer);
-    if (!round) return undefined;
-    const written =
-      round.grid.size === 0
-        ? // No water (a machine at rest): only its progress moves, without a transaction.
-          await advanceWaterProgress(this.deps.db, machineId, from, new Date(round.lastTs))
-        : await this.write(machineId, from, round, slicer);
-    if (!written) return undefined;
-    this.warnImplausible(machineId, round.implausible);
-    return round.more ? new Date(round.lastTs) : undefined;
+  ): Promise<{ machineId: string; from: Date }[]> {
+    const firstPages = await this.deps.reports.firstPages(this.deps.db, machines, until, REPORTS_PER_READ);
+    const more: { machineId: string; from: Date }[] = [];
+    let rounds: Round[] = [];
+    let rows = 0;
+    const writeRounds = async () => {
+      for (const round of await this.write(rounds, slicer)) {
+        this.warnImplausible(round.machineId, round.implausible);
+        if (round.more) more.push({ machineId: round.machineId, from: new Date(round.lastTs) });
+      }
+      rounds = [];
+      rows = 0;
+    };
+    for (const { machineId, from } of machines) {
+      await slicer.pause();
+      const round = await this.count(machineId, from, until, firstPages.get(machineId) ?? [], slicer);
+      if (!round) continue;
+      if (rows > 0 && rows + round.grid.size > ROWS_PER_ROUND) await writeRounds();
+      rounds.push(round);
+      rows += round.grid.size;
+    }
+    await writeRounds();
+    return more;
   }
 
-  /** Writes a round's water and moves the machine's progress, in one transaction; false if another instance counted it. */
-  private write(machineId: string, from: Date, round: Round, slicer: TimeSlicer): Promise<boolean> {
-    return this.deps.db.transaction(async (tx) => {
-      // Held by another instance, or counted by one since `from` was read: its count stands. A
-      // machine whose progress was read (any `from` but the start of time) has its row already.
-      const claimed = await claimWaterProgress(tx, machineId, from.getTime() !== 0);
-      if (claimed?.getTime() !== from.getTime()) return false;
-      for (let offset = 0; offset < round.grid.size; offset += ROWS_PER_WRITE) {
-        await addWater(tx, machineId, round.day, round.grid.rows(offset, offset + ROWS_PER_WRITE));
-        await slicer.pause();
-      }
-      await setWaterProgress(tx, machineId, new Date(round.lastTs));
-      return true;
+  /**
+   * Writes rounds: the progress of those without water (machines at rest) moves in one statement
+   * without a transaction; the others' water and progress are written in one transaction that
+   * first takes their progress rows. The rounds written: not those of a machine another instance
+   * held or had counted since its progress was read (its count stands).
+   */
+  private async write(rounds: Round[], slicer: TimeSlicer): Promise<Round[]> {
+    const move = (round: Round): ProgressMove => ({
+      machineId: round.machineId,
+      from: round.from,
+      to: new Date(round.lastTs),
     });
+    const resting = rounds.filter((round) => round.grid.size === 0);
+    const moved = await advanceWaterProgress(this.deps.db, resting.map(move));
+    const watering = rounds.filter((round) => round.grid.size > 0);
+    const written =
+      watering.length === 0
+        ? []
+        : await this.deps.db.transaction(async (tx) => {
+            const claimed = await claimWaterProgress(
+              tx,
+              watering.map((round) => round.machineId),
+            );
+            const mine = watering.filter((round) => claimed.get(round.machineId)?.getTime() === round.from.getTime());
+            const cells = mine.flatMap((round) =>
+              Array.from({ length: Math.ceil(round.grid.size / ROWS_PER_WRITE) }, (_, index) => ({ round, index })),
+            );
+            // A few dozen cells a statement, of one machine or several.
+            let batch: MachineWater[] = [];
+            let size = 0;
+            for (const { round, index } of cells) {
+              const part = round.grid.rows(index * ROWS_PER_WRITE, (index + 1) * ROWS_PER_WRITE);
+              batch.push({ machineId: round.machineId, date: round.day, cells: part });
+              size += part.length;
+              if (size >= ROWS_PER_WRITE) {
+                await addWaterOfMachines(tx, batch);
+                await slicer.pause();
+                batch = [];
+                size = 0;
+              }
+            }
+            await addWaterOfMachines(tx, batch);
+            await advanceWaterProgress(tx, mine.map(move));
+            return mine;
+          });
+    return [...resting.filter((round) => moved.has(round.machineId)), ...written];
   }
 
   /**
    * Spreads the water of the machine's reports after `from` over the grid, up to a round's
-   * worth; undefined when there is no new pair of reports.
+   * worth, starting with its first page of reports (read with other machines'); undefined when
+   * there is no new pair of reports.
    */
-  private async count(machineId: string, from: Date, until: Date, slicer: TimeSlicer): Promise<Round | undefined> {
+  private async count(
+    machineId: string,
+    from: Date,
+    until: Date,
+    firstPage: StoredReport[],
+    slicer: TimeSlicer,
+  ): Promise<Round | undefined> {
     const grid = new RoundGrid();
     let previous: WaterReport | undefined;
     let date: string | undefined;
     let pairs = 0;
     let implausible = 0;
     const round = (lastTs: number, more: boolean): Round => ({
+      machineId,
+      from,
       grid,
       day: dayOfYear(new Date(`${date!}T00:00:00Z`)),
       lastTs,
       implausible,
       more,
     });
-    for await (const page of this.pages(machineId, from, until)) {
+    for await (const page of this.pages(machineId, from, until, firstPage)) {
       await slicer.pause();
       for (const report of page) {
         // Each page starts with the last report of the one before.
@@ -194,30 +268,37 @@ export class WaterAccounting {
   }
 
   /**
-   * The machine's reports from `from` up to `until`, a page at a time. The first page asks for
-   * the whole range (for a machine counted up to date it holds a report or two); each one after
-   * it asks for a stretch of time about twice what the one before took, not the rest of the
-   * range: PGlite never analyses its tables, and without statistics the planner sorts every
-   * report in the range for each page, which made counting a season's backlog five times slower.
+   * The machine's reports from `from` up to `until`, a page at a time. The first page, read
+   * before, asked for the whole range (for a machine counted up to date it holds a report or
+   * two); each one after it asks for a stretch of time about twice what the one before took,
+   * not the rest of the range: PGlite never analyses its tables, and without statistics the
+   * planner sorts every report in the range for each page, which made counting a season's
+   * backlog five times slower.
    */
-  private async *pages(machineId: string, from: Date, until: Date): AsyncGenerator<WaterReport[]> {
+  private async *pages(
+    machineId: string,
+    from: Date,
+    until: Date,
+    firstPage: StoredReport[],
+  ): AsyncGenerator<WaterReport[]> {
     let after = from.getTime();
     let spanMs = Infinity;
+    let page = firstPage;
     for (;;) {
       const pageUntil = Math.min(until.getTime(), after + spanMs);
-      const page = await this.deps.reports.between(
-        this.deps.db,
-        machineId,
-        new Date(after),
-        new Date(pageUntil),
-        REPORTS_PER_READ,
-      );
       yield page;
       const last = page.at(-1)?.ts ?? after;
       if (page.length === REPORTS_PER_READ) spanMs = Math.max(MIN_PAGE_SPAN_MS, 2 * (last - page[0]!.ts));
       else if (pageUntil === until.getTime()) return;
       else spanMs *= 2;
       after = last;
+      page = await this.deps.reports.between(
+        this.deps.db,
+        machineId,
+        new Date(after),
+        new Date(Math.min(until.getTime(), after + spanMs)),
+        REPORTS_PER_READ,
+      );
     }
   }
 
