@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from '@/config/create-store';
 import { Button } from '../button';
@@ -12,7 +12,9 @@ function DialogView({ dialog }: { dialog: OpenDialog }) {
   const messageId = useId();
   const inputId = useId();
 
-  useEffect(() => {
+  // Shown as a modal in the render that mounts it, before the next input: Preact runs plain effects
+  // only after a frame, and a click meanwhile would land on the page behind (as FormDialog).
+  useLayoutEffect(() => {
     const element = ref.current;
     // The native modal dialog traps focus, makes the page behind it inert and answers Escape.
     element?.showModal();
