@@ -1,5 +1,5 @@
 import type { IncidentKind } from '@pivot/contracts';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import type { OpenIncident, Watch } from './incident-rules';
 import { incidents, jobRuns, machineWatch } from './incidents.table';
@@ -13,6 +13,13 @@ export async function tryLockWatch(tx: Queryable): Promise<boolean> {
   // node-postgres and PGlite both answer with the rows under `rows`.
   const [row] = (result as { rows: { locked: boolean }[] }).rows;
   return row?.locked === true;
+}
+
+/** The database's clock as this statement runs, ms since the epoch: the same clock on every instance. */
+export async function databaseClock(tx: Queryable): Promise<number> {
+  const result = await tx.execute(sql`select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms`);
+  const [row] = (result as { rows: { ms: number }[] }).rows;
+  return row!.ms;
 }
 
 /**
@@ -33,14 +40,28 @@ export async function claimJobRun(db: Queryable, job: string, now: Date, periodM
   return claimed.length > 0;
 }
 
-export async function findWatches(db: Queryable): Promise<Map<string, Watch>> {
-  const rows = await db.select().from(machineWatch);
+/** What the previous look saw of the given machines. */
+export async function findWatches(db: Queryable, machineIds: string[]): Promise<Map<string, Watch>> {
+  if (machineIds.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(machineWatch)
+    .where(sql`${machineWatch.machineId} = any(${sql.param(machineIds)}::text[])`);
   return new Map(
     rows.map((row) => [
       row.machineId,
       { status: row.status, lowPressureSince: row.lowPressureSince?.getTime() ?? null },
     ]),
   );
+}
+
+/** The machines whose pressure is low and not for long enough yet: time alone may raise their incident. */
+export async function findLowPressurePending(db: Queryable): Promise<string[]> {
+  const rows = await db
+    .select({ machineId: machineWatch.machineId })
+    .from(machineWatch)
+    .where(isNotNull(machineWatch.lowPressureSince));
+  return rows.map((row) => row.machineId);
 }
 
 export async function saveWatch(db: Queryable, machineId: string, watch: Watch): Promise<void> {
