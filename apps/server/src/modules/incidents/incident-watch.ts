@@ -12,7 +12,6 @@ import type { LiveStateFilter, MachineLiveState, MachineStateRow, TelemetryServi
 import { recordIncident } from './incident-record';
 import { type MachineLook, OFFLINE_AFTER_MS, type OpenIncident, type Watch, judge } from './incident-rules';
 import {
-  databaseClock,
   endIncident,
   findLowPressurePending,
   findOpenIncidents,
@@ -21,23 +20,18 @@ import {
   saveWatch,
   setRecovering,
   tryLockWatch,
+  writesUnseenFrom,
 } from './incidents.repository';
 
 /** How often the machines are looked at: an incident is raised within this of the report that shows it. */
 const LOOK_EVERY_MS = 1000;
 /** How far back the look times that health reports reach. */
 const LOOK_TIMES_KEPT_MS = 60_000;
-/** How often a look reads every machine anyway, by the database's clock: a safety net under the narrow looks. */
-const FULL_LOOK_EVERY_MS = 60_000;
 /**
- * How far before the previous look a narrow look reads the machines changed. A row is dated by
- * the database's clock as the statement writing it runs (`clock_timestamp()`), but a look sees it
- * only once its transaction commits: one that wrote before the previous look read the states and
- * committed after would otherwise be missed. Telemetry is stored in short transactions (a batch's
- * statements, no waiting on anything else in between), so a few seconds covers them; one slower
- * still is caught by the next full look, within a minute.
+ * How often a look reads every machine anyway, by the database's clock: a safety net under the
+ * narrow looks (a write by a role the watch cannot see in pg_stat_activity, a clock stepped back).
  */
-const CHANGED_MARGIN_MS = 5000;
+const FULL_LOOK_EVERY_MS = 60_000;
 /** A second's slack on the silence thresholds: the rules' comparison is in ms, the stored times in µs. */
 const SILENCE_SLACK_MS = 1000;
 const NO_WATCH: Watch = { status: null, lowPressureSince: null };
@@ -80,11 +74,16 @@ export class IncidentWatch {
   /** When each recent look that held the lock ended, and how long it took, ms: the last minute's. */
   private readonly recentLooks: { endedAt: number; ms: number }[] = [];
   /**
-   * What this instance's last look saw: when it read (by the database's clock), when it last read
-   * every machine, and what a change of calls for a full look. Null before its first look and
+   * What this instance's last look saw: from when a write may have been unseen by it (by the
+   * database's clock, see `writesUnseenFrom`), when it last read every machine, and what a change of calls for a full look. Null before its first look and
    * once another instance held the lock: the next look reads every machine.
    */
-  private previous: { at: number; fullAt: number; listeningSince: number | null; machinesKey: string } | null = null;
+  private previous: {
+    unseenFrom: number;
+    fullAt: number;
+    listeningSince: number | null;
+    machinesKey: string;
+  } | null = null;
   private lastJudged: { full: boolean; machines: number } | null = null;
   private readonly job = new RepeatingJob<number>((now = Date.now()) => this.look(now), {
     everyMs: LOOK_EVERY_MS,
@@ -168,8 +167,9 @@ export class IncidentWatch {
       // not know, so `previous` stays null.
       if (!(await tryLockWatch(tx))) return;
       held = true;
-      // Taken before the states are read: a row written after it is newer than this look saw.
-      const at = await databaseClock(tx);
+      // Taken before the states are read: a row this look does not see was written after
+      // `unseenFrom`, by a transaction that had not committed yet or that began later.
+      const { now: at, unseenFrom } = await writesUnseenFrom(tx);
       const machines = await sprinklers.watched(tx);
       const machinesKey = JSON.stringify(
         machines.map((machine) => [
@@ -189,9 +189,9 @@ export class IncidentWatch {
       const states = await telemetry.liveStatesOf(
         tx,
         machines.map((machine) => machine.internalId),
-        full ? undefined : await this.narrowing(tx, previous!.at, open, now),
+        full ? undefined : await this.narrowing(tx, previous!.unseenFrom, open, now),
       );
-      seen = { at, fullAt: full ? at : previous!.fullAt, listeningSince, machinesKey };
+      seen = { unseenFrom, fullAt: full ? at : previous!.fullAt, listeningSince, machinesKey };
       this.lastJudged = { full, machines: states.size };
       // A machine without a state has never connected: the rules judge nothing of it.
       const judged = machines.filter((machine) => states.has(machine.internalId));
@@ -268,7 +268,7 @@ export class IncidentWatch {
    */
   private async narrowing(
     tx: Queryable,
-    previousAt: number,
+    unseenFrom: number,
     open: Map<string, Map<IncidentKind, OpenIncident>>,
     now: number,
   ): Promise<LiveStateFilter> {
@@ -278,7 +278,7 @@ export class IncidentWatch {
     const offlineAfter = (status: 'front' | 'stop') =>
       Math.max(OFFLINE_AFTER_MS, silenceBeforeOfflineMs({ status, flow: 0 }));
     return {
-      changedAfter: new Date(previousAt - CHANGED_MARGIN_MS),
+      changedFrom: new Date(unseenFrom),
       alsoOf: [...open.keys(), ...(await findLowPressurePending(tx))],
       heardBefore: {
         disconnected: heardBefore(OFFLINE_AFTER_MS),

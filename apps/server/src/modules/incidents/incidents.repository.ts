@@ -15,11 +15,25 @@ export async function tryLockWatch(tx: Queryable): Promise<boolean> {
   return row?.locked === true;
 }
 
-/** The database's clock as this statement runs, ms since the epoch: the same clock on every instance. */
-export async function databaseClock(tx: Queryable): Promise<number> {
-  const result = await tx.execute(sql`select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms`);
-  const [row] = (result as { rows: { ms: number }[] }).rows;
-  return row!.ms;
+/**
+ * The database's clock as this statement runs, and the moment from which a write may be unseen
+ * by a statement after this one, ms since the epoch (the same clocks on every instance): the
+ * start of the oldest transaction of this database that has written and not ended, if any began
+ * before now. Its writes are dated no earlier than its start (`clock_timestamp()` as they run),
+ * and a statement sees them only once it commits. Sessions of another role are hidden from
+ * pg_stat_activity without pg_read_all_stats: the server's instances share one role.
+ */
+export async function writesUnseenFrom(tx: Queryable): Promise<{ now: number; unseenFrom: number }> {
+  const result = await tx.execute(sql`
+    select (extract(epoch from now) * 1000)::float8 as now,
+           (extract(epoch from least(now, oldest)) * 1000)::float8 as "unseenFrom"
+    from (
+      select clock_timestamp() as now,
+             (select min(xact_start) from pg_stat_activity
+              where backend_xid is not null and pid <> pg_backend_pid() and datname = current_database()) as oldest
+    ) as clocks`);
+  const [row] = (result as { rows: { now: number; unseenFrom: number }[] }).rows;
+  return row!;
 }
 
 /**

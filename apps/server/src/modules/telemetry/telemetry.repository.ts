@@ -6,8 +6,8 @@ import { type MachineStateRow, machineState, telemetry } from './telemetry.table
 /**
  * What every update of a machine's state sets `changed_at` to (an insert takes it as the column's
  * default): the time the statement runs, not the transaction's start (`now()`), so a row is
- * dated as close as can be to its commit (see the incident watch, which reads rows changed since
- * its last look).
+ * dated as close as can be to its commit. The incident watch reads the rows changed from the
+ * start of the oldest transaction still writing at its previous look (`writesUnseenFrom`).
  */
 const CHANGED_NOW = sql`clock_timestamp()`;
 
@@ -161,13 +161,13 @@ export type MachineLiveState = Pick<
 >;
 
 /**
- * Which of the machines' states a look needs when it need not read them all: those written since
- * a moment, those named, and those whose silence has lasted long enough to make them offline
+ * Which of the machines' states a look needs when it need not read them all: those written from
+ * a moment on, those named, and those whose silence has lasted long enough to make them offline
  * (last heard, by the machine's clock like the rules, at or before the time given for a machine
  * disconnected, moving or resting: the threshold differs, see `silenceBeforeOfflineMs`).
  */
 export type LiveStateFilter = {
-  changedAfter: Date;
+  changedFrom: Date;
   alsoOf: string[];
   heardBefore: { disconnected: Date; moving: Date; resting: Date };
 };
@@ -184,7 +184,7 @@ export async function findLiveStates(
   const wanted =
     only &&
     sql`(
-      ${machineState.changedAt} > ${only.changedAfter.toISOString()}::timestamptz
+      ${machineState.changedAt} >= ${only.changedFrom.toISOString()}::timestamptz
       or ${machineId} = any(${sql.param(only.alsoOf)}::text[])
       or ${lastHeard} is null
       or ${lastHeard} <= case
