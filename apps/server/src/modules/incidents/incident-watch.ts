@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { type IncidentKind, sectorUnderArm } from '@pivot/contracts';
+import { type IncidentKind, sectorUnderArm, silenceBeforeOfflineMs } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Queryable } from '../../db/client';
 import type { HealthProblem } from '../../http/health';
@@ -8,23 +8,32 @@ import type { AlertsService } from '../alerts';
 import type { MachineCommands } from '../commands';
 import type { LogsService } from '../logs';
 import type { SprinklersService } from '../sprinklers';
-import type { MachineLiveState, MachineStateRow, TelemetryService } from '../telemetry';
+import type { LiveStateFilter, MachineLiveState, MachineStateRow, TelemetryService } from '../telemetry';
 import { recordIncident } from './incident-record';
-import { type MachineLook, type OpenIncident, type Watch, judge } from './incident-rules';
+import { type MachineLook, OFFLINE_AFTER_MS, type OpenIncident, type Watch, judge } from './incident-rules';
 import {
   endIncident,
+  findLowPressurePending,
   findOpenIncidents,
   findWatches,
   openIncident,
   saveWatch,
   setRecovering,
   tryLockWatch,
+  writesUnseenFrom,
 } from './incidents.repository';
 
 /** How often the machines are looked at: an incident is raised within this of the report that shows it. */
 const LOOK_EVERY_MS = 1000;
 /** How far back the look times that health reports reach. */
 const LOOK_TIMES_KEPT_MS = 60_000;
+/**
+ * How often a look reads every machine anyway, by the database's clock: a safety net under the
+ * narrow looks (a write by a role the watch cannot see in pg_stat_activity, a clock stepped back).
+ */
+const FULL_LOOK_EVERY_MS = 60_000;
+/** A second's slack on the silence thresholds: the rules' comparison is in ms, the stored times in µs. */
+const SILENCE_SLACK_MS = 1000;
 const NO_WATCH: Watch = { status: null, lowPressureSince: null };
 const NONE_OPEN: ReadonlyMap<IncidentKind, OpenIncident> = new Map();
 
@@ -53,14 +62,29 @@ function isBelowThreshold(machine: WatchedMachine, state: MachineLiveState | und
 }
 
 /**
- * Looks at every added machine once a second and raises incidents by the rules of
+ * Looks at the added machines once a second and raises incidents by the rules of
  * incident-rules.ts. Every instance runs it; a look happens in one transaction that first takes
  * a lock, so one instance looks at a time and each incident begins and ends once. An incident's
- * log entry and its queued alerts are written in that same transaction.
+ * log entry and its queued alerts are written in that same transaction. A look reads and judges
+ * only the machines whose state changed since this instance's previous look or whose verdict
+ * time alone can change (see `narrowing`); every machine at its first look, after another
+ * instance looked, when what it judges by changes, and once a minute.
  */
 export class IncidentWatch {
   /** When each recent look that held the lock ended, and how long it took, ms: the last minute's. */
   private readonly recentLooks: { endedAt: number; ms: number }[] = [];
+  /**
+   * What this instance's last look saw: from when a write may have been unseen by it (by the
+   * database's clock, see `writesUnseenFrom`), when it last read every machine, and what a change of calls for a full look. Null before its first look and
+   * once another instance held the lock: the next look reads every machine.
+   */
+  private previous: {
+    unseenFrom: number;
+    fullAt: number;
+    listeningSince: number | null;
+    machinesKey: string;
+  } | null = null;
+  private lastJudged: { full: boolean; machines: number } | null = null;
   private readonly job = new RepeatingJob<number>((now = Date.now()) => this.look(now), {
     everyMs: LOOK_EVERY_MS,
     onError: (error) => this.deps.logger.error({ err: error }, 'watching for incidents failed'),
@@ -91,6 +115,11 @@ export class IncidentWatch {
   /** Looks at every machine now (unless another instance is looking); resolves when done. */
   lookOnce(now = Date.now()): Promise<void> {
     return this.job.runNow(now);
+  }
+
+  /** Whether this instance's last look read every machine, and how many machines' states it judged. */
+  lastLook(): { full: boolean; machines: number } | null {
+    return this.lastJudged;
   }
 
   /**
@@ -129,25 +158,56 @@ export class IncidentWatch {
     const listeningSince = this.deps.listeningSince();
     const started = performance.now();
     let held = false;
+    const previous = this.previous;
+    let seen: IncidentWatch['previous'] = null;
+    // Until this look commits, what it judged is not done: should it fail, the next reads everything.
+    this.previous = null;
     await db.transaction(async (tx) => {
+      // Another instance looks now when the lock is taken: what it saw and judged, this one does
+      // not know, so `previous` stays null.
       if (!(await tryLockWatch(tx))) return;
       held = true;
+      // Taken before the states are read: a row this look does not see was written after
+      // `unseenFrom`, by a transaction that had not committed yet or that began later.
+      const { now: at, unseenFrom } = await writesUnseenFrom(tx);
       const machines = await sprinklers.watched(tx);
+      const machinesKey = JSON.stringify(
+        machines.map((machine) => [
+          machine.internalId,
+          machine.lowPressureBar,
+          machine.lat,
+          machine.lng,
+          machine.armLength,
+        ]),
+      );
+      const full =
+        previous === null ||
+        previous.listeningSince !== listeningSince ||
+        previous.machinesKey !== machinesKey ||
+        at - previous.fullAt >= FULL_LOOK_EVERY_MS;
+      const open = await findOpenIncidents(tx);
       const states = await telemetry.liveStatesOf(
         tx,
         machines.map((machine) => machine.internalId),
+        full ? undefined : await this.narrowing(tx, previous!.unseenFrom, open, now),
       );
+      seen = { unseenFrom, fullAt: full ? at : previous!.fullAt, listeningSince, machinesKey };
+      this.lastJudged = { full, machines: states.size };
+      // A machine without a state has never connected: the rules judge nothing of it.
+      const judged = machines.filter((machine) => states.has(machine.internalId));
       // A program's sectors are read only where they matter, every second: for a machine whose
       // pressure is below its threshold (see watersHere below), not for the whole fleet.
-      const belowThreshold = machines.filter((machine) => isBelowThreshold(machine, states.get(machine.internalId)));
+      const belowThreshold = judged.filter((machine) => isBelowThreshold(machine, states.get(machine.internalId)));
       const programs = await telemetry.runningProgramsOf(
         tx,
         belowThreshold.map((machine) => machine.internalId),
       );
-      const watches = await findWatches(tx);
-      const open = await findOpenIncidents(tx);
-      const lastMotion = await this.lastMotionWhereAsked(tx, machines, states, watches, open);
-      for (const machine of machines) {
+      const watches = await findWatches(
+        tx,
+        judged.map((machine) => machine.internalId),
+      );
+      const lastMotion = await this.lastMotionWhereAsked(tx, judged, states, watches, open);
+      for (const machine of judged) {
         const state = states.get(machine.internalId);
         const look: MachineLook = {
           machineId: machine.internalId,
@@ -189,10 +249,43 @@ export class IncidentWatch {
         }
       }
     });
+    this.previous = seen;
     if (!held) return;
     const endedAt = Date.now();
     this.recentLooks.push({ endedAt, ms: performance.now() - started });
     this.forgetOldLooks(endedAt);
+  }
+
+  /**
+   * Which machines a look between full ones reads: a machine whose state is unchanged and whose
+   * verdict time alone cannot change is judged as before, so it is not read. Time alone changes
+   * the verdict of a machine whose silence reaches the offline threshold (docs/alerts.md; the
+   * `judge` rules of incident-rules.ts, each kept here), of one with an open incident (its
+   * recovery hold; a person's motion command ends a low pressure), and of one whose pressure is
+   * low but not for long enough yet. A stop is judged unexpected against the motion commands at
+   * the look after it changed the state. The broker connection (`listeningSince`), the watched
+   * machines and their thresholds are judged by a full look when they change.
+   */
+  private async narrowing(
+    tx: Queryable,
+    unseenFrom: number,
+    open: Map<string, Map<IncidentKind, OpenIncident>>,
+    now: number,
+  ): Promise<LiveStateFilter> {
+    const heardBefore = (silenceMs: number) => new Date(now - silenceMs + SILENCE_SLACK_MS);
+    // Offline takes OFFLINE_AFTER_MS of silence, and, while the connection is open, the silence
+    // after which the machine's last report makes it offline (`machineIsOnline`).
+    const offlineAfter = (status: 'front' | 'stop') =>
+      Math.max(OFFLINE_AFTER_MS, silenceBeforeOfflineMs({ status, flow: 0 }));
+    return {
+      changedFrom: new Date(unseenFrom),
+      alsoOf: [...open.keys(), ...(await findLowPressurePending(tx))],
+      heardBefore: {
+        disconnected: heardBefore(OFFLINE_AFTER_MS),
+        moving: heardBefore(offlineAfter('front')),
+        resting: heardBefore(offlineAfter('stop')),
+      },
+    };
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { IncidentKind } from '@pivot/contracts';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import type { OpenIncident, Watch } from './incident-rules';
 import { incidents, jobRuns, machineWatch } from './incidents.table';
@@ -13,6 +13,27 @@ export async function tryLockWatch(tx: Queryable): Promise<boolean> {
   // node-postgres and PGlite both answer with the rows under `rows`.
   const [row] = (result as { rows: { locked: boolean }[] }).rows;
   return row?.locked === true;
+}
+
+/**
+ * The database's clock as this statement runs, and the moment from which a write may be unseen
+ * by a statement after this one, ms since the epoch (the same clocks on every instance): the
+ * start of the oldest transaction of this database that has written and not ended, if any began
+ * before now. Its writes are dated no earlier than its start (`clock_timestamp()` as they run),
+ * and a statement sees them only once it commits. Sessions of another role are hidden from
+ * pg_stat_activity without pg_read_all_stats: the server's instances share one role.
+ */
+export async function writesUnseenFrom(tx: Queryable): Promise<{ now: number; unseenFrom: number }> {
+  const result = await tx.execute(sql`
+    select (extract(epoch from now) * 1000)::float8 as now,
+           (extract(epoch from least(now, oldest)) * 1000)::float8 as "unseenFrom"
+    from (
+      select clock_timestamp() as now,
+             (select min(xact_start) from pg_stat_activity
+              where backend_xid is not null and pid <> pg_backend_pid() and datname = current_database()) as oldest
+    ) as clocks`);
+  const [row] = (result as { rows: { now: number; unseenFrom: number }[] }).rows;
+  return row!;
 }
 
 /**
@@ -33,14 +54,28 @@ export async function claimJobRun(db: Queryable, job: string, now: Date, periodM
   return claimed.length > 0;
 }
 
-export async function findWatches(db: Queryable): Promise<Map<string, Watch>> {
-  const rows = await db.select().from(machineWatch);
+/** What the previous look saw of the given machines. */
+export async function findWatches(db: Queryable, machineIds: string[]): Promise<Map<string, Watch>> {
+  if (machineIds.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(machineWatch)
+    .where(sql`${machineWatch.machineId} = any(${sql.param(machineIds)}::text[])`);
   return new Map(
     rows.map((row) => [
       row.machineId,
       { status: row.status, lowPressureSince: row.lowPressureSince?.getTime() ?? null },
     ]),
   );
+}
+
+/** The machines whose pressure is low and not for long enough yet: time alone may raise their incident. */
+export async function findLowPressurePending(db: Queryable): Promise<string[]> {
+  const rows = await db
+    .select({ machineId: machineWatch.machineId })
+    .from(machineWatch)
+    .where(isNotNull(machineWatch.lowPressureSince));
+  return rows.map((row) => row.machineId);
 }
 
 export async function saveWatch(db: Queryable, machineId: string, watch: Watch): Promise<void> {

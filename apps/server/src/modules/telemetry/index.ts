@@ -9,7 +9,7 @@ declare module 'fastify' {
 }
 
 export { isOnline } from './machine-presence';
-export type { MachineLiveState, StoredReport, TelemetryRow } from './telemetry.repository';
+export type { LiveStateFilter, MachineLiveState, StoredReport, TelemetryRow } from './telemetry.repository';
 export { measuredValues } from './telemetry.repository';
 /** Also for the machine detail's and the machines list's one query, which join each machine to its latest state. */
 export { type MachineStateRow, machineState } from './telemetry.table';

@@ -3,6 +3,14 @@ import { type SQL, and, asc, eq, getTableColumns, gte, isNotNull, lt, lte, sql }
 import type { Queryable } from '../../db/client';
 import { type MachineStateRow, machineState, telemetry } from './telemetry.table';
 
+/**
+ * What every update of a machine's state sets `changed_at` to (an insert takes it as the column's
+ * default): the time the statement runs, not the transaction's start (`now()`), so a row is
+ * dated as close as can be to its commit. The incident watch reads the rows changed from the
+ * start of the oldest transaction still writing at its previous look (`writesUnseenFrom`).
+ */
+const CHANGED_NOW = sql`clock_timestamp()`;
+
 export type TelemetryReport = { machineId: string; message: TelemetryMessage };
 
 /** The measured values of a report, as stored, shown and streamed. */
@@ -63,7 +71,8 @@ export async function updateLatestState(db: Queryable, reports: TelemetryReport[
       pressure = excluded.pressure,
       flow = excluded.flow,
       alarm = excluded.alarm,
-      position = excluded.position
+      position = excluded.position,
+      changed_at = ${CHANGED_NOW}
     where state.reported_at is null or state.reported_at < excluded.reported_at`);
 }
 
@@ -107,7 +116,7 @@ export async function updatePresence(db: Queryable, machineId: string, online: b
   await db
     .insert(machineState)
     .values({ machineId, online, presenceAt: at })
-    .onConflictDoUpdate({ target: machineState.machineId, set: { online, presenceAt: at } });
+    .onConflictDoUpdate({ target: machineState.machineId, set: { online, presenceAt: at, changedAt: CHANGED_NOW } });
 }
 
 export async function updateMachineProgram(
@@ -123,7 +132,7 @@ export async function updateMachineProgram(
   await db
     .insert(machineState)
     .values({ machineId, ...values })
-    .onConflictDoUpdate({ target: machineState.machineId, set: values });
+    .onConflictDoUpdate({ target: machineState.machineId, set: { ...values, changedAt: CHANGED_NOW } });
 }
 
 /**
@@ -151,14 +160,44 @@ export type MachineLiveState = Pick<
   'machineId' | 'online' | 'reportedAt' | 'presenceAt' | 'status' | 'pressure' | 'flow' | 'angle' | 'alarm'
 >;
 
-/** The latest state of the given machines that watching them needs, by machine ID. */
-export async function findLiveStates(db: Queryable, machineIds: string[]): Promise<Map<string, MachineLiveState>> {
+/**
+ * Which of the machines' states a look needs when it need not read them all: those written from
+ * a moment on, those named, and those whose silence has lasted long enough to make them offline
+ * (last heard, by the machine's clock like the rules, at or before the time given for a machine
+ * disconnected, moving or resting: the threshold differs, see `silenceBeforeOfflineMs`).
+ */
+export type LiveStateFilter = {
+  changedFrom: Date;
+  alsoOf: string[];
+  heardBefore: { disconnected: Date; moving: Date; resting: Date };
+};
+
+/** The latest state of the given machines that watching them needs (those of `only`, if given), by machine ID. */
+export async function findLiveStates(
+  db: Queryable,
+  machineIds: string[],
+  only?: LiveStateFilter,
+): Promise<Map<string, MachineLiveState>> {
   if (machineIds.length === 0) return new Map();
   const { machineId, online, reportedAt, presenceAt, status, pressure, flow, angle, alarm } = machineState;
+  const lastHeard = sql`coalesce(${reportedAt}, ${presenceAt})`;
+  const wanted =
+    only &&
+    sql`(
+      ${machineState.changedAt} >= ${only.changedFrom.toISOString()}::timestamptz
+      or ${machineId} = any(${sql.param(only.alsoOf)}::text[])
+      or ${lastHeard} is null
+      or ${lastHeard} <= case
+        when not ${online} then ${only.heardBefore.disconnected.toISOString()}::timestamptz
+        when ${status} in ('front', 'back') or coalesce(${flow}, 0) > 0
+          then ${only.heardBefore.moving.toISOString()}::timestamptz
+        else ${only.heardBefore.resting.toISOString()}::timestamptz
+      end
+    )`;
   const rows = await db
     .select({ machineId, online, reportedAt, presenceAt, status, pressure, flow, angle, alarm })
     .from(machineState)
-    .where(ofMachines(machineIds));
+    .where(and(ofMachines(machineIds), wanted));
   return new Map(rows.map((row) => [row.machineId, row]));
 }
 
@@ -180,7 +219,7 @@ export async function updateMachineStatus(db: Queryable, machineId: string, stat
   await db
     .insert(machineState)
     .values({ machineId, status })
-    .onConflictDoUpdate({ target: machineState.machineId, set: { status } });
+    .onConflictDoUpdate({ target: machineState.machineId, set: { status, changedAt: CHANGED_NOW } });
 }
 
 /** What the water accounting reads of a stored report. */

@@ -7,6 +7,7 @@ import type { QuarantineService } from '../quarantine';
 import { LiveHub } from './live-hub';
 import { TelemetryIngest } from './telemetry-ingest';
 import {
+  type LiveStateFilter,
   type MachineLiveState,
   type StoredReport,
   type TelemetryRow,
@@ -108,8 +109,8 @@ export class TelemetryService {
    * The latest state of the given machines without their programs' sectors, for a look at many
    * machines at a time: the sectors are the bulk of a row, and few such looks need them.
    */
-  liveStatesOf(db: Queryable, machineIds: string[]): Promise<Map<string, MachineLiveState>> {
-    return findLiveStates(db, machineIds);
+  liveStatesOf(db: Queryable, machineIds: string[], only?: LiveStateFilter): Promise<Map<string, MachineLiveState>> {
+    return findLiveStates(db, machineIds, only);
   }
 
   /** The sectors of the program each of the given machines runs, for those that run one. */

@@ -1,5 +1,6 @@
 import type { LineString, ProgramData, SprinklerStatus } from '@pivot/contracts';
 import { SPRINKLER_STATUSES } from '@pivot/contracts';
+import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
@@ -23,6 +24,15 @@ export const machineState = pgTable('machine_state', {
   programName: text('program_name'),
   programData: jsonb('program_data').$type<ProgramData>(),
   programUploadedAt: timestamp('program_uploaded_at', { withTimezone: true }),
+  /**
+   * When the row was last written, by the database's clock as the writing statement ran
+   * (`clock_timestamp()`, set by every statement that writes the row): the incident watch judges
+   * only the machines changed since its last look. Not `reported_at`, the machine's own clock,
+   * by which a late report would look old. Not indexed, so the row's updates stay HOT.
+   */
+  changedAt: timestamp('changed_at', { withTimezone: true })
+    .notNull()
+    .default(sql`clock_timestamp()`),
 });
 
 export type MachineStateRow = typeof machineState.$inferSelect;

@@ -1,0 +1,1 @@
+ALTER TABLE "machine_state" ADD COLUMN "changed_at" timestamp with time zone DEFAULT clock_timestamp() NOT NULL;
