@@ -20,7 +20,18 @@ describe('the server', () => {
       unregisteredReportsDropped: process.env.TEST_MQTT_URL ? expect.any(Number) : 0,
       reportsReceived: expect.any(Number),
       incidentLookMs: expect.objectContaining({ looks: expect.any(Number) }),
+      memoryMb: expect.objectContaining({ resident: expect.any(Number) }),
     });
+  });
+
+  it("answers health with the instance's memory: V8's heap inside what is resident", async () => {
+    const { memoryMb } = (await t.client().get('/api/health')).body as {
+      memoryMb: { resident: number; heapTotal: number; heapUsed: number; external: number };
+    };
+    expect(memoryMb.heapUsed).toBeGreaterThan(1);
+    expect(memoryMb.heapUsed).toBeLessThanOrEqual(memoryMb.heapTotal);
+    expect(memoryMb.heapTotal).toBeLessThan(memoryMb.resident);
+    expect(memoryMb.external).toBeGreaterThan(0);
   });
 
   it('answers health with how long the last minute of incident looks took', async () => {

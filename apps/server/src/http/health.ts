@@ -43,7 +43,30 @@ const HealthSchema = z.strictObject({
     max: z.number().int().nonnegative().nullable(),
     looks: z.number().int().nonnegative(),
   }),
+  /**
+   * This instance's memory, MB (Node's process.memoryUsage()): resident in all, V8's heap as
+   * reserved and as used (live objects and garbage not yet collected), and memory held outside
+   * it (buffers): which of them grows tells where a server's RSS goes.
+   */
+  memoryMb: z.strictObject({
+    resident: z.number().nonnegative(),
+    heapTotal: z.number().nonnegative(),
+    heapUsed: z.number().nonnegative(),
+    external: z.number().nonnegative(),
+  }),
 });
+
+const megabytes = (bytes: number) => Math.round(bytes / 1e5) / 10;
+
+function memoryInMegabytes() {
+  const { rss, heapTotal, heapUsed, external } = process.memoryUsage();
+  return {
+    resident: megabytes(rss),
+    heapTotal: megabytes(heapTotal),
+    heapUsed: megabytes(heapUsed),
+    external: megabytes(external),
+  };
+}
 
 const healthRoutes: FastifyPluginAsyncZod<{ checks: HealthCheck[] }> = async (app, { checks }) => {
   app.get(
@@ -71,6 +94,7 @@ const healthRoutes: FastifyPluginAsyncZod<{ checks: HealthCheck[] }> = async (ap
         unregisteredReportsDropped: app.gateway.unadmittedCount,
         reportsReceived: app.telemetry.receivedTotal(),
         incidentLookMs: app.incidents.lookTimes(),
+        memoryMb: memoryInMegabytes(),
       };
     },
   );
