@@ -33,7 +33,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -54,7 +54,7 @@ import { readOptions } from './support/cli';
 import type { ShareEvent, ShareRequest } from './support/fleet-share-process';
 import type { UsersEvent, UsersRequest } from './support/fleet-users-process';
 import { expectStatus } from './support/machine-setup';
-import { CpuMeter, cpuSeconds, residentMegabytes } from './support/proc';
+import { CpuMeter, cpuSeconds, memoryParts, residentMegabytes } from './support/proc';
 import {
   formatNumber,
   printFigure,
@@ -87,10 +87,13 @@ const ADD_AGAIN_AFTER_MS = 5000;
 /** How long a killed instance stays down before it is started again. */
 const DOWN_MS = 10_000;
 /**
- * Where the server's CPU profile goes with --profile 1: written when it stops. A folder of this
- * run's own: two runs at once on a shared machine must not mix their profiles.
+ * Where the server's CPU profile (--profile 1, written when it stops) and heap snapshot
+ * (--heapSnapshot 1) go. A folder of this run's own: two runs at once on a shared machine must
+ * not mix their files.
  */
-const PROFILE_DIR = path.join(os.tmpdir(), `pivot-fleet-profile-${process.pid}`);
+const DIAGNOSTICS_DIR = path.join(os.tmpdir(), `pivot-fleet-diagnostics-${process.pid}`);
+/** How long a heap snapshot of a server holding 10,000 machines may take to write. */
+const SNAPSHOT_WITHIN_MS = 5 * 60_000;
 
 const options = readOptions(
   {
@@ -111,12 +114,27 @@ const options = readOptions(
     browseSeconds: 30,
     /** 1: the server writes a CPU profile (node --cpu-prof) into the folder the run prints, for where its time went. */
     profile: 0,
+    /**
+     * 1: once the window's alerts are in, each server writes a V8 heap snapshot (node
+     * --heapsnapshot-signal) into the folder the run prints, for where its memory goes. The
+     * fleet goes on reporting meanwhile, so the snapshot holds what the measuring held.
+     */
+    heapSnapshot: 0,
     /** Server instances on the same database and broker. */
     instances: 1,
     /** When, in minutes into the measuring, the last instance is killed (SIGKILL) and started again; 0: never. */
     killAtMinute: 0,
   },
-  ['warmUpSeconds', 'dealers', 'alarmsPerMinute', 'dropOffsPerMinute', 'peripherals', 'profile', 'killAtMinute'],
+  [
+    'warmUpSeconds',
+    'dealers',
+    'alarmsPerMinute',
+    'dropOffsPerMinute',
+    'peripherals',
+    'profile',
+    'heapSnapshot',
+    'killAtMinute',
+  ],
 );
 
 function describeLatency(summary: LatencySummary | undefined, unit: 'ms' | 's' = 'ms'): string {
@@ -195,6 +213,8 @@ type Setting = {
 
 /** The Mosquitto with dynamic security, the scratch database and the compiled servers on them. */
 async function startSetting(adminPassword: string, instances: number): Promise<Setting> {
+  // Node writes a heap snapshot only into a folder that exists (a CPU profile's it makes itself).
+  if (options.heapSnapshot > 0) await mkdir(DIAGNOSTICS_DIR, { recursive: true });
   await execFileAsync('npm', ['run', 'build', '-w', '@pivot/server'], { maxBuffer: 16 * 1024 * 1024 });
   const database = await scratchDatabase(options.database ?? DEFAULT_DATABASE);
   const forgetDatabase = onAbort(database.drop);
@@ -227,7 +247,10 @@ async function startSetting(adminPassword: string, instances: number): Promise<S
         LOG_LEVEL: 'warn',
       },
       'compiled',
-      options.profile > 0 ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
+      [
+        ...(options.profile > 0 ? ['--cpu-prof', `--cpu-prof-dir=${DIAGNOSTICS_DIR}`] : []),
+        ...(options.heapSnapshot > 0 ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${DIAGNOSTICS_DIR}`] : []),
+      ],
     );
     servers[index] = server;
   };
@@ -290,6 +313,7 @@ type Health = {
   problems: string[];
   reportsReceived: number;
   incidentLookMs: { p95: number | null; max: number | null; looks: number };
+  memoryMb: { resident: number; heapTotal: number; heapUsed: number; external: number };
 };
 
 /** The instance's GET /api/health, or undefined while it does not answer (killed, or too busy). */
@@ -297,6 +321,29 @@ function readHealth(instance: ServerProcess): Promise<Health | undefined> {
   return fetch(`${instance.baseUrl}/api/health`)
     .then((response) => response.json() as Promise<Health>)
     .catch(() => undefined);
+}
+
+/**
+ * Has the instance write a heap snapshot and waits until it answers again (the writing stops it);
+ * what became of it, for the run's notes: a snapshot that failed must not cost the run its figures.
+ */
+async function writeHeapSnapshot(instance: ServerProcess): Promise<string> {
+  const pid = instance.child()?.pid;
+  if (pid === undefined) return 'no heap snapshot: the instance was not running';
+  process.kill(pid, 'SIGUSR2');
+  // The signal is handled between two tasks: a health answer before the writing started is no proof.
+  await sleep(1000);
+  const deadline = Date.now() + SNAPSHOT_WITHIN_MS;
+  while (!(await readHealth(instance))) {
+    if (Date.now() > deadline) return `no heap snapshot: pid ${pid} did not answer within ${SNAPSHOT_WITHIN_MS} ms`;
+    await sleep(1000);
+  }
+  const written = (await readdir(DIAGNOSTICS_DIR)).filter(
+    (name) => name.includes(`.${pid}.`) && name.endsWith('.heapsnapshot'),
+  );
+  return written.length > 0
+    ? `heap snapshot of pid ${pid}: ${path.join(DIAGNOSTICS_DIR, written.at(-1)!)}`
+    : `no heap snapshot of pid ${pid} was written`;
 }
 
 /** The instance's log lines at warning level and above, and what it wrote to stderr. */
@@ -532,6 +579,8 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
     const brokerCpu = await CpuMeter.start([mosquitto.pid()]);
     const loadCpu = await CpuMeter.start([...shares.map((share) => share.pid), usersProcess.pid]);
     const rss: number[][] = servers.map(() => []);
+    /** Each instance's memory as its health told it when it was the most resident. */
+    const memoryAtPeak: (Health['memoryMb'] | undefined)[] = servers.map(() => undefined);
     const looks: Health['incidentLookMs'][] = [];
     const problems = new Set<string>();
     const receivedAtStart = await Promise.all(servers.map(reportsReceived));
@@ -543,6 +592,7 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
           const health = await readHealth(instance);
           if (!health) continue;
           looks.push(health.incidentLookMs);
+          if (health.memoryMb.resident > (memoryAtPeak[index]?.resident ?? 0)) memoryAtPeak[index] = health.memoryMb;
           for (const problem of health.problems) problems.add(problem.split(':')[0]!);
         }
         await sleep(SAMPLE_EVERY_MS);
@@ -612,6 +662,8 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
       await sleep(500);
       heard = await usersProcess.ask({ type: 'results' }, 'results');
     }
+    const memoryAtEnd = await Promise.all(servers.map((instance) => memoryParts(pidOf(instance))));
+    const snapshots = options.heapSnapshot > 0 ? await Promise.all(servers.map(writeHeapSnapshot)) : [];
     await usersProcess.ask({ type: 'stop' }, 'stopped');
     const sentTotal = (await Promise.all(shares.map((share) => share.ask({ type: 'stop' }, 'stopped')))).reduce(
       (sum, answer) => sum + answer.acknowledged,
@@ -642,7 +694,18 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
       }
       printTargeted(`${name} CPU`, cpu.servers[index]!, '% of a core', { atMost: TARGETS.cpuPercent }, 1);
       printTargeted(`${name} RSS, highest`, Math.max(...rss[index]!), 'MB', { atMost: TARGETS.rssMb });
-      printFigure(`${name} RSS, at the end`, `${formatNumber(rss[index]!.at(-1) ?? 0)} MB`);
+      const peak = memoryAtPeak[index];
+      if (peak) {
+        printFigure(
+          `${name} memory at its highest`,
+          `${formatNumber(peak.resident)} MB resident: V8's heap ${formatNumber(peak.heapTotal)} MB (${formatNumber(peak.heapUsed)} MB of it used, live or not yet collected), buffers ${formatNumber(peak.external)} MB`,
+        );
+      }
+      const memory = memoryAtEnd[index]!;
+      printFigure(
+        `${name} RSS, at the end`,
+        `${formatNumber(rss[index]!.at(-1) ?? 0)} MB: ${formatNumber(memory.anonymousMb)} MB the process's own (V8's heap, buffers, native), ${formatNumber(memory.fileMb)} MB mapped files, ${formatNumber(memory.sharedMb)} MB shared`,
+      );
       if (instances > 1) {
         printFigure(
           `${name} share of the reports`,
@@ -735,7 +798,8 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
       );
       for (const line of [...warnings, ...errors].slice(0, 5)) printNote(`  ${line.slice(0, 240)}`);
     }
-    if (options.profile > 0) printNote(`The server's CPU profile is written into ${PROFILE_DIR} as it stops.`);
+    if (options.profile > 0) printNote(`The server's CPU profile is written into ${DIAGNOSTICS_DIR} as it stops.`);
+    for (const snapshot of snapshots) printNote(snapshot);
   } catch (error) {
     // What the servers said last is what tells why the run broke.
     for (const [index, instance] of setting.servers.entries()) {

@@ -22,6 +22,19 @@ export async function residentMegabytes(pid: number | undefined): Promise<number
   return kilobytes === undefined ? 0 : Number(kilobytes) / 1024;
 }
 
+/**
+ * What the process's resident memory is made of, MB: its own pages (for Node: V8's heap, buffers
+ * and native allocations), mapped files (the binary and its libraries), shared memory.
+ */
+export async function memoryParts(
+  pid: number | undefined,
+): Promise<{ anonymousMb: number; fileMb: number; sharedMb: number }> {
+  const status = pid === undefined ? '' : await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const megabytes = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? 0) / 1024;
+  return { anonymousMb: megabytes('RssAnon'), fileMb: megabytes('RssFile'), sharedMb: megabytes('RssShmem') };
+}
+
 /** CPU use of some processes between two moments, as a share of one core. */
 export class CpuMeter {
   private constructor(
