@@ -355,6 +355,8 @@ type MachineLoad = {
   profile?: MainThreadProfile;
   /** The script files whose answer had arrived when the map was painted. */
   beforePaint: string[];
+  /** Every file and call answered before the map was painted, in the order asked for. */
+  waterfall: { name: string; span: [number, number] }[];
 };
 
 /** A cold load of the machine page up to its first painted map, and until its scripts have settled. */
@@ -388,7 +390,7 @@ async function loadMachinePage(
   const profile = await profiler?.stop();
   const drawn = await page.evaluate(() => (window as unknown as { __benchMap: MapWatch }).__benchMap.state());
   await scripts.settled();
-  const { milestones, tasks, frames, beforePaint } = await page.evaluate((painted) => {
+  const { milestones, tasks, frames, beforePaint, waterfall } = await page.evaluate((painted) => {
     const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
     const span = (pattern: RegExp): [number, number] => {
       const entry = resources.find((resource) => pattern.test(new URL(resource.name).pathname));
@@ -407,9 +409,27 @@ async function loadMachinePage(
         .filter((resource) => resource.initiatorType === 'script' || resource.name.endsWith('.js'))
         .filter((resource) => resource.responseEnd <= painted)
         .map((resource) => new URL(resource.name).pathname.split('/').at(-1)!),
+      waterfall: resources
+        .filter((resource) => resource.responseEnd <= painted)
+        .sort((a, b) => a.startTime - b.startTime)
+        .map((resource) => ({
+          name: new URL(resource.name).pathname.split('/').filter(Boolean).at(-1) ?? resource.name,
+          span: [resource.startTime, resource.responseEnd] as [number, number],
+        })),
     };
   }, paintMs);
-  return { paintMs, scripts: await scripts.all(), milestones, drawn, tasks, frames, page, profile, beforePaint };
+  return {
+    paintMs,
+    scripts: await scripts.all(),
+    milestones,
+    drawn,
+    tasks,
+    frames,
+    page,
+    profile,
+    beforePaint,
+    waterfall,
+  };
 }
 
 /**
@@ -494,6 +514,29 @@ const kb = (bytes: number) => `${formatNumber(bytes / 1024, 1)} KB`;
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const total = (scripts: readonly Script[]) => scripts.reduce((sum, script) => sum + script.gzipped, 0);
 
+/**
+ * The median load's milestones, every file and call it fetched before the map was painted
+ * (asked for → answered, ms after navigation start: what waited for what), and its long tasks.
+ */
+function printMedianLoad(load: MachineLoad): void {
+  const span = ([from, to]: [number, number]) => `${formatNumber(from)}–${formatNumber(to)}`;
+  const { milestones } = load;
+  printFigure(
+    'median load, ms after navigation',
+    `session ${formatNumber(milestones.session)}, detail ${span(milestones.detail)}, watermap ${span(milestones.watermap)}, painted ${formatNumber(load.paintMs)}`,
+  );
+  printFigure(
+    'its files and calls, asked → answered',
+    load.waterfall.map(({ name, span: times }) => `${name.replace(/-[\w-]{8}\.js$/, '.js')} ${span(times)}`).join(', '),
+  );
+  printFigure(
+    'median load: long tasks before it',
+    load.tasks.length === 0
+      ? 'none ≥ 50 ms'
+      : `${load.tasks.length}, longest ${formatNumber(Math.max(...load.tasks))} ms, ${formatNumber(load.tasks.reduce((a, b) => a + b, 0))} ms in all`,
+  );
+}
+
 /** The median of `--loads` cold loads of the machine page on an emulated phone, with its milestones. */
 async function measurePhonePaint(browser: Browser, baseUrl: string, email: string, machinePath: string): Promise<void> {
   const loads: MachineLoad[] = [];
@@ -504,20 +547,9 @@ async function measurePhonePaint(browser: Browser, baseUrl: string, email: strin
   }
   const paints = loads.map((load) => load.paintMs);
   const typical = loads.find((load) => load.paintMs === median(paints))!;
-  const { milestones } = typical;
-  const span = ([from, to]: [number, number]) => `${formatNumber(from)}–${formatNumber(to)}`;
   printSection(`First painted map on an emulated phone (${PHONE_DESCRIPTION}), ${options.loads} cold loads`);
   printFigure('loads', paints.map((ms) => `${formatNumber(ms)} ms`).join(', '));
-  printFigure(
-    'median load, ms after navigation',
-    `session ${formatNumber(milestones.session)}, detail ${span(milestones.detail)}, watermap ${span(milestones.watermap)}, painted ${formatNumber(typical.paintMs)}`,
-  );
-  printFigure(
-    'median load: long tasks before it',
-    typical.tasks.length === 0
-      ? 'none ≥ 50 ms'
-      : `${typical.tasks.length}, longest ${formatNumber(Math.max(...typical.tasks))} ms, ${formatNumber(typical.tasks.reduce((a, b) => a + b, 0))} ms in all`,
-  );
+  printMedianLoad(typical);
   printTargeted('first painted map on the phone, median', median(paints), 'ms', { below: TARGET_PHONE_PAINT_MS });
   const loadBlame = blame(typical.frames);
   if (loadBlame) printNote(`Longest script before the map was painted: ${loadBlame}`);
@@ -576,22 +608,10 @@ async function measurePages(server: BenchServer, email: string, detail: Sprinkle
     }
     const paints = loads.map((load) => load.paintMs);
     const typical = loads.find((load) => load.paintMs === median(paints))!;
-    const { milestones } = typical;
-    const span = ([from, to]: [number, number]) => `${formatNumber(from)}–${formatNumber(to)}`;
     printSection(`First painted map: ${machinePath}, ${options.loads} cold ${options.loads === 1 ? 'load' : 'loads'}`);
     printFigure('loads', paints.map((ms) => `${formatNumber(ms)} ms`).join(', '));
     printFigure('map drawn', typical.drawn);
-    printFigure(
-      'median load, ms after navigation',
-      `session ${formatNumber(milestones.session)}, detail ${span(milestones.detail)}, watermap ${span(milestones.watermap)}, painted ${formatNumber(typical.paintMs)}`,
-    );
-    const loadTasks = typical.tasks;
-    printFigure(
-      'median load: long tasks before it',
-      loadTasks.length === 0
-        ? 'none ≥ 50 ms'
-        : `${loadTasks.length}, longest ${formatNumber(Math.max(...loadTasks))} ms, ${formatNumber(loadTasks.reduce((a, b) => a + b, 0))} ms in all`,
-    );
+    printMedianLoad(typical);
     printTargeted('first painted map, median', median(paints), 'ms', { below: TARGET_PAINT_MS });
     const loadBlame = blame(typical.frames);
     if (loadBlame) printNote(`Longest script before the map was painted: ${loadBlame}`);
