@@ -27,7 +27,7 @@ if (arrivalLocale !== locale) {
 // The session, the screen's code and data and the catalogue are fetched side by side; the
 // loader's caption is translated, so the catalogue comes before the first paint.
 void restoreSession();
-preloadScreen(location.pathname, location.search);
+void preloadScreen(location.pathname, location.search);
 await activateLocale(arrivalLocale);
 
 createRoot(document.getElementById('root')!).render(

@@ -4,8 +4,9 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from '@/config/locales';
 import { localePrefix, localize, paths, splitLocale } from '@/config/paths';
 import { type CataloguePart, activateLocale, i18n, loadCataloguePart } from '@/i18n/i18n';
 import { onSessionExpired } from '@/lib/api-client';
+import { loadSessionSchemas } from '@/lib/load-session-schemas';
 import { markScreenShown } from '@/lib/first-screen';
-import { restoredAccessToken } from '@/lib/restore-session';
+import { restoredAccessToken, sessionCallSent } from '@/lib/restore-session';
 import { RainLoader } from '@/ui/global-loader';
 import { RequireSignIn } from './layout/require-sign-in';
 import { RootLayout } from './layout/root-layout';
@@ -81,14 +82,31 @@ const SCREEN_DATA: readonly (readonly [string, () => Promise<ScreenData>])[] = [
   [paths.sprinkler.pattern, async () => (await import('./routes/sprinkler-data')).prefetchSprinklerPage],
 ];
 
+/** How long a signed-in screen's code waits for the session's call to leave first, ms. */
+const SESSION_HEAD_START_MS = 50;
+
 /**
  * Starts fetching the code of the screen at an address, and the first data it shows, so that
  * they arrive while the app starts.
  */
-export function preloadScreen(pathname: string, search: string): void {
+export async function preloadScreen(pathname: string, search: string): Promise<void> {
   const { path } = splitLocale(pathname);
   const found = [...PUBLIC_SCREENS, ...SIGNED_IN_SCREENS].find(([pattern]) => matchPath(`/${pattern}`, path));
-  void (found?.[1] ?? NotFoundRoute).preload();
+  const screenCode = found?.[1] ?? NotFoundRoute;
+  if (!found || !SIGNED_IN_SCREENS.includes(found)) {
+    void screenCode.preload();
+    return;
+  }
+  // A signed-in screen paints once the session is back, so the session's call leaves before the
+  // screen's thirty-odd files are asked for: over HTTP/1.1 a browser keeps six connections to a
+  // server, and a call asked for after them waits its turn (a second on a phone's link), with the
+  // screen's data behind it. Another tab refreshing holds the call back (the refresh lock); it
+  // must not hold the screen's code back with it. (A login page paints without the session: its
+  // few files go first.)
+  await Promise.race([sessionCallSent(), new Promise((resolve) => setTimeout(resolve, SESSION_HEAD_START_MS))]);
+  // Then the schemas the session's answers are read with, the data's code, whose few files so
+  // arrive before the screen's many, and the screen's code, while the data is on its way.
+  void loadSessionSchemas();
   for (const [pattern, loadPrefetch] of SCREEN_DATA) {
     const match = matchPath(`/${pattern}`, path);
     if (!match) continue;
@@ -96,6 +114,7 @@ export function preloadScreen(pathname: string, search: string): void {
       if (token) prefetch(match.params, new URLSearchParams(search));
     });
   }
+  void screenCode.preload();
 }
 
 /** Every screen of spec §2, below one locale's prefix. */

@@ -1,6 +1,13 @@
 import { UserSchema } from '@pivot/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ApiFailure, apiCall, onApiFailure, onServerChange, onSessionExpired } from './api-client';
+import {
+  type ApiFailure,
+  apiCall,
+  onApiFailure,
+  onServerChange,
+  onSessionExpired,
+  refreshAccessToken,
+} from './api-client';
 import { session } from './session';
 
 const user = {
@@ -109,6 +116,18 @@ describe('the API client', () => {
     answers = [unauthorized, unauthorized, json(200, { access: 'access-2' }), json(200, user), json(200, user)];
     await Promise.all([getUser(), getUser()]);
     expect(calls.filter((call) => call.url.endsWith('/refresh-token/'))).toHaveLength(1);
+  });
+
+  it('tells when the refresh call has left, before its answer, and at once to a caller sharing it', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    answers = [() => new Promise<Response>((resolve) => (answer = resolve)) as unknown as Response];
+    const sent: string[] = [];
+    const first = refreshAccessToken(null, () => sent.push(`first, ${calls.length} call`));
+    const second = refreshAccessToken(null, () => sent.push('second'));
+    await vi.waitFor(() => expect(sent).toEqual(['second', 'first, 1 call']));
+    expect(calls[0]?.url).toBe('/api/user/refresh-token/');
+    answer(json(200, { access: 'access-2' })());
+    await expect(Promise.all([first, second])).resolves.toEqual(['access-2', 'access-2']);
   });
 
   it('sends the user to log in, with the way back, when the session cannot be renewed', async () => {

@@ -112,9 +112,11 @@ async function ensureCsrfCookie(): Promise<void> {
   await send('GET', apiUrl('/health'), undefined, null);
 }
 
-async function requestNewAccessToken(): Promise<string | null> {
+async function requestNewAccessToken(onSent: () => void): Promise<string | null> {
   await ensureCsrfCookie();
-  const response = await send('POST', apiUrl('/user/refresh-token/'), undefined, null);
+  const answered = send('POST', apiUrl('/user/refresh-token/'), undefined, null);
+  onSent();
+  const response = await answered;
   if (!response?.ok) return null;
   const [{ RefreshResponseSchema }, body] = await Promise.all([
     loadSessionSchemas(),
@@ -140,11 +142,22 @@ let refreshing: Promise<string | null> | null = null;
 /**
  * A new access token, or null when the session cannot be renewed. Calls that fail together
  * share one refresh; a call whose token was already replaced meanwhile just uses the new one.
+ * `onSent` is called once the refresh call has left (at once when this call sends none itself).
  */
-export function refreshAccessToken(usedToken: string | null = null): Promise<string | null> {
+export function refreshAccessToken(
+  usedToken: string | null = null,
+  onSent: () => void = () => undefined,
+): Promise<string | null> {
   const current = session.accessToken();
-  if (usedToken && current && current !== usedToken) return Promise.resolve(current);
-  refreshing ??= withRefreshLock(requestNewAccessToken).finally(() => {
+  if (usedToken && current && current !== usedToken) {
+    onSent();
+    return Promise.resolve(current);
+  }
+  if (refreshing) {
+    onSent();
+    return refreshing;
+  }
+  refreshing = withRefreshLock(() => requestNewAccessToken(onSent)).finally(() => {
     refreshing = null;
   });
   return refreshing;

@@ -3,6 +3,8 @@ import { loadSessionSchemas } from './load-session-schemas';
 import { session } from './session';
 
 type Restoring = {
+  /** The refresh call has been sent. */
+  sent: Promise<void>;
   /** The access token the refresh cookie brought back, or null: known before the user's details. */
   token: Promise<string | null>;
   /** The session is signed in or out. */
@@ -22,8 +24,10 @@ async function restore(refreshed: Promise<string | null>): Promise<void> {
 
 function startRestoring(): Restoring {
   if (!restoring) {
-    const token = refreshAccessToken();
-    restoring = { token, done: restore(token) };
+    let markSent: () => void = () => undefined;
+    const sent = new Promise<void>((resolve) => (markSent = resolve));
+    const token = refreshAccessToken(null, markSent);
+    restoring = { sent, token, done: restore(token) };
   }
   return restoring;
 }
@@ -31,6 +35,14 @@ function startRestoring(): Restoring {
 /** On page load the refresh cookie, if any, brings the session back: tried once per page. */
 export function restoreSession(): Promise<void> {
   return startRestoring().done;
+}
+
+/**
+ * Resolves once the page load's refresh call has been sent, which may wait for another tab's
+ * refresh (the refresh lock).
+ */
+export function sessionCallSent(): Promise<void> {
+  return startRestoring().sent;
 }
 
 /**
