@@ -73,14 +73,18 @@ function ipv6Kind(address: string): ForbiddenKind | undefined {
   const firstSixZero = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0;
   if (firstSixZero && g6 === 0 && g7 === 0) return 'unspecified';
   if (firstSixZero && g6 === 0 && g7 === 1) return 'loopback';
+  const carried = ipv4Kind(embeddedIpv4(g6, g7));
   // ::ffff:a.b.c.d (IPv4-mapped) and ::a.b.c.d (IPv4-compatible) reach the IPv4 address they carry.
   if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && (g5 === 0xffff || g5 === 0)) {
-    return ipv4Kind(embeddedIpv4(g6, g7)) ?? (g5 === 0 ? 'reserved' : undefined);
+    return carried ?? (g5 === 0 ? 'reserved' : undefined);
   }
+  // ::ffff:0:a.b.c.d (IPv4-translated, SIIT): a translator turns it into the IPv4 address it carries.
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0xffff && g5 === 0) return carried;
+  // An ISATAP interface identifier (…:0:5efe:a.b.c.d, …:200:5efe:a.b.c.d, under any /64) names the
+  // IPv4 address of the tunnel's end: a private one is a host of the network behind the server.
+  if ((g4 === 0 || g4 === 0x200) && g5 === 0x5efe && carried !== undefined) return carried;
   // 64:ff9b::/96, NAT64: a gateway turns it into the IPv4 address in its last 32 bits.
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
-    return ipv4Kind(embeddedIpv4(g6, g7));
-  }
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return carried;
   // 64:ff9b:1::/48: NAT64 for local use only.
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return 'private';
   // 2002::/16, 6to4: the IPv4 address of the relay is in bits 16 to 48.

@@ -66,6 +66,15 @@ describe('addresses outbound requests never reach', () => {
     ['64:ff9b::a9fe:a9fe', 'link-local'],
     ['2002:7f00:1::1', 'loopback'],
     ['2002:c0a8:101::1', 'private'],
+    ['::ffff:0:7f00:1', 'loopback'],
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['::ffff:0:a00:1', 'private'],
+    ['0:0:0:0:ffff:0:a9fe:a9fe', 'link-local'],
+    ['2001:470:1f0b::5efe:a00:1', 'private'],
+    ['2607:f8b0::200:5efe:192.168.0.1', 'private'],
+    ['2607:f8b0::5efe:127.0.0.1', 'loopback'],
+    ['64:ff9b:1::a00:1', 'private'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved'],
   ])('%s is %s', (address, kind) => {
     expect(forbiddenKind(address)).toBe(kind);
   });
@@ -78,6 +87,8 @@ describe('addresses outbound requests never reach', () => {
     '2606:4700:4700::1111',
     '::ffff:1.1.1.1',
     '2002:101:101::1',
+    '::ffff:0:101:101',
+    '2607:f8b0::5efe:101:101',
   ])('%s is public', (address) => {
     expect(forbiddenKind(address)).toBeUndefined();
   });
@@ -132,6 +143,8 @@ describe('the outbound guard', () => {
     ['https://0x7f.1/hook', 'outbound_address_refused'],
     ['https://[::ffff:127.0.0.1]/hook', 'outbound_address_refused'],
     ['https://[64:ff9b::7f00:1]/hook', 'outbound_address_refused'],
+    ['https://[::ffff:0:7f00:1]/hook', 'outbound_address_refused'],
+    ['https://[2001:470::5efe:a00:1]/hook', 'outbound_address_refused'],
     ['https://[fe80::1]/hook', 'outbound_address_refused'],
     ['https://0.0.0.0/hook', 'outbound_address_refused'],
     ['https://localhost/hook', 'outbound_address_refused'],
