@@ -55,8 +55,14 @@ const noLiteralText = {
   },
 };
 
+/** The folders right below `url`: a new one is fenced as soon as it exists. */
+const foldersIn = (url) =>
+  readdirSync(url, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+
 /** The web app's features: each may use the shared layers (ui, lib, config, i18n) and itself only. */
-const WEB_FEATURES = ['auth', 'account', 'activity', 'admin', 'sprinklers', 'programs', 'advice'];
+const WEB_FEATURES = foldersIn(new URL('apps/web/src/features', import.meta.url));
 const RELATIVE_ESCAPE = {
   regex: '^\\.\\./\\.\\./',
   message: 'Import from another folder through "@/…"; relative paths stay within a folder and its neighbours.',
@@ -84,9 +90,7 @@ const WEB_SHARED_LAYERS = [
 ];
 
 /** The server's domain modules: each meets the others only through their front doors (index.ts). */
-const SERVER_MODULES = readdirSync(new URL('apps/server/src/modules', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name);
+const SERVER_MODULES = foldersIn(new URL('apps/server/src/modules', import.meta.url));
 const otherModuleInternals = (module, allowed) => ({
   regex: `^\\.\\./(?!${module}/|\\.\\./)[^/]+/`,
   message: `Another module is used only through ${allowed}: its repository, tables, routes and helpers are its own.`,

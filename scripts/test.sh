@@ -8,6 +8,9 @@ step() { printf '\n== %s\n' "$*"; }
 step "lint"
 npx eslint --max-warnings 0 .
 
+step "no import cycles, type-only imports included"
+npx tsx scripts/check-import-cycles.ts
+
 step "format"
 npx prettier --check .
 

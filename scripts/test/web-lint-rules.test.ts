@@ -21,6 +21,7 @@ describe("the web app's layers", () => {
     // A feature uses the shared layers and itself only.
     ['features/admin/components/users-table.tsx', '@/features/account/api/logout'],
     ['features/programs/api/send-program.ts', '@/app/routes'],
+    ['features/alerts/components/alert-list.tsx', '@/features/admin/api/get-users'],
     // Relative paths stay within a folder and its neighbours.
     ['ui/map/sector-style.ts', '../../lib/color-mode'],
     ['features/admin/api/get-users.ts', '../../account/api/logout'],

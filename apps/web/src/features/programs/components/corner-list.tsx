@@ -5,7 +5,8 @@ import { Button } from '@/ui/button';
 import { inputClasses } from '@/ui/form/field-frame';
 import { IconButton } from '@/ui/icon-button';
 import { ChevronDownIcon, CloseIcon } from '@/ui/icons';
-import { MIN_CORNERS, roundedPosition } from '../lib/sector-form';
+import { roundedPosition } from '../lib/sector-form';
+import { MIN_CORNERS } from '../lib/shape-validity';
 import { parseDecimal } from '@/lib/decimal';
 
 const ROW = 'grid grid-cols-[1.5rem_minmax(0,1fr)_minmax(0,1fr)_auto] items-center gap-1.5 sm:gap-2';

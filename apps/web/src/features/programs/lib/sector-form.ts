@@ -1,5 +1,5 @@
 import { type Position, type Sector, SectorPropertiesSchema } from '@pivot/contracts';
-import type { ShapeError } from './shape-validity';
+import { MIN_CORNERS, type ShapeError } from './shape-validity';
 import { parseDecimal } from '@/lib/decimal';
 import { numberFormat } from '@/i18n/number-format';
 
@@ -43,9 +43,6 @@ export function rateNumber(text: string): number | null {
   const value = rateValue(text);
   return typeof value === 'number' ? value : null;
 }
-
-/** A polygon needs three corners (spec §4: it is closed at its first vertex). */
-export const MIN_CORNERS = 3;
 
 export function validateSector(
   values: SectorFormValues,

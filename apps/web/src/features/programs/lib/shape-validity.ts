@@ -1,5 +1,4 @@
 import { MAX_POLYGON_CORNERS, type PolygonProblem, type Position, polygonProblem } from '@pivot/contracts';
-import { MIN_CORNERS } from './sector-form';
 
 /**
  * The sector editor's check of the drawn shape, by the contract's own rules (polygon-validity in
@@ -13,6 +12,9 @@ const SHAPE_ERRORS: Record<PolygonProblem, ShapeError> = {
   hole_outside: 'shapeHoleOutside',
   too_many_corners: 'shapeTooManyCorners',
 };
+
+/** A polygon needs three corners; the editor closes it at its first vertex. */
+export const MIN_CORNERS = 3;
 
 /** The limit the too-many-corners message names. */
 export const MAX_CORNERS = MAX_POLYGON_CORNERS;
