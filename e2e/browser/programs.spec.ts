@@ -29,7 +29,7 @@ const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots/', import
 
 /**
  * Draws a polygon on the sector map by clicking its corners (fractions of the map's size) and
- * then the first corner again, which closes it (spec §4).
+ * then the first corner again, which closes it (docs/product.md#states).
  */
 async function drawPolygon(page: Page, corners: [number, number][]) {
   const map = page.getByRole('region', { name: 'Mapa pola z sektorami programu' });

@@ -13,7 +13,7 @@ const DEVICES = { desktop: { width: 1280, height: 800 }, phone: { width: 360, he
 type Locale = (typeof LOCALES)[number];
 const localize = (locale: Locale, path: string) => (locale === 'pl' ? path : `/en${path === '/' ? '' : path}`);
 
-/** Every screen of spec §2, by who sees it (besides the login and home pages, where each part starts). */
+/** Every screen of docs/product.md#screens, by who sees it (besides the login and home pages, where each part starts). */
 const GUEST_SCREENS = {
   forgot: '/forgot',
   activation: '/activation/1/link-token',

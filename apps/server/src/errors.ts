@@ -19,7 +19,7 @@ export class AppError extends Error {
 
 export type PasswordProblem = PasswordRule | 'incorrect' | 'mismatch' | 'unchanged';
 
-/** A password the server will not take, with what is wrong per field (spec §3 password-error response). */
+/** A password the server will not take, with what is wrong per field (docs/product.md#entities password-error response). */
 export class PasswordRejectedError extends Error {
   constructor(
     readonly fields: {

@@ -16,7 +16,7 @@ applyBrand();
 showApiFailuresAsToasts();
 registerServiceWorker();
 
-// Spec §4: on arrival, a page without a locale prefix is shown in the language of the cookie
+// docs/product.md#states: on arrival, a page without a locale prefix is shown in the language of the cookie
 // or, failing that, of the browser; a prefixed address is an explicit choice and is kept.
 const { locale, path } = splitLocale(location.pathname);
 const preferred = detectLocale();

@@ -12,7 +12,7 @@ export type NewUser = { firstName?: string; lastName?: string; language?: 'pl' |
 
 type Server = { baseUrl: string; dataDir: string };
 
-/** A password that meets every rule of spec §5. */
+/** A password that meets every rule of docs/product.md#validation. */
 export const GOOD_PASSWORD = 'Corn-field-2026!';
 
 let userCount = 0;

@@ -23,7 +23,7 @@ export type Language = z.infer<typeof LanguageSchema>;
 export const NUMERIC_STRING_PATTERN = /^-?\d+(\.\d+)?$/;
 
 /**
- * Numbers that the API sends as numeric strings (spec §3: lat and lng).
+ * Numbers that the API sends as numeric strings (docs/product.md#entities: lat and lng).
  * Decoding gives a number; encoding writes the number back as a string.
  */
 export const NumericStringSchema = z.codec(

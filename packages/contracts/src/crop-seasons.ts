@@ -40,7 +40,7 @@ export const LAST_SEASON_YEAR = 2100;
 
 /**
  * Bounds of what a user types for a custom crop. The values themselves are taken as given
- * (decisions: advice is checkable); the bounds only refuse what no crop has: FAO-56 Table 12's
+ * (docs/advice.md: advice is checkable); the bounds only refuse what no crop has: FAO-56 Table 12's
  * Kc lie between 0.15 and 1.3, Table 22's roots between 0.1 and 2.0 m (3 m is generous), and p
  * is held to 0.1–0.8 wherever FAO-56 adjusts it (Table 22, footnote 2).
  */

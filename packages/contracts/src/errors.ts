@@ -81,7 +81,7 @@ export const ErrorBodySchema = z.strictObject({
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-/** Spec §3: a rejected password (change, activation, reset) lists what is wrong with each field. */
+/** docs/product.md#entities: a rejected password (change, activation, reset) lists what is wrong with each field. */
 export const PasswordErrorSchema = z.strictObject({
   code: z.literal('password_rejected'),
   message: z.string(),

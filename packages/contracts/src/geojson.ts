@@ -17,7 +17,7 @@ function samePosition(a: Position, b: Position): boolean {
   return a.length === b.length && a.every((coordinate, index) => coordinate === b[index]);
 }
 
-/** A closed ring: at least four positions, the last equal to the first (spec §5). */
+/** A closed ring: at least four positions, the last equal to the first (docs/product.md#validation). */
 export const LinearRingSchema = z
   .array(PositionSchema)
   .min(4, 'A polygon ring needs at least four positions')

@@ -16,7 +16,7 @@ const RULE_TESTS: Record<PasswordRule, (password: string) => boolean> = {
   special: (password) => /[^\p{L}\p{M}\p{N}\s]/u.test(password),
 };
 
-/** The rules of spec §5 that a new password breaks; empty when it is acceptable. */
+/** The rules of docs/product.md#validation that a new password breaks; empty when it is acceptable. */
 export function brokenPasswordRules(password: string): PasswordRule[] {
   return PASSWORD_RULES.filter((rule) => !RULE_TESTS[rule](password));
 }

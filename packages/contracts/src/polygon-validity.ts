@@ -2,7 +2,7 @@ import { METRES_PER_DEGREE } from './geometry';
 
 /**
  * Whether a polygon is one a machine can water by: the rules the server and the web editor both
- * apply (spec §5 asks only for closed rings; a ring that crosses itself or has no area makes
+ * apply (docs/product.md#validation asks only for closed rings; a ring that crosses itself or has no area makes
  * point-in-polygon, areas and the machine's own sector lookup disagree). A polygon is refused
  * when it has more corners than MAX_POLYGON_CORNERS, when a ring has no area, when a ring crosses
  * or touches itself (a bowtie, a spike going back along an edge, a corner repeated), or when a

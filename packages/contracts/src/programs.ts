@@ -3,7 +3,7 @@ import { IdSchema, IdTextSchema } from './common';
 import { BboxSchema, PolygonSchema, featureOf } from './geojson';
 import { type LatLng, polygonContains, positionAt } from './geometry';
 
-/** Spec §5: a missing name or rate is reported as required, a rate of any other type as not numeric. */
+/** docs/product.md#validation: a missing name or rate is reported as required, a rate of any other type as not numeric. */
 const isMissing = (input: unknown) => input === undefined || input === null;
 
 export const SectorPropertiesSchema = z.strictObject({

@@ -62,7 +62,7 @@ const machineSettings = {
 };
 
 /**
- * The spec's list form, plus what the machines table shows beside it (spec §2: speed, pressure,
+ * The list form, plus what the machines table shows beside it (docs/product.md#screens: speed, pressure,
  * flow, active program, upload date), so the table needs no call per machine.
  */
 export const SprinklerListItemSchema = z.strictObject({

@@ -54,7 +54,7 @@ export function userInitials(user: Pick<User, 'first_name' | 'last_name'>): stri
   return `${first}${last}`.toUpperCase();
 }
 
-/** Spec §3: requests name the company `company`; answers name it `company_name`. */
+/** docs/product.md#entities: requests name the company `company`; answers name it `company_name`. */
 export const CreateUserBodySchema = z.strictObject({
   first_name: NameSchema,
   last_name: NameSchema,

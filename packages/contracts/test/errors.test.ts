@@ -13,7 +13,7 @@ import { expectRejected, expectUnknownKeyRejected } from './support';
 const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 describe('ERROR_STATUS', () => {
-  // Spec §8 and the decisions on adding machines, programs per machine, permissions and hidden machines.
+  // docs/product.md#errors and the decisions on adding machines, programs per machine, permissions and hidden machines.
   it.each<[ErrorCode, number, string]>([
     ['validation_error', 400, 'query error'],
     ['password_rejected', 400, 'password change: field errors returned to the form'],

@@ -12,7 +12,7 @@ import {
 } from '../src/logs';
 import { expectRejected, expectUnknownKeyRejected } from './support';
 
-/** The 19 event types listed in spec §3, in the spec's order. */
+/** The 19 event types listed in docs/product.md#entities, in that order. */
 const SPEC_EVENT_TYPES = [
   'sprinkler_access_granted',
   'sprinkler_access_revoked',

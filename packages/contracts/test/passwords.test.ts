@@ -8,7 +8,7 @@ import {
 } from '../src/passwords';
 import { expectRejected } from './support';
 
-describe('password rules (spec §5)', () => {
+describe('password rules (docs/product.md#validation)', () => {
   it('asks for at least 8 characters', () => {
     expect(MIN_PASSWORD_LENGTH).toBe(8);
   });

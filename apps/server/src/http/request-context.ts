@@ -28,7 +28,7 @@ declare module 'fastify' {
   }
 }
 
-/** The cookie the web app keeps the chosen locale in (spec §4). */
+/** The cookie the web app keeps the chosen locale in (docs/product.md#states). */
 export const LOCALE_COOKIE = 'locale';
 
 /** The signed-in caller; routes that are not public are only reached with one. */

@@ -8,7 +8,7 @@ import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app'
 
 /**
  * A command that cannot reach its machine is refused at once, with a clear message, and logged;
- * nothing is queued to run later (decisions.md): not to a machine known to be offline, not while
+ * nothing is queued to run later (docs/product.md#states): not to a machine known to be offline, not while
  * the broker is away.
  */
 describe('commands that cannot reach the machine', () => {

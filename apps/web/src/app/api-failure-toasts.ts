@@ -3,7 +3,7 @@ import { i18n } from '@/i18n/i18n';
 import { type ApiFailure, onApiFailure } from '@/lib/api-client';
 import { type ToastInput, showToast } from '@/ui/toast/toast-store';
 
-/** Spec §8: these failures are the user's to correct, not faults: a warning, not an error. */
+/** docs/product.md#errors: these failures are the user's to correct, not faults: a warning, not an error. */
 const WARNING_CODES: ReadonlySet<ErrorCode> = new Set([
   'invalid_credentials',
   'email_taken',
@@ -13,7 +13,7 @@ const WARNING_CODES: ReadonlySet<ErrorCode> = new Set([
 
 type GenericError = 'badRequest' | 'unauthorized' | 'forbidden' | 'notFound' | 'server' | 'unknown';
 
-/** Spec §8's generic texts, by status, for answers without a known error code. */
+/** The generic texts of docs/product.md#errors, by status, for answers without a known error code. */
 function genericError(status: number | null): GenericError {
   if (status === 400) return 'badRequest';
   if (status === 401) return 'unauthorized';
@@ -43,7 +43,7 @@ function errorToast(failure: ApiFailure): ToastInput {
 }
 
 /**
- * Shows every API failure its caller does not handle as a toast (spec §7). Called once
+ * Shows every API failure its caller does not handle as a toast (docs/product.md#calls). Called once
  * at start, before the first call; returns the function that stops it.
  */
 export function showApiFailuresAsToasts(): () => void {

@@ -117,7 +117,7 @@ export async function preloadScreen(pathname: string, search: string): Promise<v
   void screenCode.preload();
 }
 
-/** Every screen of spec §2, below one locale's prefix. */
+/** Every screen of docs/product.md#screens, below one locale's prefix. */
 function Screens() {
   return (
     <Routes>
@@ -151,7 +151,7 @@ function LocaleRoot({ locale }: { locale: Locale }) {
     };
   }, [locale]);
 
-  // Spec §2: a session that cannot be renewed sends the user to log in, and back here afterwards.
+  // docs/product.md#screens: a session that cannot be renewed sends the user to log in, and back here afterwards.
   useEffect(
     () =>
       onSessionExpired(

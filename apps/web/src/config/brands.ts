@@ -10,7 +10,7 @@ export type Brand = {
 
 export const DEFAULT_BRAND: Brand = { id: 'pivot', name: 'Pivot', logo: '/brands/pivot.svg', hosts: [] };
 
-/** The partner brands, chosen by host name (spec §1); `*.localhost` names let them be tried locally. */
+/** The partner brands, chosen by host name (docs/product.md#who-it-is-for); `*.localhost` names let them be tried locally. */
 export const BRANDS: readonly Brand[] = [
   {
     id: 'irrigo',

@@ -1,7 +1,7 @@
 import { DEFAULT_LOCALE, LOCALES, type Locale } from './locales';
 
 /**
- * Every screen of spec §2: `pattern` is the route below the locale prefix, `link` builds an
+ * Every screen of docs/product.md#screens: `pattern` is the route below the locale prefix, `link` builds an
  * unprefixed path to it (pass it through `localize` or use the app's Link components).
  */
 export const paths = {

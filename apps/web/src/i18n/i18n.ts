@@ -39,7 +39,7 @@ export const i18n = i18next.createInstance();
 
 const ready = i18n.use(initReactI18next).init({
   resources: {},
-  // Spec §9: English is the fallback; the catalogue tests keep both languages complete anyway.
+  // docs/product.md#limits: English is the fallback; the catalogue tests keep both languages complete anyway.
   fallbackLng: 'en',
   interpolation: { escapeValue: false },
 });

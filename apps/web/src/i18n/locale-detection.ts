@@ -14,7 +14,7 @@ function browserLocale(languages: readonly string[]): Locale | null {
   return null;
 }
 
-/** Spec §4: the cookie, then the browser's language, then the default. */
+/** docs/product.md#states: the cookie, then the browser's language, then the default. */
 export function detectLocale(languages: readonly string[] = navigator.languages): Locale {
   const fromCookie = readCookie(LOCALE_COOKIE);
   if (isLocale(fromCookie)) return fromCookie;

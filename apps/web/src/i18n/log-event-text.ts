@@ -24,7 +24,7 @@ function readableDetail(t: TFunction, language: string, detail: string): string 
 }
 
 /**
- * An activity-log event's title, and its subtitle with the entry's parameters (spec §3), as the
+ * An activity-log event's title, and its subtitle with the entry's parameters (docs/product.md#entities), as the
  * activity page, the bell and the live alerts show it; `context` picks the subtitle's variant
  * (logEntryContext: a grant's level, a depth at 100 % learned again).
  */

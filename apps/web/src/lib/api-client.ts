@@ -42,7 +42,7 @@ export type ApiResult<Response> = { ok: true; data: Response } | { ok: false; fa
 const CSRF_COOKIE = 'csrf_token';
 const CSRF_HEADER = 'X-CSRF-Token';
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET']);
-/** Spec §7: a safe call is tried once more on these answers. */
+/** docs/product.md#calls: a safe call is tried once more on these answers. */
 const RETRIED_STATUSES: ReadonlySet<number> = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 const REFRESH_LOCK = 'pivot-refresh-token';
 const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -251,7 +251,7 @@ export async function apiRequest<Response>(request: ApiRequest<Response>): Promi
   return { ok: false, failure };
 }
 
-/** A product call: its data, or false once the failure has been shown (spec §7). */
+/** A product call: its data, or false once the failure has been shown (docs/product.md#calls). */
 export async function apiCall<Response>(request: ApiRequest<Response>): Promise<Response | false> {
   const result = await apiRequest(request);
   return result.ok ? result.data : false;

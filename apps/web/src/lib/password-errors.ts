@@ -20,7 +20,7 @@ export type PasswordCallOutcome = { ok: true } | { ok: false; fieldErrors: Passw
 
 /**
  * Sends a call that sets a password (change, activation, reset). Its per-field problems go back
- * to the form (spec §8) instead of a toast; any other failure shows its toast as usual.
+ * to the form (docs/product.md#errors) instead of a toast; any other failure shows its toast as usual.
  */
 export async function sendPasswordCall(
   request: Omit<ApiRequest<unknown>, 'response' | 'handlesFailure'>,

@@ -11,7 +11,7 @@ const VARIANT_CLASSES: Record<ButtonVariant, string> = {
   link: 'bg-transparent text-water border-transparent underline underline-offset-4 hover:no-underline',
 };
 
-/** Spec §2: 36 px high and at least 88 px wide, whatever the variant. */
+/** docs/product.md#screens: 36 px high and at least 88 px wide, whatever the variant. */
 export function buttonClasses(variant: ButtonVariant = 'primary', className = ''): string {
   return [
     'inline-flex h-9 min-w-[88px] items-center justify-center gap-2 rounded-md border px-4 text-sm font-semibold',

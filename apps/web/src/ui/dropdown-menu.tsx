@@ -19,7 +19,7 @@ export type MenuProps = {
 };
 
 /**
- * A menu under its trigger (spec §9: bottom-end, 10 px away, at least 222 px wide). Keyboard,
+ * A menu under its trigger (docs/product.md#limits: bottom-end, 10 px away, at least 222 px wide). Keyboard,
  * focus and outside presses are handled by Radix's menu, which names the menu after its trigger.
  */
 export function DropdownMenu({ trigger, children, closeOnItemClick, defaultOpen, onOpenChange }: MenuProps) {

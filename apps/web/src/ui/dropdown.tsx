@@ -48,7 +48,7 @@ export type DropdownProps = {
   /** The button that opens the menu; it gets the menu's ARIA state. */
   trigger: ReactElement<ButtonHTMLAttributes<HTMLButtonElement>>;
   children: ReactNode;
-  /** Spec §4: a click on an item closes the menu unless this is turned off. */
+  /** docs/product.md#states: a click on an item closes the menu unless this is turned off. */
   closeOnItemClick?: boolean;
   onOpenChange?: (open: boolean) => void;
 };

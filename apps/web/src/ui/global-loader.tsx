@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 
 type Drop = { id: number; size: number; left: number; delay: number; duration: number };
 
-/** Spec §9: 6 to 11 drops, each 7 to 30 px. */
+/** docs/product.md#limits: 6 to 11 drops, each 7 to 30 px. */
 export const MIN_DROPS = 6;
 export const MAX_DROPS = 11;
 export const MIN_DROP_SIZE = 7;

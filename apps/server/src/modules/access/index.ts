@@ -11,7 +11,7 @@ declare module 'fastify' {
 export type { AccessService } from './access.service';
 
 /**
- * Access: which users may use which machines (spec §6). It knows only the grants, so every
+ * Access: which users may use which machines (docs/product.md#roles). It knows only the grants, so every
  * module that needs them, the activity log included, can build on it.
  */
 export const accessModule = fp(

@@ -4,7 +4,7 @@ import { adminRoutes } from './admin.routes';
 import { AdminService } from './admin.service';
 
 /**
- * The administrators' panel across users and machines (spec §6): the list of users with their
+ * The administrators' panel across users and machines (docs/product.md#roles): the list of users with their
  * machines, the list of machines with their users, and granting or revoking access.
  */
 export const adminModule = fp(

@@ -80,7 +80,7 @@ const SUCCESS_EVENTS: Record<CommandType, LogEventType | undefined> = {
  * error to answer with. Success is the caller's to act on and log, often in a transaction with
  * what it changes. Nothing is sent to a machine known to be offline, nor while the broker is
  * away: the user is told at once instead of after the timeout, and nothing is left queued to run
- * later (decisions.md). A command is stored before it is published, so that one whose server
+ * later (docs/product.md#states). A command is stored before it is published, so that one whose server
  * stopped while waiting is still settled (as unknown) and logged.
  */
 export class MachineCommands {

@@ -13,7 +13,7 @@ export type { LogsService } from './logs.service';
 export type { NewLogEntry } from './logs.repository';
 export type { LogEntryRow } from './logs.table';
 
-/** The activity log (spec §3 log entries): `logs.record(…)` for every module, `/logs/` for its readers. */
+/** The activity log (docs/product.md#entities log entries): `logs.record(…)` for every module, `/logs/` for its readers. */
 export const logsModule = fp(
   async (app: FastifyInstance) => {
     const logs = new LogsService({ db: app.database.db, access: app.access });

@@ -6,7 +6,7 @@ import { countAdmins, insertUserIfAbsent } from './users.repository';
 
 const GENERATED_ADMIN_EMAIL = 'admin@pivot.local';
 
-/** A generated password that satisfies every rule of spec §5. */
+/** A generated password that satisfies every rule of docs/product.md#validation. */
 function generatePassword(): string {
   return `${randomBytes(12).toString('base64url')}-Aa1!`;
 }

@@ -127,7 +127,7 @@ export class UsersService {
     this.deps.streamsChanged();
   }
 
-  /** Checks the current password, applies the rules of spec §5, and signs out every other session. */
+  /** Checks the current password, applies the rules of docs/product.md#validation, and signs out every other session. */
   async changePassword(
     actor: SignedInUser,
     sessionId: string,

@@ -12,7 +12,7 @@ import { RainLoader } from '@/ui/global-loader';
 import { Page } from '@/ui/page';
 
 /**
- * Spec §2: /sprinklers/{id}/{program_id}/{sector}, where {sector} is the sector's name
+ * docs/product.md#screens: /sprinklers/{id}/{program_id}/{sector}, where {sector} is the sector's name
  * (URL-encoded); a name the program has no sector of opens a new sector of that name.
  */
 export function SectorRoute() {

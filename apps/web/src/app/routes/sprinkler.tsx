@@ -62,7 +62,7 @@ const AdviceCards = laterPart(async () => {
 const ReportsDownloadCard = laterPart(async () => (await loadCards()).ReportsDownloadCard);
 
 /**
- * One machine (spec §2): its field with the arm moving live, its status, motion and programs. A
+ * One machine (docs/product.md#screens): its field with the arm moving live, its status, motion and programs. A
  * user who may only watch it sees everything but the controls, and one line saying why.
  */
 export function SprinklerRoute() {

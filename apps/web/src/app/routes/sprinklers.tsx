@@ -3,7 +3,7 @@ import { ConnectionLostLine } from '@/features/sprinklers/components/connection-
 import { SprinklersTable } from '@/features/sprinklers/components/sprinklers-table';
 import { Page } from '@/ui/page';
 
-/** The user's machines (spec §2), their values kept live. */
+/** The user's machines (docs/product.md#screens), their values kept live. */
 export function SprinklersRoute() {
   const { t } = useTranslation();
   return (

@@ -9,7 +9,7 @@ export type DateFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 
   /** DD.MM.YYYY (a range: 'DD.MM.YYYY - DD.MM.YYYY'), or '' for none. */
   value: string;
   onChange: (value: string) => void;
-  /** A day (the default) or a range with the form field's rules of spec §5. */
+  /** A day (the default) or a range with the form field's rules of docs/product.md#validation. */
   mode?: 'single' | 'range';
   hint?: ReactNode;
   error?: FieldError;
@@ -19,8 +19,8 @@ export type DateFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 
 };
 
 /**
- * A date in a form, typed as DD.MM.YYYY (the form fields' format, spec §9) or picked from the
- * calendar. A range (spec §5) starts tomorrow, leaves out the week on each side of a picked
+ * A date in a form, typed as DD.MM.YYYY (the form fields' format, docs/product.md#limits) or picked from the
+ * calendar. A range (docs/product.md#validation) starts tomorrow, leaves out the week on each side of a picked
  * start, and has no shortcuts.
  */
 export function DateField({
@@ -75,7 +75,7 @@ export function DateField({
 
 export type DateRangeFieldProps = Omit<DateFieldProps, 'mode'>;
 
-/** A date range in a form (spec §5): DD.MM.YYYY - DD.MM.YYYY, from tomorrow on. */
+/** A date range in a form (docs/product.md#validation): DD.MM.YYYY - DD.MM.YYYY, from tomorrow on. */
 export function DateRangeField(props: DateRangeFieldProps) {
   return <DateField mode="range" {...props} />;
 }

@@ -132,7 +132,7 @@ export function DatePicker({
           popover={TOP_LAYER_POPOVER}
           onKeyDown={(event) => event.key === 'Escape' && close()}
           style={position}
-          // Spec §9's 250 ms: the panel fades in over that time instead of popping up.
+          // The 250 ms of docs/product.md#limits: the panel fades in over that time instead of popping up.
           className="fixed inset-auto z-50 m-0 max-h-[calc(100dvh-1rem)] w-max max-w-[calc(100vw-1rem)] animate-[picker-in_250ms_ease-out] overflow-y-auto rounded-xl border border-line bg-surface p-3 text-ink shadow-xl"
         >
           <CalendarPanel

@@ -2,12 +2,12 @@
 
 export type DateRange = { start: Date; end: Date };
 
-/** Spec §9: what the picker writes unless told otherwise. */
+/** docs/product.md#limits: what the picker writes unless told otherwise. */
 export const DEFAULT_OUTPUT_FORMAT = 'YYYY-MM-DD HH:mm:ss';
-/** Spec §5: how the form field writes a date, and what goes between the two dates of a range. */
+/** docs/product.md#validation: how the form field writes a date, and what goes between the two dates of a range. */
 export const FIELD_FORMAT = 'DD.MM.YYYY';
 export const RANGE_SEPARATOR = ' - ';
-/** Spec §9: six weeks always, so the panel keeps its height from month to month. */
+/** docs/product.md#limits: six weeks always, so the panel keeps its height from month to month. */
 export const CALENDAR_CELLS = 42;
 export const YEARS_PER_PAGE = 12;
 
@@ -122,11 +122,11 @@ export function shortcutRange(shortcut: Shortcut, now: Date): DateRange {
   }
 }
 
-/** Spec §5, the form field: a start leaves out the 7 days on each side of it. */
+/** docs/product.md#validation, the form field: a start leaves out the 7 days on each side of it. */
 export const FIELD_BLOCKED_DAYS_AROUND_START = 7;
 
 /**
- * The date-range form field's rule (spec §5): days before tomorrow are disabled, and once a
+ * The date-range form field's rule (docs/product.md#validation): days before tomorrow are disabled, and once a
  * start is picked, so are the days within 7 days before or after it.
  */
 export function isFieldDateDisabled(date: Date, pendingStart: Date | null, now: Date): boolean {

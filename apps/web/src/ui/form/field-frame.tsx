@@ -3,7 +3,7 @@ import { ErrorIcon } from '../icons';
 
 export type FieldError = string | readonly string[] | undefined;
 
-/** Several problems with one field are shown one per line (spec §5). */
+/** Several problems with one field are shown one per line (docs/product.md#validation). */
 export function errorText(error: FieldError): string {
   if (!error) return '';
   return typeof error === 'string' ? error : error.join('\n');
@@ -15,7 +15,7 @@ export function describedBy(id: string, hint: ReactNode, error: FieldError): str
   return ids.length > 0 ? ids.join(' ') : undefined;
 }
 
-/** Enter in a text or checkbox input emits onEnter (spec §5), e.g. to submit from "remember me". */
+/** Enter in a text or checkbox input emits onEnter (docs/product.md#validation), e.g. to submit from "remember me". */
 export function enterHandler(onEnter: (() => void) | undefined) {
   return (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter' && onEnter && !event.nativeEvent.isComposing) onEnter();

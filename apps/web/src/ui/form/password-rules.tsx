@@ -2,7 +2,7 @@ import { PASSWORD_RULES, brokenPasswordRules } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
 import { CheckIcon } from '../icons';
 
-/** Spec §5's rules for a new password, each ticked off while the user types. */
+/** The rules of docs/product.md#validation for a new password, each ticked off while the user types. */
 export function PasswordRules({ password }: { password: string }) {
   const { t } = useTranslation();
   const broken = new Set(brokenPasswordRules(password));

@@ -44,7 +44,7 @@ const UNKNOWN: Pick<DoseClass, 'stroke' | 'fill'> = {
   fill: { light: '#fb923c', dark: '#fb923c' },
 };
 
-/** A negative rate marks a forbidden zone (decisions: the machine must not water there). */
+/** A negative rate marks a forbidden zone (docs/product.md#entities: the machine must not water there). */
 export function isForbiddenRate(rate: number): boolean {
   return rate < 0;
 }

@@ -23,7 +23,7 @@ export type ToastInput = {
 
 export type Toast = Required<Omit<ToastInput, 'action'>> & { action: ToastAction | null; id: number };
 
-/** Spec §9: a toast stays 30 s unless closed. */
+/** docs/product.md#limits: a toast stays 30 s unless closed. */
 export const TOAST_LIFETIME_MS = 30_000;
 
 export const toastStore = createStore<readonly Toast[]>([]);

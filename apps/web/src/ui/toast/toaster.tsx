@@ -64,7 +64,7 @@ function ToastView({ toast }: { toast: Toast }) {
   const swipe = useSwipeToDismiss(toast.id);
   const { box, icon: Icon } = VARIANT_STYLES[toast.variant];
   const vertical = toast.layout === 'vertical';
-  // Spec §9: at least 380 px (horizontal) or 299 px (vertical) wide, never wider than 800 px;
+  // docs/product.md#limits: at least 380 px (horizontal) or 299 px (vertical) wide, never wider than 800 px;
   // on a phone narrower than that it takes the screen's width.
   const width = vertical ? 'min-w-[min(299px,100%)]' : 'min-w-[min(380px,100%)]';
   const urgent = toast.variant === 'error' || toast.variant === 'warning';

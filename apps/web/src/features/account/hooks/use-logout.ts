@@ -3,7 +3,7 @@ import { session } from '@/lib/session';
 import { confirmDialog } from '@/ui/dialog/dialogs';
 import { logout } from '../api/logout';
 
-/** Logs out after a confirmation (spec §2); the sign-in guard then shows the login page. */
+/** Logs out after a confirmation (docs/product.md#screens); the sign-in guard then shows the login page. */
 export function useLogout(): () => Promise<void> {
   const { t } = useTranslation();
   return async () => {

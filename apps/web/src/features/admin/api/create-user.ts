@@ -11,7 +11,7 @@ export type CreateUserInput = z.input<typeof createUserInputSchema>;
 /** What saving a user gave: the user, or whether the email was the problem (for its field). */
 export type SaveUserResult = { ok: true; user: User } | { ok: false; emailTaken: boolean };
 
-/** Adds a user; the server mails the activation link. A taken email is a warning (spec §8). */
+/** Adds a user; the server mails the activation link. A taken email is a warning (docs/product.md#errors). */
 export async function createUser(input: CreateUserInput): Promise<SaveUserResult> {
   const result = await apiRequest({
     method: 'POST',

@@ -14,7 +14,7 @@ const byStatus = (status: number | null): ApiFailure => ({ status, error: null, 
 
 beforeAll(() => activateWholeCatalogue('en'));
 
-describe("the admin calls' own messages (spec §8)", () => {
+describe("the admin calls' own messages (docs/product.md#errors)", () => {
   it('warn that a user with the email exists, and leave other failures to the API client', () => {
     expect(userFailureToast(failure('email_taken'))).toEqual({
       variant: 'warning',

@@ -3,7 +3,7 @@ import { i18n } from '@/i18n/i18n';
 import { type ToastInput, showToast } from '@/ui/toast/toast-store';
 
 /**
- * Spec §8's specific messages of the admin calls. Each function gives the toast for a failure
+ * The admin calls' own messages of docs/product.md#errors. Each function gives the toast for a failure
  * it knows, or null for the failures the API client shows in its generic way.
  */
 

@@ -19,7 +19,7 @@ export type AddSprinklerDialogProps = {
 /**
  * Adds a machine by the ID it has on the message broker. The server asks the machine first,
  * which takes up to a few seconds: the button says it is waiting, and a failure keeps the form
- * open with its message (spec §8), so the ID can be corrected. A machine answers only once its
+ * open with its message (docs/product.md#errors), so the ID can be corrected. A machine answers only once its
  * controller is registered: the form says so and leads there.
  */
 export function AddSprinklerDialog({ initialInternalId = '', onRegisterController, onClose }: AddSprinklerDialogProps) {

@@ -6,7 +6,7 @@ import { ButtonLink } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { ShieldIcon } from '@/ui/icons';
 
-/** The admin panel is for administrators only (spec §6); others see why, not an empty page. */
+/** The admin panel is for administrators only (docs/product.md#roles); others see why, not an empty page. */
 export function AdminGuard({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const user = useUser();

@@ -12,8 +12,8 @@ import { useOfflineReason } from '@/lib/use-offline-reason';
 
 /**
  * Imports a map file (GeoJSON, KML, zipped shapefile) into a program, replacing its sectors:
- * spec §4 asks first when the program has sectors. A file that cannot be used changes nothing
- * and says why (spec §8: "Incorrect structure of the imported map file"). Sectors beyond the
+ * docs/product.md#states asks first when the program has sectors. A file that cannot be used changes nothing
+ * and says why (docs/product.md#errors: "Incorrect structure of the imported map file"). Sectors beyond the
  * machine's reach are told with their distance before anything is stored: swapped latitude and
  * longitude are offered to be swapped back, anything else is imported only when confirmed.
  */

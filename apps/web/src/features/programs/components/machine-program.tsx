@@ -21,7 +21,7 @@ export type MachineProgramProps = {
 
 /**
  * The program the machine runs, with its upload date. When it differs from the stored program
- * of its name, or no stored program has its name, spec §4's warning: the machine's version,
+ * of its name, or no stored program has its name, the warning of docs/product.md#states: the machine's version,
  * tagged as from the machine, can be saved to the database (overwriting the stored one after a
  * confirmation).
  */

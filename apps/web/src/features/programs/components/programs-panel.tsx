@@ -20,7 +20,7 @@ export type ProgramsPanelProps = {
 };
 
 /**
- * The machine's programs (spec §3, §4): the one it runs with its upload date (and the mismatch
+ * The machine's programs (docs/product.md, #entities and #states): the one it runs with its upload date (and the mismatch
  * warning when it differs from the database), then the stored ones, to select (the map shows
  * the selected one), create, rename, delete, send, import into and export. A user who may only
  * watch the machine sees them, opens them and exports them; nothing that would change them is offered.

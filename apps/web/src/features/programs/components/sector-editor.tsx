@@ -48,7 +48,7 @@ function centreOf(sprinkler: SprinklerDetail): Position {
 }
 
 /**
- * Spec §2's sector view: the sector drawn on the machine's field (map first, form below it on
+ * The sector view of docs/product.md#screens: the sector drawn on the machine's field (map first, form below it on
  * a phone), its name and dose, saved into the program, or deleted from it.
  */
 export function SectorEditor({ sprinkler, programId, sectorName, onRenamed, notice }: SectorEditorProps) {

@@ -34,7 +34,7 @@ function mapBounds(sprinkler: SprinklerDetail, sectors: readonly Sector[], corne
   return latLngBounds(positions.map(([lng, lat]) => [lat, lng]));
 }
 
-/** The machine's field (spec §2), the program's other sectors, labelled, and the sector being edited. */
+/** The machine's field (docs/product.md#screens), the program's other sectors, labelled, and the sector being edited. */
 export function SectorMap(props: SectorMapProps) {
   const { sprinkler, otherSectors, corners, onCornersChange, drawing, onDrawn, rate, removing } = props;
   const { t } = useTranslation();

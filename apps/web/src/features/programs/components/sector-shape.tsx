@@ -132,7 +132,7 @@ export function SectorShape({
     layer.pm.enable(editOptions(removing));
   }, [layer, removing]);
 
-  // Drawing: Geoman's polygon tool, closed by a click on its first corner (spec §4).
+  // Drawing: Geoman's polygon tool, closed by a click on its first corner (docs/product.md#states).
   useEffect(() => {
     if (!layer || !drawing) return;
     const geoman = geomanOf(map);

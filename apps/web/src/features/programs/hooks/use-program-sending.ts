@@ -8,7 +8,7 @@ import { showToast } from '@/ui/toast/toast-store';
 import { sendProgram } from '../api/send-program';
 
 /**
- * Spec §4: a sent program is uploaded (the send call), then processed by the machine, and
+ * docs/product.md#states: a sent program is uploaded (the send call), then processed by the machine, and
  * appears as the machine's current program shortly after. The machine screen's live events
  * update the detail when it does; the detail is also fetched again every few seconds meanwhile,
  * in case the live connection is down.

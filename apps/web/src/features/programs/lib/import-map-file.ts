@@ -10,7 +10,7 @@ import { namedSystem, toDegrees } from './coordinate-systems';
 import { parseDecimal } from '@/lib/decimal';
 
 /**
- * Importing a map file into a program (spec §4, §8): GeoJSON (.geojson, .json), KML (.kml) or a
+ * Importing a map file into a program (docs/product.md, #states and #errors): GeoJSON (.geojson, .json), KML (.kml) or a
  * zipped shapefile (.zip). Every polygon becomes a sector, every part of a multipolygon a sector
  * of its own. A file that cannot be read, holds no polygon or lacks what a sector needs is
  * refused as a whole ("Incorrect structure of the imported map file"): nothing is half imported.

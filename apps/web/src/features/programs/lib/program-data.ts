@@ -39,7 +39,7 @@ export function sameSectors(a: readonly Sector[], b: readonly Sector[]): boolean
 }
 
 /**
- * How the program the machine runs relates to the stored ones (spec §4): `matches` a stored
+ * How the program the machine runs relates to the stored ones (docs/product.md#states): `matches` a stored
  * program of the same name and sectors, `differs` from the stored one of its name, or is
  * `unknown` to the database (no stored program has its name).
  */

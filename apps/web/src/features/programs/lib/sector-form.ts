@@ -4,7 +4,7 @@ import { parseDecimal } from '@/lib/decimal';
 import { numberFormat } from '@/i18n/number-format';
 
 /**
- * The sector form's rules (spec §5), checked with the contract's own schema so that the form
+ * The sector form's rules (docs/product.md#validation), checked with the contract's own schema so that the form
  * and the server agree; the contract's English messages become the keys of their translations.
  */
 export type SectorFieldError =

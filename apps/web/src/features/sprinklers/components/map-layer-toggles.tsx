@@ -6,7 +6,7 @@ export type MapLayerTogglesProps = {
   onToggle: (layer: MapLayer) => void;
 };
 
-/** A checkbox per map layer: each can be shown or hidden (spec §2). */
+/** A checkbox per map layer: each can be shown or hidden (docs/product.md#screens). */
 export function MapLayerToggles({ shown, onToggle }: MapLayerTogglesProps) {
   const { t } = useTranslation();
   return (

@@ -41,7 +41,7 @@ const SORT_VALUES: Record<string, (machine: SprinklerListItem) => string | numbe
 };
 
 /**
- * The user's machines with their values (spec §2), each linking to its page, and when each last
+ * The user's machines with their values (docs/product.md#screens), each linking to its page, and when each last
  * reported. An offline machine's values are its last known, dimmed, and its status says so.
  */
 export function SprinklersTable() {

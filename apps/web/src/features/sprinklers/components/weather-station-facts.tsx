@@ -4,7 +4,7 @@ import { useLocale } from '@/i18n/use-locale';
 import { numberFormat } from '@/i18n/number-format';
 
 /**
- * A weather station's readings (spec §2): temperature, humidity, wind, rainfall today and over
+ * A weather station's readings (docs/product.md#screens): temperature, humidity, wind, rainfall today and over
  * 7 days, ETP 7 days; while the station has less than a week of history, the ETP of the days
  * there are, and how many ("12,3 mm (3 dni)").
  */

@@ -8,7 +8,7 @@ const DASH = '—';
 
 /**
  * The machine's measured values as people read them, in the user's language: units after the
- * number, a dash for anything the machine has not reported (spec §2: status none is a dash).
+ * number, a dash for anything the machine has not reported (docs/product.md#screens: status none is a dash).
  */
 export function useMachineValues() {
   const { t } = useTranslation();

@@ -37,7 +37,7 @@ type AreaFeature = { properties?: { kind?: unknown; name?: unknown } | null };
 
 const kindOf = (feature: AreaFeature | undefined) => feature?.properties?.kind;
 
-/** The machine's field with the layers the user chose (spec §2), the arm moving live on it. */
+/** The machine's field with the layers the user chose (docs/product.md#screens), the arm moving live on it. */
 export function MachineMap({ sprinkler, program, watermap, soilWater = null, shown }: MachineMapProps) {
   const { t } = useTranslation();
   const { mode } = useColorMode();

@@ -1,4 +1,4 @@
-/** The layers of the machine map a user can show or hide (spec §2), in the order they are listed. */
+/** The layers of the machine map a user can show or hide (docs/product.md#screens), in the order they are listed. */
 export const MAP_LAYERS = ['sectors', 'forbidden', 'crops', 'history', 'soilWater', 'weather', 'soil', 'arm'] as const;
 export type MapLayer = (typeof MAP_LAYERS)[number];
 
