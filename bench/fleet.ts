@@ -33,10 +33,12 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { DeviceSecretResponseSchema, INCIDENT_KINDS, SprinklerListItemSchema } from '@pivot/contracts';
 import { HttpSession } from '@pivot/e2e/support/http-session';
@@ -405,6 +407,23 @@ async function settle(
 
 /** Missing reports told one by one with what happened around them; the rest are counted. */
 const NAMED_MISSING = 20;
+/** The broker's log lines told around a missing report, the nearest to its time. */
+const BROKER_LINES_PER_REPORT = 12;
+
+/**
+ * The broker's log lines naming one of the machines or telling of dropped messages, read line by
+ * line: Mosquitto logs every packet, about a gigabyte for 10,000 machines over 10 minutes.
+ */
+async function brokerLogLines(logFile: string, machineIds: ReadonlySet<string>): Promise<string[]> {
+  const lines: string[] = [];
+  if (machineIds.size === 0) return lines;
+  const reader = createInterface({ input: createReadStream(logFile), crlfDelay: Infinity });
+  for await (const line of reader) {
+    if (line.includes('PINGREQ') || line.includes('PINGRESP')) continue;
+    if (line.includes('dropped') || [...machineIds].some((machineId) => line.includes(machineId))) lines.push(line);
+  }
+  return lines;
+}
 
 /**
  * What happened to a missing report's machine around its time: its drop-offs (the bench's own
@@ -414,7 +433,7 @@ function storyOf(
   report: MissingReport,
   context: {
     dropOffs: readonly { machineId: string; at: number }[];
-    brokerLog: string;
+    brokerLog: readonly string[];
     servers: readonly ServerProcess[];
   },
 ): string[] {
@@ -426,12 +445,15 @@ function storyOf(
       lines.push(`  dropped off ${seconds(dropOff.at)} from it, back ${AWAY_MS / 1000} s later`);
     }
   }
-  // Mosquitto's lines start with the time in seconds since the epoch.
-  for (const line of context.brokerLog.split('\n')) {
-    if (!line.includes(report.machineId) && !line.includes('dropped')) continue;
-    const at = Number.parseInt(line, 10) * 1000;
-    if (near(at)) lines.push(`  broker, ${seconds(at)}: ${line.slice(line.indexOf(':') + 2, 200)}`);
-  }
+  // Mosquitto's lines start with the time in seconds since the epoch; the nearest few, in order.
+  const brokerLines = context.brokerLog
+    .filter((line) => line.includes(report.machineId) || line.includes('dropped'))
+    .map((line) => ({ at: Number.parseInt(line, 10) * 1000, text: line.slice(line.indexOf(':') + 2, 200) }))
+    .filter(({ at }) => near(at))
+    .sort((a, b) => Math.abs(a.at - report.ts) - Math.abs(b.at - report.ts))
+    .slice(0, BROKER_LINES_PER_REPORT)
+    .sort((a, b) => a.at - b.at);
+  for (const { at, text } of brokerLines) lines.push(`  broker, ${seconds(at)}: ${text}`);
   for (const [index, instance] of context.servers.entries()) {
     for (const line of complaints(instance).warnings) {
       const at = Number(/"time":(\d+)/.exec(line)?.[1]);
@@ -766,7 +788,10 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
       async <Row>(text: string, values: unknown[]) => (await setting.pool.query(text, values)).rows as Row[],
       acknowledged,
     );
-    const brokerLog = await readFile(mosquitto.logFile, 'utf8').catch(() => '');
+    const brokerLog = await brokerLogLines(
+      mosquitto.logFile,
+      new Set(ledger.missing.slice(0, NAMED_MISSING).map((report) => report.machineId)),
+    );
     const finalHealth = await Promise.all(servers.map(readHealth));
 
     const seconds = (ended.at - started.at) / 1000;
