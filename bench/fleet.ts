@@ -333,10 +333,10 @@ type Health = {
   memoryMb: { resident: number; heapTotal: number; heapUsed: number; external: number };
 };
 
-/** The instance's GET /api/health, or undefined while it does not answer (killed, or too busy). */
+/** The instance's GET /api/health, or undefined while it does not answer it (killed, starting, or too busy). */
 function readHealth(instance: ServerProcess): Promise<Health | undefined> {
   return fetch(`${instance.baseUrl}/api/health`)
-    .then((response) => response.json() as Promise<Health>)
+    .then((response) => (response.ok ? (response.json() as Promise<Health>) : undefined))
     .catch(() => undefined);
 }
 
