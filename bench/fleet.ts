@@ -44,7 +44,13 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { DeviceSecretResponseSchema, INCIDENT_KINDS, SprinklerListItemSchema } from '@pivot/contracts';
 import { HttpSession } from '@pivot/e2e/support/http-session';
-import { AcknowledgedReports, type MissingReport, describeLedger, readLedger } from '@pivot/e2e/support/report-ledger';
+import {
+  AcknowledgedReports,
+  type LedgerReading,
+  type MissingReport,
+  describeLedger,
+  readLedger,
+} from '@pivot/e2e/support/report-ledger';
 import { type ServerProcess, startServer } from '@pivot/e2e/support/server-process';
 import type { Database } from '@pivot/server/src/db/client';
 import { PasswordHasher } from '@pivot/server/src/modules/users/password-hasher';
@@ -429,7 +435,8 @@ async function brokerLogLines(logFile: string, machineIds: ReadonlySet<string>):
 
 /**
  * What happened to a missing report's machine around its time: its drop-offs (the bench's own
- * events), the broker's log lines naming it, and the server's warnings then.
+ * events), the broker's log lines naming it, the server's warnings then, and the messages of it
+ * the quarantine set aside without keeping them.
  */
 function storyOf(
   report: MissingReport,
@@ -437,11 +444,14 @@ function storyOf(
     dropOffs: readonly { machineId: string; at: number }[];
     brokerLog: readonly string[];
     servers: readonly ServerProcess[];
+    ledger: LedgerReading;
   },
 ): string[] {
   const near = (at: number) => Math.abs(at - report.ts) <= CONTEXT_MS;
   const seconds = (at: number) => `${formatNumber((at - report.ts) / 1000, 1)} s`;
   const lines = [`${report.machineId} at ${new Date(report.ts).toISOString()}:`];
+  const unkept = context.ledger.setAsideUnkept.get(report.machineId);
+  if (unkept) lines.push(`  the quarantine set aside ${unkept} of its messages without keeping them: it may be one`);
   for (const dropOff of context.dropOffs) {
     if (dropOff.machineId === report.machineId && near(dropOff.at)) {
       lines.push(`  dropped off ${seconds(dropOff.at)} from it, back ${AWAY_MS / 1000} s later`);
@@ -886,7 +896,7 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
       formatNumber(finalHealth.reduce((sum, health) => sum + (health?.unregisteredReportsDropped ?? 0), 0)),
     );
     for (const report of ledger.missing.slice(0, NAMED_MISSING)) {
-      for (const line of storyOf(report, { dropOffs, brokerLog, servers })) printNote(`  ${line}`);
+      for (const line of storyOf(report, { dropOffs, brokerLog, servers, ledger })) printNote(`  ${line}`);
     }
     printTargeted('lost (found nowhere)', ledger.missing.length, '', { atMost: TARGETS.lost });
 
