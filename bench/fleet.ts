@@ -20,7 +20,9 @@
  * fleet. The run checks that the server received no report before.
  *
  * After `--warmUpSeconds`, over `--minutes`, it prints the server's CPU share and RSS (from
- * /proc), reports sent / stored / lost, report → list stream latency p95, the incident watch's
+ * /proc), reports sent and stored, the report ledger (every report the broker acknowledged looked
+ * for by machine and ts once nothing is on its way: stored, set aside, or found nowhere, and then
+ * what happened around it), report → list stream latency p95, the incident watch's
  * look time (GET /api/health), alarm → alert latency p95, list and detail p95, PostgreSQL's
  * growth per hour, and how long registering the controllers took. Targets (issue 22): server
  * ≤ 1 core and ≤ 500 MB, 0 reports lost, live p95 < 1 s, alerts p95 < 5 s.
@@ -29,17 +31,26 @@
  * subscription splits the reports; each instance's share is printed), the users spread over
  * them; `--killAtMinute M` kills the last instance with SIGKILL M minutes into the measuring and
  * starts it again 10 s later, its users kept on the others as a balancer would, and the reports
- * are still counted sent / stored / lost.
+ * are still looked for one by one.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { DeviceSecretResponseSchema, INCIDENT_KINDS, SprinklerListItemSchema } from '@pivot/contracts';
 import { HttpSession } from '@pivot/e2e/support/http-session';
+import {
+  AcknowledgedReports,
+  type LedgerReading,
+  type MissingReport,
+  describeLedger,
+  readLedger,
+} from '@pivot/e2e/support/report-ledger';
 import { type ServerProcess, startServer } from '@pivot/e2e/support/server-process';
 import type { Database } from '@pivot/server/src/db/client';
 import { PasswordHasher } from '@pivot/server/src/modules/users/password-hasher';
@@ -49,6 +60,7 @@ import { type PrivateMosquitto, startPrivateMosquitto } from '@pivot/server/test
 import { type Credentials, siteId } from '@pivot/simulator';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { BrokerWatch } from './support/broker-figures';
 import { ChildScript } from './support/child-script';
 import { readOptions } from './support/cli';
 import type { ShareEvent, ShareRequest } from './support/fleet-share-process';
@@ -77,8 +89,15 @@ const SAMPLE_EVERY_MS = 5000;
 const AWAY_MS = 30_000;
 /** After the last alarm, how long its alerts may take before they count as missing. */
 const ALERTS_WITHIN_MS = 30_000;
-/** Once the fleet stopped, how long the stored count must stand still to be the last. */
-const SETTLED_MS = 5000;
+/**
+ * Once the fleet stopped, how long everything must stand still before the ledger is read: the
+ * server with nothing unstored and receiving nothing, the stored count.
+ */
+const SETTLED_MS = 3000;
+/** How long the settling may take before the ledger is read anyway, saying so. */
+const SETTLE_WITHIN_MS = 120_000;
+/** Around a report found nowhere, how far the broker's log, the server's and the bench's events are looked at. */
+const CONTEXT_MS = 30_000;
 const execFileAsync = promisify(execFile);
 /** Tries of adding one machine before the run stops with the server's last answer. */
 const ADD_TRIES = 3;
@@ -223,6 +242,8 @@ async function startSetting(adminPassword: string, instances: number): Promise<S
     'set_tcp_nodelay true',
     'max_queued_messages 100000',
     'persistent_client_expiration 14d',
+    // Its queue and dropped figures each second, for the settling and the ledger.
+    'sys_interval 1',
   ]).catch(async (error: unknown) => {
     await database.drop();
     throw error;
@@ -312,14 +333,16 @@ async function stopSetting(setting: Setting): Promise<void> {
 type Health = {
   problems: string[];
   reportsReceived: number;
+  messagesUnstored: number;
+  unregisteredReportsDropped: number;
   incidentLookMs: { p95: number | null; max: number | null; looks: number };
   memoryMb: { resident: number; heapTotal: number; heapUsed: number; external: number };
 };
 
-/** The instance's GET /api/health, or undefined while it does not answer (killed, or too busy). */
+/** The instance's GET /api/health, or undefined while it does not answer it (killed, starting, or too busy). */
 function readHealth(instance: ServerProcess): Promise<Health | undefined> {
   return fetch(`${instance.baseUrl}/api/health`)
-    .then((response) => response.json() as Promise<Health>)
+    .then((response) => (response.ok ? (response.json() as Promise<Health>) : undefined))
     .catch(() => undefined);
 }
 
@@ -360,6 +383,99 @@ function complaints(instance: ServerProcess): { warnings: string[]; errors: stri
   };
 }
 
+/**
+ * Waits until nothing is on its way to the database: every instance with nothing unstored and
+ * receiving nothing more (so the broker's queue for it is empty: it would be reading it), and
+ * the stored count still, all for SETTLED_MS; at most SETTLE_WITHIN_MS, then says what still moved.
+ */
+async function settle(
+  servers: readonly ServerProcess[],
+  broker: BrokerWatch,
+  storedCount: () => Promise<number>,
+): Promise<{ ms: number; gaveUp: string | undefined }> {
+  const start = Date.now();
+  let previous = '';
+  let stillSince = start;
+  let state = '';
+  while (Date.now() - start < SETTLE_WITHIN_MS) {
+    const healths = await Promise.all(servers.map(readHealth));
+    const unstored = healths.reduce((sum, health) => sum + (health?.messagesUnstored ?? Number.NaN), 0);
+    const received = healths.map((health) => health?.reportsReceived ?? 'no answer');
+    const stored = await storedCount();
+    const figures = broker.latest();
+    const moving = JSON.stringify([received, stored]);
+    if (moving !== previous || unstored !== 0) stillSince = Date.now();
+    previous = moving;
+    state = `${unstored} messages unstored at the server, reports received ${received.join(' + ')}, ${stored} stored, ${figures ? figures.stored - figures.retained : 'unknown'} messages held by the broker beyond its retained ones`;
+    if (Date.now() - stillSince >= SETTLED_MS) return { ms: Date.now() - start, gaveUp: undefined };
+    await sleep(500);
+  }
+  return { ms: Date.now() - start, gaveUp: state };
+}
+
+/** Missing reports told one by one with what happened around them; the rest are counted. */
+const NAMED_MISSING = 20;
+/** The broker's log lines told around a missing report, the nearest to its time. */
+const BROKER_LINES_PER_REPORT = 12;
+
+/**
+ * The broker's log lines naming one of the machines or telling of dropped messages, read line by
+ * line: Mosquitto logs every packet, about a gigabyte for 10,000 machines over 10 minutes.
+ */
+async function brokerLogLines(logFile: string, machineIds: ReadonlySet<string>): Promise<string[]> {
+  const lines: string[] = [];
+  if (machineIds.size === 0) return lines;
+  const reader = createInterface({ input: createReadStream(logFile), crlfDelay: Infinity });
+  for await (const line of reader) {
+    if (line.includes('PINGREQ') || line.includes('PINGRESP')) continue;
+    if (line.includes('dropped') || [...machineIds].some((machineId) => line.includes(machineId))) lines.push(line);
+  }
+  return lines;
+}
+
+/**
+ * What happened to a missing report's machine around its time: its drop-offs (the bench's own
+ * events), the broker's log lines naming it, the server's warnings then, and the messages of it
+ * the quarantine set aside without keeping them.
+ */
+function storyOf(
+  report: MissingReport,
+  context: {
+    dropOffs: readonly { machineId: string; at: number }[];
+    brokerLog: readonly string[];
+    servers: readonly ServerProcess[];
+    ledger: LedgerReading;
+  },
+): string[] {
+  const near = (at: number) => Math.abs(at - report.ts) <= CONTEXT_MS;
+  const seconds = (at: number) => `${formatNumber((at - report.ts) / 1000, 1)} s`;
+  const lines = [`${report.machineId} at ${new Date(report.ts).toISOString()}:`];
+  const unkept = context.ledger.setAsideUnkept.get(report.machineId);
+  if (unkept) lines.push(`  the quarantine set aside ${unkept} of its messages without keeping them: it may be one`);
+  for (const dropOff of context.dropOffs) {
+    if (dropOff.machineId === report.machineId && near(dropOff.at)) {
+      lines.push(`  dropped off ${seconds(dropOff.at)} from it, back ${AWAY_MS / 1000} s later`);
+    }
+  }
+  // Mosquitto's lines start with the time in seconds since the epoch; the nearest few, in order.
+  const brokerLines = context.brokerLog
+    .filter((line) => line.includes(report.machineId) || line.includes('dropped'))
+    .map((line) => ({ at: Number.parseInt(line, 10) * 1000, text: line.slice(line.indexOf(':') + 2, 200) }))
+    .filter(({ at }) => near(at))
+    .sort((a, b) => Math.abs(a.at - report.ts) - Math.abs(b.at - report.ts))
+    .slice(0, BROKER_LINES_PER_REPORT)
+    .sort((a, b) => a.at - b.at);
+  for (const { at, text } of brokerLines) lines.push(`  broker, ${seconds(at)}: ${text}`);
+  for (const [index, instance] of context.servers.entries()) {
+    for (const line of complaints(instance).warnings) {
+      const at = Number(/"time":(\d+)/.exec(line)?.[1]);
+      if (near(at)) lines.push(`  server ${index + 1}, ${seconds(at)}: ${line.slice(0, 200)}`);
+    }
+  }
+  if (lines.length === 1) lines.push('  nothing logged or done around it');
+  return lines;
+}
+
 const reportsReceived = async (instance: ServerProcess) => (await readHealth(instance))?.reportsReceived;
 
 runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 1000, async () => {
@@ -388,6 +504,12 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
 
   const adminPassword = `${randomBytes(12).toString('base64url')}-Aa1!`;
   const setting = await startSetting(adminPassword, instances);
+  const brokerWatch = await BrokerWatch.start(setting.mosquitto.url, setting.mosquitto.admin).catch(
+    async (error: unknown) => {
+      await stopSetting(setting);
+      throw error;
+    },
+  );
   const shares: ChildScript<ShareRequest, ShareEvent>[] = [];
   const usersProcess = ChildScript.start<UsersRequest, UsersEvent>(
     new URL('support/fleet-users-process.ts', import.meta.url),
@@ -600,7 +722,8 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
     })();
 
     const alarms: { sprinklerId: number; at: number }[] = [];
-    let dropOffs = 0;
+    /** Each drop-off's machine and when it went (it comes back AWAY_MS later), for the ledger's story of a missing report. */
+    const dropOffs: { machineId: string; at: number }[] = [];
     let killing: { killedAt: number; backAfterMs: number } | undefined;
     const endAt = started.at + options.minutes * 60_000;
     const misbehave = async (everyMs: number, act: (share: ChildScript<ShareRequest, ShareEvent>) => Promise<void>) => {
@@ -617,7 +740,7 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
       }),
       misbehave(60_000 / options.dropOffsPerMinute, async (share) => {
         const event = await share.ask({ type: 'drop-off', awayMs: AWAY_MS }, 'dropped');
-        if (event.machineId !== null) dropOffs += 1;
+        if (event.machineId !== null) dropOffs.push({ machineId: event.machineId, at: Date.now() });
       }),
       sleep(endAt - Date.now()),
       victim &&
@@ -669,13 +792,19 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
       (sum, answer) => sum + answer.acknowledged,
       0,
     );
-    let stored = await storedCount();
-    for (let lastChange = Date.now(); Date.now() - lastChange < SETTLED_MS;) {
-      await sleep(1000);
-      const now = await storedCount();
-      if (now !== stored) lastChange = Date.now();
-      stored = now;
-    }
+    const settling = await settle(servers, brokerWatch, storedCount);
+    const stored = await storedCount();
+    const acknowledged = new AcknowledgedReports();
+    for (const share of shares) acknowledged.receive((await share.ask({ type: 'ledger' }, 'ledger')).reports);
+    const ledger = await readLedger(
+      async <Row>(text: string, values: unknown[]) => (await setting.pool.query(text, values)).rows as Row[],
+      acknowledged,
+    );
+    const brokerLog = await brokerLogLines(
+      mosquitto.logFile,
+      new Set(ledger.missing.slice(0, NAMED_MISSING).map((report) => report.machineId)),
+    );
+    const finalHealth = await Promise.all(servers.map(readHealth));
 
     const seconds = (ended.at - started.at) / 1000;
     printSection(
@@ -737,12 +866,6 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
     );
     printFigure('sent in all, warm-up included', formatNumber(sentTotal));
     printFigure('stored in all', formatNumber(stored));
-    printTargeted('lost (sent, not stored)', Math.max(0, sentTotal - stored), '', { atMost: TARGETS.lost });
-    if (stored > sentTotal) {
-      printNote(
-        `  ${formatNumber(stored - sentTotal)} more stored than acknowledged: reports the broker took from a machine dropping off before its acknowledgement reached it.`,
-      );
-    }
     printFigure('machines connected at the end', `${formatNumber(ended.connected)} of ${formatNumber(machines)}`);
     const live = summariseSome(heard.liveMs);
     printFigure(
@@ -753,7 +876,31 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
     printTargeted('live p95', live?.p95 ?? Infinity, 'ms', { below: TARGETS.liveP95Ms });
     printFigure('streams that ended on their own', formatNumber(heard.streamsEnded));
 
-    printSection(`Alarms: ${alarms.length} raised, ${dropOffs} drop-offs`);
+    printSection('Report ledger: every acknowledged report looked for by machine and ts');
+    printFigure(
+      'settling',
+      settling.gaveUp === undefined
+        ? `${formatNumber(settling.ms / 1000, 1)} s until the server had nothing unstored and received nothing, and the stored count stood still, for ${SETTLED_MS / 1000} s`
+        : `gave up after ${SETTLE_WITHIN_MS / 1000} s: ${settling.gaveUp}`,
+    );
+    for (const line of describeLedger(ledger)) printNote(`  ${line}`);
+    const brokerFigures = brokerWatch.latest();
+    printFigure(
+      'dropped by the broker',
+      brokerFigures
+        ? `${formatNumber(brokerFigures.dropped)} publishes (a subscriber's queue full); ${formatNumber(brokerFigures.stored - brokerFigures.retained)} messages held beyond the retained ones at the end`
+        : 'unknown (no $SYS figures)',
+    );
+    printFigure(
+      'dropped, no controller registered',
+      formatNumber(finalHealth.reduce((sum, health) => sum + (health?.unregisteredReportsDropped ?? 0), 0)),
+    );
+    for (const report of ledger.missing.slice(0, NAMED_MISSING)) {
+      for (const line of storyOf(report, { dropOffs, brokerLog, servers, ledger })) printNote(`  ${line}`);
+    }
+    printTargeted('lost (found nowhere)', ledger.missing.length, '', { atMost: TARGETS.lost });
+
+    printSection(`Alarms: ${alarms.length} raised, ${dropOffs.length} drop-offs`);
     const alertMs: number[] = [];
     let missing = 0;
     for (const alarm of alarms) {
@@ -812,6 +959,7 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
     }
     throw error;
   } finally {
+    await brokerWatch.stop();
     await usersProcess.end();
     await Promise.all(shares.map((share) => share.end()));
     await stopSetting(setting);

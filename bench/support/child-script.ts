@@ -26,6 +26,12 @@ export class ChildScript<Request extends Message, Event extends Message> {
       this.failure ??= new Error(`child script exited with ${code}`);
       this.wake();
     });
+    // A request sent after the child ended (a run failing while another part still asks it):
+    // the asker hears of it, where an unhandled 'error' would end the run before it cleans up.
+    child.on('error', (error) => {
+      this.failure ??= error;
+      this.wake();
+    });
   }
 
   static start<Request extends Message, Event extends Message>(script: URL): ChildScript<Request, Event> {

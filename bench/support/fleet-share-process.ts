@@ -6,7 +6,7 @@
  * `movingShare` of them water (a report every 5 s), the rest stand (one every 60 s), each with
  * its weather station and soil probes unless told otherwise, each machine's first reports at
  * random points of their intervals. It misbehaves on request (an alarm, a drop-off and its
- * return) and counts the telemetry the broker acknowledged.
+ * return) and keeps the ledger of the telemetry the broker acknowledged: each report's machine and ts.
  */
 import {
   type Credentials,
@@ -16,6 +16,7 @@ import {
   generateMachineSites,
   surroundings,
 } from '@pivot/simulator';
+import { AcknowledgedReports, type AcknowledgedReportsTransfer } from '@pivot/e2e/support/report-ledger';
 import { serveParent } from './child-script';
 import { waitUntil } from './stats';
 
@@ -39,7 +40,9 @@ export type ShareRequest =
   /** Drops a machine's connection without a DISCONNECT (the broker publishes its will); it comes back after `awayMs`. */
   | { type: 'drop-off'; awayMs: number }
   | { type: 'count' }
-  | { type: 'stop' };
+  | { type: 'stop' }
+  /** The acknowledged reports' machines and timestamps, once stopped. */
+  | { type: 'ledger' };
 
 export type ShareEvent =
   | { type: 'started'; connectMs: number }
@@ -49,13 +52,15 @@ export type ShareEvent =
   | { type: 'dropped'; machineId: string | null }
   /** Telemetry reports the broker acknowledged, and how many machines are connected now. */
   | { type: 'count'; acknowledged: number; connected: number }
-  | { type: 'stopped'; acknowledged: number };
+  | { type: 'stopped'; acknowledged: number }
+  | { type: 'ledger'; reports: AcknowledgedReportsTransfer };
 
 const ALARM_WITHIN_MS = 2000;
 /** The layout's seed: the same in every share, so machine `n` is the same machine everywhere. */
 const LAYOUT_SEED = 22;
 
 let fleet: Fleet | undefined;
+const ledger = new AcknowledgedReports();
 const away = new Set<string>();
 const returns = new Set<NodeJS.Timeout>();
 
@@ -95,6 +100,7 @@ serveParent<ShareRequest, ShareEvent>(async (request, tell) => {
           // Only the alarms asked for; with no delay the safety stops the arm at once.
           alarmChancePerHour: 0,
           pressureSafetyDelayMs: 0,
+          onReportAcknowledged: (machineId, ts) => ledger.record(machineId, ts),
         },
       );
       const started = Date.now();
@@ -144,5 +150,8 @@ serveParent<ShareRequest, ShareEvent>(async (request, tell) => {
       for (const timer of returns) clearTimeout(timer);
       await fleet?.stop();
       tell({ type: 'stopped', acknowledged: acknowledged() });
+      return;
+    case 'ledger':
+      tell({ type: 'ledger', reports: ledger.transfer() });
   }
 });

@@ -42,6 +42,8 @@ export type FleetOptions = {
   credentials?: Readonly<Record<string, string>>;
   /** The machines connect and answer commands but report nothing until startReporting (see PivotMachineOptions). */
   holdReports?: boolean;
+  /** Told the machine and `ts` of each telemetry report the broker acknowledged (see PivotMachineOptions). */
+  onReportAcknowledged?: (machineId: string, ts: number) => void;
   logger?: Logger;
 };
 
@@ -96,6 +98,7 @@ export class Fleet {
           programProcessingMs: intervals.programProcessingMs,
           misbehaviour: options.misbehaviour,
           holdReports: options.holdReports,
+          onReportAcknowledged: options.onReportAcknowledged && ((ts) => options.onReportAcknowledged?.(site.id, ts)),
           seed: Math.floor(random.next() * 2 ** 32),
           logger: this.logger,
           onSweep: wetProbesUnder(site, sensorsByMachine.get(site.id) ?? []),

@@ -84,6 +84,11 @@ export type PivotMachineOptions = {
   logger?: Logger;
   /** Told of every stretch the arm waters, so soil sensors under it get wet. */
   onSweep?: (sweep: Sweep) => void;
+  /**
+   * Told the `ts` of each telemetry report the broker acknowledged (floods not counted): the
+   * report's identity on the server, so a benchmark can look for each one it was promised.
+   */
+  onReportAcknowledged?: (ts: number) => void;
 };
 
 /** A weather station or soil probe wired to a controller: it publishes through the controller's connection. */
@@ -430,7 +435,7 @@ export class PivotMachine {
       const pump = () => {
         while (sent < count && sent - acknowledged < maxInFlight) {
           sent += 1;
-          client.publish(topic, this.telemetry(), { qos: 1 }, (error) => {
+          client.publish(topic, this.telemetry(this.clock.now()), { qos: 1 }, (error) => {
             if (error) return reject(error);
             acknowledged += 1;
             if (acknowledged === count) resolve();
@@ -492,7 +497,11 @@ export class PivotMachine {
   private report(): void {
     clearTimeout(this.telemetryTimer);
     if (!this.client || this.frozen || this.holding) return;
-    this.send(topics.telemetry(this.id), this.telemetry(), false, () => (this.reportsAcknowledged += 1));
+    const ts = this.clock.now();
+    this.send(topics.telemetry(this.id), this.telemetry(ts), false, () => {
+      this.reportsAcknowledged += 1;
+      this.settings.onReportAcknowledged?.(ts);
+    });
     this.telemetryTimer = setTimeout(() => {
       this.catchUp();
       this.report();
@@ -518,8 +527,8 @@ export class PivotMachine {
     }, delay);
   }
 
-  private telemetry(): string {
-    return encode(TelemetryMessageSchema, { v: PROTOCOL_VERSION, ts: this.clock.now(), ...this.arm.report() });
+  private telemetry(ts: number): string {
+    return encode(TelemetryMessageSchema, { v: PROTOCOL_VERSION, ts, ...this.arm.report() });
   }
 
   private programMessage(): string {

@@ -111,6 +111,19 @@ describeOnBrokers('pivot machine protocol', (brokerUrl) => {
     expect(stamps.slice(1).every((ts, index) => ts > stamps[index]!)).toBe(true);
   });
 
+  it('tells the ts of each telemetry report the broker acknowledged, the reports it sent', async () => {
+    const acknowledged: number[] = [];
+    const machine = await harness.startMachine({
+      motion: 'front',
+      movingTelemetryMs: 20,
+      onReportAcknowledged: (ts) => acknowledged.push(ts),
+    });
+    await vi.waitFor(() => expect(acknowledged.length).toBeGreaterThan(10));
+    await machine.stop();
+    expect(acknowledged).toHaveLength(machine.telemetryAcknowledged);
+    await vi.waitFor(() => expect(telemetryOf(machine.id).map((report) => report.ts)).toEqual(acknowledged));
+  });
+
   it('carries out a repeated command once and answers it again with the same reply', async () => {
     const { id } = await harness.startMachine();
     const front = await harness.server.send(id, { type: 'motion', motion: 'front' });

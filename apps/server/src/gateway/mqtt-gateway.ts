@@ -244,6 +244,11 @@ export class MqttGateway {
     return this.reports.unadmittedCount;
   }
 
+  /** Messages this instance acknowledged to the broker and has not stored yet. */
+  get unstoredCount(): number {
+    return this.reports.unstoredCount;
+  }
+
   /** Whether the broker is reachable now. */
   get connected(): boolean {
     return this.client?.connected ?? false;

@@ -163,6 +163,11 @@ export class ReportIntake {
     return this.unadmitted.count;
   }
 
+  /** Messages taken from the broker (acknowledged to it) and handed to their handler, not stored yet. */
+  get unstoredCount(): number {
+    return this.unstored;
+  }
+
   receive(topic: string, kind: MachineMessageKind, source: MessageSource, payload: Buffer, use: ReportUse): void {
     const journal = use.store ? this.settings.journal : undefined;
     if (journal && payload.length > 0) {

@@ -35,6 +35,11 @@ const HealthSchema = z.strictObject({
    */
   reportsReceived: z.number().int().nonnegative(),
   /**
+   * Machine messages this instance acknowledged to the broker and has not stored yet (0 when it
+   * has caught up): with the broker's queue for it empty, nothing is on its way to the database.
+   */
+  messagesUnstored: z.number().int().nonnegative(),
+  /**
    * How long this instance's looks for incidents took over the last minute, ms (null when it
    * made none: another instance looked): a 95th percentile above 1000 ms delays incidents.
    */
@@ -93,6 +98,7 @@ const healthRoutes: FastifyPluginAsyncZod<{ checks: HealthCheck[] }> = async (ap
         broker,
         unregisteredReportsDropped: app.gateway.unadmittedCount,
         reportsReceived: app.telemetry.receivedTotal(),
+        messagesUnstored: app.gateway.unstoredCount,
         incidentLookMs: app.incidents.lookTimes(),
         memoryMb: memoryInMegabytes(),
       };

@@ -21,6 +21,8 @@ export type PrivateMosquitto = {
   pid: () => number | undefined;
   /** The plugin's file, which it rewrites whole after every change of an account. */
   dynsecFile: string;
+  /** Its log (every connection, disconnection and dropped message), until it stops. */
+  logFile: string;
   /** Runs `mosquitto_ctrl … dynsec <args>` against this broker as the admin; its standard output. */
   dynsec(...args: string[]): Promise<string>;
   stop(): Promise<void>;
@@ -90,7 +92,7 @@ export async function startPrivateMosquitto(
       if (/Error/.test(stderr)) throw new Error(`mosquitto_ctrl dynsec ${args.join(' ')}: ${stderr.trim()}`);
       return stdout;
     };
-    return { url, port, admin, pid: () => broker?.pid, dynsecFile, dynsec, stop };
+    return { url, port, admin, pid: () => broker?.pid, dynsecFile, logFile, dynsec, stop };
   } catch (error) {
     await stop();
     throw error;
