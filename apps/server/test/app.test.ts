@@ -19,6 +19,7 @@ describe('the server', () => {
       // On a shared broker (TEST_MQTT_URL) other tests' machines may have left retained reports.
       unregisteredReportsDropped: process.env.TEST_MQTT_URL ? expect.any(Number) : 0,
       reportsReceived: expect.any(Number),
+      liveStreams: { open: 0, bufferedKiB: 0, closedStalled: 0 },
       incidentLookMs: expect.objectContaining({ looks: expect.any(Number) }),
       memoryMb: expect.objectContaining({ resident: expect.any(Number) }),
     });

@@ -35,6 +35,15 @@ const HealthSchema = z.strictObject({
    */
   reportsReceived: z.number().int().nonnegative(),
   /**
+   * This instance's live event streams: open now, what it holds for them that their clients have
+   * not read yet (KiB), and how many it closed since it started because their client stopped reading.
+   */
+  liveStreams: z.strictObject({
+    open: z.number().int().nonnegative(),
+    bufferedKiB: z.number().int().nonnegative(),
+    closedStalled: z.number().int().nonnegative(),
+  }),
+  /**
    * How long this instance's looks for incidents took over the last minute, ms (null when it
    * made none: another instance looked): a 95th percentile above 1000 ms delays incidents.
    */
@@ -93,6 +102,7 @@ const healthRoutes: FastifyPluginAsyncZod<{ checks: HealthCheck[] }> = async (ap
         broker,
         unregisteredReportsDropped: app.gateway.unadmittedCount,
         reportsReceived: app.telemetry.receivedTotal(),
+        liveStreams: app.openStreams.figures(),
         incidentLookMs: app.incidents.lookTimes(),
         memoryMb: memoryInMegabytes(),
       };

@@ -29,7 +29,9 @@ export const liveRoutes: FastifyPluginAsyncZod<{
       // The stream opens once the user's machines are known: an event after it opened is never
       // missed for want of them.
       const opened: { stream?: EventStream } = {};
-      const stopFollowing = await listStreams.follow(user, (type, json) => opened.stream?.sendJson(type, json));
+      const stopFollowing = await listStreams.follow(user, (type, json, latest) =>
+        opened.stream?.sendJson(type, json, latest),
+      );
       if (request.raw.socket.destroyed) {
         stopFollowing();
         reply.hijack();
@@ -56,7 +58,8 @@ export const liveRoutes: FastifyPluginAsyncZod<{
       stream.onEnd(
         telemetry.watch(sprinkler.internalId, (event) => {
           const live = presentLiveEvent(sprinkler, event);
-          stream.send(live.type, live);
+          // A client behind needs only the machine's latest report, presence and program.
+          stream.send(live.type, live, live.type);
         }),
       );
     },
