@@ -202,7 +202,8 @@ export function eventStreams(app: FastifyInstance, guard: StreamGuard) {
     const sendJson = (event: string, json: string, name?: string) => {
       if (!open.has(end)) return;
       const frame = `event: ${event}\ndata: ${json}\n\n`;
-      if (stream.writableLength >= BEHIND_AT_BYTES) hold(frame, name);
+      // Once anything is held, everything is, until the socket drains: an event never overtakes an older one.
+      if (heldChars > 0 || stream.writableLength >= BEHIND_AT_BYTES) hold(frame, name);
       else {
         pending += frame;
         if (pending.length >= WRITE_AT_CHARS) writePending();
