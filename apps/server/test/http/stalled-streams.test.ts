@@ -1,7 +1,10 @@
 import { once } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { INCIDENT_LOG_EVENTS } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_HELD_EVENTS } from '../../src/http/event-stream';
+import { logEntries } from '../../src/modules/logs/logs.table';
 import type { ApiClient } from '../support/api-client';
 import { buildSprinkler, grant } from '../support/fixtures';
 import { type TestApp, createTestApp } from '../support/test-app';
@@ -197,6 +200,34 @@ describe('a live stream whose client stops reading', () => {
       expect(times.at(-1)).toBe(first + MANY_REPORTS - 1);
       expect([...times].sort((a, b) => a - b)).toEqual(times);
       expect(text).toMatch(/event: presence\ndata: \{"type":"presence","online":false\}\n\n$/);
+    } finally {
+      stalled.close();
+    }
+  });
+
+  it(`holds at most ${MAX_HELD_EVENTS} alerts for a client behind, and is closed at once past them`, async () => {
+    const { machine, farmer } = await watchedMachine(t);
+    const stalled = await openStalledStream(address, '/api/alerts/events', farmer.client);
+    try {
+      const before = await liveStreamsHealth(t);
+      // Alerts of 40 kB each (the machine's words in their detail): a few hundred fill the kernel's
+      // buffers, and the server's, and more than it holds for a client behind.
+      await t.database.db.insert(logEntries).values(
+        Array.from({ length: 400 }, (_, index) => ({
+          eventType: INCIDENT_LOG_EVENTS.alarm.began,
+          sprinklerId: machine.id,
+          sprinklerName: machine.name,
+          event: `alarm ${index} `.padEnd(40_000, 'x'),
+        })),
+      );
+      await t.app.alertFeed.lookOnce();
+      // Long before the write timeout (30 s here): the alerts past the bound closed it.
+      expect(await liveStreamsHealth(t)).toEqual({
+        open: before.open - 1,
+        bufferedKiB: 0,
+        closedStalled: before.closedStalled + 1,
+      });
+      expect(await stalled.endsWithin(5000)).toBe(true);
     } finally {
       stalled.close();
     }
