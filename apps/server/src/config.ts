@@ -131,6 +131,8 @@ const EnvSchema = z.object({
   DEMO_EMAIL: z.string().default('demo@pivot.local'),
   DEMO_PASSWORD: optionalText,
   MAX_PROGRAMS_PER_MACHINE: z.coerce.number().int().min(1).max(1000).default(10),
+  MAX_LIVE_STREAMS: z.coerce.number().int().min(1).max(100_000).default(1000),
+  STREAM_WRITE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   QUARANTINE_RETENTION_DAYS: z.coerce.number().int().min(1).max(366).default(7),
   FORECAST_URL: z.url({ protocol: /^https?$/ }).optional(),
   OUTBOUND_ALLOWED_HOSTS: z
@@ -259,6 +261,13 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
     mqttSessionExpirySeconds: values.MQTT_URL ? (values.MQTT_SESSION_EXPIRY_SECONDS ?? 86_400) : 0,
     commandTimeoutMs: values.COMMAND_TIMEOUT_MS,
     maxProgramsPerMachine: values.MAX_PROGRAMS_PER_MACHINE,
+    /** Live event streams (machines, list, alerts) this instance holds open at once, for all its users together. */
+    maxLiveStreams: values.MAX_LIVE_STREAMS,
+    /**
+     * How long a live stream's client may leave what was written to it unread (the socket not
+     * drained) before the stream is closed; its browser opens it again and reads the current state.
+     */
+    streamWriteTimeoutMs: values.STREAM_WRITE_TIMEOUT_MS,
     /** How long machine messages set aside (docs/protocol.md) stay visible to administrators. */
     quarantineRetentionDays: values.QUARANTINE_RETENTION_DAYS,
     /**

@@ -20,6 +20,7 @@ describe('the server', () => {
       unregisteredReportsDropped: process.env.TEST_MQTT_URL ? expect.any(Number) : 0,
       reportsReceived: expect.any(Number),
       messagesUnstored: 0,
+      liveStreams: { open: 0, bufferedKiB: 0, closedStalled: 0 },
       incidentLookMs: expect.objectContaining({ looks: expect.any(Number) }),
       memoryMb: expect.objectContaining({ resident: expect.any(Number) }),
     });

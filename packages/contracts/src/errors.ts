@@ -62,6 +62,8 @@ export const ERROR_STATUS = {
   machine_clock_wrong: 502,
   sprinkler_unresponsive: 504,
   broker_unreachable: 503,
+  /** More live event streams open at once on the server instance than it holds (MAX_LIVE_STREAMS), all users together. */
+  too_many_streams_on_server: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

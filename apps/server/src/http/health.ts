@@ -40,6 +40,15 @@ const HealthSchema = z.strictObject({
    */
   messagesUnstored: z.number().int().nonnegative(),
   /**
+   * This instance's live event streams: open now, what it holds for them that their clients have
+   * not read yet (KiB), and how many it closed since it started because their client stopped reading.
+   */
+  liveStreams: z.strictObject({
+    open: z.number().int().nonnegative(),
+    bufferedKiB: z.number().int().nonnegative(),
+    closedStalled: z.number().int().nonnegative(),
+  }),
+  /**
    * How long this instance's looks for incidents took over the last minute, ms (null when it
    * made none: another instance looked): a 95th percentile above 1000 ms delays incidents.
    */
@@ -99,6 +108,7 @@ const healthRoutes: FastifyPluginAsyncZod<{ checks: HealthCheck[] }> = async (ap
         unregisteredReportsDropped: app.gateway.unadmittedCount,
         reportsReceived: app.telemetry.receivedTotal(),
         messagesUnstored: app.gateway.unstoredCount,
+        liveStreams: app.openStreams.figures(),
         incidentLookMs: app.incidents.lookTimes(),
         memoryMb: memoryInMegabytes(),
       };

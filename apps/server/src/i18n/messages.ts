@@ -51,6 +51,8 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
       'This browser receives notifications for another account - sign that account out of it first, or unsubscribe it there',
     push_keys_invalid: 'The browser sent push keys that are not valid - subscribe again',
     too_many_streams: 'Too many live views open at once - close some tabs or windows and try again',
+    too_many_streams_on_server:
+      'The server has as many live views open as it can hold - the page will try again in a moment',
     outbound_address_refused: 'This address points inside the network and is not allowed',
     outbound_https_required: 'Only https:// addresses are allowed',
     outbound_host_not_found: 'The host name of this address could not be found',
@@ -103,6 +105,8 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
       'Ta przeglądarka otrzymuje powiadomienia dla innego konta - najpierw wyloguj tam to konto lub wyłącz w nim powiadomienia',
     push_keys_invalid: 'Przeglądarka przesłała nieprawidłowe klucze powiadomień - włącz powiadomienia ponownie',
     too_many_streams: 'Zbyt wiele widoków na żywo otwartych naraz - zamknij część kart lub okien i spróbuj ponownie',
+    too_many_streams_on_server:
+      'Serwer ma otwartych tyle widoków na żywo, ile może obsłużyć - strona spróbuje ponownie za chwilę',
     outbound_address_refused: 'Ten adres wskazuje do wnętrza sieci i jest niedozwolony',
     outbound_https_required: 'Dozwolone są tylko adresy https://',
     outbound_host_not_found: 'Nie znaleziono nazwy hosta tego adresu',

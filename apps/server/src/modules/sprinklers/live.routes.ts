@@ -1,11 +1,15 @@
-import { IdParamsSchema } from '@pivot/contracts';
+import { IdParamsSchema, type LiveEvent } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { MachineEvent } from '../../gateway/mqtt-gateway';
 import { type EventStream, type StreamGuard, eventStreams } from '../../http/event-stream';
 import { signedIn } from '../../http/request-context';
 import type { TelemetryService } from '../telemetry';
 import type { MachineListStreams } from './machine-list-streams';
 import { presentLiveEvent } from './sprinklers.presenter';
 import type { SprinklersService } from './sprinklers.service';
+import type { SprinklerRow } from './sprinklers.repository';
+
+type PresentedEvent = { centre: Pick<SprinklerRow, 'lat' | 'lng'>; type: LiveEvent['type']; json: string };
 
 /**
  * Server-sent event streams, for as long as the browser keeps them open: GET /sprinkler/events,
@@ -20,6 +24,18 @@ export const liveRoutes: FastifyPluginAsyncZod<{
   guard: StreamGuard;
 }> = async (app, { sprinklers, telemetry, listStreams, guard }) => {
   const openStream = eventStreams(app, guard);
+  // Each machine event presented and serialised once for all the streams of its machine: twenty
+  // pages of one machine cost one serialisation an event, not twenty. Its centre is kept with it,
+  // since a stream opened before the machine was moved presents it from where it was.
+  const presented = new WeakMap<MachineEvent, PresentedEvent>();
+  const presentOnce = (sprinkler: SprinklerRow, event: MachineEvent): PresentedEvent => {
+    const known = presented.get(event);
+    if (known && known.centre.lat === sprinkler.lat && known.centre.lng === sprinkler.lng) return known;
+    const live = presentLiveEvent(sprinkler, event);
+    const fresh = { centre: sprinkler, type: live.type, json: JSON.stringify(live) };
+    presented.set(event, fresh);
+    return fresh;
+  };
 
   app.get(
     '/sprinkler/events',
@@ -29,7 +45,9 @@ export const liveRoutes: FastifyPluginAsyncZod<{
       // The stream opens once the user's machines are known: an event after it opened is never
       // missed for want of them.
       const opened: { stream?: EventStream } = {};
-      const stopFollowing = await listStreams.follow(user, (type, json) => opened.stream?.sendJson(type, json));
+      const stopFollowing = await listStreams.follow(user, (type, json, latest) =>
+        opened.stream?.sendJson(type, json, latest),
+      );
       if (request.raw.socket.destroyed) {
         stopFollowing();
         reply.hijack();
@@ -55,8 +73,9 @@ export const liveRoutes: FastifyPluginAsyncZod<{
       const stream = openStream(request, reply, { sprinklerId: sprinkler.id, level });
       stream.onEnd(
         telemetry.watch(sprinkler.internalId, (event) => {
-          const live = presentLiveEvent(sprinkler, event);
-          stream.send(live.type, live);
+          const { type, json } = presentOnce(sprinkler, event);
+          // A client behind needs only the machine's latest report, presence and program.
+          stream.sendJson(type, json, type);
         }),
       );
     },

@@ -16,8 +16,12 @@ import { listListedSprinklers } from './sprinklers.repository';
  */
 export const MACHINES_RECHECK_MS = 5000;
 
-/** Writes one event of the list stream, its data as JSON (serialised once for every stream it goes to). */
-export type SendListEvent = (type: MachineListEvent['type'], json: string) => void;
+/**
+ * Writes one event of the list stream, its data as JSON (serialised once for every stream it goes
+ * to), and the name of the state it carries: a client behind gets only the latest of each (one
+ * machine's telemetry, presence, program; the list changed).
+ */
+export type SendListEvent = (type: MachineListEvent['type'], json: string, latest: string) => void;
 
 const MACHINES_CHANGED = JSON.stringify({ type: 'machines' } satisfies MachineListEvent);
 
@@ -95,15 +99,15 @@ export class MachineListStreams {
 
   /** An event to every follower who may see its machine, presented and serialised once for all of them. */
   private forward(event: MachineEvent): void {
-    let listed: { type: MachineListEvent['type']; json: string } | undefined;
+    let listed: { type: MachineListEvent['type']; json: string; latest: string } | undefined;
     for (const follower of this.followers) {
       const sprinkler = follower.machines.get(event.machineId);
       if (!sprinkler) continue;
       if (!listed) {
         const live: MachineListEvent = { ...presentLiveEvent(sprinkler, event), sprinklerId: sprinkler.id };
-        listed = { type: live.type, json: JSON.stringify(live) };
+        listed = { type: live.type, json: JSON.stringify(live), latest: `${live.type} ${sprinkler.id}` };
       }
-      follower.send(listed.type, listed.json);
+      follower.send(listed.type, listed.json, listed.latest);
     }
   }
 
@@ -124,7 +128,8 @@ export class MachineListStreams {
       const listed = listedText(visible);
       follower.machines = new Map(visible.map((row) => [row.internalId, row]));
       // The browser reads the list as the stream opens: only later changes are news.
-      if (follower.listed !== null && listed !== follower.listed) follower.send('machines', MACHINES_CHANGED);
+      if (follower.listed !== null && listed !== follower.listed)
+        follower.send('machines', MACHINES_CHANGED, 'machines');
       follower.listed = listed;
     }
   }

@@ -36,6 +36,8 @@ export type UsersModuleOptions = Pick<
   | 'cookieSecure'
   | 'adminEmail'
   | 'adminPassword'
+  | 'maxLiveStreams'
+  | 'streamWriteTimeoutMs'
 > & {
   /** Where one-time notices (a generated admin password) are written. */
   print: (text: string) => void;
@@ -57,7 +59,13 @@ export const usersModule = fp(
     const accountMail = new AccountMail(mail, options.publicUrl, PRODUCT_NAME);
     const mailQueued = () => mail.wake();
     const throttle = new Throttle(db);
-    const openStreams = new OpenStreams({ db, access, logger: app.log });
+    const openStreams = new OpenStreams({
+      db,
+      access,
+      logger: app.log,
+      maxStreams: options.maxLiveStreams,
+      writeTimeoutMs: options.streamWriteTimeoutMs,
+    });
     const streamsChanged = () => openStreams.recheckSoon();
     const auth = new AuthService({
       db,

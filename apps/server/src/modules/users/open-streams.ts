@@ -17,6 +17,15 @@ export const STREAMS_RECHECK_MS = 2000;
 /** Live event streams (machines, list, alerts together) one user may hold open on one instance. */
 export const MAX_STREAMS_PER_USER = 20;
 
+/** What health tells of the live streams of this instance. */
+export type StreamFigures = {
+  open: number;
+  /** What the process holds for them that their clients have not taken yet, KiB (characters, about bytes). */
+  bufferedKiB: number;
+  /** Closed since the start because their client stopped reading (see `eventStreams`). */
+  closedStalled: number;
+};
+
 /** What the streams' check read from the database, for all the streams of the instance at once. */
 export type StreamFacts = {
   /** The sessions among the streams' that are neither revoked nor expired, with their user as they are now. */
@@ -46,15 +55,29 @@ export function stillAllowed(stream: GuardedStream, facts: StreamFacts): boolean
  * at once after a change made through this instance, their sessions and grants are read again in
  * two queries for all of them, and those no longer allowed are ended. Every instance does this
  * for its own streams, so a change made anywhere reaches every stream within `STREAMS_RECHECK_MS`.
+ * It admits at most `MAX_STREAMS_PER_USER` streams of one user and `maxStreams` in all.
  */
 export class OpenStreams implements StreamGuard {
   private readonly streams = new Set<GuardedStream>();
+  private closedStalledCount = 0;
   private readonly job = new RepeatingJob(() => this.recheck(), {
     everyMs: STREAMS_RECHECK_MS,
     onError: (error) => this.deps.logger.warn({ err: error }, 'checking the open streams failed'),
   });
 
-  constructor(private readonly deps: { db: Database; access: AccessService; logger: FastifyBaseLogger }) {}
+  constructor(
+    private readonly deps: {
+      db: Database;
+      access: AccessService;
+      logger: FastifyBaseLogger;
+      maxStreams: number;
+      writeTimeoutMs: number;
+    },
+  ) {}
+
+  get writeTimeoutMs(): number {
+    return this.deps.writeTimeoutMs;
+  }
 
   start(): void {
     this.job.start();
@@ -68,8 +91,27 @@ export class OpenStreams implements StreamGuard {
     let held = 0;
     for (const open of this.streams) if (open.userId === stream.userId) held += 1;
     if (held >= MAX_STREAMS_PER_USER) throw new AppError('too_many_streams');
+    if (this.streams.size >= this.deps.maxStreams) throw new AppError('too_many_streams_on_server');
     this.streams.add(stream);
     return () => this.streams.delete(stream);
+  }
+
+  closedStalled(stream: GuardedStream): void {
+    this.closedStalledCount += 1;
+    this.deps.logger.info(
+      { userId: stream.userId, sprinklerId: stream.sprinklerId },
+      'closed a live stream whose client stopped reading',
+    );
+  }
+
+  figures(): StreamFigures {
+    let buffered = 0;
+    for (const stream of this.streams) buffered += stream.bufferedChars();
+    return {
+      open: this.streams.size,
+      bufferedKiB: Math.round(buffered / 1024),
+      closedStalled: this.closedStalledCount,
+    };
   }
 
   /**
