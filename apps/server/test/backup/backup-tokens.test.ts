@@ -103,6 +103,8 @@ describe('a backup opens nothing', () => {
   let machineId: string;
   let backup: BackupContent;
   let found: Map<string, Set<string>>;
+  let webhookRequest: { idempotencyKey: string; url: string };
+  let webhookSecret: string;
 
   beforeAll(async () => {
     t = await createTestApp({ OUTBOUND_ALLOWED_HOSTS: '127.0.0.1:9' });
@@ -135,12 +137,14 @@ describe('a backup opens nothing', () => {
     const owner = await t.buildUser();
     remembered = t.client();
     await remembered.login(owner.email, USER_PASSWORD, true);
+    webhookRequest = { idempotencyKey: randomUUID(), url: 'https://127.0.0.1:9/hook' };
     const webhook = await remembered.post(
       '/api/account/webhooks/',
-      { url: 'https://127.0.0.1:9/hook' },
-      { headers: { 'idempotency-key': randomUUID() } },
+      { url: webhookRequest.url },
+      { headers: { 'idempotency-key': webhookRequest.idempotencyKey } },
     );
     expect(webhook.status).toBe(201);
+    webhookSecret = (webhook.body as { secret: string }).secret;
     const subscribed = await remembered.post('/api/push/subscriptions/', {
       endpoint: 'https://127.0.0.1:9/push/browser',
       keys: browserSubscriptionKeys().keys,
@@ -219,6 +223,21 @@ describe('a backup opens nothing', () => {
     expect([...holding].filter((column) => !documented.has(column))).toEqual([]);
     // Nor does the list name a column the backup does not have (renamed, or removed).
     expect([...documented].filter((column) => !columns.has(column))).toEqual([]);
+  });
+
+  it('keeps a webhook’s secret only in its own row: the saved answer to adding it is sealed under its Idempotency-Key', async () => {
+    const [saved] = backup.rows.get('idempotent_requests') ?? [];
+    expect(saved).toBeDefined();
+    expect(JSON.stringify(saved)).not.toContain(webhookSecret);
+    expect(JSON.stringify(saved)).not.toContain(webhookRequest.idempotencyKey);
+    // The repeat, with its key, still gets the first answer.
+    const repeat = await remembered.post(
+      '/api/account/webhooks/',
+      { url: webhookRequest.url },
+      { headers: { 'idempotency-key': webhookRequest.idempotencyKey } },
+    );
+    expect(repeat.headers['idempotent-replayed']).toBe('true');
+    expect(repeat.body).toMatchObject({ secret: webhookSecret });
   });
 
   it('would have found a live one: the mailed link, the cookie and the access token do work', async () => {
