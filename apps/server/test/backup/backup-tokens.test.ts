@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBackupLines, verifyBackupFile } from '../../src/backup/backup-file';
 import { PRODUCT_NAME } from '../../src/config';
@@ -205,6 +206,30 @@ describe('a backup opens nothing', () => {
     }
     expect(opened).toEqual([]);
     expect(tried.link).toBe(candidates.size * userIds.length);
+  });
+
+  it('holds no key that signs an access token for a session it names', async () => {
+    const candidates = new Set([...found.values()].flatMap((set) => [...set]));
+    const sessions = (backup.rows.get('sessions') ?? []).map((row) => ({
+      id: String(row.id),
+      userId: Number(row.user_id),
+    }));
+    expect(sessions.length).toBeGreaterThanOrEqual(2);
+    const opened: string[] = [];
+    for (const key of candidates) {
+      for (const session of sessions) {
+        const forged = await new SignJWT({ sid: session.id })
+          .setProtectedHeader({ alg: 'HS256' })
+          .setSubject(String(session.userId))
+          .setIssuer('pivot-dashboard')
+          .setIssuedAt()
+          .setExpirationTime('5m')
+          .sign(new TextEncoder().encode(key));
+        const answer = await t.client().get('/api/user/', { headers: { authorization: `Bearer ${forged}` } });
+        if (answer.status !== 401) opened.push(`session ${session.id} with the key ${key}: ${answer.status}`);
+      }
+    }
+    expect(opened).toEqual([]);
   });
 
   it('holds keys, secrets and hashes only in the columns docs/operations.md lists', async () => {

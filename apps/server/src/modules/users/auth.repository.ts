@@ -1,7 +1,7 @@
 import { and, count, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { users } from './users.table';
-import { linkTokens, refreshTokens, serverSecrets, sessions, throttleEvents } from './auth.table';
+import { accessTokenKeys, linkTokens, refreshTokens, sessions, throttleEvents } from './auth.table';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -232,9 +232,19 @@ export async function deleteThrottleEventsBefore(db: Queryable, before: Date): P
   await db.delete(throttleEvents).where(lt(throttleEvents.at, before));
 }
 
-/** Reads a shared secret, creating it with the given value when no instance has yet. */
-export async function getOrCreateSecret(db: Queryable, name: string, candidate: string): Promise<string> {
-  await db.insert(serverSecrets).values({ name, value: candidate }).onConflictDoNothing();
-  const [row] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, name));
-  return row!.value;
+export async function insertAccessTokenKey(db: Queryable, kid: string, publicKey: string): Promise<void> {
+  await db.insert(accessTokenKeys).values({ kid, publicKey });
+}
+
+export async function findAccessTokenKey(db: Queryable, kid: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ publicKey: accessTokenKeys.publicKey })
+    .from(accessTokenKeys)
+    .where(eq(accessTokenKeys.kid, kid));
+  return row?.publicKey;
+}
+
+/** Keys made more than `seconds` ago, on the database's clock. */
+export async function deleteAccessTokenKeysOlderThan(db: Queryable, seconds: number): Promise<void> {
+  await db.delete(accessTokenKeys).where(lt(accessTokenKeys.createdAt, sql`now() - make_interval(secs => ${seconds})`));
 }

@@ -68,8 +68,14 @@ export const throttleEvents = pgTable(
   (table) => [index('throttle_events_lookup_idx').on(table.kind, table.key, table.at)],
 );
 
-/** Values the server generates once and every instance shares, such as the token signing key. */
-export const serverSecrets = pgTable('server_secrets', {
-  name: text('name').primaryKey(),
-  value: text('value').notNull(),
+/**
+ * The public keys that check access tokens. Without JWT_SECRET each instance signs with a key pair
+ * it makes in memory (a new one every hour) and publishes only the public half here: any instance
+ * checks any instance's tokens, and nothing in the database (or a backup) signs one.
+ */
+export const accessTokenKeys = pgTable('access_token_keys', {
+  kid: text('kid').primaryKey(),
+  /** Ed25519, SPKI in PEM. */
+  publicKey: text('public_key').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

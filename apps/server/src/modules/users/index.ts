@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Config, PRODUCT_NAME } from '../../config';
-import { randomToken } from '../../secrets';
-import { AccessTokens } from './access-tokens';
+import { AccessTokens, InstanceTokenKeys, sharedSecretKeys } from './access-tokens';
 import { ACCOUNT_LINK_SECRETS, AccountMail } from './account-mail';
-import { getOrCreateSecret } from './auth.repository';
 import { authRoutes } from './auth.routes';
 import { AuthService } from './auth.service';
 import { ensureFirstAdmin } from './first-admin';
@@ -54,7 +52,11 @@ export const usersModule = fp(
     const { db } = app.database;
     const { mail, logs, access } = app;
     const hasher = new PasswordHasher();
-    const secret = options.jwtSecret ?? (await getOrCreateSecret(db, 'jwt', randomToken()));
+    const tokenKeys = options.jwtSecret
+      ? await sharedSecretKeys(options.jwtSecret)
+      : new InstanceTokenKeys({ db, ttlSeconds: options.accessTokenTtlSeconds, logger: app.log });
+    await tokenKeys.start();
+    app.addHook('onClose', async () => tokenKeys.stop());
     const accountMail = new AccountMail(mail, options.publicUrl, PRODUCT_NAME);
     mail.issueSecretsWith(ACCOUNT_LINK_SECRETS, (tx, linkId) => accountMail.issueToken(tx, linkId));
     const mailQueued = () => mail.wake();
@@ -64,7 +66,7 @@ export const usersModule = fp(
     const auth = new AuthService({
       db,
       hasher,
-      accessTokens: new AccessTokens(secret, options.accessTokenTtlSeconds),
+      accessTokens: new AccessTokens(tokenKeys, options.accessTokenTtlSeconds),
       accountMail,
       throttle,
       logs,
