@@ -197,7 +197,7 @@ describe('outbox worker', () => {
 
   function workerFor(smtpUrl: string, options: { maxAttempts?: number; pollIntervalMs?: number } = {}) {
     const transport = createMailTransport({ smtpUrl, mailFrom: MAIL_FROM, dataDir: os.tmpdir() });
-    return new OutboxWorker({ db: handle.db, transport, logger, ...options });
+    return new OutboxWorker({ db: handle.db, transport, logger, secretIssuers: new Map(), ...options });
   }
 
   async function rowFor(recipient: string) {

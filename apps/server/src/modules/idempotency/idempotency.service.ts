@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
+import { hashToken } from '../../secrets';
 import { claimKey, deleteRequestsBefore, findRequest, saveAnswer } from './idempotency.repository';
+import { openAnswer, sealAnswer } from './sealed-answers';
 
 /** What a client may send as a key: a UUID, or any 8–100 printable characters. */
 const KEY_PATTERN = /^[\x21-\x7e]{8,100}$/;
@@ -32,18 +34,19 @@ export class IdempotencyService {
     const fingerprint = createHash('sha256')
       .update(`${call.method} ${call.url}\n${JSON.stringify(call.body ?? null)}`)
       .digest('base64url');
+    const stored = { userId: call.userId, key: hashToken(call.key) };
     const deadline = Date.now() + this.waitMs;
     for (;;) {
       const claim = { fingerprint, claimedByServer: this.claimant.serverId, claimedByRun: this.claimant.run };
-      if (await claimKey(this.db, { userId: call.userId, key: call.key, ...claim })) return 'first';
-      const stored = await findRequest(this.db, call);
-      if (stored && stored.fingerprint !== fingerprint) throw new AppError('idempotency_key_reused');
-      if (stored && stored.status !== null && stored.body !== null) {
-        return { status: stored.status, contentType: stored.contentType, body: stored.body };
+      if (await claimKey(this.db, { ...stored, ...claim })) return 'first';
+      const first = await findRequest(this.db, stored);
+      if (first && first.fingerprint !== fingerprint) throw new AppError('idempotency_key_reused');
+      if (first && first.status !== null && first.body !== null) {
+        return { status: first.status, contentType: first.contentType, body: openAnswer(first.body, call.key) };
       }
       // Still being handled, or interrupted (the server stopped mid-way): its outcome is unknown here.
       // Cut short by this instance's earlier run, no answer will come: say so at once, not after the wait.
-      if (Date.now() > deadline || (stored && this.interruptedHere(stored))) throw new AppError('request_in_progress');
+      if (Date.now() > deadline || (first && this.interruptedHere(first))) throw new AppError('request_in_progress');
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
@@ -57,8 +60,13 @@ export class IdempotencyService {
     );
   }
 
+  /** Saves the first request's answer for the repeats, sealed under its key (sealed-answers.ts). */
   finish(call: Pick<IdempotentCall, 'userId' | 'key'>, answer: StoredAnswer): Promise<void> {
-    return saveAnswer(this.db, call, answer);
+    return saveAnswer(
+      this.db,
+      { userId: call.userId, key: hashToken(call.key) },
+      { ...answer, body: sealAnswer(answer.body, call.key) },
+    );
   }
 
   prune(now = Date.now()): Promise<void> {

@@ -9,6 +9,7 @@ export const idempotentRequests = pgTable(
   'idempotent_requests',
   {
     userId: integer('user_id').notNull(),
+    /** SHA-256 of the Idempotency-Key: the key itself opens the sealed answer (sealed-answers.ts). */
     key: text('key').notNull(),
     /** Method, path and a hash of the body: the same key for another request is refused. */
     fingerprint: text('fingerprint').notNull(),
@@ -23,6 +24,7 @@ export const idempotentRequests = pgTable(
     /** Null while the first request is being handled. */
     status: smallint('status'),
     contentType: text('content_type'),
+    /** The answer's body, sealed under a key derived from the Idempotency-Key. */
     body: text('body'),
   },
   (table) => [primaryKey({ columns: [table.userId, table.key] })],

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
+import { RepeatingJob } from '../../time/repeating-job';
 import { IdempotencyService } from './idempotency.service';
 
 declare module 'fastify' {
@@ -61,11 +62,16 @@ export const idempotencyModule = fp(
       route.onSend = [...(Array.isArray(sent) ? sent : [sent]), finish];
     });
 
-    const prune = () =>
-      idempotency.prune().catch((error: unknown) => app.log.warn({ err: error }, 'pruning idempotency keys failed'));
-    const timer = setInterval(prune, PRUNE_EVERY_MS).unref();
-    app.addHook('onReady', prune);
-    app.addHook('onClose', async () => clearInterval(timer));
+    const pruning = new RepeatingJob(() => idempotency.prune(), {
+      everyMs: PRUNE_EVERY_MS,
+      onError: (error) => app.log.warn({ err: error }, 'pruning idempotency keys failed'),
+    });
+    app.addHook('onReady', async () => {
+      pruning.start();
+      // A failure is logged by the job; the server starts all the same.
+      await pruning.runNow().catch(() => undefined);
+    });
+    app.addHook('onClose', () => pruning.stop());
   },
   { name: 'idempotency', dependencies: ['database', 'authentication'] },
 );

@@ -1,13 +1,21 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
+import type { MailSecret } from './mail-secrets';
 import type { OutgoingMail } from './mail-transport';
 import { mailOutbox } from './mail.table';
 
 export type OutboxMailRow = typeof mailOutbox.$inferSelect;
 
 /** Pass the transaction that does what the mail tells about, so neither exists without the other. */
-export async function enqueueMail(db: Queryable, mail: OutgoingMail): Promise<void> {
-  await db.insert(mailOutbox).values({ recipient: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+export async function enqueueMail(db: Queryable, mail: OutgoingMail, secret?: MailSecret): Promise<void> {
+  await db.insert(mailOutbox).values({
+    recipient: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    secretIssuer: secret?.issuer,
+    secretFor: secret?.id,
+  });
 }
 
 /**
@@ -44,6 +52,10 @@ export async function markSent(db: Queryable, id: number): Promise<void> {
     .update(mailOutbox)
     .set({ status: 'sent', sentAt: sql`now()` })
     .where(eq(mailOutbox.id, id));
+}
+
+export async function markCancelled(db: Queryable, id: number, reason: string): Promise<void> {
+  await db.update(mailOutbox).set({ status: 'cancelled', lastError: reason }).where(eq(mailOutbox.id, id));
 }
 
 /** Counts the failed attempt; without a next attempt the mail is given up on. */

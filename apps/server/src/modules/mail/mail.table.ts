@@ -9,7 +9,15 @@ export const mailOutbox = pgTable(
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     html: text('html').notNull(),
-    status: text('status', { enum: ['pending', 'sent', 'failed'] })
+    /**
+     * A mail whose link carries a secret (activation, password reset) holds SECRET_PLACEHOLDER in
+     * its place: this issuer makes the secret for this record only as the mail is sent, and it is
+     * never written here, so no outbox row (nor a backup of one) holds a usable link.
+     */
+    secretIssuer: text('secret_issuer'),
+    secretFor: integer('secret_for'),
+    /** cancelled: its secret's record no longer wanted it sent (a newer link replaced it, or its account went). */
+    status: text('status', { enum: ['pending', 'sent', 'failed', 'cancelled'] })
       .notNull()
       .default('pending'),
     attempts: integer('attempts').notNull().default(0),

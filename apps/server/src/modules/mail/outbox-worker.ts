@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
-import type { MailTransport } from './mail-transport';
-import { type OutboxMailRow, claimDueMails, markAttemptFailed, markSent } from './mail.repository';
+import { type SecretIssuer, fillSecret } from './mail-secrets';
+import type { MailTransport, OutgoingMail } from './mail-transport';
+import { type OutboxMailRow, claimDueMails, markAttemptFailed, markCancelled, markSent } from './mail.repository';
 
 const FIRST_RETRY_DELAY_MS = 30_000;
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
@@ -13,6 +14,8 @@ export type OutboxWorkerOptions = {
   db: Database;
   transport: MailTransport;
   logger: FastifyBaseLogger;
+  /** By name, what makes the secret of a mail that carries one (mail-secrets.ts); filled as modules load. */
+  secretIssuers: ReadonlyMap<string, SecretIssuer>;
   pollIntervalMs?: number;
   maxAttempts?: number;
 };
@@ -26,6 +29,7 @@ export class OutboxWorker {
   private readonly db: Database;
   private readonly transport: MailTransport;
   private readonly logger: FastifyBaseLogger;
+  private readonly secretIssuers: ReadonlyMap<string, SecretIssuer>;
   private readonly pollIntervalMs: number;
   private readonly maxAttempts: number;
   private started = false;
@@ -36,10 +40,11 @@ export class OutboxWorker {
   /** Each drain starts after the previous one ends, which keeps sends one at a time. */
   private lastDrain: Promise<unknown> = Promise.resolve();
 
-  constructor({ db, transport, logger, pollIntervalMs = 5000, maxAttempts = 12 }: OutboxWorkerOptions) {
+  constructor({ db, transport, logger, secretIssuers, pollIntervalMs = 5000, maxAttempts = 12 }: OutboxWorkerOptions) {
     this.db = db;
     this.transport = transport;
     this.logger = logger;
+    this.secretIssuers = secretIssuers;
     this.pollIntervalMs = pollIntervalMs;
     this.maxAttempts = maxAttempts;
   }
@@ -108,7 +113,13 @@ export class OutboxWorker {
 
   private async deliver(mail: OutboxMailRow): Promise<boolean> {
     try {
-      await this.transport.send({ to: mail.recipient, subject: mail.subject, text: mail.text, html: mail.html });
+      const message = await this.compose(mail);
+      if (!message) {
+        await markCancelled(this.db, mail.id, 'its link was replaced by a newer one, used, or its account removed');
+        this.logger.info({ mailId: mail.id }, 'mail cancelled: its link is no longer wanted');
+        return false;
+      }
+      await this.transport.send(message);
     } catch (error) {
       await this.recordFailure(mail, error);
       return false;
@@ -116,6 +127,20 @@ export class OutboxWorker {
     await markSent(this.db, mail.id);
     this.logger.info({ mailId: mail.id }, 'mail sent');
     return true;
+  }
+
+  /**
+   * The mail as it goes out. A mail carrying a secret gets a new one at each attempt, committed
+   * before it is sent (the link works once it arrives): one that failed half way leaves only a
+   * secret nobody received, replaced by the next attempt's.
+   */
+  private async compose(mail: OutboxMailRow): Promise<OutgoingMail | null> {
+    const stored = { to: mail.recipient, subject: mail.subject, text: mail.text, html: mail.html };
+    if (mail.secretIssuer === null || mail.secretFor === null) return stored;
+    const issue = this.secretIssuers.get(mail.secretIssuer);
+    if (!issue) throw new Error(`no issuer of the mail's secret: ${mail.secretIssuer}`);
+    const secret = await issue(this.db, mail.secretFor);
+    return secret === null ? null : fillSecret(stored, secret);
   }
 
   private async recordFailure(mail: OutboxMailRow, error: unknown): Promise<void> {

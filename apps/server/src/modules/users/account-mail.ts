@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/client';
 import { hashToken, randomToken } from '../../secrets';
 import { type MailService, activationMail, emailChangedMail, passwordResetMail } from '../mail';
-import { type LinkPurpose, expireLinkTokens, insertLinkToken } from './auth.repository';
+import { type LinkPurpose, expireLinkTokens, insertLinkToken, issueLinkToken } from './auth.repository';
 import type { UserRow } from './users.table';
 
 const LINK_LIFETIME_MS: Record<LinkPurpose, number> = {
@@ -9,12 +9,22 @@ const LINK_LIFETIME_MS: Record<LinkPurpose, number> = {
   reset: 60 * 60 * 1000,
 };
 
+/**
+ * How long a link may wait for its mail to go out (the outbox gives up on a mail well within it);
+ * a link not mailed by then is dropped.
+ */
+const MAILING_WINDOW_MS = 2 * 24 * 60 * 60 * 1000;
+
 const LINK_PATH: Record<LinkPurpose, string> = { activation: 'activation', reset: 'set-password' };
+
+/** The mail module's name for what makes the tokens of account links (mail-secrets.ts). */
+export const ACCOUNT_LINK_SECRETS = 'account-link';
 
 /**
  * Writes the account mails: activation, reset, and the notice of a changed email. Activation and
- * reset store a fresh single-use link; every mail is queued in the caller's transaction, so the
- * mail exists exactly when what caused it does.
+ * reset store a single-use link whose token is made only as its mail is sent (`issueToken`), so
+ * neither the outbox nor the links' table ever holds a usable one; every mail is queued in the
+ * caller's transaction, so the mail exists exactly when what caused it does.
  */
 export class AccountMail {
   constructor(
@@ -24,14 +34,21 @@ export class AccountMail {
   ) {}
 
   async queueActivation(db: Queryable, user: UserRow): Promise<void> {
-    const link = await this.createLink(db, user, 'activation');
-    await this.mail.queue(db, { to: user.email, ...activationMail(this.templateInput(user, link)) });
+    await this.queueLink(db, user, 'activation');
   }
 
   async queuePasswordReset(db: Queryable, user: UserRow): Promise<void> {
     await expireLinkTokens(db, user.id, 'reset');
-    const link = await this.createLink(db, user, 'reset');
-    await this.mail.queue(db, { to: user.email, ...passwordResetMail(this.templateInput(user, link)) });
+    await this.queueLink(db, user, 'reset');
+  }
+
+  /**
+   * The token of a link whose mail is being sent, stored only as its hash; null when the link is
+   * no longer wanted (a newer one replaced it, it was used, or its account was removed).
+   */
+  async issueToken(db: Queryable, linkId: number): Promise<string | null> {
+    const token = randomToken();
+    return (await issueLinkToken(db, linkId, hashToken(token), LINK_LIFETIME_MS)) ? token : null;
   }
 
   /** Tells the old address that the account's email changed: the owner learns of a takeover there. */
@@ -48,16 +65,24 @@ export class AccountMail {
     });
   }
 
-  private async createLink(db: Queryable, user: UserRow, purpose: LinkPurpose): Promise<string> {
-    const token = randomToken();
-    await insertLinkToken(db, {
+  private async queueLink(db: Queryable, user: UserRow, purpose: LinkPurpose): Promise<void> {
+    const id = await insertLinkToken(db, {
       userId: user.id,
       purpose,
-      tokenHash: hashToken(token),
-      expiresAt: new Date(Date.now() + LINK_LIFETIME_MS[purpose]),
+      mailBy: new Date(Date.now() + MAILING_WINDOW_MS),
     });
+    const template = purpose === 'activation' ? activationMail : passwordResetMail;
     const localePrefix = user.language === 'en' ? '/en' : '';
-    return `${this.publicUrl}${localePrefix}/${LINK_PATH[purpose]}/${user.id}/${token}`;
+    await this.mail.queueWithSecret(
+      db,
+      (token) => ({
+        to: user.email,
+        ...template(
+          this.templateInput(user, `${this.publicUrl}${localePrefix}/${LINK_PATH[purpose]}/${user.id}/${token}`),
+        ),
+      }),
+      { issuer: ACCOUNT_LINK_SECRETS, id },
+    );
   }
 
   private templateInput(user: UserRow, link: string) {

@@ -1,7 +1,7 @@
-import { and, count, eq, gt, gte, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, count, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { users } from './users.table';
-import { linkTokens, refreshTokens, serverSecrets, sessions, throttleEvents } from './auth.table';
+import { accessTokenKeys, linkTokens, refreshTokens, sessions, throttleEvents } from './auth.table';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -110,11 +110,36 @@ export async function findLiveSessions(
 
 export type LinkPurpose = (typeof linkTokens.$inferSelect)['purpose'];
 
+/** A link to mail, without its token yet; its id. */
 export async function insertLinkToken(
   db: Queryable,
-  values: { userId: number; purpose: LinkPurpose; tokenHash: string; expiresAt: Date },
-): Promise<void> {
-  await db.insert(linkTokens).values(values);
+  values: { userId: number; purpose: LinkPurpose; mailBy: Date },
+): Promise<number> {
+  const [row] = await db
+    .insert(linkTokens)
+    .values({ userId: values.userId, purpose: values.purpose, expiresAt: values.mailBy })
+    .returning({ id: linkTokens.id });
+  return row!.id;
+}
+
+/**
+ * Gives a link that is neither used nor expired the token of the mail being sent, replacing the
+ * one of an earlier attempt, valid from now for its purpose's lifetime; false for a link no
+ * longer wanted.
+ */
+export async function issueLinkToken(
+  db: Queryable,
+  id: number,
+  tokenHash: string,
+  lifetimeMs: Record<LinkPurpose, number>,
+): Promise<boolean> {
+  const lifetimeSeconds = sql`(case ${linkTokens.purpose} when 'activation' then ${lifetimeMs.activation / 1000}::float8 else ${lifetimeMs.reset / 1000}::float8 end)`;
+  const rows = await db
+    .update(linkTokens)
+    .set({ tokenHash, expiresAt: sql`now() + make_interval(secs => ${lifetimeSeconds})` })
+    .where(and(eq(linkTokens.id, id), isNull(linkTokens.usedAt), gt(linkTokens.expiresAt, sql`now()`)))
+    .returning({ id: linkTokens.id });
+  return rows.length === 1;
 }
 
 /** Uses a mailed link once: the token must match the user and purpose, be unused and unexpired. */
@@ -144,6 +169,24 @@ export async function expireLinkTokens(db: Queryable, userId: number, purpose: L
     .update(linkTokens)
     .set({ usedAt: sql`now()` })
     .where(and(eq(linkTokens.userId, userId), eq(linkTokens.purpose, purpose), isNull(linkTokens.usedAt)));
+}
+
+/** Links used (or replaced) and links expired: they open nothing any more. */
+export async function deleteDeadLinkTokens(db: Queryable): Promise<number> {
+  const rows = await db
+    .delete(linkTokens)
+    .where(or(isNotNull(linkTokens.usedAt), lte(linkTokens.expiresAt, sql`now()`)))
+    .returning({ id: linkTokens.id });
+  return rows.length;
+}
+
+/** Sessions signed out, revoked or expired, with their refresh tokens: none can be refreshed again. */
+export async function deleteEndedSessions(db: Queryable): Promise<number> {
+  const rows = await db
+    .delete(sessions)
+    .where(or(isNotNull(sessions.revokedAt), lte(sessions.expiresAt, sql`now()`)))
+    .returning({ id: sessions.id });
+  return rows.length;
 }
 
 export async function recordThrottleEvent(db: Queryable, kind: string, key: string): Promise<void> {
@@ -189,9 +232,19 @@ export async function deleteThrottleEventsBefore(db: Queryable, before: Date): P
   await db.delete(throttleEvents).where(lt(throttleEvents.at, before));
 }
 
-/** Reads a shared secret, creating it with the given value when no instance has yet. */
-export async function getOrCreateSecret(db: Queryable, name: string, candidate: string): Promise<string> {
-  await db.insert(serverSecrets).values({ name, value: candidate }).onConflictDoNothing();
-  const [row] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, name));
-  return row!.value;
+export async function insertAccessTokenKey(db: Queryable, kid: string, publicKey: string): Promise<void> {
+  await db.insert(accessTokenKeys).values({ kid, publicKey });
+}
+
+export async function findAccessTokenKey(db: Queryable, kid: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ publicKey: accessTokenKeys.publicKey })
+    .from(accessTokenKeys)
+    .where(eq(accessTokenKeys.kid, kid));
+  return row?.publicKey;
+}
+
+/** Keys made more than `seconds` ago, on the database's clock. */
+export async function deleteAccessTokenKeysOlderThan(db: Queryable, seconds: number): Promise<void> {
+  await db.delete(accessTokenKeys).where(lt(accessTokenKeys.createdAt, sql`now() - make_interval(secs => ${seconds})`));
 }

@@ -34,7 +34,7 @@ export const refreshTokens = pgTable(
   (table) => [index('refresh_tokens_session_idx').on(table.sessionId)],
 );
 
-/** Single-use links sent by mail: account activation and password reset. */
+/** Single-use links sent by mail: account activation and password reset. Purged once used or expired. */
 export const linkTokens = pgTable(
   'link_tokens',
   {
@@ -43,7 +43,12 @@ export const linkTokens = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     purpose: text('purpose', { enum: ['activation', 'reset'] }).notNull(),
-    tokenHash: text('token_hash').notNull().unique(),
+    /**
+     * SHA-256 of the token in the last mail sent for this link. Null until its mail goes out: the
+     * token is made only then (account-mail.ts), so the mail outbox never holds one.
+     */
+    tokenHash: text('token_hash').unique(),
+    /** Before its mail goes out, the time by which it must; after, when the mailed link expires. */
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -63,8 +68,14 @@ export const throttleEvents = pgTable(
   (table) => [index('throttle_events_lookup_idx').on(table.kind, table.key, table.at)],
 );
 
-/** Values the server generates once and every instance shares, such as the token signing key. */
-export const serverSecrets = pgTable('server_secrets', {
-  name: text('name').primaryKey(),
-  value: text('value').notNull(),
+/**
+ * The public keys that check access tokens. Without JWT_SECRET each instance signs with a key pair
+ * it makes in memory (a new one every hour) and publishes only the public half here: any instance
+ * checks any instance's tokens, and nothing in the database (or a backup) signs one.
+ */
+export const accessTokenKeys = pgTable('access_token_keys', {
+  kid: text('kid').primaryKey(),
+  /** Ed25519, SPKI in PEM. */
+  publicKey: text('public_key').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

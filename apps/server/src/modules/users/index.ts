@@ -1,16 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Config, PRODUCT_NAME } from '../../config';
-import { randomToken } from '../../secrets';
-import { AccessTokens } from './access-tokens';
-import { AccountMail } from './account-mail';
-import { getOrCreateSecret } from './auth.repository';
+import { AccessTokens, InstanceTokenKeys, sharedSecretKeys } from './access-tokens';
+import { ACCOUNT_LINK_SECRETS, AccountMail } from './account-mail';
 import { authRoutes } from './auth.routes';
 import { AuthService } from './auth.service';
 import { ensureFirstAdmin } from './first-admin';
 import { PasswordHasher } from './password-hasher';
 import { OpenStreams } from './open-streams';
-import { LONGEST_THROTTLE_WINDOW_MS, Throttle } from './throttle';
+import { SignInPurge } from './sign-in-purge';
+import { Throttle } from './throttle';
 import { usersRoutes } from './users.routes';
 import { UsersService } from './users.service';
 
@@ -19,6 +18,8 @@ declare module 'fastify' {
     users: UsersService;
     /** The live event streams open on this instance, ended once no longer allowed. */
     openStreams: OpenStreams;
+    /** Deletes used and expired links, ended sessions and old sign-in attempts (every ten minutes). */
+    signInPurge: SignInPurge;
   }
 }
 
@@ -43,8 +44,6 @@ export type UsersModuleOptions = Pick<
   print: (text: string) => void;
 };
 
-const THROTTLE_PRUNE_INTERVAL_MS = 10 * 60 * 1000;
-
 /**
  * Users and auth: accounts, their activation and password links, sign-in sessions with their
  * tokens, and the throttling of guesses. It tells the authentication plugin who a bearer token
@@ -55,8 +54,13 @@ export const usersModule = fp(
     const { db } = app.database;
     const { mail, logs, access } = app;
     const hasher = new PasswordHasher();
-    const secret = options.jwtSecret ?? (await getOrCreateSecret(db, 'jwt', randomToken()));
+    const tokenKeys = options.jwtSecret
+      ? await sharedSecretKeys(options.jwtSecret)
+      : new InstanceTokenKeys({ db, ttlSeconds: options.accessTokenTtlSeconds, logger: app.log });
+    await tokenKeys.start();
+    app.addHook('onClose', async () => tokenKeys.stop());
     const accountMail = new AccountMail(mail, options.publicUrl, PRODUCT_NAME);
+    mail.issueSecretsWith(ACCOUNT_LINK_SECRETS, (tx, linkId) => accountMail.issueToken(tx, linkId));
     const mailQueued = () => mail.wake();
     const throttle = new Throttle(db);
     const openStreams = new OpenStreams({
@@ -70,7 +74,7 @@ export const usersModule = fp(
     const auth = new AuthService({
       db,
       hasher,
-      accessTokens: new AccessTokens(secret, options.accessTokenTtlSeconds),
+      accessTokens: new AccessTokens(tokenKeys, options.accessTokenTtlSeconds),
       accountMail,
       throttle,
       logs,
@@ -82,6 +86,10 @@ export const usersModule = fp(
     app.decorate('users', users);
     app.decorate('identify', (token: string) => auth.authenticate(token));
     app.decorate('openStreams', openStreams);
+    const purge = new SignInPurge({ db, throttle, logger: app.log });
+    app.decorate('signInPurge', purge);
+    purge.start();
+    app.addHook('onClose', async () => purge.stop());
     openStreams.start();
     app.addHook('onClose', async () => openStreams.stop());
 
@@ -94,14 +102,6 @@ export const usersModule = fp(
       log: app.log,
       print: options.print,
     });
-
-    const pruneTimer = setInterval(() => {
-      throttle
-        .prune(LONGEST_THROTTLE_WINDOW_MS)
-        .catch((error: unknown) => app.log.warn({ err: error }, 'pruning throttle events failed'));
-    }, THROTTLE_PRUNE_INTERVAL_MS);
-    pruneTimer.unref();
-    app.addHook('onClose', async () => clearInterval(pruneTimer));
   },
   { name: 'users', dependencies: ['database', 'authentication', 'mail', 'logs', 'access'] },
 );
