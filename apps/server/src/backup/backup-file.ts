@@ -365,7 +365,7 @@ export async function verifyBackupFile(file: string): Promise<BackupManifest> {
 
 /** The manifest of a backup's first BACKUP_HEADER_BYTES, read before the rest arrives; `source` names it in errors. */
 export function manifestOfHeader(source: string, header: Buffer): BackupManifest {
-  return parseHeader(source, header).manifest;
+  return parseHeader(source, header.subarray(0, BACKUP_HEADER_BYTES)).manifest;
 }
 
 /** Whether the passphrase opens an encrypted backup (its encryption settings refused when out of bounds). */

@@ -315,6 +315,7 @@ describe('backups', () => {
     expect(status.body).toEqual({
       lastBackup: { takenAt: expect.any(Number), sizeBytes: response.rawPayload.length },
       warning: null,
+      encrypted: false,
     });
     expect((await readdir(path.join(t.dataDir, 'backup-downloads'))).length).toBe(0);
 
