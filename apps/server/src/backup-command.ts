@@ -175,11 +175,15 @@ async function main(argv: string[]): Promise<void> {
   throw new BackupFileError(USAGE);
 }
 
-/** An error as the one line the operator reads: never a stack trace. */
+/** An error as the one line the operator reads: never a stack trace (a configuration's problems joined). */
 function oneLine(error: unknown): string {
-  if (error instanceof BackupFileError || error instanceof ConfigError) return error.message;
   const message = error instanceof Error ? error.message : String(error);
-  return `The command failed: ${message.split('\n')[0]}`;
+  const plain = error instanceof BackupFileError || error instanceof ConfigError;
+  const line = message
+    .split('\n')
+    .map((part) => part.trim())
+    .join(' ');
+  return plain ? line : `The command failed: ${line}`;
 }
 
 main(process.argv.slice(2)).then(
