@@ -66,9 +66,10 @@ function partsOf(bytes: Buffer): Parts {
 /**
  * Puts a file together again as the tamperer wants it: `recompute` sets the payload's length and
  * SHA-256 and the seal as an unencrypted file's (anyone can: no key); `formatOne` writes the header
- * as format 1 did, without a seal line.
+ * as format 1 did, without a seal line (as the file had it, unless told).
  */
 function fileOf(parts: Parts, options: { recompute?: boolean; formatOne?: boolean } = {}): Buffer {
+  const formatOne = options.formatOne ?? parts.seal === undefined;
   const manifest = structuredClone(parts.manifest);
   if (options.recompute) {
     manifest.payloadBytes = parts.payload.length;
@@ -79,7 +80,7 @@ function fileOf(parts: Parts, options: { recompute?: boolean; formatOne?: boolea
     ? createHash('sha256').update(`${sealed}\n`).digest('hex')
     : (parts.seal ?? '0'.repeat(64));
   const header = Buffer.alloc(HEADER_BYTES, ' ');
-  header.write(options.formatOne ? sealed : `${sealed}\nseal ${seal}\n`, 'utf8');
+  header.write(formatOne ? sealed : `${sealed}\nseal ${seal}\n`, 'utf8');
   header[HEADER_BYTES - 1] = 0x0a;
   return Buffer.concat([header, parts.payload]);
 }
