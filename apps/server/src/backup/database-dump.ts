@@ -259,9 +259,9 @@ async function checkColumns(tx: Transaction, columns: DumpColumns, migration: st
 /**
  * Loads a backup's lines into the database in one transaction, so a failure half way leaves the
  * database as it was: empties it, migrates it to the backup's migration, checks that the rows'
- * columns (from checkDump) are its tables' columns, loads every row and
- * sequence (triggers and foreign-key checks off meanwhile: the rows are as they were, in whatever
- * order they come), then migrates to this version. Returns the data folder's files the backup held.
+ * columns (from checkDump) are its tables' columns, loads every row and sequence (triggers and
+ * foreign-key checks off meanwhile: the rows are as they were, in whatever order they come), then
+ * migrates to this version. Returns the data folder's files the backup held.
  */
 export async function restoreDatabase(
   handle: DatabaseHandle,

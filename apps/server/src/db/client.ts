@@ -24,7 +24,10 @@ export type Queryable = Database | Transaction;
 export type DatabaseHandle = {
   db: Database;
   kind: 'pglite' | 'postgres';
-  /** Applies the migrations of a folder not applied yet (a restore applies an older set first). */
+  /**
+   * Applies the migrations of a folder not applied yet (a restore applies its own inside its
+   * transaction: migrateInTransaction).
+   */
   migrate: (migrationsFolder: string) => Promise<void>;
   close: () => Promise<void>;
 };
