@@ -124,6 +124,13 @@ const CASES: Case[] = [
   ['tables: a count', (f) => edited(f.encrypted, (m) => (m.tables.users! += 1)), withPassphrase, sealBroken],
   ['tables: a table removed', (f) => edited(f.encrypted, (m) => delete m.tables.users), withPassphrase, sealBroken],
   ['machineCount', (f) => edited(f.encrypted, (m) => (m.machineCount = 60)), withPassphrase, sealBroken],
+  ['productVersion', (f) => edited(f.encrypted, (m) => (m.productVersion = '9.9.9')), withPassphrase, sealBroken],
+  [
+    'database',
+    (f) => edited(f.encrypted, (m) => (m.database = m.database === 'pglite' ? 'postgres' : 'pglite')),
+    withPassphrase,
+    sealBroken,
+  ],
   ['takenAt', (f) => edited(f.encrypted, (m) => (m.takenAt = '2020-01-01T00:00:00.000Z')), withPassphrase, sealBroken],
   ['files', (f) => edited(f.encrypted, (m) => (m.files = ['demo-fleet-credentials.json'])), withPassphrase, sealBroken],
   ['migration', (f) => edited(f.encrypted, (m) => (m.migration.index -= 1)), withPassphrase, sealBroken],
