@@ -301,7 +301,7 @@ function parseHeader(file: string, header: Buffer): BackupHeader {
   if (manifest.format === 1) return { manifest, sealedHeader: Buffer.alloc(0), seal: undefined };
   const sealedHeader = header.subarray(0, manifestEnd + 1);
   const rest = header.subarray(manifestEnd + 1).toString('latin1');
-  const match = /^seal ([0-9a-f]{64})\n( *)\n$/.exec(rest);
+  const match = /^seal ([0-9a-f]{64})\n *\n$/.exec(rest);
   if (!match) throw unreadable();
   return { manifest, sealedHeader, seal: Buffer.from(match[1]!, 'hex') };
 }
