@@ -19,5 +19,10 @@ export const BackupStatusSchema = z.strictObject({
       z.strictObject({ kind: z.literal('overdue'), days: z.number().int().min(0) }),
     ])
     .nullable(),
+  /**
+   * Whether the backups this server makes are encrypted (BACKUP_PASSPHRASE). When not, each one
+   * holds the server's secrets in the clear, and the panel says so.
+   */
+  encrypted: z.boolean(),
 });
 export type BackupStatus = z.infer<typeof BackupStatusSchema>;

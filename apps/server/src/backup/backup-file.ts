@@ -5,6 +5,7 @@ import {
   createDecipheriv,
   createHash,
   createHmac,
+  hkdfSync,
   randomBytes,
   scrypt,
   timingSafeEqual,
@@ -22,22 +23,39 @@ import { z } from 'zod';
 /*
  * A backup is one file: a fixed 4 KiB header, then the payload.
  *
- *   "PIVOT-BACKUP\n" + the manifest as JSON, padded with spaces to 4096 bytes
+ *   "PIVOT-BACKUP\n" + the manifest as JSON + "\n"
+ *   "seal " + 64 hex digits + "\n", then spaces to 4096 bytes, the last one "\n"
  *   payload: gzip of the dump's lines, AES-256-GCM encrypted when a passphrase is given
  *
- * The manifest names the payload's length and SHA-256, so a truncated or altered file is refused
- * before anything is restored. The file is written under a temporary name, the header last, and
- * renamed only once complete and on disk: a backup killed half way leaves no file that looks whole.
+ * The manifest names the payload's length and SHA-256, and the seal covers the header's first
+ * lines (up to and including the manifest's "\n"), so header and payload together: an HMAC-SHA256
+ * under a key derived from the passphrase when the file is encrypted, so that no one without the
+ * passphrase can change a byte of either (GCM's tag, in the manifest, could not cover the header
+ * that holds it), and a SHA-256 otherwise, which tells damage apart (anyone may recompute it). The
+ * file is written under a temporary name, the header last, and renamed only once complete and on
+ * disk: a backup killed half way leaves no file that looks whole.
+ *
+ * Format 1 had no seal line and is still read: its header is not covered, but its payload is
+ * (GCM's tag when encrypted), and a restore checks the rest against the content before it
+ * changes anything: each table's rows against the manifest's counts, their columns against the
+ * schema of the manifest's migration (docs/operations.md, "Backups").
  */
 
 const MAGIC = 'PIVOT-BACKUP\n';
-const HEADER_BYTES = 4096;
-export const BACKUP_FORMAT_VERSION = 1;
+export const BACKUP_HEADER_BYTES = 4096;
+export const BACKUP_FORMAT_VERSION = 2;
+const SEAL_PREFIX = 'seal ';
 
 /** scrypt's cost: 2^15 × 8 × 128 bytes = 32 MiB of memory for each guess. */
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1 } as const;
 const SCRYPT_MAX_MEMORY = 64 * 1024 * 1024;
+/**
+ * What a header may ask of scrypt: a crafted header must not make a restore hang or fail inside
+ * scrypt. Any backup this product wrote is within them.
+ */
+const KDF_LIMITS = { minN: 2 ** 14, maxMemory: 32 * 1024 * 1024, maxP: 4, minSalt: 16, maxSalt: 64 } as const;
 const KEY_CHECK_LABEL = 'pivot-backup-key-check';
+const SEAL_KEY_LABEL = 'pivot-backup-seal';
 
 const EncryptionSchema = z.object({
   algorithm: z.literal('aes-256-gcm'),
@@ -53,9 +71,10 @@ const EncryptionSchema = z.object({
   /** HMAC of a fixed label under the key: a wrong passphrase is told apart before any decryption. */
   keyCheck: z.string(),
 });
+type Encryption = z.infer<typeof EncryptionSchema>;
 
 export const BackupManifestSchema = z.object({
-  format: z.literal(BACKUP_FORMAT_VERSION),
+  format: z.union([z.literal(1), z.literal(BACKUP_FORMAT_VERSION)]),
   productVersion: z.string(),
   /** The last migration the database had applied: a restore migrates to it, then forward. */
   migration: z.object({ index: z.number().int().min(0), tag: z.string() }),
@@ -85,6 +104,14 @@ function deriveKey(passphrase: string, salt: Buffer, cost: { N: number; r: numbe
 }
 
 const keyCheckOf = (key: Buffer) => createHmac('sha256', key).update(KEY_CHECK_LABEL).digest();
+/** The seal's key is not the cipher's: one key, one use. */
+const sealKeyOf = (key: Buffer) => Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), SEAL_KEY_LABEL, 32));
+
+/** The seal of a header's sealed lines (which name the payload's SHA-256), under the key when encrypted. */
+function sealOf(sealedHeader: Buffer, key: Buffer | undefined): Buffer {
+  const sealer = key ? createHmac('sha256', sealKeyOf(key)) : createHash('sha256');
+  return sealer.update(sealedHeader).digest();
+}
 
 /** Counts and hashes the bytes passing through. */
 class HashingTap extends Transform {
@@ -102,6 +129,11 @@ export type BackupSink = {
   line: (text: string) => Promise<void>;
 };
 
+/** The header's lines that the seal covers, with the manifest. */
+function sealedHeaderOf(manifest: BackupManifest): Buffer {
+  return Buffer.from(`${MAGIC}${JSON.stringify(manifest)}\n`, 'utf8');
+}
+
 /**
  * Writes a backup to `target`: `produce` emits the dump's lines and returns its summary. The file
  * appears under its name only when complete and flushed to disk; on failure nothing is left.
@@ -116,8 +148,6 @@ export async function writeBackupFile(
     `.${path.basename(target)}.partial-${randomBytes(4).toString('hex')}`,
   );
   const gzip = createGzip();
-  const tap = new HashingTap();
-  let encryption: BackupManifest['encryption'] = null;
   let cipher: CipherGCM | undefined;
   let key: Buffer | undefined;
   let nonce: Buffer | undefined;
@@ -128,7 +158,8 @@ export async function writeBackupFile(
     key = await deriveKey(options.passphrase, salt, SCRYPT);
     cipher = createCipheriv('aes-256-gcm', key, nonce);
   }
-  const file = createWriteStream(partial, { flags: 'wx', start: HEADER_BYTES, mode: 0o600 });
+  const tap = new HashingTap();
+  const file = createWriteStream(partial, { flags: 'wx', start: BACKUP_HEADER_BYTES, mode: 0o600 });
   const written = cipher ? pipeline(gzip, cipher, tap, file) : pipeline(gzip, tap, file);
   // A failure of the pipeline surfaces through `written`; the producer must not hang on a drain meanwhile.
   const failed = written.then(
@@ -147,6 +178,7 @@ export async function writeBackupFile(
     const summary = await produce(sink);
     gzip.end();
     await written;
+    let encryption: Encryption | null = null;
     if (cipher && key && nonce && salt) {
       encryption = {
         algorithm: 'aes-256-gcm',
@@ -163,14 +195,16 @@ export async function writeBackupFile(
       payloadSha256: tap.hash.digest('hex'),
       encryption,
     };
-    const header = Buffer.from(`${MAGIC}${JSON.stringify(manifest)}`, 'utf8');
-    if (header.length >= HEADER_BYTES) throw new Error('the backup manifest outgrew its header');
+    const sealedHeader = sealedHeaderOf(manifest);
+    const seal = sealOf(sealedHeader, key).toString('hex');
+    const header = Buffer.concat([sealedHeader, Buffer.from(`${SEAL_PREFIX}${seal}\n`)]);
+    if (header.length >= BACKUP_HEADER_BYTES) throw new Error('the backup manifest outgrew its header');
     const handle = await open(partial, 'r+');
     try {
       await handle.write(
-        Buffer.concat([header, Buffer.alloc(HEADER_BYTES - header.length - 1, ' '), Buffer.from('\n')]),
+        Buffer.concat([header, Buffer.alloc(BACKUP_HEADER_BYTES - header.length - 1, ' '), Buffer.from('\n')]),
         0,
-        HEADER_BYTES,
+        BACKUP_HEADER_BYTES,
         0,
       );
       await handle.sync();
@@ -202,11 +236,77 @@ async function syncFolder(folder: string): Promise<void> {
   }
 }
 
-/**
- * Reads and checks a backup's manifest and payload checksum without restoring anything: a file
- * that is not a backup, truncated or altered is refused here with a message that says which.
- */
-export async function verifyBackupFile(file: string): Promise<BackupManifest> {
+type BackupHeader = { manifest: BackupManifest; sealedHeader: Buffer; seal: Buffer | undefined };
+
+/** Decodes a header's base64 value of an exact length (or range): anything else is not what a backup writes. */
+function decodeBase64(value: string, [min, max]: readonly [number, number]): Buffer | undefined {
+  const bytes = Buffer.from(value, 'base64');
+  const canonical = bytes.toString('base64') === value;
+  return canonical && bytes.length >= min && bytes.length <= max ? bytes : undefined;
+}
+
+type EncryptionParameters = {
+  salt: Buffer;
+  nonce: Buffer;
+  tag: Buffer;
+  keyCheck: Buffer;
+  N: number;
+  r: number;
+  p: number;
+};
+
+/** The encryption's settings, refused before any work when out of what scrypt and GCM may be asked. */
+function encryptionParameters(file: string, encryption: Encryption): EncryptionParameters {
+  const { N, r, p, salt } = encryption.kdf;
+  const parameters = {
+    salt: decodeBase64(salt, [KDF_LIMITS.minSalt, KDF_LIMITS.maxSalt]),
+    nonce: decodeBase64(encryption.nonce, [12, 12]),
+    tag: decodeBase64(encryption.tag, [16, 16]),
+    keyCheck: decodeBase64(encryption.keyCheck, [32, 32]),
+  };
+  const costInBounds =
+    N >= KDF_LIMITS.minN &&
+    (N & (N - 1)) === 0 &&
+    r >= 1 &&
+    128 * N * r <= KDF_LIMITS.maxMemory &&
+    p >= 1 &&
+    p <= KDF_LIMITS.maxP;
+  const { salt: saltBytes, nonce, tag, keyCheck } = parameters;
+  if (!costInBounds || !saltBytes || !nonce || !tag || !keyCheck) {
+    throw new BackupFileError(
+      `${file}: the backup's encryption settings are not ones this product writes; the file is damaged or was altered.`,
+    );
+  }
+  return { salt: saltBytes, nonce, tag, keyCheck, N, r, p };
+}
+
+/** Reads the header: the manifest, and (from format 2) the lines the seal covers and the seal. */
+function parseHeader(file: string, header: Buffer): BackupHeader {
+  if (!header.toString('latin1').startsWith(MAGIC)) {
+    throw new BackupFileError(`${file} is not a Pivot backup (or its header is damaged).`);
+  }
+  if (header.length < BACKUP_HEADER_BYTES) {
+    throw new BackupFileError(`${file} is truncated: it ends inside its header. Use another backup.`);
+  }
+  const unreadable = () =>
+    new BackupFileError(`${file}: the backup's header cannot be read; the file is damaged or from a newer version.`);
+  const manifestEnd = header.indexOf('\n', MAGIC.length);
+  if (manifestEnd < 0) throw unreadable();
+  let manifest: BackupManifest;
+  try {
+    manifest = BackupManifestSchema.parse(JSON.parse(header.subarray(MAGIC.length, manifestEnd).toString('utf8')));
+  } catch {
+    throw unreadable();
+  }
+  if (manifest.format === 1) return { manifest, sealedHeader: Buffer.alloc(0), seal: undefined };
+  const sealedHeader = header.subarray(0, manifestEnd + 1);
+  const rest = header.subarray(manifestEnd + 1).toString('latin1');
+  const match = /^seal ([0-9a-f]{64})\n *\n$/.exec(rest);
+  if (!match) throw unreadable();
+  return { manifest, sealedHeader, seal: Buffer.from(match[1]!, 'hex') };
+}
+
+async function readHeader(file: string): Promise<{ header: BackupHeader; size: number }> {
   const size = await stat(file).then(
     (stats) => stats.size,
     () => {
@@ -214,88 +314,151 @@ export async function verifyBackupFile(file: string): Promise<BackupManifest> {
     },
   );
   const handle = await open(file, 'r');
-  let headerText: string;
+  const bytes = Buffer.alloc(Math.min(BACKUP_HEADER_BYTES, size));
   try {
-    const header = Buffer.alloc(Math.min(HEADER_BYTES, size));
-    await handle.read(header, 0, header.length, 0);
-    headerText = header.toString('utf8');
+    await handle.read(bytes, 0, bytes.length, 0);
   } finally {
     await handle.close();
   }
-  if (!headerText.startsWith(MAGIC)) {
-    throw new BackupFileError(`${file} is not a Pivot backup (or its header is damaged).`);
-  }
-  let manifest: BackupManifest;
-  try {
-    manifest = BackupManifestSchema.parse(JSON.parse(headerText.slice(MAGIC.length).trim()));
-  } catch {
-    throw new BackupFileError(
-      `${file}: the backup's header cannot be read; the file is damaged or from a newer version.`,
-    );
-  }
-  const expected = HEADER_BYTES + manifest.payloadBytes;
+  const header = parseHeader(file, bytes);
+  const expected = BACKUP_HEADER_BYTES + header.manifest.payloadBytes;
   if (size < expected) {
     throw new BackupFileError(
       `${file} is truncated: ${size} bytes of ${expected}. It was cut short while being written or copied; use another backup.`,
     );
   }
   if (size > expected) throw new BackupFileError(`${file} has ${size - expected} bytes too many: it is damaged.`);
+  if (header.manifest.encryption) encryptionParameters(file, header.manifest.encryption);
+  return { header, size };
+}
+
+/** Checks the seal (format 2): without the key, only an unencrypted file's. */
+function checkSeal(file: string, { manifest, sealedHeader, seal }: BackupHeader, key: Buffer | undefined): void {
+  if (!seal || (manifest.encryption && !key)) return;
+  if (!timingSafeEqual(sealOf(sealedHeader, key), seal)) {
+    throw new BackupFileError(
+      `${file} was altered or damaged: its header does not match its seal. Use another backup.`,
+    );
+  }
+}
+
+/** Reads the whole payload once: its SHA-256 (which the seal covers) against the manifest. */
+async function checkPayload(file: string, manifest: BackupManifest): Promise<void> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file, { start: HEADER_BYTES })) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(file, { start: BACKUP_HEADER_BYTES })) hash.update(chunk as Buffer);
   if (hash.digest('hex') !== manifest.payloadSha256) {
     throw new BackupFileError(`${file} is corrupted: its checksum does not match. Use another backup.`);
   }
-  return manifest;
 }
 
 /**
- * Checks the passphrase against an encrypted backup and returns the decipher to read it with;
- * undefined for a backup that is not encrypted.
+ * Reads and checks a backup's header, length and payload checksum (and an unencrypted file's seal)
+ * without a passphrase and without restoring anything: a file that is not a backup, truncated or
+ * altered is refused here with a message that says which.
  */
-async function decipherFor(manifest: BackupManifest, passphrase: string | undefined): Promise<DecipherGCM | undefined> {
-  const { encryption } = manifest;
-  if (!encryption) return undefined;
-  if (!passphrase) {
+export async function verifyBackupFile(file: string): Promise<BackupManifest> {
+  const { header } = await readHeader(file);
+  checkSeal(file, header, undefined);
+  await checkPayload(file, header.manifest);
+  return header.manifest;
+}
+
+/** The manifest of a backup's first BACKUP_HEADER_BYTES, read before the rest arrives; `source` names it in errors. */
+export function manifestOfHeader(source: string, header: Buffer): BackupManifest {
+  return parseHeader(source, header.subarray(0, BACKUP_HEADER_BYTES)).manifest;
+}
+
+/** Whether the passphrase opens an encrypted backup (its encryption settings refused when out of bounds). */
+export async function passphraseOpens(source: string, encryption: Encryption, passphrase: string): Promise<boolean> {
+  const { salt, keyCheck, N, r, p } = encryptionParameters(source, encryption);
+  return timingSafeEqual(keyCheckOf(await deriveKey(passphrase, salt, { N, r, p })), keyCheck);
+}
+
+/** How a restore may open a backup. */
+export type BackupAccess = {
+  passphrase?: string | undefined;
+  /** Restore a file that is not encrypted although a passphrase is set (it may have been stripped of it). */
+  allowUnencrypted?: boolean;
+};
+
+/** A backup whose header, passphrase, length, checksum and seal were checked; `key` opens its payload. */
+export type OpenedBackup = { file: string; manifest: BackupManifest; size: number; key: Buffer | undefined };
+
+/** Derives the key and checks it against the header: a wrong passphrase is refused before any decryption. */
+async function keyFor(file: string, encryption: Encryption, passphrase: string): Promise<Buffer> {
+  const { salt, keyCheck, N, r, p } = encryptionParameters(file, encryption);
+  const key = await deriveKey(passphrase, salt, { N, r, p });
+  if (!timingSafeEqual(keyCheckOf(key), keyCheck)) {
+    throw new BackupFileError(
+      'BACKUP_PASSPHRASE does not open this backup: the passphrase is wrong, or the file was altered.',
+    );
+  }
+  return key;
+}
+
+/**
+ * Checks everything about a backup but its content before anything is restored: the header and its
+ * encryption settings, that the passphrase set is the one the file needs (a passphrase set for a
+ * file that says it is not encrypted is refused unless `allowUnencrypted`: it may have been
+ * swapped), the length, the checksum and the seal.
+ */
+export async function openBackupFile(file: string, access: BackupAccess): Promise<OpenedBackup> {
+  const { header, size } = await readHeader(file);
+  const { encryption } = header.manifest;
+  if (encryption && !access.passphrase) {
     throw new BackupFileError('This backup is encrypted: set BACKUP_PASSPHRASE to the passphrase it was made with.');
   }
-  const { N, r, p, salt } = encryption.kdf;
-  const key = await deriveKey(passphrase, Buffer.from(salt, 'base64'), { N, r, p });
-  const check = Buffer.from(encryption.keyCheck, 'base64');
-  const computed = keyCheckOf(key);
-  if (check.length !== computed.length || !timingSafeEqual(check, computed)) {
-    throw new BackupFileError('Wrong passphrase: BACKUP_PASSPHRASE does not open this backup.');
+  if (!encryption && access.passphrase && !access.allowUnencrypted) {
+    throw new BackupFileError(
+      'This backup is not encrypted, yet BACKUP_PASSPHRASE is set: it may have been swapped. If you know it was made without a passphrase, add --allow-unencrypted.',
+    );
   }
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(encryption.nonce, 'base64'));
-  decipher.setAuthTag(Buffer.from(encryption.tag, 'base64'));
-  return decipher;
+  const key = encryption && access.passphrase ? await keyFor(file, encryption, access.passphrase) : undefined;
+  checkSeal(file, header, key);
+  await checkPayload(file, header.manifest);
+  return { file, manifest: header.manifest, size, key };
 }
 
-/** Checks that the passphrase opens the backup, before anything is changed. */
-export async function checkPassphrase(manifest: BackupManifest, passphrase: string | undefined): Promise<void> {
-  await decipherFor(manifest, passphrase);
-}
-
-/** The payload's lines, decrypted and decompressed; call after verifyBackupFile. */
-export async function* readBackupLines(
-  file: string,
-  manifest: BackupManifest,
-  passphrase: string | undefined,
-): AsyncGenerator<string> {
-  const decipher = await decipherFor(manifest, passphrase);
+/**
+ * The payload's lines, decrypted and decompressed, from a backup openBackupFile checked. The bytes
+ * read are checked again as they pass (the file may change after the check): a payload that no
+ * longer matches, fails GCM's tag or ends without gzip's end throws after the last line.
+ */
+export async function* readBackupLines(backup: OpenedBackup): AsyncGenerator<string> {
+  const { file, manifest, key } = backup;
+  let decipher: DecipherGCM | undefined;
+  if (manifest.encryption) {
+    // openBackupFile gives an encrypted backup its key, or refuses it.
+    const { nonce, tag } = encryptionParameters(file, manifest.encryption);
+    decipher = createDecipheriv('aes-256-gcm', key!, nonce);
+    decipher.setAuthTag(tag);
+  }
+  const tap = new HashingTap();
   const text = new PassThrough();
-  const stages = [
-    createReadStream(file, { start: HEADER_BYTES }),
+  const flowing = pipeline([
+    createReadStream(file, { start: BACKUP_HEADER_BYTES }),
+    tap,
     ...(decipher ? [decipher] : []),
     createGunzip(),
     text,
-  ];
-  const flowing = pipeline(stages);
+  ]);
   const failed = flowing.then(
     () => undefined,
     (error: unknown) => error,
   );
-  const lines = createInterface({ input: text, crlfDelay: Infinity });
-  for await (const line of lines) yield line;
+  const unreadable = (error: unknown) =>
+    new BackupFileError(`The backup's payload cannot be read: ${(error as Error).message}`);
+  try {
+    for await (const line of createInterface({ input: text, crlfDelay: Infinity })) yield line;
+  } catch (error) {
+    throw unreadable((await failed) ?? error);
+  } finally {
+    // A reader that stops early (a refused row) leaves no file open: the pipeline closes every stage.
+    text.destroy();
+  }
   const error = await failed;
-  if (error) throw new BackupFileError(`The backup's payload cannot be read: ${(error as Error).message}`);
+  if (error) throw unreadable(error);
+  if (tap.bytes !== manifest.payloadBytes || tap.hash.digest('hex') !== manifest.payloadSha256) {
+    throw new BackupFileError(`${file} changed while it was being read: use a copy no one writes to.`);
+  }
 }

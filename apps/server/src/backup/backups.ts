@@ -3,14 +3,15 @@ import path from 'node:path';
 import serverPackage from '../../package.json' with { type: 'json' };
 import type { DatabaseHandle } from '../db/client';
 import {
+  type BackupAccess,
   type BackupManifest,
+  type OpenedBackup,
   BackupFileError,
-  checkPassphrase,
+  openBackupFile,
   readBackupLines,
-  verifyBackupFile,
   writeBackupFile,
 } from './backup-file';
-import { countRows, dumpDatabase, restoreDatabase } from './database-dump';
+import { type DumpColumns, checkDump, countRows, dumpDatabase, restoreDatabase } from './database-dump';
 
 /** The product version a backup names in its manifest. */
 export const PRODUCT_VERSION = serverPackage.version;
@@ -44,28 +45,40 @@ export async function takeBackup(
   );
 }
 
+/** A backup read whole and found sound, before anything was touched: the only kind a restore takes. */
+export type ProvenBackup = OpenedBackup & { readonly columns: DumpColumns };
+
+/**
+ * Proves a backup before a restore touches anything: its header, encryption settings, passphrase,
+ * length, checksum and seal (openBackupFile), then its whole payload decrypted (GCM's tag),
+ * decompressed (gzip's end) and every line parsed against the manifest (checkDump), whose
+ * tables' columns the restore checks against the backup's migration.
+ */
+export async function proveBackup(file: string, access: BackupAccess): Promise<ProvenBackup> {
+  const backup = await openBackupFile(file, access);
+  return { ...backup, columns: await checkDump(backup.manifest, readBackupLines(backup)) };
+}
+
 /** The target already holds data, and the restore was not told to replace it. */
 export class RestoreTargetNotEmptyError extends BackupFileError {}
 
 /**
- * Restores a backup into the database and the data folder. The file and the passphrase are
- * checked first, and a target holding data is refused unless `force`: a refused restore changes
- * nothing.
+ * Restores a proven backup into the database and the data folder. A target holding data is
+ * refused unless `force`; the database is replaced in one transaction, so a restore that fails
+ * half way leaves it as it was.
  */
 export async function restoreBackup(
   database: DatabaseHandle,
-  file: string,
-  options: BackupOptions & { force?: boolean },
+  backup: ProvenBackup,
+  options: { dataDir: string; force?: boolean },
 ): Promise<BackupManifest> {
-  const manifest = await verifyBackupFile(file);
-  await checkPassphrase(manifest, options.passphrase);
   const rows = await countRows(database.db);
   if (rows > 0 && !options.force) {
     throw new RestoreTargetNotEmptyError(
       `The target database is not empty (${rows} rows). Restore into an empty data folder or database, or add --force to replace everything in it.`,
     );
   }
-  const files = await restoreDatabase(database, manifest, readBackupLines(file, manifest, options.passphrase));
+  const files = await restoreDatabase(database, backup.manifest, backup.columns, readBackupLines(backup));
   await mkdir(options.dataDir, { recursive: true });
   for (const kept of files) {
     if (!KEPT_FILES.includes(kept.name)) continue;
@@ -73,5 +86,5 @@ export async function restoreBackup(
     await writeFile(`${destination}.restoring`, kept.content, { mode: 0o600 });
     await rename(`${destination}.restoring`, destination);
   }
-  return manifest;
+  return backup.manifest;
 }

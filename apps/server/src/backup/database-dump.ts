@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { DatabaseHandle, Queryable, Transaction } from '../db/client';
+import { type DatabaseHandle, type Queryable, type Transaction, migrateInTransaction } from '../db/client';
 import { MIGRATIONS_FOLDER } from '../paths';
 import { type BackupManifest, BackupFileError, type BackupSink, type DumpSummary } from './backup-file';
 
@@ -154,66 +154,179 @@ async function emptyDatabase(db: Queryable): Promise<void> {
   await db.execute(sql`create schema public`);
 }
 
+type DumpLine =
+  | { kind: 'file'; name: string; content: Buffer }
+  | { kind: 'table'; table: string }
+  | { kind: 'row'; row: string }
+  | { kind: 'sequence'; name: string; value: string };
+
+const unreadableLine = () =>
+  new BackupFileError('The backup holds a line this version cannot read: it is damaged or from a newer version.');
+
+/** One line of the payload; undefined for an empty one. */
+function parseDumpLine(line: string): DumpLine | undefined {
+  const kind = line.slice(0, 2);
+  const rest = line.slice(2);
+  if (kind === 'R ') return { kind: 'row', row: rest };
+  if (kind === 'T ') return { kind: 'table', table: rest };
+  if (kind === 'S ') {
+    const [name = '', value = ''] = rest.split(' ');
+    if (!/^-?\d{1,19}$/.test(value)) throw unreadableLine();
+    return { kind: 'sequence', name, value };
+  }
+  if (kind === 'F ') {
+    const [name = '', content = ''] = rest.split(' ');
+    return { kind: 'file', name, content: Buffer.from(content, 'base64') };
+  }
+  if (line !== '') throw unreadableLine();
+  return undefined;
+}
+
+/** The columns each table's rows name, as the dump holds them (tables without rows are absent). */
+export type DumpColumns = Map<string, string[]>;
+
 /**
- * Loads a backup's lines into the database: empties it, migrates it to the backup's migration,
- * loads every row and sequence in one transaction (triggers and foreign-key checks off meanwhile:
- * the rows are as they were, in whatever order they come), then migrates to this version.
- * Returns the data folder's files the backup held.
+ * Reads a backup's whole payload before anything is restored: every line must be one this version
+ * reads, every row a JSON object under a table the manifest names, with the same columns as the
+ * table's other rows, and the rows of each table and the files as many as the manifest says.
+ * Reading it to its end also checks GCM's tag and gzip's end. Returns each table's columns, which
+ * the restore checks against the schema it migrates to.
+ */
+export async function checkDump(manifest: BackupManifest, lines: AsyncIterable<string>): Promise<DumpColumns> {
+  const rows = new Map<string, number>();
+  const columns: DumpColumns = new Map();
+  const files: string[] = [];
+  let table: string | undefined;
+  let tableColumns: string | undefined;
+  const mismatch = (what: string) =>
+    new BackupFileError(`The backup's content does not match its manifest (${what}): it is damaged or was altered.`);
+  for await (const line of lines) {
+    const parsed = parseDumpLine(line);
+    if (parsed?.kind === 'table') {
+      if (rows.has(parsed.table) || !Object.hasOwn(manifest.tables, parsed.table)) throw mismatch(parsed.table);
+      table = parsed.table;
+      tableColumns = undefined;
+      rows.set(table, 0);
+    } else if (parsed?.kind === 'row') {
+      if (!table) throw unreadableLine();
+      const names = columnsOf(parsed.row).join(',');
+      tableColumns ??= names;
+      if (names !== tableColumns) throw unreadableLine();
+      if (!columns.has(table)) columns.set(table, names.split(','));
+      rows.set(table, (rows.get(table) ?? 0) + 1);
+    } else if (parsed?.kind === 'file') {
+      files.push(parsed.name);
+    }
+  }
+  for (const [name, count] of Object.entries(manifest.tables)) {
+    if (rows.get(name) !== count) throw mismatch(`${name}: ${rows.get(name) ?? 0} rows of ${count}`);
+  }
+  if (files.join('\n') !== manifest.files.join('\n')) throw mismatch('the data folder’s files');
+  return columns;
+}
+
+/** A row's column names; a row that is not a JSON object is a damaged line. */
+function columnsOf(row: string): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(row);
+  } catch {
+    throw unreadableLine();
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw unreadableLine();
+  return Object.keys(value);
+}
+
+/**
+ * The rows must fit the schema of the backup's migration column for column: a manifest naming
+ * another migration than the rows were dumped at would otherwise load them with columns left out.
+ */
+async function checkColumns(tx: Transaction, columns: DumpColumns, migration: string): Promise<void> {
+  for (const [table, names] of columns) {
+    const schema = await rowsOf<{ name: string }>(
+      tx,
+      sql`select column_name as name from information_schema.columns where table_schema = 'public' and table_name = ${table}`,
+    );
+    const expected = schema.map((column) => column.name).sort();
+    if (expected.join(',') !== [...names].sort().join(',')) {
+      throw new BackupFileError(
+        `The backup's rows of ${table} do not fit the schema of its migration ${migration}: it is damaged or was altered.`,
+      );
+    }
+  }
+}
+
+/**
+ * Loads a backup's lines into the database in one transaction, so a failure half way leaves the
+ * database as it was: empties it, migrates it to the backup's migration, checks that the rows'
+ * columns (from checkDump) are its tables' columns, loads every row and sequence (triggers and
+ * foreign-key checks off meanwhile: the rows are as they were, in whatever order they come), then
+ * migrates to this version. Returns the data folder's files the backup held.
  */
 export async function restoreDatabase(
   handle: DatabaseHandle,
   manifest: BackupManifest,
+  columns: DumpColumns,
   lines: AsyncIterable<string>,
 ): Promise<{ name: string; content: Buffer }[]> {
   const backupMigrations = await migrationsUpTo(manifest.migration);
+  const files: { name: string; content: Buffer }[] = [];
   try {
-    await emptyDatabase(handle.db);
-    await handle.migrate(backupMigrations);
+    await handle.db.transaction(async (tx) => {
+      await emptyDatabase(tx);
+      await migrateInTransaction(tx, backupMigrations);
+      await checkColumns(tx, columns, manifest.migration.tag);
+      await tx.execute(sql`set local session_replication_role = replica`);
+      let table: string | undefined;
+      let batch: string[] = [];
+      let batchBytes = 0;
+      const flush = async () => {
+        if (!table || batch.length === 0) return;
+        const rows = `[${batch.join(',')}]`;
+        await tx.execute(
+          sql`insert into ${sql.identifier(table)} select * from json_populate_recordset(null::${sql.identifier(table)}, ${rows}::json)`,
+        );
+        batch = [];
+        batchBytes = 0;
+      };
+      for await (const line of lines) {
+        const parsed = parseDumpLine(line);
+        if (parsed?.kind === 'row') {
+          batch.push(parsed.row);
+          batchBytes += parsed.row.length;
+          if (batch.length >= LOAD_ROWS || batchBytes >= LOAD_BYTES) await flush();
+        } else if (parsed?.kind === 'table') {
+          await flush();
+          table = parsed.table;
+        } else if (parsed?.kind === 'sequence') {
+          await flush();
+          await tx.execute(
+            sql`select setval(${`public.${quoteIdentifier(parsed.name)}`}::regclass, ${parsed.value}::bigint, true)`,
+          );
+        } else if (parsed?.kind === 'file') {
+          files.push({ name: parsed.name, content: parsed.content });
+        }
+      }
+      await flush();
+      // The migrations forward run as any migration does, with triggers and checks on.
+      await tx.execute(sql`set local session_replication_role = origin`);
+      await migrateInTransaction(tx, MIGRATIONS_FOLDER);
+    });
+  } catch (error) {
+    if (error instanceof BackupFileError) throw error;
+    throw new BackupFileError(
+      `The restore failed while loading the backup and was undone, so the database is as it was: ${firstLine(error)}`,
+    );
   } finally {
     await rm(backupMigrations, { recursive: true, force: true });
   }
-  const files: { name: string; content: Buffer }[] = [];
-  await handle.db.transaction(async (tx) => {
-    await tx.execute(sql`set local session_replication_role = replica`);
-    let table: string | undefined;
-    let batch: string[] = [];
-    let batchBytes = 0;
-    const flush = async () => {
-      if (!table || batch.length === 0) return;
-      const rows = `[${batch.join(',')}]`;
-      await tx.execute(
-        sql`insert into ${sql.identifier(table)} select * from json_populate_recordset(null::${sql.identifier(table)}, ${rows}::json)`,
-      );
-      batch = [];
-      batchBytes = 0;
-    };
-    for await (const line of lines) {
-      const kind = line.slice(0, 2);
-      const rest = line.slice(2);
-      if (kind === 'R ') {
-        batch.push(rest);
-        batchBytes += rest.length;
-        if (batch.length >= LOAD_ROWS || batchBytes >= LOAD_BYTES) await flush();
-      } else if (kind === 'T ') {
-        await flush();
-        table = rest;
-      } else if (kind === 'S ') {
-        await flush();
-        const [name = '', value = ''] = rest.split(' ');
-        await tx.execute(sql`select setval(${`public.${quoteIdentifier(name)}`}::regclass, ${value}::bigint, true)`);
-      } else if (kind === 'F ') {
-        const [name = '', content = ''] = rest.split(' ');
-        files.push({ name, content: Buffer.from(content, 'base64') });
-      } else if (line !== '') {
-        throw new BackupFileError(
-          'The backup holds a line this version cannot read: it is damaged or from a newer version.',
-        );
-      }
-    }
-    await flush();
-  });
-  await handle.migrate(MIGRATIONS_FOLDER);
   return files;
+}
+
+/** The database's own words for a failure: drizzle wraps them in "Failed query: …" with the SQL. */
+function firstLine(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return (cause instanceof Error ? cause.message : String(cause)).split('\n')[0] ?? '';
 }
 
 function quoteIdentifier(name: string): string {

@@ -1,10 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgDialect, PgQueryResultHKT, PgSession, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
@@ -23,7 +24,10 @@ export type Queryable = Database | Transaction;
 export type DatabaseHandle = {
   db: Database;
   kind: 'pglite' | 'postgres';
-  /** Applies the migrations of a folder not applied yet (a restore applies an older set first). */
+  /**
+   * Applies the migrations of a folder not applied yet (a restore applies its own inside its
+   * transaction: migrateInTransaction).
+   */
   migrate: (migrationsFolder: string) => Promise<void>;
   close: () => Promise<void>;
 };
@@ -79,4 +83,21 @@ export async function openPostgres(
   };
   await migrate(MIGRATIONS_FOLDER);
   return { db, kind: 'postgres', migrate, close: () => pool.end() };
+}
+
+/**
+ * Applies a folder's migrations not applied yet inside the caller's transaction (a restore's), so
+ * that they commit or roll back with the rest of its work. It is drizzle's own migrator, given the
+ * transaction as its session: its transaction becomes a savepoint.
+ */
+export async function migrateInTransaction(tx: Transaction, migrationsFolder: string): Promise<void> {
+  const session = {
+    execute: (query: SQL) => tx.execute(query),
+    all: async (query: SQL) => ((await tx.execute(query)) as unknown as { rows: unknown[] }).rows,
+    transaction: <T>(work: (inner: Transaction) => Promise<T>) => tx.transaction(work),
+  };
+  const { dialect } = tx as unknown as { dialect: PgDialect };
+  await dialect.migrate(readMigrationFiles({ migrationsFolder }), session as unknown as PgSession, {
+    migrationsFolder,
+  });
 }

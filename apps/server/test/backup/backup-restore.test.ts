@@ -6,8 +6,21 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BackupFileError, readBackupLines, verifyBackupFile, writeBackupFile } from '../../src/backup/backup-file';
-import { DEMO_CREDENTIALS_FILE, RestoreTargetNotEmptyError, restoreBackup, takeBackup } from '../../src/backup/backups';
+import {
+  type BackupAccess,
+  BackupFileError,
+  openBackupFile,
+  readBackupLines,
+  verifyBackupFile,
+  writeBackupFile,
+} from '../../src/backup/backup-file';
+import {
+  DEMO_CREDENTIALS_FILE,
+  RestoreTargetNotEmptyError,
+  proveBackup,
+  restoreBackup,
+  takeBackup,
+} from '../../src/backup/backups';
 import { loadConfig } from '../../src/config';
 import type { DatabaseHandle, Queryable } from '../../src/db/client';
 import { recordBackup } from '../../src/modules/backups';
@@ -42,6 +55,15 @@ async function tableDigests(db: Queryable, except: string[] = []): Promise<Recor
     digests[name] = `${row?.count ?? 0}:${row?.digest ?? ''}`;
   }
   return digests;
+}
+
+/** What `npm run restore` does: proves the file, then restores it. */
+async function restoreFile(
+  database: DatabaseHandle,
+  file: string,
+  options: BackupAccess & { dataDir: string; force?: boolean },
+): Promise<void> {
+  await restoreBackup(database, await proveBackup(file, options), options);
 }
 
 const report = (machineId: string, ts: number, angle: number) => ({
@@ -95,13 +117,13 @@ describe('backups', () => {
   it('restores every table row for row, the data folder’s files, and a server that runs on it', async () => {
     const file = path.join(folder, 'round-trip.pivotbackup');
     const manifest = await takeBackup(t.database, file, { dataDir: sourceDir() });
-    expect(manifest).toMatchObject({ format: 1, machineCount: 1, files: [DEMO_CREDENTIALS_FILE], encryption: null });
+    expect(manifest).toMatchObject({ format: 2, machineCount: 1, files: [DEMO_CREDENTIALS_FILE], encryption: null });
     expect(manifest.tables.telemetry).toBe(5000);
     expect(manifest.tables.water_cell_years).toBeGreaterThan(0);
 
     const target = await freshTarget();
     try {
-      await restoreBackup(target.database, file, { dataDir: target.dataDir });
+      await restoreFile(target.database, file, { dataDir: target.dataDir });
       expect(await tableDigests(target.database.db)).toEqual(await tableDigests(t.database.db));
       expect(await readFile(path.join(target.dataDir, DEMO_CREDENTIALS_FILE), 'utf8')).toBe(
         await readFile(path.join(t.dataDir, DEMO_CREDENTIALS_FILE), 'utf8'),
@@ -140,9 +162,9 @@ describe('backups', () => {
 
   it('holds hashes only: no password or device secret in plain text', async () => {
     const file = path.join(folder, 'secrets.pivotbackup');
-    const manifest = await takeBackup(t.database, file, { dataDir: await mkdtemp(path.join(os.tmpdir(), 'empty-')) });
+    await takeBackup(t.database, file, { dataDir: await mkdtemp(path.join(os.tmpdir(), 'empty-')) });
     const lines: string[] = [];
-    for await (const line of readBackupLines(file, manifest, undefined)) lines.push(line);
+    for await (const line of readBackupLines(await openBackupFile(file, {}))) lines.push(line);
     const payload = lines.join('\n');
     expect(payload).toContain('"password_hash"');
     expect(payload).toContain('"secret_hash"');
@@ -179,7 +201,7 @@ describe('backups', () => {
 
     const target = await freshTarget();
     try {
-      await restoreBackup(target.database, file, { dataDir: target.dataDir });
+      await restoreFile(target.database, file, { dataDir: target.dataDir });
       const [counts] = await rowsOf<{ reports: number; entries: number }>(
         target.database.db,
         sql`select (select count(*)::int from telemetry where machine_id = 'LOAD') as reports,
@@ -205,7 +227,7 @@ describe('backups', () => {
     const handle = await open(truncated, 'r+');
     await handle.truncate(size - 1000);
     await handle.close();
-    await expect(restoreBackup(t.database, truncated, { dataDir: sourceDir(), force: true })).rejects.toThrow(
+    await expect(restoreFile(t.database, truncated, { dataDir: sourceDir(), force: true })).rejects.toThrow(
       /is truncated/,
     );
 
@@ -213,7 +235,7 @@ describe('backups', () => {
     const bytes = await readFile(file);
     bytes[bytes.length - 100] = bytes[bytes.length - 100]! ^ 0xff;
     await writeFile(corrupted, bytes);
-    await expect(restoreBackup(t.database, corrupted, { dataDir: sourceDir(), force: true })).rejects.toThrow(
+    await expect(restoreFile(t.database, corrupted, { dataDir: sourceDir(), force: true })).rejects.toThrow(
       /is corrupted: its checksum does not match/,
     );
     await expect(verifyBackupFile(path.join(folder, 'missing.pivotbackup'))).rejects.toThrow(BackupFileError);
@@ -222,9 +244,9 @@ describe('backups', () => {
     const manifest = await takeBackup(t.database, encrypted, { dataDir: sourceDir(), passphrase: 'right horse' });
     expect(manifest.encryption).toMatchObject({ algorithm: 'aes-256-gcm', kdf: { name: 'scrypt', N: 32768, r: 8 } });
     await expect(
-      restoreBackup(t.database, encrypted, { dataDir: sourceDir(), force: true, passphrase: 'wrong horse' }),
-    ).rejects.toThrow(/Wrong passphrase/);
-    await expect(restoreBackup(t.database, encrypted, { dataDir: sourceDir(), force: true })).rejects.toThrow(
+      restoreFile(t.database, encrypted, { dataDir: sourceDir(), force: true, passphrase: 'wrong horse' }),
+    ).rejects.toThrow(/BACKUP_PASSPHRASE does not open this backup/);
+    await expect(restoreFile(t.database, encrypted, { dataDir: sourceDir(), force: true })).rejects.toThrow(
       /is encrypted: set BACKUP_PASSPHRASE/,
     );
 
@@ -236,7 +258,7 @@ describe('backups', () => {
     await takeBackup(t.database, file, { dataDir: sourceDir(), passphrase: 'right horse' });
     const target = await freshTarget();
     try {
-      await restoreBackup(target.database, file, { dataDir: target.dataDir, passphrase: 'right horse' });
+      await restoreFile(target.database, file, { dataDir: target.dataDir, passphrase: 'right horse' });
       expect(await tableDigests(target.database.db)).toEqual(await tableDigests(t.database.db));
     } finally {
       await target.database.close();
@@ -249,14 +271,14 @@ describe('backups', () => {
     await takeBackup(t.database, file, { dataDir: sourceDir() });
     const target = await freshTarget();
     try {
-      await restoreBackup(target.database, file, { dataDir: target.dataDir });
+      await restoreFile(target.database, file, { dataDir: target.dataDir });
       await target.database.db.execute(sql`delete from telemetry where angle < 10`);
       const changed = await tableDigests(target.database.db);
-      await expect(restoreBackup(target.database, file, { dataDir: target.dataDir })).rejects.toThrow(
+      await expect(restoreFile(target.database, file, { dataDir: target.dataDir })).rejects.toThrow(
         RestoreTargetNotEmptyError,
       );
       expect(await tableDigests(target.database.db)).toEqual(changed);
-      await restoreBackup(target.database, file, { dataDir: target.dataDir, force: true });
+      await restoreFile(target.database, file, { dataDir: target.dataDir, force: true });
       expect(await tableDigests(target.database.db)).toEqual(await tableDigests(t.database.db));
     } finally {
       await target.database.close();
@@ -293,6 +315,7 @@ describe('backups', () => {
     expect(status.body).toEqual({
       lastBackup: { takenAt: expect.any(Number), sizeBytes: response.rawPayload.length },
       warning: null,
+      encrypted: false,
     });
     expect((await readdir(path.join(t.dataDir, 'backup-downloads'))).length).toBe(0);
 
@@ -325,7 +348,7 @@ describe('a backup from an older version', () => {
       expect(manifest.migration.tag).toBe('0015_telemetry_days');
       expect(manifest.tables).not.toHaveProperty('backup_history');
 
-      await restoreBackup(target, file, { dataDir: folder });
+      await restoreFile(target, file, { dataDir: folder });
       const [restored] = await rowsOf<{ name: string; history: number }>(
         target.db,
         sql`select name, (select count(*)::int from backup_history) as history from sprinklers`,

@@ -10,7 +10,6 @@ import { openDatabase } from '../../src/db/client';
 
 const SERVER_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const COMMAND = path.join(SERVER_ROOT, 'src', 'backup-command.ts');
-const TSX = path.join(SERVER_ROOT, '..', '..', 'node_modules', '.bin', 'tsx');
 
 describe('a backup killed half way', () => {
   let dataDir: string;
@@ -29,7 +28,8 @@ describe('a backup killed half way', () => {
     const outDir = await mkdtemp(path.join(os.tmpdir(), 'pivot-killed-out-'));
     try {
       const target = path.join(outDir, 'killed.pivotbackup');
-      const child = spawn(TSX, [COMMAND, 'backup', '--out', target], {
+      // Node itself with tsx's loader: `tsx` would run the command in a child that a kill of it leaves running.
+      const child = spawn(process.execPath, ['--import', 'tsx', COMMAND, 'backup', '--out', target], {
         env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
         stdio: 'ignore',
       });

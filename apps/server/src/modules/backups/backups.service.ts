@@ -87,6 +87,7 @@ export class BackupsService {
     return {
       lastBackup: latest ? { takenAt: latest.backupTakenAt.getTime(), sizeBytes: latest.sizeBytes } : null,
       warning: (await this.deps.warnings?.current(now)) ?? null,
+      encrypted: this.deps.passphrase !== undefined,
     };
   }
 

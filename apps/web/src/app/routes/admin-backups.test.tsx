@@ -19,7 +19,7 @@ let calls: string[];
 let saved: string[];
 
 beforeEach(() => {
-  status = { lastBackup: null, warning: null };
+  status = { lastBackup: null, warning: null, encrypted: true };
   calls = [];
   saved = [];
   session.signIn(ADMIN, 'access-1');
@@ -31,7 +31,11 @@ beforeEach(() => {
     }
     if (pathname === '/api/admin/backup/') {
       const bytes = new Uint8Array(1_234_567);
-      status = { lastBackup: { takenAt: Date.UTC(2026, 10, 27, 10), sizeBytes: bytes.length }, warning: null };
+      status = {
+        ...status,
+        lastBackup: { takenAt: Date.UTC(2026, 10, 27, 10), sizeBytes: bytes.length },
+        warning: null,
+      };
       return new Response(bytes, {
         headers: {
           'content-type': 'application/octet-stream',
@@ -80,7 +84,7 @@ describe('the admin backups screen', () => {
   });
 
   it('speaks Polish', async () => {
-    status = { lastBackup: { takenAt: Date.UTC(2026, 10, 27, 10), sizeBytes: 2_500 }, warning: null };
+    status = { lastBackup: { takenAt: Date.UTC(2026, 10, 27, 10), sizeBytes: 2_500 }, warning: null, encrypted: true };
     await renderScreen('pl');
     expect(await screen.findByText('2,5 kB')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Pobierz kopię zapasową' })).toBeInTheDocument();
@@ -90,6 +94,7 @@ describe('the admin backups screen', () => {
     status = {
       lastBackup: { takenAt: Date.UTC(2026, 10, 26, 10), sizeBytes: 2_500 },
       warning: { kind: 'failed', error: 'EACCES: permission denied', at: Date.UTC(2026, 10, 27, 10) },
+      encrypted: true,
     };
     const user = await renderScreen();
     expect(await screen.findByRole('alert')).toHaveTextContent('The last backup failed: EACCES: permission denied');
@@ -102,6 +107,7 @@ describe('the admin backups screen', () => {
     status = {
       lastBackup: { takenAt: Date.UTC(2026, 10, 22, 10), sizeBytes: 2_500 },
       warning: { kind: 'overdue', days: 5 },
+      encrypted: true,
     };
     await renderScreen('pl');
     expect(await screen.findByRole('alert')).toHaveTextContent('Brak kopii zapasowej od 5 dni');
@@ -111,8 +117,31 @@ describe('the admin backups screen', () => {
     status = {
       lastBackup: { takenAt: Date.UTC(2026, 10, 24, 10), sizeBytes: 2_500 },
       warning: { kind: 'overdue', days: 3 },
+      encrypted: true,
     };
     await renderScreen();
     expect(await screen.findByRole('alert')).toHaveTextContent('No backup for 3 days');
+  });
+
+  it('says plainly when the backups hold the server’s secrets in the clear', async () => {
+    status = { lastBackup: null, warning: null, encrypted: false };
+    await renderScreen();
+    expect(
+      await screen.findByText(/These backups are not encrypted: each holds the server's secrets in the clear/),
+    ).toBeInTheDocument();
+  });
+
+  it('says so in Polish too', async () => {
+    status = { lastBackup: null, warning: null, encrypted: false };
+    await renderScreen('pl');
+    expect(
+      await screen.findByText(/Te kopie nie są zaszyfrowane: każda zawiera jawne sekrety serwera/),
+    ).toBeInTheDocument();
+  });
+
+  it('says nothing of secrets when the backups are encrypted', async () => {
+    await renderScreen();
+    expect(await screen.findByText('No backup taken yet')).toBeInTheDocument();
+    expect(screen.queryByText(/not encrypted/)).not.toBeInTheDocument();
   });
 });

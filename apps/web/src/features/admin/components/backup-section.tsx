@@ -19,7 +19,10 @@ function readableSize(bytes: number, locale: string): string {
   return `${numberFormat(locale, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
 }
 
-/** The last backup's time and size, what the scheduled backups need, and a button that takes one now and downloads it. */
+/**
+ * The last backup's time and size, what the scheduled backups need, whether the backups hold the
+ * server's secrets in the clear, and a button that takes one now and downloads it.
+ */
 export function BackupSection() {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -43,6 +46,7 @@ export function BackupSection() {
             : t('admin.backups.overdue', { count: warning.days })}
         </p>
       )}
+      {data && !data.encrypted && <p className="rounded-md border border-line p-3">{t('admin.backups.unencrypted')}</p>}
       {last === null && <p className="text-ink-muted">{t('admin.backups.never')}</p>}
       {last && (
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
