@@ -31,7 +31,7 @@ import { readLocalBackupEndpoint, recordBackup } from './modules/backups';
 const USAGE = 'usage: backup --out <file>  |  restore <file> [--force] [--allow-unencrypted]';
 /** What an unencrypted backup gives whoever reads it, beyond the farm's data. */
 const CLEAR_SECRETS =
-  "the server's secrets in the clear (webhook signing secrets, the Web Push private key, the access-token signing key unless JWT_SECRET is set): keep it as safe as the server, or set BACKUP_PASSPHRASE";
+  "the server's secrets in the clear (webhook signing secrets, the Web Push private key): keep it as safe as the server, or set BACKUP_PASSPHRASE";
 
 function describe(manifest: BackupManifest): string {
   const rows = Object.values(manifest.tables).reduce((sum, count) => sum + count, 0);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBackupLines, verifyBackupFile } from '../../src/backup/backup-file';
+import { readBackupLines, openBackupFile } from '../../src/backup/backup-file';
 import { PRODUCT_NAME } from '../../src/config';
 import { mailOutbox } from '../../src/modules/mail/mail.table';
 import { AccountMail } from '../../src/modules/users/account-mail';
@@ -19,10 +19,9 @@ import { PUBLIC_URL, type TestApp, USER_PASSWORD, createTestApp, linkIn } from '
 type BackupContent = { rows: Map<string, Record<string, unknown>[]>; files: Map<string, string> };
 
 async function readBackup(file: string): Promise<BackupContent> {
-  const manifest = await verifyBackupFile(file);
   const content: BackupContent = { rows: new Map(), files: new Map() };
   let table: Record<string, unknown>[] = [];
-  for await (const line of readBackupLines(file, manifest, undefined)) {
+  for await (const line of readBackupLines(await openBackupFile(file, {}))) {
     if (line.startsWith('T ')) {
       table = [];
       content.rows.set(line.slice(2), table);
