@@ -9,9 +9,11 @@ import { METRES_PER_DEGREE } from './geometry';
  * hole is not inside its outer ring. Holes overlapping each other are not looked for.
  *
  * Checked on a local plane around the polygon (longitude shrunk by the cosine of the latitude),
- * which keeps crossings as they are and gives areas in m². Crossings are found by pairs of edges
- * whose x ranges overlap (edges sorted by their west end): O(n log n) for ordinary outlines,
- * O(n²) at worst, which the corner limit bounds at two million pairs a polygon.
+ * which keeps crossings as they are and gives areas in m². A ring crossing itself is found by a
+ * sweep, O(n log n) whatever its shape (the web editor runs it on every change too). A hole
+ * against its shell is tested by pairs of edges whose x ranges overlap, and corner by corner:
+ * O(n log n) for ordinary holes, at worst the hole's corners times the shell's, which the
+ * corner limit bounds at a million a polygon (and a request's corner budget at a few polygons).
  */
 
 /** Corners a polygon may have, its rings together (the closing position not counted). */
@@ -89,8 +91,20 @@ function area(corners: readonly Point[]): number {
   return Math.abs(twice) / 2;
 }
 
-/** The sign of the turn a → b → c: 1 left, -1 right, 0 straight. */
+/** Whether p comes before q in the sweep: west first, then south first. */
+function sweptBefore(p: Point, q: Point): boolean {
+  return p.x < q.x || (p.x === q.x && p.y < q.y);
+}
+
+/**
+ * The sign of the turn a → b → c: 1 left, -1 right, 0 straight. Worked out on the three points
+ * taken west to east whatever order they come in (a swap flips the sign), since the rounding of
+ * the product depends on the order: the sweep and the pair test ask about the same three corners
+ * in different orders and must get the same answer.
+ */
 function orientation(a: Point, b: Point, c: Point): number {
+  if (sweptBefore(b, a)) return -orientation(b, a, c);
+  if (sweptBefore(c, b)) return -orientation(a, c, b);
   return Math.sign((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x));
 }
 
@@ -128,40 +142,115 @@ function edgesOf(corners: readonly Point[]): Edge[] {
   });
 }
 
-/** Calls visit for every pair of edges (from the two lists, or within one) whose x ranges overlap; stops at true. */
-function someOverlappingPair(first: Edge[], second: Edge[] | null, visit: (p: Edge, q: Edge) => boolean): boolean {
-  const tagged = [
-    ...first.map((edge) => ({ edge, list: 0 })),
-    ...(second ?? []).map((edge) => ({ edge, list: 1 })),
-  ].sort((p, q) => p.edge.west - q.edge.west);
+/** Calls visit for every pair of edges, one of each list, whose x ranges overlap; stops at true. */
+function someOverlappingPair(first: Edge[], second: Edge[], visit: (p: Edge, q: Edge) => boolean): boolean {
+  const tagged = [...first.map((edge) => ({ edge, list: 0 })), ...second.map((edge) => ({ edge, list: 1 }))].sort(
+    (p, q) => p.edge.west - q.edge.west,
+  );
   for (let i = 0; i < tagged.length; i += 1) {
     const p = tagged[i]!;
     for (let j = i + 1; j < tagged.length && tagged[j]!.edge.west <= p.edge.east; j += 1) {
       const q = tagged[j]!;
-      if (second && p.list === q.list) continue;
-      const [one, other] = p.list <= q.list ? [p.edge, q.edge] : [q.edge, p.edge];
+      if (p.list === q.list) continue;
+      const [one, other] = p.list < q.list ? [p.edge, q.edge] : [q.edge, p.edge];
       if (visit(one, other)) return true;
     }
   }
   return false;
 }
 
-/** Whether a ring crosses or touches itself anywhere but where neighbouring edges meet. */
+/** A ring's edge as the sweep sees it: from its west end (the lower one when upright) to its east end. */
+type SweptEdge = { west: Point; east: Point; index: number };
+
+/** Where an edge lies at p's x: 1 below p, 0 through it, -1 above (an upright edge counts at p's height). */
+function sideOf(edge: SweptEdge, p: Point): number {
+  if (edge.west.x === edge.east.x) return edge.east.y < p.y ? 1 : edge.west.y > p.y ? -1 : 0;
+  return orientation(edge.west, edge.east, p);
+}
+
+/** Whether two neighbouring edges of a ring fold back onto each other along one line (a spike). */
+function foldsBack(corners: readonly Point[]): boolean {
+  return corners.some((shared, index) => {
+    const before = corners[(index + corners.length - 1) % corners.length]!;
+    const after = corners[(index + 1) % corners.length]!;
+    return (
+      orientation(before, shared, after) === 0 &&
+      (withinSegment(before, shared, after) || withinSegment(shared, after, before))
+    );
+  });
+}
+
+function cornerRepeated(corners: readonly Point[]): boolean {
+  const seen = new Set<string>();
+  for (const { x, y } of corners) {
+    const key = `${x},${y}`;
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  return false;
+}
+
+/**
+ * Whether a ring crosses or touches itself anywhere but where neighbouring edges meet. Spikes
+ * and corners visited twice are found first, in one pass each; then a sweep from west to east
+ * (Shamos and Hoffman's) keeps the edges it is within ordered south to north and tests each edge
+ * only against its neighbours in that order as it comes and goes, plus any edge passing through
+ * a corner it reaches: the first crossing or touch is always between neighbours, so O(n log n)
+ * comparisons find it, where testing every pair of edges overlapping in x took O(n²) on an
+ * outline of long parallel edges (a comb, a zigzag), which a user can draw.
+ */
 function selfIntersects(corners: readonly Point[]): boolean {
   const count = corners.length;
-  return someOverlappingPair(edgesOf(corners), null, (p, q) => {
-    const [first, second] = p.index < q.index ? [p, q] : [q, p];
-    const gap = second.index - first.index;
-    if (gap === 1 || gap === count - 1) {
-      // Neighbours share a corner; they may only fold back onto each other along one line.
-      const [shared, before, after] = gap === 1 ? [first.b, first.a, second.b] : [first.a, first.b, second.a];
-      return (
-        orientation(before, shared, after) === 0 &&
-        (withinSegment(before, shared, after) || withinSegment(shared, after, before))
-      );
-    }
-    return segmentsMeet(first.a, first.b, second.a, second.b);
+  if (foldsBack(corners) || cornerRepeated(corners)) return true;
+  const edges: SweptEdge[] = corners.map((a, index) => {
+    const b = corners[(index + 1) % count]!;
+    return sweptBefore(a, b) ? { west: a, east: b, index } : { west: b, east: a, index };
   });
+  const neighbours = (p: SweptEdge, q: SweptEdge) => {
+    const gap = Math.abs(p.index - q.index);
+    return gap === 1 || gap === count - 1;
+  };
+  const conflict = (p: SweptEdge | undefined, q: SweptEdge | undefined) =>
+    p !== undefined && q !== undefined && !neighbours(p, q) && segmentsMeet(p.west, p.east, q.west, q.east);
+  const order = corners
+    .map((_, index) => index)
+    .sort((i, j) => {
+      const p = corners[i]!;
+      const q = corners[j]!;
+      return p.x - q.x || p.y - q.y;
+    });
+  /** The edges the sweep is within, south to north. */
+  const active: SweptEdge[] = [];
+  /** The first place in active whose edge is not below p (side ≤ limit), by bisection. */
+  const firstNotBelow = (p: Point, limit: number) => {
+    let low = 0;
+    let high = active.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (sideOf(active[middle]!, p) > limit) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  for (const index of order) {
+    const p = corners[index]!;
+    const incident = [edges[(index + count - 1) % count]!, edges[index]!];
+    // An edge through this corner other than the corner's own two touches the ring here.
+    const through = firstNotBelow(p, 0);
+    const above = firstNotBelow(p, -1);
+    for (let at = through; at < above; at += 1) {
+      const edge = active[at]!;
+      if (!incident.includes(edge) && incident.some((own) => !neighbours(edge, own))) return true;
+    }
+    for (const edge of incident) if (edge.east === p) active.splice(active.indexOf(edge), 1);
+    const starting = incident.filter((edge) => edge.west === p);
+    if (starting.length === 2 && orientation(p, starting[0]!.east, starting[1]!.east) < 0) starting.reverse();
+    const at = firstNotBelow(p, 0);
+    active.splice(at, 0, ...starting);
+    const last = at + starting.length;
+    if (conflict(active[at - 1], active[at]) || conflict(active[last - 1], active[last])) return true;
+  }
+  return false;
 }
 
 /** Point in polygon by ray casting; a point on the outline counts as inside. */
