@@ -19,6 +19,51 @@ import { METRES_PER_DEGREE } from './geometry';
 /** Corners a polygon may have, its rings together (the closing position not counted). */
 export const MAX_POLYGON_CORNERS = 2000;
 
+/**
+ * Corners one request body or one controller's message may carry in all, counted before any
+ * schema runs: a polygon's corners (a program's sectors, an area map's shapes) and a line's
+ * points alike, since the schemas check each position and every polygon as they parse. The work
+ * a request or a message asks of the server is bounded by this, not only by each polygon's
+ * corners. A farm's largest program or area map has some hundreds to a few thousand corners;
+ * 10,000 are parsed and checked in a few tens of milliseconds (docs/benchmarks.md,
+ * bench:hostile-geometry).
+ */
+export const MAX_CORNERS_PER_MESSAGE = 10_000;
+
+/**
+ * The corners of every GeoJSON geometry in a JSON document, however deep: a polygon's corners
+ * (its rings' closing positions not counted), a line's or a multipoint's positions; counting
+ * stops once past `stopAbove`. Nothing is parsed or checked: it is what a body or a message is
+ * refused by before its schema runs.
+ */
+export function cornersIn(document: unknown, stopAbove = Number.POSITIVE_INFINITY): number {
+  let corners = 0;
+  const lengthOf = (list: unknown, closing: number) => (Array.isArray(list) ? Math.max(0, list.length - closing) : 0);
+  const sumOf = (lists: unknown, closing: number) => {
+    let sum = 0;
+    if (Array.isArray(lists)) for (const list of lists) sum += lengthOf(list, closing);
+    return sum;
+  };
+  const pending: unknown[] = [document];
+  while (pending.length > 0 && corners <= stopAbove) {
+    const value = pending.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) if (typeof item === 'object' && item !== null) pending.push(item);
+      continue;
+    }
+    const { type, coordinates } = value as { type?: unknown; coordinates?: unknown };
+    if (type === 'Point' || !Array.isArray(coordinates)) {
+      for (const member of Object.values(value)) pending.push(member);
+    } else if (type === 'LineString' || type === 'MultiPoint') corners += lengthOf(coordinates, 0);
+    else if (type === 'MultiLineString') corners += sumOf(coordinates, 0);
+    else if (type === 'Polygon') corners += sumOf(coordinates, 1);
+    else if (type === 'MultiPolygon') for (const polygon of coordinates) corners += sumOf(polygon, 1);
+    else for (const member of Object.values(value)) pending.push(member);
+  }
+  return corners;
+}
+
 /** A ring enclosing less than this (m²) has no area: a line drawn back on itself, or a point. */
 const MIN_RING_AREA_M2 = 1e-4;
 /** Corners all within this (m) of one line lie on it: the ring is a line. */
