@@ -20,6 +20,7 @@ describe('the server', () => {
       unregisteredReportsDropped: process.env.TEST_MQTT_URL ? expect.any(Number) : 0,
       reportsReceived: expect.any(Number),
       incidentLookMs: expect.objectContaining({ looks: expect.any(Number) }),
+      eventLoopDelayMs: { p99: expect.any(Number), max: expect.any(Number) },
       memoryMb: expect.objectContaining({ resident: expect.any(Number) }),
     });
   });
