@@ -9,11 +9,9 @@ import { METRES_PER_DEGREE } from './geometry';
  * hole is not inside its outer ring. Holes overlapping each other are not looked for.
  *
  * Checked on a local plane around the polygon (longitude shrunk by the cosine of the latitude),
- * which keeps crossings as they are and gives areas in m². A ring crossing itself is found by a
- * sweep, O(n log n) whatever its shape (the web editor runs it on every change too). A hole
- * against its shell is tested by pairs of edges whose x ranges overlap, and corner by corner:
- * O(n log n) for ordinary holes, at worst the hole's corners times the shell's, which the
- * corner limit bounds at a million a polygon (and a request's corner budget at a few polygons).
+ * which keeps crossings as they are and gives areas in m². A ring crossing itself, and a hole
+ * leaving its shell, are found by sweeps: O(n log n) whatever the outline (the web editor runs
+ * them on every change too).
  */
 
 /** Corners a polygon may have, its rings together (the closing position not counted). */
@@ -89,7 +87,6 @@ export function polygonProblemOf(message: string): PolygonProblem | null {
 }
 
 type Point = { x: number; y: number };
-type Edge = { a: Point; b: Point; index: number; west: number; east: number };
 
 /** Positions ([longitude, latitude, …]) of a ring, ends included. */
 type Ring = readonly (readonly number[])[];
@@ -178,30 +175,6 @@ function segmentsMeet(a: Point, b: Point, c: Point, d: Point): boolean {
 /** Whether two segments cross through each other (not merely touch). */
 function segmentsCross(a: Point, b: Point, c: Point, d: Point): boolean {
   return orientation(a, b, c) * orientation(a, b, d) < 0 && orientation(c, d, a) * orientation(c, d, b) < 0;
-}
-
-function edgesOf(corners: readonly Point[]): Edge[] {
-  return corners.map((a, index) => {
-    const b = corners[(index + 1) % corners.length]!;
-    return { a, b, index, west: Math.min(a.x, b.x), east: Math.max(a.x, b.x) };
-  });
-}
-
-/** Calls visit for every pair of edges, one of each list, whose x ranges overlap; stops at true. */
-function someOverlappingPair(first: Edge[], second: Edge[], visit: (p: Edge, q: Edge) => boolean): boolean {
-  const tagged = [...first.map((edge) => ({ edge, list: 0 })), ...second.map((edge) => ({ edge, list: 1 }))].sort(
-    (p, q) => p.edge.west - q.edge.west,
-  );
-  for (let i = 0; i < tagged.length; i += 1) {
-    const p = tagged[i]!;
-    for (let j = i + 1; j < tagged.length && tagged[j]!.edge.west <= p.edge.east; j += 1) {
-      const q = tagged[j]!;
-      if (p.list === q.list) continue;
-      const [one, other] = p.list < q.list ? [p.edge, q.edge] : [q.edge, p.edge];
-      if (visit(one, other)) return true;
-    }
-  }
-  return false;
 }
 
 /** A ring's edge as the sweep sees it: from its west end (the lower one when upright) to its east end. */
@@ -298,18 +271,87 @@ function selfIntersects(corners: readonly Point[]): boolean {
   return false;
 }
 
-/** Point in polygon by ray casting; a point on the outline counts as inside. */
-function inside(corners: readonly Point[], point: Point): boolean {
-  let within = false;
-  for (let i = 0, j = corners.length - 1; i < corners.length; j = i, i += 1) {
-    const a = corners[i]!;
-    const b = corners[j]!;
-    if (orientation(a, b, point) === 0 && withinSegment(a, b, point)) return true;
-    if (a.y > point.y !== b.y > point.y && point.x < ((b.x - a.x) * (point.y - a.y)) / (b.y - a.y) + a.x) {
-      within = !within;
+/** An edge of the shell (ring 0) or of a hole (ring 1), as the sweep sees it. */
+type RingEdge = SweptEdge & { ring: number };
+
+/**
+ * At a point: a corner of the hole to place (0), an edge leaving the sweep (1) or entering it (2),
+ * in that order, so that the edges entering meet only edges going on through the point.
+ */
+type HoleEvent = { at: Point; kind: 0 | 1 | 2; edge: RingEdge | undefined };
+
+/**
+ * Whether a hole leaves its shell: a corner of it outside the shell (on the outline counts as
+ * inside), or an edge of it crossing one of the shell's (touching is allowed). Both rings are
+ * simple. One sweep from west to east answers both: the shell's edges below a corner, counted in
+ * the sweep's order, tell by their parity whether it is inside (a ray cast south), and the edges
+ * of both rings, kept in that order, are tested for a crossing only against their neighbours, as
+ * for a ring crossing itself. O(n log n), where a corner at a time and every pair of edges
+ * overlapping in x took the hole's corners times the shell's.
+ */
+function holeOutside(shell: readonly Point[], hole: readonly Point[]): boolean {
+  const ringEdges = (corners: readonly Point[], ring: number): RingEdge[] =>
+    corners.map((a, index) => {
+      const b = corners[(index + 1) % corners.length]!;
+      return sweptBefore(a, b) ? { west: a, east: b, index, ring } : { west: b, east: a, index, ring };
+    });
+  const edges = [...ringEdges(shell, 0), ...ringEdges(hole, 1)];
+  const events: HoleEvent[] = [
+    ...hole.map((at): HoleEvent => ({ at, kind: 0, edge: undefined })),
+    ...edges.map((edge): HoleEvent => ({ at: edge.east, kind: 1, edge })),
+    ...edges.map((edge): HoleEvent => ({ at: edge.west, kind: 2, edge })),
+  ].sort((p, q) => p.at.x - q.at.x || p.at.y - q.at.y || p.kind - q.kind);
+  /** The shell's edges the sweep is within, and both rings', south to north. */
+  const shellActive: RingEdge[] = [];
+  const active: RingEdge[] = [];
+  const crossing = (p: RingEdge | undefined, q: RingEdge | undefined) =>
+    p !== undefined && q !== undefined && p.ring !== q.ring && segmentsCross(p.west, p.east, q.west, q.east);
+  /** The first place in the list whose edge is not below the point (side ≤ limit). */
+  const firstNotBelow = (list: RingEdge[], p: Point, limit: number) => {
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (sideOf(list[middle]!, p) > limit) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  /** Where an edge entering at its west end goes: above the edges below that point, and those through it it turns left of. */
+  const placeOf = (list: RingEdge[], entering: RingEdge) => {
+    const p = entering.west;
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      const edge = list[middle]!;
+      const side = sideOf(edge, p);
+      const below = side === 0 ? orientation(edge.west, edge.east, entering.east) >= 0 : side > 0;
+      if (below) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  const shellCorners = new Set(shell.map(({ x, y }) => `${x},${y}`));
+  for (const { at, kind, edge } of events) {
+    if (kind === 0) {
+      // On one of the shell's corners, or on an edge going through: on the outline, which is inside.
+      const below = firstNotBelow(shellActive, at, 0);
+      const onOutline = shellCorners.has(`${at.x},${at.y}`) || firstNotBelow(shellActive, at, -1) > below;
+      if (!onOutline && below % 2 === 0) return true;
+    } else if (kind === 1) {
+      if (edge!.ring === 0) shellActive.splice(shellActive.indexOf(edge!), 1);
+      const place = active.indexOf(edge!);
+      active.splice(place, 1);
+      if (crossing(active[place - 1], active[place])) return true;
+    } else {
+      if (edge!.ring === 0) shellActive.splice(placeOf(shellActive, edge!), 0, edge!);
+      const place = placeOf(active, edge!);
+      active.splice(place, 0, edge!);
+      if (crossing(active[place - 1], edge) || crossing(edge, active[place + 1])) return true;
     }
   }
-  return within;
+  return false;
 }
 
 /** What is wrong with a polygon given as its rings (outer first), or null when nothing is. */
@@ -323,11 +365,5 @@ export function polygonProblem(rings: readonly Ring[]): PolygonProblem | null {
   // A simple ring can still be a sliver too thin to water.
   if (planar.some((corners) => area(corners) < MIN_RING_AREA_M2)) return 'zero_area';
   const [shell, ...holes] = planar;
-  const shellEdges = edgesOf(shell!);
-  for (const hole of holes) {
-    if (!hole.every((corner) => inside(shell!, corner))) return 'hole_outside';
-    const crossing = someOverlappingPair(shellEdges, edgesOf(hole), (p, q) => segmentsCross(p.a, p.b, q.a, q.b));
-    if (crossing) return 'hole_outside';
-  }
-  return null;
+  return holes.some((hole) => holeOutside(shell!, hole)) ? 'hole_outside' : null;
 }
