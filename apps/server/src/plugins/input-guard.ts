@@ -36,11 +36,12 @@ function hasForbiddenInput(value: unknown): boolean {
 export const inputGuardPlugin = fp(
   async (app: FastifyInstance) => {
     app.addHook('preValidation', async (request) => {
-      if (hasForbiddenInput(request.params) || hasForbiddenInput(request.query) || hasForbiddenInput(request.body)) {
-        throw new AppError('validation_error');
-      }
+      // Counted first: it stops at the budget, where the walk below reads every value.
       if (cornersIn(request.body, MAX_CORNERS_PER_MESSAGE) > MAX_CORNERS_PER_MESSAGE) {
         throw new AppError('too_many_corners');
+      }
+      if (hasForbiddenInput(request.params) || hasForbiddenInput(request.query) || hasForbiddenInput(request.body)) {
+        throw new AppError('validation_error');
       }
     });
   },

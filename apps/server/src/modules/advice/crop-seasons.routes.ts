@@ -9,6 +9,7 @@ import {
 } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { GEOMETRY_BODY_LIMIT } from '../../http/body-limits';
+import { compiledSerializerCompiler } from '../../http/compiled-serializer';
 import { clientInfo, signedIn } from '../../http/request-context';
 import type { CropSeasonsService } from './crop-seasons.service';
 
@@ -48,6 +49,8 @@ export const cropSeasonsRoutes: FastifyPluginAsyncZod<{ cropSeasons: CropSeasons
         params: IdParamsSchema,
         response: { 200: AreaMapExportSchema },
       },
+      // The map's polygons were checked on their way in: see compiled-serializer.ts.
+      serializerCompiler: compiledSerializerCompiler,
     },
     async (request) => cropSeasons.exportAreaMap(signedIn(request).user, request.params.id),
   );
@@ -64,6 +67,7 @@ export const cropSeasonsRoutes: FastifyPluginAsyncZod<{ cropSeasons: CropSeasons
         body: AreaMapFileSchema,
         response: { 200: AreaMapImportResultSchema },
       },
+      serializerCompiler: compiledSerializerCompiler,
     },
     async (request) =>
       cropSeasons.importAreaMap(signedIn(request).user, request.params.id, request.body, clientInfo(request)),
