@@ -4,7 +4,7 @@
  * with control, a watcher or the machine's own controller, and meanwhile asks /api/health every
  * 20 ms, as a load balancer or a monitor would, keeping how long each answer took.
  */
-import { topics } from '@pivot/contracts';
+import { MAX_SEASONS_PER_REQUEST, topics } from '@pivot/contracts';
 import { HttpSession } from '@pivot/e2e/support/http-session';
 import { connectAsync } from 'mqtt';
 import { serveParent } from './child-script';
@@ -108,9 +108,19 @@ serveParent<HostileRequest, HostileEvent>(async (request, tell) => {
               : {
                   kind: 'crop',
                   name: `Area ${index + 1}`,
-                  cropSeasons: [
-                    { name: `Maize ${index + 1}`, crop: 'maize-grain', emergence: request.emergence, soil: 'loam' },
-                  ],
+                  // A season on each area, as many as an import may carry (MAX_SEASONS_PER_REQUEST).
+                  ...(index < MAX_SEASONS_PER_REQUEST
+                    ? {
+                        cropSeasons: [
+                          {
+                            name: `Maize ${index + 1}`,
+                            crop: 'maize-grain',
+                            emergence: request.emergence,
+                            soil: 'loam',
+                          },
+                        ],
+                      }
+                    : {}),
                 },
           origin,
         ),
