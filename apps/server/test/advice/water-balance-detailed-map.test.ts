@@ -106,9 +106,6 @@ describe('the water balance of a machine whose map is as detailed as a request m
     expect(second.balance.cells).toEqual(first.balance.cells);
     expect(second.longestHealthMs).toBeLessThan(1000);
     expect(t.app.waterBalance.covers.counts.polygons - polygonsBefore).toBe(COMBS);
-
-    const health = (await t.client().get('/api/health')).body as { eventLoopDelayMs: { max: number } };
-    expect(health.eventLoopDelayMs.max).toBeLessThan(1000);
   });
 
   it('works the cells out again once the map changes', async () => {

@@ -77,8 +77,8 @@ const DAY_MS = 86_400_000;
 /** The days whose mean ETc stands in for the coming days without a forecast service. */
 const RECENT_DAYS = 7;
 
-/** A cell of the machine's grid: its index east and north of the centre and its centre's position. */
-type GridCell = { x: number; y: number; lat: number; lng: number };
+/** A cell of the machine's grid: its index east and north of the centre, its centre's position, and its place in the grid's list. */
+type GridCell = { x: number; y: number; lat: number; lng: number; index: number };
 
 /** A crop zone's season run up to the day asked for. */
 type ZoneRun = {
