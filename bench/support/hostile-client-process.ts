@@ -8,7 +8,7 @@ import { MAX_SEASONS_PER_REQUEST, topics } from '@pivot/contracts';
 import { HttpSession } from '@pivot/e2e/support/http-session';
 import { connectAsync } from 'mqtt';
 import { serveParent } from './child-script';
-import { combRing, features, zigzagRing, zigzagShellWithHole } from './hostile-shapes';
+import { combRing, features, zigzagRing, zigzagShellWithHole } from '@pivot/server/test/support/hostile-shapes';
 
 export type Shape = 'comb' | 'zigzag' | 'holes';
 /** Polygons of a shape, side by side around the machine. */

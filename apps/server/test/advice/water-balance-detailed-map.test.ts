@@ -4,27 +4,13 @@ import { addDays, localDate } from '../../src/time/local-day';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
 import type { ApiClient } from '../support/api-client';
 import { buildSprinkler, grant } from '../support/fixtures';
+import { combRing, features } from '../support/hostile-shapes';
 import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
 import { dotted, warmDryDay } from '../support/weather-days';
 
 const TIME_ZONE = 'Europe/Warsaw';
 const CENTRE = { lat: 52.3, lng: 17.2 };
 const COMBS = MAX_CORNERS_PER_MESSAGE / MAX_POLYGON_CORNERS;
-
-/** A comb of long thin teeth, MAX_POLYGON_CORNERS corners, west corner at (lng, lat): a valid crop area as hostile as they come. */
-function combRing(lng: number, lat: number): [number, number][] {
-  const teeth = Math.floor((MAX_POLYGON_CORNERS - 2) / 4);
-  const tooth = 0.004 / (2 * teeth);
-  const round = (value: number) => Math.round(value * 1e7) / 1e7;
-  const ring: [number, number][] = [[lng, lat]];
-  for (let index = 0; index < teeth; index += 1) {
-    const south = lat + 2 * index * tooth;
-    ring.push([lng + 0.006, round(south)], [lng + 0.006, round(south + tooth)]);
-    ring.push([lng + 0.0002, round(south + tooth)], [lng + 0.0002, round(south + 2 * tooth)]);
-  }
-  ring.push([lng, round(lat + 2 * teeth * tooth)], [lng, lat]);
-  return ring;
-}
 
 describe('the water balance of a machine whose map is as detailed as a request may carry', () => {
   let t: TestApp;
@@ -53,17 +39,18 @@ describe('the water balance of a machine whose map is as detailed as a request m
     }
     const areaMap = {
       type: 'FeatureCollection',
-      features: Array.from({ length: COMBS }, (_, index) => ({
-        type: 'Feature',
-        geometry: { type: 'Polygon', coordinates: [combRing(CENTRE.lng - 0.012, CENTRE.lat - 0.012 + index * 0.005)] },
-        properties: {
+      features: features(
+        COMBS,
+        (lng, lat) => [combRing(MAX_POLYGON_CORNERS, lng, lat)],
+        (index) => ({
           kind: 'crop',
           name: `Comb ${index + 1}`,
           cropSeasons: [
             { name: `Maize ${index + 1}`, crop: 'maize-grain', emergence: dotted(emergence), soil: 'loam' },
           ],
-        },
-      })),
+        }),
+        { lng: CENTRE.lng - 0.012, lat: CENTRE.lat - 0.012 },
+      ),
     };
     const imported = await farmer.put(`/api/sprinkler/${sprinklerId}/area-map/`, areaMap);
     expect(imported.status, JSON.stringify(imported.body).slice(0, 300)).toBe(200);

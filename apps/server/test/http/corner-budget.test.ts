@@ -10,38 +10,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/api-client';
 import { registerController } from '../support/devices';
 import { buildProgram, buildSprinkler, grant } from '../support/fixtures';
+import { combRing, features } from '../support/hostile-shapes';
 import { type TestApp, createTestApp } from '../support/test-app';
-
-/** A comb of long thin teeth around (lng, lat): valid, and every edge overlaps nearly every other along x. */
-function combRing(corners: number, lng: number, lat: number): [number, number][] {
-  const teeth = Math.floor((corners - 2) / 4);
-  const tooth = 0.002 / (2 * teeth);
-  const round = (value: number) => Math.round(value * 1e7) / 1e7;
-  const ring: [number, number][] = [[lng, lat]];
-  for (let index = 0; index < teeth; index += 1) {
-    const south = lat + 2 * index * tooth;
-    ring.push([lng + 0.002, round(south)], [lng + 0.002, round(south + tooth)]);
-    ring.push([lng + 0.0001, round(south + tooth)], [lng + 0.0001, round(south + 2 * tooth)]);
-  }
-  ring.push([lng, round(lat + 2 * teeth * tooth)], [lng, lat]);
-  return ring;
-}
 
 /** Combs of MAX_POLYGON_CORNERS corners a body may carry. */
 const COMBS_IN_BUDGET = MAX_CORNERS_PER_MESSAGE / MAX_POLYGON_CORNERS;
 
 /** `count` comb-shaped sectors of MAX_POLYGON_CORNERS corners each, side by side. */
 function combSectors(count: number) {
-  return Array.from({ length: count }, (_, index) => ({
-    type: 'Feature' as const,
-    geometry: {
-      type: 'Polygon' as const,
-      coordinates: [
-        combRing(MAX_POLYGON_CORNERS, 17.1 + (index % 10) * 0.0025, 52.2 + Math.floor(index / 10) * 0.0025),
-      ],
-    },
-    properties: { name: `Comb ${index + 1}`, rate: 12 },
-  }));
+  return features(
+    count,
+    (lng, lat) => [combRing(MAX_POLYGON_CORNERS, lng, lat)],
+    (index) => ({ name: `Comb ${index + 1}`, rate: 12 }),
+    { lng: 17.1, lat: 52.2 },
+  );
 }
 
 describe(`the corner budget: at most ${MAX_CORNERS_PER_MESSAGE} corners a request or a controller's message`, () => {

@@ -1,7 +1,8 @@
 /**
- * Valid shapes as costly as a user can draw them, for bench:hostile-geometry: every edge of a
- * comb or a zigzag overlaps nearly every other along x, which made the polygon check's old pair
- * test quadratic; many of them make a body as heavy as its size allows.
+ * Valid shapes as costly as a user can draw them, for bench:hostile-geometry and the tests of the
+ * corner budget and the water balance: every edge of a comb or a zigzag overlaps nearly every
+ * other along x, which made the polygon check's old pair test quadratic; many of them make a body
+ * as heavy as its size allows.
  */
 type Ring = [number, number][];
 
@@ -59,10 +60,10 @@ export function zigzagShellWithHole(corners: number, lng: number, lat: number): 
 }
 
 /** `count` polygons side by side, each made by `shape`, as the features of a collection with the properties given. */
-export function features(
+export function features<Properties extends Record<string, unknown>>(
   count: number,
   shape: (lng: number, lat: number) => Ring[],
-  properties: (index: number) => Record<string, unknown>,
+  properties: (index: number) => Properties,
   origin: { lng: number; lat: number },
 ) {
   return Array.from({ length: count }, (_, index) => ({
