@@ -21,7 +21,13 @@ import { eq } from 'drizzle-orm';
 import { USER_PASSWORD, startBenchServer } from './support/bench-server';
 import { ChildScript } from './support/child-script';
 import { readOptions } from './support/cli';
-import type { HostileEvent, HostileRequest, Outcome, ShapeSpec } from './support/hostile-client-process';
+import {
+  CLOSED,
+  type HostileEvent,
+  type HostileRequest,
+  type Outcome,
+  type ShapeSpec,
+} from './support/hostile-client-process';
 import { formatNumber, printFigure, printNote, printSection, printTargeted, printTitle } from './support/report';
 import { runBenchmark } from './support/run';
 
@@ -103,7 +109,11 @@ runBenchmark('hostile-geometry', 900_000, async () => {
       printSection(label);
       const answers = outcome.statuses
         .map((status, index) =>
-          status === 0 ? 'published' : `${status}${outcome.codes[index] ? ` ${outcome.codes[index]}` : ''}`,
+          status === 0
+            ? 'published'
+            : status === CLOSED
+              ? 'refused: closed before the body was sent (413 by its length)'
+              : `${status}${outcome.codes[index] ? ` ${outcome.codes[index]}` : ''}`,
         )
         .filter((answer, index, all) => all.indexOf(answer) === index)
         .join(', ');
