@@ -62,7 +62,7 @@ export const cropSeasonsRoutes: FastifyPluginAsyncZod<{ cropSeasons: CropSeasons
       schema: {
         tags,
         description:
-          "Imports an area-map file as the machine's map, with the crop seasons it carries (docs/advice.md); 400 invalid_crop_seasons when a season breaks the rules, nothing stored",
+          "Imports an area-map file as the machine's map, with the crop seasons it carries (docs/advice.md); 400 invalid_crop_seasons when a season breaks the rules, 413 too_many_corners past 10,000 corners in all, nothing stored",
         params: IdParamsSchema,
         body: AreaMapFileSchema,
         response: { 200: AreaMapImportResultSchema },
