@@ -22,6 +22,7 @@ describe('the server', () => {
       messagesUnstored: 0,
       liveStreams: { open: 0, bufferedKiB: 0, closedStalled: 0 },
       incidentLookMs: expect.objectContaining({ looks: expect.any(Number) }),
+      eventLoopDelayMs: { p99: expect.any(Number), max: expect.any(Number) },
       memoryMb: expect.objectContaining({ resident: expect.any(Number) }),
     });
   });

@@ -46,6 +46,8 @@ export const ERROR_STATUS = {
   request_in_progress: 409,
   too_many_webhooks: 409,
   payload_too_large: 413,
+  /** A body whose polygons have more corners in all than MAX_CORNERS_PER_MESSAGE (polygon-validity.ts). */
+  too_many_corners: 413,
   idempotency_key_reused: 422,
   /** An outbound address (webhook, push endpoint) on loopback, a private network, link-local, multicast… */
   outbound_address_refused: 422,

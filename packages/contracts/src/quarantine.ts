@@ -44,6 +44,8 @@ const armReach = { armLength: z.number(), endGunMargin: z.number() };
 const MessageExplanationSchema = z.discriminatedUnion('code', [
   z.strictObject({ code: z.literal('too_large'), bytes: z.number(), limit: z.number() }),
   z.strictObject({ code: z.literal('not_json') }),
+  /** A program whose polygons have more corners in all than MAX_CORNERS_PER_MESSAGE. */
+  z.strictObject({ code: z.literal('too_many_corners'), corners: z.number(), limit: z.number() }),
   z.strictObject({
     code: z.literal('invalid'),
     /** Each field the schema found wrong (`(message)` for the whole), with the limit it broke when it has one. */

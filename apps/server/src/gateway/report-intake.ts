@@ -1,5 +1,6 @@
 import {
   MACHINE_LIMITS,
+  MAX_CORNERS_PER_MESSAGE,
   MAX_MESSAGE_BYTES,
   MachineProgramMessageSchema,
   PresenceMessageSchema,
@@ -8,6 +9,7 @@ import {
   type MessageExplanation,
   type SchemaProblem,
   WeatherMessageSchema,
+  cornersIn,
 } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
@@ -274,7 +276,8 @@ type ParsedMessage =
  * read. A report from a clock far ahead would win over every later one (the newest `ts` is the
  * state); one older than the backfill window is no delayed upload. Presence is exempt from the
  * latter: the retained "online" of a machine connected for weeks carries the moment it connected.
- * A report of an added machine may not reach beyond its arm.
+ * A report of an added machine may not reach beyond its arm. A program's polygons may have at
+ * most MAX_CORNERS_PER_MESSAGE corners in all.
  */
 function parseMessage(
   kind: MachineMessageKind,
@@ -293,6 +296,17 @@ function parseMessage(
   const json = parseJson(payload);
   if (json === undefined) {
     return { ok: false, reason: 'not_json', detail: 'not a JSON document', explanation: { code: 'not_json' } };
+  }
+  // Counted before the schema, whose check of every polygon is the work this bounds; only a
+  // program has polygons, and the reports' hot path is spared the walk.
+  const corners = kind === 'program' ? cornersIn(json, MAX_CORNERS_PER_MESSAGE) : 0;
+  if (corners > MAX_CORNERS_PER_MESSAGE) {
+    return {
+      ok: false,
+      reason: 'too_large',
+      detail: `more than ${MAX_CORNERS_PER_MESSAGE} corners`,
+      explanation: { code: 'too_many_corners', corners, limit: MAX_CORNERS_PER_MESSAGE },
+    };
   }
   const checked = checkSchema(kind, json);
   if (!checked.ok) return checked;

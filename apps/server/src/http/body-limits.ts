@@ -8,5 +8,9 @@
  */
 export const BODY_LIMIT = 64 * 1024;
 
-/** A program of 500 sectors with a few hundred corners each, or a detailed area map. */
-export const GEOMETRY_BODY_LIMIT = 5 * 1024 * 1024;
+/**
+ * A program or an area map of the corner budget (MAX_CORNERS_PER_MESSAGE, 10,000 corners: about
+ * 400 KB at full precision) with room for names and properties: parsing a body costs time on the
+ * event loop before anything else can refuse it, so no more is read than the budget can need.
+ */
+export const GEOMETRY_BODY_LIMIT = 1024 * 1024;

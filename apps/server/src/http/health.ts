@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { EVENT_LOOP_DELAY_LIMIT_MS, EventLoopDelay } from './event-loop-delay';
 
 /** Something wrong that the server works around: a stable code and a sentence for whoever reads it. */
 export type HealthProblem = { code: string; message: string };
@@ -62,6 +63,11 @@ const HealthSchema = z.strictObject({
    * reserved and as used (live objects and garbage not yet collected), and memory held outside
    * it (buffers): which of them grows tells where a server's RSS goes.
    */
+  /**
+   * How late this instance's event loop ran over the last minute, ms: the worst 99th percentile
+   * of a 10 s slice and the longest delay; a longest delay past 1000 ms is `event_loop_delay`.
+   */
+  eventLoopDelayMs: z.strictObject({ p99: z.number().nonnegative(), max: z.number().nonnegative() }),
   memoryMb: z.strictObject({
     resident: z.number().nonnegative(),
     heapTotal: z.number().nonnegative(),
@@ -82,13 +88,27 @@ function memoryInMegabytes() {
   };
 }
 
-const healthRoutes: FastifyPluginAsyncZod<{ checks: HealthCheck[] }> = async (app, { checks }) => {
+function eventLoopProblems(delay: { p99: number; max: number }): HealthProblem[] {
+  if (delay.max <= EVENT_LOOP_DELAY_LIMIT_MS) return [];
+  return [
+    {
+      code: 'event_loop_delay',
+      message: `the event loop ran up to ${delay.max} ms late in the last minute (limit ${EVENT_LOOP_DELAY_LIMIT_MS} ms): requests and machine messages waited as long`,
+    },
+  ];
+}
+
+const healthRoutes: FastifyPluginAsyncZod<{ checks: HealthCheck[]; eventLoop: EventLoopDelay }> = async (
+  app,
+  { checks, eventLoop },
+) => {
   app.get(
     '/health',
     { config: { access: 'public' }, schema: { tags: ['health'], response: { 200: HealthSchema } } },
     async () => {
       await app.database.db.execute(sql`select 1`);
       const broker = app.gateway.connected ? ('connected' as const) : ('unreachable' as const);
+      const eventLoopDelayMs = eventLoop.lastMinute();
       const problems = [
         ...(broker === 'unreachable'
           ? [
@@ -98,6 +118,7 @@ const healthRoutes: FastifyPluginAsyncZod<{ checks: HealthCheck[] }> = async (ap
               },
             ]
           : []),
+        ...eventLoopProblems(eventLoopDelayMs),
         ...(await Promise.all(checks.map((check) => check()))).flat(),
       ].map(({ code, message }) => `${code}: ${message}`);
       return {
@@ -110,6 +131,7 @@ const healthRoutes: FastifyPluginAsyncZod<{ checks: HealthCheck[] }> = async (ap
         messagesUnstored: app.gateway.unstoredCount,
         liveStreams: app.openStreams.figures(),
         incidentLookMs: app.incidents.lookTimes(),
+        eventLoopDelayMs,
         memoryMb: memoryInMegabytes(),
       };
     },
@@ -125,7 +147,11 @@ export const healthPlugin = fp(
   async (app: FastifyInstance) => {
     const checks: HealthCheck[] = [];
     app.decorate('health', { check: (check: HealthCheck) => void checks.push(check) });
-    await app.register(healthRoutes, { prefix: '/api', checks });
+    // From ready on: loading the modules and the database's first statements are no request's wait.
+    const eventLoop = new EventLoopDelay();
+    app.addHook('onReady', async () => eventLoop.start());
+    app.addHook('onClose', () => eventLoop.stop());
+    await app.register(healthRoutes, { prefix: '/api', checks, eventLoop });
   },
   { name: 'health', dependencies: ['database', 'machine-gateway', 'authentication'] },
 );

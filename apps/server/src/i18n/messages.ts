@@ -1,4 +1,4 @@
-import type { ErrorCode, Language } from '@pivot/contracts';
+import { type ErrorCode, type Language, MAX_CORNERS_PER_MESSAGE } from '@pivot/contracts';
 import type { PasswordProblem } from '../errors';
 
 /**
@@ -43,6 +43,7 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
       'This action is still being carried out, or was interrupted - check the machine before you try again',
     idempotency_key_reused: 'This request key was already used for another request',
     payload_too_large: 'The request carries more data than the server accepts here - send less at once',
+    too_many_corners: `The shapes sent have more than ${MAX_CORNERS_PER_MESSAGE.toLocaleString('en')} corners in all - simplify them or send fewer at once`,
     device_not_found: 'No controller with this ID has credentials',
     device_exists: 'A controller with this ID already has credentials - give it a new secret instead',
     broker_unreachable: 'The message broker cannot be reached - nothing was changed, try again',
@@ -97,6 +98,7 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
       'To działanie jest jeszcze wykonywane albo zostało przerwane - sprawdź maszynę, zanim spróbujesz ponownie',
     idempotency_key_reused: 'Ten klucz żądania był już użyty dla innego żądania',
     payload_too_large: 'Żądanie zawiera więcej danych, niż serwer tu przyjmuje - wyślij mniej naraz',
+    too_many_corners: `Przesłane kształty mają łącznie ponad ${MAX_CORNERS_PER_MESSAGE.toLocaleString('pl')} narożników - uprość je lub wyślij mniej naraz`,
     device_not_found: 'Żaden sterownik o tym ID nie ma danych dostępowych',
     device_exists: 'Sterownik o tym ID ma już dane dostępowe - zamiast tego nadaj mu nowy sekret',
     broker_unreachable: 'Brak połączenia z brokerem wiadomości - nic nie zmieniono, spróbuj ponownie',

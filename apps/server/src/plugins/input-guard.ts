@@ -1,3 +1,4 @@
+import { MAX_CORNERS_PER_MESSAGE, cornersIn } from '@pivot/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors';
@@ -27,10 +28,18 @@ function hasForbiddenInput(value: unknown): boolean {
   return false;
 }
 
-/** Refuses such input with the ordinary 400 of a query error before any schema or database sees it. */
+/**
+ * Refuses such input with the ordinary 400 of a query error before any schema or database sees
+ * it, and a body whose polygons have more corners in all than MAX_CORNERS_PER_MESSAGE with 413
+ * `too_many_corners`: the schemas check every polygon as they parse, work this bounds.
+ */
 export const inputGuardPlugin = fp(
   async (app: FastifyInstance) => {
     app.addHook('preValidation', async (request) => {
+      // Counted first: it stops at the budget, where the walk below reads every value.
+      if (cornersIn(request.body, MAX_CORNERS_PER_MESSAGE) > MAX_CORNERS_PER_MESSAGE) {
+        throw new AppError('too_many_corners');
+      }
       if (hasForbiddenInput(request.params) || hasForbiddenInput(request.query) || hasForbiddenInput(request.body)) {
         throw new AppError('validation_error');
       }

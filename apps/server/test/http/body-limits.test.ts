@@ -1,4 +1,4 @@
-import { MAX_ID, MAX_MUTED_MACHINES, MAX_POLYGON_CORNERS } from '@pivot/contracts';
+import { MAX_CORNERS_PER_MESSAGE, MAX_ID, MAX_MUTED_MACHINES, MAX_POLYGON_CORNERS } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT, GEOMETRY_BODY_LIMIT } from '../../src/http/body-limits';
 import type { ApiClient } from '../support/api-client';
@@ -82,12 +82,14 @@ describe('request body limits', () => {
     expect((await admin.put('/api/account/alerts/', tooMany)).status).toBe(400);
   });
 
-  it("takes a program whose sectors are drawn in detail, megabytes of them, and keeps the limit's 413 above it", async () => {
+  it("takes a program whose sectors are drawn in detail, the corner budget's worth, and keeps the limit's 413 above it", async () => {
     const program = buildProgram(
       'Detailed',
-      Array.from({ length: 20 }, (_, index) => detailedSector(`Sector ${index + 1}`, MAX_POLYGON_CORNERS)),
+      Array.from({ length: MAX_CORNERS_PER_MESSAGE / MAX_POLYGON_CORNERS }, (_, index) =>
+        detailedSector(`Sector ${index + 1}`, MAX_POLYGON_CORNERS),
+      ),
     );
-    expect(sizeOf(program)).toBeGreaterThan(1_000_000);
+    expect(sizeOf(program)).toBeGreaterThan(BODY_LIMIT * 5);
     const created = await admin.post(`/api/sprinkler/${machineId}/program/`, program);
     expect(created.status, JSON.stringify(created.body).slice(0, 300)).toBe(201);
     const programId = (created.body as { programs: { id: number; name: string }[] }).programs.find(
@@ -112,11 +114,11 @@ describe('request body limits', () => {
   it("takes a detailed area map on the machine's update", async () => {
     const areaMap = {
       type: 'FeatureCollection',
-      features: Array.from({ length: 10 }, (_, index) => detailedSector(`Crop ${index + 1}`, MAX_POLYGON_CORNERS)).map(
-        (feature) => ({ ...feature, properties: { kind: 'crop', name: feature.properties.name } }),
-      ),
+      features: Array.from({ length: MAX_CORNERS_PER_MESSAGE / MAX_POLYGON_CORNERS }, (_, index) =>
+        detailedSector(`Crop ${index + 1}`, MAX_POLYGON_CORNERS),
+      ).map((feature) => ({ ...feature, properties: { kind: 'crop', name: feature.properties.name } })),
     };
-    expect(sizeOf(areaMap)).toBeGreaterThan(BODY_LIMIT * 10);
+    expect(sizeOf(areaMap)).toBeGreaterThan(BODY_LIMIT * 5);
     const updated = await admin.patch(`/api/sprinkler/${machineId}/`, { areaMap });
     expect(updated.status).toBe(200);
   });

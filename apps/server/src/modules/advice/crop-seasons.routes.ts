@@ -9,6 +9,7 @@ import {
 } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { GEOMETRY_BODY_LIMIT } from '../../http/body-limits';
+import { compiledSerializerCompiler } from '../../http/compiled-serializer';
 import { clientInfo, signedIn } from '../../http/request-context';
 import type { CropSeasonsService } from './crop-seasons.service';
 
@@ -48,6 +49,8 @@ export const cropSeasonsRoutes: FastifyPluginAsyncZod<{ cropSeasons: CropSeasons
         params: IdParamsSchema,
         response: { 200: AreaMapExportSchema },
       },
+      // The map's polygons were checked on their way in: see compiled-serializer.ts.
+      serializerCompiler: compiledSerializerCompiler,
     },
     async (request) => cropSeasons.exportAreaMap(signedIn(request).user, request.params.id),
   );
@@ -59,11 +62,12 @@ export const cropSeasonsRoutes: FastifyPluginAsyncZod<{ cropSeasons: CropSeasons
       schema: {
         tags,
         description:
-          "Imports an area-map file as the machine's map, with the crop seasons it carries (docs/advice.md); 400 invalid_crop_seasons when a season breaks the rules, nothing stored",
+          "Imports an area-map file as the machine's map, with the crop seasons it carries (docs/advice.md); 400 invalid_crop_seasons when a season breaks the rules, 413 too_many_corners past 10,000 corners in all, nothing stored",
         params: IdParamsSchema,
         body: AreaMapFileSchema,
         response: { 200: AreaMapImportResultSchema },
       },
+      serializerCompiler: compiledSerializerCompiler,
     },
     async (request) =>
       cropSeasons.importAreaMap(signedIn(request).user, request.params.id, request.body, clientInfo(request)),

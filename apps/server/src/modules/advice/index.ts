@@ -14,6 +14,7 @@ import { WaterBalanceService } from './water-balance.service';
 declare module 'fastify' {
   interface FastifyInstance {
     cropSeasons: CropSeasonsService;
+    waterBalance: WaterBalanceService;
     nextIrrigation: NextIrrigationService;
   }
 }
@@ -53,6 +54,7 @@ export const adviceModule = fp(
         : {}),
     });
     await app.register(waterBalanceRoutes, { prefix: '/api', waterBalance });
+    app.decorate('waterBalance', waterBalance);
     const nextIrrigation = new NextIrrigationService({
       db,
       access: app.access,

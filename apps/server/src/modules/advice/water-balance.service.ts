@@ -8,7 +8,6 @@ import {
   type WaterBalanceQuery,
   type WaterBalanceReason,
   isForbiddenZone,
-  polygonContains,
 } from '@pivot/contracts';
 import { createHash } from 'node:crypto';
 import type { Database } from '../../db/client';
@@ -47,6 +46,7 @@ import {
   seasonCurves,
   tableSeasonCrop,
 } from './water-balance';
+import { WaterBalanceCovers } from './water-balance.covers';
 import { type KeptState, KeptStates } from './water-balance.kept-state';
 import { activeProgramOf } from './water-balance.repository';
 import {
@@ -77,8 +77,8 @@ const DAY_MS = 86_400_000;
 /** The days whose mean ETc stands in for the coming days without a forecast service. */
 const RECENT_DAYS = 7;
 
-/** A cell of the machine's grid: its index east and north of the centre and its centre's position. */
-type GridCell = { x: number; y: number; lat: number; lng: number };
+/** A cell of the machine's grid: its index east and north of the centre, its centre's position, and its place in the grid's list. */
+type GridCell = { x: number; y: number; lat: number; lng: number; index: number };
 
 /** A crop zone's season run up to the day asked for. */
 type ZoneRun = {
@@ -151,7 +151,7 @@ function gridCells(centre: { lat: number; lng: number }, armLength: number): Gri
     for (let y = -reach; y < reach; y += 1) {
       if (Math.hypot((x + 0.5) * step, (y + 0.5) * step) >= limit) continue;
       const [lat, lng] = cellCentre(centre, x, y);
-      cells.push({ x, y, lat, lng });
+      cells.push({ x, y, lat, lng, index: cells.length });
     }
   }
   return cells;
@@ -185,6 +185,9 @@ function runsOn(season: CropSeasonRow, day: number): boolean {
 export class WaterBalanceService {
   /** The seasons' kept states (docs/advice.md, "Kept state"). */
   readonly keptStates: KeptStates;
+
+  /** Which cells each crop area and sector holds, per version of the map and the program. */
+  readonly covers = new WaterBalanceCovers<GridCell>();
 
   constructor(private readonly deps: WaterBalanceServiceDeps) {
     this.keptStates = deps.keptStates ?? new KeptStates();
@@ -245,22 +248,25 @@ export class WaterBalanceService {
     const weatherOf = new Map<number, StationDay>(stationDays.days.map((day) => [dayNumber(day.date), day]));
 
     // Crop areas' seasons hold their cells; the whole circle's season holds the cells left.
-    const unclaimed = gridCells(centre, sprinkler.armLength);
+    const covers = this.covers.grid(sprinkler, () => gridCells(centre, sprinkler.armLength));
+    let unclaimed = covers.cells;
     const claims = seasons
       .map((season) => ({ season, cells: [] as GridCell[] }))
       .sort((a, b) => Number(a.season.polygon === null) - Number(b.season.polygon === null));
     for (const claim of claims) {
-      const polygons = claim.season.polygon === null ? null : cropAreaPolygons(sprinkler.areaMap, claim.season.polygon);
-      if (polygons === null) {
-        claim.cells = unclaimed.splice(0);
+      const area = claim.season.polygon;
+      if (area === null) {
+        claim.cells = unclaimed.slice();
+        unclaimed = [];
         continue;
       }
+      const within = await this.covers.area(covers, area, cropAreaPolygons(sprinkler.areaMap, area));
       const left: GridCell[] = [];
       for (const cell of unclaimed) {
-        if (polygons.some((rings) => polygonContains(rings, [cell.lng, cell.lat]))) claim.cells.push(cell);
+        if (within[cell.index] === 1) claim.cells.push(cell);
         else left.push(cell);
       }
-      unclaimed.splice(0, unclaimed.length, ...left);
+      unclaimed = left;
     }
 
     // The probes' readings around each season's emergence, which the season starts from (docs/advice.md, "Probes").
@@ -436,7 +442,9 @@ export class WaterBalanceService {
     zones.forEach((zone, index) => {
       zone.depletion = correction.depletions[index]!;
     });
-    const sectors = sectorsOf(program, zones);
+    const sectorCells = program && (await this.covers.program(covers, program.version, program.programData));
+    const sectors =
+      program && sectorCells ? sectorsOf(program.programData, sectorCells, zones, covers.cells.length) : [];
     let missingWeatherDays = 0;
     let lastRain: number | null = null;
     for (let day = firstDay; day <= lastDay; day += 1) {
@@ -707,23 +715,37 @@ function concatOutlooks(first: Outlook, second: Outlook): Outlook {
 /** Some of a zone's cells, by their index in it. */
 type ZonePart = { zone: ZoneRun; indices: number[] };
 
-/** The sectors of the active program that water (forbidden zones left out), each as the parts of the zones it covers. */
-function sectorsOf(program: ProgramData | null, zones: ZoneRun[]): { name: string; parts: ZonePart[] }[] {
-  if (program === null) return [];
-  return program.features
-    .filter((sector) => !isForbiddenZone(sector))
-    .map((sector) => ({
-      name: sector.properties.name,
-      parts: zones
-        .map((zone) => ({
-          zone,
-          indices: zone.cells.flatMap((cell, index) =>
-            polygonContains(sector.geometry.coordinates, [cell.lng, cell.lat]) ? [index] : [],
-          ),
-        }))
-        .filter((part) => part.indices.length > 0),
-    }))
-    .filter((sector) => sector.parts.length > 0);
+/**
+ * The sectors of the active program that water (forbidden zones left out), each as the parts of
+ * the zones it covers, from each sector's cells of the grid (`sectorCells`, in the program's order).
+ */
+function sectorsOf(
+  program: ProgramData,
+  sectorCells: readonly Int32Array[],
+  zones: ZoneRun[],
+  gridSize: number,
+): { name: string; parts: ZonePart[] }[] {
+  // Where each cell of the grid is in the zones: its zone and its place there (-1: in none).
+  const zoneOf = new Int32Array(gridSize).fill(-1);
+  const placeOf = new Int32Array(gridSize);
+  zones.forEach((zone, zoneIndex) =>
+    zone.cells.forEach((cell, place) => {
+      zoneOf[cell.index] = zoneIndex;
+      placeOf[cell.index] = place;
+    }),
+  );
+  return program.features.flatMap((sector, sectorIndex) => {
+    if (isForbiddenZone(sector)) return [];
+    const indicesOf = zones.map((): number[] => []);
+    for (const cell of sectorCells[sectorIndex]!) {
+      const zoneIndex = zoneOf[cell]!;
+      if (zoneIndex >= 0) indicesOf[zoneIndex]!.push(placeOf[cell]!);
+    }
+    const parts = zones
+      .map((zone, zoneIndex) => ({ zone, indices: indicesOf[zoneIndex]!.sort((a, b) => a - b) }))
+      .filter((part) => part.indices.length > 0);
+    return parts.length > 0 ? [{ name: sector.properties.name, parts }] : [];
+  });
 }
 
 /**

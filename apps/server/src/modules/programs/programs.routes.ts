@@ -1,6 +1,7 @@
 import { IdParamsSchema, ProgramBodySchema, ProgramParamsSchema, SprinklerDetailSchema } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { GEOMETRY_BODY_LIMIT } from '../../http/body-limits';
+import { compiledSerializerCompiler } from '../../http/compiled-serializer';
 import { clientInfo, signedIn } from '../../http/request-context';
 import type { ProgramsService } from './programs.service';
 
@@ -15,6 +16,8 @@ export const programsRoutes: FastifyPluginAsyncZod<{ programs: ProgramsService }
       // A program's sectors: up to 500 polygons, drawn or imported from a GIS file.
       bodyLimit: GEOMETRY_BODY_LIMIT,
       schema: { tags, params: IdParamsSchema, body: ProgramBodySchema, response: { 201: SprinklerDetailSchema } },
+      // The detail's polygons were checked on their way in: see compiled-serializer.ts.
+      serializerCompiler: compiledSerializerCompiler,
     },
     async (request, reply) => {
       const updated = await programs.create(
@@ -32,6 +35,7 @@ export const programsRoutes: FastifyPluginAsyncZod<{ programs: ProgramsService }
     {
       bodyLimit: GEOMETRY_BODY_LIMIT,
       schema: { tags, params: ProgramParamsSchema, body: ProgramBodySchema, response: detail },
+      serializerCompiler: compiledSerializerCompiler,
     },
     async (request) => {
       const { id, programId } = request.params;

@@ -62,6 +62,8 @@ export const sprinklersRoutes: FastifyPluginAsyncZod<{ sprinklers: SprinklersSer
         body: UpdateSprinklerBodySchema,
         response: { 200: SprinklerListItemSchema },
       },
+      // The area map's polygons were checked on their way in: see compiled-serializer.ts.
+      serializerCompiler: compiledSerializerCompiler,
     },
     async (request) => sprinklers.update(signedIn(request).user, request.params.id, request.body, clientInfo(request)),
   );

@@ -338,12 +338,20 @@ describe('the rejected messages of the admin panel', () => {
         payloadTruncated: true,
       }),
       rejected({ id: 1, machineId: 'PUMP-9', deviceId: 'ST-3', kind: 'weather', payloadPreview: 'a\u2400b' }),
+      rejected({
+        id: 3,
+        kind: 'program',
+        reason: 'too_large',
+        detail: 'more than 10000 corners',
+        explanation: { code: 'too_many_corners', corners: 10_001, limit: 10_000 },
+        payloadPreview: '{"v":1,"program":',
+      }),
     ];
     await renderScreen('pl', AdminRejectedMessagesRoute);
 
     const table = await screen.findByRole('table', { name: 'Odrzucone wiadomości' });
     await within(table).findByText('PUMP-9');
-    const [, large, weather] = within(table).getAllByRole('row');
+    const [, large, weather, corners] = within(table).getAllByRole('row');
     expect(large).toHaveTextContent('North field');
     expect(large).toHaveTextContent('Za duża');
     expect(large).toHaveTextContent(/1\s048\s621 B; odczytuje się najwyżej 262\s144 B/);
@@ -357,6 +365,8 @@ describe('the rejected messages of the admin panel', () => {
     expect(weather).toHaveTextContent('48 B');
     // The one date style of every page, to the second here: set-aside messages come in bursts.
     expect(weather).toHaveTextContent(/01\.04\.2026, \d\d:30:15/);
+    // A controller's program over the corner budget: why, in the reader's language.
+    expect(corners).toHaveTextContent(/Jej wielokąty mają łącznie 10\s001 narożników; przyjmuje się najwyżej 10\s000/);
   });
 
   it('shows a payload that looks like markup as text, never as markup', async () => {

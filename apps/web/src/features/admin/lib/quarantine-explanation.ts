@@ -43,6 +43,11 @@ function messageExplanationText(t: TFunction, locale: Locale, explanation: Messa
         bytes: number(explanation.bytes),
         limit: number(explanation.limit),
       });
+    case 'too_many_corners':
+      return t('admin.rejected.explanations.too_many_corners', {
+        corners: number(explanation.corners),
+        limit: number(explanation.limit),
+      });
     case 'not_json':
       return t('admin.rejected.explanations.not_json');
     case 'invalid':
