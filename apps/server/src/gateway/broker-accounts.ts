@@ -1,14 +1,24 @@
+/** A controller's account as the server would make it: its machine ID and its current secret. */
+export type DeviceAccount = { machineId: string; secret: string };
+
 /**
  * The accounts a broker keeps for machine controllers, where the broker keeps its own (Mosquitto's
  * dynamic security). The server is the only writer: it creates an account when an administrator
  * registers a controller, replaces its password on "new secret" and removes it with the
- * controller, and each change drops the controller's live connection at once.
+ * controller, and each change drops the controller's live connection at once. The server's
+ * database is the source of truth: what the broker loses, the server makes again.
  */
 export interface BrokerAccounts {
   /** Creates the controller's account, or gives it this secret instead of the old one; its live connection is dropped. */
   setDevice(machineId: string, secret: string): Promise<void>;
   /** Removes the controller's account (nothing if it has none); its live connection is dropped. */
   removeDevice(machineId: string): Promise<void>;
+  /**
+   * Makes again, one after another, the accounts of these controllers (and whatever they need,
+   * such as a shared role the broker lost with them); an account that exists is left as it is,
+   * connection and all. `done` hears of each.
+   */
+  restoreDevices(devices: readonly DeviceAccount[], done: (machineId: string, created: boolean) => void): Promise<void>;
   /** The machine IDs that have an account on the broker now. */
   listDevices(): Promise<string[]>;
   close(): Promise<void>;

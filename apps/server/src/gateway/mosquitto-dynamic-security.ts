@@ -4,7 +4,7 @@ import { TopicIdSchema, machinePermissions } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import { z } from 'zod';
-import type { BrokerAccounts } from './broker-accounts';
+import type { BrokerAccounts, DeviceAccount } from './broker-accounts';
 
 /** Where Mosquitto's dynamic-security plugin takes commands, and where it answers them (to every subscriber). */
 const CONTROL_TOPIC = '$CONTROL/dynamic-security/v1';
@@ -190,19 +190,7 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
   }
 
   async setDevice(machineId: string, secret: string): Promise<void> {
-    const username = checkedMachineId(machineId);
-    if (secret.length === 0) throw new Error('A device secret may not be empty');
-    const rolename = this.sharedRole ? CONTROLLER_ROLE : machineRoleName(username);
-    if (!this.sharedRole) await this.ensureRole(rolename, machineAcls(username));
-    const created = await this.send({
-      command: 'createClient',
-      username,
-      password: secret,
-      // The account works only under the machine's own client ID, so it cannot take over another's session.
-      clientid: username,
-      textname: `Pivot machine ${username}`,
-      roles: [{ rolename }],
-    });
+    const { username, rolename, created } = await this.createAccount(machineId, secret);
     if (created.error === undefined) return;
     if (created.error !== CLIENT_EXISTS) throw commandError('createClient', created.error);
 
@@ -225,6 +213,19 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
     }
     if (client.disabled) await this.run({ command: 'enableClient', username });
     await this.run({ command: 'setClientPassword', username, password: secret });
+  }
+
+  async restoreDevices(
+    devices: readonly DeviceAccount[],
+    done: (machineId: string, created: boolean) => void,
+  ): Promise<void> {
+    // A plugin file lost whole took the shared role with it, and perhaps the default ACL access.
+    await this.chooseControllerRole();
+    for (const { machineId, secret } of devices) {
+      const { error } = (await this.createAccount(machineId, secret)).created;
+      if (error !== undefined && error !== CLIENT_EXISTS) throw commandError('createClient', error);
+      done(machineId, error === undefined);
+    }
   }
 
   async removeDevice(machineId: string): Promise<void> {
@@ -281,6 +282,24 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
       acls: [],
     });
     if (created.error !== undefined && created.error !== ROLE_EXISTS) throw commandError('createRole', created.error);
+  }
+
+  /** The broker's answer to making the account, which may exist already. */
+  private async createAccount(machineId: string, secret: string) {
+    const username = checkedMachineId(machineId);
+    if (secret.length === 0) throw new Error('A device secret may not be empty');
+    const rolename = this.sharedRole ? CONTROLLER_ROLE : machineRoleName(username);
+    if (!this.sharedRole) await this.ensureRole(rolename, machineAcls(username));
+    const created = await this.send({
+      command: 'createClient',
+      username,
+      password: secret,
+      // The account works only under the machine's own client ID, so it cannot take over another's session.
+      clientid: username,
+      textname: `Pivot machine ${username}`,
+      roles: [{ rolename }],
+    });
+    return { username, rolename, created };
   }
 
   /** Nothing when there is none: asking costs no write of the plugin's file. */

@@ -1,11 +1,15 @@
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import {
   DeviceListResponseSchema,
   DeviceSecretResponseSchema,
+  LogListResponseSchema,
   SprinklerListItemSchema,
   topics,
 } from '@pivot/contracts';
 import { PivotMachine, silentLogger } from '@pivot/simulator';
-import mqtt, { type IClientOptions } from 'mqtt';
+import { sql } from 'drizzle-orm';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '../support/api-client';
 import { type PrivateMosquitto, startPrivateMosquitto } from '../support/private-mosquitto';
@@ -162,7 +166,7 @@ describe('on Mosquitto with dynamic security managed by the server', () => {
     await client.endAsync();
   });
 
-  it('removes, at start, a broker account whose registration never committed', async () => {
+  it('removes a broker account whose registration never committed, once seen so at two looks', async () => {
     // As if the server had stopped between making the account and committing the registration.
     await t.app.brokerAccounts!.setDevice('ORPHAN-1', 'never-shown-to-anyone');
     expect(await t.app.brokerAccounts!.listDevices()).toContain('ORPHAN-1');
@@ -177,6 +181,8 @@ describe('on Mosquitto with dynamic security managed by the server', () => {
       { database: t.database },
     );
     try {
+      // The look at start only suspects it: a registration under way makes its account before its row commits.
+      await restarted.app.devices.restoreAccounts();
       const accounts = await restarted.app.brokerAccounts!.listDevices();
       expect(accounts).not.toContain('ORPHAN-1');
       const registered = DeviceListResponseSchema.parse((await admin.get('/api/device/')).body).map((d) => d.machineId);
@@ -184,5 +190,117 @@ describe('on Mosquitto with dynamic security managed by the server', () => {
     } finally {
       await restarted.close();
     }
+  });
+});
+
+/**
+ * Mosquitto's dynamic-security plugin rewrites its one file at every change: killed at the wrong
+ * moment, it may start again with the file empty, every account gone. The server's own account is
+ * in the broker's password_file (docs/operations.md), so it can give every controller back its own.
+ */
+describe('when Mosquitto loses its accounts file', () => {
+  let mosquitto: PrivateMosquitto;
+  let t: TestApp;
+  let counter = 0;
+  const opened: MqttClient[] = [];
+  // Each test app has a data folder of its own: the key is set, as an operator of several instances sets it.
+  const deviceSecretKey = randomBytes(32).toString('base64url');
+  const settings = () => ({
+    DEVICE_SECRET_KEY: deviceSecretKey,
+    MQTT_URL: mosquitto.url,
+    MQTT_SHARED_GROUP: 'pivot-api',
+    MQTT_USERNAME: mosquitto.server!.username,
+    MQTT_PASSWORD: mosquitto.server!.password,
+    MQTT_DEVICE_AUTH: 'mosquitto-dynsec',
+  });
+
+  beforeAll(async () => {
+    mosquitto = await startPrivateMosquitto([], { serverAccount: true });
+    t = await createTestApp(settings());
+  });
+  afterAll(async () => {
+    await Promise.all(opened.map((client) => client.endAsync(true)));
+    await t?.close();
+    await mosquitto?.stop();
+  });
+
+  async function registerFleet(size: number): Promise<{ id: string; secret: string }[]> {
+    const admin = await t.adminClient();
+    const fleet = [];
+    for (let i = 0; i < size; i++) {
+      const id = `LOST-${(counter += 1)}-${Date.now().toString(36)}`;
+      const response = await admin.post('/api/device/', { machineId: id });
+      expect(response.status).toBe(201);
+      fleet.push({ id, secret: DeviceSecretResponseSchema.parse(response.body).secret });
+    }
+    return fleet;
+  }
+
+  const connect = async ({ id, secret }: { id: string; secret: string }) => {
+    const client = await mqtt.connectAsync(mosquitto.url, {
+      clientId: id,
+      username: id,
+      password: secret,
+      reconnectPeriod: 0,
+      connectTimeout: 3000,
+    });
+    opened.push(client);
+    return client;
+  };
+
+  const emptyAccountsFile = () => mosquitto.restart('SIGKILL', () => writeFile(mosquitto.dynsecFile, ''));
+
+  it('gives every controller its account back with its own secret, and tells the administrators', async () => {
+    const fleet = await registerFleet(3);
+    await emptyAccountsFile();
+    await expect(connect(fleet[0]!)).rejects.toThrow(/Not authorized|Bad username or password/);
+    expect(await t.app.brokerAccounts!.listDevices()).toEqual([]);
+
+    expect(await t.app.devices.restoreAccounts()).toMatchObject({ missing: 3, restored: 3, unrestorable: [] });
+    for (const controller of fleet) expect((await connect(controller)).connected).toBe(true);
+    const admin = await t.adminClient();
+    const log = LogListResponseSchema.parse((await admin.get('/api/logs/', { query: { pageSize: 10 } })).body).data;
+    expect(log.find((entry) => entry.eventType === 'broker_accounts_lost')).toMatchObject({
+      event: '3',
+      details: '3',
+    });
+    expect((await t.client().get('/api/health')).body).toMatchObject({ status: 'ok' });
+    // Made again once: a second look finds nothing missing.
+    expect(await t.app.devices.restoreAccounts()).toMatchObject({ missing: 0, restored: 0 });
+  });
+
+  it('gives them back at start, unasked', async () => {
+    const fleet = await registerFleet(2);
+    await emptyAccountsFile();
+    const restarted = await createTestApp(settings(), { database: t.database });
+    try {
+      await vi.waitFor(async () => expect((await connect(fleet[1]!)).connected).toBe(true), { timeout: 10_000 });
+      expect((await connect(fleet[0]!)).connected).toBe(true);
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('says in its health how many it cannot give back: controllers registered before secrets were sealed', async () => {
+    const [older, newer] = await registerFleet(2);
+    await t.database.db.execute(
+      sql`update device_credentials set secret_sealed = null where machine_id = ${older!.id}`,
+    );
+    await emptyAccountsFile();
+    const check = await t.app.devices.restoreAccounts();
+    expect(check).toMatchObject({ unrestorable: [older!.id] });
+    expect((await connect(newer!)).connected).toBe(true);
+    await expect(connect(older!)).rejects.toThrow(/Not authorized|Bad username or password/);
+    const health = (await t.client().get('/api/health')).body as { status: string; problems: string[] };
+    expect(health.status).toBe('degraded');
+    expect(health.problems).toContainEqual(expect.stringMatching(/^broker_accounts_missing: 1 controllers/));
+    // A new secret is the way out.
+    const admin = await t.adminClient();
+    const replaced = await admin.post(`/api/device/${older!.id}/secret/`);
+    expect(
+      (await connect({ id: older!.id, secret: DeviceSecretResponseSchema.parse(replaced.body).secret })).connected,
+    ).toBe(true);
+    await t.app.devices.restoreAccounts();
+    expect((await t.client().get('/api/health')).body).toMatchObject({ status: 'ok' });
   });
 });

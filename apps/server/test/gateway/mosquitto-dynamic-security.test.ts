@@ -178,6 +178,28 @@ describe('MosquittoDynamicSecurity on a private Mosquitto', () => {
     expect((await connectMachine(machineA)).connected).toBe(true);
   });
 
+  it('restores missing accounts with the secret given, and leaves an existing one and its connection alone', async () => {
+    const machineR = `R-${suffix}`;
+    const restoredSecret = randomBytes(32).toString('base64url');
+    const a = await connectMachine(machineA);
+    const done: [string, boolean][] = [];
+    await accounts.restoreDevices(
+      [
+        { machineId: machineA, secret: 'not-the-current-secret' },
+        { machineId: machineR, secret: restoredSecret },
+      ],
+      (machineId, created) => done.push([machineId, created]),
+    );
+    expect(done).toEqual([
+      [machineA, false],
+      [machineR, true],
+    ]);
+    expect(a.connected).toBe(true);
+    await expectRefused(connect(machineA, 'not-the-current-secret'));
+    expect((await connect(machineR, restoredSecret)).connected).toBe(true);
+    await accounts.removeDevice(machineR);
+  });
+
   it('brings an account made by hand, and its role, down to least privilege', async () => {
     const machineC = `C-${suffix}`;
     const handMade = 'hand-made-password';
