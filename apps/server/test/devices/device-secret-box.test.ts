@@ -42,6 +42,14 @@ describe('deviceSecretKey', () => {
     expect(await deviceSecretKey(undefined, folder)).toBe(made);
   });
 
+  it('makes none when told not to (a command must not seal under a key of its own)', async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'pivot-key-'));
+    await expect(deviceSecretKey(undefined, folder, { make: false })).rejects.toThrow(/DEVICE_SECRET_KEY/);
+    await expect(stat(path.join(folder, DEVICE_SECRET_KEY_FILE))).rejects.toThrow();
+    const made = await deviceSecretKey(undefined, folder);
+    expect(await deviceSecretKey(undefined, folder, { make: false })).toBe(made);
+  });
+
   it('refuses a damaged key file rather than sealing under a weak key', async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'pivot-key-'));
     await writeFile(path.join(folder, DEVICE_SECRET_KEY_FILE), 'short\n');

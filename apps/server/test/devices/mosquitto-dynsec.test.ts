@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import {
+  type BrokerAccountsStatus,
+  BrokerAccountsStatusSchema,
   DeviceListResponseSchema,
   DeviceSecretResponseSchema,
   LogListResponseSchema,
@@ -278,6 +280,70 @@ describe('when Mosquitto loses its accounts file', () => {
       expect((await connect(fleet[0]!)).connected).toBe(true);
     } finally {
       await restarted.close();
+    }
+  });
+
+  it('restores on the administrators’ button, and again finds nothing to do', async () => {
+    const fleet = await registerFleet(4);
+    await emptyAccountsFile();
+    const admin = await t.adminClient();
+    // Every registered controller's account is gone, the earlier tests' ones too.
+    const registered = DeviceListResponseSchema.parse((await admin.get('/api/device/')).body).length;
+    const started = await admin.post('/api/device/accounts/restore/');
+    expect(started.status).toBe(202);
+    expect(BrokerAccountsStatusSchema.parse(started.body)).toMatchObject({ managed: true, running: true });
+    let status: BrokerAccountsStatus | undefined;
+    await vi.waitFor(
+      async () => {
+        status = BrokerAccountsStatusSchema.parse((await admin.get('/api/device/accounts/')).body);
+        expect(status.running).toBe(false);
+      },
+      { timeout: 10_000 },
+    );
+    expect(status).toMatchObject({
+      progress: null,
+      lastCheck: { missing: registered, restored: registered, unrestorable: 0 },
+    });
+    for (const controller of fleet) expect((await connect(controller)).connected).toBe(true);
+    await admin.post('/api/device/accounts/restore/');
+    await vi.waitFor(
+      async () =>
+        expect(BrokerAccountsStatusSchema.parse((await admin.get('/api/device/accounts/')).body)).toMatchObject({
+          running: false,
+          lastCheck: { missing: 0, restored: 0 },
+        }),
+      { timeout: 10_000 },
+    );
+    const user = await t.buildUser();
+    const farmer = t.client();
+    await farmer.login(user.email, USER_PASSWORD);
+    expect((await farmer.post('/api/device/accounts/restore/')).status).toBe(403);
+    expect((await farmer.get('/api/device/accounts/')).status).toBe(403);
+  });
+
+  it('makes each lost account once, and drops no connection, when two instances restore at the same time', async () => {
+    const fleet = await registerFleet(6);
+    await emptyAccountsFile();
+    const lostAt = Date.now();
+    // A second instance starting now restores at its start, while the first is asked to as well.
+    const other = await createTestApp(settings(), { database: t.database });
+    try {
+      await Promise.all([t.app.devices.restoreAccounts(), other.app.devices.restoreAccounts()]);
+      const live = await Promise.all(fleet.map(connect));
+      const dropped: string[] = [];
+      live.forEach((client, i) => client.on('close', () => dropped.push(fleet[i]!.id)));
+      await Promise.all([t.app.devices.restoreAccounts(), other.app.devices.restoreAccounts()]);
+      expect(dropped).toEqual([]);
+      const admin = await t.adminClient();
+      const log = LogListResponseSchema.parse((await admin.get('/api/logs/', { query: { pageSize: 50 } })).body).data;
+      const madeAgain = log
+        .filter((entry) => entry.eventType === 'broker_accounts_lost' && entry.timestamp >= lostAt)
+        .map((entry) => Number(entry.details));
+      // Every registered controller's account was lost, the earlier tests' ones too.
+      const registered = DeviceListResponseSchema.parse((await admin.get('/api/device/')).body).length;
+      expect(madeAgain.reduce((sum, count) => sum + count, 0)).toBe(registered);
+    } finally {
+      await other.close();
     }
   });
 

@@ -47,19 +47,27 @@ export class DeviceSecretBox {
 const encode = (part: string | Buffer) => (typeof part === 'string' ? part : part.toString('base64url'));
 
 /**
- * DEVICE_SECRET_KEY, or the key kept in the data folder, made at the first start without one. An
- * operator on PostgreSQL sets it in the environment: the data folder of one instance is not shared.
+ * DEVICE_SECRET_KEY, or the key kept in the data folder, made at the first start without one
+ * (unless `make` is false: a command must not seal or open under a key of its own). An operator
+ * on PostgreSQL sets it in the environment: the data folder of one instance is not shared.
  */
-export async function deviceSecretKey(configured: string | undefined, dataDir: string): Promise<string> {
+export async function deviceSecretKey(
+  configured: string | undefined,
+  dataDir: string,
+  { make = true }: { make?: boolean } = {},
+): Promise<string> {
   if (configured) return configured;
   const file = path.join(dataDir, DEVICE_SECRET_KEY_FILE);
-  await mkdir(dataDir, { recursive: true });
-  // 'wx': made only when none is kept; an instance starting at the same moment keeps the first one.
-  await writeFile(file, `${randomToken()}\n`, { mode: 0o600, flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error;
-  });
-  const kept = (await readFile(file, 'utf8')).trim();
-  if (kept.length < 32)
+  if (make) {
+    await mkdir(dataDir, { recursive: true });
+    // 'wx': made only when none is kept; an instance starting at the same moment keeps the first one.
+    await writeFile(file, `${randomToken()}\n`, { mode: 0o600, flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+  }
+  const kept = (await readFile(file, 'utf8').catch(() => '')).trim();
+  if (kept.length < 32) {
     throw new Error(`${file} holds no key of 32 characters or more: restore it, or set DEVICE_SECRET_KEY`);
+  }
   return kept;
 }

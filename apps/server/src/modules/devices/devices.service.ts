@@ -1,4 +1,4 @@
-import type { Device, DeviceSecretResponse } from '@pivot/contracts';
+import type { BrokerAccountsStatus, Device, DeviceSecretResponse } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
@@ -70,6 +70,8 @@ export class DevicesService implements DeviceDirectory {
   private lastCheck: AccountsCheck | undefined;
   /** Whether the last run found another process at it, and so did nothing. */
   private lastRunBusy = false;
+  /** Comparisons asked for and not finished yet, the one under way included. */
+  private checksAskedFor = 0;
   private lastCheckFailure: string | undefined;
   /** The controllers the activity log was last told could not be restored, so it is told once per change. */
   private loggedUnrestorable = '';
@@ -90,7 +92,7 @@ export class DevicesService implements DeviceDirectory {
   async start(): Promise<void> {
     await this.refresh();
     if (this.deps.restoration) {
-      void this.accountsCheck.runNow().catch(() => undefined);
+      void this.askForCheck().catch(() => undefined);
       this.accountsCheck.start();
     }
     this.deps.gateway.watchControllers(() => {
@@ -220,13 +222,40 @@ export class DevicesService implements DeviceDirectory {
    * and gives back what the broker lost; its figures, or 'busy' when another process was at it.
    */
   async restoreAccounts(): Promise<AccountsCheck | 'busy' | undefined> {
-    await this.accountsCheck.runNow();
+    await this.askForCheck();
     return this.lastRunBusy ? 'busy' : this.lastCheck;
+  }
+
+  /** The administrator's button: a comparison is started, and its status answered at once; it is watched through `accountsStatus`. */
+  startRestoringAccounts(): BrokerAccountsStatus {
+    if (this.deps.restoration) void this.askForCheck().catch(() => undefined);
+    return this.accountsStatus();
+  }
+
+  accountsStatus(): BrokerAccountsStatus {
+    const check = this.lastCheck;
+    return {
+      managed: this.deps.restoration !== undefined,
+      running: this.checksAskedFor > 0,
+      progress: this.restorationProgress() ?? null,
+      lastCheck: check
+        ? { at: check.at, missing: check.missing, restored: check.restored, unrestorable: check.unrestorable.length }
+        : null,
+    };
   }
 
   /** How far a restoration under way in this process has come. */
   restorationProgress(): RestorationProgress | undefined {
     return this.deps.restoration?.progress();
+  }
+
+  private async askForCheck(): Promise<void> {
+    this.checksAskedFor += 1;
+    try {
+      await this.accountsCheck.runNow();
+    } finally {
+      this.checksAskedFor -= 1;
+    }
   }
 
   /** What /api/health says of the broker's accounts. */

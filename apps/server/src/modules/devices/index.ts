@@ -14,6 +14,8 @@ declare module 'fastify' {
 }
 
 export type { DevicesService } from './devices.service';
+export { BrokerAccountRestoration } from './broker-account-restoration';
+export { DeviceSecretBox, deviceSecretKey } from './device-secret-box';
 
 /**
  * Machine controllers' credentials for the broker: administrators register a controller and get

@@ -1,4 +1,5 @@
 import {
+  BrokerAccountsStatusSchema,
   type Device,
   DeviceListResponseSchema,
   DeviceSecretResponseSchema,
@@ -64,6 +65,13 @@ class FakeServer {
     }
     const secretOf = (id: string) =>
       DeviceSecretResponseSchema.parse({ device: this.devices.get(id), secret: this.newSecret() });
+    // As on the embedded broker: the server keeps no broker accounts, so none can go missing.
+    if (method === 'GET' && path === '/api/device/accounts/') {
+      return [
+        200,
+        BrokerAccountsStatusSchema.parse({ managed: false, running: false, progress: null, lastCheck: null }),
+      ];
+    }
     const id = /^\/api\/device\/([^/]+)\//.exec(path)?.[1];
     if (method === 'GET' && path === '/api/sprinkler/list/') {
       const data = this.machines.map((sprinkler) => ({ sprinkler, users: [] }));
@@ -160,7 +168,9 @@ describe('the controllers of the admin machines screen', () => {
     const lost = await controllerRow('PUMP-9');
     expect(lost).toHaveTextContent('Machine not added yet');
     expect(lost).toHaveTextContent('Never connected');
-    expect(lost).toHaveTextContent("The broker has lost this controller's account: give it a new secret");
+    expect(lost).toHaveTextContent(
+      'The broker has no account for this controller: the server makes it again, or, if it cannot, give it a new secret',
+    );
 
     const machines = screen.getByRole('table', { name: 'Machines' });
     const machineRow = (name: string) => within(machines).getByText(name).closest('tr')!;
