@@ -28,7 +28,15 @@ export type Device = z.infer<typeof DeviceSchema>;
 export const DeviceListResponseSchema = z.array(DeviceSchema);
 export type DeviceListResponse = z.infer<typeof DeviceListResponseSchema>;
 
-export const RegisterDeviceBodySchema = z.strictObject({ machineId: TopicIdSchema });
+export const RegisterDeviceBodySchema = z.strictObject({
+  machineId: TopicIdSchema,
+  /**
+   * Where the broker keeps its own accounts (Mosquitto), an account of this name that the server
+   * did not make is refused (`device_account_foreign`) unless this says to take it over: its
+   * password, client id, roles and groups become a controller's.
+   */
+  adoptBrokerAccount: z.boolean().optional(),
+});
 export type RegisterDeviceBody = z.infer<typeof RegisterDeviceBodySchema>;
 
 export const DeviceParamsSchema = z.strictObject({ machineId: TopicIdSchema });

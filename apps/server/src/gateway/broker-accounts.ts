@@ -1,3 +1,13 @@
+/** What to do with an account of the controller's name that the server did not make (an operator's own). */
+export type ForeignAccount = 'refuse' | 'adopt';
+
+/** Registering under the name of an account the server did not make, without saying to take it over. */
+export class ForeignBrokerAccountError extends Error {
+  constructor(readonly machineId: string) {
+    super(`The broker has an account "${machineId}" that the server did not make`);
+  }
+}
+
 /** A controller's account as the server would make it: its machine ID and its current secret. */
 export type DeviceAccount = { machineId: string; secret: string };
 
@@ -9,8 +19,12 @@ export type DeviceAccount = { machineId: string; secret: string };
  * database is the source of truth: what the broker loses, the server makes again.
  */
 export interface BrokerAccounts {
-  /** Creates the controller's account, or gives it this secret instead of the old one; its live connection is dropped. */
-  setDevice(machineId: string, secret: string): Promise<void>;
+  /**
+   * Creates the controller's account, or gives it this secret instead of the old one; its live
+   * connection is dropped. An existing account the server did not make is taken over only with
+   * 'adopt'; with 'refuse' it is left as it is and a ForeignBrokerAccountError thrown.
+   */
+  setDevice(machineId: string, secret: string, foreign: ForeignAccount): Promise<void>;
   /** Removes the controller's account (nothing if it has none); its live connection is dropped. */
   removeDevice(machineId: string): Promise<void>;
   /**

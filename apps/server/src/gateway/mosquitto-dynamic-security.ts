@@ -4,7 +4,12 @@ import { TopicIdSchema, machinePermissions } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import { z } from 'zod';
-import type { BrokerAccounts, DeviceAccount } from './broker-accounts';
+import {
+  type BrokerAccounts,
+  type DeviceAccount,
+  type ForeignAccount,
+  ForeignBrokerAccountError,
+} from './broker-accounts';
 
 /** Where Mosquitto's dynamic-security plugin takes commands, and where it answers them (to every subscriber). */
 const CONTROL_TOPIC = '$CONTROL/dynamic-security/v1';
@@ -189,14 +194,15 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
     return accounts;
   }
 
-  async setDevice(machineId: string, secret: string): Promise<void> {
+  async setDevice(machineId: string, secret: string, foreign: ForeignAccount): Promise<void> {
     const { username, rolename, created } = await this.createAccount(machineId, secret);
     if (created.error === undefined) return;
     if (created.error !== CLIENT_EXISTS) throw commandError('createClient', created.error);
 
-    // An account made before (or by hand) is brought back to what a new one would be, and only
-    // then re-keyed: the password change is what drops its live connection.
+    // An account made before (or by hand, when told to take it over) is brought back to what a
+    // new one would be, and only then re-keyed: the password change is what drops its live connection.
     const { client } = GetClientDataSchema.parse(await this.run({ command: 'getClient', username }));
+    if (foreign === 'refuse' && !isControllerAccount(client)) throw new ForeignBrokerAccountError(username);
     if (client.clientid !== username) await this.run({ command: 'setClientId', username, clientid: username });
     for (const role of client.roles) {
       if (role.rolename !== rolename) {
@@ -240,13 +246,7 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
   /** Accounts holding the shared role or a role of their own machine (made by an older server). */
   async listDevices(): Promise<string[]> {
     const { clients } = ListClientsDataSchema.parse(await this.run({ command: 'listClients', verbose: true }));
-    return clients
-      .filter((client) =>
-        client.roles.some(
-          (role) => role.rolename === CONTROLLER_ROLE || role.rolename === machineRoleName(client.username),
-        ),
-      )
-      .map((client) => client.username);
+    return clients.filter(isControllerAccount).map((client) => client.username);
   }
 
   async close(): Promise<void> {
@@ -472,6 +472,13 @@ function machineAcls(machineId: string): Acl[] {
       { acltype: 'publishClientReceive', topic, allow: true },
     ]),
   ];
+}
+
+/** An account the server made: it holds the shared controllers' role or its machine's own (an older server's). */
+function isControllerAccount(client: z.infer<typeof ClientSchema>): boolean {
+  return client.roles.some(
+    (role) => role.rolename === CONTROLLER_ROLE || role.rolename === machineRoleName(client.username),
+  );
 }
 
 function commandError(command: string, error: string): Error {

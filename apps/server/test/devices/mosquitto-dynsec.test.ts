@@ -168,9 +168,41 @@ describe('on Mosquitto with dynamic security managed by the server', () => {
     await client.endAsync();
   });
 
+  it('refuses to register an ID that names an account the operator made, unless told to take it over', async () => {
+    const id = `OPERATOR-${Date.now().toString(36)}`;
+    await mosquitto.dynsec('createClient', id, '-p', 'operator-password');
+    const refusedEn = await admin.post('/api/device/', { machineId: id }, { headers: { 'accept-language': 'en' } });
+    expect(refusedEn.status).toBe(409);
+    expect(refusedEn.body).toMatchObject({
+      code: 'device_account_foreign',
+      message: expect.stringMatching(/has an account of this name that the server did not make/),
+    });
+    const refusedPl = await admin.post('/api/device/', { machineId: id }, { headers: { 'accept-language': 'pl' } });
+    expect(refusedPl.body).toMatchObject({
+      code: 'device_account_foreign',
+      message: expect.stringMatching(/przejęte/),
+    });
+    // Nothing changed: no controller registered, the operator's account as it was.
+    const listed = DeviceListResponseSchema.parse((await admin.get('/api/device/')).body);
+    expect(listed.map((device) => device.machineId)).not.toContain(id);
+    const operator = await mqtt.connectAsync(mosquitto.url, {
+      username: id,
+      password: 'operator-password',
+      reconnectPeriod: 0,
+    });
+    await operator.endAsync();
+
+    const adopted = await admin.post('/api/device/', { machineId: id, adoptBrokerAccount: true });
+    expect(adopted.status).toBe(201);
+    await refused({ clientId: id, username: id, password: 'operator-password' });
+    const { secret } = DeviceSecretResponseSchema.parse(adopted.body);
+    const controller = await mqtt.connectAsync(mosquitto.url, { clientId: id, username: id, password: secret });
+    await controller.endAsync();
+  });
+
   it('removes a broker account whose registration never committed, once seen so at two looks', async () => {
     // As if the server had stopped between making the account and committing the registration.
-    await t.app.brokerAccounts!.setDevice('ORPHAN-1', 'never-shown-to-anyone');
+    await t.app.brokerAccounts!.setDevice('ORPHAN-1', 'never-shown-to-anyone', 'refuse');
     expect(await t.app.brokerAccounts!.listDevices()).toContain('ORPHAN-1');
     const restarted = await createTestApp(
       {

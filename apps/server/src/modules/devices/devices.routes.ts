@@ -30,7 +30,10 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> =
       schema: { tags: ['devices'], body: RegisterDeviceBodySchema, response: { 201: DeviceSecretResponseSchema } },
     },
     async (request, reply) => {
-      const created = await devices.register(signedIn(request).user, request.body.machineId, clientInfo(request));
+      const { machineId, adoptBrokerAccount } = request.body;
+      const created = await devices.register(signedIn(request).user, machineId, clientInfo(request), {
+        adoptBrokerAccount,
+      });
       return reply.status(201).send(created);
     },
   );

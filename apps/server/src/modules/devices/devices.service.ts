@@ -2,7 +2,7 @@ import type { BrokerAccountsStatus, Device, DeviceSecretResponse } from '@pivot/
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
-import type { BrokerAccounts } from '../../gateway/broker-accounts';
+import { type BrokerAccounts, ForeignBrokerAccountError } from '../../gateway/broker-accounts';
 import type { BrokerPolicy, DeviceDirectory } from '../../gateway/broker-policy';
 import type { MqttGateway } from '../../gateway/mqtt-gateway';
 import type { HealthProblem } from '../../http/health';
@@ -163,15 +163,23 @@ export class DevicesService implements DeviceDirectory {
     return rows.map((row) => presentDevice(row, onBroker?.has(row.machineId) ?? true));
   }
 
-  /** A new controller: its secret is made here and returned this once. */
-  async register(actor: SignedInUser, machineId: string, client: ClientInfo): Promise<DeviceSecretResponse> {
+  /**
+   * A new controller: its secret is made here and returned this once. An account of its name on
+   * the broker that the server did not make is refused unless `adoptBrokerAccount` says to take it over.
+   */
+  async register(
+    actor: SignedInUser,
+    machineId: string,
+    client: ClientInfo,
+    { adoptBrokerAccount = false }: { adoptBrokerAccount?: boolean } = {},
+  ): Promise<DeviceSecretResponse> {
     if (this.deps.policy.isReserved(machineId)) throw new AppError('device_id_reserved');
     const secret = randomToken();
     const device = await this.deps.db.transaction(async (tx) => {
       const row = await insertDevice(tx, machineId, this.stored(machineId, secret));
       if (!row) throw new AppError('device_exists');
       await this.deps.logs.record(tx, this.entry('device_secret_created', actor, machineId, client));
-      await this.onBroker((accounts) => accounts.setDevice(machineId, secret));
+      await this.onBroker((accounts) => accounts.setDevice(machineId, secret, adoptBrokerAccount ? 'adopt' : 'refuse'));
       return row;
     });
     this.registered.add(machineId);
@@ -186,7 +194,8 @@ export class DevicesService implements DeviceDirectory {
       const row = await replaceSecret(tx, machineId, this.stored(machineId, secret));
       if (!row) throw new AppError('device_not_found');
       await this.deps.logs.record(tx, this.entry('device_secret_replaced', actor, machineId, client));
-      await this.onBroker((accounts) => accounts.setDevice(machineId, secret));
+      // A registered controller's account is the server's, whatever became of it on the broker.
+      await this.onBroker((accounts) => accounts.setDevice(machineId, secret, 'adopt'));
       return row;
     });
     await this.dropConnection(machineId);
@@ -349,6 +358,7 @@ export class DevicesService implements DeviceDirectory {
     try {
       await change(accounts);
     } catch (error) {
+      if (error instanceof ForeignBrokerAccountError) throw new AppError('device_account_foreign');
       this.deps.logger.error({ err: error }, "changing a controller's account on the broker failed");
       throw new AppError('broker_unreachable');
     }
