@@ -14,6 +14,8 @@ import { BrokerAccountRestoration, DeviceSecretBox, deviceSecretKey } from './mo
  */
 
 const PROGRESS_EVERY_MS = 1000;
+/** While another process restores, this one asks again this often, then finds what is left. */
+const BUSY_RETRY_MS = 1000;
 
 class CommandError extends Error {}
 
@@ -54,10 +56,13 @@ async function main(): Promise<void> {
       const now = restoration.progress();
       if (now) process.stdout.write(`restoring: ${now.done} of ${now.total}\n`);
     }, PROGRESS_EVERY_MS);
-    const check = await restoration.run().finally(() => clearInterval(progress));
-    if (check === 'busy') {
-      throw new CommandError('Another server or command is restoring the accounts now: try again in a minute.');
+    let check = await restoration.run();
+    if (check === 'busy') process.stdout.write('another server or command is restoring the accounts: waiting for it\n');
+    while (check === 'busy') {
+      await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+      check = await restoration.run();
     }
+    clearInterval(progress);
     process.stdout.write(
       [
         `missing on the broker: ${check.missing}`,

@@ -33,6 +33,11 @@ export interface BrokerAccounts {
    * connection and all. `done` hears of each.
    */
   restoreDevices(devices: readonly DeviceAccount[], done: (machineId: string, created: boolean) => void): Promise<void>;
+  /**
+   * Calls `listener` each time the connection to the broker is back after an outage: a broker
+   * that restarted may have lost its accounts, so they are best compared at once.
+   */
+  onReconnected(listener: () => void): void;
   /** The machine IDs that have an account on the broker now. */
   listDevices(): Promise<string[]>;
   close(): Promise<void>;

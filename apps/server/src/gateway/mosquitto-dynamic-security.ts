@@ -153,6 +153,9 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
   /** Only while connecting the first time, when a refused subscription is fatal. */
   private subscribeFailed: ((error: Error) => void) | undefined;
 
+  private readonly reconnectedListeners: (() => void)[] = [];
+  private everSubscribed = false;
+
   /** Which role a controller gets: the shared one where the broker's acl_file grants its topics. */
   private sharedRole = false;
 
@@ -232,6 +235,10 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
       if (error !== undefined && error !== CLIENT_EXISTS) throw commandError('createClient', error);
       done(machineId, error === undefined);
     }
+  }
+
+  onReconnected(listener: () => void): void {
+    this.reconnectedListeners.push(listener);
   }
 
   async removeDevice(machineId: string): Promise<void> {
@@ -399,6 +406,8 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
         this.subscribed = true;
         for (const resolve of this.subscribedWaiters) resolve();
         this.subscribedWaiters.clear();
+        if (this.everSubscribed) for (const listener of this.reconnectedListeners) listener();
+        this.everSubscribed = true;
       });
     });
     client.on('message', (topic, payload) => {

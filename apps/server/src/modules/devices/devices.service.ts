@@ -94,6 +94,8 @@ export class DevicesService implements DeviceDirectory {
     if (this.deps.restoration) {
       void this.askForCheck().catch(() => undefined);
       this.accountsCheck.start();
+      // A broker back from a restart may have come back without its accounts file.
+      this.deps.accounts?.onReconnected(() => void this.askForCheck().catch(() => undefined));
     }
     this.deps.gateway.watchControllers(() => {
       this.refresh().catch((error: unknown) =>
