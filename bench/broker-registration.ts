@@ -51,7 +51,8 @@ runBenchmark('broker-registration', 3 * 3600 * 1000, async () => {
       const brokerBefore = await cpuSeconds(mosquitto.pid());
       let next = 0;
       const worker = async () => {
-        while (next < batch.length) await accounts.setDevice(batch[next++]!, randomBytes(24).toString('base64url'));
+        while (next < batch.length)
+          await accounts.setDevice(batch[next++]!, randomBytes(24).toString('base64url'), 'refuse');
       };
       await Promise.all(Array.from({ length: Math.min(options.atOnce, batch.length) }, worker));
       const brokerSeconds = (await cpuSeconds(mosquitto.pid())) - brokerBefore;

@@ -100,6 +100,10 @@ const EnvSchema = z.object({
     .default('pivot-server'),
   MQTT_PASSWORD: optionalText,
   MQTT_DEVICE_AUTH: z.enum(['broker', 'mosquitto-dynsec', 'http']).default('broker'),
+  DEVICE_SECRET_KEY: optionalText.refine(
+    (value) => value === undefined || value.length >= 32,
+    'DEVICE_SECRET_KEY needs at least 32 characters',
+  ),
   MQTT_AUTH_HTTP_SECRET: optionalText.refine(
     (value) => value === undefined || value.length >= 32,
     'MQTT_AUTH_HTTP_SECRET needs at least 32 characters',
@@ -235,6 +239,11 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
      */
     mqttDeviceAuth: values.MQTT_URL ? values.MQTT_DEVICE_AUTH : ('embedded' as const),
     mqttAuthHttpSecret: values.MQTT_AUTH_HTTP_SECRET,
+    /**
+     * Seals each controller's secret so the server can give a broker that lost its accounts every
+     * one back (docs/decisions/0005-device-secrets-sealed.md); kept in DATA_DIR when not given.
+     */
+    deviceSecretKey: values.DEVICE_SECRET_KEY,
     /** EMQX's REST API, to drop a controller's connection after a new secret or a removal. */
     emqxApi:
       values.EMQX_API_URL && values.EMQX_API_KEY && values.EMQX_API_SECRET

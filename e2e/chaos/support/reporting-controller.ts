@@ -42,6 +42,8 @@ export class ReportingController {
       clean: false,
       // A restarted server is found again within a fifth of a second.
       reconnectPeriod: 200,
+      // Refused (a broker that lost its account), it keeps trying, as docs/protocol.md asks of a controller.
+      reconnectOnConnackError: true,
       connectTimeout: 5000,
       will: {
         topic: topics.presence(machineId),
@@ -58,6 +60,11 @@ export class ReportingController {
     await client.subscribeAsync(topics.commands(machineId), { qos: 1 });
     await client.publishAsync(topics.presence(machineId), JSON.stringify(presence(true)), { qos: 1, retain: true });
     return controller;
+  }
+
+  /** Whether the broker has it connected now (after a refusal it tries again every fifth of a second). */
+  get connected(): boolean {
+    return this.client.connected;
   }
 
   /** Reports sent so far, acknowledged or not; also the sequence number of the latest. */

@@ -40,6 +40,8 @@ export const ERROR_STATUS = {
   device_exists: 409,
   /** The server's own broker ID: no controller may take it. */
   device_id_reserved: 409,
+  /** The broker has an account of this name that the server did not make (an operator's): not taken over unasked. */
+  device_account_foreign: 409,
   /** A push endpoint stored for another account with other keys: only its own browser may move it. */
   push_endpoint_taken: 409,
   sprinkler_offline: 409,

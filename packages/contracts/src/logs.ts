@@ -50,6 +50,9 @@ export const LOG_EVENT_TYPES = [
   // administrators until the next backup succeeds (docs/operations.md, "Backups").
   'backup_failed',
   'backup_overdue',
+  // The broker lacked registered controllers' accounts (docs/operations.md, "When the broker loses
+  // its accounts"): `event` counts them, `details` those the server made again.
+  'broker_accounts_lost',
 ] as const;
 export const LogEventTypeSchema = z.enum(LOG_EVENT_TYPES);
 export type LogEventType = z.infer<typeof LogEventTypeSchema>;
@@ -99,6 +102,7 @@ export const LOG_EVENT_PARAMS = {
   backup_restored: ['backup', 'version'],
   backup_failed: ['error', 'folder'],
   backup_overdue: ['days', 'backup'],
+  broker_accounts_lost: ['count', 'restored'],
 } as const satisfies Record<LogEventType, readonly [string, string]>;
 
 export type LogEventParam = (typeof LOG_EVENT_PARAMS)[LogEventType][number];

@@ -51,7 +51,7 @@ function buildLogEntry(overrides: Partial<LogEntry> = {}): LogEntry {
 }
 
 describe('LOG_EVENT_TYPES', () => {
-  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, then the incidents’, then the webhooks’, then advice’s (seasons, the depth at 100 %), then the restore, each once', () => {
+  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, then the incidents’, then the webhooks’, then advice’s (seasons, the depth at 100 %), then the backups’, then the broker’s lost accounts, each once', () => {
     expect(new Set(LOG_EVENT_TYPES).size).toBe(LOG_EVENT_TYPES.length);
     expect(LOG_EVENT_TYPES.slice(0, 19)).toEqual(SPEC_EVENT_TYPES);
     expect(LOG_EVENT_TYPES.slice(19)).toEqual([
@@ -75,6 +75,7 @@ describe('LOG_EVENT_TYPES', () => {
       'backup_restored',
       'backup_failed',
       'backup_overdue',
+      'broker_accounts_lost',
     ]);
   });
 

@@ -4,7 +4,12 @@ import { TopicIdSchema, machinePermissions } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import { z } from 'zod';
-import type { BrokerAccounts } from './broker-accounts';
+import {
+  type BrokerAccounts,
+  type DeviceAccount,
+  type ForeignAccount,
+  ForeignBrokerAccountError,
+} from './broker-accounts';
 
 /** Where Mosquitto's dynamic-security plugin takes commands, and where it answers them (to every subscriber). */
 const CONTROL_TOPIC = '$CONTROL/dynamic-security/v1';
@@ -148,6 +153,9 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
   /** Only while connecting the first time, when a refused subscription is fatal. */
   private subscribeFailed: ((error: Error) => void) | undefined;
 
+  private readonly reconnectedListeners: (() => void)[] = [];
+  private everSubscribed = false;
+
   /** Which role a controller gets: the shared one where the broker's acl_file grants its topics. */
   private sharedRole = false;
 
@@ -189,26 +197,15 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
     return accounts;
   }
 
-  async setDevice(machineId: string, secret: string): Promise<void> {
-    const username = checkedMachineId(machineId);
-    if (secret.length === 0) throw new Error('A device secret may not be empty');
-    const rolename = this.sharedRole ? CONTROLLER_ROLE : machineRoleName(username);
-    if (!this.sharedRole) await this.ensureRole(rolename, machineAcls(username));
-    const created = await this.send({
-      command: 'createClient',
-      username,
-      password: secret,
-      // The account works only under the machine's own client ID, so it cannot take over another's session.
-      clientid: username,
-      textname: `Pivot machine ${username}`,
-      roles: [{ rolename }],
-    });
+  async setDevice(machineId: string, secret: string, foreign: ForeignAccount): Promise<void> {
+    const { username, rolename, created } = await this.createAccount(machineId, secret);
     if (created.error === undefined) return;
     if (created.error !== CLIENT_EXISTS) throw commandError('createClient', created.error);
 
-    // An account made before (or by hand) is brought back to what a new one would be, and only
-    // then re-keyed: the password change is what drops its live connection.
+    // An account made before (or by hand, when told to take it over) is brought back to what a
+    // new one would be, and only then re-keyed: the password change is what drops its live connection.
     const { client } = GetClientDataSchema.parse(await this.run({ command: 'getClient', username }));
+    if (foreign === 'refuse' && !isControllerAccount(client)) throw new ForeignBrokerAccountError(username);
     if (client.clientid !== username) await this.run({ command: 'setClientId', username, clientid: username });
     for (const role of client.roles) {
       if (role.rolename !== rolename) {
@@ -227,6 +224,23 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
     await this.run({ command: 'setClientPassword', username, password: secret });
   }
 
+  async restoreDevices(
+    devices: readonly DeviceAccount[],
+    done: (machineId: string, created: boolean) => void,
+  ): Promise<void> {
+    // A plugin file lost whole took the shared role with it, and perhaps the default ACL access.
+    await this.chooseControllerRole();
+    for (const { machineId, secret } of devices) {
+      const { error } = (await this.createAccount(machineId, secret)).created;
+      if (error !== undefined && error !== CLIENT_EXISTS) throw commandError('createClient', error);
+      done(machineId, error === undefined);
+    }
+  }
+
+  onReconnected(listener: () => void): void {
+    this.reconnectedListeners.push(listener);
+  }
+
   async removeDevice(machineId: string): Promise<void> {
     const username = checkedMachineId(machineId);
     const deleted = await this.send({ command: 'deleteClient', username });
@@ -239,13 +253,7 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
   /** Accounts holding the shared role or a role of their own machine (made by an older server). */
   async listDevices(): Promise<string[]> {
     const { clients } = ListClientsDataSchema.parse(await this.run({ command: 'listClients', verbose: true }));
-    return clients
-      .filter((client) =>
-        client.roles.some(
-          (role) => role.rolename === CONTROLLER_ROLE || role.rolename === machineRoleName(client.username),
-        ),
-      )
-      .map((client) => client.username);
+    return clients.filter(isControllerAccount).map((client) => client.username);
   }
 
   async close(): Promise<void> {
@@ -281,6 +289,24 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
       acls: [],
     });
     if (created.error !== undefined && created.error !== ROLE_EXISTS) throw commandError('createRole', created.error);
+  }
+
+  /** The broker's answer to making the account, which may exist already. */
+  private async createAccount(machineId: string, secret: string) {
+    const username = checkedMachineId(machineId);
+    if (secret.length === 0) throw new Error('A device secret may not be empty');
+    const rolename = this.sharedRole ? CONTROLLER_ROLE : machineRoleName(username);
+    if (!this.sharedRole) await this.ensureRole(rolename, machineAcls(username));
+    const created = await this.send({
+      command: 'createClient',
+      username,
+      password: secret,
+      // The account works only under the machine's own client ID, so it cannot take over another's session.
+      clientid: username,
+      textname: `Pivot machine ${username}`,
+      roles: [{ rolename }],
+    });
+    return { username, rolename, created };
   }
 
   /** Nothing when there is none: asking costs no write of the plugin's file. */
@@ -380,6 +406,8 @@ export class MosquittoDynamicSecurity implements BrokerAccounts {
         this.subscribed = true;
         for (const resolve of this.subscribedWaiters) resolve();
         this.subscribedWaiters.clear();
+        if (this.everSubscribed) for (const listener of this.reconnectedListeners) listener();
+        this.everSubscribed = true;
       });
     });
     client.on('message', (topic, payload) => {
@@ -453,6 +481,13 @@ function machineAcls(machineId: string): Acl[] {
       { acltype: 'publishClientReceive', topic, allow: true },
     ]),
   ];
+}
+
+/** An account the server made: it holds the shared controllers' role or its machine's own (an older server's). */
+function isControllerAccount(client: z.infer<typeof ClientSchema>): boolean {
+  return client.roles.some(
+    (role) => role.rolename === CONTROLLER_ROLE || role.rolename === machineRoleName(client.username),
+  );
 }
 
 function commandError(command: string, error: string): Error {

@@ -48,6 +48,8 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     device_exists: 'A controller with this ID already has credentials - give it a new secret instead',
     broker_unreachable: 'The message broker cannot be reached - nothing was changed, try again',
     device_id_reserved: "This ID is the server's own on the message broker - give the controller another ID",
+    device_account_foreign:
+      'The message broker has an account of this name that the server did not make - give the controller another ID, or say to take that account over',
     push_endpoint_taken:
       'This browser receives notifications for another account - sign that account out of it first, or unsubscribe it there',
     push_keys_invalid: 'The browser sent push keys that are not valid - subscribe again',
@@ -103,6 +105,8 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     device_exists: 'Sterownik o tym ID ma już dane dostępowe - zamiast tego nadaj mu nowy sekret',
     broker_unreachable: 'Brak połączenia z brokerem wiadomości - nic nie zmieniono, spróbuj ponownie',
     device_id_reserved: 'To ID należy do samego serwera w brokerze wiadomości - nadaj sterownikowi inne ID',
+    device_account_foreign:
+      'Broker wiadomości ma konto o tej nazwie, którego nie utworzył serwer - nadaj sterownikowi inne ID albo wskaż, że to konto ma zostać przejęte',
     push_endpoint_taken:
       'Ta przeglądarka otrzymuje powiadomienia dla innego konta - najpierw wyloguj tam to konto lub wyłącz w nim powiadomienia',
     push_keys_invalid: 'Przeglądarka przesłała nieprawidłowe klucze powiadomień - włącz powiadomienia ponownie',

@@ -6,8 +6,11 @@ import {
   topics,
 } from '@pivot/contracts';
 import { PivotMachine } from '@pivot/simulator';
+import { eq, sql } from 'drizzle-orm';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DeviceSecretBox } from '../../src/modules/devices/device-secret-box';
+import { deviceCredentials } from '../../src/modules/devices/devices.table';
 import type { ApiClient } from '../support/api-client';
 import { registerController } from '../support/devices';
 import { type TestApp, createTestApp } from '../support/test-app';
@@ -181,6 +184,32 @@ describe('the embedded broker lets in only registered controllers, each to its o
     await dropped;
     expect(await refusal({ clientId: id, username: id, password: secret })).toMatch(/Not authorized/i);
     expect((await admin.delete(`/api/device/${id}/`)).status).toBe(404);
+  });
+
+  it('seals, at its next login, the secret of a controller registered before sealing or sealed under another key', async () => {
+    const id = uniqueId('OLDER');
+    const secret = await registerController(t.app, id);
+    const sealedOf = async () => {
+      const [row] = await t.database.db
+        .select({ sealed: deviceCredentials.secretSealed })
+        .from(deviceCredentials)
+        .where(eq(deviceCredentials.machineId, id));
+      return row?.sealed;
+    };
+    expect(await sealedOf()).toMatch(/^v1\./);
+    await t.database.db.execute(sql`update device_credentials set secret_sealed = null where machine_id = ${id}`);
+    expect(await refusal({ clientId: id, username: id, password: 'guess' })).toMatch(/Not authorized/i);
+    expect(await sealedOf()).toBeNull();
+    await connect({ clientId: id, username: id, password: secret });
+    await vi.waitFor(async () => expect(await sealedOf()).toMatch(/^v1\./));
+    expect(await sealedOf()).not.toContain(secret);
+    const underAnotherKey = new DeviceSecretBox('another key of 32 characters....').seal(id, secret);
+    await t.database.db.execute(
+      sql`update device_credentials set secret_sealed = ${underAnotherKey} where machine_id = ${id}`,
+    );
+    await connect({ clientId: `${id}`, username: id, password: secret });
+    await vi.waitFor(async () => expect(await sealedOf()).not.toBe(underAnotherKey));
+    expect(await sealedOf()).toMatch(/^v1\./);
   });
 
   it('keeps the controller calls to administrators, and checks what they are given', async () => {

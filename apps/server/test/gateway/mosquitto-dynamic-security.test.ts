@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { TOPIC_ROOT, machinePermissions, topics } from '@pivot/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ForeignBrokerAccountError } from '../../src/gateway/broker-accounts';
 import { MosquittoDynamicSecurity } from '../../src/gateway/mosquitto-dynamic-security';
 import { type PrivateMosquitto, startPrivateMosquitto } from '../support/private-mosquitto';
 
@@ -50,7 +51,7 @@ describe('MosquittoDynamicSecurity on a private Mosquitto', () => {
     connect(machineId, secrets.get(machineId), clientId);
   const setDevice = async (machineId: string) => {
     const secret = randomBytes(32).toString('base64url');
-    await accounts.setDevice(machineId, secret);
+    await accounts.setDevice(machineId, secret, 'adopt');
     secrets.set(machineId, secret);
     return secret;
   };
@@ -178,6 +179,50 @@ describe('MosquittoDynamicSecurity on a private Mosquitto', () => {
     expect((await connectMachine(machineA)).connected).toBe(true);
   });
 
+  it('restores missing accounts with the secret given, and leaves an existing one and its connection alone', async () => {
+    const machineR = `R-${suffix}`;
+    const restoredSecret = randomBytes(32).toString('base64url');
+    const a = await connectMachine(machineA);
+    const done: [string, boolean][] = [];
+    await accounts.restoreDevices(
+      [
+        { machineId: machineA, secret: 'not-the-current-secret' },
+        { machineId: machineR, secret: restoredSecret },
+      ],
+      (machineId, created) => done.push([machineId, created]),
+    );
+    expect(done).toEqual([
+      [machineA, false],
+      [machineR, true],
+    ]);
+    expect(a.connected).toBe(true);
+    await expectRefused(connect(machineA, 'not-the-current-secret'));
+    expect((await connect(machineR, restoredSecret)).connected).toBe(true);
+    await accounts.removeDevice(machineR);
+  });
+
+  it('leaves an account the operator made as it is, connection and all, unless told to take it over', async () => {
+    const machineH = `H-${suffix}`;
+    await broker.dynsec('createClient', machineH, '-p', 'operator-password');
+    await broker.dynsec('addClientRole', machineH, 'admin');
+    const operator = await connect(machineH, 'operator-password', `operator-${suffix}`);
+    const kicked = vi.fn();
+    operator.on('close', kicked);
+
+    await expect(accounts.setDevice(machineH, 'controller-secret', 'refuse')).rejects.toThrow(
+      ForeignBrokerAccountError,
+    );
+    expect(await broker.dynsec('getClient', machineH)).toMatch(/Roles:\s+admin/);
+    expect(await accounts.listDevices()).not.toContain(machineH);
+    expect((await connect(machineH, 'operator-password', `operator-2-${suffix}`)).connected).toBe(true);
+    expect(kicked).not.toHaveBeenCalled();
+
+    await accounts.setDevice(machineH, 'controller-secret', 'adopt');
+    await expectRefused(connect(machineH, 'operator-password', machineH));
+    expect((await connect(machineH, 'controller-secret', machineH)).connected).toBe(true);
+    await accounts.removeDevice(machineH);
+  });
+
   it('brings an account made by hand, and its role, down to least privilege', async () => {
     const machineC = `C-${suffix}`;
     const handMade = 'hand-made-password';
@@ -290,8 +335,8 @@ describe('MosquittoDynamicSecurity on a private Mosquitto', () => {
       }),
     ).rejects.toThrow('the broker did not answer getDefaultACLAccess within 300 ms');
 
-    await expect(accounts.setDevice(`${machineB}/#`, 'secret')).rejects.toThrow(/not a valid machine ID/);
-    await expect(accounts.setDevice('+', 'secret')).rejects.toThrow(/not a valid machine ID/);
+    await expect(accounts.setDevice(`${machineB}/#`, 'secret', 'refuse')).rejects.toThrow(/not a valid machine ID/);
+    await expect(accounts.setDevice('+', 'secret', 'refuse')).rejects.toThrow(/not a valid machine ID/);
   });
 });
 
@@ -321,7 +366,7 @@ describe('MosquittoDynamicSecurity waiting for the broker', () => {
     const pid = broker.pid()!;
     // A stopped broker still takes the command into its socket, as a busy one does, and answers when it resumes.
     process.kill(pid, 'SIGSTOP');
-    const change = accounts.setDevice(machine, 'slow-answer-secret');
+    const change = accounts.setDevice(machine, 'slow-answer-secret', 'refuse');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     process.kill(pid, 'SIGCONT');
     await expect(change).resolves.toBeUndefined();
@@ -336,7 +381,7 @@ describe('MosquittoDynamicSecurity waiting for the broker', () => {
 
     await broker.stop();
     const started = Date.now();
-    await expect(accounts.setDevice(`T-${suffix}`, 'secret')).rejects.toThrow(
+    await expect(accounts.setDevice(`T-${suffix}`, 'secret', 'refuse')).rejects.toThrow(
       'createClient could not be sent to the broker within 300 ms',
     );
     expect(Date.now() - started).toBeLessThan(2000);
@@ -368,8 +413,8 @@ describe("MosquittoDynamicSecurity on a Mosquitto without the controllers' acl_f
   });
 
   it('gives each controller a role of its own, and refuses it any other subscription', async () => {
-    await accounts.setDevice(machine, 'secret-o');
-    await accounts.setDevice(other, 'secret-p');
+    await accounts.setDevice(machine, 'secret-o', 'refuse');
+    await accounts.setDevice(other, 'secret-p', 'refuse');
     expect(await broker.dynsec('getClient', machine)).toMatch(new RegExp(`Roles:\\s+pivot-machine-${machine}`));
     expect((await accounts.listDevices()).sort()).toEqual([machine, other].sort());
     const client = await mqtt.connectAsync(broker.url, {

@@ -55,6 +55,8 @@ const ADMIN_ONLY = new Set([
   'POST /api/device/',
   'POST /api/device/{machineId}/secret/',
   'DELETE /api/device/{machineId}/',
+  'GET /api/device/accounts/',
+  'POST /api/device/accounts/restore/',
   'GET /api/quarantine/',
   'GET /api/admin/alert-defaults/',
   'PUT /api/admin/alert-defaults/',

@@ -23,8 +23,15 @@ export type PrivateMosquitto = {
   dynsecFile: string;
   /** Its log (every connection, disconnection and dropped message), until it stops. */
   logFile: string;
+  /**
+   * With `serverAccount`: the Pivot server's account in Mosquitto's password_file and acl_file,
+   * which the broker only reads, as docs/operations.md advises: it outlives the plugin's file.
+   */
+  server: { username: string; password: string } | undefined;
   /** Runs `mosquitto_ctrl … dynsec <args>` against this broker as the admin; its standard output. */
   dynsec(...args: string[]): Promise<string>;
+  /** Ends the broker with this signal (SIGTERM saves its state), calls `meanwhile`, and starts it again on its port. */
+  restart(signal: 'SIGTERM' | 'SIGKILL', meanwhile?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -40,7 +47,7 @@ const START_TIMEOUT_MS = 10_000;
 export async function startPrivateMosquitto(
   /** Lines added to its configuration, such as a benchmark's production settings (docs/operations.md). */
   extraConfig: readonly string[] = [],
-  { olderSetup = false }: { olderSetup?: boolean } = {},
+  { olderSetup = false, serverAccount = false }: { olderSetup?: boolean; serverAccount?: boolean } = {},
 ): Promise<PrivateMosquitto> {
   const binaries = findMosquitto();
   const directory = await mkdtemp(path.join(os.tmpdir(), 'pivot-mosquitto-'));
@@ -56,14 +63,23 @@ export async function startPrivateMosquitto(
     await run(binaries.ctrl, ['dynsec', 'init', dynsecFile, admin.username, admin.password]);
     await grantPivotServer(dynsecFile, admin.username, { denyReceivingByDefault: !olderSetup });
     const aclFile = path.join(directory, 'controllers.acl');
-    await writeFile(aclFile, controllerAclFile());
+    const server = serverAccount
+      ? { username: 'pivot-server', password: randomBytes(18).toString('base64url') }
+      : undefined;
+    const brokerConfig = olderSetup ? [...extraConfig] : [`acl_file ${aclFile}`, ...extraConfig];
+    if (server) {
+      const passwordFile = path.join(directory, 'passwords');
+      await writeFile(passwordFile, '', { mode: 0o600 });
+      await run(binaries.passwd, ['-b', passwordFile, server.username, server.password]);
+      brokerConfig.push(`password_file ${passwordFile}`);
+    }
+    await writeFile(aclFile, [controllerAclFile(), ...(server ? serverAclLines(server.username) : [])].join('\n'));
+    const config = path.join(directory, 'mosquitto.conf');
     let port = 0;
     // Another process may take the free port before the broker does: then it exits, and a new port is tried.
     for (let attempt = 1; ; attempt++) {
       port = await freePort();
       await rm(logFile, { force: true });
-      const config = path.join(directory, 'mosquitto.conf');
-      const brokerConfig = olderSetup ? extraConfig : [`acl_file ${aclFile}`, ...extraConfig];
       await writeFile(
         config,
         mosquittoConf({ port, plugin: binaries.plugin, dynsecFile, logFile, extraConfig: brokerConfig }),
@@ -92,7 +108,18 @@ export async function startPrivateMosquitto(
       if (/Error/.test(stderr)) throw new Error(`mosquitto_ctrl dynsec ${args.join(' ')}: ${stderr.trim()}`);
       return stdout;
     };
-    return { url, port, admin, pid: () => broker?.pid, dynsecFile, logFile, dynsec, stop };
+    const restart = async (signal: 'SIGTERM' | 'SIGKILL', meanwhile?: () => Promise<void>) => {
+      const running = broker!;
+      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      running.kill(signal);
+      await exited;
+      await meanwhile?.();
+      broker = spawn(binaries.broker, ['-c', config], { stdio: 'ignore' });
+      broker.on('error', () => undefined);
+      // The admin may be gone with the plugin's file: the server's own account tells it is up.
+      await waitForMqtt(url, server ?? admin, broker);
+    };
+    return { url, port, admin, server, pid: () => broker?.pid, dynsecFile, logFile, dynsec, restart, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -149,20 +176,32 @@ async function grantPivotServer(
   await writeFile(dynsecFile, JSON.stringify(config, null, 2), { mode: 0o600 });
 }
 
-export function findMosquitto(): { broker: string; ctrl: string; plugin: string } {
+/** What docs/operations.md grants the server's own account in the acl_file. */
+function serverAclLines(username: string): string[] {
+  return [
+    `user ${username}`,
+    `topic readwrite ${TOPIC_ROOT}/#`,
+    'topic readwrite $CONTROL/dynamic-security/#',
+    `topic read $share/+/${TOPIC_ROOT}/#`,
+    '',
+  ];
+}
+
+export function findMosquitto(): { broker: string; ctrl: string; plugin: string; passwd: string } {
   const searchPath = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin'];
   const find = (candidates: string[]) => candidates.find((candidate) => existsSync(candidate));
   const broker = find(searchPath.map((folder) => path.join(folder, 'mosquitto')));
   const ctrl = find(searchPath.map((folder) => path.join(folder, 'mosquitto_ctrl')));
+  const passwd = find(searchPath.map((folder) => path.join(folder, 'mosquitto_passwd')));
   const plugin = find(
     ['/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib', '/usr/local/lib'].map((folder) =>
       path.join(folder, 'mosquitto_dynamic_security.so'),
     ),
   );
-  if (!broker || !ctrl || !plugin) {
+  if (!broker || !ctrl || !plugin || !passwd) {
     throw new Error('Mosquitto 2 with its dynamic-security plugin is missing: run `bash scripts/ensure-mosquitto.sh`.');
   }
-  return { broker, ctrl, plugin };
+  return { broker, ctrl, plugin, passwd };
 }
 
 /** A port nobody listens on now; the broker takes it a moment later. */

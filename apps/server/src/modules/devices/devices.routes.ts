@@ -1,4 +1,5 @@
 import {
+  BrokerAccountsStatusSchema,
   DeviceListResponseSchema,
   DeviceParamsSchema,
   DeviceSecretResponseSchema,
@@ -9,7 +10,10 @@ import { z } from 'zod';
 import { clientInfo, signedIn } from '../../http/request-context';
 import type { DevicesService } from './devices.service';
 
-/** The administrators' calls: list controllers, register one, give it a new secret, remove it. */
+/**
+ * The administrators' calls: list controllers, register one, give it a new secret, remove it;
+ * give the broker back the accounts it lost, and watch that.
+ */
 export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> = async (app, { devices }) => {
   const admin = { access: 'admin' as const };
 
@@ -26,9 +30,24 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> =
       schema: { tags: ['devices'], body: RegisterDeviceBodySchema, response: { 201: DeviceSecretResponseSchema } },
     },
     async (request, reply) => {
-      const created = await devices.register(signedIn(request).user, request.body.machineId, clientInfo(request));
+      const { machineId, adoptBrokerAccount } = request.body;
+      const created = await devices.register(signedIn(request).user, machineId, clientInfo(request), {
+        adoptBrokerAccount,
+      });
       return reply.status(201).send(created);
     },
+  );
+
+  app.get(
+    '/device/accounts/',
+    { config: admin, schema: { tags: ['devices'], response: { 200: BrokerAccountsStatusSchema } } },
+    async () => devices.accountsStatus(),
+  );
+
+  app.post(
+    '/device/accounts/restore/',
+    { config: admin, schema: { tags: ['devices'], response: { 202: BrokerAccountsStatusSchema } } },
+    async (_request, reply) => reply.status(202).send(devices.startRestoringAccounts()),
   );
 
   app.post(

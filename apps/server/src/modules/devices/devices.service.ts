@@ -1,14 +1,19 @@
-import type { Device, DeviceSecretResponse } from '@pivot/contracts';
+import type { BrokerAccountsStatus, Device, DeviceSecretResponse } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
-import type { BrokerAccounts } from '../../gateway/broker-accounts';
+import { type BrokerAccounts, ForeignBrokerAccountError } from '../../gateway/broker-accounts';
 import type { BrokerPolicy, DeviceDirectory } from '../../gateway/broker-policy';
 import type { MqttGateway } from '../../gateway/mqtt-gateway';
+import type { HealthProblem } from '../../http/health';
 import type { ClientInfo, SignedInUser } from '../../http/request-context';
 import { hashToken, randomToken, sameSecret } from '../../secrets';
+import { RepeatingJob } from '../../time/repeating-job';
 import type { LogsService } from '../logs';
+import type { AccountsCheck, BrokerAccountRestoration, RestorationProgress } from './broker-account-restoration';
+import type { DeviceSecretBox } from './device-secret-box';
 import {
+  type StoredSecret,
   deleteDevice,
   findDevice,
   insertDevice,
@@ -16,7 +21,8 @@ import {
   listMachineIds,
   markConnected,
   markRefused,
-  replaceSecretHash,
+  replaceSecret,
+  resealSecret,
 } from './devices.repository';
 import type { DeviceRow } from './devices.table';
 
@@ -28,8 +34,11 @@ export type DevicesDeps = {
   gateway: Pick<MqttGateway, 'watchControllers' | 'announceControllersChanged' | 'reportOffline'>;
   /** Mosquitto's dynamic security, where the broker keeps the accounts itself. */
   accounts: BrokerAccounts | undefined;
+  /** Compares the broker's accounts with the registered controllers and restores the missing; with `accounts`. */
+  restoration: BrokerAccountRestoration | undefined;
   /** Drops a live connection: the embedded broker's way, or EMQX's API. */
   disconnect: ((machineId: string) => Promise<void>) | undefined;
+  secretBox: DeviceSecretBox;
   logger: FastifyBaseLogger;
 };
 
@@ -41,6 +50,8 @@ const REFRESH_MS = 60_000;
 /** A refused connection is written to the controller's row at most this often, and to the activity log less often still. */
 const REFUSAL_MARK_MS = 60_000;
 const REFUSAL_LOG_MS = 10 * 60_000;
+/** How often the broker's accounts are compared with the registered controllers (docs/operations.md). */
+export const ACCOUNTS_CHECK_MS = 30_000;
 
 /**
  * Machine controllers' credentials: registered by an administrator (the secret is shown once),
@@ -54,13 +65,38 @@ export class DevicesService implements DeviceDirectory {
   /** The read of the registered controllers under way, and whether another is due after it. */
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
+  /** The broker's accounts compared with the registered controllers, at start and every ACCOUNTS_CHECK_MS. */
+  private readonly accountsCheck: RepeatingJob;
+  private lastCheck: AccountsCheck | undefined;
+  /** Whether the last run found another process at it, and so did nothing. */
+  private lastRunBusy = false;
+  /** Comparisons asked for and not finished yet, the one under way included. */
+  private checksAskedFor = 0;
+  private lastCheckFailure: string | undefined;
+  /** The controllers the activity log was last told could not be restored, so it is told once per change. */
+  private loggedUnrestorable = '';
 
-  constructor(private readonly deps: DevicesDeps) {}
+  constructor(private readonly deps: DevicesDeps) {
+    this.accountsCheck = new RepeatingJob(() => this.checkAccounts(), {
+      everyMs: ACCOUNTS_CHECK_MS,
+      onError: (error) =>
+        deps.logger.warn({ err: error }, "comparing the broker's accounts with the controllers failed"),
+    });
+  }
 
-  /** Reads the registered IDs, again when any instance changes them, and every minute besides. */
+  /**
+   * Reads the registered IDs, again when any instance changes them, and every minute besides; and
+   * starts comparing the broker's accounts with them, without waiting: restoring a fleet's
+   * accounts takes minutes.
+   */
   async start(): Promise<void> {
     await this.refresh();
-    await this.removeOrphanAccounts();
+    if (this.deps.restoration) {
+      void this.askForCheck().catch(() => undefined);
+      this.accountsCheck.start();
+      // A broker back from a restart may have come back without its accounts file.
+      this.deps.accounts?.onReconnected(() => void this.askForCheck().catch(() => undefined));
+    }
     this.deps.gateway.watchControllers(() => {
       this.refresh().catch((error: unknown) =>
         this.deps.logger.warn({ err: error }, 'reading the registered controllers failed'),
@@ -73,8 +109,9 @@ export class DevicesService implements DeviceDirectory {
     }, REFRESH_MS).unref();
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     clearInterval(this.refreshTimer);
+    await this.accountsCheck.stop();
   }
 
   admits(machineId: string): boolean {
@@ -84,7 +121,16 @@ export class DevicesService implements DeviceDirectory {
   async verify(machineId: string, secret: string): Promise<'accepted' | 'refused' | 'unknown'> {
     const device = await findDevice(this.deps.db, machineId);
     if (!device) return 'unknown';
-    return sameSecret(hashToken(secret), device.secretHash) ? 'accepted' : 'refused';
+    const secretHash = hashToken(secret);
+    if (!sameSecret(secretHash, device.secretHash)) return 'refused';
+    // Registered before secrets were sealed, or sealed under a key no longer set (a backup restored
+    // into another data folder): its login gives the server its secret to seal again.
+    const { secretSealed } = device;
+    if (secretSealed === null || this.deps.secretBox.open(machineId, secretSealed) === undefined) {
+      const stored = this.stored(machineId, secret);
+      this.background(resealSecret(this.deps.db, machineId, stored, secretSealed), 'sealing a secret');
+    }
+    return 'accepted';
   }
 
   connected(machineId: string, address: string): void {
@@ -119,15 +165,23 @@ export class DevicesService implements DeviceDirectory {
     return rows.map((row) => presentDevice(row, onBroker?.has(row.machineId) ?? true));
   }
 
-  /** A new controller: its secret is made here and returned this once. */
-  async register(actor: SignedInUser, machineId: string, client: ClientInfo): Promise<DeviceSecretResponse> {
+  /**
+   * A new controller: its secret is made here and returned this once. An account of its name on
+   * the broker that the server did not make is refused unless `adoptBrokerAccount` says to take it over.
+   */
+  async register(
+    actor: SignedInUser,
+    machineId: string,
+    client: ClientInfo,
+    { adoptBrokerAccount = false }: { adoptBrokerAccount?: boolean } = {},
+  ): Promise<DeviceSecretResponse> {
     if (this.deps.policy.isReserved(machineId)) throw new AppError('device_id_reserved');
     const secret = randomToken();
     const device = await this.deps.db.transaction(async (tx) => {
-      const row = await insertDevice(tx, machineId, hashToken(secret));
+      const row = await insertDevice(tx, machineId, this.stored(machineId, secret));
       if (!row) throw new AppError('device_exists');
       await this.deps.logs.record(tx, this.entry('device_secret_created', actor, machineId, client));
-      await this.onBroker((accounts) => accounts.setDevice(machineId, secret));
+      await this.onBroker((accounts) => accounts.setDevice(machineId, secret, adoptBrokerAccount ? 'adopt' : 'refuse'));
       return row;
     });
     this.registered.add(machineId);
@@ -139,10 +193,11 @@ export class DevicesService implements DeviceDirectory {
   async replaceSecret(actor: SignedInUser, machineId: string, client: ClientInfo): Promise<DeviceSecretResponse> {
     const secret = randomToken();
     const device = await this.deps.db.transaction(async (tx) => {
-      const row = await replaceSecretHash(tx, machineId, hashToken(secret));
+      const row = await replaceSecret(tx, machineId, this.stored(machineId, secret));
       if (!row) throw new AppError('device_not_found');
       await this.deps.logs.record(tx, this.entry('device_secret_replaced', actor, machineId, client));
-      await this.onBroker((accounts) => accounts.setDevice(machineId, secret));
+      // A registered controller's account is the server's, whatever became of it on the broker.
+      await this.onBroker((accounts) => accounts.setDevice(machineId, secret, 'adopt'));
       return row;
     });
     await this.dropConnection(machineId);
@@ -174,20 +229,104 @@ export class DevicesService implements DeviceDirectory {
   }
 
   /**
-   * A broker account with no registered controller behind it: made for a registration whose
-   * transaction never committed (the server stopped between the two). Nobody was shown its
-   * secret, so it only stands open; it goes.
+   * Compares the broker's accounts with the registered controllers now (after a check under way)
+   * and gives back what the broker lost; its figures, or 'busy' when another process was at it.
    */
-  private async removeOrphanAccounts(): Promise<void> {
-    const { accounts, logger } = this.deps;
-    if (!accounts) return;
+  async restoreAccounts(): Promise<AccountsCheck | 'busy' | undefined> {
+    await this.askForCheck();
+    return this.lastRunBusy ? 'busy' : this.lastCheck;
+  }
+
+  /** The administrator's button: a comparison is started, and its status answered at once; it is watched through `accountsStatus`. */
+  startRestoringAccounts(): BrokerAccountsStatus {
+    if (this.deps.restoration) void this.askForCheck().catch(() => undefined);
+    return this.accountsStatus();
+  }
+
+  accountsStatus(): BrokerAccountsStatus {
+    const check = this.lastCheck;
+    return {
+      managed: this.deps.restoration !== undefined,
+      running: this.checksAskedFor > 0,
+      progress: this.restorationProgress() ?? null,
+      lastCheck: check
+        ? { at: check.at, missing: check.missing, restored: check.restored, unrestorable: check.unrestorable.length }
+        : null,
+    };
+  }
+
+  /** How far a restoration under way in this process has come. */
+  restorationProgress(): RestorationProgress | undefined {
+    return this.deps.restoration?.progress();
+  }
+
+  private async askForCheck(): Promise<void> {
+    this.checksAskedFor += 1;
     try {
-      const orphans = (await accounts.listDevices()).filter((machineId) => !this.registered.has(machineId));
-      for (const machineId of orphans) await accounts.removeDevice(machineId);
-      if (orphans.length > 0) logger.info({ orphans }, 'removed broker accounts of controllers not registered');
-    } catch (error) {
-      logger.warn({ err: error }, "checking the broker's accounts against the registered controllers failed");
+      await this.accountsCheck.runNow();
+    } finally {
+      this.checksAskedFor -= 1;
     }
+  }
+
+  /** What /api/health says of the broker's accounts. */
+  accountProblems(): HealthProblem[] {
+    const progress = this.restorationProgress();
+    if (progress) {
+      return [
+        {
+          code: 'broker_accounts_missing',
+          message: `the broker lost controllers' accounts: ${progress.done} of ${progress.total} made again so far`,
+        },
+      ];
+    }
+    if (this.lastCheckFailure !== undefined) {
+      return [
+        {
+          code: 'broker_accounts_unchecked',
+          message: `the broker's accounts cannot be compared with the controllers (is the server's own broker account refused?): ${this.lastCheckFailure}`,
+        },
+      ];
+    }
+    const unrestorable = this.lastCheck?.unrestorable.length ?? 0;
+    if (unrestorable === 0) return [];
+    return [
+      {
+        code: 'broker_accounts_missing',
+        message: `${unrestorable} controllers have no account on the broker and the server cannot give theirs back: give each a new secret (Admin → Machines → Controllers)`,
+      },
+    ];
+  }
+
+  private async checkAccounts(): Promise<void> {
+    const { restoration } = this.deps;
+    if (!restoration) return;
+    try {
+      const check = await restoration.run();
+      this.lastCheckFailure = undefined;
+      this.lastRunBusy = check === 'busy';
+      if (check === 'busy') return;
+      this.lastCheck = check;
+      await this.tellAdministrators(check);
+    } catch (error) {
+      this.lastCheckFailure = error instanceof Error ? error.message : String(error);
+      throw error;
+    }
+  }
+
+  /** An entry in the activity log when accounts were made again, or when the ones that cannot be change. */
+  private async tellAdministrators(check: AccountsCheck): Promise<void> {
+    const unrestorable = check.unrestorable.join(',');
+    if (check.restored === 0 && unrestorable === this.loggedUnrestorable) return;
+    this.loggedUnrestorable = unrestorable;
+    if (check.missing === 0) return;
+    await this.deps.logs.record(this.deps.db, {
+      eventType: 'broker_accounts_lost',
+      actorUserId: null,
+      event: String(check.missing),
+      details: String(check.restored),
+      ip: '',
+    });
   }
 
   /**
@@ -221,6 +360,7 @@ export class DevicesService implements DeviceDirectory {
     try {
       await change(accounts);
     } catch (error) {
+      if (error instanceof ForeignBrokerAccountError) throw new AppError('device_account_foreign');
       this.deps.logger.error({ err: error }, "changing a controller's account on the broker failed");
       throw new AppError('broker_unreachable');
     }
@@ -234,6 +374,10 @@ export class DevicesService implements DeviceDirectory {
       this.deps.logger.warn({ err: error }, "reading the broker's accounts failed");
       return undefined;
     }
+  }
+
+  private stored(machineId: string, secret: string): StoredSecret {
+    return { secretHash: hashToken(secret), secretSealed: this.deps.secretBox.seal(machineId, secret) };
   }
 
   private entry(

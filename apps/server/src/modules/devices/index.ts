@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
+import { BrokerAccountRestoration } from './broker-account-restoration';
 import { brokerQuestionsRoutes } from './broker-questions.routes';
+import { DeviceSecretBox, deviceSecretKey } from './device-secret-box';
 import { devicesRoutes } from './devices.routes';
 import { DevicesService } from './devices.service';
 
@@ -12,6 +14,8 @@ declare module 'fastify' {
 }
 
 export type { DevicesService } from './devices.service';
+export { BrokerAccountRestoration } from './broker-account-restoration';
+export { DeviceSecretBox, deviceSecretKey } from './device-secret-box';
 
 /**
  * Machine controllers' credentials for the broker: administrators register a controller and get
@@ -19,21 +23,37 @@ export type { DevicesService } from './devices.service';
  * controllers' reports are taken (docs/protocol.md, "Security").
  */
 export const devicesModule = fp(
-  async (app: FastifyInstance, config: Pick<Config, 'mqttDeviceAuth' | 'mqttAuthHttpSecret'>) => {
+  async (
+    app: FastifyInstance,
+    config: Pick<Config, 'mqttDeviceAuth' | 'mqttAuthHttpSecret' | 'deviceSecretKey' | 'dataDir'>,
+  ) => {
+    const secretBox = new DeviceSecretBox(await deviceSecretKey(config.deviceSecretKey, config.dataDir));
+    const accounts = app.brokerAccounts;
     const devices = new DevicesService({
       db: app.database.db,
       logs: app.logs,
       policy: app.brokerPolicy,
       gateway: app.gateway,
-      accounts: app.brokerAccounts,
+      accounts,
+      restoration:
+        accounts &&
+        new BrokerAccountRestoration({
+          db: app.database.db,
+          databaseKind: app.database.kind,
+          accounts,
+          box: secretBox,
+          logger: app.log,
+        }),
       disconnect: app.disconnectDevice,
+      secretBox,
       logger: app.log,
     });
     app.decorate('devices', devices);
     // Read now, before the gateway subscribes on ready: the retained reports that arrive first are judged by the table.
     await devices.start();
     app.brokerPolicy.trust(devices);
-    app.addHook('onClose', async () => devices.stop());
+    app.health.check(() => devices.accountProblems());
+    app.addHook('onClose', () => devices.stop());
     await app.register(devicesRoutes, { prefix: '/api', devices });
     if (config.mqttDeviceAuth === 'http' && config.mqttAuthHttpSecret) {
       await app.register(brokerQuestionsRoutes, {
@@ -43,5 +63,5 @@ export const devicesModule = fp(
       });
     }
   },
-  { name: 'devices', dependencies: ['database', 'machine-gateway', 'authentication', 'logs'] },
+  { name: 'devices', dependencies: ['database', 'machine-gateway', 'authentication', 'logs', 'health'] },
 );

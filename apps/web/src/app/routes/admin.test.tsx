@@ -1,4 +1,5 @@
 import {
+  BrokerAccountsStatusSchema,
   type Device,
   DeviceListResponseSchema,
   DeviceSecretResponseSchema,
@@ -64,6 +65,13 @@ class FakeServer {
     }
     const secretOf = (id: string) =>
       DeviceSecretResponseSchema.parse({ device: this.devices.get(id), secret: this.newSecret() });
+    // As on the embedded broker: the server keeps no broker accounts, so none can go missing.
+    if (method === 'GET' && path === '/api/device/accounts/') {
+      return [
+        200,
+        BrokerAccountsStatusSchema.parse({ managed: false, running: false, progress: null, lastCheck: null }),
+      ];
+    }
     const id = /^\/api\/device\/([^/]+)\//.exec(path)?.[1];
     if (method === 'GET' && path === '/api/sprinkler/list/') {
       const data = this.machines.map((sprinkler) => ({ sprinkler, users: [] }));
@@ -78,9 +86,13 @@ class FakeServer {
       return [200, DeviceListResponseSchema.parse([...this.devices.values()])];
     }
     if (method === 'POST' && path === '/api/device/') {
-      const { machineId } = RegisterDeviceBodySchema.parse(body);
+      const { machineId, adoptBrokerAccount } = RegisterDeviceBodySchema.parse(body);
       if (this.devices.has(machineId)) return [409, { code: 'device_exists', message: 'exists' }];
       if (machineId === 'pivot-server') return [409, { code: 'device_id_reserved', message: 'reserved' }];
+      // An account the broker's operator made by hand, not the server.
+      if (machineId === 'operator-bridge' && !adoptBrokerAccount) {
+        return [409, { code: 'device_account_foreign', message: 'foreign' }];
+      }
       this.devices.set(machineId, device(machineId, { createdAt: Date.now(), secretCreatedAt: Date.now() }));
       return [201, secretOf(machineId)];
     }
@@ -160,7 +172,9 @@ describe('the controllers of the admin machines screen', () => {
     const lost = await controllerRow('PUMP-9');
     expect(lost).toHaveTextContent('Machine not added yet');
     expect(lost).toHaveTextContent('Never connected');
-    expect(lost).toHaveTextContent("The broker has lost this controller's account: give it a new secret");
+    expect(lost).toHaveTextContent(
+      'The broker has no account for this controller: the server makes it again, or, if it cannot, give it a new secret',
+    );
 
     const machines = screen.getByRole('table', { name: 'Machines' });
     const machineRow = (name: string) => within(machines).getByText(name).closest('tr')!;
@@ -287,6 +301,27 @@ describe('the controllers of the admin machines screen', () => {
       expect.stringContaining("This ID is the server's own on the message broker."),
     );
     expect(toast).not.toHaveTextContent('already registered');
+  });
+
+  it("tells an ID that names the broker operator's own account, and takes it over only when told to", async () => {
+    const user = await renderScreen();
+    await within(controllers()).findByText('No controller matches');
+    await user.click(screen.getByRole('button', { name: 'Register controller' }));
+    const form = screen.getByRole('dialog', { name: 'Register a controller' });
+    await user.type(within(form).getByLabelText('Machine ID'), 'operator-bridge');
+    await user.click(within(form).getByRole('button', { name: 'Register' }));
+
+    expect(await within(form).findByRole('alert')).toHaveTextContent("Account made by the broker's operator");
+    expect(within(form).getByLabelText('Machine ID')).toHaveAccessibleDescription(
+      expect.stringContaining('made by its operator, not by the server'),
+    );
+    const takeOver = within(form).getByRole('checkbox', { name: /Take over the broker's account operator-bridge/ });
+    expect(takeOver).not.toBeChecked();
+    await user.click(takeOver);
+    await user.click(within(form).getByRole('button', { name: 'Register' }));
+
+    expect(await screen.findByRole('dialog', { name: 'Controller operator-bridge registered' })).toBeInTheDocument();
+    expect(server.calls.filter((call) => call === 'POST /api/device/')).toHaveLength(2);
   });
 
   it('tells an unreachable broker (503) in Polish, and shows no secret', async () => {

@@ -8,6 +8,7 @@ export const adminKeys = {
   /** Every machine at once (not a page), to name each registered controller's machine. */
   allSprinklers: ['admin', 'all-sprinklers'] as const,
   devices: ['admin', 'devices'] as const,
+  brokerAccounts: ['admin', 'broker-accounts'] as const,
   quarantine: ['admin', 'quarantine'] as const,
   alertDefaults: ['admin', 'alert-defaults'] as const,
   backupStatus: ['admin', 'backup-status'] as const,

@@ -7,8 +7,12 @@ import { refreshAfterAdminChange } from './admin-keys';
 export const registerDeviceInputSchema = RegisterDeviceBodySchema;
 export type RegisterDeviceInput = z.input<typeof registerDeviceInputSchema>;
 
-/** Why an ID cannot be registered, to be told on its field: taken by a controller, or the server's own. */
-export type RefusedDeviceId = 'device_exists' | 'device_id_reserved';
+/**
+ * Why an ID cannot be registered, to be told on its field: taken by a controller, the server's
+ * own, or an account on the broker the server did not make (taken over only when asked to).
+ */
+export type RefusedDeviceId = 'device_exists' | 'device_id_reserved' | 'device_account_foreign';
+const REFUSED_IDS: readonly string[] = ['device_exists', 'device_id_reserved', 'device_account_foreign'];
 
 /** What registering gave: the controller with its one-time secret, or why the ID was refused (for its field). */
 export type RegisterDeviceResult =
@@ -29,7 +33,7 @@ export async function registerDevice(input: RegisterDeviceInput): Promise<Regist
   await refreshAfterAdminChange();
   if (!result.ok) {
     const code = result.failure.error?.code;
-    return { ok: false, refusedId: code === 'device_exists' || code === 'device_id_reserved' ? code : null };
+    return { ok: false, refusedId: code && REFUSED_IDS.includes(code) ? (code as RefusedDeviceId) : null };
   }
   return { ok: true, created: result.data };
 }

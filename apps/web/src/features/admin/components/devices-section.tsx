@@ -12,6 +12,7 @@ import { adminKeys } from '../api/admin-keys';
 import { useSprinklerNamesByInternalId } from '../api/get-all-sprinklers';
 import { getDevices } from '../api/get-devices';
 import { useDeviceActions } from '../hooks/use-device-actions';
+import { BrokerAccountsPanel } from './broker-accounts-panel';
 import { DeviceSecretDialog } from './device-secret-dialog';
 import { RegisterDeviceButton } from './register-device-button';
 
@@ -156,7 +157,10 @@ export function DevicesSection() {
           </h2>
           <p className="text-ink-muted">{t('admin.devices.description')}</p>
         </div>
-        <RegisterDeviceButton />
+        <div className="flex flex-wrap items-center gap-3">
+          <BrokerAccountsPanel />
+          <RegisterDeviceButton />
+        </div>
       </header>
       <DataTable
         label={t('admin.devices.tableLabel')}

@@ -1,6 +1,7 @@
 import { type DeviceSecretResponse, RegisterDeviceBodySchema } from '@pivot/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CheckboxField } from '@/ui/form/checkbox-field';
 import { FormDialog } from '@/ui/form-dialog';
 import { type RefusedDeviceId, useRegisterDevice } from '../api/register-device';
 import { MachineIdField } from './machine-id-field';
@@ -16,7 +17,8 @@ export type RegisterDeviceDialogProps = {
 
 /**
  * Asks for the ID of the machine whose controller is registered, checked as the server checks
- * it. A taken or reserved ID keeps the form open with its message on the field.
+ * it. A taken or reserved ID keeps the form open with its message on the field; an ID that names
+ * an account of the broker's own (the operator's) also offers to take that account over.
  */
 export function RegisterDeviceDialog({ initialMachineId = '', onRegistered, onClose }: RegisterDeviceDialogProps) {
   const { t } = useTranslation();
@@ -24,21 +26,24 @@ export function RegisterDeviceDialog({ initialMachineId = '', onRegistered, onCl
   const [machineId, setMachineId] = useState(initialMachineId);
   const [submitted, setSubmitted] = useState(false);
   const [refused, setRefused] = useState<{ machineId: string; why: RefusedDeviceId } | null>(null);
+  const [adopt, setAdopt] = useState(false);
   const trimmed = machineId.trim();
+  const foreign = refused?.why === 'device_account_foreign' && trimmed === refused.machineId;
 
   const idError = (() => {
     if (trimmed === '') return t('form.required');
     if (!machineIdSchema.safeParse(trimmed).success) return t('admin.devices.registerForm.invalidId');
-    if (trimmed !== refused?.machineId) return undefined;
-    return refused.why === 'device_exists'
-      ? t('errors.code.device_exists.message')
-      : t('errors.code.device_id_reserved.message');
+    if (trimmed !== refused?.machineId || (foreign && adopt)) return undefined;
+    return t(`errors.code.${refused.why}.message`);
   })();
 
   const submit = async () => {
     setSubmitted(true);
     if (idError) return;
-    const result = await register.run({ machineId: trimmed });
+    const result = await register.run({
+      machineId: trimmed,
+      ...(foreign && adopt ? { adoptBrokerAccount: true } : {}),
+    });
     if (result.ok) onRegistered(result.created);
     else if (result.refusedId) setRefused({ machineId: trimmed, why: result.refusedId });
   };
@@ -61,6 +66,13 @@ export function RegisterDeviceDialog({ initialMachineId = '', onRegistered, onCl
         error={submitted ? idError : undefined}
         className="font-mono"
       />
+      {foreign && (
+        <CheckboxField
+          label={t('admin.devices.registerForm.adoptBrokerAccount', { id: trimmed })}
+          checked={adopt}
+          onChange={(event) => setAdopt(event.target.checked)}
+        />
+      )}
     </FormDialog>
   );
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "device_credentials" ADD COLUMN "secret_sealed" text;
