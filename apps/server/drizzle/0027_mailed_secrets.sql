@@ -1,7 +1,7 @@
 ALTER TABLE "link_tokens" ALTER COLUMN "token_hash" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "mail_outbox" ADD COLUMN "secret_issuer" text;--> statement-breakpoint
 ALTER TABLE "mail_outbox" ADD COLUMN "secret_for" integer;--> statement-breakpoint
--- Mails queued before held their link's token in their text and HTML (docs/decisions/0005-mailed-secrets.md).
+-- Mails queued before held their link's token in their text and HTML (docs/decisions/0006-mailed-secrets.md).
 -- A mail still to send whose link is still wanted is found by its token's hash and will get a new token as it is sent.
 WITH "queued" AS (
   SELECT "id", (regexp_match("text", '/(?:activation|set-password)/[0-9]+/([A-Za-z0-9_-]{43})'))[1] AS "token"

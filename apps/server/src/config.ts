@@ -241,7 +241,7 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
     mqttAuthHttpSecret: values.MQTT_AUTH_HTTP_SECRET,
     /**
      * Seals each controller's secret so the server can give a broker that lost its accounts every
-     * one back (docs/decisions/0005-device-secrets-sealed.md); kept in DATA_DIR when not given.
+     * one back (docs/decisions/0007-device-secrets-sealed.md); kept in DATA_DIR when not given.
      */
     deviceSecretKey: values.DEVICE_SECRET_KEY,
     /** EMQX's REST API, to drop a controller's connection after a new secret or a removal. */

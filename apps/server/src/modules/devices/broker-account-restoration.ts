@@ -23,7 +23,7 @@ export type RestorationProgress = { done: number; total: number };
 
 /**
  * The server's database is the source of truth for the broker's accounts
- * (docs/decisions/0005-device-secrets-sealed.md): this compares the accounts the broker holds with
+ * (docs/decisions/0007-device-secrets-sealed.md): this compares the accounts the broker holds with
  * the registered controllers, makes again each one it lacks from the controller's sealed secret,
  * and removes accounts nobody registered. One process at a time does it (an advisory lock on
  * PostgreSQL), so the instances, the button and `npm run broker:reprovision` may all ask at once.

@@ -10,7 +10,7 @@ const IV_BYTES = 12;
 
 /**
  * Controllers' secrets sealed with AES-256-GCM, so that the server can give a broker that lost its
- * accounts every one back (docs/decisions/0005-device-secrets-sealed.md). The machine ID is the
+ * accounts every one back (docs/decisions/0007-device-secrets-sealed.md). The machine ID is the
  * additional data: a sealed secret copied to another controller's row does not open there.
  */
 export class DeviceSecretBox {

@@ -3,7 +3,7 @@ import type { OutgoingMail } from './mail-transport';
 
 /**
  * What a mail's body holds where its link's secret goes, in the outbox and in every backup of it:
- * the secret itself is made by its issuer only as the mail is sent (docs/decisions/0005-mailed-secrets.md).
+ * the secret itself is made by its issuer only as the mail is sent (docs/decisions/0006-mailed-secrets.md).
  */
 export const SECRET_PLACEHOLDER = '{{secret}}';
 
