@@ -57,8 +57,7 @@ async function appliedMigration(db: Queryable): Promise<BackupManifest['migratio
   );
   const journal = await readJournal(MIGRATIONS_FOLDER);
   const entry = journal.entries.find((candidate) => String(candidate.when) === latest?.created_at);
-  if (!entry)
-    throw new Error('the database has a migration this version does not know: back it up with its own version');
+  if (!entry) throw new BackupFileError('backup_database_ahead');
   return { index: entry.idx, tag: entry.tag };
 }
 

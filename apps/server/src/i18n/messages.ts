@@ -173,6 +173,7 @@ type OperatorTexts = {
   backup_payload_unreadable: (p: { reason: string }) => string;
   backup_changed_while_read: (p: { file: string }) => string;
   backup_from_newer_version: (p: { migration: string }) => string;
+  backup_database_ahead: () => string;
   backup_line_unreadable: () => string;
   backup_unexpected_table: (p: { table: string }) => string;
   backup_row_count_mismatch: (p: { table: string; rows: number; expected: number }) => string;
@@ -238,6 +239,8 @@ const OPERATOR_MESSAGES: Record<Language, OperatorTexts> = {
     backup_changed_while_read: ({ file }) => `${file} changed while it was being read: use a copy no one writes to.`,
     backup_from_newer_version: ({ migration }) =>
       `This backup was made by a newer version of Pivot (its database has migration ${migration}, which this version does not know): restore it with that version or newer.`,
+    backup_database_ahead: () =>
+      'The database has a migration this version does not know: back it up with the version of Pivot it belongs to.',
     backup_line_unreadable: () =>
       'The backup holds a line this version cannot read: it is damaged or from a newer version.',
     backup_unexpected_table: ({ table }) =>
@@ -319,6 +322,8 @@ const OPERATOR_MESSAGES: Record<Language, OperatorTexts> = {
       `${file} zmienił się w trakcie odczytu: użyj kopii, do której nikt nie zapisuje.`,
     backup_from_newer_version: ({ migration }) =>
       `Tę kopię wykonała nowsza wersja Pivot (jej baza ma migrację ${migration}, której ta wersja nie zna): odtwórz ją tą wersją lub nowszą.`,
+    backup_database_ahead: () =>
+      'Baza ma migrację, której ta wersja nie zna: wykonaj kopię tą wersją Pivot, do której należy.',
     backup_line_unreadable: () =>
       'Kopia zawiera wiersz, którego ta wersja nie potrafi odczytać: jest uszkodzona albo pochodzi z nowszej wersji.',
     backup_unexpected_table: ({ table }) =>

@@ -428,10 +428,10 @@ describe('npm run restore', () => {
       expect(await targetCounts()).toEqual(TARGET_COUNTS);
     });
 
-    it('speaks English when told --lang en, whatever the locale says', async () => {
+    it('speaks English when told --lang en, whatever the locale says (and takes no option for the file)', async () => {
       const file = path.join(folder, 'tampered-en.pivotbackup');
       await writeFile(file, await sealBroken());
-      const { code, stderr } = await runCommand(['restore', file, '--force', '--lang', 'en'], '', {
+      const { code, stderr } = await runCommand(['restore', '--lang', 'en', file, '--force'], '', {
         LC_ALL: 'pl_PL.UTF-8',
         LANG: 'pl_PL.UTF-8',
       });
