@@ -356,7 +356,7 @@ const OPERATOR_MESSAGES: Record<Language, OperatorTexts> = {
     backup_taken_line: ({ takenAt, version, migration }) =>
       `  wykonana:     ${takenAt} przez wersję ${version} (${migration})`,
     backup_machines_line: ({ machines, rows, tables }) =>
-      `  maszyny:      ${machines}, wierszy: ${rows} w tabelach: ${tables}`,
+      `  maszyny:      ${machines}; wiersze: ${rows}, tabele: ${tables}`,
     backup_files_line: ({ files }) => `  pliki:        ${files.join(', ') || 'brak'}`,
     backup_encrypted_line: () => '  zaszyfrowana: tak (AES-256-GCM, scrypt)',
     backup_unencrypted_line: () => `  zaszyfrowana: nie: zawiera skróty haseł i ${CLEAR_SECRETS.pl}`,
