@@ -4,6 +4,7 @@ import { open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { Language } from '@pivot/contracts';
 import { pipeline } from 'node:stream/promises';
 import {
   BACKUP_HEADER_BYTES,
@@ -17,6 +18,8 @@ import {
 import { proveBackup, restoreBackup, takeBackup } from './backup/backups';
 import { type Config, ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
+import { commandLanguage, languageOption, withoutLanguageOption } from './i18n/command-language';
+import { operatorMessage } from './i18n/messages';
 import { readLocalBackupEndpoint, recordBackup } from './modules/backups';
 
 /*
@@ -25,21 +28,25 @@ import { readLocalBackupEndpoint, recordBackup } from './modules/backups';
  * DATABASE_URL, BACKUP_PASSPHRASE). On PostgreSQL they open the database themselves, beside running
  * servers. The embedded PGlite belongs to one process: while a server runs on the data folder, a
  * backup is asked of it, and a restore is refused until it stops. Every failure is one line on
- * stderr and exit code 1.
+ * stderr and exit code 1. They speak Polish or English as command-line programs choose (LC_ALL,
+ * LC_MESSAGES, LANG), unless told `--lang pl|en`.
  */
 
-const USAGE = 'usage: backup --out <file>  |  restore <file> [--force] [--allow-unencrypted]';
-/** What an unencrypted backup gives whoever reads it, beyond the farm's data. */
-const CLEAR_SECRETS =
-  "the server's secrets in the clear (webhook signing secrets, the Web Push private key): keep it as safe as the server, or set BACKUP_PASSPHRASE";
-
-function describe(manifest: BackupManifest): string {
+function describe(manifest: BackupManifest, language: Language): string {
   const rows = Object.values(manifest.tables).reduce((sum, count) => sum + count, 0);
   return [
-    `  taken:      ${manifest.takenAt} by version ${manifest.productVersion} (${manifest.migration.tag})`,
-    `  machines:   ${manifest.machineCount}, ${rows} rows in ${Object.keys(manifest.tables).length} tables`,
-    `  files:      ${manifest.files.join(', ') || 'none'}`,
-    `  encrypted:  ${manifest.encryption ? 'yes (AES-256-GCM, scrypt)' : `no: it holds password hashes and ${CLEAR_SECRETS}`}`,
+    operatorMessage('backup_taken_line', language, {
+      takenAt: manifest.takenAt,
+      version: manifest.productVersion,
+      migration: manifest.migration.tag,
+    }),
+    operatorMessage('backup_machines_line', language, {
+      machines: manifest.machineCount,
+      rows,
+      tables: Object.keys(manifest.tables).length,
+    }),
+    operatorMessage('backup_files_line', language, { files: manifest.files }),
+    operatorMessage(manifest.encryption ? 'backup_encrypted_line' : 'backup_unencrypted_line', language),
   ].join('\n');
 }
 
@@ -57,16 +64,10 @@ function requireEncryptionWith(passphrase: string, url: string) {
       }
       head = Buffer.concat([head, chunk]);
       if (head.length < BACKUP_HEADER_BYTES) continue;
-      const { encryption } = manifestOfHeader(`The backup from ${url}`, head);
-      if (!encryption) {
-        throw new BackupFileError(
-          `The running server at ${url} makes unencrypted backups (it has no BACKUP_PASSPHRASE), and this command was given one: nothing was written. Set the same BACKUP_PASSPHRASE for the server and restart it, or stop the server and run the backup again.`,
-        );
-      }
-      if (!(await passphraseOpens(`The backup from ${url}`, encryption, passphrase))) {
-        throw new BackupFileError(
-          `The running server at ${url} encrypts its backups with another BACKUP_PASSPHRASE than this command's: nothing was written. Give both the same one.`,
-        );
+      const { encryption } = manifestOfHeader(`${url}/api/backup/local/`, head);
+      if (!encryption) throw new BackupFileError('running_server_unencrypted', { url });
+      if (!(await passphraseOpens(`${url}/api/backup/local/`, encryption, passphrase))) {
+        throw new BackupFileError('running_server_other_passphrase', { url });
       }
       yield head;
     }
@@ -83,7 +84,7 @@ async function backupFromRunningServer(
 ): Promise<BackupManifest> {
   const response = await fetch(`${url}/api/backup/local/`, { headers: { 'x-backup-token': token } });
   if (!response.ok || !response.body) {
-    throw new BackupFileError(`The running server at ${url} refused the backup (HTTP ${response.status}).`);
+    throw new BackupFileError('running_server_refused', { url, status: response.status });
   }
   const partial = path.join(
     path.dirname(target),
@@ -106,11 +107,13 @@ async function backupFromRunningServer(
   }
 }
 
-async function backup(config: Config, target: string): Promise<void> {
+async function backup(config: Config, target: string, language: Language): Promise<void> {
   const running = config.databaseUrl ? undefined : await readLocalBackupEndpoint(config.dataDir);
   let manifest: BackupManifest;
   if (running) {
-    process.stdout.write(`The server (pid ${running.pid}) runs on ${config.dataDir}: asking it for the backup.\n`);
+    process.stdout.write(
+      `${operatorMessage('backup_asking_running_server', language, { pid: running.pid, dataDir: config.dataDir })}\n`,
+    );
     manifest = await backupFromRunningServer(running.url, running.token, target, config.backupPassphrase);
   } else {
     const database = await openDatabase(config);
@@ -121,19 +124,19 @@ async function backup(config: Config, target: string): Promise<void> {
       await database.close();
     }
   }
-  process.stdout.write(`Backup written to ${target} (${(await stat(target)).size} bytes)\n${describe(manifest)}\n`);
-  if (!manifest.encryption) process.stderr.write(`Warning: this backup is not encrypted. It holds ${CLEAR_SECRETS}.\n`);
+  const written = operatorMessage('backup_written', language, { file: target, bytes: (await stat(target)).size });
+  process.stdout.write(`${written}\n${describe(manifest, language)}\n`);
+  if (!manifest.encryption) process.stderr.write(`${operatorMessage('backup_unencrypted_warning', language)}\n`);
 }
 
 async function restore(
   config: Config,
   file: string,
   flags: { force: boolean; allowUnencrypted: boolean },
+  language: Language,
 ): Promise<void> {
   if (!config.databaseUrl && (await readLocalBackupEndpoint(config.dataDir))) {
-    throw new BackupFileError(
-      `A server is running on ${config.dataDir}: stop it before restoring into its data folder.`,
-    );
+    throw new BackupFileError('restore_server_running', { dataDir: config.dataDir });
   }
   // The whole file is proven before the target is even opened: a refusal changes nothing.
   const backup = await proveBackup(file, {
@@ -147,49 +150,77 @@ async function restore(
   } finally {
     await database.close();
   }
-  const where = config.databaseUrl ? 'the database at DATABASE_URL' : config.dataDir;
+  const where = config.databaseUrl ? operatorMessage('restored_into_database_url', language) : config.dataDir;
   process.stdout.write(
-    `Restored ${file} into ${where}\n${describe(backup.manifest)}\nStart the server: the log will record the restore.\n`,
+    [
+      operatorMessage('restored', language, { file, where }),
+      describe(backup.manifest, language),
+      operatorMessage('restored_start_server', language),
+      '',
+    ].join('\n'),
   );
 }
 
-async function main(argv: string[]): Promise<void> {
+function usage(language: Language, problem?: string): string {
+  return [operatorMessage('usage', language), problem].filter(Boolean).join(': ');
+}
+
+async function main(argv: string[], language: Language): Promise<void> {
   const [command, ...rest] = argv;
   const config = loadConfig();
   if (command === 'backup') {
     const outIndex = rest.indexOf('--out');
     const target = outIndex >= 0 ? rest[outIndex + 1] : undefined;
-    if (!target) throw new BackupFileError(`${USAGE}\n  --out names the file to write`);
-    await backup(config, path.resolve(target));
+    if (!target) throw new UsageError(usage(language, operatorMessage('usage_out_missing', language)));
+    await backup(config, path.resolve(target), language);
     return;
   }
   if (command === 'restore') {
     const file = rest.find((argument) => !argument.startsWith('--'));
-    if (!file) throw new BackupFileError(`${USAGE}\n  name the backup file to restore`);
-    await restore(config, path.resolve(file), {
-      force: rest.includes('--force'),
-      allowUnencrypted: rest.includes('--allow-unencrypted'),
-    });
+    if (!file) throw new UsageError(usage(language, operatorMessage('usage_file_missing', language)));
+    await restore(
+      config,
+      path.resolve(file),
+      { force: rest.includes('--force'), allowUnencrypted: rest.includes('--allow-unencrypted') },
+      language,
+    );
     return;
   }
-  throw new BackupFileError(USAGE);
+  throw new UsageError(usage(language));
 }
 
+/** A command line this program does not take: its text is already in the operator's language. */
+class UsageError extends Error {}
+
 /** An error as the one line the operator reads: never a stack trace (a configuration's problems joined). */
-function oneLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const plain = error instanceof BackupFileError || error instanceof ConfigError;
+function oneLine(error: unknown, language: Language): string {
+  const message =
+    error instanceof BackupFileError
+      ? error.messageIn(language)
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  const plain = error instanceof BackupFileError || error instanceof ConfigError || error instanceof UsageError;
   const line = message
     .split('\n')
     .map((part) => part.trim())
     .join(' ');
-  return plain ? line : `The command failed: ${line}`;
+  return plain ? line : operatorMessage('command_failed', language, { reason: line });
 }
 
-main(process.argv.slice(2)).then(
+const args = process.argv.slice(2);
+const option = languageOption(args);
+const language = commandLanguage(option, process.env);
+const run =
+  option && 'invalid' in option
+    ? Promise.reject(
+        new UsageError(usage(language, operatorMessage('usage_lang', language, { value: option.invalid }))),
+      )
+    : main(withoutLanguageOption(args), language);
+run.then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stderr.write(`${oneLine(error)}\n`);
+    process.stderr.write(`${oneLine(error, language)}\n`);
     process.exit(1);
   },
 );

@@ -18,7 +18,9 @@ import { createInterface } from 'node:readline';
 import { PassThrough, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
+import type { Language } from '@pivot/contracts';
 import { z } from 'zod';
+import { type OperatorMessageCode, type OperatorMessageParams, operatorMessage } from '../i18n/messages';
 
 /*
  * A backup is one file: a fixed 4 KiB header, then the payload.
@@ -92,8 +94,24 @@ export type BackupManifest = z.infer<typeof BackupManifestSchema>;
 /** What the dump tells the manifest; the file adds the rest. */
 export type DumpSummary = Omit<BackupManifest, 'format' | 'payloadBytes' | 'payloadSha256' | 'encryption'>;
 
-/** A backup that cannot be read as it is: the message says why, in words an operator acts on. */
-export class BackupFileError extends Error {}
+/**
+ * A backup that cannot be read as it is, or an operator's command that cannot go on: its code and
+ * parameters say why, in words an operator acts on, in either language; `message` is the English.
+ */
+export class BackupFileError<C extends OperatorMessageCode = OperatorMessageCode> extends Error {
+  readonly params: OperatorMessageParams<C>;
+  constructor(
+    readonly code: C,
+    ...params: OperatorMessageParams<C>
+  ) {
+    super(operatorMessage(code, 'en', ...params));
+    this.params = params;
+  }
+
+  messageIn(language: Language): string {
+    return operatorMessage(this.code, language, ...this.params);
+  }
+}
 
 function deriveKey(passphrase: string, salt: Buffer, cost: { N: number; r: number; p: number }): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -273,9 +291,7 @@ function encryptionParameters(file: string, encryption: Encryption): EncryptionP
     p <= KDF_LIMITS.maxP;
   const { salt: saltBytes, nonce, tag, keyCheck } = parameters;
   if (!costInBounds || !saltBytes || !nonce || !tag || !keyCheck) {
-    throw new BackupFileError(
-      `${file}: the backup's encryption settings are not ones this product writes; the file is damaged or was altered.`,
-    );
+    throw new BackupFileError('backup_encryption_settings_refused', { file });
   }
   return { salt: saltBytes, nonce, tag, keyCheck, N, r, p };
 }
@@ -283,13 +299,12 @@ function encryptionParameters(file: string, encryption: Encryption): EncryptionP
 /** Reads the header: the manifest, and (from format 2) the lines the seal covers and the seal. */
 function parseHeader(file: string, header: Buffer): BackupHeader {
   if (!header.toString('latin1').startsWith(MAGIC)) {
-    throw new BackupFileError(`${file} is not a Pivot backup (or its header is damaged).`);
+    throw new BackupFileError('backup_not_a_backup', { file });
   }
   if (header.length < BACKUP_HEADER_BYTES) {
-    throw new BackupFileError(`${file} is truncated: it ends inside its header. Use another backup.`);
+    throw new BackupFileError('backup_truncated_in_header', { file });
   }
-  const unreadable = () =>
-    new BackupFileError(`${file}: the backup's header cannot be read; the file is damaged or from a newer version.`);
+  const unreadable = () => new BackupFileError('backup_header_unreadable', { file });
   const manifestEnd = header.indexOf('\n', MAGIC.length);
   if (manifestEnd < 0) throw unreadable();
   let manifest: BackupManifest;
@@ -310,7 +325,7 @@ async function readHeader(file: string): Promise<{ header: BackupHeader; size: n
   const size = await stat(file).then(
     (stats) => stats.size,
     () => {
-      throw new BackupFileError(`${file}: no such file.`);
+      throw new BackupFileError('backup_no_such_file', { file });
     },
   );
   const handle = await open(file, 'r');
@@ -323,11 +338,9 @@ async function readHeader(file: string): Promise<{ header: BackupHeader; size: n
   const header = parseHeader(file, bytes);
   const expected = BACKUP_HEADER_BYTES + header.manifest.payloadBytes;
   if (size < expected) {
-    throw new BackupFileError(
-      `${file} is truncated: ${size} bytes of ${expected}. It was cut short while being written or copied; use another backup.`,
-    );
+    throw new BackupFileError('backup_truncated', { file, size, expected });
   }
-  if (size > expected) throw new BackupFileError(`${file} has ${size - expected} bytes too many: it is damaged.`);
+  if (size > expected) throw new BackupFileError('backup_extra_bytes', { file, extra: size - expected });
   if (header.manifest.encryption) encryptionParameters(file, header.manifest.encryption);
   return { header, size };
 }
@@ -336,9 +349,7 @@ async function readHeader(file: string): Promise<{ header: BackupHeader; size: n
 function checkSeal(file: string, { manifest, sealedHeader, seal }: BackupHeader, key: Buffer | undefined): void {
   if (!seal || (manifest.encryption && !key)) return;
   if (!timingSafeEqual(sealOf(sealedHeader, key), seal)) {
-    throw new BackupFileError(
-      `${file} was altered or damaged: its header does not match its seal. Use another backup.`,
-    );
+    throw new BackupFileError('backup_seal_mismatch', { file });
   }
 }
 
@@ -347,7 +358,7 @@ async function checkPayload(file: string, manifest: BackupManifest): Promise<voi
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file, { start: BACKUP_HEADER_BYTES })) hash.update(chunk as Buffer);
   if (hash.digest('hex') !== manifest.payloadSha256) {
-    throw new BackupFileError(`${file} is corrupted: its checksum does not match. Use another backup.`);
+    throw new BackupFileError('backup_checksum_mismatch', { file });
   }
 }
 
@@ -389,9 +400,7 @@ async function keyFor(file: string, encryption: Encryption, passphrase: string):
   const { salt, keyCheck, N, r, p } = encryptionParameters(file, encryption);
   const key = await deriveKey(passphrase, salt, { N, r, p });
   if (!timingSafeEqual(keyCheckOf(key), keyCheck)) {
-    throw new BackupFileError(
-      'BACKUP_PASSPHRASE does not open this backup: the passphrase is wrong, or the file was altered.',
-    );
+    throw new BackupFileError('backup_wrong_passphrase');
   }
   return key;
 }
@@ -406,12 +415,10 @@ export async function openBackupFile(file: string, access: BackupAccess): Promis
   const { header, size } = await readHeader(file);
   const { encryption } = header.manifest;
   if (encryption && !access.passphrase) {
-    throw new BackupFileError('This backup is encrypted: set BACKUP_PASSPHRASE to the passphrase it was made with.');
+    throw new BackupFileError('backup_passphrase_required');
   }
   if (!encryption && access.passphrase && !access.allowUnencrypted) {
-    throw new BackupFileError(
-      'This backup is not encrypted, yet BACKUP_PASSPHRASE is set: it may have been swapped. If you know it was made without a passphrase, add --allow-unencrypted.',
-    );
+    throw new BackupFileError('backup_unexpectedly_unencrypted');
   }
   const key = encryption && access.passphrase ? await keyFor(file, encryption, access.passphrase) : undefined;
   checkSeal(file, header, key);
@@ -447,7 +454,7 @@ export async function* readBackupLines(backup: OpenedBackup): AsyncGenerator<str
     (error: unknown) => error,
   );
   const unreadable = (error: unknown) =>
-    new BackupFileError(`The backup's payload cannot be read: ${(error as Error).message}`);
+    new BackupFileError('backup_payload_unreadable', { reason: (error as Error).message });
   try {
     for await (const line of createInterface({ input: text, crlfDelay: Infinity })) yield line;
   } catch (error) {
@@ -459,6 +466,6 @@ export async function* readBackupLines(backup: OpenedBackup): AsyncGenerator<str
   const error = await failed;
   if (error) throw unreadable(error);
   if (tap.bytes !== manifest.payloadBytes || tap.hash.digest('hex') !== manifest.payloadSha256) {
-    throw new BackupFileError(`${file} changed while it was being read: use a copy no one writes to.`);
+    throw new BackupFileError('backup_changed_while_read', { file });
   }
 }

@@ -74,9 +74,7 @@ export async function restoreBackup(
 ): Promise<BackupManifest> {
   const rows = await countRows(database.db);
   if (rows > 0 && !options.force) {
-    throw new RestoreTargetNotEmptyError(
-      `The target database is not empty (${rows} rows). Restore into an empty data folder or database, or add --force to replace everything in it.`,
-    );
+    throw new RestoreTargetNotEmptyError('restore_target_not_empty', { rows });
   }
   const files = await restoreDatabase(database, backup.manifest, backup.columns, readBackupLines(backup));
   await mkdir(options.dataDir, { recursive: true });

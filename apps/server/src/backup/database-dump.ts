@@ -57,8 +57,7 @@ async function appliedMigration(db: Queryable): Promise<BackupManifest['migratio
   );
   const journal = await readJournal(MIGRATIONS_FOLDER);
   const entry = journal.entries.find((candidate) => String(candidate.when) === latest?.created_at);
-  if (!entry)
-    throw new Error('the database has a migration this version does not know: back it up with its own version');
+  if (!entry) throw new BackupFileError('backup_database_ahead');
   return { index: entry.idx, tag: entry.tag };
 }
 
@@ -134,9 +133,7 @@ export async function countRows(db: Queryable): Promise<number> {
 async function migrationsUpTo({ index, tag }: BackupManifest['migration']): Promise<string> {
   const journal = await readJournal(MIGRATIONS_FOLDER);
   if (journal.entries[index]?.tag !== tag) {
-    throw new BackupFileError(
-      `This backup was made by a newer version of Pivot (its database has migration ${tag}, which this version does not know): restore it with that version or newer.`,
-    );
+    throw new BackupFileError('backup_from_newer_version', { migration: tag });
   }
   const folder = await mkdtemp(path.join(os.tmpdir(), 'pivot-restore-migrations-'));
   await cp(MIGRATIONS_FOLDER, folder, { recursive: true });
@@ -160,8 +157,7 @@ type DumpLine =
   | { kind: 'row'; row: string }
   | { kind: 'sequence'; name: string; value: string };
 
-const unreadableLine = () =>
-  new BackupFileError('The backup holds a line this version cannot read: it is damaged or from a newer version.');
+const unreadableLine = () => new BackupFileError('backup_line_unreadable');
 
 /** One line of the payload; undefined for an empty one. */
 function parseDumpLine(line: string): DumpLine | undefined {
@@ -198,12 +194,11 @@ export async function checkDump(manifest: BackupManifest, lines: AsyncIterable<s
   const files: string[] = [];
   let table: string | undefined;
   let tableColumns: string | undefined;
-  const mismatch = (what: string) =>
-    new BackupFileError(`The backup's content does not match its manifest (${what}): it is damaged or was altered.`);
   for await (const line of lines) {
     const parsed = parseDumpLine(line);
     if (parsed?.kind === 'table') {
-      if (rows.has(parsed.table) || !Object.hasOwn(manifest.tables, parsed.table)) throw mismatch(parsed.table);
+      if (rows.has(parsed.table) || !Object.hasOwn(manifest.tables, parsed.table))
+        throw new BackupFileError('backup_unexpected_table', { table: parsed.table });
       table = parsed.table;
       tableColumns = undefined;
       rows.set(table, 0);
@@ -219,9 +214,15 @@ export async function checkDump(manifest: BackupManifest, lines: AsyncIterable<s
     }
   }
   for (const [name, count] of Object.entries(manifest.tables)) {
-    if (rows.get(name) !== count) throw mismatch(`${name}: ${rows.get(name) ?? 0} rows of ${count}`);
+    if (rows.get(name) !== count) {
+      throw new BackupFileError('backup_row_count_mismatch', {
+        table: name,
+        rows: rows.get(name) ?? 0,
+        expected: count,
+      });
+    }
   }
-  if (files.join('\n') !== manifest.files.join('\n')) throw mismatch('the data folder’s files');
+  if (files.join('\n') !== manifest.files.join('\n')) throw new BackupFileError('backup_files_mismatch');
   return columns;
 }
 
@@ -249,9 +250,7 @@ async function checkColumns(tx: Transaction, columns: DumpColumns, migration: st
     );
     const expected = schema.map((column) => column.name).sort();
     if (expected.join(',') !== [...names].sort().join(',')) {
-      throw new BackupFileError(
-        `The backup's rows of ${table} do not fit the schema of its migration ${migration}: it is damaged or was altered.`,
-      );
+      throw new BackupFileError('backup_columns_mismatch', { table, migration });
     }
   }
 }
@@ -314,9 +313,7 @@ export async function restoreDatabase(
     });
   } catch (error) {
     if (error instanceof BackupFileError) throw error;
-    throw new BackupFileError(
-      `The restore failed while loading the backup and was undone, so the database is as it was: ${firstLine(error)}`,
-    );
+    throw new BackupFileError('restore_failed_and_undone', { cause: firstLine(error) });
   } finally {
     await rm(backupMigrations, { recursive: true, force: true });
   }

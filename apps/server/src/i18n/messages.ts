@@ -151,3 +151,246 @@ export function errorMessage(code: ErrorCode, language: Language): string {
 export function passwordMessage(problem: PasswordProblem, language: Language): string {
   return PASSWORD_MESSAGES[language][problem];
 }
+
+/**
+ * What `npm run backup`, `npm run restore` and `npm run broker:reprovision` tell the operator, and
+ * why a backup is refused (BackupFileError carries one of these codes and its parameters). Each
+ * says what is wrong and what to do.
+ */
+type OperatorTexts = {
+  backup_encryption_settings_refused: (p: { file: string }) => string;
+  backup_not_a_backup: (p: { file: string }) => string;
+  backup_truncated_in_header: (p: { file: string }) => string;
+  backup_header_unreadable: (p: { file: string }) => string;
+  backup_no_such_file: (p: { file: string }) => string;
+  backup_truncated: (p: { file: string; size: number; expected: number }) => string;
+  backup_extra_bytes: (p: { file: string; extra: number }) => string;
+  backup_seal_mismatch: (p: { file: string }) => string;
+  backup_checksum_mismatch: (p: { file: string }) => string;
+  backup_wrong_passphrase: () => string;
+  backup_passphrase_required: () => string;
+  backup_unexpectedly_unencrypted: () => string;
+  backup_payload_unreadable: (p: { reason: string }) => string;
+  backup_changed_while_read: (p: { file: string }) => string;
+  backup_from_newer_version: (p: { migration: string }) => string;
+  backup_database_ahead: () => string;
+  backup_line_unreadable: () => string;
+  backup_unexpected_table: (p: { table: string }) => string;
+  backup_row_count_mismatch: (p: { table: string; rows: number; expected: number }) => string;
+  backup_files_mismatch: () => string;
+  backup_columns_mismatch: (p: { table: string; migration: string }) => string;
+  restore_failed_and_undone: (p: { cause: string }) => string;
+  restore_target_not_empty: (p: { rows: number }) => string;
+  restore_server_running: (p: { dataDir: string }) => string;
+  running_server_unencrypted: (p: { url: string }) => string;
+  running_server_other_passphrase: (p: { url: string }) => string;
+  running_server_refused: (p: { url: string; status: number }) => string;
+  usage: () => string;
+  usage_out_missing: () => string;
+  usage_file_missing: () => string;
+  usage_lang: (p: { value: string }) => string;
+  command_failed: (p: { reason: string }) => string;
+  backup_asking_running_server: (p: { pid: number; dataDir: string }) => string;
+  backup_written: (p: { file: string; bytes: number }) => string;
+  backup_taken_line: (p: { takenAt: string; version: string; migration: string }) => string;
+  backup_machines_line: (p: { machines: number; rows: number; tables: number }) => string;
+  backup_files_line: (p: { files: string[] }) => string;
+  backup_encrypted_line: () => string;
+  backup_unencrypted_line: () => string;
+  backup_unencrypted_warning: () => string;
+  restored: (p: { file: string; where: string }) => string;
+  restored_into_database_url: () => string;
+  restored_start_server: () => string;
+  reprovision_embedded_broker: () => string;
+  reprovision_no_accounts_kept: (p: { deviceAuth: string }) => string;
+  reprovision_server_running: (p: { dataDir: string }) => string;
+  reprovision_progress: (p: { done: number; total: number }) => string;
+  reprovision_waiting: () => string;
+  reprovision_summary: (p: { missing: number; restored: number; unrestorable: string[] }) => string;
+};
+
+const CLEAR_SECRETS: Record<Language, string> = {
+  en: "the server's secrets in the clear (webhook signing secrets, the Web Push private key): keep it as safe as the server, or set BACKUP_PASSPHRASE",
+  pl: 'sekrety serwera w postaci jawnej (sekrety podpisujące webhooki, klucz prywatny Web Push): przechowuj ją tak bezpiecznie jak serwer albo ustaw BACKUP_PASSPHRASE',
+};
+
+const OPERATOR_MESSAGES: Record<Language, OperatorTexts> = {
+  en: {
+    backup_encryption_settings_refused: ({ file }) =>
+      `${file}: the backup's encryption settings are not ones this product writes; the file is damaged or was altered.`,
+    backup_not_a_backup: ({ file }) => `${file} is not a Pivot backup (or its header is damaged).`,
+    backup_truncated_in_header: ({ file }) => `${file} is truncated: it ends inside its header. Use another backup.`,
+    backup_header_unreadable: ({ file }) =>
+      `${file}: the backup's header cannot be read; the file is damaged or from a newer version.`,
+    backup_no_such_file: ({ file }) => `${file}: no such file.`,
+    backup_truncated: ({ file, size, expected }) =>
+      `${file} is truncated: ${size} bytes of ${expected}. It was cut short while being written or copied; use another backup.`,
+    backup_extra_bytes: ({ file, extra }) => `${file} has ${extra} bytes too many: it is damaged.`,
+    backup_seal_mismatch: ({ file }) =>
+      `${file} was altered or damaged: its header does not match its seal. Use another backup.`,
+    backup_checksum_mismatch: ({ file }) => `${file} is corrupted: its checksum does not match. Use another backup.`,
+    backup_wrong_passphrase: () =>
+      'BACKUP_PASSPHRASE does not open this backup: the passphrase is wrong, or the file was altered.',
+    backup_passphrase_required: () =>
+      'This backup is encrypted: set BACKUP_PASSPHRASE to the passphrase it was made with.',
+    backup_unexpectedly_unencrypted: () =>
+      'This backup is not encrypted, yet BACKUP_PASSPHRASE is set: it may have been swapped. If you know it was made without a passphrase, add --allow-unencrypted.',
+    backup_payload_unreadable: ({ reason }) => `The backup's payload cannot be read: ${reason}`,
+    backup_changed_while_read: ({ file }) => `${file} changed while it was being read: use a copy no one writes to.`,
+    backup_from_newer_version: ({ migration }) =>
+      `This backup was made by a newer version of Pivot (its database has migration ${migration}, which this version does not know): restore it with that version or newer.`,
+    backup_database_ahead: () =>
+      'The database has a migration this version does not know: back it up with the version of Pivot it belongs to.',
+    backup_line_unreadable: () =>
+      'The backup holds a line this version cannot read: it is damaged or from a newer version.',
+    backup_unexpected_table: ({ table }) =>
+      `The backup's content does not match its manifest (${table}): it is damaged or was altered.`,
+    backup_row_count_mismatch: ({ table, rows, expected }) =>
+      `The backup's content does not match its manifest (${table}: ${rows} rows of ${expected}): it is damaged or was altered.`,
+    backup_files_mismatch: () =>
+      "The backup's content does not match its manifest (the data folder’s files): it is damaged or was altered.",
+    backup_columns_mismatch: ({ table, migration }) =>
+      `The backup's rows of ${table} do not fit the schema of its migration ${migration}: it is damaged or was altered.`,
+    restore_failed_and_undone: ({ cause }) =>
+      `The restore failed while loading the backup and was undone, so the database is as it was: ${cause}`,
+    restore_target_not_empty: ({ rows }) =>
+      `The target database is not empty (${rows} rows). Restore into an empty data folder or database, or add --force to replace everything in it.`,
+    restore_server_running: ({ dataDir }) =>
+      `A server is running on ${dataDir}: stop it before restoring into its data folder.`,
+    running_server_unencrypted: ({ url }) =>
+      `The running server at ${url} makes unencrypted backups (it has no BACKUP_PASSPHRASE), and this command was given one: nothing was written. Set the same BACKUP_PASSPHRASE for the server and restart it, or stop the server and run the backup again.`,
+    running_server_other_passphrase: ({ url }) =>
+      `The running server at ${url} encrypts its backups with another BACKUP_PASSPHRASE than this command's: nothing was written. Give both the same one.`,
+    running_server_refused: ({ url, status }) => `The running server at ${url} refused the backup (HTTP ${status}).`,
+    usage: () =>
+      'usage: backup --out <file> [--lang pl|en]  |  restore <file> [--force] [--allow-unencrypted] [--lang pl|en]',
+    usage_out_missing: () => '--out names the file to write',
+    usage_file_missing: () => 'name the backup file to restore',
+    usage_lang: ({ value }) => `--lang takes pl or en, not "${value}"`,
+    command_failed: ({ reason }) => `The command failed: ${reason}`,
+    backup_asking_running_server: ({ pid, dataDir }) =>
+      `The server (pid ${pid}) runs on ${dataDir}: asking it for the backup.`,
+    backup_written: ({ file, bytes }) => `Backup written to ${file} (${bytes} bytes)`,
+    backup_taken_line: ({ takenAt, version, migration }) =>
+      `  taken:      ${takenAt} by version ${version} (${migration})`,
+    backup_machines_line: ({ machines, rows, tables }) => `  machines:   ${machines}, ${rows} rows in ${tables} tables`,
+    backup_files_line: ({ files }) => `  files:      ${files.join(', ') || 'none'}`,
+    backup_encrypted_line: () => '  encrypted:  yes (AES-256-GCM, scrypt)',
+    backup_unencrypted_line: () => `  encrypted:  no: it holds password hashes and ${CLEAR_SECRETS.en}`,
+    backup_unencrypted_warning: () => `Warning: this backup is not encrypted. It holds ${CLEAR_SECRETS.en}.`,
+    restored: ({ file, where }) => `Restored ${file} into ${where}`,
+    restored_into_database_url: () => 'the database at DATABASE_URL',
+    restored_start_server: () => 'Start the server: the log will record the restore.',
+    reprovision_embedded_broker: () =>
+      'The embedded broker: the server keeps no accounts on this broker, so there are none to give back.',
+    reprovision_no_accounts_kept: ({ deviceAuth }) =>
+      `MQTT_DEVICE_AUTH=${deviceAuth}: the server keeps no accounts on this broker, so there are none to give back.`,
+    reprovision_server_running: ({ dataDir }) =>
+      `A server is running on ${dataDir} (PGlite is one process's): use Admin → Machines → Controllers → "Restore broker accounts", or stop it first.`,
+    reprovision_progress: ({ done, total }) => `restoring: ${done} of ${total}`,
+    reprovision_waiting: () => 'another server or command is restoring the accounts: waiting for it',
+    reprovision_summary: ({ missing, restored, unrestorable }) =>
+      [
+        `missing on the broker: ${missing}`,
+        `made again:            ${restored}`,
+        `cannot be given back:  ${unrestorable.length}${unrestorable.length > 0 ? ` (${unrestorable.join(', ')}): give each a new secret` : ''}`,
+      ].join('\n'),
+  },
+  pl: {
+    backup_encryption_settings_refused: ({ file }) =>
+      `${file}: ustawienia szyfrowania kopii nie są takie, jakie zapisuje ten produkt; plik jest uszkodzony albo został zmieniony.`,
+    backup_not_a_backup: ({ file }) => `${file} nie jest kopią zapasową Pivot (albo jej nagłówek jest uszkodzony).`,
+    backup_truncated_in_header: ({ file }) => `${file} jest ucięty: kończy się w nagłówku. Użyj innej kopii zapasowej.`,
+    backup_header_unreadable: ({ file }) =>
+      `${file}: nie da się odczytać nagłówka kopii; plik jest uszkodzony albo pochodzi z nowszej wersji.`,
+    backup_no_such_file: ({ file }) => `${file}: nie ma takiego pliku.`,
+    backup_truncated: ({ file, size, expected }) =>
+      `${file} jest ucięty: ${size} bajtów z ${expected}. Przerwano go przy zapisie lub kopiowaniu; użyj innej kopii zapasowej.`,
+    backup_extra_bytes: ({ file, extra }) => `${file} ma o ${extra} bajtów za dużo: jest uszkodzony.`,
+    backup_seal_mismatch: ({ file }) =>
+      `${file} został zmieniony lub uszkodzony: jego nagłówek nie zgadza się z pieczęcią. Użyj innej kopii zapasowej.`,
+    backup_checksum_mismatch: ({ file }) =>
+      `${file} jest uszkodzony: jego suma kontrolna się nie zgadza. Użyj innej kopii zapasowej.`,
+    backup_wrong_passphrase: () =>
+      'BACKUP_PASSPHRASE nie otwiera tej kopii: hasło jest błędne albo plik został zmieniony.',
+    backup_passphrase_required: () =>
+      'Ta kopia jest zaszyfrowana: ustaw BACKUP_PASSPHRASE na hasło, z którym została wykonana.',
+    backup_unexpectedly_unencrypted: () =>
+      'Ta kopia nie jest zaszyfrowana, a BACKUP_PASSPHRASE jest ustawione: plik mógł zostać podmieniony. Jeśli wiesz, że wykonano ją bez hasła, dodaj --allow-unencrypted.',
+    backup_payload_unreadable: ({ reason }) => `Nie da się odczytać zawartości kopii: ${reason}`,
+    backup_changed_while_read: ({ file }) =>
+      `${file} zmienił się w trakcie odczytu: użyj kopii, do której nikt nie zapisuje.`,
+    backup_from_newer_version: ({ migration }) =>
+      `Tę kopię wykonała nowsza wersja Pivot (jej baza ma migrację ${migration}, której ta wersja nie zna): odtwórz ją tą wersją lub nowszą.`,
+    backup_database_ahead: () =>
+      'Baza ma migrację, której ta wersja nie zna: wykonaj kopię tą wersją Pivot, do której należy.',
+    backup_line_unreadable: () =>
+      'Kopia zawiera wiersz, którego ta wersja nie potrafi odczytać: jest uszkodzona albo pochodzi z nowszej wersji.',
+    backup_unexpected_table: ({ table }) =>
+      `Zawartość kopii nie zgadza się z jej manifestem (${table}): jest uszkodzona albo została zmieniona.`,
+    backup_row_count_mismatch: ({ table, rows, expected }) =>
+      `Zawartość kopii nie zgadza się z jej manifestem (${table}: ${rows} wierszy z ${expected}): jest uszkodzona albo została zmieniona.`,
+    backup_files_mismatch: () =>
+      'Zawartość kopii nie zgadza się z jej manifestem (pliki folderu danych): jest uszkodzona albo została zmieniona.',
+    backup_columns_mismatch: ({ table, migration }) =>
+      `Wiersze tabeli ${table} w kopii nie pasują do schematu jej migracji ${migration}: kopia jest uszkodzona albo została zmieniona.`,
+    restore_failed_and_undone: ({ cause }) =>
+      `Odtwarzanie nie powiodło się podczas wczytywania kopii i zostało wycofane, więc baza jest taka jak przedtem: ${cause}`,
+    restore_target_not_empty: ({ rows }) =>
+      `Docelowa baza nie jest pusta (wierszy: ${rows}). Odtwórz kopię do pustego folderu danych lub pustej bazy albo dodaj --force, aby zastąpić wszystko, co w niej jest.`,
+    restore_server_running: ({ dataDir }) =>
+      `Na ${dataDir} działa serwer: zatrzymaj go przed odtwarzaniem do jego folderu danych.`,
+    running_server_unencrypted: ({ url }) =>
+      `Działający serwer pod ${url} wykonuje niezaszyfrowane kopie (nie ma BACKUP_PASSPHRASE), a to polecenie je dostało: niczego nie zapisano. Ustaw serwerowi to samo BACKUP_PASSPHRASE i uruchom go ponownie albo zatrzymaj serwer i wykonaj kopię jeszcze raz.`,
+    running_server_other_passphrase: ({ url }) =>
+      `Działający serwer pod ${url} szyfruje kopie innym BACKUP_PASSPHRASE niż to polecenie: niczego nie zapisano. Ustaw obu to samo.`,
+    running_server_refused: ({ url, status }) => `Działający serwer pod ${url} odmówił kopii (HTTP ${status}).`,
+    usage: () =>
+      'użycie: backup --out <plik> [--lang pl|en]  |  restore <plik> [--force] [--allow-unencrypted] [--lang pl|en]',
+    usage_out_missing: () => '--out wskazuje plik do zapisania',
+    usage_file_missing: () => 'podaj plik kopii do odtworzenia',
+    usage_lang: ({ value }) => `--lang przyjmuje pl albo en, a nie "${value}"`,
+    command_failed: ({ reason }) => `Polecenie nie powiodło się: ${reason}`,
+    backup_asking_running_server: ({ pid, dataDir }) => `Na ${dataDir} działa serwer (pid ${pid}): prosimy go o kopię.`,
+    backup_written: ({ file, bytes }) => `Kopię zapisano w ${file} (${bytes} bajtów)`,
+    backup_taken_line: ({ takenAt, version, migration }) =>
+      `  wykonana:     ${takenAt} przez wersję ${version} (${migration})`,
+    backup_machines_line: ({ machines, rows, tables }) =>
+      `  maszyny:      ${machines}; wiersze: ${rows}, tabele: ${tables}`,
+    backup_files_line: ({ files }) => `  pliki:        ${files.join(', ') || 'brak'}`,
+    backup_encrypted_line: () => '  zaszyfrowana: tak (AES-256-GCM, scrypt)',
+    backup_unencrypted_line: () => `  zaszyfrowana: nie: zawiera skróty haseł i ${CLEAR_SECRETS.pl}`,
+    backup_unencrypted_warning: () => `Uwaga: ta kopia nie jest zaszyfrowana. Zawiera ${CLEAR_SECRETS.pl}.`,
+    restored: ({ file, where }) => `Odtworzono ${file} do ${where}`,
+    restored_into_database_url: () => 'bazy pod DATABASE_URL',
+    restored_start_server: () => 'Uruchom serwer: dziennik zapisze odtworzenie.',
+    reprovision_embedded_broker: () =>
+      'Wbudowany broker: serwer nie prowadzi kont na tym brokerze, więc nie ma czego przywracać.',
+    reprovision_no_accounts_kept: ({ deviceAuth }) =>
+      `MQTT_DEVICE_AUTH=${deviceAuth}: serwer nie prowadzi kont na tym brokerze, więc nie ma czego przywracać.`,
+    reprovision_server_running: ({ dataDir }) =>
+      `Na ${dataDir} działa serwer (PGlite należy do jednego procesu): użyj Panel administratora → Maszyny → Sterowniki → „Odtwórz konta na brokerze” albo najpierw go zatrzymaj.`,
+    reprovision_progress: ({ done, total }) => `przywracanie: ${done} z ${total}`,
+    reprovision_waiting: () => 'inny serwer lub polecenie przywraca konta: czekam, aż skończy',
+    reprovision_summary: ({ missing, restored, unrestorable }) =>
+      [
+        `brak na brokerze:         ${missing}`,
+        `utworzone ponownie:       ${restored}`,
+        `nie da się przywrócić:    ${unrestorable.length}${unrestorable.length > 0 ? ` (${unrestorable.join(', ')}): nadaj każdemu nowy sekret` : ''}`,
+      ].join('\n'),
+  },
+};
+
+export type OperatorMessageCode = keyof OperatorTexts;
+export type OperatorMessageParams<C extends OperatorMessageCode> = Parameters<OperatorTexts[C]>;
+
+export const OPERATOR_MESSAGE_CODES = Object.keys(OPERATOR_MESSAGES.en) as OperatorMessageCode[];
+
+export function operatorMessage<C extends OperatorMessageCode>(
+  code: C,
+  language: Language,
+  ...params: OperatorMessageParams<C>
+): string {
+  const text = OPERATOR_MESSAGES[language][code] as (...args: OperatorMessageParams<C>) => string;
+  return text(...params);
+}

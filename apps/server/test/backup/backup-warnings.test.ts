@@ -86,6 +86,27 @@ describe('backup warnings', () => {
     expect(recipientsOf(await t.outboxMails(), dir)).toHaveLength(4);
   });
 
+  it('mails each administrator why a scheduled backup was refused in their own language, and logs it in English', async () => {
+    await mkdir(dir);
+    t = await createTestApp({ BACKUP_DIR: dir, BACKUP_SCHEDULE: '6h' });
+    const englishAdmin = await t.buildUser({ admin: true, email: 'english-admin@pivot.test', language: 'en' });
+    const scheduled = t.app.scheduledBackups!;
+    // A migration this version does not know, as a newer version's upgrade leaves it: no backup is taken.
+    await t.database.db.execute(
+      sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('from a newer version', 99999999999999)`,
+    );
+    // The start's look took a backup already: the next one is due six hours on.
+    await expect(scheduled.runNow(Date.now() + 7 * 3_600_000)).rejects.toThrow();
+
+    const english = 'The database has a migration this version does not know';
+    // The first administrator reads Polish; the outbox keeps its non-ASCII letters encoded.
+    const polish = 'Baza ma migracj';
+    const mails = await t.outboxMails();
+    expect(recipientsOf(mails, english)).toEqual([englishAdmin.email]);
+    expect(recipientsOf(mails, polish)).toEqual([ADMIN_EMAIL]);
+    expect((await entriesOf('backup_failed'))[0]!.event).toMatch(new RegExp(`^${english}`));
+  });
+
   it('raises an overdue newest backup once, and not again until a backup is taken and is overdue in turn', async () => {
     await mkdir(dir);
     t = await createTestApp({ BACKUP_DIR: dir, BACKUP_SCHEDULE: '6h' });

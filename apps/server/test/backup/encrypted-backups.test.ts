@@ -21,7 +21,16 @@ function runBackup(
 ): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(TSX, [COMMAND, 'backup', '--out', target], {
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', BACKUP_PASSPHRASE: passphrase },
+      // English whatever the locale of the machine running the tests: the cases match its words.
+      env: {
+        ...process.env,
+        LC_ALL: '',
+        LC_MESSAGES: '',
+        LANG: 'C.UTF-8',
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        BACKUP_PASSPHRASE: passphrase,
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

@@ -354,10 +354,22 @@ describe('npm run restore', () => {
   });
   afterAll(() => rm(folder, { recursive: true, force: true }));
 
-  function runCommand(args: string[], passphrase: string): Promise<{ code: number | null; stderr: string }> {
+  function runCommand(
+    args: string[],
+    passphrase: string,
+    locale: NodeJS.ProcessEnv = { LANG: 'C.UTF-8' },
+  ): Promise<{ code: number | null; stderr: string }> {
     return new Promise((resolve) => {
       const child = spawn(TSX, [COMMAND, ...args], {
-        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', BACKUP_PASSPHRASE: passphrase },
+        env: {
+          ...process.env,
+          LC_ALL: '',
+          LC_MESSAGES: '',
+          ...locale,
+          DATA_DIR: dataDir,
+          DATABASE_URL: '',
+          BACKUP_PASSPHRASE: passphrase,
+        },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let stderr = '';
@@ -399,5 +411,54 @@ describe('npm run restore', () => {
     expect(stderr).not.toMatch(/^\s+at /m);
     expect(await targetCounts()).toEqual(TARGET_COUNTS);
     expect((await readdir(folder)).filter((name) => name.includes('.partial-'))).toEqual([]);
+  });
+
+  describe("in the operator's language", () => {
+    const sealBroken = () =>
+      readFile(plain).then((bytes) => edited(bytes, (manifest) => (manifest.productVersion = '9.9.9')));
+
+    it('refuses a tampered file in Polish under LANG=pl_PL.UTF-8, the target unchanged', async () => {
+      const file = path.join(folder, 'tampered-pl.pivotbackup');
+      await writeFile(file, await sealBroken());
+      const { code, stderr } = await runCommand(['restore', file, '--force'], '', { LANG: 'pl_PL.UTF-8' });
+      expect(code).toBe(1);
+      expect(stderr.trimEnd().split('\n')).toEqual([
+        `${file} został zmieniony lub uszkodzony: jego nagłówek nie zgadza się z pieczęcią. Użyj innej kopii zapasowej.`,
+      ]);
+      expect(await targetCounts()).toEqual(TARGET_COUNTS);
+    });
+
+    it('speaks English when told --lang en, whatever the locale says (and takes no option for the file)', async () => {
+      const file = path.join(folder, 'tampered-en.pivotbackup');
+      await writeFile(file, await sealBroken());
+      const { code, stderr } = await runCommand(['restore', '--lang', 'en', file, '--force'], '', {
+        LC_ALL: 'pl_PL.UTF-8',
+        LANG: 'pl_PL.UTF-8',
+      });
+      expect(code).toBe(1);
+      expect(stderr.trimEnd().split('\n')).toEqual([
+        `${file} was altered or damaged: its header does not match its seal. Use another backup.`,
+      ]);
+      expect(await targetCounts()).toEqual(TARGET_COUNTS);
+    });
+
+    it('takes LC_ALL before LANG, and --lang pl before both', async () => {
+      const { stderr: fromLcAll } = await runCommand(['restore', '--force'], '', {
+        LC_ALL: 'pl_PL.UTF-8',
+        LANG: 'en_GB.UTF-8',
+      });
+      expect(fromLcAll.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(/^użycie: .*podaj plik kopii do odtworzenia$/),
+      ]);
+      const { stderr: fromOption } = await runCommand(['restore', '--force', '--lang=pl'], '', { LC_ALL: 'C' });
+      expect(fromOption.trimEnd().split('\n')).toEqual([expect.stringMatching(/^użycie: /)]);
+      const { code, stderr: refused } = await runCommand(['restore', '--force', '--lang', 'de'], '', {
+        LC_MESSAGES: 'pl_PL.UTF-8',
+      });
+      expect(code).toBe(1);
+      expect(refused.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(/--lang przyjmuje pl albo en, a nie "de"$/),
+      ]);
+    });
   });
 });

@@ -2,7 +2,8 @@ import type { Language } from '@pivot/contracts';
 import { type OutgoingMail, escapeHtml } from '../mail';
 
 export type BackupWarningMail =
-  { kind: 'failed'; error: string; folder: string } | { kind: 'overdue'; days: number; lastBackup: string };
+  | { kind: 'failed'; error: Record<Language, string>; folder: string }
+  | { kind: 'overdue'; days: number; lastBackup: string };
 
 const WORDS: Record<
   Language,
@@ -12,7 +13,7 @@ const WORDS: Record<
     subject: { failed: 'the scheduled backup failed', overdue: 'no recent backup' },
     body: (warning) =>
       warning.kind === 'failed'
-        ? `The scheduled backup to ${warning.folder} failed: ${warning.error}`
+        ? `The scheduled backup to ${warning.folder} failed: ${warning.error.en}`
         : `The newest backup was taken ${warning.lastBackup}, ${warning.days} days ago.`,
     end: 'You hear of this again only after the next backup succeeds. See the Backups tab of the admin panel.',
   },
@@ -20,7 +21,7 @@ const WORDS: Record<
     subject: { failed: 'zaplanowana kopia zapasowa nie powiodła się', overdue: 'brak aktualnej kopii zapasowej' },
     body: (warning) =>
       warning.kind === 'failed'
-        ? `Zaplanowana kopia zapasowa do ${warning.folder} nie powiodła się: ${warning.error}`
+        ? `Zaplanowana kopia zapasowa do ${warning.folder} nie powiodła się: ${warning.error.pl}`
         : `Najnowszą kopię zapasową wykonano ${warning.lastBackup}, ${warning.days} dni temu.`,
     end: 'Kolejna wiadomość przyjdzie dopiero po następnej udanej kopii. Zobacz zakładkę Kopie zapasowe w panelu administratora.',
   },

@@ -1,4 +1,5 @@
-import type { BackupStatus } from '@pivot/contracts';
+import type { BackupStatus, Language } from '@pivot/contracts';
+import { BackupFileError } from '../../backup/backup-file';
 import type { Database, Queryable } from '../../db/client';
 import type { LogsService } from '../logs';
 import type { MailService } from '../mail';
@@ -36,12 +37,21 @@ export class BackupWarnings {
     },
   ) {}
 
-  /** A scheduled backup failed: raised unless already raised since the newest backup taken. */
+  /**
+   * A scheduled backup failed: raised unless already raised since the newest backup taken. Each
+   * administrator's mail gives the reason in their language when the product wrote it; the log
+   * keeps it in English, as it keeps every server-written reason.
+   */
   async backupFailed(error: unknown): Promise<void> {
-    const message = error instanceof Error ? error.message : String(error);
+    const reason = (language: Language) =>
+      error instanceof BackupFileError
+        ? error.messageIn(language)
+        : error instanceof Error
+          ? error.message
+          : String(error);
     await this.raiseOnce('backup_failed', () => ({
-      entry: { event: message, details: this.deps.folder },
-      mail: { kind: 'failed', error: message, folder: this.deps.folder },
+      entry: { event: reason('en'), details: this.deps.folder },
+      mail: { kind: 'failed', error: { en: reason('en'), pl: reason('pl') }, folder: this.deps.folder },
     }));
   }
 
