@@ -13,6 +13,7 @@ import { type Config, PRODUCT_NAME } from './config';
 import type { DatabaseHandle } from './db/client';
 import { closingDeadlinePlugin } from './http/closing-deadline';
 import { BODY_LIMIT } from './http/body-limits';
+import { geometryWarmUpPlugin } from './http/geometry-warm-up';
 import { healthPlugin } from './http/health';
 import { accessModule } from './modules/access';
 import { adminModule } from './modules/admin';
@@ -100,6 +101,7 @@ export async function buildApp({
   await app.register(webAppPlugin, { distDir: config.webDistDir });
   await app.register(csrfPlugin, { secure: config.cookieSecure });
   await app.register(inputGuardPlugin);
+  await app.register(geometryWarmUpPlugin);
   await app.register(databasePlugin, { database });
   await app.register(machineGatewayPlugin, config);
   // Every route registered from here on needs a signed-in user unless it declares itself public.

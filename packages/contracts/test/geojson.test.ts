@@ -157,6 +157,20 @@ describe('PolygonSchema', () => {
     ]);
   });
 
+  it('checks the outline of the polygons whose rings are rings, and only theirs', () => {
+    const bowtie: Position[] = [FIELD, [16.94, 52.42], [16.94, 52.41], [16.93, 52.42], FIELD];
+    const shortRing: Position[] = [FIELD, [16.94, 52.42], FIELD];
+    const result = MultiPolygonSchema.safeParse({ type: 'MultiPolygon', coordinates: [[shortRing], [bowtie]] });
+    expect(result.error?.issues.map(({ path, message }) => ({ path, message }))).toEqual([
+      { path: ['coordinates', 0, 0], message: 'A polygon ring needs at least four positions' },
+      { path: ['coordinates', 1], message: 'The outline of the shape must not cross itself' },
+    ]);
+    expect(messagesOf(PolygonSchema, { ...polygon(bowtie), bbox: [1] })).toEqual([
+      'Too small: expected array to have >=4 items',
+      'The outline of the shape must not cross itself',
+    ]);
+  });
+
   it('rejects another geometry type and unknown keys', () => {
     expectRejected(PolygonSchema, { ...polygon(square(...FIELD)), type: 'MultiPolygon' });
     expectUnknownKeyRejected(PolygonSchema, polygon(square(...FIELD)));
