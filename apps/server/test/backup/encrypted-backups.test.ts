@@ -1,43 +1,16 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBackupFile, readBackupLines } from '../../src/backup/backup-file';
 import { type TestApp, createTestApp } from '../support/test-app';
-
-const SERVER_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const COMMAND = path.join(SERVER_ROOT, 'src', 'backup-command.ts');
-const TSX = path.join(SERVER_ROOT, '..', '..', 'node_modules', '.bin', 'tsx');
+import { runBackupCommand } from '../support/backup-command';
 
 const PASSPHRASE = 'correct horse battery';
 
-function runBackup(
-  dataDir: string,
-  target: string,
-  passphrase: string,
-): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(TSX, [COMMAND, 'backup', '--out', target], {
-      // English whatever the locale of the machine running the tests: the cases match its words.
-      env: {
-        ...process.env,
-        LC_ALL: '',
-        LC_MESSAGES: '',
-        LANG: 'C.UTF-8',
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        BACKUP_PASSPHRASE: passphrase,
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('exit', (code) => resolve({ code, stderr }));
-  });
-}
+const runBackup = (dataDir: string, target: string, passphrase: string) =>
+  runBackupCommand(['backup', '--out', target], { dataDir, passphrase });
 
 /** The server's own secrets, as its tables hold them: what would let a reader act as the server. */
 async function serverSecrets(t: TestApp): Promise<string[]> {

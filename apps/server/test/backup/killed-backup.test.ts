@@ -2,14 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBackupFile } from '../../src/backup/backup-file';
 import { openDatabase } from '../../src/db/client';
-
-const SERVER_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const COMMAND = path.join(SERVER_ROOT, 'src', 'backup-command.ts');
+import { BACKUP_COMMAND } from '../support/backup-command';
 
 describe('a backup killed half way', () => {
   let dataDir: string;
@@ -29,7 +26,7 @@ describe('a backup killed half way', () => {
     try {
       const target = path.join(outDir, 'killed.pivotbackup');
       // Node itself with tsx's loader: `tsx` would run the command in a child that a kill of it leaves running.
-      const child = spawn(process.execPath, ['--import', 'tsx', COMMAND, 'backup', '--out', target], {
+      const child = spawn(process.execPath, ['--import', 'tsx', BACKUP_COMMAND, 'backup', '--out', target], {
         env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
         stdio: 'ignore',
       });

@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,10 +16,7 @@ import { proveBackup, restoreBackup, takeBackup } from '../../src/backup/backups
 import { type DatabaseHandle, openDatabase } from '../../src/db/client';
 import { createTestDatabase } from '../support/database';
 import { migrationsFolder } from '../support/migrations';
-
-const SERVER_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const COMMAND = path.join(SERVER_ROOT, 'src', 'backup-command.ts');
-const TSX = path.join(SERVER_ROOT, '..', '..', 'node_modules', '.bin', 'tsx');
+import { runBackupCommand } from '../support/backup-command';
 
 const PASSPHRASE = 'correct horse battery';
 const MAGIC = 'PIVOT-BACKUP\n';
@@ -354,29 +349,8 @@ describe('npm run restore', () => {
   });
   afterAll(() => rm(folder, { recursive: true, force: true }));
 
-  function runCommand(
-    args: string[],
-    passphrase: string,
-    locale: NodeJS.ProcessEnv = { LANG: 'C.UTF-8' },
-  ): Promise<{ code: number | null; stderr: string }> {
-    return new Promise((resolve) => {
-      const child = spawn(TSX, [COMMAND, ...args], {
-        env: {
-          ...process.env,
-          LC_ALL: '',
-          LC_MESSAGES: '',
-          ...locale,
-          DATA_DIR: dataDir,
-          DATABASE_URL: '',
-          BACKUP_PASSPHRASE: passphrase,
-        },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.once('exit', (code) => resolve({ code, stderr }));
-    });
-  }
+  const runCommand = (args: string[], passphrase: string, locale?: NodeJS.ProcessEnv) =>
+    runBackupCommand(args, { dataDir, passphrase, locale });
 
   async function targetCounts() {
     const target = await openDatabase({ databaseUrl: undefined, dataDir });
