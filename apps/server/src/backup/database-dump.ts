@@ -307,7 +307,7 @@ export async function restoreDatabase(
         }
       }
       await flush();
-      // The migrations forward run as any migration does, with triggers and checks on.
+      // The migrations forward run as every migration does, with triggers and checks on.
       await tx.execute(sql`set local session_replication_role = origin`);
       await migrateInTransaction(tx, MIGRATIONS_FOLDER);
     });

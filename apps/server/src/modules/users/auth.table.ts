@@ -70,7 +70,7 @@ export const throttleEvents = pgTable(
 
 /**
  * The public keys that check access tokens. Without JWT_SECRET each instance signs with a key pair
- * it makes in memory (a new one every hour) and publishes only the public half here: any instance
+ * it makes in memory (a new one every hour) and publishes only the public half here: every instance
  * checks any instance's tokens, and nothing in the database (or a backup) signs one.
  */
 export const accessTokenKeys = pgTable('access_token_keys', {
