@@ -41,9 +41,29 @@ describe('retrying a command with its Idempotency-Key', () => {
     await t.close();
   });
 
-  const motion = (motion: string, key?: string, client = farmer) =>
-    client.post(`/api/sprinkler/${sprinklerId}/motion`, { motion }, key ? { headers: { 'idempotency-key': key } } : {});
+  const motion = (motion: string, key?: string, client = farmer, headers: Record<string, string> = {}) =>
+    client.post(
+      `/api/sprinkler/${sprinklerId}/motion`,
+      { motion },
+      { headers: key ? { ...headers, 'idempotency-key': key } : headers },
+    );
   const motionsSent = () => sent.filter((payload) => payload.includes('"motion"')).length;
+
+  it('answers the repeats of a command whose answer went compressed, as a browser asks for it', async () => {
+    const key = randomUUID();
+    const before = motionsSent();
+    const gzip = { 'accept-encoding': 'gzip' };
+    // An area map makes the machine's answer large enough to be compressed.
+    const ring = Array.from({ length: 60 }, (_, i) => [17 + Math.cos(i / 10) / 100, 52 + Math.sin(i / 10) / 100]);
+    const areaMap = { type: 'Polygon', coordinates: [[...ring, ring[0]]] };
+    expect((await admin.patch(`/api/sprinkler/${sprinklerId}/`, { areaMap })).status).toBe(200);
+    const answers = await Promise.all([1, 2, 3].map(() => motion('back', key, farmer, gzip)));
+    const late = await motion('back', key, farmer, gzip);
+    expect(answers.some((answer) => answer.headers['content-encoding'] === 'gzip')).toBe(true);
+    for (const answer of [...answers, late]) expect(answer.status).toBe(200);
+    expect([...answers, late].filter((answer) => answer.headers['idempotent-replayed'] === 'true')).toHaveLength(3);
+    expect(motionsSent() - before).toBe(1);
+  });
 
   it('sends one command for a request sent three times at once and once more after, all answered alike', async () => {
     const key = randomUUID();

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 
 export type ApiResponse = {
@@ -76,7 +77,11 @@ export class ApiClient {
       if (expired) this.cookies.delete(cookie.name);
       else this.cookies.set(cookie.name, cookie.value);
     }
-    const text = response.body;
+    // An answer compressed for a client that asked for it (as every browser does) is read as the browser reads it.
+    const text =
+      response.headers['content-encoding'] === 'gzip'
+        ? gunzipSync(response.rawPayload).toString('utf8')
+        : response.body;
     // A file the API writes (the reports' CSV) is kept as its text; every other answer is JSON.
     const json = String(response.headers['content-type'] ?? '').includes('application/json');
     return {

@@ -58,8 +58,10 @@ export const idempotencyModule = fp(
       if (route.config?.idempotent !== true) return;
       const own = route.preHandler ?? [];
       route.preHandler = [...(Array.isArray(own) ? own : [own]), begin];
+      // First of the answer's hooks: the answer is saved as the route wrote it, before compression
+      // (@fastify/compress, added to each route earlier) turns one over 1 KB into a stream.
       const sent = route.onSend ?? [];
-      route.onSend = [...(Array.isArray(sent) ? sent : [sent]), finish];
+      route.onSend = [finish, ...(Array.isArray(sent) ? sent : [sent])];
     });
 
     const pruning = new RepeatingJob(() => idempotency.prune(), {
