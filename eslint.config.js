@@ -55,6 +55,80 @@ const noLiteralText = {
   },
 };
 
+/** Fastify's route methods, and the web client's calls that take a path below the API base. */
+const ROUTE_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'all']);
+const PATH_TAKERS = new Set(['route', 'apiCall', 'apiRequest', 'downloadFile', 'readEventStream', 'followEventStream']);
+const startsWithSlash = (node) =>
+  (node?.type === 'Literal' && typeof node.value === 'string' && node.value.startsWith('/')) ||
+  (node?.type === 'TemplateLiteral' && node.quasis[0].value.cooked.startsWith('/'));
+
+/**
+ * Where endpoints are declared in the contracts (packages/contracts/src/endpoints), an API path
+ * typed by hand is one that can drift from its declaration: routes register through
+ * endpointRoute and the web app calls through callEndpoint, requestEndpoint or pathOf.
+ */
+const noHandTypedPath = {
+  meta: {
+    type: 'problem',
+    messages: {
+      handTyped:
+        'An API path typed by hand: declare the endpoint in packages/contracts/src/endpoints and use its declaration (endpointRoute on the server; callEndpoint, requestEndpoint or pathOf in the web app).',
+    },
+    schema: [],
+  },
+  create(context) {
+    return {
+      CallExpression(node) {
+        const { callee } = node;
+        const name =
+          callee.type === 'Identifier'
+            ? callee.name
+            : callee.type === 'MemberExpression' && !callee.computed
+              ? callee.property.name
+              : undefined;
+        const [first] = node.arguments;
+        // app.get('/logs/', …)
+        if (callee.type === 'MemberExpression' && ROUTE_METHODS.has(name) && startsWithSlash(first)) {
+          context.report({ node: first, messageId: 'handTyped' });
+        }
+        if (!PATH_TAKERS.has(name)) return;
+        // readEventStream('/alerts/events', …)
+        if (startsWithSlash(first)) context.report({ node: first, messageId: 'handTyped' });
+        // apiCall({ path: '/logs/' }), app.route({ url: '/logs/' })
+        for (const property of first?.type === 'ObjectExpression' ? first.properties : []) {
+          const key = property.type === 'Property' && !property.computed ? property.key : undefined;
+          const keyName = key?.type === 'Identifier' ? key.name : key?.value;
+          if ((keyName === 'path' || keyName === 'url') && startsWithSlash(property.value)) {
+            context.report({ node: property.value, messageId: 'handTyped' });
+          }
+        }
+      },
+    };
+  },
+};
+
+/**
+ * The calls still written by hand, all of the machines' own (the sprinklers module): their list is
+ * being rewritten as a paged one with its live stream, and the rest of the module moves to
+ * declarations with it. Each file leaves this list as its calls are declared.
+ */
+const ENDPOINTS_PENDING = [
+  'apps/server/src/modules/sprinklers/sprinklers.routes.ts',
+  'apps/server/src/modules/sprinklers/live.routes.ts',
+  'apps/web/src/features/sprinklers/api/{get-sprinklers,get-sprinkler,move-sprinkler}.ts',
+  'apps/web/src/features/admin/api/{get-all-sprinklers,create-sprinkler,update-sprinkler}.ts',
+  'apps/web/src/features/alerts/api/get-machines.ts',
+];
+
+/**
+ * Every server module's routes and every web feature's API calls take their paths from the
+ * contracts' declarations, but ENDPOINTS_PENDING.
+ */
+const ENDPOINTS_DECLARED = {
+  files: ['apps/server/src/modules/**/*.routes.ts', 'apps/web/src/features/*/api/**'],
+  ignores: ENDPOINTS_PENDING,
+};
+
 /** The folders right below `url`: a new one is fenced as soon as it exists. */
 const foldersIn = (url) =>
   readdirSync(url, { withFileTypes: true })
@@ -99,6 +173,21 @@ const MODULE_LEAVES_APP = {
   regex: '^(\\.\\./)+(app|demo|main)$|^\\.\\./\\.\\./modules/',
   message: 'A module reaches other modules through "../<module>", and never the app that composes them.',
 };
+
+/**
+ * A module's door (its index.ts) hands out services, functions, subqueries and types, never a
+ * table: a table has one owner module, and the others ask it for what they need. A door has
+ * no use for a table's value at all, so importing one is refused as well as re-exporting it.
+ */
+const TABLE_FILE = '[source.value=/\\.table$/]';
+const DOOR_WITHOUT_TABLES = [
+  `ExportNamedDeclaration[exportKind='value']${TABLE_FILE} > ExportSpecifier[exportKind='value']`,
+  `ExportAllDeclaration[exportKind='value']${TABLE_FILE}`,
+  `ImportDeclaration[importKind='value']${TABLE_FILE} > :matches(ImportSpecifier[importKind='value'], ImportDefaultSpecifier, ImportNamespaceSpecifier)`,
+].map((selector) => ({
+  selector,
+  message: "A module's door never hands out a table: offer the query another module needs (a function, a subquery).",
+}));
 
 export default tseslint.config(
   {
@@ -232,6 +321,15 @@ export default tseslint.config(
       },
     },
   ]),
+  {
+    ...ENDPOINTS_DECLARED,
+    plugins: { endpoints: { rules: { 'no-hand-typed-path': noHandTypedPath } } },
+    rules: { 'endpoints/no-hand-typed-path': 'error' },
+  },
+  {
+    files: ['apps/server/src/modules/*/index.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...DOOR_WITHOUT_TABLES] },
+  },
   {
     files: ['packages/contracts/**'],
     rules: {

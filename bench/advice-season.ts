@@ -7,11 +7,7 @@
  * Pure computation, no server or database: the figure is the calculation's own cost.
  */
 import { performance } from 'node:perf_hooks';
-import {
-  meanEvapotranspirationOutlook,
-  meanRecentEvapotranspiration,
-  nextIrrigationOfCells,
-} from '@pivot/server/src/modules/advice/irrigation-advice';
+import { nextIrrigationOfCells, outlookFromCurves } from '@pivot/server/src/modules/advice/irrigation-advice';
 import { SOIL_TEXTURES } from '@pivot/server/src/modules/advice/soil-table';
 import { runCells, seasonCurves, tableSeasonCrop } from '@pivot/server/src/modules/advice/water-balance';
 import { readOptions } from './support/cli';
@@ -102,12 +98,8 @@ runBenchmark('advice-season', 120_000, async () => {
     { count, applied: applied.subarray(0, midSeason * count) },
     { efficiency: EFFICIENCY, lastDay: midSeason },
   );
-  const outlook = meanEvapotranspirationOutlook(
-    crop,
-    soil,
-    midSeason + 1,
-    meanRecentEvapotranspiration(curves, midSeason),
-  );
+  // The curves run through the season's last day, as the advice's do over its coming days.
+  const outlook = outlookFromCurves(curves, midSeason + 1);
   const forecast = () => nextIrrigationOfCells(untilMidSeason.finalDepletion, outlook);
   for (let run = 0; run < options.warmUp; run += 1) forecast();
   const next = summarise(Array.from({ length: options.runs }, () => elapsed(forecast)));

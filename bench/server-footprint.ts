@@ -6,8 +6,12 @@
  * start, on the existing data: time from launch to a healthy /api/health (target < 2 s), RSS after
  * `--idleSeconds` with no demo fleet (target ≤ 200 MB on PGlite, ≤ 120 MB on PostgreSQL), and
  * with the demo fleet (the embedded defaults' simulated machines) RSS every minute for `--minutes`
- * (target ≤ 250 MB at 10 minutes, and no growth after). SIGTERM must end it with exit code 0.
- * RSS is read from /proc, so it runs on Linux.
+ * (target ≤ 250 MB at 10 minutes, and no growth after), and after a simulated week of the demo
+ * fleet's reports (`--weekDays` days backfilled into its database while it is stopped, then packed
+ * and counted by the server's own jobs; target ≤ 250 MB). Every RSS is the whole process tree's
+ * (the server and any process it started), and the share of it that is WebAssembly memory
+ * (PGlite's heap) is printed beside it. SIGTERM must end it with exit code 0. RSS is read from
+ * /proc, so it runs on Linux.
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -19,7 +23,11 @@ import {
   scratchDatabase,
   startServer,
 } from '@pivot/e2e/support/server-process';
+import { openDatabase } from '@pivot/server/src/db/client';
+import { DEMO_MACHINES, simulateDay } from '@pivot/simulator';
+import { insertTelemetryColumns } from './support/bulk-insert';
 import { readOptions } from './support/cli';
+import { treeResidentMegabytes, webAssemblyResidentMegabytes } from './support/proc';
 import { printFigure, printNote, printSection, printTargeted, printTitle, printVerdict } from './support/report';
 import { onAbort, runBenchmark } from './support/run';
 import { sleep, waitUntil } from './support/stats';
@@ -33,14 +41,22 @@ const GROWTH_TOLERANCE_MB = 10;
 const MINUTE_MS = 60_000;
 const HEALTH_POLL_MS = 20;
 const HEALTHY_WITHIN_MS = 60_000;
+const DAY_MS = 86_400_000;
+/**
+ * The backfilled week ends this many days before today: past the server's default
+ * TELEMETRY_PACK_AFTER_DAYS (2) with a day to spare for its time zone, so every day of it is due.
+ */
+const WEEK_ENDS_DAYS_AGO = 3;
+/** Reports a bulk insert carries: a few hundred KB of statement. */
+const REPORTS_PER_INSERT = 5_000;
 
-const options = readOptions({ minutes: 40, idleSeconds: 60 });
+const options = readOptions({ minutes: 40, idleSeconds: 60, weekDays: 7, weekMinutes: 10 }, ['minutes', 'weekDays']);
 
-async function residentMegabytes(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kilobytes = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
-  if (kilobytes === undefined) throw new Error(`no VmRSS for process ${pid}`);
-  return Number(kilobytes) / 1024;
+/** The RSS of the server's process tree, with the part of it that is WebAssembly memory. */
+async function footprint(server: ServerProcess): Promise<{ treeMb: number; wasmMb: number; text: string }> {
+  const pid = pidOf(server);
+  const [treeMb, wasmMb] = await Promise.all([treeResidentMegabytes(pid), webAssemblyResidentMegabytes(pid)]);
+  return { treeMb, wasmMb, text: `${treeMb.toFixed(0)} MB (WebAssembly ${wasmMb.toFixed(0)} MB)` };
 }
 
 function pidOf(server: ServerProcess): number {
@@ -68,11 +84,15 @@ async function databaseEnvironment(): Promise<{ env: Record<string, string>; scr
  * Starts the compiled server a first time (creating its data), stops it, and starts it again on
  * that data, which is what the figures are about.
  */
-async function startOnExistingData(env: Record<string, string>): Promise<ServerProcess> {
+async function startOnExistingData(
+  env: Record<string, string>,
+  beforeRestart: (server: ServerProcess) => Promise<void>,
+): Promise<ServerProcess> {
   const server = await startServer(env, 'compiled');
-  printFigure('RSS after creating the data', `${(await residentMegabytes(pidOf(server))).toFixed(0)} MB`);
+  printFigure('RSS after creating the data', (await footprint(server)).text);
   await server.terminate();
   printVerdict('SIGTERM: exit code', String(server.child()?.exitCode), '0', server.child()?.exitCode === 0);
+  await beforeRestart(server);
 
   const launched = performance.now();
   const restarting = server.restart();
@@ -96,11 +116,12 @@ async function startOnExistingData(env: Record<string, string>): Promise<ServerP
 async function withServer(
   env: Record<string, string>,
   measure: (server: ServerProcess) => Promise<void>,
+  beforeRestart: (server: ServerProcess) => Promise<void> = async () => undefined,
 ): Promise<void> {
   const database = await databaseEnvironment();
   const forgetAbort = onAbort(async () => database.scratch?.drop());
   try {
-    const server = await startOnExistingData({ ...env, ...database.env });
+    const server = await startOnExistingData({ ...env, ...database.env }, beforeRestart);
     try {
       await measure(server);
     } finally {
@@ -112,6 +133,48 @@ async function withServer(
   }
 }
 
+/** The UTC calendar day `daysAgo` days before today, as ms since the epoch of its midnight. */
+function dayStart(daysAgo: number): number {
+  return Math.floor(Date.now() / DAY_MS) * DAY_MS - daysAgo * DAY_MS;
+}
+
+/**
+ * Stores `--weekDays` days of every demo machine's reports (a simulated day of its arm: moving
+ * about 60 % of the time, every 5 s then, every 60 s at rest) in the stopped server's database,
+ * as rows, as its intake would have left them; the server packs them when it runs.
+ */
+async function backfillWeek(server: ServerProcess): Promise<number> {
+  const database = await openDatabase({ databaseUrl: server.databaseUrl ?? undefined, dataDir: server.dataDir });
+  let stored = 0;
+  try {
+    for (const [machineIndex, machine] of DEMO_MACHINES.entries()) {
+      for (let day = 0; day < options.weekDays; day += 1) {
+        const reports = simulateDay({
+          start: dayStart(WEEK_ENDS_DAYS_AGO + day),
+          armLength: machine.armLength,
+          seed: machineIndex * 100 + day + 1,
+        });
+        for (let index = 0; index < reports.length; index += REPORTS_PER_INSERT) {
+          const chunk = reports.slice(index, index + REPORTS_PER_INSERT);
+          await insertTelemetryColumns(database.db, machine.id, {
+            ts: chunk.map((report) => report.ts),
+            status: chunk.map((report) => report.status),
+            angle: chunk.map((report) => report.angle),
+            distance: chunk.map((report) => report.distance),
+            speed: chunk.map((report) => report.speed),
+            pressure: chunk.map((report) => report.pressure),
+            flow: chunk.map((report) => report.flow),
+          });
+        }
+        stored += reports.length;
+      }
+    }
+  } finally {
+    await database.close();
+  }
+  return stored;
+}
+
 async function main(): Promise<void> {
   if (options.broker) throw new Error('--broker: the demo fleet runs on the embedded broker, as on the defaults');
   const kind = options.database ? 'postgres' : 'pglite';
@@ -119,38 +182,80 @@ async function main(): Promise<void> {
     database: options.database ? `PostgreSQL, scratch databases on ${options.database}` : 'embedded PGlite',
     broker: 'embedded aedes',
     fleet: `demo fleet, RSS every minute for ${options.minutes} min`,
+    week: `${options.weekDays} days of the demo fleet's reports backfilled, then RSS every minute for ${options.weekMinutes} min`,
+    rss: 'of the server and every process it started',
   });
   await promisify(execFile)('npm', ['run', 'build'], { maxBuffer: 16 * 1024 * 1024 });
 
   printSection('No demo fleet');
   await withServer({ DEMO_FLEET: 'false' }, async (server) => {
     await sleep(options.idleSeconds * 1000);
-    printTargeted(`idle RSS after ${options.idleSeconds} s`, await residentMegabytes(pidOf(server)), 'MB', {
-      atMost: IDLE_TARGET_MB[kind],
-    });
+    const idle = await footprint(server);
+    printTargeted(`idle RSS after ${options.idleSeconds} s`, idle.treeMb, 'MB', { atMost: IDLE_TARGET_MB[kind] });
+    printFigure('of it WebAssembly', `${idle.wasmMb.toFixed(0)} MB`);
   });
 
-  printSection('Demo fleet');
-  await withServer({}, async (server) => {
-    const curve: number[] = [];
-    for (let minute = 1; minute <= options.minutes; minute += 1) {
-      await sleep(MINUTE_MS);
-      curve.push(await residentMegabytes(pidOf(server)));
-      printFigure(`RSS at minute ${minute}`, `${curve.at(-1)!.toFixed(0)} MB`);
-    }
-    const settled = curve[Math.min(FLEET_SETTLED_MINUTE, curve.length) - 1]!;
-    printTargeted(`settled RSS (minute ${Math.min(FLEET_SETTLED_MINUTE, curve.length)})`, settled, 'MB', {
-      atMost: FLEET_TARGET_MB,
+  if (options.minutes > 0) {
+    printSection('Demo fleet');
+    await withServer({}, async (server) => {
+      const curve: number[] = [];
+      for (let minute = 1; minute <= options.minutes; minute += 1) {
+        await sleep(MINUTE_MS);
+        const now = await footprint(server);
+        curve.push(now.treeMb);
+        printFigure(`RSS at minute ${minute}`, now.text);
+      }
+      const settled = curve[Math.min(FLEET_SETTLED_MINUTE, curve.length) - 1]!;
+      printTargeted(`settled RSS (minute ${Math.min(FLEET_SETTLED_MINUTE, curve.length)})`, settled, 'MB', {
+        atMost: FLEET_TARGET_MB,
+      });
+      if (curve.length <= FLEET_SETTLED_MINUTE) {
+        printNote(`Growth is judged after minute ${FLEET_SETTLED_MINUTE}: run with --minutes 40.`);
+        return;
+      }
+      const growth = Math.max(...curve.slice(FLEET_SETTLED_MINUTE)) - settled;
+      printTargeted(`growth after minute ${FLEET_SETTLED_MINUTE}`, growth, 'MB', {
+        atMost: GROWTH_TOLERANCE_MB,
+      });
     });
-    if (curve.length <= FLEET_SETTLED_MINUTE) {
-      printNote(`Growth is judged after minute ${FLEET_SETTLED_MINUTE}: run with --minutes 40.`);
-      return;
-    }
-    const growth = Math.max(...curve.slice(FLEET_SETTLED_MINUTE)) - settled;
-    printTargeted(`growth after minute ${FLEET_SETTLED_MINUTE}`, growth, 'MB', {
-      atMost: GROWTH_TOLERANCE_MB,
-    });
-  });
+  }
+
+  if (options.weekDays > 0) {
+    printSection(`Simulated week (${options.weekDays} days backfilled)`);
+    // Info lines: the packing job says when it has packed the week.
+    await withServer(
+      { LOG_LEVEL: 'info' },
+      async (server) => {
+        const started = Date.now();
+        let packedAt: number | undefined;
+        let highest = 0;
+        for (let minute = 1; minute <= options.weekMinutes; minute += 1) {
+          await sleep(MINUTE_MS);
+          const now = await footprint(server);
+          highest = Math.max(highest, now.treeMb);
+          if (packedAt === undefined && server.output().includes('"msg":"telemetry packed"')) packedAt = Date.now();
+          printFigure(`RSS at minute ${minute}`, `${now.text}${packedAt === undefined ? '' : ', week packed'}`);
+        }
+        printFigure(
+          'week packed by the server',
+          packedAt === undefined ? 'not yet' : `within ${Math.ceil((packedAt - started) / MINUTE_MS)} min`,
+        );
+        printTargeted('highest RSS', highest, 'MB', { atMost: FLEET_TARGET_MB });
+      },
+      async (server) => {
+        const started = performance.now();
+        const reports = await backfillWeek(server);
+        printFigure(
+          'backfilled',
+          `${reports.toLocaleString('en')} reports (${Math.round(reports / options.weekDays / DEMO_MACHINES.length).toLocaleString('en')} a machine-day) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+        );
+      },
+    );
+  }
 }
 
-runBenchmark('server-footprint', (options.minutes + (2 * options.idleSeconds) / 60 + 10) * MINUTE_MS, main);
+runBenchmark(
+  'server-footprint',
+  (options.minutes + options.weekMinutes + (2 * options.idleSeconds) / 60 + 20) * MINUTE_MS,
+  main,
+);

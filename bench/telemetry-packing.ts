@@ -14,7 +14,7 @@ import {
   inspectPackedDay,
   packDay,
   unpackDay,
-} from '@pivot/server/src/modules/telemetry-packing/packed-day';
+} from '@pivot/server/src/modules/telemetry/packed-day';
 import { simulateDay } from '@pivot/simulator';
 import { readOptions } from './support/cli';
 import {

@@ -22,8 +22,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { MACHINE_LIMITS } from '@pivot/contracts';
 import { grantAccess } from '@pivot/server/src/modules/access/access.repository';
 import { insertSprinkler } from '@pivot/server/src/modules/sprinklers/sprinklers.repository';
-import { TelemetryPacker } from '@pivot/server/src/modules/telemetry-packing/telemetry-packer';
-import { telemetryDays } from '@pivot/server/src/modules/telemetry-packing/telemetry-packing.table';
+import { TelemetryPacker } from '@pivot/server/src/modules/telemetry/telemetry-packer';
+import { telemetryDays } from '@pivot/server/src/modules/telemetry/telemetry-packing.table';
 import { machineState, telemetry } from '@pivot/server/src/modules/telemetry/telemetry.table';
 import { TOP_SPEED_STRETCH_MS, type WaterReport, waterBetween } from '@pivot/server/src/modules/watermap/water-grid';
 import { waterCellYears } from '@pivot/server/src/modules/watermap/watermap.table';
@@ -303,7 +303,6 @@ async function packSeason(server: BenchServer, machineId: string, seasonEnd: num
   await db.insert(machineState).values({ machineId }).onConflictDoNothing();
   const packer = new TelemetryPacker({
     db,
-    telemetry: app.telemetry,
     partitions: app.telemetryPartitions,
     timeZone: TIME_ZONE,
     packAfterDays: PACK_AFTER_DAYS,

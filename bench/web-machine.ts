@@ -12,7 +12,10 @@
  *   showed) and /login (≤ 100 KB before its form showed), and whether the chunk holding Leaflet
  *   is fetched by the machine page alone.
  *
- *   npm run bench:web-machine [-- --phone]       builds the web app, then runs this script
+ * - with `--lighthouse`, Lighthouse's mobile performance score of the machine page and of /login,
+ *   target ≥ 90 (support/lighthouse.ts).
+ *
+ *   npm run bench:web-machine [-- --phone] [--lighthouse]   builds the web app, then runs this script
  */
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -21,7 +24,7 @@ import { type Position, type ProgramBody, SprinklerDetailSchema, type SprinklerD
 import { CHROMIUM_LAUNCH_OPTIONS } from '@pivot/e2e/support/chromium';
 import type { HttpSession } from '@pivot/e2e/support/http-session';
 import { waterCellYears } from '@pivot/server/src/modules/watermap/watermap.table';
-import { DEMO_MACHINES, DEMO_TIME_SCALE, type DemoMachine } from '@pivot/simulator';
+import { DEMO_MACHINES, type DemoMachine } from '@pivot/simulator';
 import { count, eq, sql } from 'drizzle-orm';
 import { type Browser, type BrowserContext, type Page, type Request, chromium } from 'playwright-core';
 import { type BenchServer, USER_PASSWORD } from './support/bench-server';
@@ -39,6 +42,7 @@ import {
   printVerdict,
 } from './support/report';
 import { type MainThreadTime, type MainThreadProfile, profileMainThread } from './support/main-thread-profile';
+import { auditPerformance } from './support/lighthouse';
 import { PHONE_DESCRIPTION, emulatePhone, screenOf } from './support/phone';
 import { runBenchmark } from './support/run';
 import { type TelemetryColumns, seasonTelemetry } from './support/season-telemetry';
@@ -50,6 +54,7 @@ const TARGET_TASK_MS = 50;
 const TARGET_MACHINE_PAGE_JS_KB = 180;
 const TARGET_LIST_JS_KB = 150;
 const TARGET_LOGIN_JS_KB = 100;
+const TARGET_LIGHTHOUSE_SCORE = 90;
 
 /** Where the arm turns: the first demo machine, 420 m, maize over the whole circle. */
 const DEMO: DemoMachine = DEMO_MACHINES[0]!;
@@ -58,8 +63,8 @@ const SECTORS = 50;
 const SECTOR_REACH = 1.05;
 const ARC_STEP_DEGREES = 1.8;
 const PROGRAM_NAME = `Sezon, ${SECTORS} sektorów`;
-/** The demo's pace: the arm turns visibly between two reports a second apart. */
-const TIME_SCALE = DEMO_TIME_SCALE;
+/** Twenty times faster than life: the arm turns visibly between two reports a second apart. */
+const TIME_SCALE = 20;
 const MOVING_TELEMETRY_MS = 1000;
 
 /** The season: 1 April to 30 September 2026, local days in Poland (UTC+2 all season), the server's time zone. */
@@ -89,10 +94,16 @@ const WEB_APP = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
  * each), so the grid holds a row per cell and month as after a whole season, and the watermap
  * costs the server as much; the page draws the same cells.
  */
-const PHONE_FLAG = '--phone';
+/** A flag given on the command line, taken off it so that readOptions sees only `--name value` pairs. */
+function takeFlag(flag: string): boolean {
+  const index = process.argv.indexOf(flag);
+  if (index >= 0) process.argv.splice(index, 1);
+  return index >= 0;
+}
 /** `--phone`: the first painted map is measured on an emulated phone too. */
-const phone = process.argv.includes(PHONE_FLAG);
-if (phone) process.argv.splice(process.argv.indexOf(PHONE_FLAG), 1);
+const phone = takeFlag('--phone');
+/** `--lighthouse`: Lighthouse's mobile performance audit of the machine page and of /login too. */
+const lighthouseAudit = takeFlag('--lighthouse');
 const options = readOptions({ days: 36, loads: 3, seconds: 20 });
 
 type SeasonFigures = { reports: number; insertMs: number; accountingMs: number; gridRows: number };
@@ -595,6 +606,38 @@ async function printWhereTheLoadGoes(load: MachineLoad): Promise<void> {
   );
 }
 
+/** Lighthouse's mobile performance audit of /login and of the machine page, signed in, each a first visit. */
+async function auditWithLighthouse(
+  browser: Browser,
+  baseUrl: string,
+  email: string,
+  machinePath: string,
+): Promise<void> {
+  const signedIn = await coldContext(browser, baseUrl, email);
+  const cookies = await signedIn.cookies();
+  await signedIn.close();
+  printSection('Lighthouse 12, performance, its mobile profile (simulated: CPU ×4 slower, slow 4G)');
+  for (const [label, url, given] of [
+    ['/login', `${baseUrl}/login`, []],
+    ['machine page', `${baseUrl}${machinePath}`, cookies],
+  ] as const) {
+    const audit = await auditPerformance(url, given);
+    printFigure(
+      `${label}: metrics`,
+      `FCP ${formatNumber(audit.firstContentfulPaintMs)} ms, LCP ${formatNumber(audit.largestContentfulPaintMs)} ms, ` +
+        `TBT ${formatNumber(audit.totalBlockingTimeMs)} ms, SI ${formatNumber(audit.speedIndexMs)} ms, ` +
+        `CLS ${formatNumber(audit.cumulativeLayoutShift, 3)}`,
+    );
+    printFigure(
+      `${label}: longest tasks`,
+      audit.longestTasks
+        .map((task) => `${task.url} ${formatNumber(task.durationMs)} ms at ${formatNumber(task.startMs)}`)
+        .join(', '),
+    );
+    printTargeted(`${label}: score`, audit.score, '', { atLeast: TARGET_LIGHTHOUSE_SCORE });
+  }
+}
+
 async function measurePages(server: BenchServer, email: string, detail: SprinklerDetail): Promise<void> {
   const browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
   try {
@@ -618,6 +661,7 @@ async function measurePages(server: BenchServer, email: string, detail: Sprinkle
     await printWhereTheLoadGoes(await loadMachinePage(browser, server.baseUrl, email, machinePath, { profiled: true }));
 
     if (phone) await measurePhonePaint(browser, server.baseUrl, email, machinePath);
+    if (lighthouseAudit) await auditWithLighthouse(browser, server.baseUrl, email, machinePath);
 
     const last = loads.at(-1)!;
     const moving = await watchMovingArm(last.page);
@@ -718,7 +762,11 @@ async function measurePages(server: BenchServer, email: string, detail: Sprinkle
   }
 }
 
-runBenchmark('web-machine', (150 + 3 * options.days + options.seconds + (phone ? 30 : 15) * options.loads) * 1000, () =>
+/** The run's time limit: the season's setup, then each load and check, Lighthouse's audits with `--lighthouse`. */
+const timeLimitMs =
+  (150 + 3 * options.days + options.seconds + (phone ? 30 : 15) * options.loads + (lighthouseAudit ? 180 : 0)) * 1000;
+
+runBenchmark('web-machine', timeLimitMs, () =>
   withSimulatedMachine(
     options,
     1,

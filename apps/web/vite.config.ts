@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig } from 'vite';
+import { prerenderPages } from './prerender/vite-plugin.ts';
 import { serviceWorker } from './service-worker/vite-plugin.ts';
 
 /** In development the API runs on its own port; the dev server passes /api to it. */
@@ -26,7 +27,7 @@ const packages = (...names: string[]) => new RegExp(`node_modules[\\\\/](?:${nam
  * twenty small ones. zod comes with the first screen that reads the API's answers, not /login.
  */
 const LIBRARY_CHUNKS = [
-  { name: 'preact', test: packages('preact', 'react-router') },
+  { name: 'react', test: packages('react', 'react-dom', 'scheduler', 'react-router') },
   { name: 'i18n', test: packages('i18next', 'react-i18next') },
   { name: 'zod', test: packages('zod') },
   { name: 'tanstack-query', test: packages('@tanstack') },
@@ -36,25 +37,10 @@ const LIBRARY_CHUNKS = [
   { name: 'map-files', test: packages('proj4', 'shpjs', 'wkt-parser', 'mgrs', '@tmcw') },
 ];
 
-/**
- * Preact's compatibility layer renders the app in place of React DOM: about 10 KB gzipped instead of
- * React's 66, on every page (docs/benchmarks.md, issue 24). The app and its libraries still import
- * `react` and `react-dom` (and are type-checked against React's types); the build, the dev
- * server and the unit tests resolve those imports to `preact/compat`, a subpath to its own
- * (`react-dom/client` to `preact/compat/client`, `react/jsx-runtime` to
- * `preact/compat/jsx-runtime`), so what the tests run is what ships.
- */
-const PREACT_IN_PLACE_OF_REACT = [
-  { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
-  { find: /^react(?:-dom)?(\/.*)?$/, replacement: 'preact/compat$1' },
-  // React 18's shim of the hook (react-i18next imports it) is CommonJS requiring React itself.
-  { find: /^use-sync-external-store\/shim$/, replacement: 'preact/compat' },
-];
-
 export default defineConfig({
-  // The service worker comes last: it lists every file the build writes (service-worker/).
-  // React Refresh cannot update a tree Preact renders: in development an edit reloads the page.
-  plugins: [react({ refreshExclude: /./ }), tailwindcss(), pureContracts, serviceWorker()],
+  // The service worker comes last: it lists every file the build writes (service-worker/). The
+  // prerendered pages are written after the bundle, from its index.html (prerender/).
+  plugins: [react(), tailwindcss(), pureContracts, prerenderPages(), serviceWorker()],
   build: {
     rolldownOptions: {
       output: {
@@ -74,7 +60,7 @@ export default defineConfig({
     },
   },
   resolve: {
-    alias: [...PREACT_IN_PLACE_OF_REACT, { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
+    alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
   },
   server: { proxy: { '/api': process.env.API_URL ?? 'http://localhost:3000' } },
 });

@@ -3,9 +3,8 @@ import { access, cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { HttpSession } from '@pivot/e2e/support/http-session';
-import { type App, buildApp } from '@pivot/server/src/app';
-import { loadConfig } from '@pivot/server/src/config';
-import { openDatabase } from '@pivot/server/src/db/client';
+import type { App } from '@pivot/server/src/app';
+import { launchServer } from '@pivot/server/src/launch';
 import { PasswordHasher } from '@pivot/server/src/modules/users/password-hasher';
 import { insertUser } from '@pivot/server/src/modules/users/users.repository';
 import type { UserRow } from '@pivot/server/src/modules/users/users.table';
@@ -84,7 +83,7 @@ export async function startBenchServer(options: BenchOptions, setup: ServerSetup
     throw error;
   });
   const adminPassword = `${randomBytes(12).toString('base64url')}-Aa1!`;
-  const config = loadConfig({
+  const env = {
     LOG_LEVEL: 'silent',
     HOST: '127.0.0.1',
     PORT: '0',
@@ -96,32 +95,25 @@ export async function startBenchServer(options: BenchOptions, setup: ServerSetup
     WEB_DIST_DIR: webDir,
     // A benchmark measures what it names: a season of past reports is not packed under it.
     TELEMETRY_PACK_AFTER_DAYS: '36500',
+    // A benchmark never calls the internet: no weather forecast for the advice.
+    FORECAST_URL: 'off',
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     // Never 1883 for the embedded broker: Mosquitto listens there. On a shared broker the
     // subscription group is this run's own, so no other server instance takes its messages.
     ...(options.broker
       ? { MQTT_URL: options.broker, MQTT_SHARED_GROUP: `bench-${randomBytes(4).toString('hex')}` }
       : { MQTT_PORT: '0', MQTT_HOST: '127.0.0.1' }),
-  });
+  };
   const removeScratch = async () => {
     await scratch?.drop();
     await rm(dataDir, { recursive: true, force: true });
   };
   const forgetAbort = onAbort(removeScratch);
-  const database = await openDatabase(config).catch(async (error: unknown) => {
+  const launched = await launchServer({ env, listen: true, print: () => undefined }).catch(async (error: unknown) => {
     await removeScratch();
     throw error;
   });
-  let app: App;
-  let baseUrl: string;
-  try {
-    app = await buildApp({ config, database, print: () => undefined });
-    baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-  } catch (error) {
-    await database.close();
-    await removeScratch();
-    throw error;
-  }
+  const { app, database, baseUrl } = launched;
   let users = 0;
 
   const signIn = async (email: string, password = USER_PASSWORD) => {
@@ -160,8 +152,7 @@ export async function startBenchServer(options: BenchOptions, setup: ServerSetup
     signIn: (email) => signIn(email),
     close: async () => {
       forgetAbort();
-      await app.close();
-      await database.close();
+      await launched.close();
       await removeScratch();
     },
   };

@@ -12,8 +12,11 @@ import { serveParent } from './child-script';
 export type UsersRequest =
   | {
       type: 'start';
-      /** Each user's server instance, access token and the machines (their ids in the API) the user may see. */
-      users: { baseUrl: string; access: string; sprinklerIds: number[] }[];
+      /**
+       * Each user's server instance, access token, the machines (their ids in the API) the user
+       * may see, and whether the user is an administrator (a dealer, seeing every machine).
+       */
+      users: { baseUrl: string; access: string; sprinklerIds: number[]; admin: boolean }[];
       /** How often each user opens the list and then one of their machines' pages, ms. */
       browseEveryMs: number;
     }
@@ -32,8 +35,8 @@ export type UsersEvent =
       liveEvents: number;
       /** When an alarm alert (phase began) for each machine first reached each user's stream, by API id. */
       alarms: { sprinklerId: number; user: number; at: number }[];
-      listMs: number[];
-      detailMs: number[];
+      /** How long the list and a machine's page took, for the administrators and the farmers apart. */
+      pagesMs: Record<'administrators' | 'farmers', { listMs: number[]; detailMs: number[] }>;
       /** Requests answered other than 200, and streams that ended on their own. */
       failures: number;
       streamsEnded: number;
@@ -51,8 +54,10 @@ const results = {
   liveMs: [] as number[],
   liveEvents: 0,
   alarms: [] as { sprinklerId: number; user: number; at: number }[],
-  listMs: [] as number[],
-  detailMs: [] as number[],
+  pagesMs: {
+    administrators: { listMs: [] as number[], detailMs: [] as number[] },
+    farmers: { listMs: [] as number[], detailMs: [] as number[] },
+  },
   failures: 0,
   streamsEnded: 0,
 };
@@ -132,10 +137,11 @@ serveParent<UsersRequest, UsersEvent>(async (request, tell) => {
           }
         });
         // Users browse out of step with each other, as people do.
+        const pages = results.pagesMs[user.admin ? 'administrators' : 'farmers'];
         const browse = () => {
           const id = user.sprinklerIds[Math.floor(Math.random() * user.sprinklerIds.length)];
-          void timedGet(baseUrl, '/api/sprinkler/', user.access, results.listMs).then(() =>
-            id === undefined ? undefined : timedGet(baseUrl, `/api/sprinkler/${id}/`, user.access, results.detailMs),
+          void timedGet(baseUrl, '/api/sprinkler/', user.access, pages.listMs).then(() =>
+            id === undefined ? undefined : timedGet(baseUrl, `/api/sprinkler/${id}/`, user.access, pages.detailMs),
           );
         };
         const first = setTimeout(() => {

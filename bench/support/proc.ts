@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 
 /** Clock ticks per second of /proc/<pid>/stat's times: 100 on every Linux this runs on. */
 const TICKS_PER_SECOND = 100;
@@ -20,6 +20,62 @@ export async function residentMegabytes(pid: number | undefined): Promise<number
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const kilobytes = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
   return kilobytes === undefined ? 0 : Number(kilobytes) / 1024;
+}
+
+/** The process and every process it started, and theirs: pids, the process first. Linux only. */
+export async function processTree(pid: number): Promise<number[]> {
+  const parents = new Map<number, number[]>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // The parent's pid is the second field after the command name, which may hold spaces.
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!Number.isInteger(parent)) continue;
+    parents.set(parent, [...(parents.get(parent) ?? []), Number(entry)]);
+  }
+  const tree: number[] = [];
+  const visit = (id: number) => {
+    tree.push(id);
+    for (const child of parents.get(id) ?? []) visit(child);
+  };
+  visit(pid);
+  return tree;
+}
+
+/** The resident memory of a process and all its descendants (a database server it runs, say), MB. */
+export async function treeResidentMegabytes(pid: number): Promise<number> {
+  const sizes = await Promise.all((await processTree(pid)).map(residentMegabytes));
+  return sizes.reduce((sum, megabytes) => sum + megabytes, 0);
+}
+
+/**
+ * Resident MB of the process's WebAssembly memories. V8 reserves each one's whole address range
+ * (8 GB or more with its guard pages) and makes the part in use readable: a read-write mapping
+ * that ends where a huge inaccessible one begins. In the server only PGlite has WebAssembly
+ * memory worth counting, and it never gives pages back (memory.grow only grows). Linux only.
+ */
+export async function webAssemblyResidentMegabytes(pid: number): Promise<number> {
+  const smaps = await readFile(`/proc/${pid}/smaps`, 'utf8').catch(() => '');
+  const mappings: { start: bigint; end: bigint; access: string; rssKb: number }[] = [];
+  for (const line of smaps.split('\n')) {
+    const range = /^([0-9a-f]+)-([0-9a-f]+) (\S+) /.exec(line);
+    if (range)
+      mappings.push({ start: BigInt(`0x${range[1]}`), end: BigInt(`0x${range[2]}`), access: range[3]!, rssKb: 0 });
+    const rss = /^Rss:\s+(\d+) kB$/.exec(line);
+    if (rss && mappings.length > 0) mappings.at(-1)!.rssKb = Number(rss[1]);
+  }
+  const guardBytes = 4n * 1024n ** 3n;
+  let kilobytes = 0;
+  for (const [index, mapping] of mappings.entries()) {
+    const next = mappings[index + 1];
+    const isWasmMemory =
+      mapping.access === 'rw-p' &&
+      next?.access === '---p' &&
+      next.start === mapping.end &&
+      next.end - next.start >= guardBytes;
+    if (isWasmMemory) kilobytes += mapping.rssKb;
+  }
+  return kilobytes / 1024;
 }
 
 /**

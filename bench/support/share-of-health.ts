@@ -45,7 +45,7 @@ export async function printShareOfHealth(
     ] as const) {
       printFigure(
         label,
-        `${formatNumber(result.requestsPerSecond)} requests/s (latency p50 ${result.latencyP50} ms, p99 ${result.latencyP99} ms)`,
+        `${formatNumber(result.requestsPerSecond)} requests/s (latency p50 ${result.latencyP50} ms, p95 ${result.latencyP95} ms, p99 ${result.latencyP99} ms)`,
       );
     }
     const share = (measured.requestsPerSecond / health.requestsPerSecond) * 100;

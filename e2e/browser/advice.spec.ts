@@ -1,10 +1,17 @@
-import type { SprinklerDetail } from '@pivot/contracts';
+import {
+  CropSeasonListSchema,
+  type LatLng,
+  NextIrrigationListSchema,
+  ProgramFromAdviceSchema,
+  type SprinklerDetail,
+  positionAt,
+} from '@pivot/contracts';
 import type { Page, TestInfo } from '@playwright/test';
 import type { HttpSession } from '../support/http-session';
 import { ADMIN } from './support/environment';
 import { expect, expectAccessible, signIn } from './support/fixtures';
 import { addAndGrant, test } from './support/machines';
-import { detail, machine, openProgram, restoreMachine, toast } from './support/programs';
+import { detail, machine, openProgram, toast } from './support/programs';
 
 /** A week ago, as the season form's field takes it: the balance describes yesterday, so the season runs. */
 function weekAgo(): string {
@@ -89,20 +96,77 @@ test('a farmer sets a crop season on the machine page and reads the advice; a wa
   await context.close();
 });
 
-test('a demo machine comes with its seasons: the next irrigation in the list, the Soil water layer, a program from the advice, sent', async ({
+test('a demo machine comes with its seasons: the next irrigation in the list, the Soil water layer, the program from the advice', async ({
   page,
   admin,
 }, testInfo) => {
-  const demo = await machine(admin, 'PIVOT-01');
-  try {
-    await adviceToProgramOnMachine(page, admin, demo, testInfo);
-  } finally {
-    // The fleet as it started, for the other specs: its own program running, the advice's gone.
-    await restoreMachine(admin, demo);
-  }
+  const demo = await demoMachineInSeason(admin);
+  await adviceOnDemoMachine(page, admin, demo, testInfo);
 });
 
-async function adviceToProgramOnMachine(
+test("the season at a glance: a demo machine's chart and a day's numbers, on a desktop and on a phone", async ({
+  page,
+  browser,
+  admin,
+  server,
+}, testInfo) => {
+  // Two sign-ins, each page's season computed from emergence on a loaded machine.
+  test.setTimeout(120_000);
+  const demo = await demoMachineInSeason(admin);
+  await signIn(page, ADMIN, `/sprinklers/${demo.id}`);
+  const card = page.getByRole('region', { name: 'Przebieg sezonu' });
+  const chart = card.getByRole('img', { name: /^Deficyt wody / });
+  await expect(chart).toBeVisible({ timeout: 30_000 });
+  await expect(card.getByRole('combobox', { name: 'Strefa uprawy lub sektor' })).toBeVisible();
+  // A day in the chart's middle: its numbers beside it.
+  await chart.scrollIntoViewIfNeeded();
+  const box = (await chart.boundingBox())!;
+  await chart.hover({ position: { x: box.width / 2, y: box.height / 2 } });
+  const tooltip = card.getByRole('tooltip');
+  await expect(tooltip).toContainText(/\d{2}\.\d{2}\.\d{4}/);
+  await expect(tooltip).toContainText(/ET₀[\d,]+ mm/);
+  await expect(tooltip).toContainText(/Deficyt wody[\d,]+ mm/);
+  await expect(tooltip).toContainText(/Ks[\d,]+/);
+  await expectAccessible(page, 'the season chart');
+  await card.screenshot({ path: testInfo.outputPath('season-desktop.png') });
+
+  // A phone: the chart within the screen's width, a tap tells a day.
+  const phone = await browser.newContext({
+    baseURL: server.baseUrl,
+    locale: 'pl-PL',
+    serviceWorkers: 'block',
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+  });
+  const phonePage = await phone.newPage();
+  await signIn(phonePage, ADMIN, `/sprinklers/${demo.id}`);
+  const phoneCard = phonePage.getByRole('region', { name: 'Przebieg sezonu' });
+  const phoneChart = phoneCard.getByRole('img', { name: /^Deficyt wody / });
+  await expect(phoneChart).toBeVisible({ timeout: 30_000 });
+  await phoneChart.scrollIntoViewIfNeeded();
+  const phoneBox = (await phoneChart.boundingBox())!;
+  expect(phoneBox.x).toBeGreaterThanOrEqual(0);
+  expect(phoneBox.x + phoneBox.width).toBeLessThanOrEqual(390);
+  await phoneChart.tap({ position: { x: phoneBox.width * 0.3, y: phoneBox.height / 2 } });
+  await expect(phoneCard.getByRole('tooltip')).toContainText(/ETc[\d,]+ mm/);
+  await phoneCard.screenshot({ path: testInfo.outputPath('season-phone.png') });
+  await phone.close();
+});
+
+/**
+ * A demo machine with a crop in the field today: the demo farm's calendar decides which have one
+ * (docs/simulator.md, "Demo fleet"), and some has on every day of the year.
+ */
+async function demoMachineInSeason(admin: HttpSession): Promise<SprinklerDetail> {
+  const withSeasons = NextIrrigationListSchema.parse((await admin.call('GET', '/api/sprinkler/next-irrigation/')).body);
+  for (const { id } of withSeasons) {
+    const found = await detail(admin, id);
+    if (found.internalId.startsWith('PIVOT-')) return found;
+  }
+  throw new Error('No demo machine has a crop season running');
+}
+
+async function adviceOnDemoMachine(
   page: Page,
   admin: HttpSession,
   demo: SprinklerDetail,
@@ -122,23 +186,131 @@ async function adviceToProgramOnMachine(
   await page.goto(`/sprinklers/${demo.id}`);
   const advice = page.getByRole('region', { name: 'Porady nawadniania' });
   // The first balance of a fresh demo is computed while its machines start reporting.
-  await expect(advice).toContainText('Kukurydza', { timeout: 30_000 });
+  const [season] = CropSeasonListSchema.parse(
+    (await admin.call('GET', `/api/sprinkler/${demo.id}/crop-seasons/`)).body,
+  );
+  await expect(advice).toContainText(season!.name, { timeout: 30_000 });
   await page.getByRole('checkbox', { name: 'Woda w glebie' }).check();
-  await expect(page.getByRole('figure', { name: /Woda w glebie/ })).toContainText(/RAW przy \d+ % TAW/);
+  await expect(page.getByRole('figure', { name: /Woda w glebie/ })).toContainText(
+    /RAW \(łatwo dostępna woda\) przy \d+ % TAW/,
+  );
   // Down the map a little left of its middle, until the pointer is over a cell of the field.
   const box = (await page.locator('.field-map').first().boundingBox())!;
   const tooltip = page.locator('.soil-water-tooltip');
   for (let y = box.y + 10; y < box.y + box.height && (await tooltip.count()) === 0; y += 15) {
     await page.mouse.move(box.x + box.width / 2 - 40, y);
   }
-  await expect(tooltip).toContainText(/Niedobór [\d,]+ mm z [\d,]+ mm TAW \(\d+ %\)/);
+  await expect(tooltip).toContainText(/Deficyt wody [\d,]+ mm z [\d,]+ mm TAW \(\d+ %\)/);
   await page.screenshot({ path: testInfo.outputPath('soil-water.png'), fullPage: true });
 
-  // Two clicks: the program from the advice, opened for review.
-  await advice.getByRole('button', { name: 'Program z porady' }).click();
+  // The program from the advice for the arm's coming revolution (its sectors' rates: the next test).
+  await expect(advice.getByRole('region', { name: 'Program z porady: najbliższy obrót' })).toBeVisible();
+}
+
+/** Days before today, as the API writes them (dd.mm.yyyy). */
+function daysAgo(days: number): string {
+  const day = new Date(Date.now() - days * 86_400_000);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${pad(day.getDate())}.${pad(day.getMonth() + 1)}.${day.getFullYear()}`;
+}
+
+/** A half of the circle round `centre`, clockwise from `from`°, its arc a corner every 10°. */
+function half(centre: LatLng, from: number, radius: number): [number, number][] {
+  const arc: [number, number][] = [];
+  for (let bearing = from; bearing <= from + 180; bearing += 10) arc.push(positionAt(centre, bearing, radius));
+  const pivot: [number, number] = [centre.lng, centre.lat];
+  return [pivot, ...arc, pivot];
+}
+
+test('the program from the advice waters the sector due when the arm gets there, passes dry over the one not due, and is sent', async ({
+  page,
+  admin,
+  createUser,
+  startMachine,
+}) => {
+  const farmer = await createUser();
+  // Beside the demo's first machine, whose weather station has told its past: the balance has days.
+  const centre = { lat: -27.361, lng: 26.762 };
+  const east = half(centre, 0.25, 330);
+  const west = half(centre, 180.25, 330);
+  const sector = (name: string, ring: [number, number][]) => ({
+    type: 'Feature' as const,
+    geometry: { type: 'Polygon' as const, coordinates: [ring] },
+    properties: { name, rate: 14 },
+  });
+  const machine = await startMachine({
+    ...centre,
+    armLength: 300,
+    angle: 10,
+    motion: 'front',
+    program: {
+      name: 'Jesień',
+      programData: { type: 'FeatureCollection', features: [sector('Wschód', east), sector('Zachód', west)] },
+    },
+  });
+  const id = await addAndGrant(admin, machine, `Pole ${machine.id}`, farmer.id);
+  // The crop areas are the sectors' halves: shallow roots on sand to the east (water due at once),
+  // roots 3 m deep on loam to the west (nothing due before the season ends).
+  const crop = (name: string, ring: [number, number][]) => ({
+    type: 'Feature',
+    geometry: { type: 'Polygon', coordinates: [ring] },
+    properties: { kind: 'crop', crop: 'potatoes', name },
+  });
+  const mapped = await admin.call('PATCH', `/api/sprinkler/${id}/`, {
+    areaMap: { type: 'FeatureCollection', features: [crop('Ziemniaki', east), crop('Lucerna', west)] },
+  });
+  expect(mapped.status, JSON.stringify(mapped.body)).toBe(200);
+  const stages = [10, 10, 40, 30];
+  const seasons = await admin.call('PUT', `/api/sprinkler/${id}/crop-seasons/`, [
+    {
+      name: 'Ziemniaki płytkie',
+      polygon: 'Ziemniaki',
+      crop: { kc: [1.2, 1.2, 1.2], stages, rootDepth: [0.05, 0.05], p: 0.1 },
+      emergence: daysAgo(20),
+      soil: 'sand',
+    },
+    {
+      name: 'Lucerna głęboka',
+      polygon: 'Lucerna',
+      crop: { kc: [0.5, 0.5, 0.5], stages, rootDepth: [3, 3], p: 0.8 },
+      emergence: daysAgo(20),
+      soil: 'loam',
+    },
+  ]);
+  expect(seasons.status, JSON.stringify(seasons.body)).toBe(200);
+  // The machine's depth at 100 %: with the flow it pumps, the time it takes round.
+  expect((await admin.call('PATCH', `/api/sprinkler/${id}/application-depth/`, { depthAtFullSpeed: 5 })).status).toBe(
+    200,
+  );
+
+  await signIn(page, farmer, `/sprinklers/${id}`);
+  const preview = page.getByRole('region', { name: 'Program z porady: najbliższy obrót' });
+  await expect(preview).toBeVisible({ timeout: 30_000 });
+  const due = preview.getByRole('listitem', { name: 'Wschód' });
+  const notDue = preview.getByRole('listitem', { name: 'Zachód' });
+  await expect(due).toContainText('Z porady: uzupełnia niedobór spodziewany, gdy dojdzie ramię');
+  await expect(due).toContainText(/Termin \d{2}\.\d{2}\.\d{4} · ramię dojdzie za 0 h/);
+  await expect(notDue).toContainText('Jeszcze niepotrzebne: przejazd na sucho z pełną prędkością');
+  await expect(notDue).toContainText('0 mm');
+  await expectAccessible(page, 'program from the advice');
+
+  // What the server decided is what is stored: the due half its dose, the other 0 (a dry pass).
+  const advice = ProgramFromAdviceSchema.parse(
+    (await admin.call('GET', `/api/sprinkler/${id}/program-from-advice/`)).body,
+  );
+  const [eastRate, westRate] = advice.programData!.features.map((feature) => feature.properties.rate);
+  expect(eastRate).toBeGreaterThan(0);
+  expect(westRate).toBe(0);
+  await page
+    .getByRole('region', { name: 'Porady nawadniania' })
+    .getByRole('button', { name: 'Program z porady' })
+    .click();
   await expect(page.getByText(/Utworzono program Porada/)).toBeVisible();
-  const advised = (await detail(admin, demo.id)).programs.find((program) => program.name.startsWith('Porada'))!;
-  expect(advised).toBeDefined();
+  const advised = (await detail(admin, id)).programs.find((program) => program.name.startsWith('Porada'))!;
+  expect(advised.programData.features.map((feature) => [feature.properties.name, feature.properties.rate])).toEqual([
+    ['Wschód', eastRate],
+    ['Zachód', 0],
+  ]);
 
   // Sent the existing way: the simulated machine takes it and reports it as its program.
   const item = await openProgram(page, advised.name);
@@ -148,10 +320,36 @@ async function adviceToProgramOnMachine(
     .getByRole('button', { name: 'Wyślij' })
     .click();
   await expect(toast(page, `„${advised.name}” jest teraz aktywny na maszynie`)).toBeVisible({ timeout: 30_000 });
-  await expect(item.getByText('Aktywny')).toBeVisible();
-  const running = (await detail(admin, demo.id)).currentProgramData!;
-  expect(running.name).toBe(advised.name);
-  expect(running.features.map((sector) => sector.properties.rate)).toEqual(
-    advised.programData.features.map((sector) => sector.properties.rate),
+  expect((await detail(admin, id)).currentProgramData!.features.map((feature) => feature.properties.rate)).toEqual([
+    eastRate,
+    0,
+  ]);
+});
+
+test("a demo machine's page shows each nearby station's last complete days as the advice takes them", async ({
+  page,
+  admin,
+}) => {
+  const demo = await machine(admin, 'PIVOT-01');
+  await signIn(page, ADMIN, `/sprinklers/${demo.id}`);
+  const weather = page.getByRole('region', { name: 'Pogoda' });
+  // The demo's stations come with their past (docs/advice.md, "The demo"): a week of days to show.
+  const days = weather.getByRole('table', { name: 'Ostatnie dni, tak jak liczy je doradztwo nawadniania' }).first();
+  await expect(days).toBeVisible({ timeout: 30_000 });
+  await expect(days.getByRole('row')).toHaveCount(1 + 7);
+  await expect(days.getByRole('columnheader', { name: 'ET₀ (mm)' })).toBeVisible();
+  // Yesterday's ET₀ as the API answers it for the first station, to 0.1 mm in Polish.
+  const station = (await detail(admin, demo.id)).weather_stations[0]!;
+  const yesterday = (await days.getByRole('rowheader').last().textContent())!;
+  const answer = await admin.call(
+    'GET',
+    `/api/weather-station/${station.id}/days/?start=${yesterday}&stop=${yesterday}`,
   );
-}
+  expect(answer.status).toBe(200);
+  const [day] = (answer.body as { days: { et0: number }[] }).days;
+  const firstRow = weather.getByRole('table').first().getByRole('row').last();
+  await expect(firstRow.getByRole('cell').first()).toHaveText(
+    new Intl.NumberFormat('pl-PL', { maximumFractionDigits: 1 }).format(day!.et0),
+  );
+  await expectAccessible(page, "the weather stations' days");
+});

@@ -1,3 +1,4 @@
+import type { Route } from '@playwright/test';
 import { mailedLinkPath, waitForMail } from '../support/outbox';
 import { GOOD_PASSWORD, expect, test, uniqueEmail } from './support/fixtures';
 
@@ -95,4 +96,27 @@ test('a repeated failure shows its toast once', async ({ page, createUser }) => 
 
   await warning.getByRole('button', { name: 'Zamknij' }).click();
   await expect(warning).toHaveCount(0);
+});
+
+test('the login page painted before its scripts run takes no input it would lose, then takes it all', async ({
+  page,
+}) => {
+  // The app's code is held back, as on a slow phone line: the page shown is the build's HTML.
+  const heldBack: Route[] = [];
+  let holding = true;
+  await page.route('**/assets/*.js', (route) => (holding ? heldBack.push(route) : route.continue()));
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto('/login', { waitUntil: 'commit' });
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByLabel('Email')).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Przełącz na tryb ciemny' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'EN – English' })).toBeDisabled();
+
+  holding = false;
+  await Promise.all(heldBack.map((route) => route.continue()));
+  await page.getByRole('button', { name: 'Przełącz na tryb ciemny' }).click();
+  await expect(page.locator('html')).toHaveClass(/dark/);
+  await expect(page.getByLabel('Email')).toBeEnabled();
+  await page.getByRole('button', { name: 'EN – English' }).click();
+  await expect(page).toHaveURL('/en/login');
 });

@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { ProgramData } from '@pivot/contracts';
+import type { ProgramData, SprinklerDetail } from '@pivot/contracts';
+import type { HttpSession } from '../support/http-session';
 import type { Locator, Page } from '@playwright/test';
 import { ADMIN } from './support/environment';
-import { expect, expectAccessible, signIn, test } from './support/fixtures';
+import { expect, expectAccessible, signIn } from './support/fixtures';
+import { type MachineOptions, type PivotMachine, addAndGrant, test } from './support/machines';
 import {
   createProgram,
   detail,
@@ -18,13 +20,25 @@ import {
 /**
  * Programs and sectors on the real server with its demo fleet (PIVOT-01…05, each running a
  * program stored under the same name). Each test puts back what it changed on its machine, so
- * the other specs find the fleet as it started: PIVOT-05 for drawing and sending and for imports
- * (the fixture files are drawn on its field), PIVOT-04 for the mismatch, PIVOT-03 for the limit of
+ * the other specs find the fleet as it started; drawing, sending and imports use a machine of their
+ * own on the field the fixture files are drawn on, PIVOT-05 the sector editor's refusal, PIVOT-04 for the mismatch, PIVOT-03 for the limit of
  * programs. PIVOT-01, which the screenshots show, is only looked at here (advice.spec.ts sends a
  * program from its advice and puts it back).
  */
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
+
+/**
+ * A machine of the test's own on the field the map files in e2e/fixtures are drawn on (52.138 N,
+ * 17.415 E, an arm of 260 m): the demo farm lies elsewhere (docs/simulator.md, "Demo fleet").
+ */
+async function fieldOfTheFixtures(
+  admin: HttpSession,
+  startMachine: (options?: MachineOptions) => Promise<PivotMachine>,
+): Promise<SprinklerDetail> {
+  const started = await startMachine({ lat: 52.138, lng: 17.415, armLength: 260 });
+  return detail(admin, await addAndGrant(admin, started, `Pole z plików ${started.id}`));
+}
 const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots/', import.meta.url));
 
 /**
@@ -48,9 +62,10 @@ test('a farmer creates a program, draws two sectors on the map, and sends it unt
   page,
   admin,
   createUser,
+  startMachine,
 }) => {
   test.setTimeout(120_000);
-  const original = await machine(admin, 'PIVOT-05');
+  const original = await fieldOfTheFixtures(admin, startMachine);
   const user = await createUser({ firstName: 'Anna', lastName: 'Polna' });
   const granted = await admin.call('PATCH', `/api/sprinkler/${original.id}/permissions/`, {
     user: user.id,
@@ -58,103 +73,99 @@ test('a farmer creates a program, draws two sectors on the map, and sends it unt
   });
   expect(granted.status).toBe(200);
   const name = `Lipiec ${Date.now().toString(36)}`;
-  try {
-    await signIn(page, user, `/sprinklers/${original.id}`);
-    await page.getByRole('button', { name: 'Nowy program' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Nowy program' });
-    await dialog.getByLabel('Nazwa programu').fill(name);
-    await dialog.getByRole('button', { name: 'Utwórz' }).click();
-    await expect(toast(page, `Utworzono program „${name}”`)).toBeVisible();
-    let item = programItem(page, name);
-    await expect(item.getByText('Brak sektorów.')).toBeVisible();
-    await expect(item.getByRole('button', { name: 'Wyślij do maszyny' })).toBeDisabled();
+  await signIn(page, user, `/sprinklers/${original.id}`);
+  await page.getByRole('button', { name: 'Nowy program' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Nowy program' });
+  await dialog.getByLabel('Nazwa programu').fill(name);
+  await dialog.getByRole('button', { name: 'Utwórz' }).click();
+  await expect(toast(page, `Utworzono program „${name}”`)).toBeVisible();
+  let item = programItem(page, name);
+  await expect(item.getByText('Brak sektorów.')).toBeVisible();
+  await expect(item.getByRole('button', { name: 'Wyślij do maszyny' })).toBeDisabled();
 
-    // The first sector: the form's errors first, then a shape drawn by clicking.
-    await item.getByRole('link', { name: 'Dodaj sektor' }).click();
-    await expect(page).toHaveURL(new RegExp(`/sprinklers/${original.id}/\\d+/Sektor%201$`));
-    await expect(page.getByRole('heading', { level: 1, name: 'Nowy sektor' })).toBeVisible();
-    const nameField = page.getByLabel('Nazwa sektora');
-    const rateField = page.getByLabel('Dawka (mm)');
-    await expect(nameField).toHaveValue('Sektor 1');
-    await nameField.fill('');
-    await page.getByRole('button', { name: 'Zapisz sektor' }).click();
-    await expect(nameField).toHaveAccessibleDescription('Podaj nazwę sektora');
-    await expect(nameField).toBeFocused();
-    await expect(rateField).toHaveAccessibleDescription(/Podaj dawkę sektora/);
-    await expect(page.getByText('Narysuj sektor na mapie: co najmniej trzy narożniki')).toBeVisible();
-    await rateField.fill('dużo');
-    await expect(rateField).toHaveAccessibleDescription(/Dawka powinna być wartością liczbową/);
+  // The first sector: the form's errors first, then a shape drawn by clicking.
+  await item.getByRole('link', { name: 'Dodaj sektor' }).click();
+  await expect(page).toHaveURL(new RegExp(`/sprinklers/${original.id}/\\d+/Sektor%201$`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Nowy sektor' })).toBeVisible();
+  const nameField = page.getByLabel('Nazwa sektora');
+  const rateField = page.getByLabel('Dawka (mm)');
+  await expect(nameField).toHaveValue('Sektor 1');
+  await nameField.fill('');
+  await page.getByRole('button', { name: 'Zapisz sektor' }).click();
+  await expect(nameField).toHaveAccessibleDescription('Podaj nazwę sektora');
+  await expect(nameField).toBeFocused();
+  await expect(rateField).toHaveAccessibleDescription(/Podaj dawkę sektora/);
+  await expect(page.getByText('Narysuj sektor na mapie: co najmniej trzy narożniki')).toBeVisible();
+  await rateField.fill('dużo');
+  await expect(rateField).toHaveAccessibleDescription(/Dawka powinna być wartością liczbową/);
 
-    await drawPolygon(page, [
-      [0.3, 0.3],
-      [0.48, 0.3],
-      [0.48, 0.48],
-      [0.3, 0.48],
-    ]);
-    await expect(page.getByText('Narysuj sektor na mapie')).toHaveCount(0);
-    await nameField.fill('Północ');
-    await rateField.fill('12,5');
-    await page.getByRole('button', { name: 'Zapisz sektor' }).click();
-    await expect(toast(page, 'Zapisano sektor „Północ”')).toBeVisible();
-    await expect(page).toHaveURL(/\/P%C3%B3%C5%82noc$/);
-    await expect(page.getByRole('heading', { level: 1, name: 'Sektor Północ' })).toBeVisible();
+  await drawPolygon(page, [
+    [0.3, 0.3],
+    [0.48, 0.3],
+    [0.48, 0.48],
+    [0.3, 0.48],
+  ]);
+  await expect(page.getByText('Narysuj sektor na mapie')).toHaveCount(0);
+  await nameField.fill('Północ');
+  await rateField.fill('12,5');
+  await page.getByRole('button', { name: 'Zapisz sektor' }).click();
+  await expect(toast(page, 'Zapisano sektor „Północ”')).toBeVisible();
+  await expect(page).toHaveURL(/\/P%C3%B3%C5%82noc$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Sektor Północ' })).toBeVisible();
 
-    // The second sector, a forbidden zone, drawn beside the first one (whose label the map shows).
-    await page.getByRole('link', { name: 'Wróć do maszyny' }).click();
-    item = await openProgram(page, name);
-    await item.getByRole('link', { name: 'Dodaj sektor' }).click();
-    await expect(page.getByText('Północ · 12,5 mm')).toBeVisible();
-    await drawPolygon(page, [
-      [0.55, 0.55],
-      [0.7, 0.55],
-      [0.7, 0.7],
-      [0.55, 0.7],
-    ]);
-    await page.getByLabel('Nazwa sektora').fill('Północ');
-    await page.getByLabel('Dawka (mm)').fill('-1');
-    await expect(page.getByText('Strefa zakazana: maszyna nie będzie nawadniać tego sektora.')).toBeVisible();
-    await page.getByRole('button', { name: 'Zapisz sektor' }).click();
-    await expect(page.getByLabel('Nazwa sektora')).toHaveAccessibleDescription('Program ma już sektor o tej nazwie');
-    await page.getByLabel('Nazwa sektora').fill('Rów');
-    await page.getByRole('button', { name: 'Zapisz sektor' }).click();
-    await expect(toast(page, 'Zapisano sektor „Rów”')).toBeVisible();
+  // The second sector, a forbidden zone, drawn beside the first one (whose label the map shows).
+  await page.getByRole('link', { name: 'Wróć do maszyny' }).click();
+  item = await openProgram(page, name);
+  await item.getByRole('link', { name: 'Dodaj sektor' }).click();
+  await expect(page.getByText('Północ · 12,5 mm')).toBeVisible();
+  await drawPolygon(page, [
+    [0.55, 0.55],
+    [0.7, 0.55],
+    [0.7, 0.7],
+    [0.55, 0.7],
+  ]);
+  await page.getByLabel('Nazwa sektora').fill('Północ');
+  await page.getByLabel('Dawka (mm)').fill('-1');
+  await expect(page.getByText('Strefa zakazana: maszyna nie będzie nawadniać tego sektora.')).toBeVisible();
+  await page.getByRole('button', { name: 'Zapisz sektor' }).click();
+  await expect(page.getByLabel('Nazwa sektora')).toHaveAccessibleDescription('Program ma już sektor o tej nazwie');
+  await page.getByLabel('Nazwa sektora').fill('Rów');
+  await page.getByRole('button', { name: 'Zapisz sektor' }).click();
+  await expect(toast(page, 'Zapisano sektor „Rów”')).toBeVisible();
 
-    const stored = programNamed(await detail(admin, original.id), name)!;
-    expect(stored.programData.features.map((sector) => sector.properties)).toEqual([
-      { name: 'Północ', rate: 12.5 },
-      { name: 'Rów', rate: -1 },
-    ]);
-    for (const sector of stored.programData.features) {
-      const ring = sector.geometry.coordinates[0]!;
-      expect(ring).toHaveLength(5);
-      expect(ring[4]).toEqual(ring[0]);
-      // [longitude, latitude] around the machine (52.138 N, 17.415 E).
-      expect(Math.abs(ring[0]![0] - 17.415)).toBeLessThan(0.05);
-      expect(Math.abs(ring[0]![1] - 52.138)).toBeLessThan(0.05);
-    }
-
-    // Sending: uploaded, processed by the machine, then active with its upload date.
-    await page.getByRole('link', { name: 'Wróć do maszyny' }).click();
-    item = await openProgram(page, name);
-    await expect(item.getByRole('list', { name: `Sektory programu „${name}”` }).getByRole('listitem')).toHaveText([
-      /Północ\s*12,5 mm/,
-      /Rów\s*Strefa zakazana/,
-    ]);
-    await item.getByRole('button', { name: 'Wyślij do maszyny' }).click();
-    await page
-      .getByRole('dialog', { name: `Wysłać „${name}” do maszyny?` })
-      .getByRole('button', { name: 'Wyślij' })
-      .click();
-    await expect(item.getByText(/Wysyłanie…|Przetwarzanie…/)).toBeVisible();
-    await expect(toast(page, `„${name}” jest teraz aktywny na maszynie`)).toBeVisible({ timeout: 30_000 });
-    await expect(item.getByText('Aktywny')).toBeVisible();
-    const onMachine = page.getByText('Na maszynie', { exact: true }).locator('..');
-    await expect(onMachine).toContainText(name);
-    await expect(onMachine).toContainText(/Wgrany \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/);
-    await expect(page.getByText('Program na maszynie różni się')).toHaveCount(0);
-  } finally {
-    await restoreMachine(admin, original);
+  const stored = programNamed(await detail(admin, original.id), name)!;
+  expect(stored.programData.features.map((sector) => sector.properties)).toEqual([
+    { name: 'Północ', rate: 12.5 },
+    { name: 'Rów', rate: -1 },
+  ]);
+  for (const sector of stored.programData.features) {
+    const ring = sector.geometry.coordinates[0]!;
+    expect(ring).toHaveLength(5);
+    expect(ring[4]).toEqual(ring[0]);
+    // [longitude, latitude] around the machine (52.138 N, 17.415 E).
+    expect(Math.abs(ring[0]![0] - 17.415)).toBeLessThan(0.05);
+    expect(Math.abs(ring[0]![1] - 52.138)).toBeLessThan(0.05);
   }
+
+  // Sending: uploaded, processed by the machine, then active with its upload date.
+  await page.getByRole('link', { name: 'Wróć do maszyny' }).click();
+  item = await openProgram(page, name);
+  await expect(item.getByRole('list', { name: `Sektory programu „${name}”` }).getByRole('listitem')).toHaveText([
+    /Północ\s*12,5 mm/,
+    /Rów\s*Strefa zakazana/,
+  ]);
+  await item.getByRole('button', { name: 'Wyślij do maszyny' }).click();
+  await page
+    .getByRole('dialog', { name: `Wysłać „${name}” do maszyny?` })
+    .getByRole('button', { name: 'Wyślij' })
+    .click();
+  await expect(item.getByText(/Wysyłanie…|Przetwarzanie…/)).toBeVisible();
+  await expect(toast(page, `„${name}” jest teraz aktywny na maszynie`)).toBeVisible({ timeout: 30_000 });
+  await expect(item.getByText('Aktywny')).toBeVisible();
+  const onMachine = page.getByText('Na maszynie', { exact: true }).locator('..');
+  await expect(onMachine).toContainText(name);
+  await expect(onMachine).toContainText(/Wgrany \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/);
+  await expect(page.getByText('Program na maszynie różni się')).toHaveCount(0);
 });
 
 test("the machine's program differing from the database is shown and saved to it", async ({ page, admin }) => {
@@ -211,79 +222,76 @@ test("the machine's program differing from the database is shown and saved to it
 test('map files are imported into a program (GeoJSON, KML, shapefile), a broken one changes nothing, export downloads GeoJSON', async ({
   page,
   admin,
+  startMachine,
 }) => {
   test.setTimeout(90_000);
-  const original = await machine(admin, 'PIVOT-05');
+  const original = await fieldOfTheFixtures(admin, startMachine);
   const name = `Import ${Date.now().toString(36)}`;
-  try {
-    await createProgram(admin, original.id, name);
-    await signIn(page, ADMIN, `/sprinklers/${original.id}`);
-    const item = await openProgram(page, name);
-    const sectors = item.getByRole('list', { name: `Sektory programu „${name}”` }).getByRole('listitem');
-    const importFile = async (file: string) => {
-      const chooser = page.waitForEvent('filechooser');
-      await item.getByRole('button', { name: 'Importuj plik mapy' }).click();
-      await (await chooser).setFiles(`${FIXTURES}${file}`);
-    };
-    const replace = page.getByRole('dialog', { name: `Zastąpić sektory programu „${name}”?` });
+  await createProgram(admin, original.id, name);
+  await signIn(page, ADMIN, `/sprinklers/${original.id}`);
+  const item = await openProgram(page, name);
+  const sectors = item.getByRole('list', { name: `Sektory programu „${name}”` }).getByRole('listitem');
+  const importFile = async (file: string) => {
+    const chooser = page.waitForEvent('filechooser');
+    await item.getByRole('button', { name: 'Importuj plik mapy' }).click();
+    await (await chooser).setFiles(`${FIXTURES}${file}`);
+  };
+  const replace = page.getByRole('dialog', { name: `Zastąpić sektory programu „${name}”?` });
 
-    // Into an empty program: no question.
-    await importFile('sectors.geojson');
-    await expect(toast(page, `Zaimportowano 4 sektory do „${name}”`)).toBeVisible();
-    await expect(sectors).toHaveText([/Północ\s*12 mm/, /Południe\s*18,5 mm/, /Rów \(1\)/, /Rów \(2\)/]);
+  // Into an empty program: no question.
+  await importFile('sectors.geojson');
+  await expect(toast(page, `Zaimportowano 4 sektory do „${name}”`)).toBeVisible();
+  await expect(sectors).toHaveText([/Północ\s*12 mm/, /Południe\s*18,5 mm/, /Rów \(1\)/, /Rów \(2\)/]);
 
-    // Into a program with sectors: it is cleared first, after a confirmation (cancelling keeps it).
-    await importFile('sectors.kml');
-    await expect(replace).toContainText('Najpierw zostaną usunięte 4 sektory programu');
-    await replace.getByRole('button', { name: 'Anuluj' }).click();
-    await expect(sectors).toHaveCount(4);
-    await importFile('sectors.kml');
-    await replace.getByRole('button', { name: 'Wyczyść i importuj' }).click();
-    await expect(sectors).toHaveText([/Wschód\s*15 mm/, /Zachód\s*9,5 mm/]);
+  // Into a program with sectors: it is cleared first, after a confirmation (cancelling keeps it).
+  await importFile('sectors.kml');
+  await expect(replace).toContainText('Najpierw zostaną usunięte 4 sektory programu');
+  await replace.getByRole('button', { name: 'Anuluj' }).click();
+  await expect(sectors).toHaveCount(4);
+  await importFile('sectors.kml');
+  await replace.getByRole('button', { name: 'Wyczyść i importuj' }).click();
+  await expect(sectors).toHaveText([/Wschód\s*15 mm/, /Zachód\s*9,5 mm/]);
 
-    await importFile('sectors.zip');
-    await replace.getByRole('button', { name: 'Wyczyść i importuj' }).click();
-    await expect(sectors).toHaveText([/Pas zachodni\s*10 mm/, /Pas wschodni\s*20,5 mm/, /Łąka\s*7,5 mm/]);
-    const imported = programNamed(await detail(admin, original.id), name)!;
+  await importFile('sectors.zip');
+  await replace.getByRole('button', { name: 'Wyczyść i importuj' }).click();
+  await expect(sectors).toHaveText([/Pas zachodni\s*10 mm/, /Pas wschodni\s*20,5 mm/, /Łąka\s*7,5 mm/]);
+  const imported = programNamed(await detail(admin, original.id), name)!;
 
-    await importFile('broken.kml');
-    await expect(toast(page, 'Nieprawidłowa struktura importowanego pliku mapy')).toBeVisible();
-    await expect(replace).toBeHidden();
-    await expect(sectors).toHaveCount(3);
-    expect(programNamed(await detail(admin, original.id), name)).toEqual(imported);
+  await importFile('broken.kml');
+  await expect(toast(page, 'Nieprawidłowa struktura importowanego pliku mapy')).toBeVisible();
+  await expect(replace).toBeHidden();
+  await expect(sectors).toHaveCount(3);
+  expect(programNamed(await detail(admin, original.id), name)).toEqual(imported);
 
-    // Export: a .geojson download of the sectors, [longitude, latitude].
-    const download = page.waitForEvent('download');
-    await item.getByRole('button', { name: 'Eksportuj jako GeoJSON' }).click();
-    const file = await download;
-    expect(file.suggestedFilename()).toBe(`${name}.geojson`);
-    const exported = JSON.parse(await readFile(await file.path(), 'utf8')) as ProgramData & { name: string };
-    expect(exported.type).toBe('FeatureCollection');
-    expect(exported.name).toBe(name);
-    expect(exported.features).toEqual(imported.programData.features);
-    const [longitude, latitude] = exported.features[0]!.geometry.coordinates[0]![0]!;
-    expect(longitude).toBeCloseTo(17.4118, 6);
-    expect(latitude).toBeCloseTo(52.1365, 6);
+  // Export: a .geojson download of the sectors, [longitude, latitude].
+  const download = page.waitForEvent('download');
+  await item.getByRole('button', { name: 'Eksportuj jako GeoJSON' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`${name}.geojson`);
+  const exported = JSON.parse(await readFile(await file.path(), 'utf8')) as ProgramData & { name: string };
+  expect(exported.type).toBe('FeatureCollection');
+  expect(exported.name).toBe(name);
+  expect(exported.features).toEqual(imported.programData.features);
+  const [longitude, latitude] = exported.features[0]!.geometry.coordinates[0]![0]!;
+  expect(longitude).toBeCloseTo(17.4118, 6);
+  expect(latitude).toBeCloseTo(52.1365, 6);
 
-    // Renaming and deleting, each after its dialog.
-    await item.getByRole('button', { name: 'Zmień nazwę' }).click();
-    const rename = page.getByRole('dialog', { name: 'Zmień nazwę programu' });
-    await expect(rename.getByLabel('Nazwa programu')).toHaveValue(name);
-    await rename.getByLabel('Nazwa programu').fill(`${name} bis`);
-    await rename.getByRole('button', { name: 'Zmień nazwę' }).click();
-    await expect(toast(page, `Zmieniono nazwę programu na „${name} bis”`)).toBeVisible();
-    const renamed = programItem(page, `${name} bis`);
-    await renamed.getByRole('button', { name: 'Usuń' }).click();
-    await page
-      .getByRole('dialog', { name: `Usunąć program „${name} bis”?` })
-      .getByRole('button', { name: 'Usuń' })
-      .click();
-    await expect(toast(page, `Usunięto program „${name} bis”`)).toBeVisible();
-    await expect(renamed).toHaveCount(0);
-    expect(programNamed(await detail(admin, original.id), `${name} bis`)).toBeUndefined();
-  } finally {
-    await restoreMachine(admin, original);
-  }
+  // Renaming and deleting, each after its dialog.
+  await item.getByRole('button', { name: 'Zmień nazwę' }).click();
+  const rename = page.getByRole('dialog', { name: 'Zmień nazwę programu' });
+  await expect(rename.getByLabel('Nazwa programu')).toHaveValue(name);
+  await rename.getByLabel('Nazwa programu').fill(`${name} bis`);
+  await rename.getByRole('button', { name: 'Zmień nazwę' }).click();
+  await expect(toast(page, `Zmieniono nazwę programu na „${name} bis”`)).toBeVisible();
+  const renamed = programItem(page, `${name} bis`);
+  await renamed.getByRole('button', { name: 'Usuń' }).click();
+  await page
+    .getByRole('dialog', { name: `Usunąć program „${name} bis”?` })
+    .getByRole('button', { name: 'Usuń' })
+    .click();
+  await expect(toast(page, `Usunięto program „${name} bis”`)).toBeVisible();
+  await expect(renamed).toHaveCount(0);
+  expect(programNamed(await detail(admin, original.id), `${name} bis`)).toBeUndefined();
 });
 
 test('an eleventh program is refused with the reason', async ({ page, admin }) => {
@@ -346,9 +354,10 @@ test('the sector page: an existing sector, a new one named by the address, acces
 test('sectors far from the field are told with their distance; swapped coordinates are swapped back, projected ones refused', async ({
   page,
   admin,
+  startMachine,
 }) => {
   test.setTimeout(90_000);
-  const original = await machine(admin, 'PIVOT-05');
+  const original = await fieldOfTheFixtures(admin, startMachine);
   const name = `Daleko ${Date.now().toString(36)}`;
   const fixture = await readFile(`${FIXTURES}sectors.geojson`, 'utf8');
   // The fixture as a file that writes latitude first: valid degrees, but in the Arabian Sea.
@@ -363,66 +372,62 @@ test('sectors far from the field are told with their distance; swapped coordinat
     mimeType: 'application/geo+json',
     buffer: Buffer.from(text),
   });
-  try {
-    const program = await createProgram(admin, original.id, name);
-    const importInto = async (item: Locator, button: string, upload: ReturnType<typeof file>) => {
-      const chooser = page.waitForEvent('filechooser');
-      await item.getByRole('button', { name: button }).click();
-      await (await chooser).setFiles(upload);
-    };
+  const program = await createProgram(admin, original.id, name);
+  const importInto = async (item: Locator, button: string, upload: ReturnType<typeof file>) => {
+    const chooser = page.waitForEvent('filechooser');
+    await item.getByRole('button', { name: button }).click();
+    await (await chooser).setFiles(upload);
+  };
 
-    await signIn(page, ADMIN, `/sprinklers/${original.id}`);
-    let item = await openProgram(page, name);
-    await importInto(item, 'Importuj plik mapy', file('pole.geojson', swapped));
-    const far = page.getByRole('dialog', { name: 'Sektory poza zasięgiem maszyny' });
-    // PIVOT-05's arm is 260 m, and an end gun throws up to 60 m further.
-    await expect(far).toContainText(
-      /4 sektory z pliku leżą poza zasięgiem ramienia maszyny \(320 m\); najbliższy, „.+”, 49\d\d km od jej osi\./,
-    );
-    await expect(far).toContainText('Po zamianie długości i szerokości geograficznej leżą na polu');
-    await page.screenshot({ path: `${SCREENSHOTS}import-far-pl.png` });
-    await far.getByRole('button', { name: 'Zamień i importuj' }).click();
-    await expect(toast(page, `Zaimportowano 4 sektory do „${name}”`)).toBeVisible();
-    const stored = programNamed(await detail(admin, original.id), name)!;
-    expect(stored.programData.features[0]!.geometry.coordinates[0]![0]).toEqual([17.4125, 52.1381]);
+  await signIn(page, ADMIN, `/sprinklers/${original.id}`);
+  let item = await openProgram(page, name);
+  await importInto(item, 'Importuj plik mapy', file('pole.geojson', swapped));
+  const far = page.getByRole('dialog', { name: 'Sektory poza zasięgiem maszyny' });
+  // PIVOT-05's arm is 260 m, and an end gun throws up to 60 m further.
+  await expect(far).toContainText(
+    /4 sektory z pliku leżą poza zasięgiem ramienia maszyny \(320 m\); najbliższy, „.+”, 49\d\d km od jej osi\./,
+  );
+  await expect(far).toContainText('Po zamianie długości i szerokości geograficznej leżą na polu');
+  await page.screenshot({ path: `${SCREENSHOTS}import-far-pl.png` });
+  await far.getByRole('button', { name: 'Zamień i importuj' }).click();
+  await expect(toast(page, `Zaimportowano 4 sektory do „${name}”`)).toBeVisible();
+  const stored = programNamed(await detail(admin, original.id), name)!;
+  expect(stored.programData.features[0]!.geometry.coordinates[0]![0]).toEqual([17.4125, 52.1381]);
 
-    // Another field's file (a degree east, about 68 km): nothing to swap, imported only when asked, then told in the panel.
-    const elsewhere = fixture.replace(/\[17\.(\d+),/g, '[18.$1,');
-    await importInto(item, 'Importuj plik mapy', file('inne-pole.geojson', elsewhere));
-    const replace = page.getByRole('dialog', { name: `Zastąpić sektory programu „${name}”?` });
-    await expect(far).toContainText(/najbliższy, „.+”, 6\d km od jej osi\. Mapa pola by ich nie pokazała\./);
-    await far.getByRole('button', { name: 'Importuj mimo to' }).click();
-    await replace.getByRole('button', { name: 'Wyczyść i importuj' }).click();
-    await expect(item.getByText(/^4 sektory leżą poza zasięgiem maszyny, najbliższy 6\d km od jej osi/)).toBeVisible();
-    await page.screenshot({ path: `${SCREENSHOTS}import-beyond-reach-pl.png` });
-    await importInto(item, 'Importuj plik mapy', file('pole.geojson', fixture));
-    await replace.getByRole('button', { name: 'Wyczyść i importuj' }).click();
-    await expect(item.getByText('Widoczny na mapie')).toBeVisible();
-    expect(programNamed(await detail(admin, original.id), name)).toEqual(stored);
+  // Another field's file (a degree east, about 68 km): nothing to swap, imported only when asked, then told in the panel.
+  const elsewhere = fixture.replace(/\[17\.(\d+),/g, '[18.$1,');
+  await importInto(item, 'Importuj plik mapy', file('inne-pole.geojson', elsewhere));
+  const replace = page.getByRole('dialog', { name: `Zastąpić sektory programu „${name}”?` });
+  await expect(far).toContainText(/najbliższy, „.+”, 6\d km od jej osi\. Mapa pola by ich nie pokazała\./);
+  await far.getByRole('button', { name: 'Importuj mimo to' }).click();
+  await replace.getByRole('button', { name: 'Wyczyść i importuj' }).click();
+  await expect(item.getByText(/^4 sektory leżą poza zasięgiem maszyny, najbliższy 6\d km od jej osi/)).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOTS}import-beyond-reach-pl.png` });
+  await importInto(item, 'Importuj plik mapy', file('pole.geojson', fixture));
+  await replace.getByRole('button', { name: 'Wyczyść i importuj' }).click();
+  await expect(item.getByText('Widoczny na mapie')).toBeVisible();
+  expect(programNamed(await detail(admin, original.id), name)).toEqual(stored);
 
-    await importInto(item, 'Importuj plik mapy', file('pole-puwg.geojson', JSON.stringify(projected)));
-    await expect(toast(page, 'Nieprawidłowa struktura importowanego pliku mapy')).toContainText(
-      'Współrzędne w pliku nie są stopniami długości i szerokości geograficznej (plik ma 391337.18, 475675.86)',
-    );
-    await page.screenshot({ path: `${SCREENSHOTS}import-projected-pl.png` });
+  await importInto(item, 'Importuj plik mapy', file('pole-puwg.geojson', JSON.stringify(projected)));
+  await expect(toast(page, 'Nieprawidłowa struktura importowanego pliku mapy')).toContainText(
+    'Współrzędne w pliku nie są stopniami długości i szerokości geograficznej (plik ma 391337.18, 475675.86)',
+  );
+  await page.screenshot({ path: `${SCREENSHOTS}import-projected-pl.png` });
 
-    // In English, cancelled: nothing changes.
-    await page.goto(`/en/sprinklers/${original.id}`);
-    item = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: new RegExp(`^${name}`) }) });
-    await item.getByRole('button', { name: new RegExp(`^${name}`) }).click();
-    await importInto(item, 'Import a map file', file('field.geojson', swapped));
-    const farEn = page.getByRole('dialog', { name: "Sectors beyond the machine's reach" });
-    await expect(farEn).toContainText(
-      /4 sectors of the file lie beyond the reach of the machine's arm \(320 m\); the nearest, “.+”, 4,9\d\d km from its pivot\./,
-    );
-    await page.screenshot({ path: `${SCREENSHOTS}import-far-en.png` });
-    await farEn.getByRole('button', { name: 'Cancel' }).click();
-    await expect(farEn).toBeHidden();
-    expect(programNamed(await detail(admin, original.id), name)).toEqual(stored);
-    expect(program.id).toBe(stored.id);
-  } finally {
-    await restoreMachine(admin, original);
-  }
+  // In English, cancelled: nothing changes.
+  await page.goto(`/en/sprinklers/${original.id}`);
+  item = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: new RegExp(`^${name}`) }) });
+  await item.getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  await importInto(item, 'Import a map file', file('field.geojson', swapped));
+  const farEn = page.getByRole('dialog', { name: "Sectors beyond the machine's reach" });
+  await expect(farEn).toContainText(
+    /4 sectors of the file lie beyond the reach of the machine's arm \(320 m\); the nearest, “.+”, 4,9\d\d km from its pivot\./,
+  );
+  await page.screenshot({ path: `${SCREENSHOTS}import-far-en.png` });
+  await farEn.getByRole('button', { name: 'Cancel' }).click();
+  await expect(farEn).toBeHidden();
+  expect(programNamed(await detail(admin, original.id), name)).toEqual(stored);
+  expect(program.id).toBe(stored.id);
 });
 
 test('the sector editor refuses an outline that crosses itself before sending it', async ({ page, admin }) => {

@@ -71,10 +71,15 @@ export async function scratchDatabase(serverUrl: string): Promise<ScratchDatabas
  * compiles and runs (built beforehand with `npm run build -w @pivot/server`).
  */
 export type ServerCode = 'source' | 'compiled';
-/** The compiled server's node arguments are those of the root package.json's `start`, which a test compares. */
+/**
+ * The compiled server's node arguments are those of the root package.json's `start`, which a test
+ * compares. One V8 background thread instead of four: each thread keeps its own malloc arena of
+ * compilation and GC work, 13–24 MB each, which a farm's small box cannot spare
+ * (docs/decisions/0008-light-embedded-default.md).
+ */
 export const NODE_ARGUMENTS: Record<ServerCode, string[]> = {
   source: ['--import', 'tsx', 'apps/server/src/main.ts'],
-  compiled: ['apps/server/dist/main.js'],
+  compiled: ['--v8-pool-size=1', 'apps/server/dist/main.js'],
 };
 
 /**
@@ -106,6 +111,8 @@ export async function startServer(
     // demo fleet, and the server suites already cover a real broker (TEST_MQTT_URL).
     MQTT_PORT: '0',
     MQTT_HOST: '127.0.0.1',
+    // Tests and benchmarks never call the internet: no weather forecast for the advice.
+    FORECAST_URL: 'off',
     ...env,
   };
   let stdout = '';

@@ -37,6 +37,33 @@ describe("the server's walls", () => {
     ).toContain(RESTRICTED);
   });
 
+  it("keeps every table behind its module's door, while the door may name a row's type", async () => {
+    const door = 'apps/server/src/modules/sprinklers/index.ts';
+    for (const handsOutTable of [
+      "export { sprinklers } from './sprinklers.table';",
+      "export { type SprinklerRow, sprinklers } from './sprinklers.table';",
+      "export { sprinklers as machines } from './sprinklers.table';",
+      "export * from './sprinklers.table';",
+      "import { sprinklers } from './sprinklers.table';\nexport { sprinklers };",
+      "import * as tables from './sprinklers.table';\nexport const machines = tables.sprinklers;",
+    ]) {
+      expect(await brokenRules(door, handsOutTable), handsOutTable).toContain('no-restricted-syntax');
+    }
+    for (const typeOnly of [
+      "export type { SprinklerRow } from './sprinklers.table';",
+      "export { type SprinklerRow } from './sprinklers.table';",
+    ]) {
+      expect(await brokenRules(door, typeOnly), typeOnly).not.toContain('no-restricted-syntax');
+    }
+    // The same export outside a door: a module's own files use its tables.
+    expect(
+      await brokenRules(
+        'apps/server/src/modules/sprinklers/example.ts',
+        "export { sprinklers } from './sprinklers.table';",
+      ),
+    ).not.toContain('no-restricted-syntax');
+  });
+
   it('keeps a module from reaching for the app that composes it', async () => {
     expect(
       await lintAt('apps/server/src/modules/logs/example.ts', "import { buildApp as imported } from '../../app';"),
@@ -52,5 +79,34 @@ describe("the server's walls", () => {
       const fromCore = file.split('/').length === 4 ? './modules/users' : '../modules/users';
       expect(await lintAt(file, `import { usersModule as imported } from '${fromCore}';`), file).toContain(RESTRICTED);
     }
+  });
+
+  it('refuses an API path typed by hand where the endpoints are declared in the contracts', async () => {
+    const RULE = 'endpoints/no-hand-typed-path';
+    const routes = 'apps/server/src/modules/webhooks/webhooks.routes.ts';
+    for (const handTyped of [
+      "app.get('/account/webhooks/', async () => []);",
+      'app.delete(`/admin/webhooks/${"x"}/`, async () => null);',
+      "app.route({ method: 'GET', url: '/account/webhooks/', handler: async () => [] });",
+    ]) {
+      expect(await brokenRules(routes, `declare const app: any;\n${handTyped}\n`), handTyped).toContain(RULE);
+    }
+    const declared =
+      "import { webhooksEndpoints } from '@pivot/contracts';\nimport { endpointRoute } from '../../http/endpoint-route';\ndeclare const app: any;\nendpointRoute(app, webhooksEndpoints.account.list, {}, async () => []);\n";
+    expect(await brokenRules(routes, declared)).not.toContain(RULE);
+    // Every module's routes, a new one's too.
+    expect(
+      await brokenRules(
+        'apps/server/src/modules/programs/a-new.routes.ts',
+        "declare const app: any;\napp.get('/x/', async () => []);\n",
+      ),
+    ).toContain(RULE);
+    // The machines' own calls are still pending (ENDPOINTS_PENDING in eslint.config.js).
+    expect(
+      await brokenRules(
+        'apps/server/src/modules/sprinklers/sprinklers.routes.ts',
+        "declare const app: any;\napp.get('/x/', async () => []);\n",
+      ),
+    ).not.toContain(RULE);
   });
 });

@@ -65,3 +65,48 @@ describe('text from users stays text', () => {
     expect(await rulesOf(code)).not.toContain('no-restricted-syntax');
   });
 });
+
+describe('the endpoints declared in the contracts', () => {
+  const RULE = 'endpoints/no-hand-typed-path';
+  const at = (file: string, code: string) =>
+    brokenRules(`apps/web/src/${file}`, `import { apiCall, followEventStream } from '@/lib/api-client';\n${code}\n`);
+
+  it.each([
+    [
+      'features/activity/api/get-logs.ts',
+      "export const x = apiCall({ method: 'GET', path: '/logs/', response: null! });",
+    ],
+    [
+      'features/alerts/api/delete-webhook.ts',
+      'export const x = (id: number) => apiCall({ method: "DELETE", path: `/admin/webhooks/${id}/`, response: null! });',
+    ],
+    ['features/alerts/api/follow-alerts.ts', "export const x = followEventStream({ path: '/alerts/events' });"],
+    [
+      'features/admin/api/remove-device.ts',
+      "export const x = apiCall({ method: 'DELETE', path: '/device/a/', response: null! });",
+    ],
+    [
+      'features/admin/api/create-user.ts',
+      "export const x = apiCall({ method: 'POST', path: '/user/', response: null! });",
+    ],
+    // A new file of any feature's API calls is fenced as soon as it exists.
+    ['features/advice/api/a-new-call.ts', "export const x = apiCall({ method: 'GET', path: '/x/', response: null! });"],
+  ])('refuse a path typed by hand in %s', async (file, code) => {
+    expect(await at(file, code)).toContain(RULE);
+  });
+
+  it('leave the calls through a declaration, and the calls still pending', async () => {
+    expect(
+      await brokenRules(
+        'apps/web/src/features/activity/api/get-logs.ts',
+        "import { logsEndpoints } from '@pivot/contracts';\nimport { callEndpoint } from '@/lib/api-client';\nexport const x = callEndpoint(logsEndpoints.list, {});\n",
+      ),
+    ).not.toContain(RULE);
+    expect(
+      await at(
+        'features/sprinklers/api/get-sprinklers.ts',
+        "export const x = apiCall({ method: 'GET', path: '/sprinkler/', response: null! });",
+      ),
+    ).not.toContain(RULE);
+  });
+});

@@ -3,18 +3,15 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  type ZodTypeProvider,
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { type ZodTypeProvider, jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
 import { type Config, PRODUCT_NAME } from './config';
 import type { DatabaseHandle } from './db/client';
 import { closingDeadlinePlugin } from './http/closing-deadline';
+import { documentedResponses } from './http/endpoint-route';
 import { BODY_LIMIT } from './http/body-limits';
 import { geometryWarmUpPlugin } from './http/geometry-warm-up';
 import { healthPlugin } from './http/health';
+import { localisedValidatorCompiler } from './http/localised-validation';
 import { accessModule } from './modules/access';
 import { adminModule } from './modules/admin';
 import { adviceModule } from './modules/advice';
@@ -31,7 +28,6 @@ import { quarantineModule } from './modules/quarantine';
 import { reportsExportModule } from './modules/reports-export';
 import { sprinklersModule } from './modules/sprinklers';
 import { telemetryModule } from './modules/telemetry';
-import { telemetryPackingModule } from './modules/telemetry-packing';
 import { usersModule } from './modules/users';
 import { watermapModule } from './modules/watermap';
 import { webhooksModule } from './modules/webhooks';
@@ -79,7 +75,7 @@ export async function buildApp({
     // Small for every route; the few that take a field's geometry raise it (http/body-limits.ts).
     bodyLimit: BODY_LIMIT,
   }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(localisedValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(closingDeadlinePlugin, config);
@@ -93,7 +89,13 @@ export async function buildApp({
       info: { title: `${PRODUCT_NAME} API`, version: '1.0.0' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
-    transform: jsonSchemaTransform,
+    // A route registered from a contract's declaration also lists the errors it declares.
+    transform: (document) => {
+      const endpoint = document.route.config?.endpoint;
+      if (!endpoint || !document.schema) return jsonSchemaTransform(document);
+      const response = { ...documentedResponses(endpoint), ...(document.schema.response as object | undefined) };
+      return jsonSchemaTransform({ ...document, schema: { ...document.schema, response } });
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
@@ -118,8 +120,7 @@ export async function buildApp({
   await app.register(usersModule, { ...config, print });
   await app.register(quarantineModule, config);
   await app.register(weatherModule, config);
-  await app.register(telemetryModule);
-  await app.register(telemetryPackingModule, config);
+  await app.register(telemetryModule, config);
   await app.register(commandsModule, config);
   await app.register(sprinklersModule);
   await app.register(programsModule, config);

@@ -4,7 +4,7 @@ import { open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import type { Language } from '@pivot/contracts';
+import { type Language, backupsEndpoints } from '@pivot/contracts';
 import { pipeline } from 'node:stream/promises';
 import {
   BACKUP_HEADER_BYTES,
@@ -64,15 +64,20 @@ function requireEncryptionWith(passphrase: string, url: string) {
       }
       head = Buffer.concat([head, chunk]);
       if (head.length < BACKUP_HEADER_BYTES) continue;
-      const { encryption } = manifestOfHeader(`${url}/api/backup/local/`, head);
+      const { encryption } = manifestOfHeader(localBackupUrl(url), head);
       if (!encryption) throw new BackupFileError('running_server_unencrypted', { url });
-      if (!(await passphraseOpens(`${url}/api/backup/local/`, encryption, passphrase))) {
+      if (!(await passphraseOpens(localBackupUrl(url), encryption, passphrase))) {
         throw new BackupFileError('running_server_other_passphrase', { url });
       }
       yield head;
     }
     if (head.length < BACKUP_HEADER_BYTES) yield head;
   };
+}
+
+/** Where the running server at `url` hands its backup to this command. */
+function localBackupUrl(url: string): string {
+  return `${url}/api${backupsEndpoints.local.path}`;
 }
 
 /** Fetches a backup from the running server into `target`, complete and on disk or not at all. */
@@ -82,7 +87,7 @@ async function backupFromRunningServer(
   target: string,
   passphrase: string | undefined,
 ): Promise<BackupManifest> {
-  const response = await fetch(`${url}/api/backup/local/`, { headers: { 'x-backup-token': token } });
+  const response = await fetch(localBackupUrl(url), { headers: { 'x-backup-token': token } });
   if (!response.ok || !response.body) {
     throw new BackupFileError('running_server_refused', { url, status: response.status });
   }

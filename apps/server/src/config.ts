@@ -28,6 +28,9 @@ function isAddressOrRange(value: string): boolean {
 
 const TRUST_PROXY_EXPECTED = "expected true, false, or the proxies' IP addresses and CIDR ranges, comma-separated";
 
+/** Open-Meteo's public daily forecast: no key needed, so the advice looks ahead unless `FORECAST_URL=off`. */
+export const OPEN_METEO_FORECAST_URL = 'https://api.open-meteo.com/v1/forecast';
+
 /**
  * Whom to believe about a request's client address and protocol (X-Forwarded-For, -Proto): `true`
  * for any peer, `false` for none, or the proxies' addresses and ranges (`127.0.0.1,10.0.0.0/8`,
@@ -138,7 +141,8 @@ const EnvSchema = z.object({
   MAX_LIVE_STREAMS: z.coerce.number().int().min(1).max(100_000).default(1000),
   STREAM_WRITE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   QUARANTINE_RETENTION_DAYS: z.coerce.number().int().min(1).max(366).default(7),
-  FORECAST_URL: z.url({ protocol: /^https?$/ }).optional(),
+  FORECAST_URL: z.union([z.literal('off'), z.url({ protocol: /^https?$/ })]).default(OPEN_METEO_FORECAST_URL),
+  PROGRAM_FROM_ADVICE_MARGIN_HOURS: z.coerce.number().min(0).max(168).default(24),
   OUTBOUND_ALLOWED_HOSTS: z
     .string()
     .default('')
@@ -280,7 +284,7 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
     /** How long machine messages set aside (docs/protocol.md) stay visible to administrators. */
     quarantineRetentionDays: values.QUARANTINE_RETENTION_DAYS,
     /**
-     * A machine's day of reports is packed (telemetry-packing) once this many whole days have
+     * A machine's day of reports is packed (the telemetry module's packing) once this many whole days have
      * passed since it ended, in TIME_ZONE: late reports of the days before are rare by then.
      */
     telemetryPackAfterDays: values.TELEMETRY_PACK_AFTER_DAYS,
@@ -308,8 +312,14 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
      * or loopback, also over plain http: an operator's own receivers (docs/configuration.md).
      */
     outboundAllowedHosts: values.OUTBOUND_ALLOWED_HOSTS,
-    /** An Open-Meteo-compatible daily forecast for the irrigation advice (docs/advice.md); none: the recent ETc. */
-    forecastUrl: values.FORECAST_URL ?? null,
+    /** An Open-Meteo-compatible daily forecast for the irrigation advice (docs/advice.md); null (`off`): the recent ET0. */
+    forecastUrl: values.FORECAST_URL === 'off' ? null : values.FORECAST_URL,
+    /**
+     * A program from the advice waters a sector due up to this many hours after the arm gets
+     * there: the balance is daily, and one due the day after the pass would otherwise wait a whole
+     * revolution more (docs/advice.md, "A program from the advice").
+     */
+    programFromAdviceMarginHours: values.PROGRAM_FROM_ADVICE_MARGIN_HOURS,
   };
 });
 

@@ -1,10 +1,9 @@
 import { setFlagsFromString } from 'node:v8';
 import type { Fleet } from '@pivot/simulator';
-import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/client';
+import { ConfigError } from './config';
 import { JournalLockedError } from './gateway/receipt-journal';
 import { startDemo } from './demo/demo-fleet';
+import { launchServer } from './launch';
 
 /**
  * How far V8 lets its heap grow past what was live at its last full collection, percent. Left to
@@ -26,29 +25,23 @@ function describeStartFailure(error: unknown): string {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig();
-  const database = await openDatabase({
-    ...config,
+  const { app, config, database, close } = await launchServer({
+    env: process.env,
+    listen: true,
     onConnectionError: (error) => process.stderr.write(`database connection lost: ${error.message}\n`),
   });
-  const app = await buildApp({ config, database });
   let fleet: Fleet | undefined;
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       app.log.info({ signal }, 'shutting down');
-      // The database closes last: the modules store what they still hold as the app closes.
-      (fleet?.stop() ?? Promise.resolve())
-        .then(() => app.close())
-        .then(() => database.close())
-        .then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
+      (fleet?.stop() ?? Promise.resolve()).then(close).then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
     });
   }
 
-  await app.listen({ port: config.port, host: config.host });
   if (config.demoFleet) {
     fleet = await startDemo(app, {
       email: config.demoEmail,

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type TestApp, createTestApp } from './support/test-app';
+import { describe, expect, it, vi } from 'vitest';
+import { useTestApp } from './support/test-app';
 
 describe('the server', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('answers health with the database it runs on', async () => {
     const response = await t.client().get('/api/health');

@@ -9,7 +9,7 @@ export type CliOptions = {
   /** null with --demo, which runs its own five machines. */
   machines: number | null;
   seed: number;
-  /** null: the default, 1, or 20 with --demo. */
+  /** null: the default, 1 (real time), the demo's too. */
   timeScale: number | null;
   idPrefix: string;
   /** How far the machines' clocks are off, ms (ahead when positive). */
@@ -29,7 +29,7 @@ export const USAGE = `Usage: npm run simulator -- --broker <url> (--machines <n>
 
   --broker <url>       MQTT broker, such as mqtt://localhost:1883 (mqtt, mqtts, tcp, tls, ws, wss)
   --machines <n>       how many machines to simulate, 1–10000, each with a weather station and soil probes
-  --demo               run the five demo machines instead (20 times faster than life by default)
+  --demo               run the five demo machines instead, in real time, carrying on from their farm's history
   --seed <s>           seed for every random choice, a whole number (default 1)
   --time-scale <k>     simulated minutes per real minute, above 0 and at most 1000 (default 1)
   --id-prefix <p>      put before every ID, to run several fleets on one broker (A–Z a–z 0–9 _ -)

@@ -1,4 +1,4 @@
-import type { Motion } from '@pivot/contracts';
+import type { Motion, SoilWater } from '@pivot/contracts';
 import { type LatLng, latLngAt, wedgeRing } from './geo';
 import { designFlow } from './irrigation';
 import type { ProgramUpload } from './pivot-machine';
@@ -12,14 +12,17 @@ export type MachineSite = LatLng & {
   armLength: number;
   /** Nominal flow while watering, m³/h. */
   flow: number;
+  /** Top speed of the end tower, m/min; the machine's default (3) when not given. */
+  topSpeed?: number;
   angle: number;
   motion: Motion;
   program: ProgramUpload | null;
 };
 /** A weather station beside a machine. */
-export type StationSite = LatLng & { id: string; machineId: string };
-/** A soil probe inside a machine's circle. */
-export type SensorSite = LatLng & { id: string; machineId: string; depth: number; moisture: number };
+/** A weather station by a machine; with its elevation (m above sea level) when it reports one. */
+export type StationSite = LatLng & { id: string; machineId: string; elevation?: number };
+/** A soil probe inside a machine's circle, in a soil of its own or the probe's default. */
+export type SensorSite = LatLng & { id: string; machineId: string; depth: number; moisture: number; soil?: SoilWater };
 export type FleetLayout = { machines: readonly MachineSite[]; stations: StationSite[]; sensors: SensorSite[] };
 
 /** A pie wedge of a circle program, from one bearing clockwise to another. */
@@ -110,7 +113,8 @@ export function surroundings(
         machineId: machine.id,
         ...position,
         depth: random.pick(PROBE_DEPTHS_CM),
-        moisture: Math.round(random.between(18, 30)),
+        // Between the wilting point and field capacity of the probes' default soil, a silt loam.
+        moisture: Math.round(random.between(17, 28)),
       });
     }
   }

@@ -1,5 +1,5 @@
 import { type FleetLayout, type MachineSite, generateMachineSites, surroundings } from './fleet-layout';
-import { bearingAndDistance } from './geo';
+import { type LatLng, bearingAndDistance } from './geo';
 import { type Sweep, sweepCovers } from './irrigation';
 import { type Logger, silentLogger } from './logger';
 import { type MisbehaviourShares, assertMisbehaviourShares } from './misbehaviour';
@@ -162,8 +162,14 @@ export class Fleet {
   }
 }
 
+/** What a sweep can wet: a probe's soil where it sits. */
+export type WettableSpot = { position: LatLng; wet(mm: number): void };
+
 /** Wets each of the machine's probes that a watering sweep passes over. */
-function wetProbesUnder(machine: MachineSite, sensors: readonly SoilSensor[]): (sweep: Sweep) => void {
+export function wetProbesUnder(
+  machine: Pick<MachineSite, 'lat' | 'lng' | 'armLength'>,
+  sensors: readonly WettableSpot[],
+): (sweep: Sweep) => void {
   const probes = sensors
     .map((sensor) => ({ sensor, ...bearingAndDistance(machine, [sensor.position.lng, sensor.position.lat]) }))
     .filter((probe) => probe.distance <= machine.armLength);

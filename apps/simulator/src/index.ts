@@ -1,14 +1,19 @@
 export { type Credentials, readCredentialsFile, writeCredentialsFile } from './credentials-file';
 export {
+  DEMO_ELEVATION_M,
   DEMO_MACHINES,
-  DEMO_TIME_SCALE,
-  type Crop,
+  DEMO_TOP_SPEED_M_PER_MIN,
+  type DemoCropArea,
   type DemoMachine,
-  type StationHistory,
-  createDemoFleet,
-  demoWeatherHistory,
-  startDemoFleet,
-} from './demo-fleet';
+  type MonthDay,
+  demoProbes,
+  demoProgramOn,
+  harvestAfter,
+  inSeason,
+  lastEmergence,
+} from './demo-farm';
+export { DEMO_TIME_SCALE, type DemoFleetOptions, createDemoFleet, startDemoFleet } from './demo-fleet';
+export { type DemoHistory, type MachineHistory, type StationHistory, simulateDemoHistory } from './demo-history';
 export {
   Fleet,
   type FleetIntervals,

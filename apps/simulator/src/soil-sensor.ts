@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION, SoilMessageSchema, topics } from '@pivot/contracts';
+import { PROTOCOL_VERSION, SOIL_TEXTURES, SoilMessageSchema, type SoilWater, topics } from '@pivot/contracts';
 import type { MqttClient } from 'mqtt';
 import type { LatLng } from './geo';
 import { type Logger, silentLogger } from './logger';
@@ -8,9 +8,14 @@ import { UniqueClock } from './unique-clock';
 import { assertInRange, assertPositive, assertTopicId } from './validation';
 import type { WeatherReading } from './weather-model';
 
-const WILTING_POINT = 8;
-const FIELD_CAPACITY = 34;
-const SATURATION = 45;
+/** A probe told no soil sits in a silt loam, the middle of FAO-56 Table 19. */
+const DEFAULT_SOIL = SOIL_TEXTURES['silt-loam'];
+/**
+ * The most a layer holds above field capacity, percentage points: water beyond it runs through
+ * at once, and what stays above field capacity drains within a day, so a probe reads at most a
+ * little above field capacity, as a real one does in the hours after a downpour.
+ */
+export const WETTEST_ABOVE_FIELD_CAPACITY = 5;
 /** Evaporation that goes on at night, mm/h. */
 const NIGHT_EVAPORATION_MM_PER_HOUR = 0.02;
 /** Half the sunshine's energy goes into evaporating water: W/m² → mm/h (2.45 MJ evaporate 1 mm). */
@@ -18,30 +23,46 @@ const EVAPORATION_MM_PER_HOUR_PER_WATT = (0.5 * 0.0036) / 2.45;
 const DRAINAGE_HALF_LIFE_HOURS = 6;
 
 /**
- * Volumetric water content (%) of the soil layer a probe sits in: water in raises it, the sun
- * draws it down (more slowly as the soil dries), and what exceeds field capacity drains away.
+ * Volumetric water content (%) of the soil layer a probe sits in, between the soil's wilting
+ * point and a little above its field capacity: water in raises it, the sun draws it down (more
+ * slowly as the soil dries), and what exceeds field capacity drains away.
  */
 export class SoilMoisture {
+  private readonly wiltingPoint: number;
+  private readonly fieldCapacity: number;
+
   constructor(
     public moisture: number,
     private readonly layerMm: number,
-  ) {}
+    soil: SoilWater = DEFAULT_SOIL,
+  ) {
+    this.wiltingPoint = soil.wiltingPoint * 100;
+    this.fieldCapacity = soil.fieldCapacity * 100;
+  }
 
   /** Rain or irrigation reaching the soil, mm. */
   wet(mm: number): void {
-    this.moisture = Math.min(SATURATION, this.moisture + (mm / this.layerMm) * 100);
+    this.moisture = Math.min(
+      this.fieldCapacity + WETTEST_ABOVE_FIELD_CAPACITY,
+      this.moisture + (mm / this.layerMm) * 100,
+    );
+  }
+
+  /** The share of the soil's available water (field capacity less wilting point) used up: 0 at field capacity, 1 at wilting. */
+  depletionShare(): number {
+    const share = (this.fieldCapacity - this.moisture) / (this.fieldCapacity - this.wiltingPoint);
+    return Math.min(1, Math.max(0, share));
   }
 
   /** Evapotranspiration and drainage over some hours under the given sunshine (W/m²). */
   dry(hours: number, solarRadiation: number): void {
-    const available = Math.max(0, (this.moisture - WILTING_POINT) / (FIELD_CAPACITY - WILTING_POINT));
+    const available = 1 - this.depletionShare();
     const evaporatedMm =
-      (NIGHT_EVAPORATION_MM_PER_HOUR + EVAPORATION_MM_PER_HOUR_PER_WATT * solarRadiation) *
-      hours *
-      Math.min(1, available);
-    this.moisture = Math.max(WILTING_POINT, this.moisture - (evaporatedMm / this.layerMm) * 100);
-    if (this.moisture > FIELD_CAPACITY) {
-      this.moisture = FIELD_CAPACITY + (this.moisture - FIELD_CAPACITY) * 0.5 ** (hours / DRAINAGE_HALF_LIFE_HOURS);
+      (NIGHT_EVAPORATION_MM_PER_HOUR + EVAPORATION_MM_PER_HOUR_PER_WATT * solarRadiation) * hours * available;
+    this.moisture = Math.max(this.wiltingPoint, this.moisture - (evaporatedMm / this.layerMm) * 100);
+    if (this.moisture > this.fieldCapacity) {
+      this.moisture =
+        this.fieldCapacity + (this.moisture - this.fieldCapacity) * 0.5 ** (hours / DRAINAGE_HALF_LIFE_HOURS);
     }
   }
 }
@@ -58,10 +79,17 @@ export type SoilSensorOptions = {
   depth?: number;
   /** Starting moisture, %; 25 by default. */
   moisture?: number;
+  /** The soil it sits in (FAO-56 Table 19, as fractions); a silt loam by default. */
+  soil?: SoilWater;
   /** Simulated minutes per real minute, as for the machines watering it; 1 by default. */
   timeScale?: number;
   logger?: Logger;
 };
+
+/** The layer a probe at this depth (cm) reads, mm: twice as deep as the probe sits. */
+export function layerMm(depthCm: number): number {
+  return depthCm * 2 * 10;
+}
 
 /** A soil-moisture probe publishing retained readings to machines/{machineId}/sensors/{id}/soil. */
 export class SoilSensor {
@@ -87,7 +115,7 @@ export class SoilSensor {
     this.id = options.id;
     this.machineId = options.machineId;
     this.position = { lat: options.lat, lng: options.lng };
-    this.soil = new SoilMoisture(options.moisture ?? 25, this.depth * 2 * 10);
+    this.soil = new SoilMoisture(options.moisture ?? 25, layerMm(this.depth), options.soil);
     this.reporter = new RetainedReporter(
       topics.soil(options.machineId, options.id),
       intervalMs,

@@ -16,6 +16,22 @@ const SOLAR_CONSTANT = 1361;
 const WARMEST_SOLAR_HOUR = 15;
 const MAX_WIND = 8;
 const SHOWER_CHANCE_PER_HOUR = 0.04;
+/** Wielkopolska's latitude, whose climate the model's figures are for. */
+const HOME_LATITUDE = 52;
+/** Its mean yearly temperature and the swing of the monthly means about it, °C. */
+const HOME_MEAN_TEMPERATURE = 8.5;
+const HOME_SEASONAL_SWING = 10.5;
+/**
+ * Nearer the equator the year is warmer and its seasons milder: per degree of latitude, the mean
+ * rises by 0.4 °C and the swing narrows by 0.14 °C (Poznań 8.5 ± 10.5, the Free State's
+ * Bothaville at 27° S about 18.5 ± 7).
+ */
+const MEAN_PER_DEGREE = 0.4;
+const SWING_PER_DEGREE = 0.14;
+/** Showers in the height of summer are this much more likely than the mean at home, and less likely in winter. */
+const HOME_RAIN_SEASONALITY = 0.5;
+const RAIN_SEASONALITY_PER_DEGREE = 0.018;
+const MOST_RAIN_SEASONALITY = 0.95;
 
 export function dayOfYear(ts: number): number {
   const date = new Date(ts);
@@ -74,7 +90,8 @@ export class WeatherModel {
    * day's warmth and cloud, so the stations of one region agree on what kind of day it is.
    */
   constructor(
-    private readonly place: LatLng,
+    /** Where the station stands; its elevation (m), when given, goes into every reading. */
+    private readonly place: LatLng & { elevation?: number },
     seed: number,
     private readonly regionSeed = seed,
   ) {
@@ -85,11 +102,14 @@ export class WeatherModel {
     const day = dayOfYear(ts);
     const { anomaly, cloudiness } = this.characterAt(ts);
     const showering = this.shower !== null;
-    const rain = this.rainUntil(ts, cloudiness);
+    const rain = this.rainUntil(ts, cloudiness, this.rainySeason(day));
     const shape = diurnalShape(solarHour(ts, this.place.lng), sunriseHour(this.place.lat, day));
-    const season = Math.sin((2 * Math.PI * (day - 105)) / 365);
+    const season = this.season(day);
     const swing = (4 + 2 * season) * (1 - 0.5 * cloudiness);
-    const temperature = 8.5 + 10.5 * season + anomaly + swing * shape - (showering ? 2 : 0) + this.noise(0.3);
+    const towardsEquator = HOME_LATITUDE - Math.abs(this.place.lat);
+    const mean = HOME_MEAN_TEMPERATURE + MEAN_PER_DEGREE * towardsEquator;
+    const seasonalSwing = HOME_SEASONAL_SWING - SWING_PER_DEGREE * towardsEquator;
+    const temperature = mean + seasonalSwing * season + anomaly + swing * shape - (showering ? 2 : 0) + this.noise(0.3);
     const dryness = 18 * shape * (1 - 0.5 * cloudiness);
     const humidity = Math.max(showering ? 92 : 15, Math.min(100, 72 - dryness + 15 * cloudiness + this.noise(3)));
     const sunlight = clearSkyRadiation(this.place, ts) * (1 - 0.75 * cloudiness) * (showering ? 0.3 : 1);
@@ -104,7 +124,27 @@ export class WeatherModel {
       rain: round1(rain),
       wind: round1(this.wind),
       solarRadiation: Math.round(sunlight),
+      ...(this.place.elevation === undefined ? {} : { elevation: this.place.elevation }),
     };
+  }
+
+  /** −1 in the depth of winter to +1 at the height of summer; south of the equator summer comes at the other end of the year. */
+  private season(day: number): number {
+    return Math.sign(this.place.lat || 1) * Math.sin((2 * Math.PI * (day - 105)) / 365);
+  }
+
+  /**
+   * How much more likely a shower is than the year's mean: summer is the rainy season, the more so
+   * nearer the tropics (Poznań's July brings twice its February's rain; the Free State's highveld
+   * has summer thunderstorms and a dry winter).
+   */
+  private rainySeason(day: number): number {
+    const towardsEquator = HOME_LATITUDE - Math.abs(this.place.lat);
+    const seasonality = Math.min(
+      MOST_RAIN_SEASONALITY,
+      HOME_RAIN_SEASONALITY + RAIN_SEASONALITY_PER_DEGREE * towardsEquator,
+    );
+    return 1 + seasonality * this.season(day);
   }
 
   /** Each day has its own warmth and cloud, blended into the next so nothing jumps at midnight. */
@@ -124,8 +164,8 @@ export class WeatherModel {
     return { anomaly: random.between(-3, 3), cloudiness: random.next() ** 1.5 };
   }
 
-  /** The rain since the previous reading; a shower may begin, more likely under cloud. */
-  private rainUntil(ts: number, cloudiness: number): number {
+  /** The rain since the previous reading; a shower may begin, more likely under cloud and in the rainy season. */
+  private rainUntil(ts: number, cloudiness: number, rainySeason: number): number {
     const since = this.previousTs ?? ts;
     this.previousTs = ts;
     let rain = 0;
@@ -134,7 +174,7 @@ export class WeatherModel {
       if (ts >= this.shower.endsAt) this.shower = null;
     }
     const hours = (ts - since) / HOUR_MS;
-    const startChance = 1 - (1 - SHOWER_CHANCE_PER_HOUR * (0.25 + cloudiness)) ** hours;
+    const startChance = 1 - (1 - SHOWER_CHANCE_PER_HOUR * (0.25 + cloudiness) * rainySeason) ** hours;
     if (!this.shower && this.random.chance(startChance)) {
       this.shower = { endsAt: ts + this.random.between(0.3, 2) * HOUR_MS, mmPerHour: this.random.between(0.5, 6) };
     }

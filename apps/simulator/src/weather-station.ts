@@ -13,6 +13,8 @@ export type WeatherStationOptions = {
   machineId: string;
   lat: number;
   lng: number;
+  /** Metres above sea level, reported with every reading when given (the server's ET0 takes it). */
+  elevation?: number;
   /** ms between readings; 60 s by default. */
   intervalMs?: number;
   seed?: number;
@@ -38,7 +40,12 @@ export class WeatherStation {
     this.id = options.id;
     this.machineId = options.machineId;
     const seed = options.seed ?? 1;
-    this.model = new WeatherModel({ lat: options.lat, lng: options.lng }, seed, options.regionSeed ?? seed);
+    const { lat, lng, elevation } = options;
+    this.model = new WeatherModel(
+      elevation === undefined ? { lat, lng } : { lat, lng, elevation },
+      seed,
+      options.regionSeed ?? seed,
+    );
     this.reporter = new RetainedReporter(
       topics.weather(options.machineId, options.id),
       intervalMs,

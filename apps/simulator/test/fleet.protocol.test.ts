@@ -9,7 +9,9 @@ import {
   topics,
 } from '@pivot/contracts';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { DEMO_MACHINES, startDemoFleet } from '../src/demo-fleet';
+import { DEMO_MACHINES, demoProgramOn } from '../src/demo-farm';
+import { startDemoFleet } from '../src/demo-fleet';
+import { simulateDemoHistory } from '../src/demo-history';
 import { Fleet, type FleetOptions, createFleet, startFleet } from '../src/fleet';
 import { describeOnBrokers, uniqueId } from './support/brokers';
 import { forget, sleep } from './support/protocol-harness';
@@ -128,13 +130,16 @@ describeOnBrokers('fleet', (brokerUrl) => {
     expect(Math.max(...firstReports) - Math.min(...firstReports)).toBeGreaterThan(intervalMs / 10);
   });
 
-  it('runs the demo machines with their programs, 20 times faster than life', async () => {
-    const fleet = await started(startDemoFleet);
+  it('runs the demo machines with their programs, carrying on from the farm’s history', async () => {
+    // Late November: the history leaves a pivot in the middle of a turn.
+    const history = simulateDemoHistory(Date.UTC(2026, 10, 28, 22));
+    const fleet = await started((options) => startDemoFleet({ ...options, history }));
     expect(fleet.machines).toHaveLength(DEMO_MACHINES.length);
     await vi.waitFor(() => {
       for (const [index, machine] of fleet.machines.entries()) {
         const message = MachineProgramMessageSchema.parse(json(server.on(topics.program(machine.id)).at(-1)));
-        expect(message.program).toMatchObject(DEMO_MACHINES[index]!.program);
+        // The day's program: the crop areas out of season that day (wheat harvested, maize not yet sown) dry.
+        expect(message.program).toMatchObject(demoProgramOn(DEMO_MACHINES[index]!, '2026-11-28'));
       }
     });
     const moving = fleet.machines.find((machine) => machine.state().status === 'front')!;

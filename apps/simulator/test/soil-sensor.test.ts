@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SoilMoisture, SoilSensor } from '../src/soil-sensor';
+import { SoilMoisture, SoilSensor, WETTEST_ABOVE_FIELD_CAPACITY } from '../src/soil-sensor';
 
 describe('soil moisture', () => {
   it('dries under the sun, faster by day than by night, and more slowly as the soil dries', () => {
@@ -10,23 +10,25 @@ describe('soil moisture', () => {
     expect(day.moisture).toBeLessThan(night.moisture);
     expect(night.moisture).toBeLessThan(25);
 
-    const dry = new SoilMoisture(12, 600);
-    const wet = new SoilMoisture(30, 600);
+    // A silt loam by default: field capacity 29 %, wilting point 15 %.
+    const dry = new SoilMoisture(17, 600);
+    const wet = new SoilMoisture(28, 600);
     dry.dry(10, 600);
     wet.dry(10, 600);
-    expect(12 - dry.moisture).toBeLessThan(30 - wet.moisture);
-    expect(dry.moisture).toBeGreaterThanOrEqual(8);
+    expect(17 - dry.moisture).toBeLessThan(28 - wet.moisture);
+    expect(dry.moisture).toBeGreaterThanOrEqual(15);
   });
 
   it('rises with water spread over its layer, and drains back towards field capacity', () => {
     const soil = new SoilMoisture(20, 600);
     soil.wet(30);
     expect(soil.moisture).toBeCloseTo(25, 6);
+    // At most a little above the field capacity of 29 %, what drains within a day.
     soil.wet(500);
-    expect(soil.moisture).toBe(45);
+    expect(soil.moisture).toBe(29 + WETTEST_ABOVE_FIELD_CAPACITY);
     soil.dry(12, 0);
-    expect(soil.moisture).toBeLessThan(45);
-    expect(soil.moisture).toBeGreaterThan(34);
+    expect(soil.moisture).toBeLessThan(29 + WETTEST_ABOVE_FIELD_CAPACITY);
+    expect(soil.moisture).toBeGreaterThan(29);
   });
 
   it('gets wetter from irrigation and from its station’s rain', () => {

@@ -82,9 +82,11 @@ export function buildWaterBalanceArea(changes: Partial<WaterBalanceArea> = {}): 
     applied: 0,
     nextIrrigation: '10.06.2026',
     netDose: 21.3,
+    restDose: 0,
     grossDose: 25.06,
     percentTimer: null,
     passes: null,
+    expectedDepletion: [12.4, 14.7, 17, 19.3],
     ...changes,
   };
 }
@@ -97,13 +99,15 @@ export function buildWaterBalance(changes: Partial<WaterBalance> = {}): WaterBal
     station: 'WS-12',
     missingWeatherDays: 0,
     lastRain: null,
-    forecast: 'recent-etc',
+    forecast: 'recent-et0',
+    forecastFallback: 'off',
     applicationDepth: null,
     zones: [buildWaterBalanceArea()],
     sectors: [],
     step: 10,
     cells: [],
     probes: [],
+    probeDisagreements: [],
     ...changes,
   };
 }

@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterAll, afterEach, vi } from 'vitest';
+import { afterEach } from 'vitest';
 
 // jsdom has no media queries; the colour-mode store asks for prefers-color-scheme when loaded.
 if (!('matchMedia' in window)) {
@@ -25,11 +25,3 @@ HTMLDialogElement.prototype.close ??= function close(this: HTMLDialogElement) {
 };
 
 afterEach(cleanup);
-
-// Preact runs effects after the next frame, with a 100 ms timer in case no frame comes. A render
-// in a file's last moments would leave that timer to fire once jsdom is gone (its
-// cancelAnimationFrame undefined): the file waits for one frame first, which flushes them.
-afterAll(async () => {
-  if (vi.isFakeTimers()) vi.useRealTimers();
-  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
-});

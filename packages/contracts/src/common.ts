@@ -14,6 +14,9 @@ export const IdTextSchema = z
   .transform(Number)
   .pipe(IdSchema);
 
+/** The answer of a 204: no body, which the server sends as null and the web client reads as null. */
+export const NoContentSchema = z.null();
+
 export const IdParamsSchema = z.strictObject({ id: IdTextSchema });
 
 export const LanguageSchema = z.enum(['pl', 'en']);
@@ -77,4 +80,16 @@ export function parseDottedDate(text: string): Date | null {
   const date = new Date(Date.UTC(year, month - 1, day));
   const isSameDay = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
   return isSameDay ? date : null;
+}
+
+/** dd.mm.yyyy (the API's dates) of a yyyy-mm-dd date (the database's and the server's). */
+export function dottedOfIsoDate(isoDate: string): string {
+  const [year, month, day] = isoDate.split('-');
+  return `${day}.${month}.${year}`;
+}
+
+/** yyyy-mm-dd of a dd.mm.yyyy date. */
+export function isoOfDottedDate(dottedDate: string): string {
+  const [day, month, year] = dottedDate.split('.');
+  return `${year}-${month}-${day}`;
 }

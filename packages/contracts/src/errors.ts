@@ -12,6 +12,16 @@ export const ERROR_STATUS = {
   crop_area_not_found: 400,
   /** An imported area map whose crop seasons break the rules of a season (area-map-file.ts). */
   invalid_crop_seasons: 400,
+  /** A water balance asked for a day after today (the server's time zone): its water and weather are not known yet. */
+  date_in_future: 400,
+  /** Days asked for that run backwards, span more than a season (MAX_STATION_DAYS) or reach past today. */
+  invalid_day_range: 400,
+  /** A farm record (farm-records.ts) for a day after today in the server's time zone. */
+  record_date_in_future: 400,
+  /** A farm record's area that is neither the whole machine, a crop zone running that day nor a sector of the loaded program. */
+  record_area_not_found: 400,
+  /** A probe record naming a probe that never reported near the machine. */
+  probe_not_found: 400,
   password_rejected: 400,
   invalid_link: 400,
   /** Web Push keys that are not a P-256 public key and a 16-byte secret. */
@@ -28,9 +38,12 @@ export const ERROR_STATUS = {
   user_not_found: 404,
   sprinkler_not_found: 404,
   program_not_found: 404,
+  record_not_found: 404,
   sprinkler_not_on_broker: 404,
   device_not_found: 404,
   webhook_not_found: 404,
+  /** A station that never reported, or one no machine the user sees lies near. */
+  weather_station_not_found: 404,
   email_taken: 409,
   sprinkler_exists: 409,
   too_many_programs: 409,
@@ -71,6 +84,23 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+/** An outbound address (a webhook, a push endpoint) the server's outbound rules refuse. */
+export const OUTBOUND_REFUSALS = [
+  'outbound_address_refused',
+  'outbound_https_required',
+  'outbound_host_not_found',
+] as const satisfies readonly ErrorCode[];
+
+/** A command to a machine that did not get through: offline, silent, refused, garbled, or the broker away. */
+export const COMMAND_FAILURES = [
+  'sprinkler_offline',
+  'sprinkler_unresponsive',
+  'command_refused',
+  'sprinkler_processing_error',
+  'machine_clock_wrong',
+  'broker_unreachable',
+] as const satisfies readonly ErrorCode[];
+
 export const ErrorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
 
 export const ValidationIssueSchema = z.strictObject({

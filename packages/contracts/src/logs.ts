@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdSchema, PagingQuerySchema, listResponseOf } from './common';
+import { FARM_RECORD_KINDS, type FarmRecordKind } from './farm-records';
 
 export const LOG_EVENT_TYPES = [
   'sprinkler_access_granted',
@@ -44,6 +45,10 @@ export const LOG_EVENT_TYPES = [
   // An administrator set a machine's depth at 100 % (docs/advice.md, "The percent timer"): `event`
   // is the depth in mm ("4.5"), empty when it is learned from the machine's reports again.
   'sprinkler_application_depth_updated',
+  // The farm's own records (docs/advice.md): `event` is the record (loggedRecord), `details` its kind.
+  'sprinkler_record_added',
+  'sprinkler_record_updated',
+  'sprinkler_record_removed',
   // A backup restored (docs/operations.md, "Backups"): recorded when the server next starts.
   'backup_restored',
   // The scheduled backup failed, or the newest backup is older than two days: raised once for the
@@ -99,6 +104,9 @@ export const LOG_EVENT_PARAMS = {
   webhook_paused: ['webhook', 'detail'],
   sprinkler_crop_seasons_updated: ['years', 'machine'],
   sprinkler_application_depth_updated: ['machine', 'depth'],
+  sprinkler_record_added: ['record', 'machine'],
+  sprinkler_record_updated: ['record', 'machine'],
+  sprinkler_record_removed: ['record', 'machine'],
   backup_restored: ['backup', 'version'],
   backup_failed: ['error', 'folder'],
   backup_overdue: ['days', 'backup'],
@@ -137,15 +145,27 @@ export function logEntryParams(entry: LogEntry): Record<LogEventParam, string> {
  * The variant of an entry's subtitle, for what its two parameters cannot say: a grant names the
  * level it gave, recorded in `details` ('watch' or 'control'; entries written before levels
  * existed hold the administrator's e-mail there and read without one); a depth at 100 % without
- * a value went back to being learned from the machine's reports ('learned').
+ * a value went back to being learned from the machine's reports ('learned'); a farm record names
+ * its kind (`details`: 'rain_gauge', 'irrigation' or 'probe').
  */
 export function logEntryContext(
   entry: Pick<LogEntry, 'eventType' | 'event' | 'details'>,
-): 'watch' | 'control' | 'learned' | undefined {
+): 'watch' | 'control' | 'learned' | FarmRecordKind | undefined {
   if (entry.eventType === 'sprinkler_application_depth_updated') return entry.event === '' ? 'learned' : undefined;
+  if (RECORD_EVENT_TYPES.has(entry.eventType)) {
+    return (FARM_RECORD_KINDS as readonly string[]).includes(entry.details)
+      ? (entry.details as FarmRecordKind)
+      : undefined;
+  }
   if (entry.eventType !== 'sprinkler_access_granted') return undefined;
   return entry.details === 'watch' || entry.details === 'control' ? entry.details : undefined;
 }
+
+const RECORD_EVENT_TYPES: ReadonlySet<LogEventType> = new Set([
+  'sprinkler_record_added',
+  'sprinkler_record_updated',
+  'sprinkler_record_removed',
+]);
 
 export const LogQuerySchema = PagingQuerySchema.extend({
   type: z.enum(['all', 'unread']).default('all'),

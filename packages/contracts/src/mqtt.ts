@@ -345,6 +345,11 @@ export const WeatherMessageSchema = z.object({
   solarRadiation: z.number().nonnegative().max(1500).optional(),
   /** Stations that compute ETP themselves may send the last 7 days' sum, mm. */
   etp7d: z.number().nonnegative().max(200).optional(),
+  /**
+   * Where the station stands, metres above sea level (the Dead Sea's shore to the highest farmland):
+   * the air pressure in its ET0 (FAO-56 Eq. 7). Without it the server takes 100 m.
+   */
+  elevation: z.number().min(-450).max(5000).optional(),
 });
 export type WeatherMessage = z.infer<typeof WeatherMessageSchema>;
 

@@ -80,6 +80,46 @@ export type SprinklerListItem = z.infer<typeof SprinklerListItemSchema>;
 
 export const SprinklerListResponseSchema = z.array(SprinklerListItemSchema);
 
+/** The columns the machines table sorts by: the machine's own, its live values, its program's name and upload date. */
+export const SPRINKLER_PAGE_SORT_FIELDS = [
+  'name',
+  'internalId',
+  'distance',
+  'angle',
+  'status',
+  'speed',
+  'pressure',
+  'flow',
+  'program',
+  'uploaded',
+] as const;
+export type SprinklerPageSort = (typeof SPRINKLER_PAGE_SORT_FIELDS)[number];
+
+/** The machines table's status filter: online and doing this, or offline whatever it last did. */
+export const SPRINKLER_STATUS_FILTERS = [...SPRINKLER_STATUSES, 'offline'] as const;
+export const SprinklerStatusFilterSchema = z.enum(SPRINKLER_STATUS_FILTERS);
+export type SprinklerStatusFilter = z.infer<typeof SprinklerStatusFilterSchema>;
+
+/**
+ * One page of the machines the user may see: sorted (a value not reported yet sorts last either
+ * way, then by id), searched in the name, the broker ID and the state as the table words it in
+ * the request's language (`MACHINE_STATE_WORDS`), and filtered by state.
+ */
+export const SprinklerPageQuerySchema = PagingQuerySchema.extend({
+  sort: z.enum(SPRINKLER_PAGE_SORT_FIELDS).default('name'),
+  order: SortOrderSchema.default('asc'),
+  search: z.string().trim().max(100).optional(),
+  status: SprinklerStatusFilterSchema.optional(),
+});
+export type SprinklerPageQuery = z.infer<typeof SprinklerPageQuerySchema>;
+
+/** A page of machines: the number that match, the rows of the page, and which page it is. */
+export const SprinklerPageSchema = listResponseOf(SprinklerListItemSchema).extend({
+  page: z.number().int().positive(),
+  pageSize: z.number().int().positive(),
+});
+export type SprinklerPage = z.infer<typeof SprinklerPageSchema>;
+
 /**
  * What a grant lets its user do with a machine: *watch* sees everything and changes nothing;
  * *control* also moves the machine and sends, creates, edits and deletes its programs.

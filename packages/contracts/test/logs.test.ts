@@ -72,6 +72,9 @@ describe('LOG_EVENT_TYPES', () => {
       'webhook_paused',
       'sprinkler_crop_seasons_updated',
       'sprinkler_application_depth_updated',
+      'sprinkler_record_added',
+      'sprinkler_record_updated',
+      'sprinkler_record_removed',
       'backup_restored',
       'backup_failed',
       'backup_overdue',
@@ -252,6 +255,9 @@ describe('logEntryContext', () => {
     ['another event', { eventType: 'program_sent', details: 'watch' }, undefined],
     ['a depth at 100 % set', { eventType: 'sprinkler_application_depth_updated', event: '4.5' }, undefined],
     ['a depth at 100 % learned again', { eventType: 'sprinkler_application_depth_updated', event: '' }, 'learned'],
+    ['a rain gauge recorded', { eventType: 'sprinkler_record_added', details: 'rain_gauge' }, 'rain_gauge'],
+    ['a probe record removed', { eventType: 'sprinkler_record_removed', details: 'probe' }, 'probe'],
+    ['a record of an unknown kind', { eventType: 'sprinkler_record_updated', details: 'hail' }, undefined],
   ])('%s', (_label, overrides, expected) => {
     expect(logEntryContext(buildLogEntry(overrides))).toBe(expected);
   });

@@ -1,5 +1,9 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
@@ -49,8 +53,23 @@ export async function openDatabase(options: {
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.onConnectionError);
   const folder = path.join(options.dataDir, 'pglite');
-  await mkdir(folder, { recursive: true });
+  await createPgliteFolder(folder);
   return openPglite(new PGlite(folder, { startParams: PGLITE_START_PARAMS }));
+}
+
+/**
+ * A node process of its own creates a new PGlite folder (PostgreSQL's initdb, then its first
+ * start) and ends. Done in this process, it would leave ~500 MB of WebAssembly memory touched here
+ * for the server's whole life: a WebAssembly memory never shrinks, and V8 frees a closed
+ * instance's only when it collects it. The server then opens the folder as an existing one.
+ */
+async function createPgliteFolder(folder: string): Promise<void> {
+  if (existsSync(path.join(folder, 'PG_VERSION'))) return;
+  await mkdir(folder, { recursive: true });
+  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const create = `const { PGlite } = require(process.argv[1]);
+    new PGlite(process.argv[2]).close().catch((error) => { console.error(error); process.exitCode = 1; });`;
+  await promisify(execFile)(process.execPath, ['-e', create, pglite, folder]);
 }
 
 export async function openPglite(client: PGlite): Promise<DatabaseHandle> {

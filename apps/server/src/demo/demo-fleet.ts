@@ -4,8 +4,10 @@ import {
   type Credentials,
   DEMO_MACHINES,
   type Fleet,
+  demoProgramOn,
   type Logger,
   readCredentialsFile,
+  simulateDemoHistory,
   startDemoFleet,
   writeCredentialsFile,
 } from '@pivot/simulator';
@@ -13,7 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { App } from '../app';
 // The demo controllers' secrets: made at the first start, read at every later one, kept in backups.
 import { DEMO_CREDENTIALS_FILE } from '../backup/backups';
-import { seedDemoSeasons, seedDemoWeather } from './demo-seasons';
+import { seedDemoReports, seedDemoSeasons, seedDemoSoil, seedDemoWeather } from './demo-seasons';
 
 export type DemoOptions = {
   email: string;
@@ -21,7 +23,7 @@ export type DemoOptions = {
   /** Where the demo controllers' secrets are kept between starts, as a farmer keeps them in the controllers. */
   dataDir: string;
   print: (text: string) => void;
-  /** The farmers' time zone: the demo's seasons emerged so many of its days before today. */
+  /** The farmers' time zone: the demo's seasons are those in the field on its today. */
   timeZone: string;
 };
 
@@ -39,15 +41,26 @@ function toServerLog(log: FastifyBaseLogger): Logger {
  * Runs the demo fleet on the server's broker and makes it usable at once: each controller is
  * registered and given its secret, the machines are added (through the broker, as an
  * administrator would), with their fields, a program and crop seasons each, and granted to a
- * demo user; the demo stations' weather since the seasons' emergence is told afterwards.
- * Already added machines are left as they are.
+ * demo user. The farm's history up to now (its weather, its machines' passes, its probes' soil)
+ * is simulated; at the first start its weather and reports are stored before the fleet reports,
+ * so a new user sees a season with rain fallen and water applied. Already added machines are left
+ * as they are.
  */
 export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> {
   const { db } = app.database;
   const admin = await app.users.findFirstAdmin();
   if (!admin) throw new Error('the demo needs an administrator');
   const credentials = await demoCredentials(app, admin, path.join(options.dataDir, DEMO_CREDENTIALS_FILE));
-  const fleet = await startDemoFleet({ brokerUrl: app.mqttUrl, credentials, logger: toServerLog(app.log) });
+  const history = simulateDemoHistory(Date.now());
+  // Added and answering, but reporting only once the history is stored: the water accounting
+  // counts a machine's reports in order, and would pass over a history stored behind a live report.
+  const fleet = await startDemoFleet({
+    brokerUrl: app.mqttUrl,
+    credentials,
+    history,
+    holdReports: true,
+    logger: toServerLog(app.log),
+  });
   const password = options.password ?? `${randomBytes(9).toString('base64url')}-Aa1!`;
   const created = await app.users.createActivated(
     { firstName: 'Demo', lastName: 'Rolnik', company: 'Gospodarstwo Demo', email: options.email, language: 'pl' },
@@ -64,15 +77,21 @@ export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> 
       sprinkler = await app.sprinklers.setField(db, added.id, machine.areaMap);
     }
     if ((await app.programs.listFor(db, sprinkler.id)).length === 0) {
-      await app.programs.create(admin, sprinkler.id, machine.program, server);
+      // The program the fleet's machine runs: that of the history's last day (the fleet's own).
+      const program = demoProgramOn(machine, new Date(history.to).toISOString().slice(0, 10));
+      await app.programs.create(admin, sprinkler.id, program, server);
     }
     await app.access.grant(db, sprinkler.id, demoUser.id);
     added.push({ sprinklerId: sprinkler.id, machineId: machine.id });
   }
-  // The weather since the seasons' emergence first, then the seasons: a balance computed as soon
-  // as a season is there (and kept for the day) already has its weather.
-  await seedDemoWeather(app, options.timeZone);
+  // The history first, then the seasons: a balance computed as soon as a season is there (and
+  // kept for the day) already has its weather and water.
+  const readings = await seedDemoWeather(app, history);
+  const probeReadings = await seedDemoSoil(app, history);
+  const reports = await seedDemoReports(app, history);
   await seedDemoSeasons(app, admin, added, options.timeZone);
+  fleet.startReporting();
+  app.log.info({ readings, probeReadings, reports }, 'demo history stored');
 
   if (created && !options.password) {
     options.print(

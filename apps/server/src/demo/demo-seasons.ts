@@ -1,56 +1,28 @@
-import type { CropKey, CropSeason, SoilTextureKey } from '@pivot/contracts';
-import { demoWeatherHistory } from '@pivot/simulator';
+import { type CropSeason, PROTOCOL_VERSION, dottedOfIsoDate } from '@pivot/contracts';
+import { DEMO_MACHINES, type DemoHistory, demoProbes, inSeason, lastEmergence } from '@pivot/simulator';
 import type { App } from '../app';
 import type { SignedInUser } from '../http/request-context';
-import { addDays, localDate, localMidnight } from '../time/local-day';
+import { localDate } from '../time/local-day';
 
-/** A demo crop area's season: its crop and soil, and how many days before today it emerged. */
-type DemoSeason = { area: string; crop: CropKey; soil: SoilTextureKey; daysAgo: number };
+/** Reports handed to the store at a time: the ingest's own batch, well below its buffer. */
+const REPORTS_PER_BATCH = 10_000;
 
 /**
- * The demo fleet's seasons (docs/advice.md, "The demo"), by machine and crop area of its map:
- * different crops and soils, each emerged so many days before the day the demo is set up that
- * it is in its development or mid-season stage then, whatever the date.
+ * The seasons of one demo machine on `today` (YYYY-MM-DD): one for each crop area whose crop is
+ * in the field that day by the demo farm's calendar (docs/simulator.md, "Demo fleet"), emerged on
+ * the calendar's day. An area between harvest and the next emergence has none, as a bare field.
  */
-export const DEMO_SEASONS: Readonly<Record<string, readonly DemoSeason[]>> = {
-  'PIVOT-01': [{ area: 'Kukurydza', crop: 'maize-grain', soil: 'loamy-sand', daysAgo: 75 }],
-  'PIVOT-02': [
-    { area: 'Pszenica ozima', crop: 'winter-wheat', soil: 'silt-loam', daysAgo: 45 },
-    { area: 'Burak cukrowy', crop: 'sugar-beet', soil: 'loam', daysAgo: 100 },
-  ],
-  'PIVOT-03': [
-    { area: 'Ziemniaki', crop: 'potato', soil: 'sandy-loam', daysAgo: 60 },
-    { area: 'Kukurydza', crop: 'maize-grain', soil: 'sandy-loam', daysAgo: 90 },
-  ],
-  'PIVOT-04': [
-    { area: 'Burak cukrowy', crop: 'sugar-beet', soil: 'silt-loam', daysAgo: 95 },
-    { area: 'Ziemniaki', crop: 'potato', soil: 'loamy-sand', daysAgo: 55 },
-    { area: 'Pszenica jara', crop: 'spring-wheat', soil: 'loam', daysAgo: 70 },
-  ],
-  'PIVOT-05': [{ area: 'Kukurydza na ziarno', crop: 'maize-grain', soil: 'sand', daysAgo: 80 }],
-};
-
-/** The earliest emergence of the demo's seasons, days before today: the station history starts then. */
-export const DEMO_HISTORY_DAYS = Math.max(
-  ...Object.values(DEMO_SEASONS)
-    .flat()
-    .map((season) => season.daysAgo),
-);
-
-function dotted(isoDate: string): string {
-  const [year, month, day] = isoDate.split('-');
-  return `${day}.${month}.${year}`;
-}
-
-/** The seasons of one demo machine, emerged relative to `today` (YYYY-MM-DD). */
 export function demoSeasonsOf(machineId: string, today: string): CropSeason[] {
-  return (DEMO_SEASONS[machineId] ?? []).map((season) => ({
-    name: season.area,
-    polygon: season.area,
-    crop: season.crop,
-    emergence: dotted(addDays(today, -season.daysAgo)),
-    soil: season.soil,
-  }));
+  const machine = DEMO_MACHINES.find((candidate) => candidate.id === machineId);
+  return (machine?.cropAreas ?? [])
+    .filter((cropArea) => inSeason(cropArea, today))
+    .map((cropArea) => ({
+      name: cropArea.name,
+      polygon: cropArea.name,
+      crop: cropArea.crop,
+      emergence: dottedOfIsoDate(lastEmergence(cropArea, today)),
+      soil: cropArea.soil,
+    }));
 }
 
 /**
@@ -73,17 +45,57 @@ export async function seedDemoSeasons(
 }
 
 /**
- * The demo stations' weather since the earliest demo emergence, before each station's first
- * stored reading: a fresh demo has only minutes of readings, and the balance runs from emergence
- * on the station's days. The simulator's weather model gives them, as the live stations report.
- * Answers how many readings were stored.
+ * The demo stations' past readings (the farm's history), before each station's first stored
+ * reading: a fresh demo has no readings, and the balance runs from emergence on the station's
+ * days. Answers how many readings were stored.
  */
-export async function seedDemoWeather(app: App, timeZone: string): Promise<number> {
-  const today = localDate(timeZone, Date.now());
-  const from = localMidnight(timeZone, addDays(today, -DEMO_HISTORY_DAYS)).getTime();
+export async function seedDemoWeather(app: App, history: DemoHistory): Promise<number> {
   let stored = 0;
-  for (const station of demoWeatherHistory(from, Date.now())) {
+  for (const station of history.stations) {
     stored += await app.weather.recordHistory(station.stationId, station.machineId, station.readings);
+  }
+  return stored;
+}
+
+/**
+ * The demo probes' past readings (the farm's history: one each evening), before each probe's first
+ * stored reading: the balance corrects each day's model by them (docs/advice.md, "Probes"), so a
+ * fresh demo's depletions are its soil's, as a farm's with probes in all season. Answers how many
+ * readings were stored.
+ */
+export async function seedDemoSoil(app: App, history: DemoHistory): Promise<number> {
+  const sites = demoProbes(DEMO_MACHINES, '');
+  let stored = 0;
+  for (const [index, probe] of history.probes.entries()) {
+    const { lat, lng, depth } = sites[index]!;
+    const messages = probe.readings.map(({ ts, moisture }) => ({ ts, lat, lng, moisture, depth }));
+    stored += await app.weather.recordSoilHistory(probe.id, probe.machineId, messages);
+  }
+  return stored;
+}
+
+/**
+ * The demo machines' past reports (the farm's history), before each machine's first stored report,
+ * stored as the broker's reports are: the watermap counts their water, and the advice learns each
+ * machine's depth at 100 % from them. Run before the fleet reports, so that the water accounting
+ * meets them in order. Answers how many reports were stored.
+ */
+export async function seedDemoReports(app: App, history: DemoHistory): Promise<number> {
+  const { db } = app.database;
+  let stored = 0;
+  for (const { machineId, reports } of history.machines) {
+    const [first] = await app.storedReports.between(db, machineId, new Date(0), new Date(), 1);
+    const earlier = first ? reports.filter((report) => report.ts < first.ts) : reports;
+    for (let start = 0; start < earlier.length; start += REPORTS_PER_BATCH) {
+      const batch = earlier
+        .slice(start, start + REPORTS_PER_BATCH)
+        .map((report) =>
+          app.telemetry.handlers.telemetry({ machineId, deviceId: machineId }, { v: PROTOCOL_VERSION, ...report }),
+        );
+      await app.telemetry.flush();
+      await Promise.all(batch);
+    }
+    stored += earlier.length;
   }
   return stored;
 }

@@ -1,4 +1,4 @@
-import { type ErrorCode, type Language, MAX_CORNERS_PER_MESSAGE } from '@pivot/contracts';
+import { type ErrorCode, type Language, MAX_CORNERS_PER_MESSAGE, MAX_STATION_DAYS } from '@pivot/contracts';
 import type { PasswordProblem } from '../errors';
 
 /**
@@ -12,6 +12,12 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
       'A shape is not valid: its outline crosses itself, it has no area, a hole lies outside it or it has too many corners',
     crop_area_not_found: "A crop season names a crop area that the machine's map does not have",
     invalid_crop_seasons: "The map file's crop seasons are not valid: nothing was imported",
+    date_in_future: 'The water balance is known up to today: choose today or an earlier day',
+    record_date_in_future: 'A record can be made for today at the latest: choose today or an earlier day',
+    record_area_not_found:
+      'The record names an area the machine does not have that day: choose the whole machine, a crop zone or a sector of the loaded program',
+    probe_not_found: 'No probe of that name has reported near this machine',
+    invalid_day_range: `The days asked for must run from start to stop, cover at most ${MAX_STATION_DAYS} days and end no later than today`,
     password_rejected: 'The password was not accepted',
     invalid_link: 'This link is invalid, used or expired',
     unauthorized: 'User not logged in - access requires login',
@@ -25,6 +31,7 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     user_not_found: 'User does not exist',
     sprinkler_not_found: 'Machine does not exist',
     program_not_found: 'Machine or program does not exist',
+    record_not_found: 'Machine or record does not exist',
     sprinkler_not_on_broker: 'Machine with this ID not found on the message broker',
     email_taken: 'A user with this email already exists',
     sprinkler_exists: 'Machine with this ID already exists',
@@ -61,6 +68,7 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     outbound_host_not_found: 'The host name of this address could not be found',
     webhook_not_found: 'Webhook does not exist',
     too_many_webhooks: 'Too many webhooks, delete one first',
+    weather_station_not_found: 'Weather station does not exist',
   },
   pl: {
     validation_error: 'Błąd zapytania - spróbuj ponownie',
@@ -68,6 +76,12 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
       'Kształt jest nieprawidłowy: jego obrys przecina się sam ze sobą, nie ma powierzchni, otwór leży poza nim albo ma zbyt wiele narożników',
     crop_area_not_found: 'Sezon uprawy wskazuje obszar uprawy, którego nie ma na mapie maszyny',
     invalid_crop_seasons: 'Sezony upraw zapisane w pliku mapy są nieprawidłowe: niczego nie zaimportowano',
+    date_in_future: 'Bilans wodny jest znany najdalej do dziś: wybierz dzisiejszy lub wcześniejszy dzień',
+    record_date_in_future: 'Pomiar można zapisać najdalej na dziś: wybierz dzisiejszy lub wcześniejszy dzień',
+    record_area_not_found:
+      'Pomiar wskazuje obszar, którego maszyna tego dnia nie ma: wybierz całą maszynę, strefę uprawy lub sektor wgranego programu',
+    probe_not_found: 'Żadna sonda o tej nazwie nie raportowała w pobliżu tej maszyny',
+    invalid_day_range: `Zakres dni musi biec od początku do końca, obejmować najwyżej ${MAX_STATION_DAYS} dni i kończyć się najpóźniej dzisiaj`,
     password_rejected: 'Hasło nie zostało przyjęte',
     invalid_link: 'Ten link jest nieprawidłowy, został już użyty lub wygasł',
     unauthorized: 'Użytkownik niezalogowany - dostęp wymaga zalogowania',
@@ -81,6 +95,7 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     user_not_found: 'Użytkownik nie istnieje',
     sprinkler_not_found: 'Maszyna nie istnieje',
     program_not_found: 'Maszyna lub program nie istnieje',
+    record_not_found: 'Maszyna lub pomiar nie istnieje',
     sprinkler_not_on_broker: 'Nie znaleziono maszyny o tym ID w brokerze wiadomości',
     email_taken: 'Użytkownik o tym adresie email już istnieje',
     sprinkler_exists: 'Maszyna o tym ID już istnieje',
@@ -118,6 +133,7 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     outbound_host_not_found: 'Nie znaleziono nazwy hosta tego adresu',
     webhook_not_found: 'Webhook nie istnieje',
     too_many_webhooks: 'Zbyt wiele webhooków, najpierw usuń jeden',
+    weather_station_not_found: 'Stacja pogodowa nie istnieje',
   },
 };
 

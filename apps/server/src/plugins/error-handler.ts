@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, PasswordRejectedError } from '../errors';
+import { issueMessage } from '../http/localised-validation';
 import { requestLanguage } from '../http/request-context';
 import { errorMessage, passwordMessage } from '../i18n/messages';
 
@@ -32,10 +33,11 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((issue) => ({
         path: [error.validationContext, ...issue.instancePath.split('/').filter(Boolean)].join('.'),
-        message: issue.message ?? '',
+        message: issueMessage(issue, language),
       }));
       // A body refused only for the shape of its polygons gets a code of its own: the client can tell the farmer what to redraw.
-      const geometryOnly = issues.length > 0 && issues.every((issue) => polygonProblemOf(issue.message));
+      const geometryOnly =
+        issues.length > 0 && error.validation.every((issue) => polygonProblemOf(issue.message ?? ''));
       const code = geometryOnly ? 'invalid_geometry' : 'validation_error';
       const body: ErrorBody = { code, message: errorMessage(code, language), issues };
       return reply.status(ERROR_STATUS[code]).send(body);

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { ErrorBody } from '@pivot/contracts';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { requestLanguage } from '../http/request-context';
 import { errorMessage } from '../i18n/messages';
@@ -18,14 +19,38 @@ const HASHED_FOLDER = 'assets';
 const KEPT_FOR_GOOD = 'public, max-age=31536000, immutable';
 const ASKED_AGAIN = 'no-cache';
 
-const sendPage = (reply: FastifyReply) => reply.header('cache-control', ASKED_AGAIN).sendFile('index.html');
+/**
+ * The pages whose HTML the web app's build rendered (apps/web/prerender/, the login pages): the
+ * page at `/en/login` is `pages/en/login.html`, sent in place of index.html so that it paints
+ * before any script has come. Only plain paths are looked up.
+ */
+const PRERENDERED_FOLDER = 'pages';
+const PRERENDERABLE_PATH = /^(?:\/[a-z0-9-]+)+$/;
+
+async function pageFile(distDir: string, url: string): Promise<string> {
+  const pathname = url.split(/[?#]/, 1)[0]!;
+  if (!PRERENDERABLE_PATH.test(pathname)) return 'index.html';
+  const prerendered = `${PRERENDERED_FOLDER}${pathname}.html`;
+  return (await isFile(path.join(distDir, prerendered))) ? prerendered : 'index.html';
+}
+
+const isFile = (file: string) =>
+  stat(file).then(
+    (found) => found.isFile(),
+    () => false,
+  );
+
+async function sendPage(distDir: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  return reply.header('cache-control', ASKED_AGAIN).sendFile(await pageFile(distDir, request.url));
+}
 
 /**
  * Serves the built web app from the same origin as the API. Paths outside /api that match no
  * file get index.html, so the app's router handles them (and shows its own not-found page);
  * a missing file under /assets/ (a chunk of an older build, asked for by a tab opened before
- * a deploy) gets a plain 404, which the app shows as its error page. Files are looked up on
- * each request, so a rebuilt app is served without a restart.
+ * a deploy) gets a plain 404, which the app shows as its error page; a prerendered page is sent
+ * for its own address. Files are looked up on each request, so a rebuilt app is served without a
+ * restart.
  */
 export const webAppPlugin = fp(async (app: FastifyInstance, options: { distDir: string }) => {
   const indexFile = path.join(options.distDir, 'index.html');
@@ -40,7 +65,7 @@ export const webAppPlugin = fp(async (app: FastifyInstance, options: { distDir: 
       setHeaders: (reply: FastifyReply, file: string) =>
         reply.header('cache-control', file.startsWith(hashedFolder) ? KEPT_FOR_GOOD : ASKED_AGAIN),
     });
-    app.get('/', { schema: { hide: true } }, (_request, reply) => sendPage(reply));
+    app.get('/', { schema: { hide: true } }, (request, reply) => sendPage(options.distDir, request, reply));
   } else {
     app.log.warn({ distDir: options.distDir }, 'the web app is not built; serving the API only');
   }
@@ -52,7 +77,7 @@ export const webAppPlugin = fp(async (app: FastifyInstance, options: { distDir: 
       request.url !== '/api' &&
       !request.url.startsWith('/assets/');
     if (hasWebApp && isPageRequest) {
-      return sendPage(reply);
+      return sendPage(options.distDir, request, reply);
     }
     const body: ErrorBody = { code: 'not_found', message: errorMessage('not_found', requestLanguage(request)) };
     return reply.status(404).send(body);

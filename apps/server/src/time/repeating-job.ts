@@ -6,6 +6,7 @@
  */
 export class RepeatingJob<Arg = undefined> {
   private timer: NodeJS.Timeout | undefined;
+  private firstRun: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -13,13 +14,21 @@ export class RepeatingJob<Arg = undefined> {
     private readonly options: { everyMs: number; onError: (error: unknown) => void },
   ) {}
 
-  /** Runs it every `everyMs` from now on, without keeping the process alive for it. */
-  start(): void {
+  /**
+   * Runs it every `everyMs` from now on, and once `firstAfterMs` from now when given (a job whose
+   * period is long, yet whose first run should come soon after a start), without keeping the
+   * process alive for it.
+   */
+  start({ firstAfterMs }: { firstAfterMs?: number } = {}): void {
     this.timer = setInterval(() => void this.runNow(), this.options.everyMs).unref();
+    if (firstAfterMs !== undefined) {
+      this.firstRun = setTimeout(() => void this.runNow(), firstAfterMs).unref();
+    }
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    clearTimeout(this.firstRun);
     await this.running;
   }
 

@@ -1,6 +1,11 @@
 import { ApplicationDepthSchema, LogListResponseSchema, WaterBalanceSchema } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MotionReport, learnDepthAtFullSpeed, percentTimerPlan } from '../../src/modules/advice/application-depth';
+import {
+  type MotionReport,
+  hoursPerCircleFromFlow,
+  learnDepthAtFullSpeed,
+  percentTimerPlan,
+} from '../../src/modules/advice/application-depth';
 import { ApplicationDepthService } from '../../src/modules/advice/application-depth.service';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
@@ -24,9 +29,13 @@ describe("a machine's depth at 100 %, learned from its reports", () => {
   it('is the water pumped over the area swept at 100 %', () => {
     // 0.01°/s at 50 % is 0.02°/s = 72°/h at 100 %: a turn in 5 h. 72 m³/h × 5 h over a 150 m
     // circle (70,685.8 m²) is 5.093 mm. The angle crosses north on the way: the short way round.
-    const { depth, pairs } = learnDepthAtFullSpeed(turning(50, 0.01, 72, 150));
+    const { depth, pairs, hoursPerCircle } = learnDepthAtFullSpeed(turning(50, 0.01, 72, 150));
     expect(pairs).toBe(720);
     expect(depth).toBeCloseTo(5.093, 3);
+    expect(hoursPerCircle).toBeCloseTo(5, 6);
+    // The same from the depth and the flow: 5.093 mm over 70,685.8 m² is 360 m³, 5 h at 72 m³/h.
+    expect(hoursPerCircleFromFlow(depth!, 150, 72)).toBeCloseTo(5, 6);
+    expect(hoursPerCircleFromFlow(depth!, 150, 0)).toBeNull();
     // Another setting of the same machine gives the same depth at 100 %: 0.005°/s at 25 %.
     expect(learnDepthAtFullSpeed(turning(25, 0.005, 72, 150)).depth).toBeCloseTo(5.093, 3);
   });
@@ -34,11 +43,13 @@ describe("a machine's depth at 100 %, learned from its reports", () => {
   it('leaves out stops, dry runs, changes of setting and gaps, and learns nothing from too little', () => {
     const reports = turning(50, 0.01, 72, 150);
     const stopped = reports.map((report, index) => (index % 2 === 0 ? { ...report, status: 'stop' } : report));
-    expect(learnDepthAtFullSpeed(stopped)).toEqual({ depth: null, pairs: 0 });
+    expect(learnDepthAtFullSpeed(stopped)).toEqual({ depth: null, hoursPerCircle: null, pairs: 0 });
     expect(learnDepthAtFullSpeed(reports.map((report) => ({ ...report, flow: 0 }))).pairs).toBe(0);
-    const gaps = reports.filter((_, index) => index % 30 === 0);
+    // Reports 12.5 minutes apart: a gap, as the watermap takes it; 5 minutes apart still count.
+    const gaps = reports.filter((_, index) => index % 150 === 0);
     expect(learnDepthAtFullSpeed(gaps).pairs).toBe(0);
-    expect(learnDepthAtFullSpeed(reports.slice(0, 15))).toEqual({ depth: null, pairs: 14 });
+    expect(learnDepthAtFullSpeed(reports.filter((_, index) => index % 60 === 0)).pairs).toBe(12);
+    expect(learnDepthAtFullSpeed(reports.slice(0, 15))).toEqual({ depth: null, hoursPerCircle: null, pairs: 14 });
     const settings = reports.map((report, index) => ({ ...report, speed: index % 2 === 0 ? 50 : 60 }));
     expect(learnDepthAtFullSpeed(settings).pairs).toBe(0);
   });
@@ -104,6 +115,42 @@ describe("a machine's depth at 100 %, kept per machine", () => {
     now += 50 * 60_000;
     expect((await service.of(pivot)).depthAtFullSpeed).toBeCloseTo(5.093, 3);
     expect(reads).toBe(readsWhenLearned);
+  });
+
+  it('is learned from the last pass, even one made weeks ago, and from passes split over days', async () => {
+    const now = Date.now();
+    const service = new ApplicationDepthService({
+      db: t.database.db,
+      sprinklers: t.app.sprinklers,
+      logs: t.app.logs,
+      reports: t.app.storedReports,
+      now: () => now,
+    });
+    const store = async (machineId: string, reports: MotionReport[]) =>
+      t.database.db.insert(telemetry).values(
+        reports.map((report) => ({
+          ...report,
+          machineId,
+          ts: new Date(report.ts),
+          status: 'front' as const,
+          pressure: 2.5,
+        })),
+      );
+    // Its last half hour of watering 40 days ago, then weeks at rest (rain): its pace is still its own.
+    const idle = await buildSprinkler(t, { armLength: 150 });
+    await store(idle.internalId, turning(50, 0.01, 72, 150, now - 40 * 86_400_000).slice(0, 361));
+    const pace = await service.pace(idle);
+    expect(pace.depthAtFullSpeed).toBeCloseTo(5.093, 3);
+    expect(pace.hoursPerCircle).toBeCloseTo(5, 6);
+    // Six minutes today and six 5 days ago: neither teaches alone, together they do.
+    const split = await buildSprinkler(t, { armLength: 150 });
+    const sixMinutes = (from: number) => turning(50, 0.01, 72, 150, from).slice(0, 73);
+    await store(split.internalId, [...sixMinutes(now - 5 * 86_400_000), ...sixMinutes(now - 3_600_000)]);
+    expect((await service.of(split)).depthAtFullSpeed).toBeCloseTo(5.093, 3);
+    // Beyond the year it looks back over, nothing: 400 days ago.
+    const forgotten = await buildSprinkler(t, { armLength: 150 });
+    await store(forgotten.internalId, turning(50, 0.01, 72, 150, now - 400 * 86_400_000).slice(0, 361));
+    expect((await service.of(forgotten)).depthAtFullSpeed).toBeNull();
   });
 });
 

@@ -4,10 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { WaterBalanceSchema } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readForecast } from '../../src/modules/advice/forecast';
+import { localDate } from '../../src/time/local-day';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
 import type { ApiClient } from '../support/api-client';
 import { buildSprinkler, grant } from '../support/fixtures';
 import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
+import { dotted, expectTomorrowRefused } from '../support/weather-days';
 
 /** An answer in Open-Meteo's daily format (its fields and units), served by a local server: the internet is never called. */
 const RECORDED = readFileSync(new URL('./fixtures/open-meteo-daily.json', import.meta.url), 'utf8');
@@ -137,14 +139,46 @@ describe('the forecast service', () => {
     });
   });
 
-  it('falls back to the recent ETc when the service fails, and says so', async () => {
+  it('falls back to the recent ET0 when the service fails, and says why', async () => {
     const { farmer, sprinklerId } = withBroken;
     const response = await farmer.get(`/api/sprinkler/${sprinklerId}/water-balance/`, {
       query: { date: '07.06.2026' },
     });
     const balance = WaterBalanceSchema.parse(response.body);
-    expect(balance.forecast).toBe('recent-etc');
+    expect(balance).toMatchObject({ forecast: 'recent-et0', forecastFallback: 'failed' });
     expect(balance.zones[0]!.nextIrrigation).not.toBeNull();
     expect(broken.asked).toHaveLength(1);
+  });
+
+  it('says the forecast was off, or did not reach back to an older date', async () => {
+    const off = await appWithSeason('off');
+    try {
+      const balance = WaterBalanceSchema.parse(
+        (await off.farmer.get(`/api/sprinkler/${off.sprinklerId}/water-balance/`, { query: { date: '07.06.2026' } }))
+          .body,
+      );
+      expect(balance).toMatchObject({ forecast: 'recent-et0', forecastFallback: 'off' });
+    } finally {
+      await off.t.close();
+    }
+    // The forecast's first day is 8 June: it cannot stand for the days after 5 June.
+    const { farmer, sprinklerId } = withForecast;
+    const older = await farmer.get(`/api/sprinkler/${sprinklerId}/water-balance/`, { query: { date: '05.06.2026' } });
+    expect(WaterBalanceSchema.parse(older.body)).toMatchObject({
+      forecast: 'recent-et0',
+      forecastFallback: 'past_date',
+    });
+  });
+
+  it('refuses a day after today in the server’s time zone, in the page’s language', async () => {
+    const { farmer, sprinklerId } = withForecast;
+    const today = localDate('Europe/Warsaw', Date.now());
+    const ask = (date: string, language: string) =>
+      farmer.get(`/api/sprinkler/${sprinklerId}/water-balance/`, {
+        query: { date: dotted(date) },
+        headers: { 'accept-language': language },
+      });
+    expect((await ask(today, 'en')).status).toBe(200);
+    await expectTomorrowRefused(ask, today);
   });
 });

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TABLE_CROPS } from '../../src/modules/advice/crop-table';
 import {
   irrigationDoses,
-  meanEvapotranspirationOutlook,
-  meanRecentEvapotranspiration,
   nextIrrigation,
   nextIrrigationOfCells,
   outlookFromCurves,
@@ -42,56 +39,6 @@ describe('the next irrigation', () => {
     expect(netDose[1]).toBe(31);
   });
 
-  it('takes the mean ETc over the days the station reported only, and 0 when it reported none of them', () => {
-    const crop = tableSeasonCrop('maize-grain');
-    const soil = SOIL_TEXTURES['silt-loam'];
-    // Days 41–47: three reported at 4 mm of ET0, four the station missed (no ET0 stored).
-    const reported = [...Array.from({ length: 40 }, () => true), true, false, true, false, false, true, false];
-    const curves = seasonCurves(crop, soil, {
-      referenceEvapotranspiration: [...flat(40, 2), 4, 0, 4, 0, 0, 4, 0],
-      rain: flat(47, 0),
-      wind: flat(47, Number.NaN),
-      minHumidity: flat(47, Number.NaN),
-    });
-    const reportedDays = [41, 43, 46].map((day) => curves.cropEvapotranspiration[day - 1]!);
-    expect(meanRecentEvapotranspiration(curves, 47, 7, reported)).toBeCloseTo(
-      reportedDays.reduce((sum, value) => sum + value, 0) / 3,
-      10,
-    );
-    expect(meanRecentEvapotranspiration(curves, 47, 7)).toBeLessThan(
-      meanRecentEvapotranspiration(curves, 47, 7, reported),
-    );
-    expect(
-      meanRecentEvapotranspiration(
-        curves,
-        47,
-        7,
-        reported.map((day, index) => day && index < 40),
-      ),
-    ).toBe(0);
-  });
-
-  it('without a forecast, steps on with the last 7 days’ mean ETc and no rain, the roots still deepening', () => {
-    const crop = tableSeasonCrop('maize-grain');
-    const soil = SOIL_TEXTURES['silt-loam'];
-    const curves = seasonCurves(crop, soil, {
-      referenceEvapotranspiration: [...flat(40, 2), ...flat(7, 4)],
-      rain: flat(47, 0),
-      wind: flat(47, Number.NaN),
-      minHumidity: flat(47, Number.NaN),
-    });
-    const mean = meanRecentEvapotranspiration(curves, 47);
-    expect(mean).toBeCloseTo(curves.cropEvapotranspiration.subarray(40).reduce((sum, value) => sum + value, 0) / 7, 10);
-    const coming = meanEvapotranspirationOutlook(crop, soil, 48, mean);
-    const season = Object.values(TABLE_CROPS['maize-grain'].stages).reduce((sum, days) => sum + days, 0);
-    expect(coming.cropEvapotranspiration).toHaveLength(season - 47);
-    expect(coming.effectiveRain[0]).toBe(0);
-    expect(coming.totalAvailableWater[1]!).toBeGreaterThan(coming.totalAvailableWater[0]!);
-    const need = nextIrrigation(0, coming);
-    expect(need).not.toBeNull();
-    expect(need!.netDose).toBeGreaterThanOrEqual(coming.readilyAvailableWater[need!.daysAhead]!);
-  });
-
   it('reads the coming days from curves that run on with a forecast, up to the season’s last day', () => {
     const curves = seasonCurves(tableSeasonCrop('potato'), SOIL_TEXTURES.loam, {
       referenceEvapotranspiration: flat(150, 3),
@@ -109,11 +56,24 @@ describe('the next irrigation', () => {
 
 describe('the doses', () => {
   it('are the net dose, the gross dose (net ÷ efficiency) and the percent timer that applies it', () => {
-    const doses = irrigationDoses(27, 0.85, 10);
-    expect(doses.netDose).toBe(27);
-    expect(doses.grossDose).toBeCloseTo(31.76, 2);
-    expect(doses.percentTimer).toBeCloseTo(31.48, 2);
-    expect(irrigationDoses(27, 0.85, null).percentTimer).toBeNull();
+    const doses = irrigationDoses(21, 0.85, 10);
+    expect(doses.netDose).toBe(21);
+    expect(doses.restDose).toBe(0);
+    // 21 / 0.85 = 24.71 mm; 100 × 10 / 24.71 = 40.48 %.
+    expect(doses.grossDose).toBeCloseTo(24.71, 2);
+    expect(doses.percentTimer).toBeCloseTo(40.48, 2);
+    expect(irrigationDoses(21, 0.85, null).percentTimer).toBeNull();
+  });
+
+  it('give one pass at most 25 mm net, and leave the rest of the depletion to the next pass', () => {
+    // A maize zone 46 mm short: 25 mm net this pass (25 / 0.85 = 29.41 mm gross), 21 mm the next.
+    const doses = irrigationDoses(46, 0.85, 5.95);
+    expect(doses.netDose).toBe(25);
+    expect(doses.restDose).toBe(21);
+    expect(doses.grossDose).toBeCloseTo(29.41, 2);
+    // 100 × 5.95 / 29.41 = 20.23 %: a turn at about a fifth of the fastest, not 11 %.
+    expect(doses.percentTimer).toBeCloseTo(20.23, 2);
+    expect(irrigationDoses(25, 0.85, null)).toMatchObject({ netDose: 25, restDose: 0 });
   });
 
   it('answer 100 % where the dose is less than the machine gives at its fastest', () => {

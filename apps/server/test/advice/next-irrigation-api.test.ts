@@ -5,7 +5,7 @@ import { weatherReadings } from '../../src/modules/weather/weather.table';
 import type { ApiClient } from '../support/api-client';
 import { buildSprinkler, grant, squareSector } from '../support/fixtures';
 import { type TestApp, createTestApp } from '../support/test-app';
-import { dotted, warmDryDay } from '../support/weather-days';
+import { dotted, expectTomorrowRefused, warmDryDay } from '../support/weather-days';
 
 const TIME_ZONE = 'Europe/Warsaw';
 const DAYS = 4;
@@ -63,6 +63,19 @@ describe('next irrigation of the machines table', () => {
     expect(answer.some((machine) => machine.id === plain)).toBe(false);
   });
 
+  it('answers for a day asked for up to today, and refuses a day after it, in the page’s language', async () => {
+    const ask = (date: string, language: string) =>
+      farmer.get('/api/sprinkler/next-irrigation/', {
+        query: { date: dotted(date) },
+        headers: { 'accept-language': language },
+      });
+    const yesterday = await ask(addDays(today, -1), 'en');
+    expect(yesterday.status).toBe(200);
+    expect(NextIrrigationListSchema.parse(yesterday.body)).toEqual(await nextOf(farmer));
+    expect((await ask(today, 'en')).status).toBe(200);
+    await expectTomorrowRefused(ask, today);
+  });
+
   it('shows nothing of machines the user is not granted', async () => {
     expect(await nextOf(stranger)).toEqual([]);
   });
@@ -107,5 +120,26 @@ describe('next irrigation of the machines table', () => {
     const balance = WaterBalanceSchema.parse((await user.client.get(`/api/sprinkler/${mapped}/water-balance/`)).body);
     expect(balance.zones.map((zone) => zone.name)).toEqual(['Field']);
     expect(after!.nextIrrigation).toBe(balance.zones[0]!.nextIrrigation);
+  });
+
+  it("follows a farm record at once: a rain gauge's reading of yesterday puts the date off", async () => {
+    const gauged = (await buildSprinkler(t, { lat: '52.300000', lng: '17.205000', armLength: 100 })).id;
+    const user = await t.signedInUser();
+    await grant(t, gauged, user.user.id);
+    expect((await user.client.put(`/api/sprinkler/${gauged}/crop-seasons/`, season(DEEP_ROOTS, 'loam'))).status).toBe(
+      200,
+    );
+    const [before] = await nextOf(user.client);
+    const recorded = await user.client.post(`/api/sprinkler/${gauged}/records/`, {
+      kind: 'rain_gauge',
+      date: dotted(addDays(today, -1)),
+      area: { kind: 'machine' },
+      mm: 40,
+    });
+    expect(recorded.status).toBe(201);
+    const [after] = await nextOf(user.client);
+    const balance = WaterBalanceSchema.parse((await user.client.get(`/api/sprinkler/${gauged}/water-balance/`)).body);
+    expect(after!.nextIrrigation).toBe(balance.zones[0]!.nextIrrigation);
+    expect(after!.nextIrrigation).not.toBe(before!.nextIrrigation);
   });
 });

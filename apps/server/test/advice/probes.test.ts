@@ -25,7 +25,7 @@ function centreOf(x: number, y: number) {
   };
 }
 
-// θFC 0.30, θWP 0.15, Zr 0.6 m: TAW = 1000 × 0.15 × 0.6 = 90 mm.
+// θFC 0.30, θWP 0.15, Zr 0.6 m: TAW = 1000 × 0.15 × 0.6 = 90 mm; p 0.5: RAW 45 mm, so probes disagree beyond 22.5 mm.
 const zone = (depletion: number[]): ProbeZone => ({
   name: 'Maize',
   cells: [
@@ -37,6 +37,7 @@ const zone = (depletion: number[]): ProbeZone => ({
   soil: { fieldCapacity: 0.3, wiltingPoint: 0.15 },
   rootDepth: 0.6,
   totalAvailableWater: 90,
+  readilyAvailableWater: 45,
 });
 
 describe("a probe's depletion (Eq. 87)", () => {
@@ -84,8 +85,8 @@ describe('the correction by probes', () => {
     const readings = [
       // cell (0, 0): model 30, probe 48 → +18
       { sensorId: 'A', ts: new Date(END_OF_DAY - HOUR_MS), moisture: 22, ...centreOf(0, 0) },
-      // cell (1, 0): model 40, probe 1000 × (0.30 − 0.27) × 0.6 = 18 → −22
-      { sensorId: 'B', ts: new Date(END_OF_DAY - PROBE_MAX_AGE_MS), moisture: 27, ...centreOf(1, 0) },
+      // cell (1, 0): model 40, probe 1000 × (0.30 − 0.25) × 0.6 = 30 → −10 (48 and 30 are 18 mm apart: they agree)
+      { sensorId: 'B', ts: new Date(END_OF_DAY - PROBE_MAX_AGE_MS), moisture: 25, ...centreOf(1, 0) },
       // a day and a second old: stale
       { sensorId: 'C', ts: new Date(END_OF_DAY - PROBE_MAX_AGE_MS - 1000), moisture: 10, ...centreOf(-1, -1) },
       // no cell of the zone there
@@ -99,13 +100,67 @@ describe('the correction by probes', () => {
     );
     expect(probes.map((probe) => [probe.id, probe.used, probe.reason, probe.offset])).toEqual([
       ['A', true, undefined, 18],
-      ['B', true, undefined, -22],
+      ['B', true, undefined, -10],
       ['C', false, 'stale', 40],
       ['D', false, 'outside', null],
     ]);
     expect(probes[3]).toMatchObject({ zone: null, probeDepletion: null, modelDepletion: null });
-    // Mean offset (18 − 22) / 2 = −2 mm.
-    expect(rounded(depletions[0]!)).toEqual([28, 38, 48]);
+    // Mean offset (18 − 10) / 2 = +4 mm.
+    expect(rounded(depletions[0]!)).toEqual([34, 44, 54]);
+  });
+
+  it('follows the probe nearest the model when two of a zone disagree by more than half its RAW', () => {
+    const readings = [
+      // cell (0, 0): model 30, probe 48 → +18
+      { sensorId: 'A', ts: new Date(END_OF_DAY - HOUR_MS), moisture: 22, ...centreOf(0, 0) },
+      // cell (1, 0): model 40, probe 1000 × (0.30 − 0.275) × 0.6 = 15 → −25; 48 − 15 = 33 mm > 22.5 mm
+      { sensorId: 'B', ts: new Date(END_OF_DAY - HOUR_MS), moisture: 27.5, ...centreOf(1, 0) },
+    ];
+    const { probes, depletions, disagreements } = correctByProbes(
+      [zone([30, 40, 50])],
+      readings,
+      { centre: CENTRE, step: STEP },
+      END_OF_DAY,
+    );
+    expect(disagreements).toEqual([
+      { zone: 'Maize', probes: ['A', 'B'], spread: 33, threshold: 22.5, follows: 'A', reason: 'closest_to_model' },
+    ]);
+    expect(probes.map((probe) => [probe.id, probe.used, probe.reason])).toEqual([
+      ['A', true, undefined],
+      ['B', false, 'disagrees'],
+    ]);
+    // A's offset alone, +18 mm: not the mean (−3.5 mm), a level neither probe measured.
+    expect(rounded(depletions[0]!)).toEqual([48, 58, 68]);
+  });
+
+  it("follows the farm's recorded reading over a probe nearer the model, and a 10 mm floor below a small RAW", () => {
+    const young = { ...zone([30, 40, 50]), readilyAvailableWater: 8 };
+    const readings = [
+      // cell (0, 0): model 30, probe 1000 × (0.30 − 0.26) × 0.6 = 24 → −6
+      { sensorId: 'A', ts: new Date(END_OF_DAY - HOUR_MS), moisture: 26, ...centreOf(0, 0) },
+      // cell (1, 0), recorded: model 40, probe 1000 × (0.30 − 0.24) × 0.6 = 36 → −4; 36 − 24 = 12 mm > max(10, 4)
+      { sensorId: 'B', ts: new Date(END_OF_DAY - 1), moisture: 24, ...centreOf(1, 0), recorded: true },
+    ];
+    const { probes, depletions, disagreements } = correctByProbes(
+      [young],
+      readings,
+      { centre: CENTRE, step: STEP },
+      END_OF_DAY,
+    );
+    expect(disagreements).toEqual([
+      { zone: 'Maize', probes: ['A', 'B'], spread: 12, threshold: 10, follows: 'B', reason: 'recorded' },
+    ]);
+    expect(probes[1]).toMatchObject({ id: 'B', used: true, recorded: true });
+    expect(probes[0]).toMatchObject({ id: 'A', used: false, reason: 'disagrees' });
+    expect(rounded(depletions[0]!)).toEqual([26, 36, 46]);
+    // 9 mm apart under the 10 mm floor: they agree, and the mean moves the zone.
+    const agreeing = correctByProbes(
+      [young],
+      [readings[0]!, { ...readings[1]!, moisture: 24.5 }],
+      { centre: CENTRE, step: STEP },
+      END_OF_DAY,
+    );
+    expect(agreeing.disagreements).toEqual([]);
   });
 
   it('leaves a zone without a used probe as the model has it', () => {

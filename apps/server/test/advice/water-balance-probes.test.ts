@@ -4,6 +4,7 @@ import { weatherReadings } from '../../src/modules/weather/weather.table';
 import type { ApiClient } from '../support/api-client';
 import { buildSprinkler, grant } from '../support/fixtures';
 import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
+import { mildDryDay } from '../support/weather-days';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** June in Warsaw is UTC+2: local midnight of day d of June 2026. */
@@ -28,25 +29,6 @@ function offsetFromCentre(east: number, north: number, centre = CENTRE) {
   };
 }
 
-/** An hourly reading of a summer day without rain. */
-function hourlyReadings(day: number) {
-  return Array.from({ length: 24 }, (_, hour) => {
-    const daylight = Math.max(0, Math.sin(((hour - 5) / 15) * Math.PI));
-    return {
-      stationId: 'WS-PROBES',
-      machineId: null,
-      ts: new Date(localMidnight(day) + hour * HOUR_MS + 30 * 60 * 1000),
-      lat: CENTRE.lat + 0.001,
-      lng: CENTRE.lng,
-      temperature: 14 + 12 * daylight,
-      humidity: 90 - 40 * daylight,
-      rain: 0,
-      wind: 2,
-      solarRadiation: 750 * daylight,
-    };
-  });
-}
-
 describe('the water balance corrected by soil probes', () => {
   let t: TestApp;
   let farmer: ApiClient;
@@ -54,7 +36,10 @@ describe('the water balance corrected by soil probes', () => {
   let machineId: string;
 
   /** A machine with the probed crop's season, granted to the farmer; its broker ID. */
-  async function probedMachine(centre: { lat: number; lng: number }) {
+  async function probedMachine(
+    centre: { lat: number; lng: number },
+    soil = { fieldCapacity: FIELD_CAPACITY, wiltingPoint: WILTING_POINT },
+  ) {
     const pivot = await buildSprinkler(t, { lat: centre.lat.toFixed(6), lng: centre.lng.toFixed(6), armLength: 150 });
     await grant(t, pivot.id, farmerId, 'control');
     const seasons = await farmer.put(`/api/sprinkler/${pivot.id}/crop-seasons/`, [
@@ -63,7 +48,7 @@ describe('the water balance corrected by soil probes', () => {
         polygon: null,
         crop: { kc: [0.5, 1.1, 0.6], stages: [...STAGES], rootDepth: [...ROOT_DEPTH], p: 0.5 },
         emergence: '01.06.2026',
-        soil: { fieldCapacity: FIELD_CAPACITY, wiltingPoint: WILTING_POINT },
+        soil,
       },
     ]);
     expect(seasons.status).toBe(200);
@@ -77,7 +62,8 @@ describe('the water balance corrected by soil probes', () => {
     farmerId = user.id;
     farmer = t.client();
     await farmer.login(user.email, USER_PASSWORD);
-    for (let day = 1; day <= DAYS; day += 1) await t.database.db.insert(weatherReadings).values(hourlyReadings(day));
+    for (let day = 1; day <= DAYS; day += 1)
+      await t.database.db.insert(weatherReadings).values(mildDryDay('WS-PROBES', localMidnight(day), CENTRE));
     const pivot = await probedMachine(CENTRE);
     sprinklerId = pivot.id;
     machineId = pivot.internalId;
@@ -116,7 +102,7 @@ describe('the water balance corrected by soil probes', () => {
     // Fresh: 7 June 20:00 local, 15 %; a later reading of 8 June is not the 7th's.
     await probeReads('PROBE-FRESH', localMidnight(7) + 20 * HOUR_MS, inside, 15);
     await probeReads('PROBE-FRESH', localMidnight(8) + 10 * HOUR_MS, inside, 24);
-    // Stale: 6 June 10:00 local, 38 h before the end of the 7th.
+    // Stale: 6 June 10:00 local, 38 h before the end of the 7th (and fresh at the end of the 6th).
     await probeReads('PROBE-STALE', localMidnight(6) + 10 * HOUR_MS, offsetFromCentre(-60, 30), 24);
     // Within the sensors' box, beyond the arm: no zone's cell.
     await probeReads('PROBE-OUT', localMidnight(7) + 20 * HOUR_MS, offsetFromCentre(140, 140), 20);
@@ -125,7 +111,9 @@ describe('the water balance corrected by soil probes', () => {
     // Eq. 87 by hand: 1000 × (0.25 − 0.15) × Zr on 7 June.
     const probeDepletion = 1000 * (FIELD_CAPACITY - 0.15) * rootDepth(DAYS);
     expect(probeDepletion).toBeLessThan(taw(DAYS));
-    const offset = probeDepletion - modelDepletion;
+    // The 6th ended where its probe put it (24 %: 1000 × 0.01 × Zr), under RAW: the 7th adds its whole ETc.
+    const modelOfDay = 1000 * (FIELD_CAPACITY - 0.24) * rootDepth(DAYS - 1) + model.zones[0]!.etc;
+    const offset = probeDepletion - modelOfDay;
     expect(corrected.probes.map((probe) => probe.id)).toEqual(['PROBE-FRESH', 'PROBE-OUT', 'PROBE-STALE']);
     const [fresh, out, stale] = corrected.probes;
     expect(fresh).toMatchObject({
@@ -137,15 +125,15 @@ describe('the water balance corrected by soil probes', () => {
     expect(fresh!.position[0]).toBeCloseTo(inside.lng, 9);
     expect(fresh!.position[1]).toBeCloseTo(inside.lat, 9);
     expect(fresh!.probeDepletion).toBeCloseTo(probeDepletion, 2);
-    // The model's depletion is the uncorrected one: the kept state was not moved.
-    expect(fresh!.modelDepletion).toBeCloseTo(modelDepletion, 1);
+    // The model's depletion is the 7th's stepped from the 6th's corrected end.
+    expect(fresh!.modelDepletion).toBeCloseTo(modelOfDay, 1);
     expect(fresh!.offset).toBeCloseTo(offset, 1);
     expect(out).toMatchObject({ zone: null, used: false, reason: 'outside', offset: null });
     expect(stale).toMatchObject({ zone: 'Probed crop', used: false, reason: 'stale', moisture: 24 });
 
     // The zone's mean (and every cell) moved by the fresh probe's offset only.
     const zone = corrected.zones[0]!;
-    expect(zone.depletion).toBeCloseTo(modelDepletion + offset, 1);
+    expect(zone.depletion).toBeCloseTo(modelOfDay + offset, 1);
     expect(zone.depletion).toBeCloseTo(probeDepletion, 1);
     expect(corrected.cells.every(([, , depletion]) => Math.abs(depletion - probeDepletion) < 0.06)).toBe(true);
     // A drier soil is due sooner, with a larger dose.
@@ -198,5 +186,32 @@ describe('the water balance corrected by soil probes', () => {
       ['PROBE-EARLY', false],
       ['PROBE-START', false],
     ]);
+  });
+
+  it("carries each day's correction into the next day: the model does not drift, and Ks is the corrected depletion's", async () => {
+    // A soil that holds little (θFC 20 %, θWP 15 %): by 7 June the model alone is past RAW.
+    const centre = { lat: 52.32, lng: 17.2 };
+    const soil = { fieldCapacity: 0.2, wiltingPoint: 0.15 };
+    const pivot = await probedMachine(centre, soil);
+    const alone = (await balanceOn('07.06.2026', pivot.id)).zones[0]!;
+    expect(alone.depletion).toBeGreaterThan(alone.raw);
+    expect(alone.ks).toBeLessThan(1);
+
+    // A probe reads 19.5 % every evening: the soil stays near field capacity.
+    const position = offsetFromCentre(30, 20, centre);
+    for (let day = 1; day <= DAYS; day += 1)
+      await probeReads('PROBE-DAILY', localMidnight(day) + 20 * HOUR_MS, position, 19.5, pivot.internalId);
+    const answer = await balanceOn('07.06.2026', pivot.id);
+    const zone = answer.zones[0]!;
+    const [probe] = answer.probes;
+    // Eq. 87 by hand on the 6th and the 7th: 1000 × (0.20 − 0.195) × Zr.
+    const probeOf = (day: number) => 1000 * (soil.fieldCapacity - 0.195) * rootDepth(day);
+    expect(zone.depletion).toBeCloseTo(probeOf(DAYS), 2);
+    // The 7th started from the 6th's corrected depletion, under RAW: Ks 1 (Eq. 84), the whole ETc taken.
+    expect(zone.ks).toBe(1);
+    expect(probe!.modelDepletion).toBeCloseTo(probeOf(DAYS - 1) + zone.etc, 1);
+    expect(probe!.offset).toBeCloseTo(probeOf(DAYS) - probeOf(DAYS - 1) - zone.etc, 1);
+    // A day before, asked on its own: its own probe's depletion.
+    expect((await balanceOn('06.06.2026', pivot.id)).zones[0]!.depletion).toBeCloseTo(probeOf(DAYS - 1), 2);
   });
 });

@@ -1,10 +1,11 @@
 import { LogListResponseSchema } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type EmbeddedBroker, startEmbeddedBroker } from '../../src/gateway/embedded-broker';
+import type { EmbeddedBroker } from '../../src/gateway/embedded-broker';
 import type { ApiClient } from '../support/api-client';
-import { ControllersInMemory, policyFor, registerController } from '../support/devices';
+import { createAppOnOwnBroker } from '../support/broker';
+import { registerController } from '../support/devices';
 import { buildSprinkler, grant } from '../support/fixtures';
-import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
+import { type TestApp, USER_PASSWORD } from '../support/test-app';
 
 /**
  * A command that cannot reach its machine is refused at once, with a clear message, and logged;
@@ -21,15 +22,7 @@ describe('commands that cannot reach the machine', () => {
 
   beforeAll(async () => {
     // A broker of the test's own, so that it can be taken away under the server.
-    const policy = policyFor(new ControllersInMemory());
-    broker = await startEmbeddedBroker({ port: 0, host: '127.0.0.1', policy });
-    t = await createTestApp({
-      MQTT_URL: broker.url,
-      MQTT_SHARED_GROUP: '',
-      MQTT_USERNAME: policy.server.username,
-      MQTT_PASSWORD: policy.server.password,
-      COMMAND_TIMEOUT_MS: '5000',
-    });
+    ({ broker, t } = await createAppOnOwnBroker({ COMMAND_TIMEOUT_MS: '5000' }));
     admin = await t.adminClient();
     machine = await buildSprinkler(t);
     await registerController(t.app, machine.internalId);

@@ -1,8 +1,15 @@
-import { CropSeasonListSchema, SprinklerListResponseSchema, WaterBalanceSchema } from '@pivot/contracts';
-import { DEMO_MACHINES, type Fleet } from '@pivot/simulator';
+import {
+  ApplicationDepthSchema,
+  CropSeasonListSchema,
+  ProgramFromAdviceSchema,
+  SprinklerListResponseSchema,
+  WaterBalanceSchema,
+  WatermapResponseSchema,
+} from '@pivot/contracts';
+import { DEMO_MACHINES, type Fleet, simulateDemoHistory } from '@pivot/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo } from '../../src/demo/demo-fleet';
-import { DEMO_HISTORY_DAYS, DEMO_SEASONS, seedDemoWeather } from '../../src/demo/demo-seasons';
+import { demoSeasonsOf, seedDemoReports, seedDemoSoil, seedDemoWeather } from '../../src/demo/demo-seasons';
 import { localDate } from '../../src/time/local-day';
 import type { ApiClient } from '../support/api-client';
 import { type TestApp, createTestApp } from '../support/test-app';
@@ -10,6 +17,29 @@ import { type TestApp, createTestApp } from '../support/test-app';
 const TIME_ZONE = 'Europe/Warsaw';
 const DEMO_EMAIL = 'demo-seasons@pivot.test';
 const DEMO_PASSWORD = 'Demo-Password-1';
+const DAY_MS = 86_400_000;
+
+describe('the demo seasons', () => {
+  it.each([
+    [
+      '2026-11-28',
+      { 'PIVOT-01': ['Kukurydza 25.10.2026'], 'PIVOT-02': [], 'PIVOT-05': ['Kukurydza na ziarno 01.10.2026'] },
+    ],
+    ['2026-07-10', { 'PIVOT-01': [], 'PIVOT-02': ['Pszenica 15.06.2026'], 'PIVOT-05': [] }],
+    [
+      '2027-02-15',
+      {
+        'PIVOT-01': ['Kukurydza 25.10.2026'],
+        'PIVOT-02': ['Soja 05.12.2026'],
+        'PIVOT-05': ['Kukurydza na ziarno 01.10.2026'],
+      },
+    ],
+  ])('on %s are the crops in the southern field then, emerged on the farm’s calendar', (today, expected) => {
+    for (const [machineId, seasons] of Object.entries(expected)) {
+      expect(demoSeasonsOf(machineId, today).map((season) => `${season.name} ${season.emergence}`)).toEqual(seasons);
+    }
+  });
+});
 
 describe('the demo fleet', () => {
   let t: TestApp;
@@ -27,11 +57,11 @@ describe('the demo fleet', () => {
     });
     demo = t.client();
     await demo.login(DEMO_EMAIL, DEMO_PASSWORD);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await fleet?.stop();
     await t?.close();
-  });
+  }, 120_000);
 
   async function demoMachines(): Promise<{ id: number; internalId: string }[]> {
     const response = await demo.get('/api/sprinkler/');
@@ -39,51 +69,88 @@ describe('the demo fleet', () => {
     return SprinklerListResponseSchema.parse(response.body);
   }
 
-  it('comes with crop seasons in progress today, of different crops and soils', async () => {
+  it('comes with the crop seasons in the field today', async () => {
     const machines = await demoMachines();
     expect(machines).toHaveLength(DEMO_MACHINES.length);
-    const today = Date.parse(`${localDate(TIME_ZONE, Date.now())}T00:00:00Z`);
-    const crops = new Set<string>();
-    const soils = new Set<string>();
+    const today = localDate(TIME_ZONE, Date.now());
     for (const machine of machines) {
       const response = await demo.get(`/api/sprinkler/${machine.id}/crop-seasons/`);
-      const seasons = CropSeasonListSchema.parse(response.body);
-      expect(seasons.map((season) => season.polygon)).toEqual(
-        expect.arrayContaining(DEMO_SEASONS[machine.internalId]!.map((season) => season.area)),
+      const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+      expect(CropSeasonListSchema.parse(response.body).sort(byName)).toEqual(
+        demoSeasonsOf(machine.internalId, today).sort(byName),
       );
-      for (const season of seasons) {
-        const [day, month, year] = season.emergence.split('.');
-        const daysAgo = (today - Date.parse(`${year}-${month}-${day}T00:00:00Z`)) / 86_400_000;
-        expect(daysAgo).toBeGreaterThan(30);
-        expect(daysAgo).toBeLessThanOrEqual(DEMO_HISTORY_DAYS);
-        crops.add(String(season.crop));
-        soils.add(String(season.soil));
-      }
     }
-    expect(crops.size).toBeGreaterThanOrEqual(4);
-    expect(soils.size).toBeGreaterThanOrEqual(4);
   });
 
-  it("gives every machine a water balance from the station's weather since emergence at once", async () => {
+  it('has the season’s weather and water at once, and each machine’s depth at 100 % as a real pivot’s', async () => {
+    await t.app.waterAccounting.runOnce();
+    const today = localDate(TIME_ZONE, Date.now());
+    let watered = 0;
     for (const machine of await demoMachines()) {
-      const response = await demo.get(`/api/sprinkler/${machine.id}/water-balance/`);
-      expect(response.status).toBe(200);
-      const balance = WaterBalanceSchema.parse(response.body);
-      expect(balance.reason).toBeNull();
-      expect(balance.station).toMatch(/^WS-/);
-      expect(balance.missingWeatherDays).toBe(0);
-      expect(balance.zones.map((zone) => zone.name).sort()).toEqual(
-        DEMO_SEASONS[machine.internalId]!.map((season) => season.area).sort(),
+      const demoMachine = DEMO_MACHINES.find((candidate) => candidate.id === machine.internalId)!;
+      const seasons = demoSeasonsOf(machine.internalId, today);
+      const balance = WaterBalanceSchema.parse((await demo.get(`/api/sprinkler/${machine.id}/water-balance/`)).body);
+      if (seasons.length > 0) {
+        expect(balance.reason).toBeNull();
+        // Its probes' readings of yesterday evening, from the history, correct the model.
+        expect(
+          balance.probes.some((probe) => probe.used),
+          machine.internalId,
+        ).toBe(true);
+        expect(balance.missingWeatherDays).toBe(0);
+        expect(balance.zones.map((zone) => zone.name).sort()).toEqual(seasons.map((season) => season.name).sort());
+      }
+      // The turn at 100 % of its arm at its top speed, pumping its flow, over its circle.
+      const turnHours = (2 * Math.PI * demoMachine.armLength) / demoMachine.topSpeed / 60;
+      const physics = ((demoMachine.flow * turnHours) / (Math.PI * demoMachine.armLength ** 2)) * 1000;
+      const depth = ApplicationDepthSchema.parse(
+        (await demo.get(`/api/sprinkler/${machine.id}/application-depth/`)).body,
       );
-      expect(balance.cells.length).toBeGreaterThan(500);
-      for (const zone of balance.zones) {
-        expect(zone.taw).toBeGreaterThan(0);
-        expect(zone.et0).toBeGreaterThan(0);
+      if (depth.learned !== null) {
+        expect(depth.learned, machine.internalId).toBeGreaterThan(physics * 0.97);
+        expect(depth.learned, machine.internalId).toBeLessThan(physics * 1.03);
+        expect(depth.learned).toBeGreaterThanOrEqual(3);
+        expect(depth.learned).toBeLessThanOrEqual(15);
+      }
+      const [year, month, day] = today.split('-');
+      const start = new Date(Date.now() - 120 * DAY_MS).toISOString().slice(0, 10).split('-').reverse().join('.');
+      const watermap = WatermapResponseSchema.parse(
+        (await demo.get(`/api/sprinkler/${machine.id}/watermap/?start=${start}&stop=${day}.${month}.${year}`)).body,
+      );
+      if (watermap.data.length > 0) watered += 1;
+    }
+    expect(watered).toBeGreaterThanOrEqual(3);
+    // Counting the season's passes into the watermap takes a while on a busy machine.
+  }, 300_000);
+
+  it('gives every machine with a season its pace, and a program from the advice that waters only what is due', async () => {
+    const today = localDate(TIME_ZONE, Date.now());
+    let withSeason = 0;
+    for (const machine of await demoMachines()) {
+      if (demoSeasonsOf(machine.internalId, today).length === 0) continue;
+      withSeason += 1;
+      // Learned from its history's passes, however long ago the last one was.
+      const depth = ApplicationDepthSchema.parse(
+        (await demo.get(`/api/sprinkler/${machine.id}/application-depth/`)).body,
+      );
+      expect(depth.learned, machine.internalId).not.toBeNull();
+      const program = ProgramFromAdviceSchema.parse(
+        (await demo.get(`/api/sprinkler/${machine.id}/program-from-advice/`)).body,
+      );
+      expect([null, 'nothing_due'], machine.internalId).toContain(program.reason);
+      expect(program.revolutionHours, machine.internalId).toBeGreaterThan(0);
+      // Nothing watered that the advice did not ask for: a crop area out of season is dry in the demo's program.
+      for (const sector of program.sectors.filter((candidate) => candidate.source === 'kept')) {
+        expect(sector.rate, `${machine.internalId} ${sector.name}`).toBeLessThanOrEqual(0);
       }
     }
+    expect(withSeason).toBeGreaterThan(0);
   });
 
-  it('tells the stations’ past once: a second start stores nothing more', async () => {
-    expect(await seedDemoWeather(t.app, TIME_ZONE)).toBe(0);
+  it('tells the farm’s past once: a second start stores nothing more', async () => {
+    const history = simulateDemoHistory(Date.now());
+    expect(await seedDemoWeather(t.app, history)).toBe(0);
+    expect(await seedDemoReports(t.app, history)).toBe(0);
+    expect(await seedDemoSoil(t.app, history)).toBe(0);
   });
 });

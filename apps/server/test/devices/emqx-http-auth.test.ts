@@ -3,9 +3,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { machinePermissions, topics } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmbeddedBroker, startEmbeddedBroker } from '../../src/gateway/embedded-broker';
-import { ControllersInMemory, policyFor, registerController } from '../support/devices';
-import { type TestApp, createTestApp } from '../support/test-app';
+import type { EmbeddedBroker } from '../../src/gateway/embedded-broker';
+import { createAppOnOwnBroker } from '../support/broker';
+import { registerController } from '../support/devices';
+import type { TestApp } from '../support/test-app';
 
 const HOOK_SECRET = randomBytes(24).toString('base64url');
 
@@ -32,20 +33,15 @@ describe('the HTTP authentication and authorization EMQX asks', () => {
     await new Promise<void>((resolve) => emqxApi.listen(0, '127.0.0.1', resolve));
     const { port } = emqxApi.address() as AddressInfo;
     // A broker for the server's own connection; EMQX would be this broker.
-    const policy = policyFor(new ControllersInMemory());
-    serverPassword = policy.server.password;
-    broker = await startEmbeddedBroker({ port: 0, host: '127.0.0.1', policy });
-    t = await createTestApp({
-      MQTT_URL: broker.url,
-      MQTT_SHARED_GROUP: '',
-      MQTT_USERNAME: 'pivot-server',
-      MQTT_PASSWORD: serverPassword,
+    let server: { password: string };
+    ({ broker, server, t } = await createAppOnOwnBroker({
       MQTT_DEVICE_AUTH: 'http',
       MQTT_AUTH_HTTP_SECRET: HOOK_SECRET,
       EMQX_API_URL: `http://127.0.0.1:${port}/`,
       EMQX_API_KEY: 'pivot',
       EMQX_API_SECRET: 'api-secret',
-    });
+    }));
+    serverPassword = server.password;
     a = `EMQX-A-${Date.now().toString(36)}`;
     b = `EMQX-B-${Date.now().toString(36)}`;
     secretA = await registerController(t.app, a);

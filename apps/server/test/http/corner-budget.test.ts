@@ -6,12 +6,11 @@ import {
   topics,
 } from '@pivot/contracts';
 import mqtt from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
 import { registerController } from '../support/devices';
 import { buildProgram, buildSprinkler, grant } from '../support/fixtures';
 import { combRing, features } from '../support/hostile-shapes';
-import { type TestApp, createTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /** Combs of MAX_POLYGON_CORNERS corners a body may carry. */
 const COMBS_IN_BUDGET = MAX_CORNERS_PER_MESSAGE / MAX_POLYGON_CORNERS;
@@ -27,35 +26,29 @@ function combSectors(count: number) {
 }
 
 describe(`the corner budget: at most ${MAX_CORNERS_PER_MESSAGE} corners a request or a controller's message`, () => {
-  let t: TestApp;
-  let admin: ApiClient;
-  beforeAll(async () => {
-    t = await createTestApp();
-    admin = await t.adminClient();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, { signInAdmin: true });
 
   it('takes a program of exactly the budget and refuses one corner group more with 413, in the page’s language', async () => {
     const pivot = await buildSprinkler(t);
     const full = COMBS_IN_BUDGET;
-    const taken = await admin.post(`/api/sprinkler/${pivot.id}/program/`, buildProgram('Full', combSectors(full)));
+    const taken = await t.admin.post(`/api/sprinkler/${pivot.id}/program/`, buildProgram('Full', combSectors(full)));
     expect(taken.status).toBe(201);
 
     const over = buildProgram('Over', combSectors(full + 1));
-    const polish = await admin.post(`/api/sprinkler/${pivot.id}/program/`, over);
+    const polish = await t.admin.post(`/api/sprinkler/${pivot.id}/program/`, over);
     expect(polish.status).toBe(413);
     expect(polish.body).toEqual({
       code: 'too_many_corners',
       message: 'Przesłane kształty mają łącznie ponad 10\u00a0000 narożników - uprość je lub wyślij mniej naraz',
     } satisfies ErrorBody);
-    const english = await admin.post(`/api/sprinkler/${pivot.id}/program/`, over, {
+    const english = await t.admin.post(`/api/sprinkler/${pivot.id}/program/`, over, {
       headers: { 'accept-language': 'en' },
     });
     expect(english.status).toBe(413);
     expect((english.body as ErrorBody).message).toBe(
       'The shapes sent have more than 10,000 corners in all - simplify them or send fewer at once',
     );
-    const programs = (await admin.get(`/api/sprinkler/${pivot.id}/`)).body as { programs: { name: string }[] };
+    const programs = (await t.admin.get(`/api/sprinkler/${pivot.id}/`)).body as { programs: { name: string }[] };
     expect(programs.programs.map((program) => program.name)).toEqual(['Full']);
   });
 
@@ -104,7 +97,7 @@ describe(`the corner budget: at most ${MAX_CORNERS_PER_MESSAGE} corners a reques
       expect(payload.length).toBeLessThan(512 * 1024);
       await controller.publishAsync(topics.program(machineId), payload, { qos: 1 });
       const listed = async () => {
-        const response = await admin.get('/api/quarantine/', { query: { pageSize: 20 } });
+        const response = await t.admin.get('/api/quarantine/', { query: { pageSize: 20 } });
         return QuarantineListResponseSchema.parse(response.body).data.filter((entry) => entry.machineId === machineId);
       };
       await expect.poll(listed).toHaveLength(1);

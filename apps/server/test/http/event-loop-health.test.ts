@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EVENT_LOOP_DELAY_LIMIT_MS } from '../../src/http/event-loop-delay';
-import { type TestApp, createTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 type Health = { status: string; problems: string[]; eventLoopDelayMs: { p99: number; max: number } };
 
@@ -13,11 +13,7 @@ function holdEventLoop(ms: number): void {
 }
 
 describe("health reports the event loop's delay", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('answers the last minute’s 99th percentile and longest delay, and says degraded after a block of a second and a half', async () => {
     const before = (await t.client().get('/api/health')).body as Health;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/api-client';
+import { weatherReadings } from '../../src/modules/weather/weather.table';
 import { buildProgram, buildSprinkler, grant } from '../support/fixtures';
 import { type TestApp, createTestApp } from '../support/test-app';
 
@@ -84,12 +85,18 @@ const dotted = `${String(today.getDate()).padStart(2, '0')}.${String(today.getMo
 const QUERIES: Record<string, Record<string, string>> = {
   'GET /api/sprinkler/{id}/watermap/': { start: dotted, stop: dotted },
   'GET /api/sprinkler/{id}/reports.csv': { start: dotted, stop: dotted },
+  'GET /api/weather-station/{id}/days/': { start: dotted, stop: dotted },
 };
+
+/** A station beside the machine: a watcher sees its days as the machine's map shows it. */
+const STATION_ID = 'WS-WALK';
 const BODIES: Record<string, unknown> = {
   'POST /api/sprinkler/{id}/motion': { motion: 'stop' },
   'POST /api/sprinkler/{id}/program/': buildProgram('Watched'),
   'PATCH /api/sprinkler/{id}/program/{programId}/': buildProgram('Renamed by a watcher'),
   'PATCH /api/sprinkler/{id}/application-depth/': { depthAtFullSpeed: 4 },
+  'POST /api/sprinkler/{id}/records/': { kind: 'rain_gauge', date: dotted, area: { kind: 'machine' }, mm: 5 },
+  'PUT /api/sprinkler/{id}/records/{recordId}/': { kind: 'rain_gauge', date: dotted, area: { kind: 'machine' }, mm: 6 },
   'PUT /api/sprinkler/{id}/crop-seasons/': [
     { name: 'Maize', polygon: null, crop: 'maize-grain', emergence: '01.05.2026', soil: 'loam' },
   ],
@@ -116,6 +123,15 @@ describe('a watch grant, walked over every operation of the OpenAPI document', (
     const signedIn = await t.signedInUser();
     watcher = signedIn.client;
     await grant(t, sprinklerId, signedIn.user.id, 'watch');
+    await t.database.db.insert(weatherReadings).values({
+      stationId: STATION_ID,
+      ts: new Date(),
+      lat: Number(sprinkler.lat),
+      lng: Number(sprinkler.lng),
+      temperature: 20,
+      humidity: 60,
+      rain: 0,
+    });
     address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const document = (await t.client().get('/api/docs/json')).body as {
       paths: Record<string, Record<string, unknown>>;
@@ -128,8 +144,11 @@ describe('a watch grant, walked over every operation of the OpenAPI document', (
 
   const urlOf = (path: string) =>
     path
+      .replace('/weather-station/{id}/', `/weather-station/${STATION_ID}/`)
       .replace('{id}', String(sprinklerId))
       .replace('{programId}', String(programId))
+      // No record is needed: control is asked for before the record is looked up.
+      .replace('{recordId}', '1')
       .replace('{machineId}', 'NOT-A-MACHINE');
 
   it('finds the machine routes in the document, and every operation listed above', () => {

@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors';
 import { IdempotencyService } from '../../src/modules/idempotency/idempotency.service';
-import { type TestApp, createTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /** As long as a repeat would wait for a live first request: the command timeout and 5 s, as the app sets it. */
 const WAIT_MS = 15_000;
 
 /** A request whose process died before it answered: the row stays pending, with no live owner. */
 describe('a retried request that a crash cut short', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const instance = (serverId: string, run = randomUUID()) =>
     new IdempotencyService(t.database.db, WAIT_MS, { serverId, run });

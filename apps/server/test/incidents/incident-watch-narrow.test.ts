@@ -63,26 +63,25 @@ describe('the incident watch reads only what can change a verdict', () => {
     await report(MACHINE, reportedAt);
     await report(OTHER, reportedAt);
     await t.app.incidents.lookOnce(reportedAt);
-    expect(t.app.incidents.lastLook()?.machines).toBe(2);
+    expect(t.app.incidents.lastLook()?.narrow).toBe(2);
 
     // Neither changed since: neither is read.
     await t.app.incidents.lookOnce(reportedAt + 1000);
-    expect(t.app.incidents.lastLook()).toEqual({ full: false, machines: 0 });
+    expect(t.app.incidents.lastLook()?.narrow).toBe(0);
 
     const next = Date.now();
     await report(MACHINE, next);
     await t.app.incidents.lookOnce(next);
-    expect(t.app.incidents.lastLook()).toEqual({ full: false, machines: 1 });
+    expect(t.app.incidents.lastLook()?.narrow).toBe(1);
   });
 
   it('still hears a machine fall silent, with only time passing', async () => {
     await t.app.incidents.lookOnce(reportedAt + 10_000);
-    expect(t.app.incidents.lastLook()).toEqual({ full: false, machines: 0 });
+    expect(t.app.incidents.lastLook()?.narrow).toBe(0);
     expect(await openKinds(OTHER)).toEqual([]);
 
     // Silent for the 30 s of the offline rule (a moving machine's three intervals are less).
     await t.app.incidents.lookOnce(reportedAt + 30_000);
-    expect(t.app.incidents.lastLook()?.full).toBe(false);
     expect(await openKinds(OTHER)).toEqual(['offline']);
   });
 
@@ -110,7 +109,6 @@ describe('the incident watch reads only what can change a verdict', () => {
     await slow;
     await during;
     await t.app.incidents.lookOnce(ts + 1000);
-    expect(t.app.incidents.lastLook()?.full).toBe(false);
     expect(await openKinds(MACHINE)).toContain('alarm');
   });
 });

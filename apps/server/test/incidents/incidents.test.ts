@@ -1,7 +1,7 @@
 import { type Alert, AlertSchema, LogListResponseSchema, PushPayloadSchema, topics } from '@pivot/contracts';
 import type mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IncidentWatch } from '../../src/modules/incidents/incident-watch';
+import { anotherIncidentWatch } from '../support/incident-watch';
 import type { ApiClient } from '../support/api-client';
 import { addBareController } from '../support/devices';
 import { grant } from '../support/fixtures';
@@ -150,16 +150,7 @@ describe('incidents and their alerts', () => {
   });
 
   it('raises each incident once when several instances look at the same moment', async () => {
-    const twin = new IncidentWatch({
-      db: t.database.db,
-      sprinklers: t.app.sprinklers,
-      telemetry: t.app.telemetry,
-      commands: t.app.commands,
-      logs: t.app.logs,
-      alerts: t.app.alerts,
-      listeningSince: () => t.app.gateway.listeningSince,
-      logger: t.app.log,
-    });
+    const twin = anotherIncidentWatch(t);
     const ts = Date.now() + 120_000;
     await report(ts, { status: 'front' });
     await report(ts + 1000, { status: 'stop', pressure: 0, flow: 0 }, { look: false });

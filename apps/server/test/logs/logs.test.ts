@@ -1,19 +1,13 @@
 import { LogListResponseSchema } from '@pivot/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { logEntries } from '../../src/modules/logs/logs.table';
 import { sprinklerAccess } from '../../src/modules/access/access.table';
 import { sprinklers } from '../../src/modules/sprinklers/sprinklers.table';
 import type { ApiClient } from '../support/api-client';
-import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
+import { USER_PASSWORD, useTestApp } from '../support/test-app';
 
 describe('activity log', () => {
-  let t: TestApp;
-  let admin: ApiClient;
-  beforeAll(async () => {
-    t = await createTestApp();
-    admin = await t.adminClient();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, { signInAdmin: true });
 
   async function logOf(client: ApiClient, query: Record<string, string | number> = {}) {
     const response = await client.get('/api/logs/', { query });
@@ -22,10 +16,10 @@ describe('activity log', () => {
   }
 
   it("records account events with who, whom and the caller's address", async () => {
-    const created = (await admin.post('/api/user/', { first_name: 'Ola', last_name: 'Mazur', email: 'ola@farm.pl' }))
+    const created = (await t.admin.post('/api/user/', { first_name: 'Ola', last_name: 'Mazur', email: 'ola@farm.pl' }))
       .body as { id: number };
-    await admin.patch(`/api/user/${created.id}/`, { phone: '+48 500 600 700' });
-    const log = await logOf(admin);
+    await t.admin.patch(`/api/user/${created.id}/`, { phone: '+48 500 600 700' });
+    const log = await logOf(t.admin);
     const [updated, createdEntry] = log.data;
     expect(createdEntry).toMatchObject({
       eventType: 'user_created',
@@ -67,8 +61,8 @@ describe('activity log', () => {
         actorUserId: neighbour.id,
       },
     ]);
-    await admin.patch(`/api/user/${farmer.id}/`, { first_name: 'Renamed' });
-    await admin.patch(`/api/user/${neighbour.id}/`, { first_name: 'Renamed' });
+    await t.admin.patch(`/api/user/${farmer.id}/`, { first_name: 'Renamed' });
+    await t.admin.patch(`/api/user/${neighbour.id}/`, { first_name: 'Renamed' });
 
     const client = t.client();
     await client.login(farmer.email, USER_PASSWORD);
@@ -79,7 +73,7 @@ describe('activity log', () => {
     ]);
     expect(log.count).toBe(2);
 
-    const everything = await logOf(admin, { pageSize: 100 });
+    const everything = await logOf(t.admin, { pageSize: 100 });
     expect(everything.data.some((entry) => entry.sprinklerName === 'Other pivot')).toBe(true);
   });
 
@@ -87,7 +81,7 @@ describe('activity log', () => {
     const user = await t.buildUser();
     const client = t.client();
     await client.login(user.email, USER_PASSWORD);
-    await admin.patch(`/api/user/${user.id}/`, { last_name: 'Nowy' });
+    await t.admin.patch(`/api/user/${user.id}/`, { last_name: 'Nowy' });
     const unread = await logOf(client, { type: 'unread' });
     expect(unread.count).toBe(1);
     expect(unread.data[0]).toMatchObject({ eventType: 'user_updated', unread: true });
@@ -97,7 +91,7 @@ describe('activity log', () => {
     const all = await logOf(client);
     expect(all.data.every((entry) => !entry.unread)).toBe(true);
 
-    await admin.patch(`/api/user/${user.id}/`, { last_name: 'Nowszy' });
+    await t.admin.patch(`/api/user/${user.id}/`, { last_name: 'Nowszy' });
     expect((await logOf(client, { type: 'unread' })).count).toBe(1);
   });
 
@@ -106,12 +100,12 @@ describe('activity log', () => {
     const client = t.client();
     await client.login(user.email, USER_PASSWORD);
     for (let change = 1; change <= 19; change += 1) {
-      await admin.patch(`/api/user/${user.id}/`, { last_name: `Zmiana ${change}` });
+      await t.admin.patch(`/api/user/${user.id}/`, { last_name: `Zmiana ${change}` });
     }
     const shown = (await logOf(client, { pageSize: 4 })).data.map((entry) => entry.id);
     const stranger = await t.buildUser();
-    await admin.patch(`/api/user/${stranger.id}/`, { last_name: 'Obcy' });
-    const [othersEntry] = (await logOf(admin, { pageSize: 1 })).data;
+    await t.admin.patch(`/api/user/${stranger.id}/`, { last_name: 'Obcy' });
+    const [othersEntry] = (await logOf(t.admin, { pageSize: 1 })).data;
     expect(othersEntry).toMatchObject({ event: stranger.email });
 
     const marked = await client.post('/api/logs/read/', { ids: [...shown, othersEntry!.id, 2_000_000_000] });
@@ -122,7 +116,7 @@ describe('activity log', () => {
     expect(unread.data.map((entry) => entry.id)).not.toEqual(expect.arrayContaining([shown[0]]));
     const firstPage = await logOf(client, { pageSize: 5 });
     expect(firstPage.data.map((entry) => entry.unread)).toEqual([false, false, false, false, true]);
-    expect((await logOf(admin, { type: 'unread', pageSize: 100 })).data.map((entry) => entry.id)).toContain(
+    expect((await logOf(t.admin, { type: 'unread', pageSize: 100 })).data.map((entry) => entry.id)).toContain(
       othersEntry!.id,
     );
 
@@ -132,8 +126,8 @@ describe('activity log', () => {
   });
 
   it('pages the log, newest first', async () => {
-    const first = await logOf(admin, { page: 1, pageSize: 2 });
-    const second = await logOf(admin, { page: 2, pageSize: 2 });
+    const first = await logOf(t.admin, { page: 1, pageSize: 2 });
+    const second = await logOf(t.admin, { page: 2, pageSize: 2 });
     expect(first.data).toHaveLength(2);
     expect(first.count).toBe(second.count);
     expect(first.data[1]!.timestamp).toBeGreaterThanOrEqual(second.data[0]!.timestamp);
@@ -141,7 +135,7 @@ describe('activity log', () => {
   });
 
   it('rejects an unknown filter', async () => {
-    expect((await admin.get('/api/logs/', { query: { type: 'everything' } })).status).toBe(400);
+    expect((await t.admin.get('/api/logs/', { query: { type: 'everything' } })).status).toBe(400);
   });
 
   it('needs a signed-in user', async () => {

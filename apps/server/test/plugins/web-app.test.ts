@@ -18,6 +18,15 @@ describe('serving the built web app', () => {
     await writeFile(path.join(distDir, 'manifest.webmanifest'), '{"name":"Pivot"}');
     await writeFile(path.join(distDir, 'sw.js'), 'self.addEventListener("fetch", () => {})');
     await writeFile(path.join(distDir, 'color-mode.js'), '(() => {})()');
+    await mkdir(path.join(distDir, 'pages', 'en'), { recursive: true });
+    await writeFile(
+      path.join(distDir, 'pages', 'login.html'),
+      '<!doctype html><title>Pivot login, prerendered</title>',
+    );
+    await writeFile(
+      path.join(distDir, 'pages', 'en', 'login.html'),
+      '<!doctype html><title>Pivot login, in English</title>',
+    );
     await mkdir(path.join(distDir, 'icons'));
     await writeFile(path.join(distDir, 'icons', 'pivot-192.png'), 'png');
     t = await createTestApp({ WEB_DIST_DIR: distDir });
@@ -27,10 +36,24 @@ describe('serving the built web app', () => {
     await rm(distDir, { recursive: true, force: true });
   });
 
-  it.each(['/', '/login', '/en/sprinklers/12', '/dashboard/account?tab=1'])('answers the app for %s', async (url) => {
+  it.each(['/', '/forgot', '/en/sprinklers/12', '/dashboard/account?tab=1'])('answers the app for %s', async (url) => {
     const response = await t.app.inject({ url });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.body).toContain('Pivot app');
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it.each([
+    ['/login', 'Pivot login, prerendered'],
+    ['/login?redirect=%2Fsprinklers', 'Pivot login, prerendered'],
+    ['/en/login', 'Pivot login, in English'],
+    ['/en/sprinklers', 'Pivot app'],
+    ['/login/', 'Pivot app'],
+  ])('answers %s with the page the build rendered for it, if any', async (url, title) => {
+    const response = await t.app.inject({ url });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.body).toContain(title);
     expect(response.headers['content-type']).toContain('text/html');
     expect(response.headers['cache-control']).toBe('no-cache');
   });

@@ -1,8 +1,7 @@
 import { type ErrorBody, MAX_POLYGON_CORNERS, POLYGON_PROBLEM_MESSAGES } from '@pivot/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
 import { buildProgram, buildSprinkler, squareSector } from '../support/fixtures';
-import { type TestApp, createTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 type Corner = [number, number];
 
@@ -57,13 +56,7 @@ const sectorOf = (rings: Corner[][]) => ({
 });
 
 describe('geometry validity on the routes that take a field’s geometry', () => {
-  let t: TestApp;
-  let admin: ApiClient;
-  beforeAll(async () => {
-    t = await createTestApp();
-    admin = await t.adminClient();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, { signInAdmin: true });
 
   function expectRefused(response: { status: number; body: unknown }, path: string, message: string) {
     expect(response.status).toBe(400);
@@ -74,18 +67,18 @@ describe('geometry validity on the routes that take a field’s geometry', () =>
 
   it.each(BAD_SHAPES)('POST a program: refuses %s with 400 invalid_geometry', async (_, rings, message) => {
     const pivot = await buildSprinkler(t);
-    const response = await admin.post(`/api/sprinkler/${pivot.id}/program/`, buildProgram('Bad', [sectorOf(rings)]));
+    const response = await t.admin.post(`/api/sprinkler/${pivot.id}/program/`, buildProgram('Bad', [sectorOf(rings)]));
     expectRefused(response, 'body.programData.features.0.geometry.coordinates', message);
-    expect((await admin.get(`/api/sprinkler/${pivot.id}/`)).body).toMatchObject({ programs: [] });
+    expect((await t.admin.get(`/api/sprinkler/${pivot.id}/`)).body).toMatchObject({ programs: [] });
   });
 
   it.each(BAD_SHAPES)('PATCH a program (a sector edited): refuses %s', async (_, rings, message) => {
     const pivot = await buildSprinkler(t);
-    const created = await admin.post(`/api/sprinkler/${pivot.id}/program/`, buildProgram('Good'));
+    const created = await t.admin.post(`/api/sprinkler/${pivot.id}/program/`, buildProgram('Good'));
     expect(created.status).toBe(201);
     const programId = (created.body as { programs: { id: number }[] }).programs[0]!.id;
     const body = buildProgram('Good', [squareSector('North', 12), sectorOf(rings)]);
-    const response = await admin.patch(`/api/sprinkler/${pivot.id}/program/${programId}/`, body);
+    const response = await t.admin.patch(`/api/sprinkler/${pivot.id}/program/${programId}/`, body);
     expectRefused(response, 'body.programData.features.1.geometry.coordinates', message);
   });
 
@@ -95,7 +88,7 @@ describe('geometry validity on the routes that take a field’s geometry', () =>
       type: 'FeatureCollection',
       features: [{ type: 'Feature', properties: { kind: 'field' }, geometry: { type: 'Polygon', coordinates: rings } }],
     };
-    const response = await admin.patch(`/api/sprinkler/${pivot.id}/`, { areaMap });
+    const response = await t.admin.patch(`/api/sprinkler/${pivot.id}/`, { areaMap });
     expect(response.status).toBe(400);
     expect((response.body as ErrorBody).code).toBe('invalid_geometry');
     expect((response.body as ErrorBody).issues).toContainEqual({
@@ -107,13 +100,13 @@ describe('geometry validity on the routes that take a field’s geometry', () =>
   it('answers in the language asked for, and keeps validation_error when something else is wrong too', async () => {
     const pivot = await buildSprinkler(t);
     const [, bowtie] = BAD_SHAPES[0]!;
-    const polish = await admin.post(`/api/sprinkler/${pivot.id}/program/`, buildProgram('Zły', [sectorOf(bowtie)]), {
+    const polish = await t.admin.post(`/api/sprinkler/${pivot.id}/program/`, buildProgram('Zły', [sectorOf(bowtie)]), {
       headers: { 'accept-language': 'pl' },
     });
     expect(polish.status).toBe(400);
     expect((polish.body as ErrorBody).message).toMatch(/^Kształt jest nieprawidłowy/);
     const mixed = buildProgram('Bad', [{ ...sectorOf(bowtie), properties: { name: '', rate: 1 } }]);
-    const response = await admin.post(`/api/sprinkler/${pivot.id}/program/`, mixed);
+    const response = await t.admin.post(`/api/sprinkler/${pivot.id}/program/`, mixed);
     expect(response.status).toBe(400);
     expect((response.body as ErrorBody).code).toBe('validation_error');
   });

@@ -8,6 +8,7 @@ import { serializerCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MACHINES_RECHECK_MS } from '../../src/modules/sprinklers/machine-list-streams';
 import { revokeAccess } from '../../src/modules/access/access.repository';
+import { machineState } from '../../src/modules/telemetry/telemetry.table';
 import type { ApiClient } from '../support/api-client';
 import { buildSprinkler, grant } from '../support/fixtures';
 import { type TestApp, createTestApp } from '../support/test-app';
@@ -98,6 +99,18 @@ describe('the machine list', () => {
     expect(SprinklerListResponseSchema.parse(changed.body)[0]!.name).toBe('Renamed');
   });
 
+  it('gives administrators asking at once the same list, and the first after a change a list of its own', async () => {
+    const machine = await buildSprinkler(t);
+    const other = await t.adminClient();
+    const [mine, theirs] = await Promise.all([admin.get('/api/sprinkler/'), other.get('/api/sprinkler/')]);
+    expect(mine.status).toBe(200);
+    expect(theirs.body).toEqual(mine.body);
+    await admin.patch(`/api/sprinkler/${machine.id}/`, { name: 'Renamed at once' });
+    const [after] = await Promise.all([other.get('/api/sprinkler/'), admin.get('/api/sprinkler/')]);
+    const names = SprinklerListResponseSchema.parse(after!.body).map((item) => item.name);
+    expect(names).toContain('Renamed at once');
+  });
+
   it('writes the list byte for byte as the zod serializer does, for machines silent, reporting and in alarm', async () => {
     const silent = await buildSprinkler(t);
     const reporting = await buildSprinkler(t);
@@ -134,6 +147,66 @@ describe('the machine list', () => {
     expect(list.map((item) => item.id)).toEqual(expect.arrayContaining([silent.id, reporting.id, alarmed.id]));
     const zodSerializer = serializerCompiler({ schema: SprinklerListResponseSchema, method: 'GET', url: '/' });
     expect(response.payload).toBe((zodSerializer as (data: unknown) => string)(list));
+  });
+
+  it('writes each machine as its presenter does, online judged as isOnline judges it', async () => {
+    const now = Date.now();
+    const ago = (seconds: number) => new Date(now - seconds * 1000);
+    const program = { type: 'FeatureCollection' as const, features: [] };
+    const states: (Partial<typeof machineState.$inferInsert> | null)[] = [
+      null,
+      { online: true },
+      { online: true, reportedAt: ago(10), status: 'front', angle: 12.5, distance: 400, speed: 50, flow: 80 },
+      { online: true, reportedAt: ago(20), status: 'back', angle: 0.1, distance: 399.99, speed: 3.25, flow: 0 },
+      { online: true, reportedAt: ago(20), status: 'stop', pressure: 2.345678901234, flow: 50 },
+      {
+        online: true,
+        reportedAt: ago(170),
+        status: 'stop',
+        pressure: 0,
+        flow: 0,
+        programName: 'Maize',
+        programData: program,
+      },
+      {
+        online: true,
+        reportedAt: ago(190),
+        status: 'alarm',
+        flow: 0,
+        programName: 'Maize',
+        programUploadedAt: ago(86_400),
+      },
+      { online: false, reportedAt: ago(1), status: 'front', flow: 80, programName: '', programData: program },
+      {
+        online: true,
+        reportedAt: new Date(now - 5_000.7),
+        status: 'front',
+        programName: 'Wheat "north"',
+        programData: program,
+        programUploadedAt: ago(3_600),
+      },
+    ];
+    const machines: Awaited<ReturnType<typeof buildSprinkler>>[] = [];
+    for (const [index, state] of states.entries()) {
+      const machine = await buildSprinkler(t, {
+        name: `Ω pivot "${index}" \\ ${index}`,
+        lat: (-33.123457 + index).toFixed(6),
+        lng: (151.000001 - index).toFixed(6),
+        lowPressureBar: index / 3,
+      });
+      if (state) await t.database.db.insert(machineState).values({ machineId: machine.internalId, ...state });
+      machines.push(machine);
+    }
+    const response = await t.app.inject({
+      url: '/api/sprinkler/',
+      headers: { authorization: `Bearer ${admin.access}` },
+    });
+    const list = SprinklerListResponseSchema.parse(response.json());
+    const zodSerializer = serializerCompiler({ schema: SprinklerListResponseSchema, method: 'GET', url: '/' });
+    expect(response.payload).toBe((zodSerializer as (data: unknown) => string)(list));
+    const listed = list.filter((item) => machines.some((machine) => machine.id === item.id));
+    expect(listed).toEqual(await t.app.sprinklers.listItems(t.database.db, machines));
+    expect(listed.map((item) => item.online)).toEqual([false, true, true, false, false, true, false, false, true]);
   });
 
   it("streams the live values of the user's own machines, never another's", async () => {

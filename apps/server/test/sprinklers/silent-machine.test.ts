@@ -1,22 +1,15 @@
 import { SprinklerDetailSchema, SprinklerListResponseSchema } from '@pivot/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { machineState } from '../../src/modules/telemetry/telemetry.table';
-import type { ApiClient } from '../support/api-client';
 import { buildSprinkler } from '../support/fixtures';
-import { type TestApp, createTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * A controller that froze with its TCP connection open sends no last will: the broker still has
  * it connected. Only its silence tells, measured against what it last reported.
  */
 describe('a machine that went silent with its connection open', () => {
-  let t: TestApp;
-  let admin: ApiClient;
-  beforeAll(async () => {
-    t = await createTestApp();
-    admin = await t.adminClient();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, { signInAdmin: true });
 
   async function machineLastReporting(status: 'front' | 'stop', silentForMs: number) {
     const sprinkler = await buildSprinkler(t);
@@ -37,8 +30,8 @@ describe('a machine that went silent with its connection open', () => {
   }
 
   async function shown(id: number) {
-    const detail = SprinklerDetailSchema.parse((await admin.get(`/api/sprinkler/${id}/`)).body);
-    const listed = SprinklerListResponseSchema.parse((await admin.get('/api/sprinkler/')).body).find(
+    const detail = SprinklerDetailSchema.parse((await t.admin.get(`/api/sprinkler/${id}/`)).body);
+    const listed = SprinklerListResponseSchema.parse((await t.admin.get('/api/sprinkler/')).body).find(
       (item) => item.id === id,
     );
     return [

@@ -4,19 +4,12 @@ import {
   SprinklerListResponseSchema,
   SprinklerWithUsersSchema,
 } from '@pivot/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
 import { NOT_YET_REPORTED, buildProgram, buildSprinkler, grant, squareSector } from '../support/fixtures';
-import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
+import { USER_PASSWORD, useTestApp } from '../support/test-app';
 
 describe('machines and programs', () => {
-  let t: TestApp;
-  let admin: ApiClient;
-  beforeAll(async () => {
-    t = await createTestApp({ MAX_PROGRAMS_PER_MACHINE: '3' });
-    admin = await t.adminClient();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ MAX_PROGRAMS_PER_MACHINE: '3' }, { signInAdmin: true });
 
   async function farmerWith(...sprinklerIds: number[]) {
     const farmer = await t.signedInUser();
@@ -44,7 +37,7 @@ describe('machines and programs', () => {
 
   it('answers 404 for every call about a machine the user was not granted, as if it did not exist', async () => {
     const theirs = await buildSprinkler(t);
-    const program = (await admin.post(`/api/sprinkler/${theirs.id}/program/`, buildProgram('Theirs'))).body as {
+    const program = (await t.admin.post(`/api/sprinkler/${theirs.id}/program/`, buildProgram('Theirs'))).body as {
       programs: { id: number }[];
     };
     const programId = program.programs[0]!.id;
@@ -60,7 +53,7 @@ describe('machines and programs', () => {
       client.get('/api/sprinkler/999999/'),
     ];
     for (const response of await Promise.all(calls)) expect(response.status).toBe(404);
-    const detail = SprinklerDetailSchema.parse((await admin.get(`/api/sprinkler/${theirs.id}/`)).body);
+    const detail = SprinklerDetailSchema.parse((await t.admin.get(`/api/sprinkler/${theirs.id}/`)).body);
     expect(detail.programs.map((p) => p.name)).toEqual(['Theirs']);
   });
 
@@ -102,14 +95,14 @@ describe('machines and programs', () => {
   it('refuses a program over the limit with 409, and a second program of the same name', async () => {
     const pivot = await buildSprinkler(t);
     for (const name of ['One', 'Two', 'Three']) {
-      expect((await admin.post(`/api/sprinkler/${pivot.id}/program/`, buildProgram(name))).status).toBe(201);
+      expect((await t.admin.post(`/api/sprinkler/${pivot.id}/program/`, buildProgram(name))).status).toBe(201);
     }
-    const fourth = await admin.post(`/api/sprinkler/${pivot.id}/program/`, buildProgram('Four'));
+    const fourth = await t.admin.post(`/api/sprinkler/${pivot.id}/program/`, buildProgram('Four'));
     expect(fourth.status).toBe(409);
     expect(fourth.body).toMatchObject({ code: 'too_many_programs' });
     const other = await buildSprinkler(t);
-    await admin.post(`/api/sprinkler/${other.id}/program/`, buildProgram('Same'));
-    const duplicate = await admin.post(`/api/sprinkler/${other.id}/program/`, buildProgram('Same'));
+    await t.admin.post(`/api/sprinkler/${other.id}/program/`, buildProgram('Same'));
+    const duplicate = await t.admin.post(`/api/sprinkler/${other.id}/program/`, buildProgram('Same'));
     expect(duplicate.status).toBe(409);
     expect(duplicate.body).toMatchObject({ code: 'program_name_taken' });
   });
@@ -143,7 +136,7 @@ describe('machines and programs', () => {
       ],
     ] as const;
     for (const [body, message] of cases) {
-      const response = await admin.post(`/api/sprinkler/${pivot.id}/program/`, body);
+      const response = await t.admin.post(`/api/sprinkler/${pivot.id}/program/`, body);
       expect(response.status).toBe(400);
       expect(JSON.stringify(response.body)).toContain(message);
     }
@@ -152,30 +145,30 @@ describe('machines and programs', () => {
   it('grants and revokes access; revoking access the user did not have is a 409', async () => {
     const pivot = await buildSprinkler(t, { name: 'Shared pivot' });
     const user = await t.buildUser();
-    const granted = await admin.patch(`/api/sprinkler/${pivot.id}/permissions/`, { user: user.id, action: 'grant' });
+    const granted = await t.admin.patch(`/api/sprinkler/${pivot.id}/permissions/`, { user: user.id, action: 'grant' });
     expect(SprinklerWithUsersSchema.parse(granted.body).users.map((u) => u.id)).toEqual([user.id]);
     expect(
-      (await admin.patch(`/api/sprinkler/${pivot.id}/permissions/`, { user: user.id, action: 'grant' })).status,
+      (await t.admin.patch(`/api/sprinkler/${pivot.id}/permissions/`, { user: user.id, action: 'grant' })).status,
     ).toBe(200);
 
     const client = t.client();
     await client.login(user.email, USER_PASSWORD);
     expect((await client.get(`/api/sprinkler/${pivot.id}/`)).status).toBe(200);
 
-    const revoked = await admin.patch(`/api/sprinkler/${pivot.id}/permissions/`, { user: user.id, action: 'revoke' });
+    const revoked = await t.admin.patch(`/api/sprinkler/${pivot.id}/permissions/`, { user: user.id, action: 'revoke' });
     expect(SprinklerWithUsersSchema.parse(revoked.body).users).toEqual([]);
     expect((await client.get(`/api/sprinkler/${pivot.id}/`)).status).toBe(404);
-    const again = await admin.patch(`/api/sprinkler/${pivot.id}/permissions/`, { user: user.id, action: 'revoke' });
+    const again = await t.admin.patch(`/api/sprinkler/${pivot.id}/permissions/`, { user: user.id, action: 'revoke' });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'access_not_granted' });
     expect(
-      (await admin.patch(`/api/sprinkler/${pivot.id}/permissions/`, { user: 999999, action: 'grant' })).status,
+      (await t.admin.patch(`/api/sprinkler/${pivot.id}/permissions/`, { user: 999999, action: 'grant' })).status,
     ).toBe(404);
-    expect((await admin.patch('/api/sprinkler/999999/permissions/', { user: user.id, action: 'grant' })).status).toBe(
+    expect((await t.admin.patch('/api/sprinkler/999999/permissions/', { user: user.id, action: 'grant' })).status).toBe(
       404,
     );
 
-    const log = (await admin.get('/api/logs/')).body as { data: { eventType: string; event: string }[] };
+    const log = (await t.admin.get('/api/logs/')).body as { data: { eventType: string; event: string }[] };
     expect(log.data.slice(0, 2).map((e) => [e.eventType, e.event])).toEqual([
       ['sprinkler_access_revoked', user.email],
       ['sprinkler_access_granted', user.email],
@@ -188,12 +181,14 @@ describe('machines and programs', () => {
       type: 'FeatureCollection',
       features: [{ ...squareSector('Field', 0), properties: { kind: 'field', name: 'Field' } }],
     };
-    const renamed = await admin.patch(`/api/sprinkler/${pivot.id}/`, { name: 'Nowa nazwa', areaMap });
+    const renamed = await t.admin.patch(`/api/sprinkler/${pivot.id}/`, { name: 'Nowa nazwa', areaMap });
     expect(renamed.body).toMatchObject({ id: pivot.id, name: 'Nowa nazwa' });
-    expect(SprinklerDetailSchema.parse((await admin.get(`/api/sprinkler/${pivot.id}/`)).body).areaMap).toEqual(areaMap);
+    expect(SprinklerDetailSchema.parse((await t.admin.get(`/api/sprinkler/${pivot.id}/`)).body).areaMap).toEqual(
+      areaMap,
+    );
     expect(
       (
-        await admin.patch(`/api/sprinkler/${pivot.id}/`, {
+        await t.admin.patch(`/api/sprinkler/${pivot.id}/`, {
           areaMap: {
             type: 'Polygon',
             coordinates: [
@@ -208,28 +203,28 @@ describe('machines and programs', () => {
     ).toBe(400);
     const { client } = await farmerWith(pivot.id);
     expect((await client.patch(`/api/sprinkler/${pivot.id}/`, { name: 'Mine' })).status).toBe(403);
-    expect((await admin.patch('/api/sprinkler/999999/', { name: 'Ghost' })).status).toBe(404);
+    expect((await t.admin.patch('/api/sprinkler/999999/', { name: 'Ghost' })).status).toBe(404);
   });
 
   it('sets a machine’s low-pressure alert threshold, shown to those granted it (administrators set it)', async () => {
     const pivot = await buildSprinkler(t);
     const { client } = await farmerWith(pivot.id);
     expect(SprinklerDetailSchema.parse((await client.get(`/api/sprinkler/${pivot.id}/`)).body).lowPressureBar).toBe(1);
-    const updated = await admin.patch(`/api/sprinkler/${pivot.id}/`, { lowPressureBar: 1.6 });
+    const updated = await t.admin.patch(`/api/sprinkler/${pivot.id}/`, { lowPressureBar: 1.6 });
     expect(updated.body).toMatchObject({ id: pivot.id, lowPressureBar: 1.6 });
     expect(SprinklerDetailSchema.parse((await client.get(`/api/sprinkler/${pivot.id}/`)).body).lowPressureBar).toBe(
       1.6,
     );
     const [listed] = SprinklerListResponseSchema.parse((await client.get('/api/sprinkler/')).body);
     expect(listed!.lowPressureBar).toBe(1.6);
-    expect((await admin.patch(`/api/sprinkler/${pivot.id}/`, { lowPressureBar: 0 })).body).toMatchObject({
+    expect((await t.admin.patch(`/api/sprinkler/${pivot.id}/`, { lowPressureBar: 0 })).body).toMatchObject({
       lowPressureBar: 0,
     });
     for (const wrong of [-0.1, 10.5, '1,5', null]) {
-      expect((await admin.patch(`/api/sprinkler/${pivot.id}/`, { lowPressureBar: wrong })).status).toBe(400);
+      expect((await t.admin.patch(`/api/sprinkler/${pivot.id}/`, { lowPressureBar: wrong })).status).toBe(400);
     }
     expect((await client.patch(`/api/sprinkler/${pivot.id}/`, { lowPressureBar: 3 })).status).toBe(403);
-    const log = (await admin.get('/api/logs/', { query: { pageSize: 100 } })).body as {
+    const log = (await t.admin.get('/api/logs/', { query: { pageSize: 100 } })).body as {
       data: { eventType: string; details: string; sprinklerId: number | null }[];
     };
     expect(log.data.filter((entry) => entry.eventType === 'sprinkler_updated').map((entry) => entry.details)).toEqual(
@@ -244,12 +239,12 @@ describe('machines and programs', () => {
     const user = await t.buildUser();
     await grant(t, a.id, user.id);
     const page = SprinklerAdminListResponseSchema.parse(
-      (await admin.get('/api/sprinkler/list/', { query: { search: tag, sort: 'name' } })).body,
+      (await t.admin.get('/api/sprinkler/list/', { query: { search: tag, sort: 'name' } })).body,
     );
     expect(page.count).toBe(2);
     expect(page.data[0]!.users.map((u) => u.email)).toEqual([user.email]);
     const excluded = SprinklerAdminListResponseSchema.parse(
-      (await admin.get('/api/sprinkler/list/', { query: { search: tag, exclude: user.id } })).body,
+      (await t.admin.get('/api/sprinkler/list/', { query: { search: tag, exclude: user.id } })).body,
     );
     expect(excluded.data.map((row) => row.sprinkler.name)).toEqual([`${tag} B`]);
     const { client } = await farmerWith();

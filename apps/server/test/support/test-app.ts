@@ -3,12 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { type App, buildApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
+import type { App } from '../../src/app';
 import type { DatabaseHandle } from '../../src/db/client';
+import { launchServer } from '../../src/launch';
 import { PasswordHasher } from '../../src/modules/users/password-hasher';
 import { insertUser } from '../../src/modules/users/users.repository';
 import type { NewUserRow, UserRow } from '../../src/modules/users/users.table';
+import { beforeAll } from 'vitest';
 import { ApiClient } from './api-client';
 import { createTestDatabase } from './database';
 
@@ -68,28 +69,28 @@ export async function createTestApp(
   const ownDatabase = !options.database;
   const database = options.database ?? (await createTestDatabase());
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pivot-test-'));
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    ...brokerSettings(),
-    COMMAND_TIMEOUT_MS: '3000',
-    ADMIN_EMAIL,
-    ADMIN_PASSWORD,
-    PUBLIC_URL,
-    WEB_DIST_DIR: path.join(dataDir, 'no-web-app'),
-    ...(options.pushAgent ? { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' } : {}),
-    // Tests store reports of past dates and read their rows: nothing is packed unless a test packs it.
-    TELEMETRY_PACK_AFTER_DAYS: '36500',
-    ...env,
-  });
   const outboundCa = options.pushAgent?.options.ca;
-  const app = await buildApp({
-    config,
+  const { app } = await launchServer({
+    env: {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      ...brokerSettings(),
+      COMMAND_TIMEOUT_MS: '3000',
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      PUBLIC_URL,
+      WEB_DIST_DIR: path.join(dataDir, 'no-web-app'),
+      ...(options.pushAgent ? { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' } : {}),
+      // Tests store reports of past dates and read their rows: nothing is packed unless a test packs it.
+      TELEMETRY_PACK_AFTER_DAYS: '36500',
+      // Tests never call the internet: a test of the forecast points FORECAST_URL at a local server.
+      FORECAST_URL: 'off',
+      ...env,
+    },
     database,
     print: () => undefined,
     ...(typeof outboundCa === 'string' || Buffer.isBuffer(outboundCa) ? { outboundCa } : {}),
   });
-  await app.ready();
   const outboxFolder = path.join(dataDir, 'outbox');
 
   const buildUser = async (overrides: Partial<NewUserRow> = {}) => {
@@ -146,4 +147,37 @@ export function linkIn(mail: string, kind: 'activation' | 'set-password') {
   const match = new RegExp(`${PUBLIC_URL}(/en)?/${kind}/(\\d+)/([A-Za-z0-9_-]+)`).exec(mail);
   if (!match) throw new Error(`no ${kind} link in mail:\n${mail}`);
   return { url: match[0], uid: Number(match[2]), token: match[3]!, english: match[1] === '/en' };
+}
+
+/** A test file's app with its first administrator signed in. */
+export type TestAppWithAdmin = TestApp & { admin: ApiClient };
+
+/**
+ * The set-up most test files share: one app for the whole file (createTestApp's), built before
+ * its first test and closed after its last, with the administrator signed in when asked. Read it
+ * inside tests and hooks only: it stands for the app that beforeAll builds.
+ */
+export function useTestApp(env: Record<string, string>, options: { signInAdmin: true }): TestAppWithAdmin;
+export function useTestApp(env?: Record<string, string>): TestApp;
+export function useTestApp(
+  env: Record<string, string> = {},
+  { signInAdmin = false }: { signInAdmin?: boolean } = {},
+): TestApp | TestAppWithAdmin {
+  let current: TestApp | TestAppWithAdmin | undefined;
+  beforeAll(async () => {
+    const t = await createTestApp(env);
+    try {
+      current = signInAdmin ? { ...t, admin: await t.adminClient() } : t;
+    } catch (error) {
+      await t.close();
+      throw error;
+    }
+    return () => t.close();
+  });
+  return new Proxy({} as TestAppWithAdmin, {
+    get: (_, key) => {
+      if (!current) throw new Error('the test file app is built in beforeAll: read it inside a test or a hook');
+      return Reflect.get(current, key);
+    },
+  });
 }

@@ -1,8 +1,9 @@
 import { QuarantineListResponseSchema, topics } from '@pivot/contracts';
 import { eq } from 'drizzle-orm';
 import mqtt from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
+import { weatherReadings } from '../../src/modules/weather/weather.table';
 import type { ApiClient } from '../support/api-client';
 import { registerController } from '../support/devices';
 import { type TestApp, createTestApp } from '../support/test-app';
@@ -87,5 +88,48 @@ describe('reports no machine could send', () => {
     expect(entries.find((entry) => entry.reason === 'clock_ahead')!.detail).toMatch(/is ahead of the server/);
 
     expect((await t.client().get('/api/health')).body).toMatchObject({ status: 'ok', problems: [] });
+  });
+
+  it("a station's report with an elevation no farm has, or not a number, is set aside; a real one is stored", async () => {
+    // A controller of its own: the quarantine keeps at most 10 of one machine's messages a minute.
+    const machine = `${MACHINE}-WS`;
+    const station = `WS-${MACHINE}`;
+    const secret = await registerController(t.app, machine);
+    const stationsController = await mqtt.connectAsync(t.app.mqttUrl, {
+      protocolVersion: 4,
+      clientId: machine,
+      username: machine,
+      password: secret,
+    });
+    onTestFinished(() => stationsController.endAsync());
+    const now = Date.now();
+    const report = { v: 1, ts: now, lat: 52.4, lng: 17, temperature: 18, humidity: 60, rain: 0 };
+    const poison = [
+      { ...report, ts: now - 3, elevation: 9000 },
+      { ...report, ts: now - 2, elevation: -1000 },
+      { ...report, ts: now - 1, elevation: '1280' },
+    ];
+    for (const message of [...poison, { ...report, elevation: 1280 }]) {
+      await stationsController.publishAsync(topics.weather(machine, station), JSON.stringify(message), { qos: 1 });
+    }
+
+    const stored = () => t.database.db.select().from(weatherReadings).where(eq(weatherReadings.stationId, station));
+    await expect
+      .poll(async () => {
+        await t.app.weather.flush();
+        return stored();
+      })
+      .toHaveLength(1);
+    expect((await stored()).map((row) => [row.ts.getTime(), row.elevation])).toEqual([[now, 1280]]);
+    const setAside = async () => {
+      const response = await admin.get('/api/quarantine/', { query: { pageSize: 50 } });
+      return QuarantineListResponseSchema.parse(response.body).data.filter(
+        (entry) => entry.topic === topics.weather(machine, station),
+      );
+    };
+    await expect.poll(setAside).toHaveLength(poison.length);
+    for (const entry of await setAside()) {
+      expect(entry).toMatchObject({ kind: 'weather', reason: 'invalid', detail: expect.stringContaining('elevation') });
+    }
   });
 });

@@ -54,4 +54,28 @@ describe('a repeating job', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(runs).toBe(afterStop);
   });
+
+  it('runs once soon after a start when asked, long before its interval, and not at all if stopped first', async () => {
+    let runs = 0;
+    const job = new RepeatingJob(
+      async () => {
+        runs += 1;
+      },
+      { everyMs: 60_000, onError: () => undefined },
+    );
+    job.start({ firstAfterMs: 20 });
+    await expect.poll(() => runs).toBe(1);
+    await job.stop();
+
+    const stoppedFirst = new RepeatingJob(
+      async () => {
+        runs += 1;
+      },
+      { everyMs: 60_000, onError: () => undefined },
+    );
+    stoppedFirst.start({ firstAfterMs: 20 });
+    await stoppedFirst.stop();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(runs).toBe(1);
+  });
 });

@@ -3,20 +3,13 @@ import { PRODUCT_NAME } from '../../src/config';
 import { mailOutbox } from '../../src/modules/mail/mail.table';
 import { AccountMail } from '../../src/modules/users/account-mail';
 import { linkTokens, sessions } from '../../src/modules/users/auth.table';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../support/api-client';
-import { PUBLIC_URL, type TestApp, createTestApp, linkIn } from '../support/test-app';
+import { describe, expect, it } from 'vitest';
+import { PUBLIC_URL, useTestApp, linkIn } from '../support/test-app';
 
 const STRONG_PASSWORD = 'Field-Water-42!';
 
 describe('activation and password reset by mail', () => {
-  let t: TestApp;
-  let admin: ApiClient;
-  beforeAll(async () => {
-    t = await createTestApp();
-    admin = await t.adminClient();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, { signInAdmin: true });
 
   async function lastMailTo(email: string): Promise<string> {
     const mails = (await t.outboxMails()).filter((mail) => mail.toLowerCase().includes(email));
@@ -26,7 +19,12 @@ describe('activation and password reset by mail', () => {
   }
 
   async function createUser(email: string, language: 'pl' | 'en' = 'pl') {
-    const response = await admin.post('/api/user/', { first_name: 'Marek', last_name: 'Wiśniewski', email, language });
+    const response = await t.admin.post('/api/user/', {
+      first_name: 'Marek',
+      last_name: 'Wiśniewski',
+      email,
+      language,
+    });
     expect(response.status).toBe(201);
     return response.body as { id: number };
   }

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/api-client';
-import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
+import { USER_PASSWORD, useTestApp } from '../support/test-app';
 
 /** Issue 12 item 15: changing one's own email takes the current password and warns the old address. */
 describe('changing the own email', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   /** The mails of the outbox sent to this address. */
   async function mailsTo(email: string): Promise<string[]> {

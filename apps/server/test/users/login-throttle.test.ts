@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
+import { describe, expect, it } from 'vitest';
+import { USER_PASSWORD, useTestApp } from '../support/test-app';
 
 const WRONG = 'Wrong-pass-1';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Issue 12 item 16: failures make the next try wait; they never lock the real user out. */
 describe('sign-in throttling', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const login = (ip: string, email: string, password: string) =>
     t.client(ip).post('/api/user/login/', { email, password });

@@ -1,13 +1,9 @@
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, USER_PASSWORD, useTestApp } from '../support/test-app';
 
 describe('sessions', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ ACCESS_TOKEN_TTL_SECONDS: '5', REFRESH_REUSE_GRACE_SECONDS: '1' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ ACCESS_TOKEN_TTL_SECONDS: '5', REFRESH_REUSE_GRACE_SECONDS: '1' });
 
   it('signs in with the right password and answers the user and an access token', async () => {
     const user = await t.buildUser({ firstName: 'Anna', lastName: 'Nowak' });

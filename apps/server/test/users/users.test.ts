@@ -1,10 +1,9 @@
 import { UserListResponseSchema, UserSchema } from '@pivot/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sprinklerAccess } from '../../src/modules/access/access.table';
 import { sprinklers } from '../../src/modules/sprinklers/sprinklers.table';
 import { NOT_YET_REPORTED } from '../support/fixtures';
-import type { ApiClient } from '../support/api-client';
-import { ADMIN_EMAIL, type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
+import { ADMIN_EMAIL, USER_PASSWORD, createTestApp, useTestApp } from '../support/test-app';
 
 const newUser = (email: string) => ({
   first_name: 'Ewa',
@@ -15,21 +14,15 @@ const newUser = (email: string) => ({
 });
 
 describe('users', () => {
-  let t: TestApp;
-  let admin: ApiClient;
-  beforeAll(async () => {
-    t = await createTestApp();
-    admin = await t.adminClient();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, { signInAdmin: true });
 
   it('creates the first administrator from ADMIN_EMAIL and ADMIN_PASSWORD', async () => {
-    const response = await admin.get('/api/user/');
+    const response = await t.admin.get('/api/user/');
     expect(UserSchema.parse(response.body)).toMatchObject({ email: ADMIN_EMAIL, admin: true, activated: true });
   });
 
   it('lets an administrator create a user, with the company as company_name and no password yet', async () => {
-    const response = await admin.post('/api/user/', {
+    const response = await t.admin.post('/api/user/', {
       ...newUser('  Ewa@Farm.PL '),
       language: 'en',
       subscription_expiry_date: '2030-04-30',
@@ -46,8 +39,8 @@ describe('users', () => {
   });
 
   it('answers 409 for an email that is taken, in any case', async () => {
-    await admin.post('/api/user/', newUser('taken@farm.pl'));
-    const response = await admin.post('/api/user/', newUser('TAKEN@farm.pl'));
+    await t.admin.post('/api/user/', newUser('taken@farm.pl'));
+    const response = await t.admin.post('/api/user/', newUser('TAKEN@farm.pl'));
     expect(response.status).toBe(409);
     expect(response.body).toMatchObject({
       code: 'email_taken',
@@ -60,7 +53,7 @@ describe('users', () => {
   });
 
   it('rejects bad input with 400 and says which field', async () => {
-    const response = await admin.post('/api/user/', { ...newUser('not-an-email'), unknown: 1 });
+    const response = await t.admin.post('/api/user/', { ...newUser('not-an-email'), unknown: 1 });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ code: 'validation_error' });
     const paths = (response.body as { issues: { path: string }[] }).issues.map((issue) => issue.path);
@@ -68,7 +61,7 @@ describe('users', () => {
   });
 
   it('answers 400, not 500, for a body that is not JSON', async () => {
-    const response = await admin.request('POST', '/api/user/', '{"first_name": ', {
+    const response = await t.admin.request('POST', '/api/user/', '{"first_name": ', {
       headers: { 'content-type': 'application/json' },
     });
     expect(response.status).toBe(400);
@@ -90,7 +83,7 @@ describe('users', () => {
     expect((await client.get('/api/user/')).body).toMatchObject({ admin: false });
   });
 
-  it('lets users edit themselves but not their admin flag or subscription', async () => {
+  it('lets users edit themselves but not their t.admin flag or subscription', async () => {
     const { client } = await t.signedInUser();
     const response = await client.patch('/api/user/', { first_name: 'Piotr', company: null, language: 'en' });
     expect(response.body).toMatchObject({ first_name: 'Piotr', company_name: null, language: 'en' });
@@ -99,18 +92,18 @@ describe('users', () => {
 
   it('lets an administrator edit any user, and answers 404 for one that does not exist', async () => {
     const user = await t.buildUser();
-    const response = await admin.patch(`/api/user/${user.id}/`, {
+    const response = await t.admin.patch(`/api/user/${user.id}/`, {
       subscription_expiry_date: '2020-01-31',
       admin: true,
     });
     expect(response.body).toMatchObject({ admin: true, subscription: { active: false, expiry_date: '2020-01-31' } });
-    const missing = await admin.patch('/api/user/999999/', { first_name: 'X' });
+    const missing = await t.admin.patch('/api/user/999999/', { first_name: 'X' });
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ code: 'user_not_found' });
   });
 
   it('never lets the last administrator go', async () => {
-    const me = (await admin.get('/api/user/')).body as { id: number };
+    const me = (await t.admin.get('/api/user/')).body as { id: number };
     const lonelyApp = await createTestApp();
     try {
       const lonelyAdmin = await lonelyApp.adminClient();
@@ -128,9 +121,9 @@ describe('users', () => {
 
   it('deletes a user by id, after which their session ends', async () => {
     const { client, user } = await t.signedInUser();
-    expect((await admin.delete(`/api/user/${user.id}/`)).status).toBe(200);
+    expect((await t.admin.delete(`/api/user/${user.id}/`)).status).toBe(200);
     expect((await client.get('/api/user/')).status).toBe(401);
-    expect((await admin.delete(`/api/user/${user.id}/`)).status).toBe(404);
+    expect((await t.admin.delete(`/api/user/${user.id}/`)).status).toBe(404);
   });
 
   it('lets users delete their own account', async () => {
@@ -233,7 +226,7 @@ describe('users', () => {
         .returning();
       await t.database.db.insert(sprinklerAccess).values({ sprinklerId: pivot!.id, userId: created[1]!.id });
 
-      const page = await admin.get('/api/user/list/', {
+      const page = await t.admin.get('/api/user/list/', {
         query: { search: tag, sort: 'first_name', order: 'asc', page: 1, pageSize: 2 },
       });
       const parsed = UserListResponseSchema.parse(page.body);
@@ -254,7 +247,7 @@ describe('users', () => {
 
       const second = UserListResponseSchema.parse(
         (
-          await admin.get('/api/user/list/', {
+          await t.admin.get('/api/user/list/', {
             query: { search: tag, sort: 'first_name', order: 'desc', page: 2, pageSize: 2 },
           })
         ).body,
@@ -262,23 +255,23 @@ describe('users', () => {
       expect(second.data.map((row) => row.user.first_name)).toEqual(['Adam']);
 
       const excluded = UserListResponseSchema.parse(
-        (await admin.get('/api/user/list/', { query: { search: tag, exclude: pivot!.id } })).body,
+        (await t.admin.get('/api/user/list/', { query: { search: tag, exclude: pivot!.id } })).body,
       );
       expect(excluded.data.map((row) => row.user.first_name).sort()).toEqual(['Bogdan', 'Cecylia']);
 
       const byFullName = UserListResponseSchema.parse(
-        (await admin.get('/api/user/list/', { query: { search: `Adam ${tag}` } })).body,
+        (await t.admin.get('/api/user/list/', { query: { search: `Adam ${tag}` } })).body,
       );
       expect(byFullName.count).toBe(1);
     });
 
     it('treats % and _ in the search as plain characters', async () => {
-      const response = await admin.get('/api/user/list/', { query: { search: '%' } });
+      const response = await t.admin.get('/api/user/list/', { query: { search: '%' } });
       expect(UserListResponseSchema.parse(response.body).count).toBe(0);
     });
 
     it('rejects a page size over 100', async () => {
-      expect((await admin.get('/api/user/list/', { query: { pageSize: 101 } })).status).toBe(400);
+      expect((await t.admin.get('/api/user/list/', { query: { pageSize: 101 } })).status).toBe(400);
     });
   });
 });

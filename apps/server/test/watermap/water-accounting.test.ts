@@ -148,7 +148,7 @@ describe('the water accounting', () => {
       volume: async () => {
         const [row] = await db
           .select({
-            mm: sql<number>`coalesce(sum(${waterCellYears.days}[cardinality(${waterCellYears.days})]), 0)::float8`,
+            mm: sql<number>`coalesce(sum((select sum(water.mm::float8) from unnest(${waterCellYears.mm}) as water(mm))), 0)::float8`,
           })
           .from(waterCellYears)
           .where(eq(waterCellYears.machineId, machineId));

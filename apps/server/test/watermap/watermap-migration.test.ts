@@ -4,6 +4,8 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Queryable } from '../../src/db/client';
+import { runningSumsChanged, runningSumsOfYear, waterPerCell } from '../../src/modules/watermap/watermap.repository';
 import { migrationsBefore, migrationsFolder } from '../support/migrations';
 
 /** A month of daily amounts: mm on the given days of the month (1–31), none on the others. */
@@ -59,7 +61,7 @@ describe('the migrations of the water grid', () => {
     await storeMonth({ x: 3, y: -2, month: '2025-12-01' }, runningSums(month({ 31: 8 })));
     await storeMonth({ x: 0, y: 5, month: '2026-01-01' }, runningSums(month({ 2: 16 })));
 
-    await migrate(db, { migrationsFolder });
+    await migrateUpTo('0035_water_grid_days_and_mm');
 
     const { rows } = await db.execute<{ year: number; x: number; y: number; days: number[] }>(
       sql`select year, x, y, days from water_cell_years order by year, x`,
@@ -83,4 +85,57 @@ describe('the migrations of the water grid', () => {
     const { rows: tables } = await db.execute(sql`select 1 from pg_tables where tablename = 'water_cells'`);
     expect(tables).toHaveLength(0);
   });
+
+  it('turns running sums of every day into the days with water and their mm, for every reader alike', async () => {
+    await migrateUpTo('0035_water_grid_days_and_mm');
+    /** A year row as the grid kept them before: running sums by day of year up to the last written. */
+    const storeYear = (
+      cell: { year: number; x: number; revision: number },
+      amounts: Record<number, number>,
+      last: number,
+    ) => {
+      const sums = Array.from({ length: last }, (_, index) =>
+        Object.entries(amounts).reduce((sum, [day, mm]) => (Number(day) <= index + 1 ? sum + mm : sum), 0),
+      );
+      return db.execute(sql`insert into water_cell_years (machine_id, year, x, y, days, revision)
+        values ('P1', ${cell.year}, ${cell.x}, 0, ${sql.param(sums)}::float8[], ${cell.revision})`);
+    };
+    await storeYear({ year: 2026, x: 1, revision: 3 }, { 91: 1.25, 95: 0.1, 180: 12.3456 }, 180);
+    // The last day written got no water (a round that wet the cell by nothing): its end still tells.
+    await storeYear({ year: 2026, x: 2, revision: 5 }, { 100: 2 }, 130);
+    await storeYear({ year: 2025, x: 1, revision: 1 }, { 365: 4 }, 365);
+
+    await migrate(db, { migrationsFolder });
+
+    const { rows } = await db.execute<{ year: number; x: number; days: number[]; mm: number[]; revision: number }>(
+      sql`select year, x, days, mm, revision::int as revision from water_cell_years order by year, x`,
+    );
+    expect(rows).toEqual([
+      { year: 2025, x: 1, days: [365], mm: [4], revision: 1 },
+      // 4-byte floats, read back in the fewest digits that give the same float.
+      { year: 2026, x: 1, days: [91, 95, 180], mm: [1.25, 0.1, 12.3456], revision: 3 },
+      { year: 2026, x: 2, days: [100, 130], mm: [2, 0], revision: 5 },
+    ]);
+    const handle = db as unknown as Queryable;
+    expect(await waterPerCell(handle, 'P1', { year: 2025, day: 365 }, { year: 2026, day: 94 })).toEqual([
+      { x: 1, y: 0, depth: 4 + 1.25 },
+      { x: 2, y: 0, depth: 0 },
+    ]);
+    const year = await runningSumsOfYear(handle, 'P1', 2026, 95, 200);
+    expect(year.map(({ x, offset, sums }) => ({ x, offset, length: sums.length, last: sums.at(-1) }))).toEqual([
+      { x: 1, offset: 94, length: 87, last: 1.25 + Math.fround(0.1) + Math.fround(12.3456) },
+      { x: 2, offset: 94, length: 37, last: 2 },
+    ]);
+    expect(year[0]!.sums.slice(0, 3)).toEqual([1.25, 1.25 + Math.fround(0.1), 1.25 + Math.fround(0.1)]);
+    const changed = await runningSumsChanged(handle, 'P1', {
+      firstYear: 2026,
+      lastYear: 2026,
+      lowerYear: 2026,
+      lower: 150,
+      sinceRevision: 4,
+    });
+    // The cell's last water before the lower day: its sum through its last day alone.
+    expect(changed).toEqual({ revision: 5, rows: [{ year: 2026, x: 2, y: 0, offset: 130, sums: [2] }] });
+    // Every migration twice over on PGlite: a minute on a busy machine.
+  }, 120_000);
 });

@@ -1,17 +1,13 @@
 import { inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { soilReadings, soilSensors, weatherReadings } from '../../src/modules/weather/weather.table';
-import { type TestApp, createTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 const DAY_MS = 24 * 60 * 60_000;
 const RETENTION_DAYS = 300;
 
 describe("stations' and probes' old readings", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ READINGS_RETENTION_DAYS: String(RETENTION_DAYS) });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ READINGS_RETENTION_DAYS: String(RETENTION_DAYS) });
 
   it('are deleted beyond READINGS_RETENTION_DAYS; newer ones and each sensor’s latest reading stay', async () => {
     const now = Date.now();

@@ -33,12 +33,18 @@ afterEach(() => {
 });
 
 describe('API failures as toasts', () => {
-  it('show each failure in the user language, a wrong login as a warning', async () => {
-    serverAnswers([403, { code: 'invalid_credentials', message: 'Nieprawidłowy email lub hasło' }]);
+  it('show each failure in the user language, a wrong login as a warning, in the order they came', async () => {
+    serverAnswers([403, { code: 'invalid_credentials', message: 'Nieprawidłowy email lub hasło' }], [404, '<html>']);
     await expect(login()).resolves.toBe(false);
-    expect(toastStore.get()).toEqual([
-      expect.objectContaining({ variant: 'warning', title: 'Incorrect email or password' }),
-    ]);
+    await getUser();
+    // The error codes' texts are not on the page yet: they come with the first refusal, and the
+    // failure after it, whose text is there, waits its turn.
+    await vi.waitFor(() =>
+      expect(toastStore.get()).toEqual([
+        expect.objectContaining({ variant: 'warning', title: 'Incorrect email or password' }),
+        expect.objectContaining({ variant: 'error', title: 'Object not found' }),
+      ]),
+    );
   });
 
   it('fall back to the status when the answer has no known error body', async () => {
@@ -46,7 +52,7 @@ describe('API failures as toasts', () => {
     serverAnswers([404, '<html>'], [502, 'bad gateway'], [502, 'bad gateway']);
     await getUser();
     await getUser();
-    expect(toastTitles()).toEqual(['Object not found', 'Server error']);
+    await vi.waitFor(() => expect(toastTitles()).toEqual(['Object not found', 'Server error']));
   });
 
   it('leave a read that got no answer to the no-connection line', async () => {
@@ -59,13 +65,15 @@ describe('API failures as toasts', () => {
   it('say that the user is not logged in when the session cannot be renewed', async () => {
     serverAnswers([401, { code: 'unauthorized', message: 'x' }], [401, { code: 'unauthorized', message: 'x' }]);
     await getUser();
-    expect(toastStore.get()).toEqual([expect.objectContaining({ variant: 'error', title: 'User not logged in' })]);
+    await vi.waitFor(() =>
+      expect(toastStore.get()).toEqual([expect.objectContaining({ variant: 'error', title: 'User not logged in' })]),
+    );
   });
 
   it('say that something went wrong for an answer outside the contract', async () => {
     serverAnswers([200, { email: 42 }]);
     await getUser();
-    expect(toastTitles()).toEqual(['Something went wrong']);
+    await vi.waitFor(() => expect(toastTitles()).toEqual(['Something went wrong']));
   });
 
   it('leave out a failure its caller shows itself', async () => {

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@pivot/contracts';
-import { i18n } from '@/i18n/i18n';
+import { i18n, loadCataloguePart } from '@/i18n/i18n';
 import { type ApiFailure, onApiFailure } from '@/lib/api-client';
 import { type ToastInput, showToast } from '@/ui/toast/toast-store';
 
@@ -23,15 +23,20 @@ function genericError(status: number | null): GenericError {
   return 'unknown';
 }
 
-/** The one place where API failures become words in the user's language. */
-function errorToast(failure: ApiFailure): ToastInput {
+/**
+ * The one place where API failures become words in the user's language. A known error code's
+ * texts are a part of the catalogue fetched with the first of them; a part that cannot be fetched
+ * (the connection went meanwhile) leaves the generic text of the status, which every page has.
+ */
+async function errorToast(failure: ApiFailure): Promise<ToastInput> {
   const t = i18n.t;
   const code = failure.error?.code;
-  if (code) {
+  if (code) await loadCataloguePart('errorCodes').catch(() => undefined);
+  if (code && i18n.exists(`errorCodes.${code}.title`)) {
     return {
       variant: WARNING_CODES.has(code) ? 'warning' : 'error',
-      title: t(`errors.code.${code}.title`),
-      message: t(`errors.code.${code}.message`),
+      title: t(`errorCodes.${code}.title`),
+      message: t(`errorCodes.${code}.message`),
     };
   }
   const generic = genericError(failure.status);
@@ -47,5 +52,9 @@ function errorToast(failure: ApiFailure): ToastInput {
  * at start, before the first call; returns the function that stops it.
  */
 export function showApiFailuresAsToasts(): () => void {
-  return onApiFailure((failure) => showToast(errorToast(failure)));
+  // In the order the failures came, whichever waits for the codes' texts.
+  let shown = Promise.resolve();
+  return onApiFailure((failure) => {
+    shown = shown.then(async () => void showToast(await errorToast(failure)));
+  });
 }

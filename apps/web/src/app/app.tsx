@@ -11,7 +11,7 @@ import { AppRoutes } from './routes';
  * signed in. The pages for signing in do not wait for it: the login form paints at once, and a
  * user whose session comes back is taken on from there as when signed in already.
  */
-function SessionGate() {
+export function SessionGate() {
   const session = useSession();
   const { pathname } = useLocation();
   return session.status === 'unknown' && !isSessionFreePath(pathname) ? <RainLoader /> : <AppRoutes />;

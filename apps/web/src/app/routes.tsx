@@ -21,17 +21,40 @@ function withShownMark(Screen: ComponentType): ComponentType {
   };
 }
 
+type ScreenModule = { default: ComponentType };
+
 /**
  * A screen whose code is a chunk of its own, fetched when first shown, or earlier by preload(),
  * with the parts of the catalogue its texts are in beside the base (both arrive before it shows).
+ * A screen whose code has come before its first render renders at once, without suspending: the
+ * page prerendered at build time (app/prerender.tsx) is replaced by the same screen, never by
+ * the loader for a moment.
  */
 function screen(load: () => Promise<ComponentType>, parts: readonly CataloguePart[] = []): Screen {
-  let loading: Promise<{ default: ComponentType }> | undefined;
+  let loading: Promise<ScreenModule> | undefined;
+  let loaded: ScreenModule | undefined;
   const preload = () =>
-    (loading ??= Promise.all([load(), ...parts.map((part) => loadCataloguePart(part))]).then(([Component]) => ({
-      default: withShownMark(Component),
-    })));
-  return Object.assign(lazy(preload), { preload });
+    (loading ??= Promise.all([load(), ...parts.map((part) => loadCataloguePart(part))]).then(([Component]) => {
+      loaded = { default: withShownMark(Component) };
+      return loaded;
+    }));
+  return Object.assign(
+    lazy(() => (loaded ? alreadyLoaded(loaded) : preload())),
+    { preload },
+  );
+}
+
+/**
+ * React's lazy only calls `then` on what its loader returns (its type asks for a Promise): a
+ * thenable that calls back at once makes the screen resolve within the render.
+ */
+function alreadyLoaded(module: ScreenModule): Promise<ScreenModule> {
+  const thenable: PromiseLike<ScreenModule> = {
+    then<Result>(onLoaded?: ((value: ScreenModule) => Result | PromiseLike<Result>) | null) {
+      return Promise.resolve(onLoaded ? onLoaded(module) : (module as Result));
+    },
+  };
+  return thenable as Promise<ScreenModule>;
 }
 
 /** A screen whose texts are in the `machines` part of the catalogue, and in the other parts given. */
@@ -44,8 +67,12 @@ const machineScreen = (load: () => Promise<ComponentType>, parts: readonly Catal
  */
 const signedInScreen = (load: () => Promise<ComponentType>) => screen(load, ['signedIn']);
 
-/** An administration screen: its texts, the programs' and the alerts' (shown there too). */
-const adminScreen = (load: () => Promise<ComponentType>) => machineScreen(load, ['admin', 'programs', 'signedIn']);
+/**
+ * An administration screen: its texts, the programs' and the alerts' (shown there too), and the
+ * API's error codes' (a refused registration or webhook is named in its own place).
+ */
+const adminScreen = (load: () => Promise<ComponentType>) =>
+  machineScreen(load, ['admin', 'programs', 'signedIn', 'errorCodes']);
 
 const PUBLIC_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.login.pattern, screen(async () => (await import('./routes/login')).LoginRoute)],
@@ -55,7 +82,11 @@ const PUBLIC_SCREENS: readonly (readonly [string, Screen])[] = [
 ];
 const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.home.pattern, signedInScreen(async () => (await import('./routes/home')).HomeRoute)],
-  [paths.account.pattern, signedInScreen(async () => (await import('./routes/account')).AccountRoute)],
+  // Its webhooks card names a refused webhook in its own place.
+  [
+    paths.account.pattern,
+    screen(async () => (await import('./routes/account')).AccountRoute, ['signedIn', 'errorCodes']),
+  ],
   [paths.activity.pattern, signedInScreen(async () => (await import('./routes/activity')).ActivityRoute)],
   [paths.adminUsers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminUsersRoute)],
   [paths.adminSprinklers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminSprinklersRoute)],
@@ -82,19 +113,24 @@ const SCREEN_DATA: readonly (readonly [string, () => Promise<ScreenData>])[] = [
   [paths.sprinkler.pattern, async () => (await import('./routes/sprinkler-data')).prefetchSprinklerPage],
 ];
 
-/** How long a signed-in screen's code waits for the session's call to leave first, ms. */
-const SESSION_HEAD_START_MS = 50;
+/**
+ * How long a signed-in screen's code waits for the session's call to leave first, ms. The call
+ * leaves once the refresh lock is granted, which a busy phone's main thread takes a few hundred
+ * milliseconds to get to: at 50 ms the screen's files went first there (docs/benchmarks.md).
+ */
+const SESSION_HEAD_START_MS = 300;
 
 /**
  * Starts fetching the code of the screen at an address, and the first data it shows, so that
- * they arrive while the app starts.
+ * they arrive while the app starts. For a screen shown without a session (the login pages, the
+ * not-found page) it resolves once the screen's code has come.
  */
 export async function preloadScreen(pathname: string, search: string): Promise<void> {
   const { path } = splitLocale(pathname);
   const found = [...PUBLIC_SCREENS, ...SIGNED_IN_SCREENS].find(([pattern]) => matchPath(`/${pattern}`, path));
   const screenCode = found?.[1] ?? NotFoundRoute;
   if (!found || !SIGNED_IN_SCREENS.includes(found)) {
-    void screenCode.preload();
+    await screenCode.preload();
     return;
   }
   // A signed-in screen paints once the session is back, so the session's call leaves before the

@@ -26,6 +26,7 @@ describe('locale paths', () => {
 
   it('know the pages where an expired session does not send anyone to the login page', () => {
     expect(isSessionFreePath('/login')).toBe(true);
+    expect(isSessionFreePath('/en/forgot')).toBe(true);
     expect(isSessionFreePath('/en/activation/1/x')).toBe(true);
     expect(isSessionFreePath('/set-password/1/x')).toBe(true);
     expect(isSessionFreePath('/dashboard/account')).toBe(false);

@@ -59,10 +59,18 @@ export function splitLocale(pathname: string): { locale: Locale; path: string } 
   return { locale: DEFAULT_LOCALE, path: pathname };
 }
 
-/** Pages where an expired session is expected: a 401 there does not send the user to the login page. */
+/**
+ * Pages where an expired session is expected: a 401 there does not send the user to the login
+ * page, and they paint without waiting for the session (the login pages' HTML is rendered at build time).
+ */
 export function isSessionFreePath(pathname: string): boolean {
   const { path } = splitLocale(pathname);
-  return path === paths.login.link() || path.startsWith('/activation/') || path.startsWith('/set-password/');
+  return (
+    path === paths.login.link() ||
+    path === paths.forgot.link() ||
+    path.startsWith('/activation/') ||
+    path.startsWith('/set-password/')
+  );
 }
 
 /**

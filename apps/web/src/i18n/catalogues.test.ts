@@ -1,17 +1,19 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ERROR_STATUS, LOG_EVENT_PARAMS, LOG_EVENT_TYPES, PASSWORD_RULES } from '@pivot/contracts';
+import { ERROR_STATUS, LOG_EVENT_PARAMS, LOG_EVENT_TYPES, MACHINE_STATE_WORDS, PASSWORD_RULES } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from '@/config/locales';
 import enAdmin from './locales/en.admin.json';
 import enAdvice from './locales/en.advice.json';
+import enErrorCodes from './locales/en.error-codes.json';
 import enBase from './locales/en.json';
 import enMachines from './locales/en.machines.json';
 import enPrograms from './locales/en.programs.json';
 import enSignedIn from './locales/en.signed-in.json';
 import plAdmin from './locales/pl.admin.json';
 import plAdvice from './locales/pl.advice.json';
+import plErrorCodes from './locales/pl.error-codes.json';
 import plBase from './locales/pl.json';
 import plMachines from './locales/pl.machines.json';
 import plPrograms from './locales/pl.programs.json';
@@ -19,11 +21,27 @@ import plSignedIn from './locales/pl.signed-in.json';
 
 type Catalogue = Record<string, unknown>;
 const parts: Record<string, Catalogue[]> = {
-  en: [enBase, enSignedIn, enMachines, enPrograms, enAdvice, enAdmin],
-  pl: [plBase, plSignedIn, plMachines, plPrograms, plAdvice, plAdmin],
+  en: [enBase, enSignedIn, enMachines, enPrograms, enAdvice, enAdmin, enErrorCodes],
+  pl: [plBase, plSignedIn, plMachines, plPrograms, plAdvice, plAdmin, plErrorCodes],
 };
-const en: Catalogue = { ...enBase, ...enSignedIn, ...enMachines, ...enPrograms, ...enAdvice, ...enAdmin };
-const pl: Catalogue = { ...plBase, ...plSignedIn, ...plMachines, ...plPrograms, ...plAdvice, ...plAdmin };
+const en: Catalogue = {
+  ...enBase,
+  ...enSignedIn,
+  ...enMachines,
+  ...enPrograms,
+  ...enAdvice,
+  ...enAdmin,
+  ...enErrorCodes,
+};
+const pl: Catalogue = {
+  ...plBase,
+  ...plSignedIn,
+  ...plMachines,
+  ...plPrograms,
+  ...plAdvice,
+  ...plAdmin,
+  ...plErrorCodes,
+};
 const catalogues: Record<string, Catalogue> = { en, pl };
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 
@@ -109,8 +127,8 @@ describe('the translation catalogues', () => {
     for (const catalogue of Object.values(catalogues)) {
       const keys = leaves(catalogue);
       for (const code of Object.keys(ERROR_STATUS)) {
-        expect(keys.has(`errors.code.${code}.title`), code).toBe(true);
-        expect(keys.has(`errors.code.${code}.message`), code).toBe(true);
+        expect(keys.has(`errorCodes.${code}.title`), code).toBe(true);
+        expect(keys.has(`errorCodes.${code}.message`), code).toBe(true);
       }
     }
   });
@@ -123,6 +141,14 @@ describe('the translation catalogues', () => {
         const subtitle = keys.get(`activity.events.${type}.subtitle`) ?? '';
         expect(placeholders(subtitle), type).toEqual([...LOG_EVENT_PARAMS[type]].sort());
       }
+    }
+  });
+
+  it("word a machine's state as the server's search of the machines list reads it", () => {
+    for (const [locale, catalogue] of Object.entries(catalogues)) {
+      const { status, offline, wasDoing } = (catalogue as { sprinklers: Record<string, unknown> }).sprinklers;
+      const words = MACHINE_STATE_WORDS[locale as keyof typeof MACHINE_STATE_WORDS];
+      expect({ status, offline, wasDoing }, locale).toMatchObject(words);
     }
   });
 

@@ -12,9 +12,11 @@ type Catalogue = Record<string, unknown>;
  * screens), `machines` for every machine screen (the list's and the machine's texts),
  * `programs` for the screens and panels that show or edit a machine's programs, `advice` for the
  * machine page's advice and crop seasons cards, `admin` for the administration screens (each
- * fetched with the code that shows it).
+ * fetched with the code that shows it), `errorCodes` for the API's error codes, which a page
+ * needs only once a call is refused (app/api-failure-toasts.ts) or with the screens and cards
+ * that name a refusal in their own place: most first visits never need them.
  */
-export type CataloguePart = 'base' | 'signedIn' | 'machines' | 'programs' | 'advice' | 'admin';
+export type CataloguePart = 'base' | 'signedIn' | 'machines' | 'programs' | 'advice' | 'admin' | 'errorCodes';
 
 const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: Catalogue }>>> = {
   pl: {
@@ -24,6 +26,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     programs: () => import('./locales/pl.programs.json'),
     advice: () => import('./locales/pl.advice.json'),
     admin: () => import('./locales/pl.admin.json'),
+    errorCodes: () => import('./locales/pl.error-codes.json'),
   },
   en: {
     base: () => import('./locales/en.json'),
@@ -32,6 +35,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     programs: () => import('./locales/en.programs.json'),
     advice: () => import('./locales/en.advice.json'),
     admin: () => import('./locales/en.admin.json'),
+    errorCodes: () => import('./locales/en.error-codes.json'),
   },
 };
 

@@ -2,6 +2,7 @@ import 'i18next';
 import type en from './locales/en.json';
 import type enAdmin from './locales/en.admin.json';
 import type enAdvice from './locales/en.advice.json';
+import type enErrorCodes from './locales/en.error-codes.json';
 import type enMachines from './locales/en.machines.json';
 import type enPrograms from './locales/en.programs.json';
 import type enSignedIn from './locales/en.signed-in.json';
@@ -16,7 +17,8 @@ declare module 'i18next' {
         typeof enMachines &
         typeof enPrograms &
         typeof enAdvice &
-        typeof enAdmin;
+        typeof enAdmin &
+        typeof enErrorCodes;
     };
     strictKeyChecks: true;
     strictInterpolationChecks: true;

@@ -74,3 +74,28 @@ describe('a depth at 100 % in words', () => {
     ).toBe('Machine Field A: the depth at 100 % is learned from its reports again');
   });
 });
+
+describe('a farm record in words', () => {
+  beforeEach(async () => {
+    await loadCataloguePart('signedIn');
+    await activateLocale('pl');
+  });
+
+  it("names a farm record's kind, its day in the app's date style and its values with the locale's decimal separator", async () => {
+    const record = { record: '05.06.2026 · 3.5 mm · Kukurydza', machine: 'Pole A' };
+    expect(logEventText(i18n.t, 'pl', 'sprinkler_record_added', record, 'rain_gauge')).toEqual({
+      title: 'Dodano pomiar własny',
+      subtitle: 'Deszczomierz 05.06.2026 · 3,5 mm · Kukurydza na maszynie Pole A',
+    });
+    await activateLocale('en');
+    expect(
+      logEventText(
+        i18n.t,
+        'en',
+        'sprinkler_record_removed',
+        { record: '07.06.2026 · SOIL-1 · 22.5 %', machine: 'Field A' },
+        'probe',
+      ),
+    ).toEqual({ title: 'Record removed', subtitle: 'Probe reading 07/06/2026 · SOIL-1 · 22.5 % on machine Field A' });
+  });
+});

@@ -1,6 +1,8 @@
 import type { LogEventType } from '@pivot/contracts';
 import type { TFunction } from 'i18next';
+import { DEFAULT_LOCALE, isLocale } from '@/config/locales';
 import { numberFormat } from './number-format';
+import { dateTimeFormat } from './use-date-time-format';
 
 const MOTIONS = ['front', 'back', 'stop'] as const;
 const isMotion = (value: string): value is (typeof MOTIONS)[number] => (MOTIONS as readonly string[]).includes(value);
@@ -38,6 +40,7 @@ export function logEventText(
   const detail = readableDetail(t, language, (params.detail ?? '').trim());
   const motion = params.motion ?? '';
   const depth = params.depth ?? '';
+  const record = params.record ?? '';
   const values = {
     ...params,
     detail,
@@ -46,6 +49,14 @@ export function logEventText(
     depth: /^\d+(?:\.\d+)?$/.test(depth)
       ? numberFormat(language, { maximumFractionDigits: 2 }).format(Number(depth))
       : depth,
+    // A farm record is recorded as "05.06.2026 · 3.5 mm": the app's date style and the page's decimal separator.
+    record: record
+      .replace(/^(\d{2})\.(\d{2})\.(\d{4})/, (_, day: string, month: string, year: string) =>
+        dateTimeFormat(isLocale(language) ? language : DEFAULT_LOCALE).day(`${year}-${month}-${day}`),
+      )
+      .replace(/\b\d+\.\d+(?= (?:mm|%))/g, (value) =>
+        numberFormat(language, { maximumFractionDigits: 2 }).format(Number(value)),
+      ),
   };
   // An alarm without a reason reads "reports an alarm", not "reports an alarm: ".
   const subtitle =

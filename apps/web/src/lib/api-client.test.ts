@@ -1,8 +1,9 @@
-import { UserSchema } from '@pivot/contracts';
+import { UserSchema, devicesEndpoints, logsEndpoints, webhooksEndpoints } from '@pivot/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type ApiFailure,
   apiCall,
+  callEndpoint,
   onApiFailure,
   onServerChange,
   onSessionExpired,
@@ -176,5 +177,28 @@ describe('the API client', () => {
     answers = [json(200, { ...user, email: 42 })];
     await expect(getUser()).resolves.toBe(false);
     expect(failures).toEqual([{ status: null, error: null, body: { ...user, email: 42 } }]);
+  });
+
+  it("calls a declared endpoint at its path, parameters filled in and encoded, and reads its answer with the declaration's schema", async () => {
+    const secret = { device: { machineId: 'PIVOT 7' }, secret: 's' };
+    answers = [json(200, { count: 0, data: [] }), json(200, secret)];
+    await expect(callEndpoint(logsEndpoints.list, { query: { type: 'unread', pageSize: 1 } })).resolves.toEqual({
+      count: 0,
+      data: [],
+    });
+    // The answer is parsed with the declared schema: this one is not a device's secret answer.
+    await expect(callEndpoint(devicesEndpoints.replaceSecret, { params: { machineId: 'PIVOT 7' } })).resolves.toBe(
+      false,
+    );
+    expect(calls.map(({ url, method }) => `${method} ${url}`)).toEqual([
+      'GET /api/logs/?type=unread&pageSize=1',
+      'POST /api/device/PIVOT%207/secret/',
+    ]);
+  });
+
+  it('reads the empty answer of a 204 as the null its declaration says', async () => {
+    answers = [() => new Response(null, { status: 204 })];
+    await expect(callEndpoint(webhooksEndpoints.admin.remove, { params: { id: 12 } })).resolves.toBeNull();
+    expect(calls[0]).toMatchObject({ url: '/api/admin/webhooks/12/', method: 'DELETE' });
   });
 });

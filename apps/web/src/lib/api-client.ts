@@ -1,4 +1,13 @@
-import type { ErrorCode } from '@pivot/contracts';
+import {
+  type AnyEndpoint,
+  type EndpointAnswer,
+  type EndpointBodyInput,
+  type EndpointParams,
+  type EndpointQuery,
+  type EndpointQueryInput,
+  type ErrorCode,
+  endpointPath,
+} from '@pivot/contracts';
 import type { ZodType } from 'zod';
 import { env } from '@/config/env';
 import { isLocale } from '@/config/locales';
@@ -237,7 +246,8 @@ export async function apiRequest<Response>(request: ApiRequest<Response>): Promi
   if (response && !SAFE_METHODS.has(request.method)) serverChange.emit(request.path);
   let failure: ApiFailure;
   if (response?.ok) {
-    const body: unknown = await response.json().catch(() => undefined);
+    // A 204 has no body: the contracts read it as null (NoContentSchema).
+    const body: unknown = response.status === 204 ? null : await response.json().catch(() => undefined);
     const parsed = request.response.safeParse(body);
     if (parsed.success) return { ok: true, data: parsed.data };
     // An answer outside the contract is a fault of the server: say "something went wrong".
@@ -255,6 +265,55 @@ export async function apiRequest<Response>(request: ApiRequest<Response>): Promi
 export async function apiCall<Response>(request: ApiRequest<Response>): Promise<Response | false> {
   const result = await apiRequest(request);
   return result.ok ? result.data : false;
+}
+
+/** An endpoint whose answer is JSON, read with its schema. */
+type JsonEndpoint = AnyEndpoint & { answer: ZodType };
+
+/** What a call of an endpoint gives: the path's parameters (if the path takes some), its query, its body. */
+export type EndpointInput<E extends AnyEndpoint> = ([NonNullable<E['params']>] extends [never]
+  ? { params?: undefined }
+  : { params: EndpointParams<E> }) &
+  ([NonNullable<E['body']>] extends [never] ? { body?: undefined } : { body: EndpointBodyInput<E> }) & {
+    /** As written, or as its schema parses it (an id as a number): each value goes into the URL as text. */
+    query?: EndpointQueryInput<E> | EndpointQuery<E>;
+  } & Pick<ApiRequest<unknown>, 'handlesFailure' | 'signal'>;
+
+/** An endpoint's path below the API base, its parameters filled in (if it takes some): for a stream or a download. */
+export function pathOf<E extends AnyEndpoint>(
+  endpoint: E,
+  ...[params]: [NonNullable<E['params']>] extends [never] ? [] : [EndpointParams<E>]
+): string {
+  return endpointPath(endpoint.path, params as Record<string, string | number> | undefined);
+}
+
+/** The request a declared endpoint makes: its method, its path filled in, its answer's schema. */
+function endpointRequest<E extends JsonEndpoint>(endpoint: E, input: EndpointInput<E>): ApiRequest<EndpointAnswer<E>> {
+  return {
+    method: endpoint.method,
+    path: endpointPath(endpoint.path, input.params as Record<string, string | number> | undefined),
+    query: input.query as ApiRequest<unknown>['query'],
+    body: input.body,
+    response: endpoint.answer as ZodType<EndpointAnswer<E>>,
+    handlesFailure: input.handlesFailure,
+    signal: input.signal,
+  };
+}
+
+/** apiRequest of an endpoint declared in the contracts. */
+export function requestEndpoint<E extends JsonEndpoint>(
+  endpoint: E,
+  input: EndpointInput<E>,
+): Promise<ApiResult<EndpointAnswer<E>>> {
+  return apiRequest(endpointRequest(endpoint, input));
+}
+
+/** apiCall of an endpoint declared in the contracts: its answer, or false once the failure has been shown. */
+export function callEndpoint<E extends JsonEndpoint>(
+  endpoint: E,
+  input: EndpointInput<E>,
+): Promise<EndpointAnswer<E> | false> {
+  return apiCall(endpointRequest(endpoint, input));
 }
 
 export type StreamEnd = { opened: true } | { opened: false; failure: ApiFailure };

@@ -33,6 +33,8 @@ function resolve(state: ColorModeState): ColorModeSnapshot {
 
 const store = createStore<ColorModeSnapshot>(
   resolve({ preference: readPreference(), systemMode: darkQuery.matches ? 'dark' : 'light', forced: null }),
+  // What the build's prerendering saw: nothing stored, a light system.
+  resolve({ preference: 'system', systemMode: 'light', forced: null }),
 );
 
 function apply({ mode }: ColorModeSnapshot): void {

@@ -1,5 +1,10 @@
-import { MessageResponseSchema, PasswordErrorSchema } from '@pivot/contracts';
-import { type ApiFailure, type ApiRequest, apiRequest } from './api-client';
+import {
+  type EndpointBodyInput,
+  PasswordErrorSchema,
+  type sessionEndpoints,
+  type usersEndpoints,
+} from '@pivot/contracts';
+import { type ApiFailure, requestEndpoint } from './api-client';
 
 export type PasswordFieldErrors = {
   oldPassword?: string[];
@@ -16,6 +21,9 @@ export function passwordFieldErrors(failure: ApiFailure): PasswordFieldErrors | 
   return { oldPassword, newPassword, repeatNewPassword };
 }
 
+/** The calls that set a password: activation or reset from a link, and a change. */
+type PasswordEndpoint = typeof sessionEndpoints.setPassword | typeof usersEndpoints.changePassword;
+
 export type PasswordCallOutcome = { ok: true } | { ok: false; fieldErrors: PasswordFieldErrors | null };
 
 /**
@@ -23,11 +31,11 @@ export type PasswordCallOutcome = { ok: true } | { ok: false; fieldErrors: Passw
  * to the form (docs/product.md#errors) instead of a toast; any other failure shows its toast as usual.
  */
 export async function sendPasswordCall(
-  request: Omit<ApiRequest<unknown>, 'response' | 'handlesFailure'>,
+  endpoint: PasswordEndpoint,
+  body: EndpointBodyInput<PasswordEndpoint>,
 ): Promise<PasswordCallOutcome> {
-  const result = await apiRequest({
-    ...request,
-    response: MessageResponseSchema,
+  const result = await requestEndpoint(endpoint, {
+    body,
     handlesFailure: (failure) => passwordFieldErrors(failure) !== null,
   });
   return result.ok ? { ok: true } : { ok: false, fieldErrors: passwordFieldErrors(result.failure) };

@@ -1,4 +1,4 @@
-import { apiCall, refreshAccessToken } from './api-client';
+import { callEndpoint, refreshAccessToken } from './api-client';
 import { loadSessionSchemas } from './load-session-schemas';
 import { session } from './session';
 
@@ -15,9 +15,7 @@ let restoring: Restoring | null = null;
 
 async function restore(refreshed: Promise<string | null>): Promise<void> {
   const token = await refreshed;
-  const user = token
-    ? await apiCall({ method: 'GET', path: '/user/', response: (await loadSessionSchemas()).UserSchema })
-    : false;
+  const user = token ? await callEndpoint((await loadSessionSchemas()).profileEndpoint, {}) : false;
   if (token && user) session.signIn(user, token);
   else session.signOut();
 }

@@ -22,6 +22,17 @@ export type TableQuery = {
   sort?: string;
   order?: SortOrder;
   search?: string;
+  /** The filter's chosen option; none while it shows every row. */
+  filter?: string;
+};
+
+/** A choice of which rows to show (a machine's state: moving, stopped, offline), beside the search. */
+export type TableFilter = {
+  /** Names the choice ("Status"). */
+  label: string;
+  /** What the choice of every row says ("All states"). */
+  allLabel: string;
+  options: readonly { value: string; label: string }[];
 };
 
 export type TablePage<Row> = { count: number; data: Row[] };
@@ -46,6 +57,8 @@ export type DataTableProps<Row> = {
   emptyMessage?: string;
   /** Asks the server again every so many ms, for values that change while the table is open. */
   refetchInterval?: number;
+  /** Shows a choice of which rows to show; the server filters by the option's value. */
+  filter?: TableFilter;
 };
 
 const DEFAULT_PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -68,19 +81,28 @@ export function DataTable<Row>({
   pageSizes = DEFAULT_PAGE_SIZES,
   emptyMessage,
   refetchInterval,
+  filter,
 }: DataTableProps<Row>) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(pageSizes[0] ?? DEFAULT_PAGE_SIZES[0]);
   const [sort, setSort] = useState(initialSort);
   const [searchText, setSearchText] = useState('');
+  const [filterValue, setFilterValue] = useState('');
   // Typing in the search box asks the server once the user pauses, not on every key.
   const search = useDebouncedValue(searchText.trim(), SEARCH_DELAY_MS);
   const pageSizeId = useId();
   const sortId = useId();
+  const filterId = useId();
   const sortable = columns.filter((column) => column.sortable);
 
-  const query: TableQuery = { page, pageSize, ...sort, ...(search ? { search } : {}) };
+  const query: TableQuery = {
+    page,
+    pageSize,
+    ...sort,
+    ...(search ? { search } : {}),
+    ...(filterValue ? { filter: filterValue } : {}),
+  };
   const result = useQuery({
     queryKey: [...queryKey, query],
     queryFn: () => queryFn(query),
@@ -109,24 +131,55 @@ export function DataTable<Row>({
   else if (!tablePage) status = t('table.failed');
   else if (tablePage.data.length === 0)
     // "No machine yet" would mislead when there are some and only the search found none.
-    status = search ? t('table.noMatches', { search }) : (emptyMessage ?? t('table.empty'));
+    status = search
+      ? t('table.noMatches', { search })
+      : filterValue
+        ? t('table.noneChosen')
+        : (emptyMessage ?? t('table.empty'));
 
   return (
     <div className="flex flex-col gap-3">
-      {searchable && (
-        <div className="relative max-w-sm">
-          <SearchIcon className="pointer-events-none absolute top-2.5 left-3 size-5 text-ink-muted" />
-          <input
-            type="search"
-            aria-label={searchLabel ?? t('table.search')}
-            placeholder={searchLabel ?? t('table.search')}
-            value={searchText}
-            onChange={(event) => {
-              setSearchText(event.target.value);
-              setPage(1);
-            }}
-            className="h-10 w-full rounded-md border border-line bg-surface pr-3 pl-10 text-ink placeholder:text-ink-muted"
-          />
+      {(searchable || filter) && (
+        <div className="flex flex-wrap items-center gap-3">
+          {searchable && (
+            <div className="relative w-full max-w-sm">
+              <SearchIcon className="pointer-events-none absolute top-2.5 left-3 size-5 text-ink-muted" />
+              <input
+                type="search"
+                aria-label={searchLabel ?? t('table.search')}
+                placeholder={searchLabel ?? t('table.search')}
+                value={searchText}
+                onChange={(event) => {
+                  setSearchText(event.target.value);
+                  setPage(1);
+                }}
+                className="h-10 w-full rounded-md border border-line bg-surface pr-3 pl-10 text-ink placeholder:text-ink-muted"
+              />
+            </div>
+          )}
+          {filter && (
+            <div className="flex items-center gap-2 text-sm">
+              <label htmlFor={filterId} className="text-ink-muted">
+                {filter.label}
+              </label>
+              <select
+                id={filterId}
+                value={filterValue}
+                onChange={(event) => {
+                  setFilterValue(event.target.value);
+                  setPage(1);
+                }}
+                className="h-10 rounded-md border border-line bg-surface px-2 text-ink"
+              >
+                <option value="">{filter.allLabel}</option>
+                {filter.options.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
         </div>
       )}
 

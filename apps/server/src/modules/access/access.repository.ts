@@ -1,5 +1,5 @@
 import type { AccessLevel } from '@pivot/contracts';
-import { type Placeholder, and, eq, inArray, sql } from 'drizzle-orm';
+import { type Placeholder, and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { sprinklerAccess } from './access.table';
 
@@ -50,6 +50,15 @@ export function machineIdsGrantedTo(db: Queryable, userId: number | Placeholder,
     .select({ sprinklerId: sprinklerAccess.sprinklerId })
     .from(sprinklerAccess)
     .where(and(eq(sprinklerAccess.userId, userId), level && eq(sprinklerAccess.level, level)));
+}
+
+/**
+ * How many machines are granted to the user: their grants counted on the user's index, never the
+ * fleet's rows (a grant's machine always exists: its row's removal removes the grant).
+ */
+export async function countMachinesGrantedTo(db: Queryable, userId: number): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(sprinklerAccess).where(eq(sprinklerAccess.userId, userId));
+  return row?.total ?? 0;
 }
 
 /** The users granted a machine, as a subquery of their ids to filter other queries with. */

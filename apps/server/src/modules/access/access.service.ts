@@ -2,6 +2,7 @@ import type { AccessLevel } from '@pivot/contracts';
 import type { Placeholder } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import {
+  countMachinesGrantedTo,
   grantAccess,
   grantedLevel,
   grantsOf,
@@ -38,6 +39,11 @@ export class AccessService {
    */
   machineIdsOf(db: Queryable, userId: number | Placeholder, level?: AccessLevel) {
     return machineIdsGrantedTo(db, userId, level);
+  }
+
+  /** How many machines the user is granted, counted on their own grants. */
+  machineCountOf(db: Queryable, userId: number): Promise<number> {
+    return countMachinesGrantedTo(db, userId);
   }
 
   /** A subquery of the ids of the users granted the machine, for `inArray` in another module's query. */

@@ -1,33 +1,19 @@
-import { ApplicationDepthBodySchema, ApplicationDepthSchema, IdParamsSchema } from '@pivot/contracts';
+import { adviceEndpoints } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { endpointRoute } from '../../http/endpoint-route';
 import { clientInfo, signedIn } from '../../http/request-context';
 import type { ApplicationDepthService } from './application-depth.service';
-
-const tags = ['advice'];
 
 export const applicationDepthRoutes: FastifyPluginAsyncZod<{ applicationDepth: ApplicationDepthService }> = async (
   app,
   { applicationDepth },
 ) => {
-  app.get(
-    '/sprinkler/:id/application-depth/',
-    { schema: { tags, params: IdParamsSchema, response: { 200: ApplicationDepthSchema } } },
-    async (request) => applicationDepth.get(signedIn(request).user, request.params.id),
+  endpointRoute(app, adviceEndpoints.applicationDepth, {}, async (request) =>
+    applicationDepth.get(signedIn(request).user, request.params.id),
   );
 
   // A machine's setting, as its other settings: administrators only.
-  app.patch(
-    '/sprinkler/:id/application-depth/',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        params: IdParamsSchema,
-        body: ApplicationDepthBodySchema,
-        response: { 200: ApplicationDepthSchema },
-      },
-    },
-    async (request) =>
-      applicationDepth.set(signedIn(request).user, request.params.id, request.body, clientInfo(request)),
+  endpointRoute(app, adviceEndpoints.setApplicationDepth, { access: 'admin' }, async (request) =>
+    applicationDepth.set(signedIn(request).user, request.params.id, request.body, clientInfo(request)),
   );
 };

@@ -4,12 +4,17 @@ import type { Database } from '../../db/client';
 import type { ClientInfo, SignedInUser } from '../../http/request-context';
 import type { LogsService } from '../logs';
 import { type SprinklerRow, type SprinklersService, loggedMachine } from '../sprinklers';
-import type { StoredReports } from '../telemetry-packing';
-import { learnDepthAtFullSpeed } from './application-depth';
+import type { StoredReports } from '../telemetry';
+import { type LearnedPace, NO_PACE_SUMS, paceFromSums, paceSums } from './application-depth';
 import { applicationDepths } from './application-depth.table';
 
-/** The reports a machine's depth at 100 % is learned from: the last days'. */
+/** The reports a machine's depth at 100 % is learned from: those of its last days of watering. */
 const LEARNING_DAYS = 3;
+/**
+ * How far back the learning looks for them: a pivot may stand for weeks of rain between two
+ * passes, or all winter, and its depth at 100 % is a property of the machine, not of the season.
+ */
+const LEARNING_LOOKBACK_DAYS = 366;
 /** A learned depth is kept this long per machine before it is learned again. */
 const LEARNED_FOR_MS = 60 * 60_000;
 /**
@@ -29,7 +34,7 @@ export type ApplicationDepthServiceDeps = {
 
 /** A machine's depth at 100 % (docs/advice.md, "The percent timer"): an administrator's setting, or learned from its reports. */
 export class ApplicationDepthService {
-  private readonly learned = new Map<string, { at: number; depth: number | null; pairs: number }>();
+  private readonly learned = new Map<string, LearnedPace & { at: number }>();
 
   constructor(private readonly deps: ApplicationDepthServiceDeps) {}
 
@@ -40,6 +45,19 @@ export class ApplicationDepthService {
     const learned = await this.learn(sprinkler.internalId);
     const setting = row?.depthAtFullSpeed ?? null;
     return { setting, learned: learned.depth, learnedFrom: learned.pairs, depthAtFullSpeed: setting ?? learned.depth };
+  }
+
+  /**
+   * What a program from the advice times the arm by: the depth at 100 % the advice uses and the
+   * hours a circle takes at 100 %, learned from the reports (an administrator sets only the depth).
+   */
+  async pace(
+    sprinkler: Pick<SprinklerRow, 'id' | 'internalId'>,
+  ): Promise<{ depthAtFullSpeed: number | null; hoursPerCircle: number | null }> {
+    // One after the other: `of` learns (or reads what is kept), and the second look finds it kept.
+    const { depthAtFullSpeed } = await this.of(sprinkler);
+    const { hoursPerCircle } = await this.learn(sprinkler.internalId);
+    return { depthAtFullSpeed, hoursPerCircle };
   }
 
   async get(actor: SignedInUser, sprinklerId: number): Promise<ApplicationDepth> {
@@ -81,13 +99,31 @@ export class ApplicationDepthService {
     return this.of(sprinkler);
   }
 
-  private async learn(machineId: string): Promise<{ depth: number | null; pairs: number }> {
+  private async learn(machineId: string): Promise<LearnedPace> {
     const now = (this.deps.now ?? Date.now)();
     const kept = this.learned.get(machineId);
     if (kept && now - kept.at < (kept.depth === null ? UNLEARNED_FOR_MS : LEARNED_FOR_MS)) return kept;
-    const reports = await this.deps.reports.during(machineId, new Date(now - LEARNING_DAYS * DAY_MS), new Date(now));
-    const learned = { at: now, ...learnDepthAtFullSpeed(reports) };
+    const learned = { at: now, ...(await this.learnFromLastWatering(machineId, now)) };
     this.learned.set(machineId, learned);
+    return learned;
+  }
+
+  /**
+   * From the last LEARNING_DAYS, and while they teach nothing, LEARNING_DAYS more at a time, up to
+   * LEARNING_LOOKBACK_DAYS back: a machine that last watered a month ago still has its pace.
+   */
+  private async learnFromLastWatering(machineId: string, now: number): Promise<LearnedPace> {
+    // Sums, not reports: a machine that has not watered for months is read a few days at a time.
+    let sums = NO_PACE_SUMS;
+    let learned = paceFromSums(sums);
+    for (let back = 0; back < LEARNING_LOOKBACK_DAYS && learned.depth === null; back += LEARNING_DAYS) {
+      const before = now - back * DAY_MS;
+      sums = paceSums(
+        await this.deps.reports.during(machineId, new Date(before - LEARNING_DAYS * DAY_MS), new Date(before)),
+        sums,
+      );
+      learned = paceFromSums(sums);
+    }
     return learned;
   }
 }

@@ -1,17 +1,6 @@
-import { type CropSeason, seasonYear } from '@pivot/contracts';
+import { type CropSeason, dottedOfIsoDate, isoOfDottedDate, seasonYear } from '@pivot/contracts';
 import type { CropSeasonValues } from './crop-seasons.repository';
 import type { CropSeasonRow } from './crop-seasons.table';
-
-/** dd.mm.yyyy (the API's dates, as the watermap's) from the database's yyyy-mm-dd. */
-function dottedDate(isoDate: string): string {
-  const [year, month, day] = isoDate.split('-');
-  return `${day}.${month}.${year}`;
-}
-
-function isoDate(dottedDate: string): string {
-  const [day, month, year] = dottedDate.split('.');
-  return `${year}-${month}-${day}`;
-}
 
 /** A stored season as the API gives it: what was set, with p and the efficiency only when set. */
 export function presentCropSeason(row: CropSeasonRow): CropSeason {
@@ -19,7 +8,7 @@ export function presentCropSeason(row: CropSeasonRow): CropSeason {
     name: row.name,
     polygon: row.polygon,
     crop: row.crop,
-    emergence: dottedDate(row.emergence),
+    emergence: dottedOfIsoDate(row.emergence),
     soil: row.soil,
     ...(row.depletionFraction === null ? {} : { p: row.depletionFraction }),
     ...(row.efficiency === null ? {} : { efficiency: row.efficiency }),
@@ -32,7 +21,7 @@ export function cropSeasonValues(season: CropSeason): CropSeasonValues {
     name: season.name,
     polygon: season.polygon,
     crop: season.crop,
-    emergence: isoDate(season.emergence),
+    emergence: isoOfDottedDate(season.emergence),
     year: seasonYear(season),
     soil: season.soil,
     depletionFraction: season.p ?? null,

@@ -22,7 +22,7 @@ const FORECAST_DAYS = 16;
  * The coming days' ET0 and rain at a position from an Open-Meteo-compatible service
  * (`FORECAST_URL`, docs/advice.md, "The coming days"), through the outbound guard; answers kept
  * for an hour. Null when the service does not answer, or answers what cannot be read: the advice
- * then falls back to the recent ETc.
+ * then falls back to the recent ET0 (coming-days.ts).
  */
 export class ForecastClient {
   private readonly kept = new Map<string, { at: number; days: ForecastDay[] | null }>();

@@ -4,10 +4,16 @@ import type { Config } from '../../config';
 import { applicationDepthRoutes } from './application-depth.routes';
 import { ApplicationDepthService } from './application-depth.service';
 import { cropSeasonsRoutes } from './crop-seasons.routes';
+import { farmRecordsRoutes } from './farm-records.routes';
+import { FarmRecordsService } from './farm-records.service';
 import { ForecastClient } from './forecast';
 import { CropSeasonsService } from './crop-seasons.service';
 import { nextIrrigationRoutes } from './next-irrigation.routes';
+import { programFromAdviceRoutes } from './program-from-advice.routes';
+import { ProgramFromAdviceService } from './program-from-advice.service';
 import { NextIrrigationService } from './next-irrigation.service';
+import { stationDaysRoutes } from './station-days.routes';
+import { StationDaysService } from './station-days.service';
 import { waterBalanceRoutes } from './water-balance.routes';
 import { WaterBalanceService } from './water-balance.service';
 
@@ -24,10 +30,10 @@ export type { CropSeasonsService } from './crop-seasons.service';
 /**
  * Irrigation advice (docs/advice.md): a machine's crop seasons, stored and served, and the FAO-56
  * soil-water balance they feed (pure functions beside them) from the watermap's water and the
- * nearest station's weather.
+ * nearest station's weather, and a station's days as the balance takes them.
  */
 export const adviceModule = fp(
-  async (app: FastifyInstance, config: Pick<Config, 'timeZone' | 'forecastUrl'>) => {
+  async (app: FastifyInstance, config: Pick<Config, 'timeZone' | 'forecastUrl' | 'programFromAdviceMarginHours'>) => {
     const { sprinklers, logs, watermap, weather, storedReports } = app;
     const { db } = app.database;
     const cropSeasons = new CropSeasonsService({ db, sprinklers, logs });
@@ -48,7 +54,7 @@ export const adviceModule = fp(
               url: config.forecastUrl,
               outbound: app.outbound,
               timeZone: config.timeZone,
-              onFailure: (error) => app.log.warn({ error }, 'forecast service failed: the advice uses the recent ETc'),
+              onFailure: (error) => app.log.warn({ error }, 'forecast service failed: the advice uses the recent ET0'),
             }),
           }
         : {}),
@@ -62,7 +68,26 @@ export const adviceModule = fp(
       timeZone: config.timeZone,
     });
     await app.register(nextIrrigationRoutes, { prefix: '/api', nextIrrigation });
+    const farmRecords = new FarmRecordsService({
+      db,
+      sprinklers,
+      logs,
+      weather,
+      timeZone: config.timeZone,
+      changed: (sprinklerId) => nextIrrigation.forget(sprinklerId),
+    });
+    await app.register(farmRecordsRoutes, { prefix: '/api', farmRecords });
+    const programFromAdvice = new ProgramFromAdviceService({
+      sprinklers,
+      waterBalance,
+      applicationDepth,
+      timeZone: config.timeZone,
+      marginHours: config.programFromAdviceMarginHours,
+    });
+    await app.register(programFromAdviceRoutes, { prefix: '/api', programFromAdvice });
     app.decorate('nextIrrigation', nextIrrigation);
+    const stationDays = new StationDaysService({ db, sprinklers, weather, timeZone: config.timeZone });
+    await app.register(stationDaysRoutes, { prefix: '/api', stationDays });
   },
   {
     name: 'advice',
@@ -73,7 +98,6 @@ export const adviceModule = fp(
       'sprinklers',
       'logs',
       'telemetry',
-      'telemetry-packing',
       'watermap',
       'weather',
       'outbound',

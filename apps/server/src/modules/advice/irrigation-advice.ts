@@ -3,15 +3,8 @@
  * coming days ("Forecasting or allocating irrigations", Example 38), and the doses that refill the
  * root zone to field capacity.
  */
-import { seasonLength } from './crop-coefficient';
-import {
-  depletionFractionForEvapotranspiration,
-  readilyAvailableWater,
-  rootDepthOnDay,
-  totalAvailableWater,
-} from './root-zone';
-import type { SoilWater } from './soil-table';
-import type { NumberSeries, SeasonCrop, SeasonCurves } from './water-balance';
+import { PASS_NET_DEPTH_LIMIT_MM } from '@pivot/contracts';
+import type { NumberSeries, SeasonCurves } from './water-balance';
 
 /** Share of the water a machine applies that reaches the root zone, unless the season sets its own. */
 export const DEFAULT_APPLICATION_EFFICIENCY = 0.85;
@@ -46,6 +39,37 @@ export function nextIrrigation(depletion: number, outlook: Outlook): IrrigationN
   return null;
 }
 
+/** The coming days `expectedDepletions` looks at: the longest a program from the advice looks ahead. */
+export const EXPECTED_DEPLETION_DAYS = 14;
+
+/**
+ * The depletion expected early on each of the coming days, after that day's rain and before any
+ * water, mm: element 0 is the day after the last one balanced. It steps as `nextIrrigation` does
+ * (so the element of the day water is due is its net dose), and past RAW the crop takes Ks · ETc
+ * (Eq. 84), so a dose for a later day is not overstated. As many days as the outlook holds, at most `days`.
+ */
+export function expectedDepletions(depletion: number, outlook: Outlook, days = EXPECTED_DEPLETION_DAYS): number[] {
+  return expectedDays(depletion, outlook, days).map((day) => day.start);
+}
+
+/** A coming day as stepped: the depletion early in it (after its rain), its Ks, and the depletion at its end without water. */
+export type ExpectedDay = { start: number; stress: number; end: number };
+
+/** The coming days as `expectedDepletions` steps them, each with its Ks and ending depletion (the season series' forecast). */
+export function expectedDays(depletion: number, outlook: Outlook, days: number): ExpectedDay[] {
+  const expected: ExpectedDay[] = [];
+  let current = depletion;
+  for (let day = 0; day < Math.min(days, outlook.cropEvapotranspiration.length); day += 1) {
+    const start = Math.max(0, current - outlook.effectiveRain[day]!);
+    const total = outlook.totalAvailableWater[day]!;
+    const readily = outlook.readilyAvailableWater[day]!;
+    const stress = start > readily && total > readily ? Math.max(0, (total - start) / (total - readily)) : 1;
+    current = Math.min(total, start + stress * outlook.cropEvapotranspiration[day]!);
+    expected.push({ start, stress, end: current });
+  }
+  return expected;
+}
+
 /** `nextIrrigation` for every cell of a run; -1 where no water is due within the outlook. */
 export function nextIrrigationOfCells(
   depletion: NumberSeries,
@@ -63,9 +87,9 @@ export function nextIrrigationOfCells(
 }
 
 /**
- * The coming days from season curves that run on past the last balanced day with a forecast's
- * ET0 and rain (weather days appended after the measured ones). `fromDay` is the first season day
- * of the outlook; it ends with the season's last day.
+ * The coming days from season curves that run on past the last balanced day (the coming days'
+ * weather appended after the measured days, coming-days.ts). `fromDay` is the first season day of
+ * the outlook; it ends with the season's last day.
  */
 export function outlookFromCurves(curves: SeasonCurves, fromDay: number): Outlook {
   const from = Math.max(0, fromDay - 1);
@@ -78,63 +102,11 @@ export function outlookFromCurves(curves: SeasonCurves, fromDay: number): Outloo
   };
 }
 
-/**
- * The mean ETc (Kc · ET0, without stress) of the `window` days ending on season day `lastDay`,
- * mm/day. Where `reported` is given, only the days it marks (those the station reported) count:
- * a day without readings has no ET0, and counting it as 0 would push the next irrigation out.
- * None reported in the window gives 0 (nothing foreseen; the answer says the days are missing).
- */
-export function meanRecentEvapotranspiration(
-  curves: SeasonCurves,
-  lastDay: number,
-  window = 7,
-  reported?: ArrayLike<boolean>,
-): number {
-  const last = Math.min(lastDay, curves.days);
-  const first = Math.max(1, last - window + 1);
-  let sum = 0;
-  let counted = 0;
-  for (let day = first; day <= last; day += 1) {
-    if (reported && !reported[day - 1]) continue;
-    sum += curves.cropEvapotranspiration[day - 1]!;
-    counted += 1;
-  }
-  return counted === 0 ? 0 : sum / counted;
-}
-
-/**
- * The coming days without a forecast service: the same ETc every day (the last 7 days' mean) and
- * no rain, from season day `fromDay` to the end of the season. The roots go on deepening; p
- * follows that ETc unless it was given.
- */
-export function meanEvapotranspirationOutlook(
-  crop: SeasonCrop,
-  soil: SoilWater,
-  fromDay: number,
-  meanEvapotranspiration: number,
-): Outlook {
-  const { stages, rootDepth } = crop.parameters;
-  const days = Math.max(0, seasonLength(stages) - fromDay + 1);
-  const fraction = crop.adjustDepletionFraction
-    ? depletionFractionForEvapotranspiration(crop.parameters.depletionFraction, meanEvapotranspiration)
-    : crop.parameters.depletionFraction;
-  const total = new Float64Array(days);
-  const readily = new Float64Array(days);
-  for (let index = 0; index < days; index += 1) {
-    total[index] = totalAvailableWater(soil, rootDepthOnDay(rootDepth, stages, fromDay + index));
-    readily[index] = readilyAvailableWater(fraction, total[index]!);
-  }
-  return {
-    cropEvapotranspiration: new Float64Array(days).fill(meanEvapotranspiration),
-    effectiveRain: new Float64Array(days),
-    totalAvailableWater: total,
-    readilyAvailableWater: readily,
-  };
-}
-
 export type IrrigationDoses = {
-  /** mm that must reach the root zone. */
+  /** mm that must reach the root zone in this pass: the depletion, at most `PASS_NET_DEPTH_LIMIT_MM`. */
   netDose: number;
+  /** mm of the depletion left for the next pass (0 when this one refills it). */
+  restDose: number;
   /** mm the machine must apply: net ÷ efficiency. */
   grossDose: number;
   /** The percent timer that applies the gross dose; null where the machine's depth at 100 % is unknown. */
@@ -151,10 +123,17 @@ export function percentTimerFor(grossDose: number, depthAtFullSpeed: number): nu
   return (100 * depthAtFullSpeed) / grossDose;
 }
 
-export function irrigationDoses(netDose: number, efficiency: number, depthAtFullSpeed: number | null): IrrigationDoses {
+/** The doses that refill a depletion (mm), one pass giving at most `PASS_NET_DEPTH_LIMIT_MM` of it. */
+export function irrigationDoses(
+  depletion: number,
+  efficiency: number,
+  depthAtFullSpeed: number | null,
+): IrrigationDoses {
+  const netDose = Math.min(depletion, PASS_NET_DEPTH_LIMIT_MM);
   const grossDose = netDose / efficiency;
   return {
     netDose,
+    restDose: depletion - netDose,
     grossDose,
     percentTimer: depthAtFullSpeed === null || grossDose <= 0 ? null : percentTimerFor(grossDose, depthAtFullSpeed),
   };

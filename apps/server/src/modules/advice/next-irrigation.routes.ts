@@ -1,7 +1,6 @@
-import { NextIrrigationListSchema } from '@pivot/contracts';
+import { adviceEndpoints } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { compiledSerializerCompiler } from '../../http/compiled-serializer';
-import { sendWithETag } from '../../http/etag';
+import { endpointRoute } from '../../http/endpoint-route';
 import { signedIn } from '../../http/request-context';
 import type { NextIrrigationService } from './next-irrigation.service';
 
@@ -10,10 +9,7 @@ export const nextIrrigationRoutes: FastifyPluginAsyncZod<{ nextIrrigation: NextI
   { nextIrrigation },
 ) => {
   // The machines table's "Next irrigation", apart from the list so that the list costs nothing more.
-  const json = compiledSerializerCompiler({ schema: NextIrrigationListSchema });
-  app.get(
-    '/sprinkler/next-irrigation/',
-    { schema: { tags: ['advice'], response: { 200: NextIrrigationListSchema } } },
-    async (request, reply) => sendWithETag(request, reply, json(await nextIrrigation.list(signedIn(request).user))),
+  endpointRoute(app, adviceEndpoints.nextIrrigation, { etag: true }, async (request) =>
+    nextIrrigation.list(signedIn(request).user, request.query),
   );
 };

@@ -1,11 +1,18 @@
-import type { NextIrrigationList, WaterBalance } from '@pivot/contracts';
+import {
+  type NextIrrigationList,
+  type WaterBalance,
+  type WaterBalanceQuery,
+  dottedOfIsoDate,
+  isoOfDottedDate,
+} from '@pivot/contracts';
 import { and, count, eq, gte, lte, max, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { SignedInUser } from '../../http/request-context';
 import { addDays, localDate, startOfLocalDay } from '../../time/local-day';
 import type { AccessService } from '../access';
-import { sprinklers } from '../sprinklers';
+import { areaMapDigests } from '../sprinklers';
 import { cropSeasons } from './crop-seasons.table';
+import { refuseDayAfterToday } from './water-balance.days';
 
 export type NextIrrigationServiceDeps = {
   db: Database;
@@ -34,17 +41,13 @@ type Kept = { key: string; since: number; value: Promise<Reading> };
 /** The system's own look at every machine (the water-stress watch): no user asks, every machine counts. */
 const SYSTEM: SignedInUser = { id: 0, email: '', admin: true, language: 'en' };
 
-function dottedToIso(dotted: string): string {
-  const [day, month, year] = dotted.split('.');
-  return `${year}-${month}-${day}`;
-}
-
 /** The earliest next irrigation of a balance's zones, dd.mm.yyyy; null when none is due. */
 export function earliestNextIrrigation(balance: WaterBalance): string | null {
   let earliest: string | null = null;
   for (const zone of balance.zones) {
     if (zone.nextIrrigation === null) continue;
-    if (earliest === null || dottedToIso(zone.nextIrrigation) < dottedToIso(earliest)) earliest = zone.nextIrrigation;
+    if (earliest === null || isoOfDottedDate(zone.nextIrrigation) < isoOfDottedDate(earliest))
+      earliest = zone.nextIrrigation;
   }
   return earliest;
 }
@@ -67,9 +70,21 @@ export class NextIrrigationService {
 
   constructor(private readonly deps: NextIrrigationServiceDeps) {}
 
-  async list(actor: SignedInUser): Promise<NextIrrigationList> {
+  /** Drops a machine's kept answer, so that the next reading computes it again (a farm record changed it). */
+  forget(sprinklerId: number): void {
+    this.kept.delete(sprinklerId);
+  }
+
+  /** Each machine's earliest next irrigation at the end of `query.date`; the last complete day by default. */
+  async list(actor: SignedInUser, query: WaterBalanceQuery = {}): Promise<NextIrrigationList> {
+    const { timeZone } = this.deps;
+    const now = this.deps.clock?.() ?? Date.now();
+    const date = query.date === undefined ? undefined : isoOfDottedDate(query.date);
+    if (date !== undefined) refuseDayAfterToday(date, timeZone, now);
     const answer: NextIrrigationList = [];
-    for (const [id, reading] of await this.read(actor)) answer.push({ id, nextIrrigation: reading.nextIrrigation });
+    for (const [id, reading] of await this.read(actor, date)) {
+      answer.push({ id, nextIrrigation: reading.nextIrrigation });
+    }
     return answer;
   }
 
@@ -85,23 +100,26 @@ export class NextIrrigationService {
     return stressed;
   }
 
-  /** Each machine's reading the actor may see, from its kept balance or a new one. */
-  private async read(actor: SignedInUser): Promise<Map<number, NonNullable<Reading>>> {
+  /**
+   * Each machine's reading the actor may see at the end of `asked` (the last complete day by
+   * default), from its kept balance or a new one.
+   */
+  private async read(actor: SignedInUser, asked?: string): Promise<Map<number, NonNullable<Reading>>> {
     const { db, access, timeZone } = this.deps;
     const now = this.deps.clock?.() ?? Date.now();
-    const date = localDate(timeZone, startOfLocalDay(timeZone, new Date(now)).getTime() - 1);
+    const date = asked ?? localDate(timeZone, startOfLocalDay(timeZone, new Date(now)).getTime() - 1);
     const candidates = await db
       .select({
         sprinklerId: cropSeasons.sprinklerId,
         seasons: count(),
         changed: max(cropSeasons.updatedAt),
         // The map's crop areas decide the zones' cells: a redrawn map is a changed balance.
-        areaMap: sql<string>`md5(${sprinklers.areaMap}::text)`,
+        areaMap: areaMapDigests.areaMapDigest,
       })
       .from(cropSeasons)
-      .innerJoin(sprinklers, eq(sprinklers.id, cropSeasons.sprinklerId))
+      .innerJoin(areaMapDigests, eq(areaMapDigests.id, cropSeasons.sprinklerId))
       .where(and(lte(cropSeasons.emergence, date), gte(cropSeasons.emergence, addDays(date, -LONGEST_SEASON_DAYS))))
-      .groupBy(cropSeasons.sprinklerId, sprinklers.id)
+      .groupBy(cropSeasons.sprinklerId, areaMapDigests.areaMapDigest)
       .orderBy(sql`1`);
     const granted = actor.admin ? null : new Set((await access.machinesOfUsers(db, [actor.id])).get(actor.id) ?? []);
     const readings = new Map<number, NonNullable<Reading>>();
@@ -110,7 +128,8 @@ export class NextIrrigationService {
       const key = `${date}|${candidate.seasons}|${candidate.changed?.getTime() ?? 0}|${candidate.areaMap}`;
       let kept = this.kept.get(candidate.sprinklerId);
       if (!kept || kept.key !== key || now - kept.since >= KEPT_MS) {
-        const value = this.deps.waterBalance.balance(actor, candidate.sprinklerId, {}).then(readingOf);
+        const query = asked === undefined ? {} : { date: dottedOfIsoDate(asked) };
+        const value = this.deps.waterBalance.balance(actor, candidate.sprinklerId, query).then(readingOf);
         kept = { key, since: now, value };
         this.kept.set(candidate.sprinklerId, kept);
       }

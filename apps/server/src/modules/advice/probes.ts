@@ -2,7 +2,7 @@
  * Soil probes correct the model (issue 21 item 3, docs/advice.md "Probes"): a probe's reading
  * gives its cell's depletion by Eq. 87; the zone's cells move by the offset from the model's.
  */
-import { METRES_PER_DEGREE, type WaterBalanceProbe } from '@pivot/contracts';
+import { METRES_PER_DEGREE, type ProbeDisagreement, type WaterBalanceProbe } from '@pivot/contracts';
 import { depletionFromWaterContent } from './root-zone';
 import type { SoilWater } from './soil-table';
 
@@ -11,8 +11,24 @@ export const PROBE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** Readings older than this before the end of the day are not looked for at all. */
 export const PROBE_LOOKBACK_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** A probe's reading: moisture as the protocol sends it, volumetric %. */
-export type ProbeReading = { sensorId: string; ts: Date; lat: number; lng: number; moisture: number };
+/** A probe's reading: moisture as the protocol sends it, volumetric %; `recorded` when the farm typed it in for the day. */
+export type ProbeReading = {
+  sensorId: string;
+  ts: Date;
+  lat: number;
+  lng: number;
+  moisture: number;
+  recorded?: boolean;
+};
+
+/**
+ * Two probes of a zone disagree when their depletions are further apart than half the zone's RAW
+ * (the half of the allowed depletion that decides between watering this week or the next), and
+ * never closer than 10 mm: a probe's ±2–3 % of volumetric water over a young crop's 0.3–0.4 m of
+ * roots is already ±6–12 mm, which is the probes' own error, not a disagreement.
+ */
+export const PROBES_DISAGREE_LEAST_MM = 10;
+export const PROBES_DISAGREE_SHARE_OF_RAW = 0.5;
 
 /** A crop zone as the correction needs it: its cells' grid indices and depletions, its soil and root zone that day. */
 export type ProbeZone = {
@@ -22,6 +38,7 @@ export type ProbeZone = {
   soil: SoilWater;
   rootDepth: number;
   totalAvailableWater: number;
+  readilyAvailableWater: number;
 };
 
 /** The grid cell (indices east and north of the centre, as `cellCentre` numbers them) holding a position. */
@@ -44,19 +61,24 @@ function round(value: number, decimals: number): number {
  * Each probe's depletion (Eq. 87, held to 0 … TAW) beside its cell's in the model, and the zones'
  * depletions corrected: every cell of a zone moved by the mean offset of its used probes (those
  * read no more than `PROBE_MAX_AGE_MS` before `endOfDay`), held to 0 … TAW. Zones without a used
- * probe keep their arrays; the arrays given are never changed.
+ * probe keep their arrays; the arrays given are never changed. Where a zone's used probes
+ * disagree (further apart than `PROBES_DISAGREE_*`), the zone follows one of them, not their mean
+ * (a mean of two probes 30 mm apart is a level neither measured): the one the farm recorded, else
+ * the one nearest the model at its cell; the others are listed as `disagrees`.
  */
 export function correctByProbes(
   zones: readonly ProbeZone[],
   readings: readonly ProbeReading[],
   grid: { centre: { lat: number; lng: number }; step: number },
   endOfDay: number,
-): { probes: WaterBalanceProbe[]; depletions: Float64Array[] } {
+): { probes: WaterBalanceProbe[]; depletions: Float64Array[]; disagreements: ProbeDisagreement[] } {
   const cellIndex = new Map<string, { zone: number; cell: number }>();
   zones.forEach((zone, zoneIndex) =>
     zone.cells.forEach((cell, index) => cellIndex.set(`${cell.x}:${cell.y}`, { zone: zoneIndex, cell: index })),
   );
-  const offsets = zones.map(() => [] as number[]);
+  const used = zones.map(
+    () => [] as { probe: WaterBalanceProbe; offset: number; depletion: number; recorded: boolean }[],
+  );
   const probes = [...readings]
     .sort((a, b) => a.sensorId.localeCompare(b.sensorId))
     .map((reading): WaterBalanceProbe => {
@@ -83,25 +105,68 @@ export function correctByProbes(
       const probeDepletion = depletionFromWaterContent(zone.soil, reading.moisture / 100, zone.rootDepth);
       const modelDepletion = zone.depletion[found.cell]!;
       const offset = probeDepletion - modelDepletion;
-      const used = endOfDay - reading.ts.getTime() <= PROBE_MAX_AGE_MS;
-      if (used) offsets[found.zone]!.push(offset);
-      return {
+      const fresh = endOfDay - reading.ts.getTime() <= PROBE_MAX_AGE_MS;
+      const probe: WaterBalanceProbe = {
         ...base,
         zone: zone.name,
         probeDepletion: round(probeDepletion, 2),
         modelDepletion: round(modelDepletion, 2),
         offset: round(offset, 2),
-        used,
-        ...(used ? {} : { reason: 'stale' as const }),
+        used: fresh,
+        ...(fresh ? {} : { reason: 'stale' as const }),
+        ...(reading.recorded ? { recorded: true as const } : {}),
       };
+      if (fresh)
+        used[found.zone]!.push({ probe, offset, depletion: probeDepletion, recorded: reading.recorded === true });
+      return probe;
     });
+  const disagreements: ProbeDisagreement[] = [];
   const depletions = zones.map((zone, index) => {
-    const zoneOffsets = offsets[index]!;
-    if (zoneOffsets.length === 0) return zone.depletion;
-    const offset = zoneOffsets.reduce((sum, value) => sum + value, 0) / zoneOffsets.length;
+    let zoneProbes = used[index]!;
+    if (zoneProbes.length === 0) return zone.depletion;
+    const depletionsOfProbes = zoneProbes.map((entry) => entry.depletion);
+    const spread = Math.max(...depletionsOfProbes) - Math.min(...depletionsOfProbes);
+    const threshold = Math.max(PROBES_DISAGREE_LEAST_MM, PROBES_DISAGREE_SHARE_OF_RAW * zone.readilyAvailableWater);
+    if (zoneProbes.length > 1 && spread > threshold) {
+      const recorded = zoneProbes.filter((entry) => entry.recorded);
+      const candidates = recorded.length > 0 ? recorded : zoneProbes;
+      const followed = candidates.reduce((best, entry) =>
+        Math.abs(entry.offset) < Math.abs(best.offset) ? entry : best,
+      );
+      for (const entry of zoneProbes) {
+        if (entry === followed) continue;
+        entry.probe.used = false;
+        entry.probe.reason = 'disagrees';
+      }
+      disagreements.push({
+        zone: zone.name,
+        probes: zoneProbes.map((entry) => entry.probe.id),
+        spread: round(spread, 2),
+        threshold: round(threshold, 2),
+        follows: followed.probe.id,
+        reason: recorded.length > 0 ? 'recorded' : 'closest_to_model',
+      });
+      zoneProbes = [followed];
+    }
+    const offset = zoneProbes.reduce((sum, entry) => sum + entry.offset, 0) / zoneProbes.length;
     return zone.depletion.map((depletion) => Math.min(zone.totalAvailableWater, Math.max(0, depletion + offset)));
   });
-  return { probes, depletions };
+  return { probes, depletions, disagreements };
+}
+
+/**
+ * Each probe's newest reading at or before `endOfDay`, if read no more than `PROBE_MAX_AGE_MS`
+ * before it: what corrects a past day (docs/advice.md, "Probes", "Every day corrected").
+ */
+export function freshReadingsAt(readings: readonly ProbeReading[], endOfDay: number): ProbeReading[] {
+  const newest = new Map<string, ProbeReading>();
+  for (const reading of readings) {
+    const time = reading.ts.getTime();
+    if (time >= endOfDay || endOfDay - time > PROBE_MAX_AGE_MS) continue;
+    const known = newest.get(reading.sensorId);
+    if (!known || known.ts.getTime() < time) newest.set(reading.sensorId, reading);
+  }
+  return [...newest.values()];
 }
 
 /**

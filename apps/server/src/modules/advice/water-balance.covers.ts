@@ -7,7 +7,7 @@ import { type CoverCell, type GridRows, cellsInPolygon, gridRowsOf } from './gri
 const MACHINES_KEPT = 200;
 
 /** A machine's grid at one revision of its row (centre, arm, area map), and what its crop areas and program cover of it. */
-type MachineCovers<Cell extends CoverCell> = {
+export type MachineCovers<Cell extends CoverCell> = {
   revision: number;
   cells: Cell[];
   rows: GridRows;

@@ -27,7 +27,24 @@ export type KeptState = {
   water: Float64Array;
   /** Each cell's running sums as read, from `validThrough` on: the days after it are read from here. */
   sums: (readonly RunningSlice[])[];
+  /** Every day from emergence through `validThrough`, kept only by the season series' states. */
+  days?: ZoneDays;
 };
+
+/**
+ * Each cell's depletion at the end of each season day of a span, its Ks and the water measured
+ * on it: element `(seasonDay − firstDay) × cells + cell`. The run's own float32 series, kept.
+ */
+export type DaySpan = {
+  firstDay: number;
+  lastDay: number;
+  depletion: Float32Array;
+  stress: Float32Array;
+  applied: Float32Array;
+};
+
+/** A season's days from emergence on, span after span as they were run. */
+export type ZoneDays = readonly DaySpan[];
 
 /** Cells kept at most, over all seasons: 20 bytes each, 2 M cells are 40 MB (about 230 machines of 520 m). */
 export const KEPT_CELLS_LIMIT = 2_000_000;
@@ -39,7 +56,11 @@ export class KeptStates {
   /** How many answers went on from a kept state, and how many ran a season from its emergence. */
   readonly counts = { resumed: 0, fromEmergence: 0 };
 
-  constructor(private readonly cellLimit = KEPT_CELLS_LIMIT) {}
+  /** `sizeOf` counts what a state holds against the limit: its cells, unless told otherwise. */
+  constructor(
+    private readonly cellLimit = KEPT_CELLS_LIMIT,
+    private readonly sizeOf: (state: KeptState) => number = (state) => state.depletion.length,
+  ) {}
 
   get(seasonId: number): KeptState | undefined {
     const state = this.states.get(seasonId);
@@ -52,13 +73,13 @@ export class KeptStates {
 
   set(seasonId: number, state: KeptState): void {
     this.delete(seasonId);
-    if (state.depletion.length > this.cellLimit) return;
+    if (this.sizeOf(state) > this.cellLimit) return;
     this.states.set(seasonId, state);
-    this.cells += state.depletion.length;
+    this.cells += this.sizeOf(state);
     for (const [id, oldest] of this.states) {
       if (this.cells <= this.cellLimit) break;
       this.states.delete(id);
-      this.cells -= oldest.depletion.length;
+      this.cells -= this.sizeOf(oldest);
     }
   }
 
@@ -66,7 +87,7 @@ export class KeptStates {
     const state = this.states.get(seasonId);
     if (!state) return;
     this.states.delete(seasonId);
-    this.cells -= state.depletion.length;
+    this.cells -= this.sizeOf(state);
   }
 
   clear(): void {

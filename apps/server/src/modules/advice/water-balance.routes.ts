@@ -1,6 +1,6 @@
-import { IdParamsSchema, WaterBalanceQuerySchema, WaterBalanceSchema } from '@pivot/contracts';
+import { adviceEndpoints } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { compiledSerializerCompiler } from '../../http/compiled-serializer';
+import { endpointRoute } from '../../http/endpoint-route';
 import { signedIn } from '../../http/request-context';
 import type { WaterBalanceService } from './water-balance.service';
 
@@ -8,19 +8,14 @@ export const waterBalanceRoutes: FastifyPluginAsyncZod<{ waterBalance: WaterBala
   app,
   { waterBalance },
 ) => {
-  // A safe GET: every user the machine is granted to, at either level, reads it.
-  app.get(
-    '/sprinkler/:id/water-balance/',
-    {
-      schema: {
-        tags: ['advice'],
-        params: IdParamsSchema,
-        querystring: WaterBalanceQuerySchema,
-        response: { 200: WaterBalanceSchema },
-      },
-      // Thousands of cells: see compiled-serializer.ts.
-      serializerCompiler: compiledSerializerCompiler,
-    },
-    async (request) => waterBalance.balance(signedIn(request).user, request.params.id, request.query),
+  // Safe GETs: every user the machine is granted to, at either level, reads them. Thousands of
+  // cells: see compiled-serializer.ts.
+  endpointRoute(app, adviceEndpoints.waterBalance, { compiledAnswer: true }, async (request) =>
+    waterBalance.balance(signedIn(request).user, request.params.id, request.query),
+  );
+
+  // The season day by day (docs/advice.md, "The season series"): the same readers and refusals.
+  endpointRoute(app, adviceEndpoints.waterBalanceSeason, { compiledAnswer: true }, async (request) =>
+    waterBalance.season(signedIn(request).user, request.params.id, request.query),
   );
 };

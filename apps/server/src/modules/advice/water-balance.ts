@@ -193,8 +193,13 @@ export function seasonCurves(crop: SeasonCrop, soil: SoilWater, weather: SeasonW
   return curves;
 }
 
-/** The water the watermap measured on each cell, mm, day by day: `applied[dayIndex * count + cell]`. */
-export type CellsWater = { count: number; applied: NumberSeries };
+/**
+ * The water the watermap measured on each cell, mm, day by day: `applied[dayIndex * count + cell]`;
+ * `netRain`, laid out alike, is rain that reaches some cells beside the zone's (a sector's rain
+ * gauge: farm-records.ts), mm as it enters the root zone, less than nothing where the gauge caught
+ * less than the zone's rain.
+ */
+export type CellsWater = { count: number; applied: NumberSeries; netRain?: NumberSeries | null };
 
 export type CellRunOptions = {
   /** Share of the applied water that reaches the root zone (0 … 1]: I_net = applied × efficiency. */
@@ -205,6 +210,11 @@ export type CellRunOptions = {
   lastDay?: number;
   /** Each cell's depletion at the start of the first day, mm; field capacity (0) by default. */
   startDepletion?: NumberSeries;
+  /**
+   * Moves the cells' depletions at the end of a season day (the probes' correction); true when it
+   * moved them. The day's end and every later day are then the corrected ones.
+   */
+  correctAtEndOf?: (seasonDay: number, depletion: Float64Array) => boolean;
 };
 
 /**
@@ -234,6 +244,7 @@ export type CellRun = {
  */
 export function runCells(curves: SeasonCurves, water: CellsWater, options: CellRunOptions): CellRun {
   const { count, applied } = water;
+  const netRain = water.netRain ?? null;
   const firstDay = options.firstDay ?? 1;
   const lastDay = options.lastDay ?? curves.days;
   if (firstDay < 1 || lastDay > curves.days)
@@ -268,7 +279,7 @@ export function runCells(curves: SeasonCurves, water: CellsWater, options: CellR
     for (let cell = 0; cell < count; cell += 1) {
       const index = offset + cell;
       // Early in the day: rain and irrigation refill the root zone; the excess drains below it.
-      let start = depletion[cell]! - rain - applied[index]! * efficiency;
+      let start = depletion[cell]! - rain - applied[index]! * efficiency - (netRain === null ? 0 : netRain[index]!);
       let percolation = 0;
       if (start < 0) {
         percolation = -start;
@@ -284,6 +295,9 @@ export function runCells(curves: SeasonCurves, water: CellsWater, options: CellR
       run.stress[index] = stress;
       run.evapotranspiration[index] = taken;
       run.deepPercolation[index] = percolation;
+    }
+    if (options.correctAtEndOf?.(curveIndex + 1, depletion)) {
+      for (let cell = 0; cell < count; cell += 1) run.depletion[offset + cell] = depletion[cell]!;
     }
   }
   return run;

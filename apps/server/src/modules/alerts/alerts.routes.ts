@@ -1,13 +1,6 @@
-import {
-  AccountAlertSettingsSchema,
-  AlertDefaultsSchema,
-  AlertSettingsSchema,
-  PushKeySchema,
-  PushSubscriptionBodySchema,
-  PushUnsubscribeBodySchema,
-} from '@pivot/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { alertsEndpoints } from '@pivot/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { endpointRoute } from '../../http/endpoint-route';
 import { type StreamGuard, eventStreams } from '../../http/event-stream';
 import type { OutboundGuard } from '../../http/outbound';
 import { signedIn } from '../../http/request-context';
@@ -15,13 +8,11 @@ import type { AlertFeed } from './alert-feed';
 import type { AlertsService } from './alerts.service';
 import type { PushSender } from './push-sender';
 
-const tags = ['alerts'];
-
 /**
  * The live alerts of the signed-in user (server-sent events), their alert settings, the
  * administrators' defaults, and the browsers that receive Web Push.
  */
-export const alertsRoutes: FastifyPluginAsyncZod<{
+export const alertsRoutes: FastifyPluginAsync<{
   alerts: AlertsService;
   feed: AlertFeed;
   push: PushSender;
@@ -30,62 +21,37 @@ export const alertsRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { alerts, feed, push, guard, outbound }) => {
   const openStream = eventStreams(app, guard);
 
-  app.get('/alerts/events', { schema: { tags, produces: ['text/event-stream'] } }, async (request, reply) => {
+  endpointRoute(app, alertsEndpoints.events, {}, async (request, reply) => {
     const { user } = signedIn(request);
     const stream = openStream(request, reply);
     stream.onEnd(feed.subscribe(user.id, (alert) => stream.send('alert', alert)));
   });
 
-  app.get('/account/alerts/', { schema: { tags, response: { 200: AccountAlertSettingsSchema } } }, async (request) =>
-    alerts.settingsOf(signedIn(request).user),
+  endpointRoute(app, alertsEndpoints.settings, {}, async (request) => alerts.settingsOf(signedIn(request).user));
+
+  endpointRoute(app, alertsEndpoints.saveSettings, {}, async (request) =>
+    alerts.saveSettings(signedIn(request).user, request.body),
   );
 
-  app.put(
-    '/account/alerts/',
-    { schema: { tags, body: AlertSettingsSchema, response: { 200: AccountAlertSettingsSchema } } },
-    async (request) => alerts.saveSettings(signedIn(request).user, request.body),
-  );
-
-  app.delete('/account/alerts/', { schema: { tags, response: { 200: AccountAlertSettingsSchema } } }, async (request) =>
+  endpointRoute(app, alertsEndpoints.resetSettings, {}, async (request) =>
     alerts.resetSettings(signedIn(request).user),
   );
 
-  app.get(
-    '/admin/alert-defaults/',
-    { config: { access: 'admin' }, schema: { tags, response: { 200: AlertDefaultsSchema } } },
-    async () => alerts.defaults(),
+  endpointRoute(app, alertsEndpoints.defaults, { access: 'admin' }, async () => alerts.defaults());
+
+  endpointRoute(app, alertsEndpoints.saveDefaults, { access: 'admin' }, async (request) =>
+    alerts.saveDefaults(request.body),
   );
 
-  app.put(
-    '/admin/alert-defaults/',
-    {
-      config: { access: 'admin' },
-      schema: { tags, body: AlertDefaultsSchema, response: { 200: AlertDefaultsSchema } },
-    },
-    async (request) => alerts.saveDefaults(request.body),
-  );
+  endpointRoute(app, alertsEndpoints.pushKey, {}, async () => ({ publicKey: push.publicKey() }));
 
-  app.get('/push/key', { schema: { tags, response: { 200: PushKeySchema } } }, async () => ({
-    publicKey: push.publicKey(),
-  }));
+  endpointRoute(app, alertsEndpoints.subscribePush, {}, async (request) => {
+    // A push service is an address the browser chose: the outbound rules refuse internal ones.
+    await outbound.check(request.body.endpoint);
+    await push.subscribe(signedIn(request).user, request.body);
+  });
 
-  app.post(
-    '/push/subscriptions/',
-    { schema: { tags, body: PushSubscriptionBodySchema, response: { 204: z.null() } } },
-    async (request, reply) => {
-      // A push service is an address the browser chose: the outbound rules refuse internal ones.
-      await outbound.check(request.body.endpoint);
-      await push.subscribe(signedIn(request).user, request.body);
-      return reply.status(204).send(null);
-    },
-  );
-
-  app.delete(
-    '/push/subscriptions/',
-    { schema: { tags, body: PushUnsubscribeBodySchema, response: { 204: z.null() } } },
-    async (request, reply) => {
-      await push.unsubscribe(signedIn(request).user, request.body.endpoint);
-      return reply.status(204).send(null);
-    },
+  endpointRoute(app, alertsEndpoints.unsubscribePush, {}, async (request) =>
+    push.unsubscribe(signedIn(request).user, request.body.endpoint),
   );
 };

@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { BackupStatusSchema } from '@pivot/contracts';
+import { backupsEndpoints } from '@pivot/contracts';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { endpointRoute } from '../../http/endpoint-route';
 import type { BackupOrigin, BackupsService } from './backups.service';
 import type { LocalBackupToken } from './local-backup-token';
 
@@ -20,19 +21,15 @@ export const backupsRoutes: FastifyPluginAsyncZod<{ backups: BackupsService; loc
       .send(stream);
   };
 
-  app.get('/admin/backup/', { config: { access: 'admin' }, schema: { tags: ['backups'] } }, async (_request, reply) =>
+  endpointRoute(app, backupsEndpoints.download, { access: 'admin' }, async (_request, reply) =>
     sendBackup(reply, 'download'),
   );
 
-  app.get(
-    '/admin/backup/status/',
-    { config: { access: 'admin' }, schema: { tags: ['backups'], response: { 200: BackupStatusSchema } } },
-    async () => backups.status(),
-  );
+  endpointRoute(app, backupsEndpoints.status, { access: 'admin' }, async () => backups.status());
 
   // `npm run backup` against this running server: whoever may read the data folder's token file
   // may read the database itself, so the token grants nothing more (docs/operations.md).
-  app.get('/backup/local/', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
+  endpointRoute(app, backupsEndpoints.local, { access: 'public' }, async (request, reply) => {
     if (!localToken.accepts(request.headers['x-backup-token'])) return reply.code(404).send();
     return sendBackup(reply, 'command');
   });

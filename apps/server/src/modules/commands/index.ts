@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
+import { RepeatingJob } from '../../time/repeating-job';
 import { MachineCommands } from './commands.service';
 
 /** How often every instance looks for commands a stopped server left pending. */
@@ -24,13 +25,18 @@ export const commandsModule = fp(
       commands.settleLate(late).catch((error: unknown) => app.log.warn({ err: error }, 'settling a late reply failed'));
     });
     // At start and every few seconds: a server that stopped while it waited leaves commands pending.
-    const settle = () =>
-      commands.settleAbandoned().catch((error: unknown) => app.log.warn({ err: error }, 'settling commands failed'));
-    const timer = setInterval(settle, SETTLE_EVERY_MS).unref();
+    const settling = new RepeatingJob(
+      async () => {
+        await commands.settleAbandoned();
+      },
+      { everyMs: SETTLE_EVERY_MS, onError: (error) => app.log.warn({ err: error }, 'settling commands failed') },
+    );
     app.addHook('onReady', async () => {
-      await settle();
+      settling.start();
+      // A failed run is logged by onError: the server starts all the same.
+      await settling.runNow().catch(() => undefined);
     });
-    app.addHook('onClose', async () => clearInterval(timer));
+    app.addHook('onClose', () => settling.stop());
   },
   { name: 'commands', dependencies: ['database', 'machine-gateway', 'telemetry', 'logs'] },
 );

@@ -1,40 +1,16 @@
-import { machinePermissions, topics } from '@pivot/contracts';
+import { type BrokerAclRule, brokerEndpoints, machinePermissions, topics } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { AppError } from '../../errors';
 import type { BrokerIdentity, BrokerPolicy } from '../../gateway/broker-policy';
+import { endpointRoute } from '../../http/endpoint-route';
 import { bearerToken } from '../../http/request-context';
 import { sameSecret } from '../../secrets';
-
-const AuthenticateBodySchema = z.object({
-  clientid: z.string(),
-  username: z.string().optional(),
-  password: z.string().optional(),
-  peerhost: z.string().optional(),
-});
-const AuthorizeBodySchema = z.object({
-  clientid: z.string(),
-  username: z.string().optional(),
-  topic: z.string(),
-  action: z.enum(['publish', 'subscribe', 'all']),
-});
-const AclRuleSchema = z.object({
-  permission: z.enum(['allow', 'deny']),
-  action: z.enum(['publish', 'subscribe', 'all']),
-  topic: z.string(),
-});
-const AuthenticateAnswerSchema = z.object({
-  result: z.enum(['allow', 'deny']),
-  is_superuser: z.boolean(),
-  acl: z.array(AclRuleSchema).optional(),
-});
-const AuthorizeAnswerSchema = z.object({ result: z.enum(['allow', 'deny']) });
 
 /**
  * A controller's permissions in EMQX's ACL form, checked before any other authorizer: its own
  * topics, its own commands spelled out (`eq`: no wildcard), and nothing else.
  */
-function aclOf(machineId: string): z.infer<typeof AclRuleSchema>[] {
+function aclOf(machineId: string): BrokerAclRule[] {
   const { publish } = machinePermissions(machineId);
   return [
     ...publish.map((topic) => ({ permission: 'allow' as const, action: 'publish' as const, topic })),
@@ -59,38 +35,30 @@ export const brokerQuestionsRoutes: FastifyPluginAsyncZod<{ policy: BrokerPolicy
     if (!given || !sameSecret(given, secret)) throw new AppError('unauthorized');
   });
 
-  app.post(
-    '/broker/authenticate',
-    { config, schema: { tags: ['broker'], body: AuthenticateBodySchema, response: { 200: AuthenticateAnswerSchema } } },
-    async (request) => {
-      const { clientid, username, password, peerhost } = request.body;
-      const identity = await policy.authenticate({
-        clientId: clientid,
-        username,
-        password,
-        address: peerhost ?? '',
-      });
-      if (!identity) return { result: 'deny' as const, is_superuser: false };
-      if (identity.kind === 'server') return { result: 'allow' as const, is_superuser: false };
-      return { result: 'allow' as const, is_superuser: false, acl: aclOf(identity.machineId) };
-    },
-  );
+  endpointRoute(app, brokerEndpoints.authenticate, config, async (request) => {
+    const { clientid, username, password, peerhost } = request.body;
+    const identity = await policy.authenticate({
+      clientId: clientid,
+      username,
+      password,
+      address: peerhost ?? '',
+    });
+    if (!identity) return { result: 'deny' as const, is_superuser: false };
+    if (identity.kind === 'server') return { result: 'allow' as const, is_superuser: false };
+    return { result: 'allow' as const, is_superuser: false, acl: aclOf(identity.machineId) };
+  });
 
-  app.post(
-    '/broker/authorize',
-    { config, schema: { tags: ['broker'], body: AuthorizeBodySchema, response: { 200: AuthorizeAnswerSchema } } },
-    async (request) => {
-      const { clientid, username, topic, action } = request.body;
-      const identity = identityOf(policy, clientid, username);
-      const allowed =
-        action === 'publish'
-          ? policy.mayPublish(identity, topic)
-          : action === 'subscribe'
-            ? policy.maySubscribe(identity, topic)
-            : policy.mayPublish(identity, topic) && policy.maySubscribe(identity, topic);
-      return { result: allowed ? ('allow' as const) : ('deny' as const) };
-    },
-  );
+  endpointRoute(app, brokerEndpoints.authorize, config, async (request) => {
+    const { clientid, username, topic, action } = request.body;
+    const identity = identityOf(policy, clientid, username);
+    const allowed =
+      action === 'publish'
+        ? policy.mayPublish(identity, topic)
+        : action === 'subscribe'
+          ? policy.maySubscribe(identity, topic)
+          : policy.mayPublish(identity, topic) && policy.maySubscribe(identity, topic);
+    return { result: allowed ? ('allow' as const) : ('deny' as const) };
+  });
 };
 
 /**

@@ -28,10 +28,17 @@ const LOOK_EVERY_MS = 1000;
 /** How far back the look times that health reports reach. */
 const LOOK_TIMES_KEPT_MS = 60_000;
 /**
- * How often a look reads every machine anyway, by the database's clock: a safety net under the
- * narrow looks (a write by a role the watch cannot see in pg_stat_activity, a clock stepped back).
+ * Every machine is read at least once in this time anyway, a slice of the fleet at each look: a
+ * safety net under the narrow looks (a write by a role the watch cannot see in pg_stat_activity,
+ * a clock stepped back, a write no look of a running instance followed).
  */
-const FULL_LOOK_EVERY_MS = 60_000;
+const SWEEP_EVERY_MS = 60_000;
+/**
+ * A look sweeps at most this much time's share of the fleet: after a pause (the instance's first
+ * look, another instance holding the lock, a slow look) the sweep goes on from now instead of
+ * reading the whole fleet at once while an alarm waits.
+ */
+const SWEEP_AT_MOST_MS = 5 * LOOK_EVERY_MS;
 /** A second's slack on the silence thresholds: the rules' comparison is in ms, the stored times in µs. */
 const SILENCE_SLACK_MS = 1000;
 const NO_WATCH: Watch = { status: null, lowPressureSince: null };
@@ -55,6 +62,29 @@ function programWatersUnderArm(
   return sector !== null && sector.properties.rate > 0;
 }
 
+/** What the rules judge a machine by besides its state: when it changes, the machine is judged again. */
+function judgedByKey(machine: WatchedMachine): string {
+  return `${machine.lowPressureBar} ${machine.lat} ${machine.lng} ${machine.armLength}`;
+}
+
+/**
+ * The machines of the sweep due between two looks at `from` and `to`: machine i of n is due each
+ * time the clock passes i/n of a SWEEP_EVERY_MS period, so each is read once a period, a slice a
+ * look. Nothing before an instance's first look; at most SWEEP_AT_MOST_MS's share after a pause.
+ */
+function sweptBetween(machineIds: string[], from: number | undefined, to: number): string[] {
+  if (from === undefined || machineIds.length === 0) return [];
+  // In whole periods and the part of one apart: time × n itself would pass 2^53 at 10,000 machines.
+  const dueAt = (time: number) =>
+    Math.floor(time / SWEEP_EVERY_MS) * machineIds.length +
+    Math.floor(((time % SWEEP_EVERY_MS) * machineIds.length) / SWEEP_EVERY_MS);
+  const swept: string[] = [];
+  for (let due = dueAt(Math.max(from, to - SWEEP_AT_MOST_MS)) + 1; due <= dueAt(to); due += 1) {
+    swept.push(machineIds[due % machineIds.length]!);
+  }
+  return swept;
+}
+
 /** Whether the machine reports a pressure below the low-pressure threshold set for it. */
 function isBelowThreshold(machine: WatchedMachine, state: MachineLiveState | undefined): boolean {
   const pressure = state?.pressure ?? null;
@@ -66,25 +96,27 @@ function isBelowThreshold(machine: WatchedMachine, state: MachineLiveState | und
  * incident-rules.ts. Every instance runs it; a look happens in one transaction that first takes
  * a lock, so one instance looks at a time and each incident begins and ends once. An incident's
  * log entry and its queued alerts are written in that same transaction. A look reads and judges
- * only the machines whose state changed since this instance's previous look or whose verdict
- * time alone can change (see `narrowing`); every machine at its first look, after another
- * instance looked, when what it judges by changes, and once a minute.
+ * only the machines whose state changed since this instance's previous look, whose verdict time
+ * alone can change, or whose thresholds changed (see `narrowing`), and a slice of the fleet
+ * (`sweptBetween`): no look reads the whole fleet, so none keeps an alarm waiting for it.
+ *
+ * Reading on from this instance's own previous look is right even when other instances looked
+ * since: a write that a later look did not see, this instance's look did not see either, so it is
+ * dated after that look's `unseenFrom`. An instance's first look reads the changes of the last
+ * second (LOOK_EVERY_MS), as if it had looked then: the writes before were judged by the looks
+ * that followed them, of this instance before it stopped or of the others, and the sweep reads
+ * every machine within the minute anyway.
  */
 export class IncidentWatch {
   /** When each recent look that held the lock ended, and how long it took, ms: the last minute's. */
   private readonly recentLooks: { endedAt: number; ms: number }[] = [];
   /**
-   * What this instance's last look saw: from when a write may have been unseen by it (by the
-   * database's clock, see `writesUnseenFrom`), when it last read every machine, and what a change of calls for a full look. Null before its first look and
-   * once another instance held the lock: the next look reads every machine.
+   * This instance's last look that held the lock and committed: from when a write may have been
+   * unseen by it (by the database's clock, see `writesUnseenFrom`), its time (where the sweep goes
+   * on from), and what it judged each machine by (`judgedByKey`). Null before its first.
    */
-  private previous: {
-    unseenFrom: number;
-    fullAt: number;
-    listeningSince: number | null;
-    machinesKey: string;
-  } | null = null;
-  private lastJudged: { full: boolean; machines: number } | null = null;
+  private previous: { unseenFrom: number; now: number; judgedBy: Map<string, string> } | null = null;
+  private lastJudged: { narrow: number; swept: number } | null = null;
   private readonly job = new RepeatingJob<number>((now = Date.now()) => this.look(now), {
     everyMs: LOOK_EVERY_MS,
     onError: (error) => this.deps.logger.error({ err: error }, 'watching for incidents failed'),
@@ -112,13 +144,13 @@ export class IncidentWatch {
     return this.job.stop();
   }
 
-  /** Looks at every machine now (unless another instance is looking); resolves when done. */
+  /** Looks at the machines now (unless another instance is looking); resolves when done. */
   lookOnce(now = Date.now()): Promise<void> {
     return this.job.runNow(now);
   }
 
-  /** Whether this instance's last look read every machine, and how many machines' states it judged. */
-  lastLook(): { full: boolean; machines: number } | null {
+  /** How many machines' states this instance's last look read for what may have changed, and how many for the sweep. */
+  lastLook(): { narrow: number; swept: number } | null {
     return this.lastJudged;
   }
 
@@ -156,43 +188,34 @@ export class IncidentWatch {
   private async look(now: number): Promise<void> {
     const { db, sprinklers, telemetry } = this.deps;
     const listeningSince = this.deps.listeningSince();
+    // Not hearing the broker, the rules judge nothing (`judge`): such a look would only move
+    // `previous` past changes that must be judged once it hears again.
+    if (listeningSince === null) return;
     const started = performance.now();
-    let held = false;
     const previous = this.previous;
-    let seen: IncidentWatch['previous'] = null;
-    // Until this look commits, what it judged is not done: should it fail, the next reads everything.
-    this.previous = null;
+    let looked: IncidentWatch['previous'] = null;
     await db.transaction(async (tx) => {
-      // Another instance looks now when the lock is taken: what it saw and judged, this one does
-      // not know, so `previous` stays null.
+      // Another instance looks now when the lock is taken.
       if (!(await tryLockWatch(tx))) return;
-      held = true;
       // Taken before the states are read: a row this look does not see was written after
       // `unseenFrom`, by a transaction that had not committed yet or that began later.
       const { now: at, unseenFrom } = await writesUnseenFrom(tx);
       const machines = await sprinklers.watched(tx);
-      const machinesKey = JSON.stringify(
-        machines.map((machine) => [
-          machine.internalId,
-          machine.lowPressureBar,
-          machine.lat,
-          machine.lng,
-          machine.armLength,
-        ]),
-      );
-      const full =
-        previous === null ||
-        previous.listeningSince !== listeningSince ||
-        previous.machinesKey !== machinesKey ||
-        at - previous.fullAt >= FULL_LOOK_EVERY_MS;
+      const machineIds = machines.map((machine) => machine.internalId);
+      const judgedBy = new Map(machines.map((machine) => [machine.internalId, judgedByKey(machine)]));
+      const rejudged = previous
+        ? machineIds.filter((machineId) => previous.judgedBy.get(machineId) !== judgedBy.get(machineId))
+        : [];
       const open = await findOpenIncidents(tx);
-      const states = await telemetry.liveStatesOf(
+      const changedFrom = previous ? previous.unseenFrom : at - LOOK_EVERY_MS;
+      const changed = await telemetry.liveStatesOf(
         tx,
-        machines.map((machine) => machine.internalId),
-        full ? undefined : await this.narrowing(tx, previous!.unseenFrom, open, now),
+        machineIds,
+        await this.narrowing(tx, changedFrom, [...open.keys(), ...rejudged], now),
       );
-      seen = { unseenFrom, fullAt: full ? at : previous!.fullAt, listeningSince, machinesKey };
-      this.lastJudged = { full, machines: states.size };
+      const swept = await telemetry.liveStatesOf(tx, sweptBetween(machineIds, previous?.now, now));
+      const states = new Map([...changed, ...swept]);
+      this.lastJudged = { narrow: changed.size, swept: swept.size };
       // A machine without a state has never connected: the rules judge nothing of it.
       const judged = machines.filter((machine) => states.has(machine.internalId));
       // A program's sectors are read only where they matter, every second: for a machine whose
@@ -248,38 +271,35 @@ export class IncidentWatch {
           }
         }
       }
+      looked = { unseenFrom, now, judgedBy };
     });
-    this.previous = seen;
-    if (!held) return;
+    // Only once the look committed: should it fail, the next reads on from where this one began.
+    if (!looked) return;
+    this.previous = looked;
     const endedAt = Date.now();
     this.recentLooks.push({ endedAt, ms: performance.now() - started });
     this.forgetOldLooks(endedAt);
   }
 
   /**
-   * Which machines a look between full ones reads: a machine whose state is unchanged and whose
+   * Which machines a look reads besides the sweep's: a machine whose state is unchanged and whose
    * verdict time alone cannot change is judged as before, so it is not read. Time alone changes
    * the verdict of a machine whose silence reaches the offline threshold (docs/alerts.md; the
    * `judge` rules of incident-rules.ts, each kept here), of one with an open incident (its
    * recovery hold; a person's motion command ends a low pressure), and of one whose pressure is
    * low but not for long enough yet. A stop is judged unexpected against the motion commands at
-   * the look after it changed the state. The broker connection (`listeningSince`), the watched
-   * machines and their thresholds are judged by a full look when they change.
+   * the look after it changed the state. `alsoOf` are machines read whatever their state: those
+   * with an open incident, those whose thresholds changed.
    */
-  private async narrowing(
-    tx: Queryable,
-    unseenFrom: number,
-    open: Map<string, Map<IncidentKind, OpenIncident>>,
-    now: number,
-  ): Promise<LiveStateFilter> {
+  private async narrowing(tx: Queryable, changedFrom: number, alsoOf: string[], now: number): Promise<LiveStateFilter> {
     const heardBefore = (silenceMs: number) => new Date(now - silenceMs + SILENCE_SLACK_MS);
     // Offline takes OFFLINE_AFTER_MS of silence, and, while the connection is open, the silence
     // after which the machine's last report makes it offline (`machineIsOnline`).
     const offlineAfter = (status: 'front' | 'stop') =>
       Math.max(OFFLINE_AFTER_MS, silenceBeforeOfflineMs({ status, flow: 0 }));
     return {
-      changedFrom: new Date(unseenFrom),
-      alsoOf: [...open.keys(), ...(await findLowPressurePending(tx))],
+      changedFrom: new Date(changedFrom),
+      alsoOf: [...alsoOf, ...(await findLowPressurePending(tx))],
       heardBefore: {
         disconnected: heardBefore(OFFLINE_AFTER_MS),
         moving: heardBefore(offlineAfter('front')),

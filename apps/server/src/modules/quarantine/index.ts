@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
+import { RepeatingJob } from '../../time/repeating-job';
 import { quarantineRoutes } from './quarantine.routes';
 import { QuarantineService } from './quarantine.service';
 
@@ -35,18 +36,25 @@ export const quarantineModule = fp(
     await app.register(quarantineRoutes, { prefix: '/api', quarantine });
 
     const warn = (what: string) => (error: unknown) => app.log.warn({ err: error }, `${what} failed`);
-    const prune = () => quarantine.prune().catch(warn('pruning the quarantine'));
-    const pruneTimer = setInterval(prune, PRUNE_EVERY_MS).unref();
+    const pruning = new RepeatingJob(() => quarantine.prune(), {
+      everyMs: PRUNE_EVERY_MS,
+      onError: warn('pruning the quarantine'),
+    });
     // A flood that stopped still gets its count written once its minute is over.
-    const minuteTimer = setInterval(
-      () => void quarantine.closeMinutes().catch(warn('counting a flood')),
-      MINUTE_MS,
-    ).unref();
-    app.addHook('onReady', prune);
+    const counting = new RepeatingJob(() => quarantine.closeMinutes(), {
+      everyMs: MINUTE_MS,
+      onError: warn('counting a flood'),
+    });
+    app.addHook('onReady', async () => {
+      pruning.start();
+      counting.start();
+      // A failed run is logged by onError: the server starts all the same.
+      await pruning.runNow().catch(() => undefined);
+    });
     // After the gateway stopped listening (it closes first), the last counts are written while the database is open.
     app.addHook('onClose', async () => {
-      clearInterval(pruneTimer);
-      clearInterval(minuteTimer);
+      await pruning.stop();
+      await counting.stop();
       await quarantine.closeMinutes({ all: true }).catch(warn('counting a flood'));
     });
   },

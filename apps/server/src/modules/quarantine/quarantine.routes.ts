@@ -1,22 +1,9 @@
-import { QuarantineListQuerySchema, QuarantineListResponseSchema } from '@pivot/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { quarantineEndpoints } from '@pivot/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { endpointRoute } from '../../http/endpoint-route';
 import type { QuarantineService } from './quarantine.service';
 
 /** The administrators' list of machine messages set aside, newest first. */
-export const quarantineRoutes: FastifyPluginAsyncZod<{ quarantine: QuarantineService }> = async (
-  app,
-  { quarantine },
-) => {
-  app.get(
-    '/quarantine/',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags: ['quarantine'],
-        querystring: QuarantineListQuerySchema,
-        response: { 200: QuarantineListResponseSchema },
-      },
-    },
-    async (request) => quarantine.list(request.query),
-  );
+export const quarantineRoutes: FastifyPluginAsync<{ quarantine: QuarantineService }> = async (app, { quarantine }) => {
+  endpointRoute(app, quarantineEndpoints.list, { access: 'admin' }, async (request) => quarantine.list(request.query));
 };

@@ -9,5 +9,5 @@ export const reportsExportModule = fp(
     const reportsExport = new ReportsExportService({ sprinklers: app.sprinklers, storedReports: app.storedReports });
     await app.register(reportsExportRoutes, { prefix: '/api', reportsExport });
   },
-  { name: 'reports-export', dependencies: ['database', 'authentication', 'sprinklers', 'telemetry-packing'] },
+  { name: 'reports-export', dependencies: ['database', 'authentication', 'sprinklers', 'telemetry'] },
 );

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
-import { IdParamsSchema, ReportsCsvQuerySchema } from '@pivot/contracts';
+import { machineHistoryEndpoints } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { endpointRoute } from '../../http/endpoint-route';
 import { signedIn } from '../../http/request-context';
 import type { ReportsExportService } from './reports-export.service';
 
@@ -8,24 +9,13 @@ export const reportsExportRoutes: FastifyPluginAsyncZod<{ reportsExport: Reports
   app,
   { reportsExport },
 ) => {
-  app.get(
-    '/sprinkler/:id/reports.csv',
-    {
-      schema: {
-        tags: ['sprinklers'],
-        summary: "The machine's reports over a range of days, as CSV (RFC 4180, times in ISO 8601 UTC)",
-        params: IdParamsSchema,
-        querystring: ReportsCsvQuerySchema,
-      },
-    },
-    async (request, reply) => {
-      const file = await reportsExport.reportsCsv(signedIn(request).user, request.params.id, request.query);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', attachment(file.filename))
-        .send(Readable.from(file.chunks));
-    },
-  );
+  endpointRoute(app, machineHistoryEndpoints.reportsCsv, {}, async (request, reply) => {
+    const file = await reportsExport.reportsCsv(signedIn(request).user, request.params.id, request.query);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', attachment(file.filename))
+      .send(Readable.from(file.chunks));
+  });
 };
 
 /**

@@ -1,7 +1,7 @@
 import { type ReportsCsvQuery, parseDottedDate } from '@pivot/contracts';
 import type { SignedInUser } from '../../http/request-context';
 import type { SprinklersService } from '../sprinklers';
-import type { StoredReports } from '../telemetry-packing';
+import type { StoredReports } from '../telemetry';
 import { CSV_HEADER, csvRecord } from './reports-csv';
 
 /** Records written to the response at a time: about 50 kB. */

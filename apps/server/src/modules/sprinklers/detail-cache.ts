@@ -4,8 +4,8 @@ import type { SprinklerRow } from './sprinklers.repository';
 
 /**
  * What a machine's detail shows besides its live state, as of the machine's `revision`: valid
- * while the machine's revision is the same (docs/architecture.md, "The machine detail"). Kept in
- * an LruCache by machine id.
+ * while the machine's revision is the same (docs/scaling.md, "The machine detail: cached between
+ * visits"). Kept in an LruCache by machine id.
  */
 export type CachedDetail = {
   sprinkler: SprinklerRow;

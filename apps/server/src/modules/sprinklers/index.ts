@@ -12,8 +12,7 @@ declare module 'fastify' {
   }
 }
 
-export type { SprinklerRow } from './sprinklers.repository';
-export { sprinklers } from './sprinklers.table';
+export { type SprinklerRow, areaMapDigests } from './sprinklers.repository';
 export { type SprinklersService, type StoredPrograms, loggedMachine } from './sprinklers.service';
 
 /**

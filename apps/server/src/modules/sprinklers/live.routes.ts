@@ -1,6 +1,7 @@
-import { IdParamsSchema, type LiveEvent } from '@pivot/contracts';
+import { IdParamsSchema, type LiveEvent, sprinklersEndpoints } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MachineEvent } from '../../gateway/mqtt-gateway';
+import { endpointRoute } from '../../http/endpoint-route';
 import { type EventStream, type StreamGuard, eventStreams } from '../../http/event-stream';
 import { signedIn } from '../../http/request-context';
 import type { TelemetryService } from '../telemetry';
@@ -37,31 +38,27 @@ export const liveRoutes: FastifyPluginAsyncZod<{
     return fresh;
   };
 
-  app.get(
-    '/sprinkler/events',
-    { schema: { tags: ['sprinklers'], produces: ['text/event-stream'] } },
-    async (request, reply) => {
-      const { user } = signedIn(request);
-      // The stream opens once the user's machines are known: an event after it opened is never
-      // missed for want of them.
-      const opened: { stream?: EventStream } = {};
-      const stopFollowing = await listStreams.follow(user, (type, json, latest) =>
-        opened.stream?.sendJson(type, json, latest),
-      );
-      if (request.raw.socket.destroyed) {
-        stopFollowing();
-        reply.hijack();
-        return;
-      }
-      try {
-        opened.stream = openStream(request, reply);
-      } catch (error) {
-        stopFollowing();
-        throw error;
-      }
-      opened.stream.onEnd(stopFollowing);
-    },
-  );
+  endpointRoute(app, sprinklersEndpoints.events, {}, async (request, reply) => {
+    const { user } = signedIn(request);
+    // The stream opens once the user's machines are known: an event after it opened is never
+    // missed for want of them.
+    const opened: { stream?: EventStream } = {};
+    const stopFollowing = await listStreams.follow(user, (type, json, latest) =>
+      opened.stream?.sendJson(type, json, latest),
+    );
+    if (request.raw.socket.destroyed) {
+      stopFollowing();
+      reply.hijack();
+      return;
+    }
+    try {
+      opened.stream = openStream(request, reply);
+    } catch (error) {
+      stopFollowing();
+      throw error;
+    }
+    opened.stream.onEnd(stopFollowing);
+  });
 
   app.get(
     '/sprinkler/:id/events',

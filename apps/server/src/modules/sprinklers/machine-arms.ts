@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import type { ArmDirectory, MachineArm } from '../../gateway/mqtt-gateway';
+import { RepeatingJob } from '../../time/repeating-job';
 import { listMachineArms } from './sprinklers.repository';
 
 /**
@@ -15,21 +16,22 @@ const REFRESH_MS = 60_000;
  */
 export class MachineArms implements ArmDirectory {
   private arms = new Map<string, MachineArm>();
-  private refreshTimer: NodeJS.Timeout | undefined;
+  private readonly refreshing: RepeatingJob;
 
-  constructor(private readonly deps: { db: Database; logger: FastifyBaseLogger }) {}
+  constructor(private readonly deps: { db: Database; logger: FastifyBaseLogger }) {
+    this.refreshing = new RepeatingJob(() => this.refresh(), {
+      everyMs: REFRESH_MS,
+      onError: (error) => deps.logger.warn({ err: error }, "reading the machines' arms failed"),
+    });
+  }
 
   async start(): Promise<void> {
     await this.refresh();
-    this.refreshTimer = setInterval(() => {
-      this.refresh().catch((error: unknown) =>
-        this.deps.logger.warn({ err: error }, "reading the machines' arms failed"),
-      );
-    }, REFRESH_MS).unref();
+    this.refreshing.start();
   }
 
-  stop(): void {
-    clearInterval(this.refreshTimer);
+  stop(): Promise<void> {
+    return this.refreshing.stop();
   }
 
   armOf(machineId: string): MachineArm | undefined {

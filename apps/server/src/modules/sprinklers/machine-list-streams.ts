@@ -6,8 +6,8 @@ import type { SignedInUser } from '../../http/request-context';
 import { RepeatingJob } from '../../time/repeating-job';
 import type { AccessService } from '../access';
 import type { TelemetryService } from '../telemetry';
-import { type ListedSprinkler, presentLiveEvent } from './sprinklers.presenter';
-import { listListedSprinklers } from './sprinklers.repository';
+import { presentLiveEvent } from './sprinklers.presenter';
+import { type ListedSprinkler, listListedSprinklers, machinesDigest } from './sprinklers.repository';
 
 /**
  * How often each instance reads again which machines its connected users may see: a grant
@@ -58,6 +58,8 @@ export class MachineListStreams {
     onError: (error) => this.deps.logger.warn({ err: error }, 'reading the machines of the list streams failed'),
   });
   private stopWatching: (() => void) | undefined;
+  /** The machines' digest (machinesDigest) when they were last read. */
+  private readAtDigest: string | undefined;
 
   constructor(
     private readonly deps: {
@@ -111,11 +113,20 @@ export class MachineListStreams {
     }
   }
 
-  /** Two queries for all connected users: their grants, and the machines among them. */
+  /**
+   * Two queries for all connected users: their grants, and the machines among them; read only
+   * when the machines' digest changed since the last read or a follower has not been served yet.
+   * An administrator follows every machine, 10,000 at a dealer's: read every 5 s, they held the
+   * event loop for a large part of a second each time (docs/benchmarks.md, "The dealers' pages at
+   * 10,000").
+   */
   private async readMachines(): Promise<void> {
     const { db, access } = this.deps;
     const followers = [...this.followers];
     if (followers.length === 0) return;
+    // Taken before the read: a change in between shows as a new digest at the next look.
+    const digest = await machinesDigest(db);
+    if (digest === this.readAtDigest && followers.every((follower) => follower.listed !== null)) return;
     const anyAdmin = followers.some((follower) => follower.user.admin);
     const userIds = [...new Set(followers.filter((f) => !f.user.admin).map((f) => f.user.id))];
     const grants = await access.machinesOfUsers(db, userIds);
@@ -132,5 +143,6 @@ export class MachineListStreams {
         follower.send('machines', MACHINES_CHANGED, 'machines');
       follower.listed = listed;
     }
+    this.readAtDigest = digest;
   }
 }

@@ -11,28 +11,14 @@ import type {
 import type { MachineEvent } from '../../gateway/mqtt-gateway';
 import { armLine } from '../../geo/geo';
 import { type MachineStateRow, isOnline, measuredValues } from '../telemetry';
-import type { SprinklerRow } from './sprinklers.repository';
-
-/** What the list form shows of a machine: its row without the area map. */
-export type ListedSprinkler = Pick<SprinklerRow, 'id' | 'internalId' | 'name' | 'lat' | 'lng' | 'lowPressureBar'>;
-
-/** What the list form shows of a machine's latest state: whether a program is loaded, not its geometry. */
-export type ListedState = Pick<
-  MachineStateRow,
-  | 'online'
-  | 'reportedAt'
-  | 'status'
-  | 'angle'
-  | 'distance'
-  | 'speed'
-  | 'pressure'
-  | 'flow'
-  | 'programName'
-  | 'programUploadedAt'
-> & { programLoaded: boolean };
+import type { ListedSprinkler, ListedState, SprinklerRow } from './sprinklers.repository';
 
 /** The list form of a machine; live values stay null until the machine has reported them. */
-export function presentSprinklerListItem(row: ListedSprinkler, state?: ListedState): SprinklerListItem {
+export function presentSprinklerListItem(
+  row: ListedSprinkler,
+  state?: ListedState,
+  nowMs = Date.now(),
+): SprinklerListItem {
   return {
     id: row.id,
     internalId: row.internalId,
@@ -45,7 +31,7 @@ export function presentSprinklerListItem(row: ListedSprinkler, state?: ListedSta
     speed: state?.speed ?? null,
     pressure: state?.pressure ?? null,
     flow: state?.flow ?? null,
-    online: isOnline(state),
+    online: isOnline(state, nowMs),
     reportedAt: state?.reportedAt?.getTime() ?? null,
     lowPressureBar: row.lowPressureBar,
     currentProgramName: state?.programName && state.programLoaded ? state.programName : null,

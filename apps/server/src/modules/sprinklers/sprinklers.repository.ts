@@ -1,27 +1,48 @@
-import type { SprinklerAdminListQuery } from '@pivot/contracts';
-import {
-  type SQL,
-  type SQLWrapper,
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  getTableColumns,
-  ilike,
-  inArray,
-  notInArray,
-  or,
-  sql,
-} from 'drizzle-orm';
+import type {
+  ShownMachineState,
+  SprinklerAdminListQuery,
+  SprinklerListItem,
+  SprinklerPageQuery,
+  SprinklerPageSort,
+} from '@pivot/contracts';
+import { type SQL, type SQLWrapper, and, asc, count, desc, eq, ilike, inArray, notInArray, or, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Database, Queryable } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
-import { machineState } from '../telemetry';
-import { sprinklers } from './sprinklers.table';
+import { type MachineStateRow, epochMs, latestStates, onlineAt } from '../telemetry';
+import { readingOrder, sprinklers } from './sprinklers.table';
 
 export type SprinklerRow = typeof sprinklers.$inferSelect;
 export type NewSprinklerRow = typeof sprinklers.$inferInsert;
+
+/** What the list form shows of a machine: its row without the area map. */
+export type ListedSprinkler = Pick<SprinklerRow, 'id' | 'internalId' | 'name' | 'lat' | 'lng' | 'lowPressureBar'>;
+
+/** What the list form shows of a machine's latest state: whether a program is loaded, not its geometry. */
+export type ListedState = Pick<
+  MachineStateRow,
+  | 'online'
+  | 'reportedAt'
+  | 'status'
+  | 'angle'
+  | 'distance'
+  | 'speed'
+  | 'pressure'
+  | 'flow'
+  | 'programName'
+  | 'programUploadedAt'
+> & { programLoaded: boolean };
+
+/**
+ * Each machine's id with a digest of its area map, as a subquery to join: for a query of another
+ * module that must tell when a machine's map was redrawn (the advice's kept readings), while the
+ * table stays this module's.
+ */
+export const areaMapDigests = new QueryBuilder()
+  .select({ id: sprinklers.id, areaMapDigest: sql<string>`md5(${sprinklers.areaMap}::text)`.as('area_map_digest') })
+  .from(sprinklers)
+  .as('area_map_digests');
 
 export async function findSprinkler(db: Queryable, id: number): Promise<SprinklerRow | undefined> {
   const [row] = await db.select().from(sprinklers).where(eq(sprinklers.id, id));
@@ -56,6 +77,22 @@ const LISTED_SPRINKLER = {
   lowPressureBar: sprinklers.lowPressureBar,
 };
 
+/**
+ * A digest of every machine's row and grants that changes whenever any of them does: a machine
+ * added (the largest id), removed (the count), or its row, programs, grants or granted users
+ * changed (the revisions' sum; migration 0010's triggers raise a revision in the change's own
+ * transaction, through whichever instance). One row however many machines, so a look that finds
+ * nothing changed reads none of them into the server.
+ */
+export async function machinesDigest(db: Queryable): Promise<string> {
+  const [row] = await db
+    .select({
+      digest: sql<string>`count(*) || ':' || coalesce(sum(${sprinklers.revision}), 0) || ':' || coalesce(max(${sprinklers.id}), 0)`,
+    })
+    .from(sprinklers);
+  return row!.digest;
+}
+
 /** Every machine, or those of the given ids, as its list form shows it, without its latest state. */
 export async function listListedSprinklers(db: Queryable, ids?: number[]) {
   if (ids?.length === 0) return [];
@@ -65,47 +102,195 @@ export async function listListedSprinklers(db: Queryable, ids?: number[]) {
     .where(ids === undefined ? undefined : inArray(sprinklers.id, ids));
 }
 
-/** What the machines list shows of a machine's latest state: no arm position, no program geometry. */
-const LISTED_STATE = {
-  online: machineState.online,
-  reportedAt: machineState.reportedAt,
-  status: machineState.status,
-  angle: machineState.angle,
-  distance: machineState.distance,
-  speed: machineState.speed,
-  pressure: machineState.pressure,
-  flow: machineState.flow,
-  programName: machineState.programName,
-  programLoaded: sql<boolean>`${machineState.programData} is not null`,
-  programUploadedAt: machineState.programUploadedAt,
+/** A value as JSON text: numbers, booleans and null as PostgreSQL writes them, text through `to_json`. */
+const asJson = {
+  number: (value: SQLWrapper) => sql`coalesce(${value}::text, 'null')`,
+  text: (value: SQLWrapper) => sql`coalesce(to_json(${value})::text, 'null')`,
+  boolean: (value: SQLWrapper) => sql`case when ${value} then 'true' else 'false' end`,
+  /** A decimal as the contract's numeric string (its codec writes `String(Number(text))`): no trailing zeros. */
+  numericString: (value: SQLWrapper) => sql`'"' || trim_scale(${value})::text || '"'`,
 };
 
 /**
- * The machines list in one query: each machine by name and id with its latest state, all of
- * them or, when `granted` is given, those whose ids that subquery gives (the machines granted to
- * the user of its placeholder). Neither the area map nor the program's geometry is read: the list
- * shows neither. Asked whenever a machines table opens, so prepared once per database, as `name`.
+ * A machine's list form (`SprinklerListItemSchema`) as JSON the database writes from the
+ * machine's row and its latest state, byte for byte as the compiled serializer writes what
+ * `presentSprinklerListItem` gives (both tested): the schema's keys in its order, no spaces.
+ * Concatenated rather than `json_build_object` (which writes spaces) or `to_json` of every value
+ * (which looks up each value's type on every call: twice the time). Neither the area map nor the
+ * program's geometry is read: the list shows neither.
+ */
+function listItemJson(nowMs: SQLWrapper): SQL<string> {
+  const state = latestStates;
+  const fields: Record<keyof SprinklerListItem, SQL> = {
+    id: asJson.number(sprinklers.id),
+    internalId: asJson.text(sprinklers.internalId),
+    name: asJson.text(sprinklers.name),
+    lat: asJson.numericString(sprinklers.lat),
+    lng: asJson.numericString(sprinklers.lng),
+    distance: asJson.number(state.distance),
+    angle: asJson.number(state.angle),
+    status: asJson.text(state.status),
+    speed: asJson.number(state.speed),
+    pressure: asJson.number(state.pressure),
+    flow: asJson.number(state.flow),
+    online: asJson.boolean(onlineAt(nowMs)),
+    reportedAt: asJson.number(epochMs(state.reportedAt)),
+    currentProgramTimestamp: asJson.number(epochMs(state.programUploadedAt)),
+    lowPressureBar: asJson.number(sprinklers.lowPressureBar),
+    currentProgramName: asJson.text(
+      sql`case when ${state.programData} is not null then nullif(${state.programName}, '') end`,
+    ),
+  };
+  const written = Object.entries(fields).map(
+    ([key, value], index) => sql`${sql.raw(`'${index === 0 ? '{' : ','}"${key}":'`)} || ${value}`,
+  );
+  return sql<string>`(${sql.join(written, sql` || `)} || '}')`;
+}
+
+/**
+ * The machines list's answer, by name and id, in one query that returns one text: all machines
+ * or, when `granted` is given, those whose ids that subquery gives (the machines granted to the
+ * user of its placeholder `userId`); the placeholder `now` is the time `online` is judged at.
+ * The database writes the JSON: at a dealer's 10,000 machines, reading their rows into objects,
+ * presenting and serialising them held the server's event loop ~1 s a list, where the database
+ * writes the same bytes in its own process, off the loop that stores the fleet's reports
+ * (docs/benchmarks.md, "The dealers' pages at 10,000"). Asked whenever a machines table opens,
+ * so prepared once per database, as `name`.
  */
 export function prepareMachineListQuery(db: Database, name: string, granted?: SQLWrapper) {
+  const items = sql`string_agg(${listItemJson(sql.placeholder('now'))}, ',' order by ${sprinklers.name}, ${sprinklers.id})`;
   const query = db
-    .select({
-      ...LISTED_SPRINKLER,
-      // Null when the machine has never said anything: it has no row of state yet.
-      stateOf: machineState.machineId,
-      ...LISTED_STATE,
-    })
+    .select({ json: sql<string>`'[' || coalesce(${items}, '') || ']'` })
     .from(sprinklers)
-    .leftJoin(machineState, eq(machineState.machineId, sprinklers.internalId))
+    .leftJoin(latestStates, eq(latestStates.machineId, sprinklers.internalId))
     .where(granted === undefined ? undefined : inArray(sprinklers.id, granted))
-    .orderBy(asc(sprinklers.name), asc(sprinklers.id))
     .prepare(name);
-  return async (values: Record<string, unknown>) =>
-    (await query.execute(values)).map(
-      ({ id, internalId, name, lat, lng, lowPressureBar, stateOf, online, ...state }) => ({
-        sprinkler: { id, internalId, name, lat, lng, lowPressureBar },
-        state: stateOf === null ? undefined : { ...state, online: online ?? false },
-      }),
-    );
+  return async (values: { userId: number; now: number }): Promise<string> => (await query.execute(values))[0]!.json;
+}
+
+/** What a page of the machines list asks for, the search already turned into the states whose words it matches. */
+export type MachinePageRequest = Omit<SprinklerPageQuery, 'search'> & {
+  search?: { text: string; states: ShownMachineState[] };
+};
+
+/** The name of the program a machine runs, as its list form shows it: none without the program's sectors. */
+const runningProgramName = sql<string | null>`case when ${latestStates.programData} is not null
+  then nullif(${latestStates.programName}, '') end`;
+
+/**
+ * What each sortable column of the machines table sorts by. Name and broker ID are never null,
+ * so their order leaves out `nulls last` and can follow their index both ways (the first page by
+ * name reads 25 rows of `sprinklers_name_order_idx`, not the fleet).
+ */
+const PAGE_SORT_VALUES: Record<SprinklerPageSort, { value: SQLWrapper; nullable: boolean }> = {
+  name: { value: readingOrder(sprinklers.name), nullable: false },
+  internalId: { value: readingOrder(sprinklers.internalId), nullable: false },
+  distance: { value: latestStates.distance, nullable: true },
+  angle: { value: latestStates.angle, nullable: true },
+  status: { value: latestStates.status, nullable: true },
+  speed: { value: latestStates.speed, nullable: true },
+  pressure: { value: latestStates.pressure, nullable: true },
+  flow: { value: latestStates.flow, nullable: true },
+  program: { value: readingOrder(runningProgramName), nullable: true },
+  uploaded: { value: latestStates.programUploadedAt, nullable: true },
+};
+
+/** Whether a machine is shown in one of these states at `nowMs` (its status '' before its first report). */
+function shownInStates(states: ShownMachineState[], online: SQL<boolean>): SQL {
+  if (states.length === 0) return sql`false`;
+  const status = sql`coalesce(${latestStates.status}, '')`;
+  const among = (wanted: boolean) =>
+    states.filter((state) => state.online === wanted).map((state) => sql`${state.status ?? ''}`);
+  const [whileOnline, whileOffline] = [among(true), among(false)];
+  return or(
+    whileOnline.length > 0 ? sql`(${online} and ${status} in (${sql.join(whileOnline, sql`, `)}))` : undefined,
+    whileOffline.length > 0 ? sql`(not ${online} and ${status} in (${sql.join(whileOffline, sql`, `)}))` : undefined,
+  )!;
+}
+
+/** A text as an ILIKE pattern that finds it anywhere, its own wildcards taken literally. */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/**
+ * One page of the machines list, sorted, searched and filtered in the database, with the number
+ * that match: all machines or, when `among` is given, those whose ids that subquery gives. Only
+ * the page's rows leave the database. A search or a filter counts the rows it finds; without
+ * either, `count` gives the number (the caller's count of the user's grants, or of the fleet).
+ */
+export async function listSprinklerPage(
+  db: Queryable,
+  request: MachinePageRequest,
+  { among, nowMs, count: countAll }: { among?: SQLWrapper; nowMs: number; count: () => Promise<number> },
+): Promise<{ count: number; rows: { sprinkler: ListedSprinkler; state: ListedState | undefined }[] }> {
+  const online = onlineAt(sql`${nowMs}`);
+  const { search, status } = request;
+  const where = and(
+    among === undefined ? undefined : inArray(sprinklers.id, among),
+    search &&
+      or(
+        ilike(sprinklers.name, containing(search.text)),
+        ilike(sprinklers.internalId, containing(search.text)),
+        shownInStates(search.states, online),
+      ),
+    status === undefined
+      ? undefined
+      : status === 'offline'
+        ? sql`not ${online}`
+        : and(online, eq(latestStates.status, status)),
+  );
+  const direction = request.order === 'desc' ? sql.raw('desc') : sql.raw('asc');
+  const sortedBy = PAGE_SORT_VALUES[request.sort];
+  const withState = eq(latestStates.machineId, sprinklers.internalId);
+  const [rows, total] = await Promise.all([
+    db
+      .select({
+        sprinkler: LISTED_SPRINKLER,
+        state: {
+          machineId: latestStates.machineId,
+          online: latestStates.online,
+          reportedAt: latestStates.reportedAt,
+          status: latestStates.status,
+          angle: latestStates.angle,
+          distance: latestStates.distance,
+          speed: latestStates.speed,
+          pressure: latestStates.pressure,
+          flow: latestStates.flow,
+          programName: latestStates.programName,
+          programUploadedAt: latestStates.programUploadedAt,
+          programLoaded: sql<boolean>`${latestStates.programData} is not null`,
+        },
+      })
+      .from(sprinklers)
+      .leftJoin(latestStates, withState)
+      .where(where)
+      .orderBy(sql`${sortedBy.value} ${direction}${sortedBy.nullable ? sql` nulls last` : sql``}`, asc(sprinklers.id))
+      .limit(request.pageSize)
+      .offset((request.page - 1) * request.pageSize),
+    search || status
+      ? db
+          .select({ total: count() })
+          .from(sprinklers)
+          .leftJoin(latestStates, withState)
+          .where(where)
+          .then(([row]) => row?.total ?? 0)
+      : countAll(),
+  ]);
+  return {
+    count: total,
+    rows: rows.map(({ sprinkler, state }) => ({
+      sprinkler,
+      // Drizzle nulls a left-joined object only when all its fields are: `programLoaded` is false without a row.
+      state: state === null || state.machineId === null ? undefined : state,
+    })),
+  };
+}
+
+/** How many machines there are. */
+export async function countSprinklers(db: Queryable): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(sprinklers);
+  return row?.total ?? 0;
 }
 
 /** The machine of this id, if it is among those the subquery gives. */
@@ -155,7 +340,7 @@ export async function listSprinklersForAdmin(
 ): Promise<{ count: number; rows: SprinklerRow[] }> {
   const conditions: SQL[] = [];
   if (query.search) {
-    const pattern = `%${query.search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    const pattern = containing(query.search);
     conditions.push(or(ilike(sprinklers.name, pattern), ilike(sprinklers.internalId, pattern))!);
   }
   if (excluding) conditions.push(notInArray(sprinklers.id, excluding));
@@ -211,8 +396,8 @@ export async function listWatchedMachines(db: Queryable) {
 }
 
 /**
- * A machine's revision and live state in one query (docs/architecture.md, "The machine detail"),
- * if the machine of the placeholder `id` exists and, when `granted` is given, is among the
+ * A machine's revision and live state in one query (docs/scaling.md, "The machine detail: cached
+ * between visits"), if the machine of the placeholder `id` exists and, when `granted` is given, is among the
  * machines that subquery gives: the columns `live` adds come from the modules that own them.
  * Asked on every visit of a machine's page, so prepared once per database, as `name`.
  */
@@ -223,9 +408,9 @@ export function prepareLiveDetailQuery<Live extends Record<string, SQL.Aliased |
   granted?: SQLWrapper,
 ) {
   const query = db
-    .select({ revision: sprinklers.revision, state: getTableColumns(machineState), ...live })
+    .select({ revision: sprinklers.revision, state: latestStates._.selectedFields, ...live })
     .from(sprinklers)
-    .leftJoin(machineState, eq(machineState.machineId, sprinklers.internalId))
+    .leftJoin(latestStates, eq(latestStates.machineId, sprinklers.internalId))
     .where(
       and(
         eq(sprinklers.id, sql.placeholder('id')),

@@ -6,12 +6,14 @@ import {
   SprinklerListItemSchema,
   SprinklerListResponseSchema,
   UpdateSprinklerBodySchema,
+  sprinklersEndpoints,
 } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { GEOMETRY_BODY_LIMIT } from '../../http/body-limits';
 import { compiledSerializerCompiler } from '../../http/compiled-serializer';
+import { endpointRoute } from '../../http/endpoint-route';
 import { sendWithETag } from '../../http/etag';
-import { clientInfo, signedIn } from '../../http/request-context';
+import { clientInfo, requestLanguage, signedIn } from '../../http/request-context';
 import type { SprinklersService } from './sprinklers.service';
 
 const tags = ['sprinklers'];
@@ -21,11 +23,15 @@ export const sprinklersRoutes: FastifyPluginAsyncZod<{ sprinklers: SprinklersSer
   { sprinklers },
 ) => {
   // The table asks again whenever its event stream reconnects or says the machines changed: an
-  // unchanged list is answered 304. Its JSON, which the tag is taken from, is written by a
-  // serializer compiled once, as the detail's is.
-  const listJson = compiledSerializerCompiler({ schema: SprinklerListResponseSchema });
+  // unchanged list is answered 304. Its JSON, which the tag is taken from, is written by the
+  // database (a dealer's list is 10,000 machines).
   app.get('/sprinkler/', { schema: { tags, response: { 200: SprinklerListResponseSchema } } }, async (request, reply) =>
-    sendWithETag(request, reply, listJson(await sprinklers.list(signedIn(request).user))),
+    sendWithETag(request, reply, await sprinklers.listJson(signedIn(request).user)),
+  );
+
+  // The machines table's page: its search finds the states as the page words them.
+  endpointRoute(app, sprinklersEndpoints.page, {}, async (request) =>
+    sprinklers.page(signedIn(request).user, request.query, requestLanguage(request)),
   );
 
   app.get(

@@ -1,5 +1,12 @@
-import type { MachineProgramMessage, SprinklerStatus, TelemetryMessage } from '@pivot/contracts';
-import { type SQL, and, asc, eq, getTableColumns, gte, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import {
+  type MachineProgramMessage,
+  type ProgramData,
+  type SprinklerStatus,
+  type TelemetryMessage,
+  silenceBeforeOfflineMs,
+} from '@pivot/contracts';
+import { type SQL, type SQLWrapper, and, asc, eq, getTableColumns, gte, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client';
 import { type MachineStateRow, machineState, telemetry } from './telemetry.table';
 
@@ -144,6 +151,33 @@ function ofMachines(machineIds: string[]): SQL {
   return sql`${machineState.machineId} = any(${sql.param(machineIds)}::text[])`;
 }
 
+/**
+ * Each machine's latest state as a subquery to join, for the queries that show machines with
+ * their states in one statement (the machines list, the machine detail): the planner flattens it
+ * into a plain join, and the table stays this module's.
+ */
+export const latestStates = new QueryBuilder().select().from(machineState).as('latest_state');
+
+/** A timestamp column as ms since the epoch, as `Date.getTime()` gives it: for JSON the database writes. */
+export function epochMs(column: SQLWrapper): SQL<number | null> {
+  return sql<number | null>`floor(extract(epoch from ${column}) * 1000)::bigint`;
+}
+
+/**
+ * Whether the machine of a `latestStates` row is online at `nowMs` (ms since the epoch), as
+ * `isOnline` judges it (contracts' `machineIsOnline`), for a query that writes machines' states
+ * itself; false without a row. Tested against `isOnline` on every kind of state.
+ */
+export function onlineAt(nowMs: SQLWrapper): SQL<boolean> {
+  const { online, reportedAt, status, flow } = latestStates;
+  const moving = sql`(${status} in ('front', 'back') or coalesce(${flow}, 0) > 0)`;
+  const silenceMs = sql`case when ${moving}
+    then ${silenceBeforeOfflineMs({ status: 'front', flow: null })}::bigint
+    else ${silenceBeforeOfflineMs({ status: 'stop', flow: null })}::bigint end`;
+  return sql<boolean>`(coalesce(${online}, false)
+    and (${reportedAt} is null or ${nowMs}::bigint - ${epochMs(reportedAt)} <= ${silenceMs}))`;
+}
+
 export async function findMachineStates(db: Queryable, machineIds: string[]): Promise<Map<string, MachineStateRow>> {
   if (machineIds.length === 0) return new Map();
   const rows = await db.select().from(machineState).where(ofMachines(machineIds));
@@ -212,6 +246,26 @@ export async function findRunningPrograms(
     .from(machineState)
     .where(and(ofMachines(machineIds), isNotNull(machineState.programData)));
   return new Map(rows.map((row) => [row.machineId, row.programData!]));
+}
+
+/**
+ * The program the machine reports as loaded (its active program's sectors), with what tells one
+ * upload from another (its name and when the machine finished taking it); null when none.
+ */
+export async function activeProgramOf(
+  db: Queryable,
+  machineId: string,
+): Promise<{ programData: ProgramData; version: string } | null> {
+  const [row] = await db
+    .select({
+      programData: machineState.programData,
+      name: machineState.programName,
+      uploadedAt: machineState.programUploadedAt,
+    })
+    .from(machineState)
+    .where(eq(machineState.machineId, machineId));
+  if (!row?.programData) return null;
+  return { programData: row.programData, version: `${row.uploadedAt?.getTime() ?? ''}|${row.name ?? ''}` };
 }
 
 /** The status a machine confirmed in its answer to a motion command, until its next report. */

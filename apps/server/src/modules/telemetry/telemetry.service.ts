@@ -9,17 +9,9 @@ import { TelemetryIngest } from './telemetry-ingest';
 import {
   type LiveStateFilter,
   type MachineLiveState,
-  type StoredReport,
-  type TelemetryRow,
-  deleteRowsAt,
   findLiveStates,
   findMachineStates,
   findRunningPrograms,
-  oldestRowTime,
-  reportingMachineIds,
-  reportsBetween,
-  reportsOfMachinesBetween,
-  rowsBetween,
   updateMachineProgram,
   updateMachineStatus,
   updatePresence,
@@ -121,48 +113,5 @@ export class TelemetryService {
   /** The status a machine confirmed in its answer to a motion command, until its next report. */
   confirmStatus(db: Queryable, machineId: string, status: SprinklerStatus): Promise<void> {
     return updateMachineStatus(db, machineId, status);
-  }
-
-  /** A machine's stored reports from `from` up to `until`, oldest first. */
-  reportsBetween(db: Queryable, machineId: string, from: Date, until: Date, limit: number): Promise<StoredReport[]> {
-    return reportsBetween(db, machineId, from, until, limit);
-  }
-
-  /** Each machine's first stored report rows from its own `from` up to `until`, oldest first, in one query. */
-  reportsOfMachinesBetween(
-    db: Queryable,
-    ranges: { machineId: string; from: Date }[],
-    until: Date,
-    limit: number,
-  ): Promise<Map<string, StoredReport[]>> {
-    return reportsOfMachinesBetween(db, ranges, until, limit);
-  }
-
-  /**
-   * A machine's report rows from `from` (included) to `before` (excluded), every column, oldest
-   * first. Rows only: days already packed are read through the telemetry-packing door, which
-   * every reader of a range of reports uses.
-   */
-  rowsBetween(db: Queryable, machineId: string, from: Date, before: Date): Promise<TelemetryRow[]> {
-    return rowsBetween(db, machineId, from, before);
-  }
-
-  /**
-   * Deletes the machine's report rows with these timestamps (ms) and no other, so a report that
-   * arrived after they were read stays; the number deleted. For the packing, in its transaction:
-   * only rows of the DEFAULT partition are deleted, a day partition's go with it.
-   */
-  deleteRowsAt(db: Queryable, machineId: string, timestamps: number[]): Promise<number> {
-    return deleteRowsAt(db, machineId, timestamps);
-  }
-
-  /** The time of the machine's oldest report row from `from` (included) to `before` (excluded), if any. */
-  oldestRowTime(db: Queryable, machineId: string, from: Date, before: Date): Promise<Date | null> {
-    return oldestRowTime(db, machineId, from, before);
-  }
-
-  /** Every machine that has reported anything: those that may have report rows. */
-  reportingMachineIds(db: Queryable): Promise<string[]> {
-    return reportingMachineIds(db);
   }
 }

@@ -1,14 +1,7 @@
-import {
-  LoginBodySchema,
-  LoginResponseSchema,
-  MessageResponseSchema,
-  PasswordEmailBodySchema,
-  PasswordCallErrorSchema,
-  RefreshResponseSchema,
-  SetPasswordBodySchema,
-} from '@pivot/contracts';
+import { sessionEndpoints } from '@pivot/contracts';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { endpointRoute } from '../../http/endpoint-route';
 import { clientInfo, requestLanguage } from '../../http/request-context';
 import { presentUser } from './users.presenter';
 import type { AuthService, IssuedRefreshToken } from './auth.service';
@@ -40,69 +33,37 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     });
   }
 
-  app.post(
-    '/user/login/',
-    {
-      config: { access: 'public' },
-      schema: { tags: ['session'], body: LoginBodySchema, response: { 200: LoginResponseSchema } },
-    },
-    async (request, reply) => {
-      const signedIn = await auth.login(request.body, clientInfo(request));
-      setRefreshCookie(reply, signedIn.refresh);
-      return { user: presentUser(signedIn.user), access: signedIn.access };
-    },
-  );
+  const session = { access: 'public' } as const;
+  endpointRoute(app, sessionEndpoints.login, session, async (request, reply) => {
+    const signedIn = await auth.login(request.body, clientInfo(request));
+    setRefreshCookie(reply, signedIn.refresh);
+    return { user: presentUser(signedIn.user), access: signedIn.access };
+  });
 
-  app.post(
-    '/user/refresh-token/',
-    { config: { access: 'public' }, schema: { tags: ['session'], response: { 200: RefreshResponseSchema } } },
-    async (request, reply) => {
-      try {
-        const refreshed = await auth.refresh(request.cookies[REFRESH_COOKIE]);
-        setRefreshCookie(reply, refreshed.refresh);
-        return { access: refreshed.access };
-      } catch (error) {
-        reply.clearCookie(REFRESH_COOKIE, { path: REFRESH_COOKIE_PATH });
-        throw error;
-      }
-    },
-  );
-
-  app.post(
-    '/user/logout/',
-    { config: { access: 'public' }, schema: { tags: ['session'], response: { 200: MessageResponseSchema } } },
-    async (request, reply) => {
-      await auth.logout(request.cookies[REFRESH_COOKIE], request.auth?.sessionId);
+  endpointRoute(app, sessionEndpoints.refresh, session, async (request, reply) => {
+    try {
+      const refreshed = await auth.refresh(request.cookies[REFRESH_COOKIE]);
+      setRefreshCookie(reply, refreshed.refresh);
+      return { access: refreshed.access };
+    } catch (error) {
       reply.clearCookie(REFRESH_COOKIE, { path: REFRESH_COOKIE_PATH });
-      return { message: 'Signed out' };
-    },
-  );
+      throw error;
+    }
+  });
 
-  app.post(
-    '/user/set-password/',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['session'],
-        body: SetPasswordBodySchema,
-        response: { 200: MessageResponseSchema, 400: PasswordCallErrorSchema },
-      },
-    },
-    async (request) => {
-      await auth.setPassword(request.body, clientInfo(request));
-      return { message: PASSWORD_SET_MESSAGE[requestLanguage(request)] };
-    },
-  );
+  endpointRoute(app, sessionEndpoints.logout, session, async (request, reply) => {
+    await auth.logout(request.cookies[REFRESH_COOKIE], request.auth?.sessionId);
+    reply.clearCookie(REFRESH_COOKIE, { path: REFRESH_COOKIE_PATH });
+    return { message: 'Signed out' };
+  });
 
-  app.post(
-    '/user/password-email/',
-    {
-      config: { access: 'public' },
-      schema: { tags: ['session'], body: PasswordEmailBodySchema, response: { 200: MessageResponseSchema } },
-    },
-    async (request) => {
-      await auth.requestPasswordReset(request.body.email, clientInfo(request));
-      return { message: NEUTRAL_RESET_MESSAGE[requestLanguage(request)] };
-    },
-  );
+  endpointRoute(app, sessionEndpoints.setPassword, session, async (request) => {
+    await auth.setPassword(request.body, clientInfo(request));
+    return { message: PASSWORD_SET_MESSAGE[requestLanguage(request)] };
+  });
+
+  endpointRoute(app, sessionEndpoints.passwordEmail, session, async (request) => {
+    await auth.requestPasswordReset(request.body.email, clientInfo(request));
+    return { message: NEUTRAL_RESET_MESSAGE[requestLanguage(request)] };
+  });
 };

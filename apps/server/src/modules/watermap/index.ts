@@ -17,6 +17,7 @@ declare module 'fastify' {
 export { type CellDailyWater, LEAST_SHOWN_WATER_MM, type WatermapService, cellCentre } from './watermap.service';
 export type { RunningSlice } from './watermap.repository';
 export { WATER_GRID_STEP_M } from './water-accounting';
+export { MAX_REPORT_GAP_MS } from './water-grid';
 
 /** The watermap: the water each machine applied, per grid cell and day, counted from its telemetry. */
 export const watermapModule = fp(
@@ -37,5 +38,5 @@ export const watermapModule = fp(
     app.addHook('onReady', async () => accounting.start());
     app.addHook('onClose', () => accounting.stop());
   },
-  { name: 'watermap', dependencies: ['database', 'authentication', 'sprinklers', 'telemetry-packing'] },
+  { name: 'watermap', dependencies: ['database', 'authentication', 'sprinklers', 'telemetry'] },
 );

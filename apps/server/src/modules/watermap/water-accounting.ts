@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { localDate } from '../../time/local-day';
+import { RepeatingJob } from '../../time/repeating-job';
 import type { SprinklersService } from '../sprinklers';
-import type { StoredReport } from '../telemetry';
-import type { StoredReports } from '../telemetry-packing';
+import type { StoredReport, StoredReports } from '../telemetry';
 import { type DayOfYear, dayOfYear } from './day-of-year';
 import { RoundGrid } from './round-grid';
 import { TimeSlicer } from './time-slicer';
@@ -82,8 +82,7 @@ type Round = {
  * counted once however many instances there are.
  */
 export class WaterAccounting {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
+  private readonly job: RepeatingJob<Date>;
   /** Per machine: when its implausible pairs were last logged, and how many since. */
   private readonly implausible = new Map<string, { loggedAt: number; pairs: number }>();
 
@@ -96,23 +95,25 @@ export class WaterAccounting {
       timeZone: string;
       logger: FastifyBaseLogger;
     },
-    private readonly intervalMs = 15_000,
-  ) {}
+    intervalMs = 15_000,
+  ) {
+    this.job = new RepeatingJob((until = new Date(Date.now() - SETTLE_MS)) => this.countAll(until), {
+      everyMs: intervalMs,
+      onError: (error) => deps.logger.error({ err: error }, 'water accounting failed'),
+    });
+  }
 
   start(): void {
-    this.timer = setInterval(() => void this.runOnce(), this.intervalMs);
+    this.job.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
-  /** Counts what has arrived for every added machine; resolves when done. */
-  runOnce(until: Date = new Date(Date.now() - SETTLE_MS)): Promise<void> {
-    const run = this.running.then(() => this.countAll(until));
-    this.running = run.catch((error: unknown) => this.deps.logger.error({ err: error }, 'water accounting failed'));
-    return run;
+  /** Counts what has arrived for every added machine up to `until` (settled reports by default); resolves when done. */
+  runOnce(until?: Date): Promise<void> {
+    return this.job.runNow(until);
   }
 
   /**

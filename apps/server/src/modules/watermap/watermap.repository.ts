@@ -74,14 +74,13 @@ export function addWater(db: Queryable, machineId: string, date: DayOfYear, cell
 }
 
 /**
- * Adds each machine's water of a day to its cells, every machine in one statement: each cell's
- * running sums of the year grow by its mm from that day on, creating rows as needed. The array
- * is rewritten from the day on (or from its end, if the day is later): in the usual case, water
- * counted today or yesterday, its last element or two. A new row's array ends on its day, so its
- * length tells the day where a row meets one stored. Each column travels as one array parameter
- * that unnest turns back into rows: a multi-row VALUES list has a parameter per value for
- * drizzle and the driver to handle one by one, and took twice as long. On PGlite the statement
- * runs on the event loop's thread: callers keep to a few dozen cells.
+ * Adds each machine's water of a day to its cells, every machine in one statement, creating rows
+ * as needed: in the usual case (water counted today) it adds to the row's last day, or appends
+ * the day; a day before the row's last (a round of an earlier day counted late) is merged in
+ * its place. Each column travels as one array parameter that unnest turns back into rows: a
+ * multi-row VALUES list has a parameter per value for drizzle and the driver to handle one by
+ * one, and took twice as long. On PGlite the statement runs on the event loop's thread: callers
+ * keep to a few dozen cells.
  */
 export async function addWaterOfMachines(db: Queryable, waters: MachineWater[]): Promise<void> {
   // A column each, filled in one pass: with an object per cell on the way (machine and cell spread
@@ -99,10 +98,13 @@ export async function addWaterOfMachines(db: Queryable, waters: MachineWater[]):
     }
   }
   if (cell.x.length === 0) return;
-  const day = sql`cardinality(excluded.days)`;
-  const stored = sql`cardinality(${waterCellYears.days})`;
-  // The first element to rewrite: the day, or the one after the array's end if the day is later.
-  const rewriteFrom = sql`least(${day}, ${stored} + 1)`;
+  const { days, mm } = waterCellYears;
+  const count = sql`cardinality(${days})`;
+  const storedLast = sql`${days}[${count}]`;
+  const day = sql`excluded.days[1]`;
+  // Added in double precision, then stored as a 4-byte float.
+  const addedToLast = sql`${mm}[1 : ${count} - 1] || (${mm}[${count}]::float8 + excluded.mm[1])::real`;
+  const merged = sql`unnest(${days} || excluded.days, ${mm} || excluded.mm) as water(day, mm) group by water.day order by water.day`;
   // Each machine's next water revision: writes of one machine are serialised by its progress row.
   await db.execute(sql`
     with cell as (
@@ -118,16 +120,19 @@ export async function addWaterOfMachines(db: Queryable, waters: MachineWater[]):
       select id, (select coalesce(max(${waterCellYears.revision}), 0) + 1 from ${waterCellYears} where ${waterCellYears.machineId} = id) as revision
       from (select distinct machine_id from cell) as machine(id)
     )
-    insert into ${waterCellYears} (machine_id, year, x, y, days, revision)
-    select cell.machine_id, cell.year, cell.x, cell.y, array_fill(0::float8, array[cell.day - 1]) || cell.mm, machine.revision
+    insert into ${waterCellYears} (machine_id, year, x, y, days, mm, revision)
+    select cell.machine_id, cell.year, cell.x, cell.y, array[cell.day]::smallint[], array[cell.mm]::real[], machine.revision
     from cell join machine on machine.id = cell.machine_id
     on conflict (machine_id, year, x, y) do update set
       revision = excluded.revision,
-      days = ${waterCellYears.days}[1 : ${rewriteFrom} - 1] || array(
-        select coalesce(${waterCellYears.days}[least(d, ${stored})], 0)
-          + case when d >= ${day} then excluded.days[${day}] else 0 end
-        from generate_series(${rewriteFrom}, greatest(${stored}, ${day})) as d
-        order by d)`);
+      days = case
+        when ${storedLast} < ${day} then ${days} || ${day}
+        when ${storedLast} = ${day} then ${days}
+        else array(select water.day from ${merged}) end,
+      mm = case
+        when ${storedLast} < ${day} then ${mm} || excluded.mm[1]
+        when ${storedLast} = ${day} then ${addedToLast}
+        else array(select sum(water.mm::float8)::real from ${merged}) end`);
 }
 
 /**
@@ -142,13 +147,11 @@ export async function waterPerCell(
   start: DayOfYear,
   stop: DayOfYear,
 ): Promise<{ x: number; y: number; depth: number }[]> {
-  const { days, year, x, y } = waterCellYears;
+  const { days, mm, year, x, y } = waterCellYears;
   const firstDay = sql`case when ${year} = ${start.year}::int then ${start.day}::int else 1 end`;
   const lastDay = sql`case when ${year} = ${stop.year}::int then ${stop.day}::int else 366 end`;
-  // Past the array's end a cell got no more water: its last element holds. days[0] is null
-  // (arrays start at 1): a range from 1 January subtracts nothing.
-  const through = (day: SQL) => sql`${days}[least(${day}, cardinality(${days}))]`;
-  const depth = sql`${through(lastDay)} - coalesce(${through(sql`${firstDay} - 1`)}, 0)`;
+  const depth = sql`(select coalesce(sum(water.mm::float8), 0) from unnest(${days}, ${mm}) as water(day, mm)
+    where water.day between ${firstDay} and ${lastDay})`;
   // One row of JSON, not a row per cell: a season is thousands of cells, and the driver's parsing
   // of a row's fields took a third of the answer's time on PGlite; JSON.parse reads them at once.
   const [result] = await db
@@ -169,9 +172,66 @@ export async function waterPerCell(
   return [...cells.values()];
 }
 
+/** A row as read by `storedRows`: its water days and their mm. */
+type StoredRow = { year: number; x: number; y: number; days: number[]; mm: number[] };
+
 /**
- * Each cell's running sums of one year from day `from` - 1 (or 1) to `to`, as stored: the
- * element of day `first` is `sums[first - offset]`; days past the array's end hold its last.
+ * The machine's rows that match `where`, read as one text (as JSON or a row per cell, a season's
+ * numbers took PGlite longer), and the machine's highest water revision, in one statement: a
+ * write between two would go unseen. Each mm is the 4-byte float stored (PostgreSQL writes it in
+ * the fewest digits that read back as that float), so sums here are those of the query's.
+ */
+async function storedRows(
+  db: Queryable,
+  machineId: string,
+  where: SQL,
+): Promise<{ revision: number; rows: StoredRow[] }> {
+  const { days, mm, year, x, y, revision } = waterCellYears;
+  const ofMachine = sql`${waterCellYears.machineId} = ${machineId}`;
+  const answer = await db.execute(sql`
+    select
+      (select max(${revision}) from ${waterCellYears} where ${ofMachine}) as revision,
+      string_agg(${year} || ',' || ${x} || ',' || ${y} || ',' || array_to_string(${days}, ' ') || ',' || array_to_string(${mm}, ' '), ';') as text
+    from ${waterCellYears} where ${ofMachine} and ${where}`);
+  const [result] = (answer as unknown as { rows: { revision: string | number | null; text: string | null }[] }).rows;
+  const rows = !result?.text
+    ? []
+    : result.text.split(';').map((row) => {
+        const [cellYear, cellX, cellY, cellDays, cellMm] = row.split(',');
+        return {
+          year: Number(cellYear),
+          x: Number(cellX),
+          y: Number(cellY),
+          days: cellDays!.split(' ').map(Number),
+          mm: cellMm!.split(' ').map((value) => Math.fround(Number(value))),
+        };
+      });
+  return { revision: Number(result?.revision ?? 0), rows };
+}
+
+/**
+ * A row's running sums, the water from 1 January through each day from `first` to `last`: the
+ * shape the readers of a year's water kept when the table stored running sums.
+ */
+function runningSums(row: StoredRow, first: number, last: number): number[] {
+  const sums: number[] = [];
+  let total = 0;
+  let index = 0;
+  for (let day = first; day <= last; day += 1) {
+    for (; index < row.days.length && row.days[index]! <= day; index += 1) total += row.mm[index]!;
+    sums.push(total);
+  }
+  return sums;
+}
+
+/** The last day of the year a row's cell got water. */
+function lastDayOf(row: StoredRow): number {
+  return row.days.at(-1)!;
+}
+
+/**
+ * Each cell's running sums of one year from day `from` - 1 (or 1) to `to`, ending with its last
+ * day with water: the element of day `first` is `sums[first - offset]`; later days hold the last.
  */
 export async function runningSumsOfYear(
   db: Queryable,
@@ -180,29 +240,15 @@ export async function runningSumsOfYear(
   from: number,
   to: number,
 ): Promise<{ x: number; y: number; offset: number; sums: number[] }[]> {
-  const { days, x, y } = waterCellYears;
-  const lower = sql`greatest(${from}::int - 1, 1)`;
-  // One text of every cell's numbers: as JSON, a season's 1.5 M numbers took PGlite longer (the
-  // benchmark's answer: p50 390 ms with JSON, 250 ms with this).
-  const [result] = await db
-    .select({
-      text: sql<
-        string | null
-      >`string_agg(${x} || ',' || ${y} || ',' || ${lower} || ',' || array_to_string(${days}[${lower} : ${to}::int], ','), ';')`,
-    })
-    .from(waterCellYears)
-    .where(and(eq(waterCellYears.machineId, machineId), eq(waterCellYears.year, year)));
-  if (!result?.text) return [];
-  return result.text.split(';').map((row) => {
-    const [cellX, cellY, offset, ...sums] = row.split(',');
-    // A cell whose array ends before the range has an empty slice: no sums, no water in the range.
-    return {
-      x: Number(cellX),
-      y: Number(cellY),
-      offset: Number(offset),
-      sums: sums.length === 1 && sums[0] === '' ? [] : sums.map(Number),
-    };
-  });
+  const offset = Math.max(from - 1, 1);
+  const { rows } = await storedRows(db, machineId, sql`${waterCellYears.year} = ${year}::int`);
+  // A cell whose last water is before the range has no sums: no water in the range.
+  return rows.map((row) => ({
+    x: row.x,
+    y: row.y,
+    offset,
+    sums: runningSums(row, offset, Math.min(to, lastDayOf(row))),
+  }));
 }
 
 /** A cell's running sums of one year as read: the element of day d is `sums[d - offset]`; later days hold the last. */
@@ -211,43 +257,30 @@ export type RunningSlice = { year: number; x: number; y: number; offset: number;
 /**
  * The rows of a machine's years `firstYear` to `lastYear` changed after water revision
  * `sinceRevision` (all of them for -1), each as its running sums from day `lower` of year
- * `lowerYear` (from 1 January in the other years) to its end; a row whose array ends before
- * `lower` comes back with its last element, so a total through any day is readable. One
- * statement, so `revision`, the machine's highest, is that of the rows read.
+ * `lowerYear` (from 1 January in the other years) to its last day with water; a row whose last
+ * water is before `lower` comes back with that day's sum alone, so a total through any day is
+ * readable. One statement, so `revision`, the machine's highest, is that of the rows read.
  */
 export async function runningSumsChanged(
   db: Queryable,
   machineId: string,
   options: { firstYear: number; lastYear: number; lowerYear: number; lower: number; sinceRevision: number },
 ): Promise<{ revision: number; rows: RunningSlice[] }> {
-  const { days, year, x, y, revision } = waterCellYears;
-  const lower = sql`case when ${year} = ${options.lowerYear}::int then ${Math.max(1, options.lower)}::int else 1 end`;
-  const first = sql`least(${lower}, cardinality(${days}))`;
+  const { year, revision } = waterCellYears;
   // Changed rows by the revision's index alone (its years sorted out here): with the years in the
   // query, the planner took the primary key and read every row of the years.
   const rowsWanted =
     options.sinceRevision < 0
       ? sql`${year} between ${options.firstYear}::int and ${options.lastYear}::int`
       : sql`${revision} > ${options.sinceRevision}::bigint`;
-  const answer = await db.execute(sql`
-    select
-      (select max(${revision}) from ${waterCellYears} where ${waterCellYears.machineId} = ${machineId}) as revision,
-      string_agg(${year} || ',' || ${x} || ',' || ${y} || ',' || ${first} || ',' || array_to_string(${days}[${first} :], ','), ';') as text
-    from ${waterCellYears}
-    where ${waterCellYears.machineId} = ${machineId} and ${rowsWanted}`);
-  const [result] = (answer as unknown as { rows: { revision: string | number | null; text: string | null }[] }).rows;
-  const rows = !result?.text
-    ? []
-    : result.text.split(';').flatMap((row) => {
-        const [cellYear, cellX, cellY, offset, ...sums] = row.split(',');
-        if (Number(cellYear) < options.firstYear || Number(cellYear) > options.lastYear) return [];
-        return {
-          year: Number(cellYear),
-          x: Number(cellX),
-          y: Number(cellY),
-          offset: Number(offset),
-          sums: sums.map(Number),
-        };
-      });
-  return { revision: Number(result?.revision ?? 0), rows };
+  const { revision: highest, rows } = await storedRows(db, machineId, rowsWanted);
+  return {
+    revision: highest,
+    rows: rows.flatMap((row) => {
+      if (row.year < options.firstYear || row.year > options.lastYear) return [];
+      const lower = row.year === options.lowerYear ? Math.max(1, options.lower) : 1;
+      const offset = Math.min(lower, lastDayOf(row));
+      return { year: row.year, x: row.x, y: row.y, offset, sums: runningSums(row, offset, lastDayOf(row)) };
+    }),
+  };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
+import { RepeatingJob } from '../../time/repeating-job';
 import { WeatherService } from './weather.service';
 
 declare module 'fastify' {
@@ -10,6 +11,8 @@ declare module 'fastify' {
 }
 
 export {
+  STATION_ELEVATION_M,
+  type SeenFrom,
   type StationDay,
   type StationDays,
   type WeatherNear,
@@ -38,17 +41,18 @@ export const weatherModule = fp(
     app.gateway.handle('weather', (source, message) => weather.recordWeather(source, message));
     app.gateway.handle('soil', (source, message) => weather.recordSoil(source, message));
     app.health.check(() => weather.problems());
-    const prune = () =>
-      weather.prune().catch((error: unknown) => app.log.warn({ err: error }, 'pruning old readings failed'));
-    const pruneTimer = setInterval(prune, PRUNE_EVERY_MS).unref();
-    // Not awaited: the first prune after an upgrade may take a while, and the server need not wait for it.
-    app.addHook('onReady', async () => {
-      void prune();
-    });
+    const pruning = new RepeatingJob(
+      async () => {
+        await weather.prune();
+      },
+      { everyMs: PRUNE_EVERY_MS, onError: (error) => app.log.warn({ err: error }, 'pruning old readings failed') },
+    );
+    // The first prune at once, not awaited: after an upgrade it may take a while, and the server need not wait for it.
+    app.addHook('onReady', async () => pruning.start({ firstAfterMs: 0 }));
     // Readings that arrived before the gateway stopped listening are stored before the database closes.
-    app.addHook('onClose', () => {
-      clearInterval(pruneTimer);
-      return weather.flush();
+    app.addHook('onClose', async () => {
+      await pruning.stop();
+      await weather.flush();
     });
   },
   { name: 'weather', dependencies: ['database', 'machine-gateway', 'health', 'quarantine'] },

@@ -34,17 +34,19 @@ export async function insertWeatherReadingsOfControllers(
         ${column((row) => row.rain)}::float8[],
         ${column((row) => row.wind ?? null)}::float8[],
         ${column((row) => row.solarRadiation ?? null)}::float8[],
-        ${column((row) => row.etp7d ?? null)}::float8[]
+        ${column((row) => row.etp7d ?? null)}::float8[],
+        ${column((row) => row.elevation ?? null)}::float8[]
       ) with ordinality as reading
-        (station_id, machine_id, ts, lat, lng, temperature, humidity, rain, wind, solar_radiation, etp_7d, position)
+        (station_id, machine_id, ts, lat, lng, temperature, humidity, rain, wind, solar_radiation, etp_7d, elevation,
+         position)
     ),
     first_in_batch as (
       select distinct on (station_id) station_id, machine_id from batch order by station_id, position
     )
     insert into ${weatherReadings}
-      (station_id, machine_id, ts, lat, lng, temperature, humidity, rain, wind, solar_radiation, etp_7d)
+      (station_id, machine_id, ts, lat, lng, temperature, humidity, rain, wind, solar_radiation, etp_7d, elevation)
     select batch.station_id, batch.machine_id, batch.ts, batch.lat, batch.lng, batch.temperature, batch.humidity,
-      batch.rain, batch.wind, batch.solar_radiation, batch.etp_7d
+      batch.rain, batch.wind, batch.solar_radiation, batch.etp_7d, batch.elevation
     from batch join first_in_batch using (station_id)
     where not exists (
         select 1 from ${weatherReadings} stored
@@ -72,6 +74,7 @@ function readingRow(
     wind: message.wind ?? null,
     solarRadiation: message.solarRadiation ?? null,
     etp7d: message.etp7d ?? null,
+    elevation: message.elevation ?? null,
   };
 }
 
@@ -125,23 +128,61 @@ export async function upsertSoilReadings(
 
 export type SoilReading = Omit<typeof soilReadings.$inferSelect, 'machineId'>;
 
+/** A probe's reading as the water balance takes it. */
+const soilReadingColumns = {
+  sensorId: soilReadings.sensorId,
+  ts: soilReadings.ts,
+  lat: soilReadings.lat,
+  lng: soilReadings.lng,
+  moisture: soilReadings.moisture,
+  depth: soilReadings.depth,
+};
+
 /**
  * Each sensor's newest reading from inside the area in [from, to]: a probe's reading at or before
  * the end of a day (`to`), with its position and time; none older than `from`.
  */
 export async function soilReadingsAtOrBefore(db: Queryable, area: Area, from: Date, to: Date): Promise<SoilReading[]> {
   return db
-    .selectDistinctOn([soilReadings.sensorId], {
-      sensorId: soilReadings.sensorId,
-      ts: soilReadings.ts,
-      lat: soilReadings.lat,
-      lng: soilReadings.lng,
-      moisture: soilReadings.moisture,
-      depth: soilReadings.depth,
-    })
+    .selectDistinctOn([soilReadings.sensorId], soilReadingColumns)
     .from(soilReadings)
     .where(and(between(soilReadings.ts, from, to), insideArea(soilReadings.lat, soilReadings.lng, area)))
     .orderBy(soilReadings.sensorId, sql`${soilReadings.ts} desc`);
+}
+
+/**
+ * Each sensor's newest reading of each calendar day (in `timeZone`) from inside the area in
+ * [from, to]: what the water balance corrects each past day by (docs/advice.md, "Probes").
+ */
+export async function dailySoilReadings(
+  db: Queryable,
+  area: Area,
+  from: Date,
+  to: Date,
+  timeZone: string,
+): Promise<SoilReading[]> {
+  // The day is named once, in a subquery: DISTINCT ON and ORDER BY must be the same expression.
+  const withDay = db.$with('soil_readings_with_day').as(
+    db
+      .select({
+        ...soilReadingColumns,
+        day: sql<string>`(${soilReadings.ts} at time zone ${timeZone})::date`.as('day'),
+      })
+      .from(soilReadings)
+      .where(and(between(soilReadings.ts, from, to), insideArea(soilReadings.lat, soilReadings.lng, area))),
+  );
+  return db
+    .with(withDay)
+    .selectDistinctOn([withDay.sensorId, withDay.day], {
+      sensorId: withDay.sensorId,
+      ts: withDay.ts,
+      lat: withDay.lat,
+      lng: withDay.lng,
+      moisture: withDay.moisture,
+      depth: withDay.depth,
+    })
+    .from(withDay)
+    .orderBy(withDay.sensorId, withDay.day, sql`${withDay.ts} desc`);
 }
 
 /** A latitude and longitude range; in a prepared query, placeholders for one. */
@@ -196,6 +237,8 @@ export type DailySummary = {
   solarRadiation: number | null;
   /** mm over the day's readings */
   rain: number;
+  /** How many readings the day is built from. */
+  readings: number;
 };
 
 /** One row per station and local calendar day in [from, to): the figures FAO-56 needs. */
@@ -219,6 +262,7 @@ export async function dailySummaries(
       wind: sql<number | null>`avg(${weatherReadings.wind})`,
       solarRadiation: sql<number | null>`avg(${weatherReadings.solarRadiation})`,
       rain: sql<number>`sum(${weatherReadings.rain})`,
+      readings: sql<number>`count(*)`,
     })
     .from(weatherReadings)
     .where(
@@ -239,7 +283,32 @@ export async function dailySummaries(
     wind: row.wind === null ? null : Number(row.wind),
     solarRadiation: row.solarRadiation === null ? null : Number(row.solarRadiation),
     rain: Number(row.rain),
+    readings: Number(row.readings),
   }));
+}
+
+/** Where a station stands as its reading says: its position, and its elevation (m) when it reports one. */
+export type StationPlace = { lat: number; lng: number; elevation: number | null };
+
+/** Where the station last reported from, in [from, to) when given; null when it reported nothing then. */
+export async function lastStationPosition(
+  db: Queryable,
+  stationId: string,
+  range?: { from: Date; to: Date },
+): Promise<StationPlace | null> {
+  const [row] = await db
+    .select({ lat: weatherReadings.lat, lng: weatherReadings.lng, elevation: weatherReadings.elevation })
+    .from(weatherReadings)
+    .where(
+      and(
+        eq(weatherReadings.stationId, stationId),
+        range && gte(weatherReadings.ts, range.from),
+        range && sql`${weatherReadings.ts} < ${range.to.toISOString()}`,
+      ),
+    )
+    .orderBy(sql`${weatherReadings.ts} desc`)
+    .limit(1);
+  return row ?? null;
 }
 
 /** Each station that reported from inside the area in [from, to), at its last position there. */
@@ -248,12 +317,13 @@ export async function stationsReportingIn(
   area: Area,
   from: Date,
   to: Date,
-): Promise<{ stationId: string; lat: number; lng: number }[]> {
+): Promise<({ stationId: string } & StationPlace)[]> {
   return db
     .selectDistinctOn([weatherReadings.stationId], {
       stationId: weatherReadings.stationId,
       lat: weatherReadings.lat,
       lng: weatherReadings.lng,
+      elevation: weatherReadings.elevation,
     })
     .from(weatherReadings)
     .where(
@@ -296,6 +366,15 @@ export function latestReadingTimeColumn(area: Area<QueryValue<number>>, since: Q
     where ${and(gte(weatherReadings.ts, since), insideArea(weatherReadings.lat, weatherReadings.lng, area))})`.mapWith(
     (value) => (value === null ? null : Number(value)),
   );
+}
+
+/** The time of a probe's first reading in its history; null when it has none. */
+export async function firstSoilReadingTime(db: Queryable, sensorId: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ ts: sql<string | null>`min(${soilReadings.ts})` })
+    .from(soilReadings)
+    .where(eq(soilReadings.sensorId, sensorId));
+  return row?.ts ? new Date(row.ts) : null;
 }
 
 /** The time of a station's first stored reading; null when it has none. */

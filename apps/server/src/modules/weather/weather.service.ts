@@ -1,6 +1,7 @@
 import type { MessageSource } from '../../gateway/mqtt-gateway';
 import {
   type HumiditySensor,
+  PROTOCOL_VERSION,
   type SoilMessage,
   type WeatherMessage,
   type WeatherStation,
@@ -13,22 +14,26 @@ import type { Database, Queryable } from '../../db/client';
 import type { HealthProblem } from '../../http/health';
 import type { QuarantineService } from '../quarantine';
 import { type LatLng, boundingBox, distanceM } from '../../geo/geo';
-import { startOfLocalDay } from '../../time/local-day';
+import { addDays, localMidnight, startOfLocalDay } from '../../time/local-day';
 import { referenceEvapotranspiration } from './reference-evapotranspiration';
 import {
   type Area,
   type DailySummary,
   dailySummaries,
   firstReadingTime,
+  firstSoilReadingTime,
   readingsCount,
   deleteReadingsBefore,
   insertWeatherReadings,
   insertWeatherReadingsOfControllers,
   latestReadingTimeColumn,
+  lastStationPosition,
+  type StationPlace,
   latestReadingsIn,
   rainSince,
   type SoilReading,
   type SoilSensorRow,
+  dailySoilReadings,
   soilReadingsAtOrBefore,
   soilSensorsIn,
   soilSensorsInColumn,
@@ -58,33 +63,56 @@ const WEATHER_REFRESH_MS = 60 * 1000;
 /** Old readings are deleted this many rows of a table per statement. */
 const PRUNE_CHUNK = 10_000;
 
-/** Most farmland in the product's region lies low; the elevation barely changes ETP. */
-const DEFAULT_ELEVATION_M = 100;
 /** W/m² averaged over a day → MJ/m² over that day */
 const WATTS_TO_DAILY_MEGAJOULES = 0.0864;
 
-/** One local calendar day of a station, as the soil-water balance reads it. */
 /** Station ranges whose days are kept (a season's days are a few KB). */
 const KEPT_STATION_RANGES = 500;
 
+/**
+ * One local calendar day of a station, as the soil-water balance reads it: the day's ET0 and
+ * what it was computed from, so that anyone can redo the balance by hand.
+ */
 export type StationDay = {
   /** YYYY-MM-DD in the farmers' time zone. */
   date: string;
   /** FAO-56 Penman-Monteith ET0 of the day, mm, from the day's readings as the detail's ETP. */
   referenceEvapotranspiration: number;
   rain: number;
-  /** Mean wind of the day's readings, m/s, NaN when the station reports none. */
+  /** Mean wind of the day's readings, m/s, NaN when the station reports none (ET0 then takes 2 m/s). */
   wind: number;
   minHumidity: number;
+  maxHumidity: number;
+  minTemperature: number;
+  maxTemperature: number;
+  /** Global radiation of the day, MJ/m²; null when the station reports none and ET0 estimates it from the temperatures. */
+  solarRadiation: number | null;
+  /** How many readings the day is built from. */
+  readings: number;
 };
 
 /** The nearest station's days over a range; days it did not report are absent. Null station: none within reach. */
 export type StationDays = {
   stationId: string | null;
   days: StationDay[];
-  /** Where the station is, when there is one. */
-  position?: { lat: number; lng: number };
+  /** Where the station is, when there is one, and the elevation its ET0 takes (m: its own, or STATION_ELEVATION_M). */
+  position?: { lat: number; lng: number; elevation: number };
 };
+
+/** Machines' centres a user sees a station from, or anywhere (an administrator). */
+export type SeenFrom = readonly LatLng[] | 'anywhere';
+
+/**
+ * The elevation ET0 takes for a station that does not report its own, m: most farmland in the
+ * product's region lies low. A station on a highveld reports its own (1,280 m lowers the air
+ * pressure by 14 %, and with it the psychrometric constant of FAO-56 Eq. 8).
+ */
+export const STATION_ELEVATION_M = 100;
+
+/** The elevation a station's ET0 takes: its reported one, or STATION_ELEVATION_M. */
+function elevationOf(place: { elevation: number | null }): number {
+  return place.elevation ?? STATION_ELEVATION_M;
+}
 
 /**
  * The stations near a machine as `stationsNear` gives them, with what tells when that answer
@@ -192,7 +220,7 @@ export class WeatherService {
     const stations = readings.map((reading): WeatherStation => {
       const stationDays = days.filter((day) => day.stationId === reading.stationId);
       // A controller's own figure covers the week; ours covers the days of readings there are.
-      const etp7d = reading.etp7d ?? sumEvapotranspiration(stationDays, reading.lat);
+      const etp7d = reading.etp7d ?? sumEvapotranspiration(stationDays, reading.lat, elevationOf(reading));
       const etpDays = reading.etp7d === null ? stationDays.length : 7;
       return {
         id: reading.stationId,
@@ -223,29 +251,71 @@ export class WeatherService {
    * nearest the machine's centre among those that reported within the detail's radius then.
    */
   async dailyWeatherNear(db: Queryable, centre: LatLng, firstDate: string, lastDate: string): Promise<StationDays> {
-    const from = startOfLocalDay(this.timeZone, new Date(`${firstDate}T12:00:00Z`));
-    const afterLast = new Date(Date.parse(`${lastDate}T12:00:00Z`) + DAY_MS);
-    const to = startOfLocalDay(this.timeZone, afterLast);
-    const nearest = (await stationsReportingIn(db, stationArea(centre), from, to))
+    const range = this.localDays(firstDate, lastDate);
+    const nearest = (await stationsReportingIn(db, stationArea(centre), range.from, range.to))
       .map((station) => ({ ...station, distance: distanceM(centre, station) }))
       .filter((station) => station.distance <= STATION_RADIUS_M)
       .sort((a, b) => a.distance - b.distance || a.stationId.localeCompare(b.stationId))[0];
     if (!nearest) return { stationId: null, days: [] };
+    return this.daysOf(db, nearest, range);
+  }
+
+  /**
+   * A station's days from `firstDate` to `lastDate` as `dailyWeatherNear` gives them, for a user
+   * who sees it: null when it never reported, or when its last position lies beyond the detail's
+   * radius of every machine the user sees (to them it does not exist).
+   */
+  async stationDays(
+    db: Queryable,
+    stationId: string,
+    firstDate: string,
+    lastDate: string,
+    seenFrom: SeenFrom,
+  ): Promise<StationDays | null> {
+    const newest = await lastStationPosition(db, stationId);
+    if (!newest) return null;
+    if (seenFrom !== 'anywhere' && !seenFrom.some((centre) => distanceM(centre, newest) <= STATION_RADIUS_M)) {
+      return null;
+    }
+    const range = this.localDays(firstDate, lastDate);
+    // As the balance does, ET0 takes the station's latitude where it last reported in the range.
+    const inRange = await lastStationPosition(db, stationId, range);
+    if (!inRange) return { stationId, position: { ...newest, elevation: elevationOf(newest) }, days: [] };
+    return this.daysOf(db, { stationId, ...inRange }, range);
+  }
+
+  /** The instants local days from `firstDate` to `lastDate` (YYYY-MM-DD, both included) span: [from, to). */
+  private localDays(firstDate: string, lastDate: string): { from: Date; to: Date } {
+    return { from: localMidnight(this.timeZone, firstDate), to: localMidnight(this.timeZone, addDays(lastDate, 1)) };
+  }
+
+  /** A station's days over [from, to), its ET0 at the given position, kept while its readings there stay the same. */
+  private async daysOf(
+    db: Queryable,
+    station: { stationId: string } & StationPlace,
+    { from, to }: { from: Date; to: Date },
+  ): Promise<StationDays> {
+    const position = { lat: station.lat, lng: station.lng, elevation: elevationOf(station) };
     // A station's days are kept while its readings over the range are the same (readingsCount).
-    const key = `${nearest.stationId}|${nearest.lat}|${from.toISOString()}|${to.toISOString()}`;
-    const fingerprint = await readingsCount(db, nearest.stationId, from, to);
+    const key = `${station.stationId}|${station.lat}|${position.elevation}|${from.toISOString()}|${to.toISOString()}`;
+    const fingerprint = await readingsCount(db, station.stationId, from, to);
     const kept = this.keptDays.get(key);
     if (kept && kept.count === fingerprint.count && kept.last === fingerprint.last) {
-      return { stationId: nearest.stationId, position: { lat: nearest.lat, lng: nearest.lng }, days: kept.days };
+      return { stationId: station.stationId, position, days: kept.days };
     }
-    const summaries = await dailySummaries(db, [nearest.stationId], from, to, this.timeZone);
+    const summaries = await dailySummaries(db, [station.stationId], from, to, this.timeZone);
     const days = summaries
       .map((day): StationDay => ({
         date: day.day,
-        referenceEvapotranspiration: dayEvapotranspiration(day, nearest.lat),
+        referenceEvapotranspiration: dayEvapotranspiration(day, station.lat, position.elevation),
         rain: day.rain,
         wind: day.wind ?? Number.NaN,
         minHumidity: day.minHumidity,
+        maxHumidity: day.maxHumidity,
+        minTemperature: day.minTemperature,
+        maxTemperature: day.maxTemperature,
+        solarRadiation: dailyRadiation(day),
+        readings: day.readings,
       }))
       .sort((a, b) => a.date.localeCompare(b.date));
     this.keptDays.delete(key);
@@ -254,7 +324,7 @@ export class WeatherService {
       if (this.keptDays.size <= KEPT_STATION_RANGES) break;
       this.keptDays.delete(oldest);
     }
-    return { stationId: nearest.stationId, position: { lat: nearest.lat, lng: nearest.lng }, days };
+    return { stationId: station.stationId, position, days };
   }
 
   /** Soil sensors within the machine's reach: latitude, longitude, moisture and depth when known. */
@@ -274,9 +344,19 @@ export class WeatherService {
     return soilReadingsAtOrBefore(db, sensorArea(centre, armLength), from, to);
   }
 
+  /** Each soil probe's newest reading of each day (in `timeZone`) from [from, to] in the machine's area. */
+  dailyProbeReadings(
+    db: Queryable,
+    centre: LatLng,
+    armLength: number,
+    range: { from: Date; to: Date; timeZone: string },
+  ): Promise<SoilReading[]> {
+    return dailySoilReadings(db, sensorArea(centre, armLength), range.from, range.to, range.timeZone);
+  }
+
   /**
    * What a machine's detail reads of the weather in its one query of the live state (see
-   * docs/architecture.md): the soil sensors `sensorsNear` reads, for `presentSensorsNear`, and
+   * docs/scaling.md, "The machine detail: cached between visits"): the soil sensors `sensorsNear` reads, for `presentSensorsNear`, and
    * the time of the newest reading where `stationsNear` looks, for `WeatherNear.latestReadingAt`.
    * Written with placeholders, for a query prepared once; `liveValues` gives a machine's values.
    */
@@ -296,6 +376,25 @@ export class WeatherService {
       ...areaValues('stations', stationArea(centre)),
     };
   }
+  /**
+   * A probe's past, told afterwards (the demo's history), as `recordHistory` tells a station's:
+   * only the readings before the probe's first stored one are kept. Answers how many were stored.
+   */
+  async recordSoilHistory(
+    sensorId: string,
+    machineId: string,
+    messages: readonly Omit<SoilMessage, 'v'>[],
+  ): Promise<number> {
+    const first = await firstSoilReadingTime(this.db, sensorId);
+    const earlier = first === null ? messages : messages.filter((message) => message.ts < first.getTime());
+    const reporter = { sensorId, machineId };
+    await upsertSoilReadings(
+      this.db,
+      earlier.map((message) => ({ reporter, message: { v: PROTOCOL_VERSION, ...message } })),
+    );
+    return earlier.length;
+  }
+
   /**
    * A station's past, told afterwards (the demo's history, docs/advice.md): only the readings
    * before the station's first stored one are kept, so telling it again changes nothing.
@@ -352,26 +451,31 @@ export function presentSensorsNear(
 }
 
 /** ETP summed over the days a station has readings for; null when it has none. */
-function sumEvapotranspiration(days: DailySummary[], latitude: number): number | null {
+function sumEvapotranspiration(days: DailySummary[], latitude: number, elevation: number): number | null {
   if (days.length === 0) return null;
-  return days.reduce((sum, day) => sum + dayEvapotranspiration(day, latitude), 0);
+  return days.reduce((sum, day) => sum + dayEvapotranspiration(day, latitude, elevation), 0);
 }
 
-/** A day's FAO-56 ET0, mm, from its summary at the station's latitude. */
-function dayEvapotranspiration(day: DailySummary, latitude: number): number {
+/** A day's FAO-56 ET0, mm, from its summary at the station's latitude and elevation (m). */
+function dayEvapotranspiration(day: DailySummary, latitude: number, elevation: number): number {
   const date = new Date(`${day.day}T12:00:00Z`);
   const dayOfYear = Math.floor((date.getTime() - Date.UTC(date.getUTCFullYear(), 0, 0)) / DAY_MS);
   return referenceEvapotranspiration({
     dayOfYear,
     latitudeDegrees: latitude,
-    elevationM: DEFAULT_ELEVATION_M,
+    elevationM: elevation,
     minTemperature: day.minTemperature,
     maxTemperature: day.maxTemperature,
     minHumidity: day.minHumidity,
     maxHumidity: day.maxHumidity,
     wind: day.wind ?? undefined,
-    solarRadiation: day.solarRadiation === null ? undefined : day.solarRadiation * WATTS_TO_DAILY_MEGAJOULES,
+    solarRadiation: dailyRadiation(day) ?? undefined,
   });
+}
+
+/** A day's global radiation, MJ/m², from its readings' mean W/m²; null when they carry none. */
+function dailyRadiation(day: DailySummary): number | null {
+  return day.solarRadiation === null ? null : day.solarRadiation * WATTS_TO_DAILY_MEGAJOULES;
 }
 
 function round(value: number): number {

@@ -18,6 +18,8 @@ export const weatherReadings = pgTable(
     solarRadiation: doublePrecision('solar_radiation'),
     /** ETP of the last 7 days as the station computed it, when it does. */
     etp7d: doublePrecision('etp_7d'),
+    /** Metres above sea level, as the station reported it; null when it does not say. */
+    elevation: doublePrecision('elevation'),
   },
   (table) => [primaryKey({ columns: [table.stationId, table.ts] }), index('weather_readings_ts_idx').on(table.ts)],
 );

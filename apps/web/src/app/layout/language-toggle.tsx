@@ -1,16 +1,21 @@
 import { useTranslation } from 'react-i18next';
+import { useHydrated } from '@/config/create-store';
 import { LOCALES, type Locale } from '@/config/locales';
 import { updateAccount } from '@/features/account/api/update-account';
 import { useLocale } from '@/i18n/use-locale';
 import { useSwitchLocale } from '@/i18n/use-switch-locale';
 import { useSession } from '@/lib/session';
 
-/** PL | EN: moves to the page in the other language and, when signed in, saves it on the account. */
+/**
+ * PL | EN: moves to the page in the other language and, when signed in, saves it on the account.
+ * On a page rendered at build time it waits for the app to run it, as the colour mode does.
+ */
 export function LanguageToggle() {
   const { t } = useTranslation();
   const current = useLocale();
   const switchLocale = useSwitchLocale();
   const session = useSession();
+  const hydrated = useHydrated();
 
   const choose = async (locale: Locale) => {
     if (locale === current) return;
@@ -24,6 +29,7 @@ export function LanguageToggle() {
         <button
           key={locale}
           type="button"
+          disabled={!hydrated}
           lang={locale}
           aria-pressed={locale === current}
           // The visible code starts the name (WCAG 2.5.3, label in name): "PL – Polski".

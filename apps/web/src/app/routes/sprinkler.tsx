@@ -39,6 +39,8 @@ const loadCards = () =>
         import('./sprinkler-cards'),
         loadCataloguePart('programs'),
         loadCataloguePart('advice'),
+        // The crop seasons' and the farm records' cards name a refused import or record.
+        loadCataloguePart('errorCodes'),
       ]);
       return loaded;
     })
@@ -47,14 +49,16 @@ const loadCards = () =>
       throw error;
     }));
 const ProgramsPanel = laterPart(async () => (await loadCards()).ProgramsPanel);
-/** The advice and the crop seasons, one place below the map. */
+/** The advice, the season chart, the crop seasons and the farm's records, one place below the map. */
 const AdviceCards = laterPart(async () => {
-  const { AdviceCard, CropSeasonsCard } = await loadCards();
+  const { AdviceCard, SeasonChartCard, CropSeasonsCard, FarmRecordsCard } = await loadCards();
   return function AdviceCards(props: ComponentProps<typeof AdviceCard>) {
     return (
       <>
         <AdviceCard {...props} />
+        <SeasonChartCard sprinklerId={props.sprinkler.id} />
         <CropSeasonsCard sprinkler={props.sprinkler} />
+        <FarmRecordsCard sprinkler={props.sprinkler} />
       </>
     );
   };

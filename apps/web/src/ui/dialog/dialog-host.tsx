@@ -12,7 +12,7 @@ function DialogView({ dialog }: { dialog: OpenDialog }) {
   const messageId = useId();
   const inputId = useId();
 
-  // Shown as a modal in the render that mounts it, before the next input: Preact runs plain effects
+  // Shown as a modal in the render that mounts it, before the next input: a plain effect may run
   // only after a frame, and a click meanwhile would land on the page behind (as FormDialog).
   useLayoutEffect(() => {
     const element = ref.current;

@@ -129,10 +129,11 @@ function topModal(): HTMLDialogElement | null {
 /**
  * The element the toasts are rendered in: the page, or the modal dialog open over it. A modal
  * dialog makes everything outside it inert, a popover shown above it too, so there the toasts
- * must be inside it to be closed (or their link followed).
+ * must be inside it to be closed (or their link followed). None before the first effect: the
+ * build renders the login pages' HTML too (app/prerender.tsx), where there is no page to go in.
  */
-function useToastHost(): HTMLElement {
-  const [modal, setModal] = useState<HTMLDialogElement | null>(null);
+function useToastHost(): HTMLElement | null {
+  const [modal, setModal] = useState<HTMLDialogElement | null | undefined>(undefined);
   useEffect(() => {
     const update = () => setModal(topModal());
     update();
@@ -140,6 +141,7 @@ function useToastHost(): HTMLElement {
     observer.observe(document.body, { subtree: true, childList: true, attributeFilter: ['open'] });
     return () => observer.disconnect();
   }, []);
+  if (modal === undefined) return null;
   // A dialog closed (or removed) a moment ago: the observer has yet to say so.
   return modal?.isConnected && modal.open ? modal : document.body;
 }
@@ -180,6 +182,7 @@ export function Toaster() {
     return () => resized?.disconnect();
   }, [host, shown]);
 
+  if (!host) return null;
   return createPortal(
     <section
       ref={region}

@@ -1,4 +1,4 @@
-import { type ChangePasswordBody, ChangePasswordBodySchema } from '@pivot/contracts';
+import { type ChangePasswordBody, ChangePasswordBodySchema, usersEndpoints } from '@pivot/contracts';
 import { type PasswordCallOutcome, sendPasswordCall } from '@/lib/password-errors';
 import { useAction } from '@/lib/use-action';
 
@@ -6,7 +6,7 @@ export const changePasswordInputSchema = ChangePasswordBodySchema;
 
 /** Changes the password; the server asks for the current one and ends the other sessions. */
 export function changePassword(input: ChangePasswordBody): Promise<PasswordCallOutcome> {
-  return sendPasswordCall({ method: 'POST', path: '/user/password/', body: changePasswordInputSchema.parse(input) });
+  return sendPasswordCall(usersEndpoints.changePassword, changePasswordInputSchema.parse(input));
 }
 
 export function useChangePassword() {

@@ -1,6 +1,6 @@
 import type { ErrorCode, UpdateSelfBody, UpdateSelfBodySchema, User } from '@pivot/contracts';
 import type { z } from 'zod';
-import { apiRequest } from '@/lib/api-client';
+import { requestEndpoint } from '@/lib/api-client';
 import { loadSessionSchemas } from '@/lib/load-session-schemas';
 import { session } from '@/lib/session';
 import { useAction } from '@/lib/use-action';
@@ -26,11 +26,8 @@ export async function saveAccount(input: UpdateAccountInput): Promise<SaveAccoun
   // The language switch in every page's header leads here: the schemas come when it is used.
   const schemas = await loadSessionSchemas();
   const body: UpdateSelfBody = schemas.UpdateSelfBodySchema.parse(input);
-  const result = await apiRequest({
-    method: 'PATCH',
-    path: '/user/',
+  const result = await requestEndpoint(schemas.updateSelfEndpoint, {
     body,
-    response: schemas.UserSchema,
     handlesFailure: (failure) => currentPasswordProblem(failure.error?.code) !== null,
   });
   if (!result.ok) return { ok: false, currentPasswordProblem: currentPasswordProblem(result.failure.error?.code) };

@@ -1,7 +1,7 @@
-import { type LogListResponse, LogListResponseSchema, LogQuerySchema } from '@pivot/contracts';
+import { type LogListResponse, LogQuerySchema, logsEndpoints } from '@pivot/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 
 export const logsQueryInputSchema = LogQuerySchema;
 export type LogsQueryInput = z.input<typeof logsQueryInputSchema>;
@@ -16,12 +16,7 @@ export const logsKeys = {
 
 /** One page of the signed-in user's log, newest first. */
 export function getLogs(input: LogsQueryInput): Promise<LogListResponse | false> {
-  return apiCall({
-    method: 'GET',
-    path: '/logs/',
-    query: logsQueryInputSchema.parse(input),
-    response: LogListResponseSchema,
-  });
+  return callEndpoint(logsEndpoints.list, { query: logsQueryInputSchema.parse(input) });
 }
 
 export const LATEST_LOGS_COUNT = 4;

@@ -1,5 +1,5 @@
-import { type LogReadRequest, MessageResponseSchema } from '@pivot/contracts';
-import { apiCall } from '@/lib/api-client';
+import { type LogReadRequest, logsEndpoints } from '@pivot/contracts';
+import { callEndpoint } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { useAction } from '@/lib/use-action';
 import { logsKeys } from './get-logs';
@@ -14,8 +14,7 @@ export type MarkLogsReadInput = {
 /** Marks entries read: the ones shown, or the whole log. */
 export async function markLogsRead({ ids, refreshLatest }: MarkLogsReadInput): Promise<boolean> {
   const body: LogReadRequest | undefined = ids ? { ids } : undefined;
-  const done =
-    (await apiCall({ method: 'POST', path: '/logs/read/', body, response: MessageResponseSchema })) !== false;
+  const done = (await callEndpoint(logsEndpoints.markRead, { body })) !== false;
   if (done) {
     await queryClient.invalidateQueries({
       queryKey: logsKeys.all,

@@ -1,6 +1,6 @@
-import { PermissionsBodySchema, type SprinklerWithUsers, SprinklerWithUsersSchema } from '@pivot/contracts';
+import { PermissionsBodySchema, type SprinklerWithUsers, adminEndpoints } from '@pivot/contracts';
 import type { z } from 'zod';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { useAction } from '@/lib/use-action';
 import { refreshAfterAdminChange } from './admin-keys';
 import { permissionsFailureToast, showsSpecificFailure } from './failures';
@@ -13,11 +13,9 @@ export async function changeSprinklerPermissions(
   sprinklerId: number,
   input: ChangeSprinklerPermissionsInput,
 ): Promise<SprinklerWithUsers | false> {
-  const changed = await apiCall({
-    method: 'PATCH',
-    path: `/sprinkler/${sprinklerId}/permissions/`,
+  const changed = await callEndpoint(adminEndpoints.changePermissions, {
+    params: { id: sprinklerId },
     body: changeSprinklerPermissionsInputSchema.parse(input),
-    response: SprinklerWithUsersSchema,
     handlesFailure: showsSpecificFailure(permissionsFailureToast),
   });
   // A failure means the lists were out of date (the user or the access was gone): they are refreshed too.

@@ -1,6 +1,6 @@
-import { CreateUserBodySchema, type User, UserSchema } from '@pivot/contracts';
+import { CreateUserBodySchema, type User, usersEndpoints } from '@pivot/contracts';
 import type { z } from 'zod';
-import { apiRequest } from '@/lib/api-client';
+import { requestEndpoint } from '@/lib/api-client';
 import { useAction } from '@/lib/use-action';
 import { refreshAfterAdminChange } from './admin-keys';
 import { showsSpecificFailure, userFailureToast } from './failures';
@@ -13,11 +13,8 @@ export type SaveUserResult = { ok: true; user: User } | { ok: false; emailTaken:
 
 /** Adds a user; the server mails the activation link. A taken email is a warning (docs/product.md#errors). */
 export async function createUser(input: CreateUserInput): Promise<SaveUserResult> {
-  const result = await apiRequest({
-    method: 'POST',
-    path: '/user/',
+  const result = await requestEndpoint(usersEndpoints.create, {
     body: createUserInputSchema.parse(input),
-    response: UserSchema,
     handlesFailure: showsSpecificFailure(userFailureToast),
   });
   if (!result.ok) return { ok: false, emailTaken: result.failure.error?.code === 'email_taken' };

@@ -1,11 +1,11 @@
-import { type BackupStatus, BackupStatusSchema } from '@pivot/contracts';
+import { type BackupStatus, backupsEndpoints } from '@pivot/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { adminKeys } from './admin-keys';
 
 /** The newest backup the server took: when, and how large. */
 export function getBackupStatus(): Promise<BackupStatus | false> {
-  return apiCall({ method: 'GET', path: '/admin/backup/status/', response: BackupStatusSchema });
+  return callEndpoint(backupsEndpoints.status, {});
 }
 
 export function backupStatusQueryOptions() {

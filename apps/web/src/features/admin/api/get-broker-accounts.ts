@@ -1,6 +1,6 @@
-import { type BrokerAccountsStatus, BrokerAccountsStatusSchema } from '@pivot/contracts';
+import { type BrokerAccountsStatus, devicesEndpoints } from '@pivot/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { adminKeys } from './admin-keys';
 
 /** While the server compares the broker's accounts with the controllers, it is asked this often how far it is. */
@@ -8,7 +8,7 @@ const PROGRESS_POLL_MS = 1000;
 
 /** The broker's accounts as the server last found them, and a restoration under way. */
 export function getBrokerAccounts(): Promise<BrokerAccountsStatus | false> {
-  return apiCall({ method: 'GET', path: '/device/accounts/', response: BrokerAccountsStatusSchema });
+  return callEndpoint(devicesEndpoints.accounts, {});
 }
 
 export function brokerAccountsQueryOptions() {

@@ -1,11 +1,11 @@
-import { type Device, type DeviceListResponse, DeviceListResponseSchema } from '@pivot/contracts';
+import { type Device, type DeviceListResponse, devicesEndpoints } from '@pivot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { adminKeys } from './admin-keys';
 
 /** Every registered machine controller, with when it last connected; never a secret. */
 export function getDevices(): Promise<DeviceListResponse | false> {
-  return apiCall({ method: 'GET', path: '/device/', response: DeviceListResponseSchema });
+  return callEndpoint(devicesEndpoints.list, {});
 }
 
 export function devicesQueryOptions() {

@@ -1,15 +1,10 @@
-import { QuarantineListQuerySchema, type QuarantineListResponse, QuarantineListResponseSchema } from '@pivot/contracts';
+import { QuarantineListQuerySchema, type QuarantineListResponse, quarantineEndpoints } from '@pivot/contracts';
 import type { z } from 'zod';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 
 export type QuarantineQueryInput = z.input<typeof QuarantineListQuerySchema>;
 
 /** One page of the machine messages the server set aside instead of storing, newest first. */
 export function getQuarantinedMessages(input: QuarantineQueryInput): Promise<QuarantineListResponse | false> {
-  return apiCall({
-    method: 'GET',
-    path: '/quarantine/',
-    query: QuarantineListQuerySchema.parse(input),
-    response: QuarantineListResponseSchema,
-  });
+  return callEndpoint(quarantineEndpoints.list, { query: QuarantineListQuerySchema.parse(input) });
 }

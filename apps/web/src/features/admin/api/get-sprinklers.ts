@@ -1,10 +1,6 @@
-import {
-  SprinklerAdminListQuerySchema,
-  SprinklerAdminListResponseSchema,
-  type SprinklerWithUsers,
-} from '@pivot/contracts';
+import { SprinklerAdminListQuerySchema, type SprinklerWithUsers, adminEndpoints } from '@pivot/contracts';
 import type { z } from 'zod';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 
 export const sprinklersQueryInputSchema = SprinklerAdminListQuerySchema;
 export type SprinklersQueryInput = z.input<typeof sprinklersQueryInputSchema>;
@@ -16,10 +12,5 @@ export type SprinklersPage = { count: number; data: SprinklerWithUsers[] };
  * machines that user already has access to.
  */
 export function getSprinklers(input: SprinklersQueryInput): Promise<SprinklersPage | false> {
-  return apiCall({
-    method: 'GET',
-    path: '/sprinkler/list/',
-    query: sprinklersQueryInputSchema.parse(input),
-    response: SprinklerAdminListResponseSchema,
-  });
+  return callEndpoint(adminEndpoints.sprinklers, { query: sprinklersQueryInputSchema.parse(input) });
 }

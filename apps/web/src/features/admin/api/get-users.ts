@@ -1,6 +1,6 @@
-import { type UserListResponse, UserListQuerySchema, UserListResponseSchema } from '@pivot/contracts';
+import { type UserListResponse, UserListQuerySchema, adminEndpoints } from '@pivot/contracts';
 import type { z } from 'zod';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 
 export const usersQueryInputSchema = UserListQuerySchema;
 export type UsersQueryInput = z.input<typeof usersQueryInputSchema>;
@@ -10,10 +10,5 @@ export type UsersQueryInput = z.input<typeof usersQueryInputSchema>;
  * users who already have access to that machine.
  */
 export function getUsers(input: UsersQueryInput): Promise<UserListResponse | false> {
-  return apiCall({
-    method: 'GET',
-    path: '/user/list/',
-    query: usersQueryInputSchema.parse(input),
-    response: UserListResponseSchema,
-  });
+  return callEndpoint(adminEndpoints.users, { query: usersQueryInputSchema.parse(input) });
 }

@@ -1,6 +1,6 @@
-import { type DeviceSecretResponse, DeviceSecretResponseSchema, RegisterDeviceBodySchema } from '@pivot/contracts';
+import { type DeviceSecretResponse, RegisterDeviceBodySchema, devicesEndpoints } from '@pivot/contracts';
 import type { z } from 'zod';
-import { apiRequest } from '@/lib/api-client';
+import { requestEndpoint } from '@/lib/api-client';
 import { useAction } from '@/lib/use-action';
 import { refreshAfterAdminChange } from './admin-keys';
 
@@ -23,12 +23,7 @@ export type RegisterDeviceResult =
  * sent. The secret goes back to the caller alone: nothing of it is cached or stored.
  */
 export async function registerDevice(input: RegisterDeviceInput): Promise<RegisterDeviceResult> {
-  const result = await apiRequest({
-    method: 'POST',
-    path: '/device/',
-    body: registerDeviceInputSchema.parse(input),
-    response: DeviceSecretResponseSchema,
-  });
+  const result = await requestEndpoint(devicesEndpoints.register, { body: registerDeviceInputSchema.parse(input) });
   // A taken ID means the list was out of date: it is refreshed either way.
   await refreshAfterAdminChange();
   if (!result.ok) {

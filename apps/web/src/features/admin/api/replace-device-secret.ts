@@ -1,5 +1,5 @@
-import { type DeviceSecretResponse, DeviceSecretResponseSchema } from '@pivot/contracts';
-import { apiCall } from '@/lib/api-client';
+import { type DeviceSecretResponse, devicesEndpoints } from '@pivot/contracts';
+import { callEndpoint } from '@/lib/api-client';
 import { useAction } from '@/lib/use-action';
 import { refreshAfterAdminChange } from './admin-keys';
 
@@ -8,11 +8,7 @@ import { refreshAfterAdminChange } from './admin-keys';
  * connection is dropped. Answers the new secret to the caller alone, never to a cache.
  */
 export async function replaceDeviceSecret(machineId: string): Promise<DeviceSecretResponse | false> {
-  const replaced = await apiCall({
-    method: 'POST',
-    path: `/device/${encodeURIComponent(machineId)}/secret/`,
-    response: DeviceSecretResponseSchema,
-  });
+  const replaced = await callEndpoint(devicesEndpoints.replaceSecret, { params: { machineId } });
   // A failure may mean the controller was removed meanwhile: the lists are refreshed either way.
   await refreshAfterAdminChange();
   return replaced;

@@ -1,5 +1,5 @@
-import { type BrokerAccountsStatus, BrokerAccountsStatusSchema } from '@pivot/contracts';
-import { apiCall } from '@/lib/api-client';
+import { type BrokerAccountsStatus, devicesEndpoints } from '@pivot/contracts';
+import { callEndpoint } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { useAction } from '@/lib/use-action';
 import { adminKeys } from './admin-keys';
@@ -9,11 +9,7 @@ import { adminKeys } from './admin-keys';
  * with the restoration started, whose progress the status query then follows.
  */
 export async function restoreBrokerAccounts(): Promise<BrokerAccountsStatus | false> {
-  const status = await apiCall({
-    method: 'POST',
-    path: '/device/accounts/restore/',
-    response: BrokerAccountsStatusSchema,
-  });
+  const status = await callEndpoint(devicesEndpoints.restoreAccounts, {});
   if (status) queryClient.setQueryData(adminKeys.brokerAccounts, status);
   return status;
 }

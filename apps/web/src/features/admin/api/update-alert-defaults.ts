@@ -1,6 +1,6 @@
-import { type AlertDefaults, AlertDefaultsSchema } from '@pivot/contracts';
+import { type AlertDefaults, AlertDefaultsSchema, alertsEndpoints } from '@pivot/contracts';
 import type { z } from 'zod';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { useAction } from '@/lib/use-action';
 import { adminKeys } from './admin-keys';
@@ -10,12 +10,7 @@ export type UpdateAlertDefaultsInput = z.input<typeof updateAlertDefaultsInputSc
 
 /** Sets the defaults; users who follow them (and the account pages showing them) change at once. */
 export async function updateAlertDefaults(input: UpdateAlertDefaultsInput): Promise<AlertDefaults | false> {
-  const saved = await apiCall({
-    method: 'PUT',
-    path: '/admin/alert-defaults/',
-    body: updateAlertDefaultsInputSchema.parse(input),
-    response: AlertDefaultsSchema,
-  });
+  const saved = await callEndpoint(alertsEndpoints.saveDefaults, { body: updateAlertDefaultsInputSchema.parse(input) });
   if (saved) queryClient.setQueryData(adminKeys.alertDefaults, saved);
   return saved;
 }

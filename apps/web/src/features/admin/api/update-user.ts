@@ -1,6 +1,6 @@
-import { UpdateUserBodySchema, UserSchema } from '@pivot/contracts';
+import { UpdateUserBodySchema, usersEndpoints } from '@pivot/contracts';
 import type { z } from 'zod';
-import { apiRequest } from '@/lib/api-client';
+import { requestEndpoint } from '@/lib/api-client';
 import { session } from '@/lib/session';
 import { useAction } from '@/lib/use-action';
 import { refreshAfterAdminChange } from './admin-keys';
@@ -12,11 +12,9 @@ export type UpdateUserInput = z.input<typeof updateUserInputSchema>;
 
 /** Changes any user's data (administrators); an administrator editing themself keeps the session's copy in step. */
 export async function updateUser(id: number, input: UpdateUserInput): Promise<SaveUserResult> {
-  const result = await apiRequest({
-    method: 'PATCH',
-    path: `/user/${id}/`,
+  const result = await requestEndpoint(usersEndpoints.update, {
+    params: { id },
     body: updateUserInputSchema.parse(input),
-    response: UserSchema,
     handlesFailure: showsSpecificFailure(userFailureToast),
   });
   // A failure may mean the user was gone already: the list is refreshed either way.

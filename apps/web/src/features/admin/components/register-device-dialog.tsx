@@ -34,7 +34,7 @@ export function RegisterDeviceDialog({ initialMachineId = '', onRegistered, onCl
     if (trimmed === '') return t('form.required');
     if (!machineIdSchema.safeParse(trimmed).success) return t('admin.devices.registerForm.invalidId');
     if (trimmed !== refused?.machineId || (foreign && adopt)) return undefined;
-    return t(`errors.code.${refused.why}.message`);
+    return t(`errorCodes.${refused.why}.message`);
   })();
 
   const submit = async () => {

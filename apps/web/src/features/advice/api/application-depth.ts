@@ -1,6 +1,6 @@
-import { type ApplicationDepth, ApplicationDepthBodySchema, ApplicationDepthSchema } from '@pivot/contracts';
+import { type ApplicationDepth, ApplicationDepthBodySchema, adviceEndpoints } from '@pivot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 import { useAction } from '@/lib/use-action';
@@ -8,11 +8,7 @@ import { waterBalanceKey } from './get-water-balance';
 
 /** The machine's depth at 100 %: an administrator's setting, the one learned from its reports, the one used. */
 export function getApplicationDepth(sprinklerId: number): Promise<ApplicationDepth | false> {
-  return apiCall({
-    method: 'GET',
-    path: `/sprinkler/${sprinklerId}/application-depth/`,
-    response: ApplicationDepthSchema,
-  });
+  return callEndpoint(adviceEndpoints.applicationDepth, { params: { id: sprinklerId } });
 }
 
 export const applicationDepthKey = (sprinklerId: number) =>
@@ -36,11 +32,9 @@ export async function updateApplicationDepth(
   sprinklerId: number,
   depthAtFullSpeed: number | null,
 ): Promise<ApplicationDepth | false> {
-  const updated = await apiCall({
-    method: 'PATCH',
-    path: `/sprinkler/${sprinklerId}/application-depth/`,
+  const updated = await callEndpoint(adviceEndpoints.setApplicationDepth, {
+    params: { id: sprinklerId },
     body: ApplicationDepthBodySchema.parse({ depthAtFullSpeed }),
-    response: ApplicationDepthSchema,
   });
   if (updated) {
     queryClient.setQueryData(applicationDepthKey(sprinklerId), updated);

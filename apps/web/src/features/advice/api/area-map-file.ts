@@ -1,11 +1,11 @@
 import {
+  type AreaMapFile,
   type ErrorCode,
-  AreaMapExportSchema,
-  AreaMapImportResultSchema,
   type SprinklerDetail,
   type ValidationIssue,
+  adviceEndpoints,
 } from '@pivot/contracts';
-import { apiCall, apiRequest } from '@/lib/api-client';
+import { callEndpoint, requestEndpoint } from '@/lib/api-client';
 import { downloadFile } from '@/lib/download-file';
 import { queryClient } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
@@ -29,11 +29,7 @@ export function areaMapFileName(sprinkler: Pick<SprinklerDetail, 'internalId'>):
 
 /** Saves the machine's area map with its crop seasons as a GeoJSON file (docs/advice.md, "The area map as a file"). */
 export async function exportAreaMap(sprinkler: Pick<SprinklerDetail, 'id' | 'internalId'>): Promise<boolean> {
-  const file = await apiCall({
-    method: 'GET',
-    path: `/sprinkler/${sprinkler.id}/area-map/`,
-    response: AreaMapExportSchema,
-  });
+  const file = await callEndpoint(adviceEndpoints.areaMap, { params: { id: sprinkler.id } });
   if (!file) return false;
   downloadFile(areaMapFileName(sprinkler), JSON.stringify(file, null, 2), 'application/geo+json');
   return true;
@@ -47,17 +43,16 @@ export type AreaMapImportOutcome =
  * not JSON is told of here; the server's refusals of its contents come back with their places.
  */
 export async function importAreaMap(sprinklerId: number, text: string): Promise<AreaMapImportOutcome | false> {
-  let body: unknown;
+  // Whatever the file holds goes as it is: the server's refusals name the places in it.
+  let body: AreaMapFile;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(text) as AreaMapFile;
   } catch {
     return { ok: false, unreadable: true };
   }
-  const result = await apiRequest({
-    method: 'PUT',
-    path: `/sprinkler/${sprinklerId}/area-map/`,
+  const result = await requestEndpoint(adviceEndpoints.importAreaMap, {
+    params: { id: sprinklerId },
     body,
-    response: AreaMapImportResultSchema,
     handlesFailure: (failure) => failure.error !== null && LISTED.has(failure.error.code),
   });
   if (result.ok) {

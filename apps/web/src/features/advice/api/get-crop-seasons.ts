@@ -1,11 +1,11 @@
-import { type CropSeason, CropSeasonListSchema } from '@pivot/contracts';
+import { type CropSeason, adviceEndpoints } from '@pivot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 
 /** Every crop season of a machine, of every year, oldest first (docs/advice.md). */
 export function getCropSeasons(sprinklerId: number): Promise<CropSeason[] | false> {
-  return apiCall({ method: 'GET', path: `/sprinkler/${sprinklerId}/crop-seasons/`, response: CropSeasonListSchema });
+  return callEndpoint(adviceEndpoints.cropSeasons, { params: { id: sprinklerId } });
 }
 
 export const cropSeasonsKey = (sprinklerId: number) => [...sprinklerKeys.detail(sprinklerId), 'crop-seasons'] as const;

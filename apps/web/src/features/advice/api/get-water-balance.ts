@@ -1,11 +1,11 @@
-import { type WaterBalance, WaterBalanceSchema } from '@pivot/contracts';
+import { type WaterBalance, adviceEndpoints } from '@pivot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 
 /** The soil-water balance at the end of the last complete day: zones, sectors, cells. */
 export function getWaterBalance(sprinklerId: number): Promise<WaterBalance | false> {
-  return apiCall({ method: 'GET', path: `/sprinkler/${sprinklerId}/water-balance/`, response: WaterBalanceSchema });
+  return callEndpoint(adviceEndpoints.waterBalance, { params: { id: sprinklerId } });
 }
 
 export const waterBalanceKey = (sprinklerId: number) =>

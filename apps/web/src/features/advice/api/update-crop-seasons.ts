@@ -1,7 +1,8 @@
-import { type CropSeason, CropSeasonListSchema, CropSeasonsSchema, type ValidationIssue } from '@pivot/contracts';
-import { apiRequest } from '@/lib/api-client';
+import { type CropSeason, CropSeasonsSchema, type ValidationIssue, adviceEndpoints } from '@pivot/contracts';
+import { requestEndpoint } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { useAction } from '@/lib/use-action';
+import { zodInPageLanguage } from '@/lib/zod-language';
 import { cropSeasonsKey } from './get-crop-seasons';
 import { waterBalanceKey } from './get-water-balance';
 
@@ -22,6 +23,7 @@ export async function updateCropSeasons(
   seasons: CropSeason[],
 ): Promise<UpdateCropSeasonsResult | false> {
   // The rules between seasons (one per area and year, names apart) are the contract's too: told as the server would.
+  zodInPageLanguage();
   const checked = CropSeasonsSchema.safeParse(seasons);
   if (!checked.success) {
     const issues = checked.error.issues.map((issue) => ({
@@ -30,12 +32,10 @@ export async function updateCropSeasons(
     }));
     return { ok: false, issues };
   }
-  const result = await apiRequest({
-    method: 'PUT',
-    path: `/sprinkler/${sprinklerId}/crop-seasons/`,
+  const result = await requestEndpoint(adviceEndpoints.replaceCropSeasons, {
+    params: { id: sprinklerId },
     query: { year },
     body: checked.data,
-    response: CropSeasonListSchema,
     handlesFailure: (failure) => failure.error !== null && SHOWN_ON_FIELDS.has(failure.error.code),
   });
   if (result.ok) {

@@ -1,11 +1,19 @@
-import type { ProgramBody, SprinklerDetail, WaterBalance, WaterBalanceArea } from '@pivot/contracts';
+import {
+  PASS_NET_DEPTH_LIMIT_MM,
+  type ProgramBody,
+  type SprinklerDetail,
+  type WaterBalance,
+  type WaterBalanceArea,
+} from '@pivot/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useProgramFromAdvice } from '../api/get-program-from-advice';
 import { useWaterBalance } from '../api/get-water-balance';
 import { useDottedDay } from '@/i18n/use-dotted-day';
 import { ApplicationDepthSetting } from './application-depth-setting';
-import { freeProgramName, hasAdvisedDoses, programFromAdvice } from '../lib/program-from-advice';
+import { freeProgramName } from '../lib/program-from-advice';
 import { ProbesTable } from './probes-table';
+import { ProgramFromAdvicePreview } from './program-from-advice-preview';
 import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { FIELD_FORMAT, formatDate } from '@/ui/date-picker/dates';
@@ -24,26 +32,30 @@ export type AdviceCardProps = {
 };
 
 /**
- * The water balance's advice for the machine's zones and the active program's sectors; a user
- * with control turns the sectors' doses into a new program, reviewed in the program editor.
+ * The water balance's advice for the machine's zones and the active program's sectors, and the
+ * program the server makes from it for the arm's coming revolution; a user with control stores
+ * that program, reviewed in the program editor. Nothing due: the button says so and makes none.
  */
 export function AdviceCard({ sprinkler, onCreateProgram, now = new Date() }: AdviceCardProps) {
   const { t } = useTranslation();
   const offlineReason = useOfflineReason();
+  const dottedDay = useDottedDay();
   const { data: balance, isPending } = useWaterBalance(sprinkler.id);
+  const { data: advice } = useProgramFromAdvice(sprinkler.id);
   const [creating, setCreating] = useState(false);
-  const current = sprinkler.currentProgramData;
-  const canBuild = sprinkler.level === 'control' && current !== null && balance && hasAdvisedDoses(balance.sectors);
+  // The balance says why it has no numbers; the program's own reasons come after it.
+  const shown = balance && !balance.reason && advice ? advice : null;
+  const programData = shown?.programData ?? null;
 
   const build = async () => {
-    if (!current || !balance) return;
+    if (!shown || !programData) return;
     const name = freeProgramName(
-      t('advice.program.name', { date: balance.date }),
+      t('advice.program.name', { date: dottedDay(shown.date) }),
       sprinkler.programs.map((program) => program.name),
     );
     setCreating(true);
     try {
-      if (await onCreateProgram(programFromAdvice(current, balance.sectors, name))) {
+      if (await onCreateProgram({ name, programData })) {
         showToast({ variant: 'success', title: t('advice.program.created', { name }) });
       }
     } finally {
@@ -63,18 +75,19 @@ export function AdviceCard({ sprinkler, onCreateProgram, now = new Date() }: Adv
       ) : (
         <p className="text-sm text-ink-muted">{t('advice.balance.failed')}</p>
       )}
-      {canBuild && (
+      {shown && <ProgramFromAdvicePreview advice={shown} />}
+      {shown && sprinkler.level === 'control' && (shown.programData || shown.reason === 'nothing_due') && (
         <div className="flex flex-col gap-1">
           <Button
             variant="secondary"
             className="self-start"
-            disabled={creating || offlineReason !== undefined}
+            disabled={creating || offlineReason !== undefined || programData === null}
             title={offlineReason}
             onClick={() => void build()}
           >
-            {t('advice.program.action')}
+            {programData ? t('advice.program.action') : t('advice.program.nothingDue')}
           </Button>
-          <p className="text-sm text-ink-muted">{t('advice.program.hint')}</p>
+          {programData && <p className="text-sm text-ink-muted">{t('advice.program.hint')}</p>}
         </div>
       )}
       <ApplicationDepthSetting sprinklerId={sprinkler.id} />
@@ -92,6 +105,7 @@ export function WaterBalanceAdvice({ balance, today }: { balance: WaterBalance; 
       <p className="text-sm text-ink-muted">
         {t('advice.balance.asOf', { date: dottedDay(balance.date), station: balance.station ?? '—' })}{' '}
         {t(`advice.balance.forecast.${balance.forecast}`)}
+        {balance.forecastFallback && ` ${t(`advice.balance.forecastFallback.${balance.forecastFallback}`)}`}
       </p>
       <ApplicationDepthLine depth={balance.applicationDepth} />
       {balance.missingWeatherDays > 0 && (
@@ -103,7 +117,8 @@ export function WaterBalanceAdvice({ balance, today }: { balance: WaterBalance; 
       {balance.sectors.length > 0 && (
         <AreaList title={t('advice.balance.sectors')} areas={balance.sectors} today={today} />
       )}
-      <ProbesTable probes={balance.probes} />
+      <p className="text-sm text-ink-muted">{t('advice.balance.terms')}</p>
+      <ProbesTable probes={balance.probes} disagreements={balance.probeDisagreements} />
     </div>
   );
 }
@@ -144,7 +159,7 @@ function AreaAdvice({ area, today }: { area: WaterBalanceArea; today: string }) 
     numberFormat(i18n.language, { maximumFractionDigits: 1 }).format(Math.round(value * 10) / 10);
   const next =
     area.nextIrrigation === null
-      ? t('advice.balance.none')
+      ? t('advice.balance.noneDue')
       : area.nextIrrigation === today
         ? t('advice.balance.today')
         : dottedDay(area.nextIrrigation);
@@ -169,11 +184,13 @@ function AreaAdvice({ area, today }: { area: WaterBalanceArea; today: string }) 
         <div>
           <dt className="inline text-ink-muted">{t('advice.balance.depletion')}: </dt>
           <dd className="inline tabular-nums">
-            {t('advice.balance.depletionValue', {
-              mean: format(area.depletion),
-              min: format(area.depletionMin),
-              max: format(area.depletionMax),
-            })}
+            {format(area.depletionMin) === format(area.depletionMax)
+              ? t('advice.balance.depletionSingle', { mean: format(area.depletion) })
+              : t('advice.balance.depletionValue', {
+                  mean: format(area.depletion),
+                  min: format(area.depletionMin),
+                  max: format(area.depletionMax),
+                })}
           </dd>
         </div>
         <div className="text-ink-muted tabular-nums">
@@ -184,15 +201,18 @@ function AreaAdvice({ area, today }: { area: WaterBalanceArea; today: string }) 
           <dt className="inline text-ink-muted">{t('advice.balance.dose')}: </dt>
           <dd className="inline tabular-nums">
             {area.netDose === null || area.grossDose === null
-              ? t('advice.balance.none')
-              : t('advice.balance.doseValue', { net: format(area.netDose), gross: format(area.grossDose) })}
+              ? t('advice.balance.noneDue')
+              : t('advice.balance.doseValue', { net: format(area.netDose), gross: format(area.grossDose) }) +
+                (area.restDose !== null && area.restDose > 0
+                  ? t('advice.balance.doseRest', { rest: format(area.restDose), limit: PASS_NET_DEPTH_LIMIT_MM })
+                  : '')}
           </dd>
         </div>
         <div>
           <dt className="inline text-ink-muted">{t('advice.balance.timer')}: </dt>
           <dd className="inline tabular-nums">
             {area.percentTimer === null
-              ? t('advice.balance.none')
+              ? t(area.grossDose === null ? 'advice.balance.noneDue' : 'advice.balance.timerDepthUnknown')
               : area.passes !== null && area.passes > 1
                 ? t('advice.balance.passesValue', { count: area.passes, timer: format(area.percentTimer) })
                 : t('advice.balance.timerValue', { timer: format(area.percentTimer) })}

@@ -196,11 +196,11 @@ export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: Sp
           <p className="font-medium">
             {'unreadable' in importRefusal
               ? t('advice.seasons.mapUnreadable')
-              : t(`errors.code.${importRefusal.code}.title`)}
+              : t(`errorCodes.${importRefusal.code}.title`)}
           </p>
           {'issues' in importRefusal && (
             <>
-              <p>{t(`errors.code.${importRefusal.code}.message`)}</p>
+              <p>{t(`errorCodes.${importRefusal.code}.message`)}</p>
               <ul className="list-disc pl-5">
                 {importRefusal.issues.map((issue) => (
                   <li key={issue.path}>

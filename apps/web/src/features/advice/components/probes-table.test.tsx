@@ -59,6 +59,37 @@ describe('the probes beside the model', () => {
     expect(stale).toHaveTextContent('reading older than 24 h: not used');
   });
 
+  it('says when two probes of a zone disagree, which one the model follows and why', async () => {
+    const disagreeing: WaterBalanceProbe[] = [
+      { ...probes[0]!, id: 'SOIL-1', recorded: true },
+      { ...probes[0]!, id: 'SOIL-3', probeDepletion: 61.3, offset: 47.26, used: false, reason: 'disagrees' },
+    ];
+    const disagreement = {
+      zone: 'Kukurydza 2026',
+      probes: ['SOIL-1', 'SOIL-3'],
+      spread: 33.02,
+      threshold: 18,
+      follows: 'SOIL-1',
+      reason: 'recorded' as const,
+    };
+    await renderInApp(<ProbesTable probes={disagreeing} disagreements={[disagreement]} />);
+    expect(screen.getByRole('note')).toHaveTextContent(
+      'SOIL-1, SOIL-3 in Kukurydza 2026 differ by 33 mm, more than 18 mm. The model follows SOIL-1: its reading was typed in by the farm.',
+    );
+    expect(screen.getByRole('row', { name: /SOIL-1/ })).toHaveTextContent('typed in');
+    expect(screen.getByRole('row', { name: /SOIL-3/ })).toHaveTextContent(
+      'disagrees with another probe of its zone: not used',
+    );
+    await renderInApp(
+      <ProbesTable probes={disagreeing} disagreements={[{ ...disagreement, reason: 'closest_to_model' }]} />,
+      { locale: 'pl' },
+    );
+    // The English table is still in the page: the Polish one is the second.
+    expect(screen.getAllByRole('note')[1]).toHaveTextContent(
+      'Model idzie za sondą SOIL-1, najbliższą wyliczeniu modelu',
+    );
+  });
+
   it('is reached by the keyboard, which scrolls the columns a narrow screen cuts off', async () => {
     await renderInApp(<ProbesTable probes={probes} />);
     await userEvent.tab();

@@ -1,4 +1,4 @@
-import type { WaterBalanceProbe } from '@pivot/contracts';
+import type { ProbeDisagreement, WaterBalanceProbe } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
 import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { numberFormat } from '@/i18n/number-format';
@@ -17,9 +17,16 @@ const COLUMNS = [
 /**
  * The soil probes beside the model (docs/advice.md, "Probes"): each probe's depletion by its
  * reading and the model's in its cell, the difference, and when it was read, so that a farmer
- * sees where they disagree. Nothing when no probe reported.
+ * sees where they disagree; above it, each zone whose probes disagree and which one the model
+ * follows, and why. Nothing when no probe reported.
  */
-export function ProbesTable({ probes }: { probes: readonly WaterBalanceProbe[] }) {
+export function ProbesTable({
+  probes,
+  disagreements = [],
+}: {
+  probes: readonly WaterBalanceProbe[];
+  disagreements?: readonly ProbeDisagreement[];
+}) {
   const { t, i18n } = useTranslation();
   const dates = useDateTimeFormat();
   if (probes.length === 0) return null;
@@ -36,6 +43,17 @@ export function ProbesTable({ probes }: { probes: readonly WaterBalanceProbe[] }
         {t('advice.probes.title')}
       </h3>
       <p className="text-sm text-ink-muted">{t('advice.probes.hint')}</p>
+      {disagreements.map((disagreement) => (
+        <p key={disagreement.zone} role="note" className="rounded border border-warning p-2 text-sm">
+          {t('advice.probes.disagreement', {
+            probes: disagreement.probes.join(', '),
+            zone: disagreement.zone,
+            spread: format(disagreement.spread),
+            threshold: format(disagreement.threshold),
+          })}{' '}
+          {t(`advice.probes.follows_${disagreement.reason}`, { probe: disagreement.follows })}
+        </p>
+      ))}
       {/* Focusable so that a keyboard can scroll the columns a narrow screen cuts off. */}
       <div
         className="overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-focus"
@@ -67,6 +85,9 @@ export function ProbesTable({ probes }: { probes: readonly WaterBalanceProbe[] }
                   <span className={`block text-xs font-normal ${probe.used ? 'text-ink-muted' : 'text-warning'}`}>
                     {probe.used ? t('advice.probes.used') : t(`advice.probes.reasons.${probe.reason ?? 'outside'}`)}
                   </span>
+                  {probe.recorded && (
+                    <span className="block text-xs font-normal text-ink-muted">{t('advice.probes.recorded')}</span>
+                  )}
                 </th>
                 <td className="py-1 pr-3">{probe.zone ?? t('advice.balance.none')}</td>
                 <td className="py-1 pr-3 text-right tabular-nums">{format(probe.modelDepletion)}</td>

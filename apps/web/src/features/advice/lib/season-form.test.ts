@@ -9,6 +9,8 @@ import {
   seasonToForm,
   serverErrors,
 } from './season-form';
+import { updateCropSeasons } from '../api/update-crop-seasons';
+import { activateLocale } from '@/i18n/i18n';
 import { replaceSeason } from './season-year';
 
 const tableSeason: CropSeason = {
@@ -95,6 +97,21 @@ describe('the crop season form', () => {
     expect(second).toEqual({
       ok: false,
       errors: { name: 'name', emergence: 'date', fieldCapacity: 'soilOrder', efficiency: 'efficiency' },
+    });
+  });
+
+  it('says zod’s own messages in the page’s language, as the server does', async () => {
+    // A season with a key the contract does not know: the check before sending refuses it with zod's message.
+    const seasons = [{ ...tableSeason, irrigated: true } as CropSeason];
+    await activateLocale('pl');
+    expect(await updateCropSeasons(1, 2026, seasons)).toEqual({
+      ok: false,
+      issues: [{ path: 'body.0', message: 'Nierozpoznane klucze: "irrigated"' }],
+    });
+    await activateLocale('en');
+    expect(await updateCropSeasons(1, 2026, seasons)).toEqual({
+      ok: false,
+      issues: [{ path: 'body.0', message: 'Unrecognized key: "irrigated"' }],
     });
   });
 

@@ -8,6 +8,7 @@ import {
   type ValidationIssue,
 } from '@pivot/contracts';
 import { parseDecimal } from '@/lib/decimal';
+import { zodInPageLanguage } from '@/lib/zod-language';
 
 /**
  * FAO-56 (1998) Table 19's defaults, the middle of each range, as volumetric fractions: the
@@ -189,6 +190,7 @@ export function formToSeason(form: SeasonForm): Built {
     ...(p === undefined ? {} : { p }),
     ...(efficiency === undefined ? {} : { efficiency }),
   };
+  zodInPageLanguage();
   const parsed = CropSeasonSchema.safeParse(season);
   if (parsed.success) return { ok: true, season: parsed.data };
   return {

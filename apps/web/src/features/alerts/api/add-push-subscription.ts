@@ -1,19 +1,12 @@
-import { type PushSubscriptionBody, PushSubscriptionBodySchema } from '@pivot/contracts';
-import { z } from 'zod';
-import { apiCall } from '@/lib/api-client';
-
-/** The answer: 204, no content. */
-const NoContentSchema = z.undefined();
+import { type PushSubscriptionBody, PushSubscriptionBodySchema, alertsEndpoints } from '@pivot/contracts';
+import { callEndpoint } from '@/lib/api-client';
 
 export const addPushSubscriptionInputSchema = PushSubscriptionBodySchema;
 
 /** Tells the server where to push this browser's alert notifications. */
 export async function addPushSubscription(input: PushSubscriptionBody): Promise<boolean> {
-  const answer = await apiCall({
-    method: 'POST',
-    path: '/push/subscriptions/',
+  const answer = await callEndpoint(alertsEndpoints.subscribePush, {
     body: addPushSubscriptionInputSchema.parse(input),
-    response: NoContentSchema,
   });
   return answer !== false;
 }

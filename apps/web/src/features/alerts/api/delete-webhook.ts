@@ -1,17 +1,9 @@
-import { z } from 'zod';
-import { apiRequest } from '@/lib/api-client';
+import { requestEndpoint } from '@/lib/api-client';
 import { useAction } from '@/lib/use-action';
-import { type WebhookPlace, refreshWebhooks, webhooksPath } from './get-webhooks';
-
-/** The answer of a removal: 204, no content. */
-const NoContentSchema = z.undefined();
+import { type WebhookPlace, refreshWebhooks, webhookCalls } from './get-webhooks';
 
 export async function deleteWebhook(place: WebhookPlace, id: number): Promise<boolean> {
-  const result = await apiRequest({
-    method: 'DELETE',
-    path: `${webhooksPath(place)}${id}/`,
-    response: NoContentSchema,
-  });
+  const result = await requestEndpoint(webhookCalls(place).remove, { params: { id } });
   await refreshWebhooks(place);
   return result.ok;
 }

@@ -1,7 +1,6 @@
-import { type Alert, AlertSchema } from '@pivot/contracts';
+import { type Alert, AlertSchema, alertsEndpoints } from '@pivot/contracts';
+import { pathOf } from '@/lib/api-client';
 import { followEventStream } from '@/lib/follow-event-stream';
-
-export const ALERT_EVENTS_PATH = '/alerts/events';
 
 export type AlertFollower = {
   /** Each alert as it arrives. */
@@ -28,7 +27,7 @@ export function alertOfEvent(name: string, data: string): Alert | null {
  */
 export function followAlerts({ onAlert, onReconnect, signal }: AlertFollower): Promise<void> {
   return followEventStream({
-    path: ALERT_EVENTS_PATH,
+    path: pathOf(alertsEndpoints.events),
     onEvent: (event) => {
       const alert = alertOfEvent(event.name, event.data);
       if (alert) onAlert(alert);

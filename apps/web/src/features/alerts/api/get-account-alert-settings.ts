@@ -1,6 +1,6 @@
-import { type AccountAlertSettings, AccountAlertSettingsSchema } from '@pivot/contracts';
+import { type AccountAlertSettings, alertsEndpoints } from '@pivot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 
 export const alertKeys = {
   all: ['alerts'] as const,
@@ -9,7 +9,7 @@ export const alertKeys = {
 
 /** The signed-in user's alert settings, and whether they are still the administrators' defaults. */
 export function getAccountAlertSettings(): Promise<AccountAlertSettings | false> {
-  return apiCall({ method: 'GET', path: '/account/alerts/', response: AccountAlertSettingsSchema });
+  return callEndpoint(alertsEndpoints.settings, {});
 }
 
 export function accountAlertSettingsQueryOptions() {

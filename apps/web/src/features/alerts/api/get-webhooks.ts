@@ -1,6 +1,6 @@
-import { type Webhook, WebhookListSchema } from '@pivot/contracts';
+import { type Webhook, webhooksEndpoints } from '@pivot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 
 /** A user's own webhooks (account page), or the administrators' for every alert (admin panel). */
@@ -10,12 +10,13 @@ export const webhookKeys = {
   of: (place: WebhookPlace) => ['webhooks', place] as const,
 };
 
-export function webhooksPath(place: WebhookPlace): string {
-  return place === 'account' ? '/account/webhooks/' : '/admin/webhooks/';
+/** The five calls of a place: the same under /account/webhooks/ and /admin/webhooks/. */
+export function webhookCalls(place: WebhookPlace) {
+  return webhooksEndpoints[place];
 }
 
 export function getWebhooks(place: WebhookPlace): Promise<Webhook[] | false> {
-  return apiCall({ method: 'GET', path: webhooksPath(place), response: WebhookListSchema });
+  return callEndpoint(webhookCalls(place).list, {});
 }
 
 export function webhooksQueryOptions(place: WebhookPlace) {

@@ -1,15 +1,11 @@
-import { type WebhookTestResult, WebhookTestResultSchema } from '@pivot/contracts';
-import { apiCall } from '@/lib/api-client';
+import type { WebhookTestResult } from '@pivot/contracts';
+import { callEndpoint } from '@/lib/api-client';
 import { useAction } from '@/lib/use-action';
-import { type WebhookPlace, refreshWebhooks, webhooksPath } from './get-webhooks';
+import { type WebhookPlace, refreshWebhooks, webhookCalls } from './get-webhooks';
 
 /** Sends a test payload now; answers how the receiver took it. */
 export async function sendWebhookTest(place: WebhookPlace, id: number): Promise<WebhookTestResult | false> {
-  const result = await apiCall({
-    method: 'POST',
-    path: `${webhooksPath(place)}${id}/test`,
-    response: WebhookTestResultSchema,
-  });
+  const result = await callEndpoint(webhookCalls(place).sendTest, { params: { id } });
   await refreshWebhooks(place);
   return result;
 }

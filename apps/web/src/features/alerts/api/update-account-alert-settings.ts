@@ -1,6 +1,6 @@
-import { type AccountAlertSettings, AccountAlertSettingsSchema, AlertSettingsSchema } from '@pivot/contracts';
+import { type AccountAlertSettings, AlertSettingsSchema, alertsEndpoints } from '@pivot/contracts';
 import type { z } from 'zod';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { useAction } from '@/lib/use-action';
 import { alertKeys } from './get-account-alert-settings';
@@ -12,11 +12,8 @@ export type UpdateAccountAlertSettingsInput = z.input<typeof updateAccountAlertS
 export async function updateAccountAlertSettings(
   input: UpdateAccountAlertSettingsInput,
 ): Promise<AccountAlertSettings | false> {
-  const saved = await apiCall({
-    method: 'PUT',
-    path: '/account/alerts/',
+  const saved = await callEndpoint(alertsEndpoints.saveSettings, {
     body: updateAccountAlertSettingsInputSchema.parse(input),
-    response: AccountAlertSettingsSchema,
   });
   if (saved) queryClient.setQueryData(alertKeys.account, saved);
   return saved;

@@ -119,7 +119,7 @@ function AddWebhookForm({ place }: { place: WebhookPlace }) {
 
   let error: string | undefined;
   if (refusal === 'validation_error') error = t('webhooks.urlHint');
-  else if (refusal) error = t(`errors.code.${refusal}.message`);
+  else if (refusal) error = t(`errorCodes.${refusal}.message`);
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
       <div className="min-w-0 flex-1">

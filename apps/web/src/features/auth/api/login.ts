@@ -1,6 +1,6 @@
 import type { LoginBody, LoginBodySchema, LoginResponse } from '@pivot/contracts';
 import type { z } from 'zod';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { loadSessionSchemas } from '@/lib/load-session-schemas';
 import { session } from '@/lib/session';
 import { useAction } from '@/lib/use-action';
@@ -12,7 +12,7 @@ export async function login(input: LoginInput): Promise<LoginResponse | false> {
   // The schemas (and zod) come with the first sign-in, not with the login page's first paint.
   const schemas = await loadSessionSchemas();
   const body: LoginBody = schemas.LoginBodySchema.parse(input);
-  const signedIn = await apiCall({ method: 'POST', path: '/user/login/', body, response: schemas.LoginResponseSchema });
+  const signedIn = await callEndpoint(schemas.loginEndpoint, { body });
   if (signedIn) session.signIn(signedIn.user, signedIn.access);
   return signedIn;
 }

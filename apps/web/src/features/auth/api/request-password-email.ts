@@ -1,6 +1,6 @@
-import { MessageResponseSchema, type PasswordEmailBody, PasswordEmailBodySchema } from '@pivot/contracts';
+import { type PasswordEmailBody, PasswordEmailBodySchema, sessionEndpoints } from '@pivot/contracts';
 import type { z } from 'zod';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { useAction } from '@/lib/use-action';
 
 export const passwordEmailInputSchema = PasswordEmailBodySchema;
@@ -9,9 +9,7 @@ export type PasswordEmailInput = z.input<typeof passwordEmailInputSchema>;
 /** Asks for a reset link; the answer is the same whether the account exists or not. */
 export async function requestPasswordEmail(input: PasswordEmailInput): Promise<boolean> {
   const body: PasswordEmailBody = passwordEmailInputSchema.parse(input);
-  return (
-    (await apiCall({ method: 'POST', path: '/user/password-email/', body, response: MessageResponseSchema })) !== false
-  );
+  return (await callEndpoint(sessionEndpoints.passwordEmail, { body })) !== false;
 }
 
 export function useRequestPasswordEmail() {

@@ -1,4 +1,4 @@
-import { type SetPasswordBody, SetPasswordBodySchema } from '@pivot/contracts';
+import { type SetPasswordBody, SetPasswordBodySchema, sessionEndpoints } from '@pivot/contracts';
 import { type PasswordCallOutcome, sendPasswordCall } from '@/lib/password-errors';
 import { useAction } from '@/lib/use-action';
 
@@ -6,7 +6,7 @@ export const setPasswordInputSchema = SetPasswordBodySchema;
 
 /** Sets the password from an emailed link (activation or reset). */
 export function setPassword(input: SetPasswordBody): Promise<PasswordCallOutcome> {
-  return sendPasswordCall({ method: 'POST', path: '/user/set-password/', body: setPasswordInputSchema.parse(input) });
+  return sendPasswordCall(sessionEndpoints.setPassword, setPasswordInputSchema.parse(input));
 }
 
 export function useSetPassword() {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
 import { Button, ButtonLink } from '@/ui/button';
 import { Card } from '@/ui/card';
+import { LiveFields } from '@/ui/form/live-fields';
 import { TextField } from '@/ui/form/text-field';
 import { SuccessIcon } from '@/ui/icons';
 import { useRequestPasswordEmail } from '../api/request-password-email';
@@ -35,19 +36,21 @@ export function ForgotForm() {
         </div>
       ) : (
         <form noValidate onSubmit={submit} className="flex flex-col gap-4">
-          <TextField
-            label={t('login.email')}
-            type="email"
-            name="email"
-            autoComplete="username"
-            inputMode="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            error={submitted ? emailError : undefined}
-          />
-          <Button type="submit" disabled={request.isPending} className="w-full">
-            {t('forgot.submit')}
-          </Button>
+          <LiveFields>
+            <TextField
+              label={t('login.email')}
+              type="email"
+              name="email"
+              autoComplete="username"
+              inputMode="email"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              error={submitted ? emailError : undefined}
+            />
+            <Button type="submit" disabled={request.isPending} className="w-full">
+              {t('forgot.submit')}
+            </Button>
+          </LiveFields>
         </form>
       )}
       <ButtonLink to={paths.login.link()} variant="secondary" className="mt-4 w-full">

@@ -9,6 +9,7 @@ import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { CheckboxField } from '@/ui/form/checkbox-field';
 import { PasswordField } from '@/ui/form/password-field';
+import { LiveFields } from '@/ui/form/live-fields';
 import { TextField } from '@/ui/form/text-field';
 import { AppLink } from '@/ui/link';
 import { useLogin } from '../api/login';
@@ -54,44 +55,46 @@ export function LoginForm() {
   return (
     <Card>
       <form ref={form} noValidate onSubmit={submit} className="flex flex-col gap-4">
-        <TextField
-          label={t('login.email')}
-          type="email"
-          name="email"
-          autoComplete="username"
-          inputMode="email"
-          value={email}
-          onChange={(event) => {
-            void loadEmailSchema();
-            setEmail(event.target.value);
-          }}
-          error={submitted ? emailError : undefined}
-        />
-        <PasswordField
-          label={t('login.password')}
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(event) => {
-            void loadEmailSchema();
-            setPassword(event.target.value);
-          }}
-          error={submitted ? passwordError : undefined}
-        />
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <CheckboxField
-            label={t('login.remember')}
-            checked={remember}
-            onChange={(event) => setRemember(event.target.checked)}
-            onEnter={() => form.current?.requestSubmit()}
+        <LiveFields>
+          <TextField
+            label={t('login.email')}
+            type="email"
+            name="email"
+            autoComplete="username"
+            inputMode="email"
+            value={email}
+            onChange={(event) => {
+              void loadEmailSchema();
+              setEmail(event.target.value);
+            }}
+            error={submitted ? emailError : undefined}
           />
-          <AppLink to={paths.forgot.link()} className="text-sm font-medium text-water underline underline-offset-4">
-            {t('login.forgot')}
-          </AppLink>
-        </div>
-        <Button type="submit" disabled={login.isPending} className="mt-2 w-full">
-          {login.isPending ? t('login.submitting') : t('login.submit')}
-        </Button>
+          <PasswordField
+            label={t('login.password')}
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => {
+              void loadEmailSchema();
+              setPassword(event.target.value);
+            }}
+            error={submitted ? passwordError : undefined}
+          />
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <CheckboxField
+              label={t('login.remember')}
+              checked={remember}
+              onChange={(event) => setRemember(event.target.checked)}
+              onEnter={() => form.current?.requestSubmit()}
+            />
+            <AppLink to={paths.forgot.link()} className="text-sm font-medium text-water underline underline-offset-4">
+              {t('login.forgot')}
+            </AppLink>
+          </div>
+          <Button type="submit" disabled={login.isPending} className="mt-2 w-full">
+            {login.isPending ? t('login.submitting') : t('login.submit')}
+          </Button>
+        </LiveFields>
       </form>
     </Card>
   );

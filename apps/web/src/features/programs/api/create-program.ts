@@ -1,6 +1,6 @@
-import { type ProgramBody, ProgramBodySchema, type SprinklerDetail, SprinklerDetailSchema } from '@pivot/contracts';
+import { type ProgramBody, ProgramBodySchema, type SprinklerDetail, programsEndpoints } from '@pivot/contracts';
 import type { z } from 'zod';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { storeSprinklerDetail } from '@/lib/sprinkler-detail-cache';
 import { useAction } from '@/lib/use-action';
 
@@ -14,12 +14,7 @@ export type CreateProgramInput = z.input<typeof createProgramInputSchema>;
  */
 export async function createProgram(sprinklerId: number, input: CreateProgramInput): Promise<SprinklerDetail | false> {
   const body: ProgramBody = createProgramInputSchema.parse(input);
-  const detail = await apiCall({
-    method: 'POST',
-    path: `/sprinkler/${sprinklerId}/program/`,
-    body,
-    response: SprinklerDetailSchema,
-  });
+  const detail = await callEndpoint(programsEndpoints.create, { params: { id: sprinklerId }, body });
   if (detail) storeSprinklerDetail(detail);
   return detail;
 }

@@ -1,5 +1,5 @@
-import { type SprinklerDetail, SprinklerDetailSchema } from '@pivot/contracts';
-import { apiCall } from '@/lib/api-client';
+import { type SprinklerDetail, programsEndpoints } from '@pivot/contracts';
+import { callEndpoint } from '@/lib/api-client';
 import { storeSprinklerDetail } from '@/lib/sprinkler-detail-cache';
 
 /**
@@ -8,11 +8,7 @@ import { storeSprinklerDetail } from '@/lib/sprinkler-detail-cache';
  * the machine then processes it and reports it as its current program a little later.
  */
 export async function sendProgram(sprinklerId: number, programId: number): Promise<SprinklerDetail | false> {
-  const detail = await apiCall({
-    method: 'POST',
-    path: `/sprinkler/${sprinklerId}/program/${programId}/send/`,
-    response: SprinklerDetailSchema,
-  });
+  const detail = await callEndpoint(programsEndpoints.send, { params: { id: sprinklerId, programId } });
   if (detail) storeSprinklerDetail(detail);
   return detail;
 }

@@ -1,6 +1,6 @@
-import { type ProgramBody, ProgramBodySchema, type SprinklerDetail, SprinklerDetailSchema } from '@pivot/contracts';
+import { type ProgramBody, ProgramBodySchema, type SprinklerDetail, programsEndpoints } from '@pivot/contracts';
 import type { z } from 'zod';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { storeSprinklerDetail } from '@/lib/sprinkler-detail-cache';
 import { useAction } from '@/lib/use-action';
 
@@ -17,12 +17,7 @@ export async function updateProgram(
   input: UpdateProgramInput,
 ): Promise<SprinklerDetail | false> {
   const body: ProgramBody = updateProgramInputSchema.parse(input);
-  const detail = await apiCall({
-    method: 'PATCH',
-    path: `/sprinkler/${sprinklerId}/program/${programId}/`,
-    body,
-    response: SprinklerDetailSchema,
-  });
+  const detail = await callEndpoint(programsEndpoints.update, { params: { id: sprinklerId, programId }, body });
   if (detail) storeSprinklerDetail(detail);
   return detail;
 }

@@ -1,13 +1,13 @@
-import { ReportsCsvQuerySchema } from '@pivot/contracts';
+import { ReportsCsvQuerySchema, machineHistoryEndpoints } from '@pivot/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { downloadFile } from '@/lib/api-client';
+import { downloadFile, pathOf } from '@/lib/api-client';
 
 export type ReportsRange = { start: string; stop: string };
 
 /** Downloads the machine's reports from `start` to `stop` (dd.mm.yyyy, both days included) as CSV. */
 export function downloadReportsCsv(id: number, range: ReportsRange): Promise<boolean> {
   return downloadFile({
-    path: `/sprinkler/${id}/reports.csv`,
+    path: pathOf(machineHistoryEndpoints.reportsCsv, { id }),
     query: ReportsCsvQuerySchema.parse(range),
     fallbackName: `reports-${range.start}-${range.stop}.csv`,
   });

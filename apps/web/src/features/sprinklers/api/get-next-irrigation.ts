@@ -1,11 +1,11 @@
-import { type NextIrrigationList, NextIrrigationListSchema } from '@pivot/contracts';
+import { type NextIrrigationList, adviceEndpoints } from '@pivot/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 
 /** Each machine's next irrigation from its crop seasons (docs/advice.md); machines without a season are absent. */
 export function getNextIrrigation(): Promise<NextIrrigationList | false> {
-  return apiCall({ method: 'GET', path: '/sprinkler/next-irrigation/', response: NextIrrigationListSchema });
+  return callEndpoint(adviceEndpoints.nextIrrigation, {});
 }
 
 /**

@@ -1,15 +1,13 @@
-import { type WatermapResponse, WatermapQuerySchema, WatermapResponseSchema } from '@pivot/contracts';
+import { type WatermapResponse, WatermapQuerySchema, machineHistoryEndpoints } from '@pivot/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 
 /** The water the machine applied from `start` to `stop` (dd.mm.yyyy, both days included). */
 export function getWatermap(id: number, start: string, stop: string): Promise<WatermapResponse | false> {
-  return apiCall({
-    method: 'GET',
-    path: `/sprinkler/${id}/watermap/`,
+  return callEndpoint(machineHistoryEndpoints.watermap, {
+    params: { id },
     query: WatermapQuerySchema.parse({ start, stop }),
-    response: WatermapResponseSchema,
   });
 }
 

@@ -1,6 +1,7 @@
-import { type MachineListEvent, type SprinklerListItem, SprinklerListResponseSchema } from '@pivot/contracts';
+import { type MachineListEvent, type SprinklerListItem, SprinklerPageSchema } from '@pivot/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { queryClient } from '@/lib/query-client';
@@ -15,6 +16,8 @@ const NOW = Date.now();
 let events: FakeEventStreams;
 let listAnswer: SprinklerListItem[];
 let listRequests: number;
+/** The queries the table asked the server's page with. */
+let pageQueries: URLSearchParams[];
 let nextIrrigationAnswer: { id: number; nextIrrigation: string | null }[];
 
 const sendListEvent = (event: MachineListEvent) => events.sendEvent(event.type, event);
@@ -38,15 +41,19 @@ beforeEach(() => {
   events = new FakeEventStreams();
   listAnswer = [northField()];
   listRequests = 0;
+  pageQueries = [];
   nextIrrigationAnswer = [];
   session.signIn(buildUser(), 'access-1');
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const { pathname } = new URL(url, 'http://localhost');
+    const { pathname, searchParams } = new URL(url, 'http://localhost');
     if (pathname === '/api/sprinkler/events') return events.open(init.signal);
     if (pathname === '/api/sprinkler/next-irrigation/') return Response.json(nextIrrigationAnswer);
-    if (pathname === '/api/sprinkler/') {
+    if (pathname === '/api/sprinkler/page/') {
       listRequests += 1;
-      return Response.json(z.encode(SprinklerListResponseSchema, listAnswer));
+      pageQueries.push(searchParams);
+      const [page, pageSize] = [Number(searchParams.get('page')), Number(searchParams.get('pageSize'))];
+      const data = listAnswer.slice((page - 1) * pageSize, page * pageSize);
+      return Response.json(z.encode(SprinklerPageSchema, { count: listAnswer.length, data, page, pageSize }));
     }
     return Response.json({ code: 'not_found', message: 'no such call' }, { status: 404 });
   });
@@ -123,6 +130,21 @@ describe('the machines table', () => {
       timeout: 3000,
     });
     expect(listRequests).toBe(2);
+  });
+
+  it('asks the server for the page sorted, searched and filtered, and shows its count', async () => {
+    await renderTable();
+    expect(Object.fromEntries(pageQueries.at(-1)!)).toEqual({ page: '1', pageSize: '10', sort: 'name', order: 'asc' });
+    listAnswer = [buildSprinklerListItem({ id: 9, name: 'East field', internalId: 'PIVOT-09', online: false })];
+    await userEvent.selectOptions(screen.getByLabelText('State'), 'Offline');
+    await waitFor(() => expect(screen.getByRole('row', { name: /East field/ })).toBeInTheDocument());
+    expect(pageQueries.at(-1)!.get('status')).toBe('offline');
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search' }), 'was moving');
+    await waitFor(() => expect(pageQueries.at(-1)!.get('search')).toBe('was moving'));
+    expect(pageQueries.at(-1)!.get('status')).toBe('offline');
+    await userEvent.click(screen.getByRole('button', { name: /Distance/ }));
+    await waitFor(() => expect(pageQueries.at(-1)!.get('sort')).toBe('distance'));
+    expect(screen.getByText(/1\D+1 of 1/)).toBeInTheDocument();
   });
 
   it("shows each machine's next irrigation: a date, today, or a dash without a season", async () => {

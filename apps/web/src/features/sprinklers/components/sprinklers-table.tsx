@@ -1,44 +1,43 @@
-import { type SprinklerListItem, machineIsOnline } from '@pivot/contracts';
+import {
+  SPRINKLER_PAGE_SORT_FIELDS,
+  SPRINKLER_STATUS_FILTERS,
+  type SprinklerListItem,
+  type SprinklerPageSort,
+  type SprinklerStatusFilter,
+} from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
 import { useLocale } from '@/i18n/use-locale';
-import { keepWhileOffline } from '@/lib/connection';
-import { serverNow } from '@/lib/server-clock';
-import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
-import { type Column, DataTable } from '@/ui/data-table';
+import { type Column, DataTable, type TableFilter, type TableQuery } from '@/ui/data-table';
 import { AppLink } from '@/ui/link';
-import { localTablePage } from '@/ui/local-table-page';
-import { getFreshSprinklers } from '../api/get-sprinklers';
-import { useLiveMachineList } from '../hooks/use-live-machine-list';
+import { getSprinklerPage } from '../api/get-sprinkler-page';
+import { MACHINE_PAGES_KEY, useLiveMachineList } from '../hooks/use-live-machine-list';
 import { useMachineValues } from '../hooks/use-machine-values';
 import { MachineState } from './machine-state';
 import { MeasuredValue } from './measured-value';
 import { NextIrrigation } from './next-irrigation';
 import { PresenceDot } from './presence-dot';
 
-/**
- * The live values come from the event stream (useLiveMachineList), which keeps the list in the
- * cache fresh; a list older than this (the table opened again after a while away) is read anew.
- */
-const LIST_MAX_AGE_MS = 5000;
-
 /** A column of values with units, which read badly broken over two lines. */
 function measured(column: Column<SprinklerListItem>): Column<SprinklerListItem> {
   return { ...column, className: 'whitespace-nowrap tabular-nums' };
 }
 
-const SORT_VALUES: Record<string, (machine: SprinklerListItem) => string | number | null> = {
-  name: (machine) => machine.name,
-  internalId: (machine) => machine.internalId,
-  distance: (machine) => machine.distance,
-  angle: (machine) => machine.angle,
-  status: (machine) => machine.status,
-  speed: (machine) => machine.speed,
-  pressure: (machine) => machine.pressure,
-  flow: (machine) => machine.flow,
-  program: (machine) => machine.currentProgramName,
-  uploaded: (machine) => machine.currentProgramTimestamp,
-};
+const isPageSort = (sort: string | undefined): sort is SprinklerPageSort =>
+  (SPRINKLER_PAGE_SORT_FIELDS as readonly (string | undefined)[]).includes(sort);
+const isStatusFilter = (filter: string | undefined): filter is SprinklerStatusFilter =>
+  (SPRINKLER_STATUS_FILTERS as readonly (string | undefined)[]).includes(filter);
+
+/** The table's query as the server's page query: the column ids are the server's sort names. */
+function pageQuery({ page, pageSize, sort, order, search, filter }: TableQuery) {
+  return {
+    page,
+    pageSize,
+    ...(isPageSort(sort) ? { sort, order } : {}),
+    ...(search ? { search } : {}),
+    ...(isStatusFilter(filter) ? { status: filter } : {}),
+  };
+}
 
 /**
  * The user's machines with their values (docs/product.md#screens), each linking to its page, and when each last
@@ -49,11 +48,14 @@ export function SprinklersTable() {
   const locale = useLocale();
   const values = useMachineValues();
   useLiveMachineList();
-  // The search looks in the status as the table words it ("do przodu", "offline, was stopped").
-  const statusText = (machine: SprinklerListItem) =>
-    machineIsOnline(machine, serverNow())
-      ? values.status(machine.status)
-      : [t('sprinklers.offline'), machine.status ? t(`sprinklers.wasDoing.${machine.status}`) : ''].join(' ');
+  const stateFilter: TableFilter = {
+    label: t('sprinklers.list.stateFilter'),
+    allLabel: t('sprinklers.list.allStates'),
+    options: SPRINKLER_STATUS_FILTERS.map((state) => ({
+      value: state,
+      label: state === 'offline' ? t('sprinklers.offline') : t(`sprinklers.status.${state}`),
+    })),
+  };
 
   const columns: Column<SprinklerListItem>[] = [
     {
@@ -145,21 +147,12 @@ export function SprinklersTable() {
     <DataTable
       label={t('sprinklers.list.tableLabel')}
       columns={columns}
-      queryKey={[...sprinklerKeys.list, 'page', locale]}
-      queryFn={async (query) => {
-        // Without a connection the table keeps the page it shows.
-        const machines = await keepWhileOffline(getFreshSprinklers(LIST_MAX_AGE_MS));
-        return (
-          machines &&
-          localTablePage(machines, query, {
-            sortValue: (machine, column) => SORT_VALUES[column]?.(machine) ?? null,
-            searchText: (machine) => [machine.name, machine.internalId, statusText(machine)],
-            locale,
-          })
-        );
-      }}
+      // The server searches the states as this language words them ("do przodu", "offline, was stopped").
+      queryKey={[...MACHINE_PAGES_KEY, locale]}
+      queryFn={(query) => getSprinklerPage(pageQuery(query))}
       rowKey={(machine) => machine.id}
       searchable
+      filter={stateFilter}
       initialSort={{ sort: 'name', order: 'asc' }}
       emptyMessage={t('sprinklers.list.empty')}
     />

@@ -1,9 +1,10 @@
 import type { WeatherStation } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
 import { Card } from '@/ui/card';
+import { WeatherStationDays } from './weather-station-days';
 import { WeatherStationFacts } from './weather-station-facts';
 
-/** The stations near the machine, readable without opening their markers on the map. */
+/** The stations near the machine, readable without opening their markers on the map, each with its last days. */
 export function WeatherStationsCard({ stations }: { stations: readonly WeatherStation[] }) {
   const { t } = useTranslation();
   return (
@@ -14,7 +15,12 @@ export function WeatherStationsCard({ stations }: { stations: readonly WeatherSt
       {stations.length === 0 ? (
         <p className="text-sm text-ink-muted">{t('sprinklers.weather.none')}</p>
       ) : (
-        stations.map((station) => <WeatherStationFacts key={station.id} station={station} />)
+        stations.map((station) => (
+          <div key={station.id} className="flex flex-col gap-2">
+            <WeatherStationFacts station={station} />
+            <WeatherStationDays stationId={station.id} />
+          </div>
+        ))
       )}
     </Card>
   );

@@ -1,12 +1,19 @@
-import { type MachineListEvent, MachineListEventSchema, type SprinklerListItem } from '@pivot/contracts';
+import {
+  type MachineListEvent,
+  MachineListEventSchema,
+  type SprinklerListItem,
+  type SprinklerPage,
+  sprinklersEndpoints,
+} from '@pivot/contracts';
 import { useEffect } from 'react';
+import { pathOf } from '@/lib/api-client';
 import { followEventStream } from '@/lib/follow-event-stream';
 import { queryClient } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
-import { getSprinklers } from '../api/get-sprinklers';
 import { applyLiveValues } from './use-live-sprinkler';
 
-export const MACHINE_LIST_EVENTS_PATH = '/sprinkler/events';
+/** The pages of the machines table in the cache: each sort, search, filter and page read so far. */
+export const MACHINE_PAGES_KEY = [...sprinklerKeys.list, 'page'] as const;
 
 /**
  * How often at most the table is drawn again while events arrive: fifty machines reporting
@@ -14,7 +21,7 @@ export const MACHINE_LIST_EVENTS_PATH = '/sprinkler/events';
  */
 export const SHOW_EVERY_MS = 1000;
 
-/** The list with one machine's live event applied; a `machines` event changes nothing here (the list is read again). */
+/** The list with one machine's live event applied; a `machines` event changes nothing here (the page is read again). */
 export function applyListEvent(list: SprinklerListItem[], event: MachineListEvent): SprinklerListItem[] {
   if (event.type === 'machines') return list;
   return list.map((machine) => {
@@ -40,46 +47,47 @@ function listEventOf(name: string, data: string): MachineListEvent | null {
   }
 }
 
+/** Reads the pages again: the one shown now, the others when next shown (an unchanged page is cheap to answer). */
+function readPagesAgain(): void {
+  void queryClient.invalidateQueries({ queryKey: MACHINE_PAGES_KEY });
+}
+
 /**
- * While mounted (the machines table), keeps the machines list live from the user's event
- * stream instead of asking for it again and again: each machine's reports, presence and program
- * go into the list in the cache, and the table shows them at most once a second. The list is read
- * again (an unchanged one answers 304) when the stream says it changed and after a reconnect,
- * when something may have been missed.
+ * While mounted (the machines table), keeps the rows shown live from the user's event stream
+ * instead of asking for the page again and again: each machine's reports, presence and program go
+ * into the pages in the cache, at most once a second. A row keeps its place until the page is
+ * read again: when the stream says the list changed (a machine granted, revoked, added, renamed)
+ * and after a reconnect, when something may have been missed.
  */
 export function useLiveMachineList(): void {
   useEffect(() => {
     const stop = new AbortController();
+    let pending: MachineListEvent[] = [];
     let showTimer: ReturnType<typeof setTimeout> | undefined;
     const show = () => {
       showTimer ??= setTimeout(() => {
         showTimer = undefined;
-        void queryClient.invalidateQueries({ queryKey: [...sprinklerKeys.list, 'page'] });
+        const events = pending;
+        pending = [];
+        queryClient.setQueriesData<SprinklerPage | false>({ queryKey: MACHINE_PAGES_KEY }, (page) =>
+          page ? { ...page, data: events.reduce(applyListEvent, page.data) } : page,
+        );
       }, SHOW_EVERY_MS);
     };
-    const readAgain = async () => {
-      const fresh = await getSprinklers();
-      if (!fresh || stop.signal.aborted) return;
-      queryClient.setQueryData(sprinklerKeys.list, fresh);
-      show();
-    };
     void followEventStream({
-      path: MACHINE_LIST_EVENTS_PATH,
+      path: pathOf(sprinklersEndpoints.events),
       onEvent: ({ name, data }) => {
         const event = listEventOf(name, data);
         if (!event) return;
         if (event.type === 'machines') {
-          void readAgain();
+          readPagesAgain();
           return;
         }
-        queryClient.setQueryData<SprinklerListItem[]>(
-          sprinklerKeys.list,
-          (list) => list && applyListEvent(list, event),
-        );
+        pending.push(event);
         show();
       },
       onOpen: (reconnected) => {
-        if (reconnected) void readAgain();
+        if (reconnected) readPagesAgain();
       },
       signal: stop.signal,
     });

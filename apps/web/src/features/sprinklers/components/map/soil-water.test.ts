@@ -53,7 +53,7 @@ describe('a Soil water cell in words', () => {
     );
     await activateWholeCatalogue('pl');
     expect(soilWaterCellText(i18n.t, 'pl', balance, [52, 17, 20.5, 80, 0])).toBe(
-      'Niedobór 20,5 mm z 80 mm TAW (26 %) · Ostatnie nawadnianie 07.06.2026, ostatni deszcz 28.05.2026',
+      'Deficyt wody 20,5 mm z 80 mm TAW (26 %) · Ostatnie nawadnianie 07.06.2026, ostatni deszcz 28.05.2026',
     );
   });
 

@@ -1,0 +1,1 @@
+ALTER TABLE "weather_readings" ADD COLUMN "elevation" double precision;

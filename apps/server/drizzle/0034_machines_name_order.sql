@@ -1,0 +1,1 @@
+CREATE INDEX "sprinklers_name_order_idx" ON "sprinklers" USING btree ((regexp_replace(regexp_replace(lower("name"), '[0-9]+', '0000000000\&', 'g'), '0*([0-9]{10})(?![0-9])', '\1', 'g') collate "C"),"id");

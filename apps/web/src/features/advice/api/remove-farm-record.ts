@@ -1,0 +1,19 @@
+import { adviceEndpoints } from '@pivot/contracts';
+import { requestEndpoint } from '@/lib/api-client';
+import { queryClient } from '@/lib/query-client';
+import { useAction } from '@/lib/use-action';
+import { farmRecordsKey } from './get-farm-records';
+import { waterBalanceKey } from './get-water-balance';
+
+/** Removes a record; the balance is asked again, without it. */
+export async function removeFarmRecord(sprinklerId: number, recordId: number): Promise<boolean> {
+  const removed = await requestEndpoint(adviceEndpoints.removeFarmRecord, { params: { id: sprinklerId, recordId } });
+  if (!removed.ok) return false;
+  void queryClient.invalidateQueries({ queryKey: farmRecordsKey(sprinklerId) });
+  void queryClient.invalidateQueries({ queryKey: waterBalanceKey(sprinklerId) });
+  return true;
+}
+
+export function useRemoveFarmRecord() {
+  return useAction(removeFarmRecord);
+}
