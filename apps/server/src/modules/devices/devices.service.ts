@@ -61,10 +61,16 @@ export const ACCOUNTS_CHECK_MS = 30_000;
 export class DevicesService implements DeviceDirectory {
   private registered = new Set<string>();
   private readonly refusals = new Map<string, { markedAt: number; loggedAt: number }>();
-  private refreshTimer: NodeJS.Timeout | undefined;
+  /** The controllers read again every REFRESH_MS, for a change whose message was lost. */
+  private readonly periodicRefresh: RepeatingJob;
   /** The read of the registered controllers under way, and whether another is due after it. */
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
+  /**
+   * Controllers this instance registered (true) or removed (false) while a read was under way: the
+   * read may have begun before their change was committed, and must not undo it.
+   */
+  private readonly changedDuringRead = new Map<string, boolean>();
   /** The broker's accounts compared with the registered controllers, at start and every ACCOUNTS_CHECK_MS. */
   private readonly accountsCheck: RepeatingJob;
   private lastCheck: AccountsCheck | undefined;
@@ -81,6 +87,10 @@ export class DevicesService implements DeviceDirectory {
       everyMs: ACCOUNTS_CHECK_MS,
       onError: (error) =>
         deps.logger.warn({ err: error }, "comparing the broker's accounts with the controllers failed"),
+    });
+    this.periodicRefresh = new RepeatingJob(() => this.refresh(), {
+      everyMs: REFRESH_MS,
+      onError: (error) => deps.logger.warn({ err: error }, 'reading the registered controllers failed'),
     });
   }
 
@@ -102,15 +112,11 @@ export class DevicesService implements DeviceDirectory {
         this.deps.logger.warn({ err: error }, 'reading the registered controllers failed'),
       );
     });
-    this.refreshTimer = setInterval(() => {
-      this.refresh().catch((error: unknown) =>
-        this.deps.logger.warn({ err: error }, 'reading the registered controllers failed'),
-      );
-    }, REFRESH_MS).unref();
+    this.periodicRefresh.start();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.refreshTimer);
+    await this.periodicRefresh.stop();
     await this.accountsCheck.stop();
   }
 
@@ -184,7 +190,7 @@ export class DevicesService implements DeviceDirectory {
       await this.onBroker((accounts) => accounts.setDevice(machineId, secret, adoptBrokerAccount ? 'adopt' : 'refuse'));
       return row;
     });
-    this.registered.add(machineId);
+    this.noteChange(machineId, true);
     this.deps.gateway.announceControllersChanged();
     return { device: presentDevice(device, true), secret };
   }
@@ -212,7 +218,7 @@ export class DevicesService implements DeviceDirectory {
       await this.deps.logs.record(tx, this.entry('device_removed', actor, machineId, client));
       await this.onBroker((accounts) => accounts.removeDevice(machineId));
     });
-    this.registered.delete(machineId);
+    this.noteChange(machineId, false);
     this.refusals.delete(machineId);
     this.deps.gateway.announceControllersChanged();
     await this.dropConnection(machineId);
@@ -341,13 +347,26 @@ export class DevicesService implements DeviceDirectory {
       try {
         while (this.refreshAgain) {
           this.refreshAgain = false;
-          this.registered = new Set(await listMachineIds(this.deps.db));
+          this.changedDuringRead.clear();
+          const read = new Set(await listMachineIds(this.deps.db));
+          for (const [machineId, present] of this.changedDuringRead) {
+            if (present) read.add(machineId);
+            else read.delete(machineId);
+          }
+          this.registered = read;
         }
       } finally {
         this.refreshing = undefined;
+        this.changedDuringRead.clear();
       }
     })();
     return this.refreshing;
+  }
+
+  private noteChange(machineId: string, present: boolean): void {
+    if (present) this.registered.add(machineId);
+    else this.registered.delete(machineId);
+    if (this.refreshing) this.changedDuringRead.set(machineId, present);
   }
 
   /**
