@@ -3,7 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step says when it began, so a slow step shows in CI's log.
+step() { printf '\n== %s (at %d s)\n' "$*" "$SECONDS"; }
 
 step "lint"
 npx eslint --max-warnings 0 .
@@ -56,3 +57,5 @@ if node scripts/can-connect.mjs postgres "$postgres_url" || [ "${CI:-}" = "true"
   step "chaos suite (kill -9, broker restarts, two instances)"
   env -u DATABASE_URL -u TEST_MQTT_URL TEST_DATABASE_URL="$postgres_url" npx vitest run --project chaos
 fi
+
+printf '\n== all checks passed in %d s\n' "$SECONDS"
