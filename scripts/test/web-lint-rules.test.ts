@@ -91,11 +91,25 @@ describe('the endpoints declared in the contracts', () => {
     ],
     // A new file of any feature's API calls is fenced as soon as it exists.
     ['features/advice/api/a-new-call.ts', "export const x = apiCall({ method: 'GET', path: '/x/', response: null! });"],
+    // The machines' own calls, the last to move onto declarations.
+    [
+      'features/sprinklers/api/get-sprinkler.ts',
+      'export const x = (id: number) => apiCall({ method: "GET", path: `/sprinkler/${id}/`, response: null! });',
+    ],
+    [
+      'features/admin/api/get-all-sprinklers.ts',
+      "export const x = apiCall({ method: 'GET', path: '/sprinkler/', response: null! });",
+    ],
+    // A feature's live stream opened from a hook, outside its api folder.
+    [
+      'features/sprinklers/hooks/use-live-sprinkler.ts',
+      'export const x = (id: number) => followEventStream({ path: `/sprinkler/${id}/events` });',
+    ],
   ])('refuse a path typed by hand in %s', async (file, code) => {
     expect(await at(file, code)).toContain(RULE);
   });
 
-  it('leave the calls through a declaration, and the calls still pending', async () => {
+  it("leave the calls through a declaration, and a test's own paths", async () => {
     expect(
       await brokenRules(
         'apps/web/src/features/activity/api/get-logs.ts',
@@ -104,8 +118,8 @@ describe('the endpoints declared in the contracts', () => {
     ).not.toContain(RULE);
     expect(
       await at(
-        'features/sprinklers/api/get-sprinklers.ts',
-        "export const x = apiCall({ method: 'GET', path: '/sprinkler/', response: null! });",
+        'features/sprinklers/api/move-sprinkler.test.ts',
+        "export const x = apiCall({ method: 'POST', path: '/sprinkler/3/motion', response: null! });",
       ),
     ).not.toContain(RULE);
   });

@@ -40,6 +40,11 @@ export type EndpointRouteOptions = {
    * answers 304 when nothing changed (etag.ts).
    */
   etag?: true;
+  /**
+   * The handler returns the answer's JSON text, written as the answer's schema says by the
+   * database (a dealer's 10,000 machines): sent as it is, and with `etag` tagged from it.
+   */
+  jsonText?: true;
   /** A route that servers call, not browsers (the broker's questions): no CSRF check (request-context.ts). */
   csrf?: false;
 };
@@ -53,24 +58,32 @@ export type EndpointRequest<E extends AnyEndpoint> = FastifyRequest<{
 /**
  * A route's own work: the access check and the service call. It returns the answer the
  * declaration describes, as the schema's output (the serialiser encodes it: a number a codec
- * writes as text stays a number here), or anything, which is not sent, for a 204 (its answer is
- * NoContentSchema) and for an answer that is not JSON (a stream), which it writes itself.
+ * writes as text stays a number here), or its JSON text where the route says `jsonText`, or
+ * anything, which is not sent, for a 204 (its answer is NoContentSchema) and for an answer that
+ * is not JSON (a stream), which it writes itself.
  */
-export type EndpointHandler<E extends AnyEndpoint> = (
+export type EndpointHandler<E extends AnyEndpoint, Options extends EndpointRouteOptions = EndpointRouteOptions> = (
   request: EndpointRequest<E>,
   reply: FastifyReply,
-) => Promise<[NonNullable<E['answer']>] extends [never] | [ZodNull] ? unknown : EndpointAnswer<E>>;
+) => Promise<
+  Options extends { jsonText: true }
+    ? string
+    : [NonNullable<E['answer']>] extends [never] | [ZodNull]
+      ? unknown
+      : EndpointAnswer<E>
+>;
 
 /**
  * Registers the route an endpoint's declaration describes: its method and path, the schemas
  * that parse its input and its answer, and its place in the OpenAPI document.
  */
-export function endpointRoute<E extends AnyEndpoint>(
+export function endpointRoute<E extends AnyEndpoint, Options extends EndpointRouteOptions>(
   app: FastifyInstance,
   endpoint: E,
-  { bodyLimit, compiledAnswer, etag, ...config }: EndpointRouteOptions,
-  handler: EndpointHandler<E>,
+  options: Options,
+  handler: EndpointHandler<E, Options>,
 ): void {
+  const { bodyLimit, compiledAnswer, etag, jsonText, ...config }: EndpointRouteOptions = options;
   const status = endpoint.status ?? 200;
   const schema: FastifySchema & Record<string, unknown> = {
     ...(endpoint.hidden ? { hide: true } : {}),
@@ -83,7 +96,9 @@ export function endpointRoute<E extends AnyEndpoint>(
     ...(endpoint.answer ? { response: { [status]: endpoint.answer } } : {}),
     ...(endpoint.produces ? { produces: [endpoint.produces] } : {}),
   };
-  const tagged = etag && endpoint.answer ? compiledSerializerCompiler({ schema: endpoint.answer }) : undefined;
+  // The JSON an ETag is taken from, unless the handler gives it.
+  const serialize =
+    etag && endpoint.answer && !jsonText ? compiledSerializerCompiler({ schema: endpoint.answer }) : undefined;
   app.route({
     method: endpoint.method,
     url: endpoint.path,
@@ -95,7 +110,9 @@ export function endpointRoute<E extends AnyEndpoint>(
       const answer = await handler(request as EndpointRequest<E>, reply);
       // An answer that is not JSON (an event stream, a file) was written by the handler.
       if (!endpoint.answer) return answer;
-      if (tagged) return sendWithETag(request, reply, tagged(answer));
+      const json = jsonText ? (answer as string) : serialize?.(answer);
+      if (json !== undefined && etag) return sendWithETag(request, reply, json);
+      if (json !== undefined) return reply.status(status).type('application/json; charset=utf-8').send(json);
       if (status === 204) return reply.status(204).send(null);
       return reply.status(status).send(answer);
     },

@@ -1,7 +1,6 @@
 /**
  * Every endpoint, per domain (`logsEndpoints.list`, …). The server registers its routes from
- * them and the web app calls through them; the few not here yet are listed in eslint.config.js
- * (ENDPOINTS_PENDING).
+ * them and the web app calls through them (eslint.config.js refuses a path typed by hand).
  */
 export * as adminEndpoints from './admin';
 export * as adviceEndpoints from './advice';

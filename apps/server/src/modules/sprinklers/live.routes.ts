@@ -1,4 +1,4 @@
-import { IdParamsSchema, type LiveEvent, sprinklersEndpoints } from '@pivot/contracts';
+import { type LiveEvent, sprinklersEndpoints } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MachineEvent } from '../../gateway/mqtt-gateway';
 import { endpointRoute } from '../../http/endpoint-route';
@@ -60,21 +60,17 @@ export const liveRoutes: FastifyPluginAsyncZod<{
     opened.stream.onEnd(stopFollowing);
   });
 
-  app.get(
-    '/sprinkler/:id/events',
-    { schema: { tags: ['sprinklers'], params: IdParamsSchema, produces: ['text/event-stream'] } },
-    async (request, reply) => {
-      const { user } = signedIn(request);
-      const sprinkler = await sprinklers.accessible(user, request.params.id);
-      const level = await sprinklers.levelOf(user, sprinkler.id);
-      const stream = openStream(request, reply, { sprinklerId: sprinkler.id, level });
-      stream.onEnd(
-        telemetry.watch(sprinkler.internalId, (event) => {
-          const { type, json } = presentOnce(sprinkler, event);
-          // A client behind needs only the machine's latest report, presence and program.
-          stream.sendJson(type, json, type);
-        }),
-      );
-    },
-  );
+  endpointRoute(app, sprinklersEndpoints.machineEvents, {}, async (request, reply) => {
+    const { user } = signedIn(request);
+    const sprinkler = await sprinklers.accessible(user, request.params.id);
+    const level = await sprinklers.levelOf(user, sprinkler.id);
+    const stream = openStream(request, reply, { sprinklerId: sprinkler.id, level });
+    stream.onEnd(
+      telemetry.watch(sprinkler.internalId, (event) => {
+        const { type, json } = presentOnce(sprinkler, event);
+        // A client behind needs only the machine's latest report, presence and program.
+        stream.sendJson(type, json, type);
+      }),
+    );
+  });
 };

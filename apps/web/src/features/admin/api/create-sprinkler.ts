@@ -1,6 +1,6 @@
-import { CreateSprinklerBodySchema, type SprinklerListItem, SprinklerListItemSchema } from '@pivot/contracts';
+import { CreateSprinklerBodySchema, type SprinklerListItem, sprinklersEndpoints } from '@pivot/contracts';
 import type { z } from 'zod';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { useAction } from '@/lib/use-action';
 import { refreshAfterAdminChange } from './admin-keys';
 import { addSprinklerFailureToast, showsSpecificFailure } from './failures';
@@ -13,11 +13,8 @@ export type CreateSprinklerInput = z.input<typeof createSprinklerInputSchema>;
  * answer takes up to the command timeout (about 5 s); its three failures have their own texts.
  */
 export async function createSprinkler(input: CreateSprinklerInput): Promise<SprinklerListItem | false> {
-  const created = await apiCall({
-    method: 'POST',
-    path: '/sprinkler/',
+  const created = await callEndpoint(sprinklersEndpoints.create, {
     body: createSprinklerInputSchema.parse(input),
-    response: SprinklerListItemSchema,
     handlesFailure: showsSpecificFailure(addSprinklerFailureToast),
   });
   if (created) await refreshAfterAdminChange();

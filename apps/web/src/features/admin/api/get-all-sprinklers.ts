@@ -1,11 +1,11 @@
-import { type SprinklerListItem, SprinklerListResponseSchema } from '@pivot/contracts';
+import { type SprinklerListItem, sprinklersEndpoints } from '@pivot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { adminKeys } from './admin-keys';
 
 /** Every machine at once: an administrator's own list of machines holds them all. */
 export function getAllSprinklers(): Promise<SprinklerListItem[] | false> {
-  return apiCall({ method: 'GET', path: '/sprinkler/', response: SprinklerListResponseSchema });
+  return callEndpoint(sprinklersEndpoints.list, {});
 }
 
 export function allSprinklersQueryOptions() {

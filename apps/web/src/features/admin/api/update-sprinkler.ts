@@ -1,6 +1,6 @@
-import { type SprinklerListItem, SprinklerListItemSchema, UpdateSprinklerBodySchema } from '@pivot/contracts';
+import { type SprinklerListItem, UpdateSprinklerBodySchema, sprinklersEndpoints } from '@pivot/contracts';
 import type { z } from 'zod';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { useAction } from '@/lib/use-action';
 import { refreshAfterAdminChange } from './admin-keys';
 
@@ -9,11 +9,9 @@ export type UpdateSprinklerInput = z.input<typeof updateSprinklerInputSchema>;
 
 /** Renames a machine (administrators). */
 export async function updateSprinkler(id: number, input: UpdateSprinklerInput): Promise<SprinklerListItem | false> {
-  const updated = await apiCall({
-    method: 'PATCH',
-    path: `/sprinkler/${id}/`,
+  const updated = await callEndpoint(sprinklersEndpoints.update, {
+    params: { id },
     body: updateSprinklerInputSchema.parse(input),
-    response: SprinklerListItemSchema,
   });
   // A failure may mean the machine was gone already: the lists are refreshed either way.
   await refreshAfterAdminChange();

@@ -1,11 +1,11 @@
-import { type SprinklerListItem, SprinklerListResponseSchema } from '@pivot/contracts';
+import { type SprinklerListItem, sprinklersEndpoints } from '@pivot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 
 /** The machines the user may see: those whose alerts they can mute. The machines list shares the cache entry. */
 export function getMachines(): Promise<SprinklerListItem[] | false> {
-  return apiCall({ method: 'GET', path: '/sprinkler/', response: SprinklerListResponseSchema });
+  return callEndpoint(sprinklersEndpoints.list, {});
 }
 
 export function useMachines() {

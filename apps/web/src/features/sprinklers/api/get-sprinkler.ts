@@ -1,12 +1,12 @@
-import { type SprinklerDetail, SprinklerDetailSchema } from '@pivot/contracts';
+import { type SprinklerDetail, sprinklersEndpoints } from '@pivot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { keepWhileOffline } from '@/lib/connection';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 
 /** One machine with everything its screen shows; false when the call failed (its toast is shown). */
 export function getSprinkler(id: number): Promise<SprinklerDetail | false> {
-  return apiCall({ method: 'GET', path: `/sprinkler/${id}/`, response: SprinklerDetailSchema });
+  return callEndpoint(sprinklersEndpoints.detail, { params: { id } });
 }
 
 export function sprinklerQueryOptions(id: number) {

@@ -1,5 +1,5 @@
-import { type Motion, MotionBodySchema, type SprinklerDetail, SprinklerDetailSchema } from '@pivot/contracts';
-import { type ApiFailure, apiRequest } from '@/lib/api-client';
+import { type Motion, MotionBodySchema, type SprinklerDetail, sprinklersEndpoints } from '@pivot/contracts';
+import { type ApiFailure, requestEndpoint } from '@/lib/api-client';
 import { storeSprinklerDetail } from '@/lib/sprinkler-detail-cache';
 import { useAction } from '@/lib/use-action';
 
@@ -13,11 +13,9 @@ export type MotionOutcome = { answeredAt: number } & (
  * (not confirmed in time, refused, no answer from the server), which has been shown as a toast.
  */
 export async function moveSprinkler(id: number, motion: Motion): Promise<MotionOutcome> {
-  const result = await apiRequest({
-    method: 'POST',
-    path: `/sprinkler/${id}/motion`,
+  const result = await requestEndpoint(sprinklersEndpoints.move, {
+    params: { id },
     body: MotionBodySchema.parse({ motion }),
-    response: SprinklerDetailSchema,
   });
   const answeredAt = Date.now();
   if (!result.ok) return { ...result, answeredAt };

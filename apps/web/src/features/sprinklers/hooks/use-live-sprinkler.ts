@@ -1,5 +1,12 @@
-import { type LiveEvent, LiveEventSchema, type SprinklerDetail, type SprinklerListItem } from '@pivot/contracts';
+import {
+  type LiveEvent,
+  LiveEventSchema,
+  type SprinklerDetail,
+  type SprinklerListItem,
+  sprinklersEndpoints,
+} from '@pivot/contracts';
 import { useEffect, useState } from 'react';
+import { pathOf } from '@/lib/api-client';
 import { followEventStream } from '@/lib/follow-event-stream';
 import { queryClient } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
@@ -90,7 +97,7 @@ export function useLiveSprinkler(id: number, enabled: boolean): LiveSprinkler {
     };
 
     void followEventStream({
-      path: `/sprinkler/${id}/events`,
+      path: pathOf(sprinklersEndpoints.machineEvents, { id }),
       onEvent: (event) => onEvent(event.name, event.data),
       onOpen: (reconnected) => {
         setLive((current) => ({ ...current, connection: 'live' }));
