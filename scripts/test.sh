@@ -1,37 +1,46 @@
 #!/usr/bin/env bash
-# Every check of the project, in the order a failure is cheapest to find: the README's test command.
+# Every check of the project: the README's test command. Checks that need nothing of each other
+# run side by side, two at a time on the two cores CI has; their output is printed whole, one
+# after the other, once all of a group have ended.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Each step says when it began, so a slow step shows in CI's log.
 step() { printf '\n== %s (at %d s)\n' "$*" "$SECONDS"; }
 
-step "lint"
-npx eslint --max-warnings 0 .
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 
-step "no import cycles, type-only imports included"
-npx tsx scripts/check-import-cycles.ts
+# side_by_side NAME COMMAND [NAME COMMAND]…: runs the commands at once; fails if any failed.
+side_by_side() {
+  local names=() pids=() failed=0
+  while [ $# -gt 0 ]; do
+    names+=("$1")
+    bash -c "$2" >"$logs/${#names[@]}.log" 2>&1 &
+    pids+=($!)
+    shift 2
+  done
+  for index in "${!pids[@]}"; do
+    local outcome=passed
+    wait "${pids[$index]}" || { outcome=FAILED; failed=1; }
+    step "${names[$index]}: $outcome"
+    cat "$logs/$((index + 1)).log"
+  done
+  return "$failed"
+}
 
-step "format"
-npx prettier --check .
-
-step "typecheck"
-npm run --silent typecheck
-
-step "migrations match the schema"
-bash scripts/check-migrations.sh
+step "static checks: lint, import cycles (type-only included), format, typecheck, migrations"
+side_by_side \
+  "lint" "npx eslint --max-warnings 0 ." \
+  "no import cycles" "npx tsx scripts/check-import-cycles.ts" \
+  "format" "npx prettier --check ." \
+  "typecheck" "npm run --silent typecheck" \
+  "migrations match the schema" "bash scripts/check-migrations.sh"
 
 step "Debian's mosquitto for the broker-account tests (each starts a private one)"
 bash scripts/ensure-mosquitto.sh
 
-step "tests on the embedded defaults (PGlite, embedded broker)"
-env -u DATABASE_URL -u TEST_MQTT_URL npx vitest run --project '!chaos'
-
-step "browser tests (Debian's chromium, the real server on its embedded defaults)"
-env -u DATABASE_URL -u TEST_MQTT_URL npm run --silent test:browser
-
-# The server and end-to-end suites again on real services when they answer: PostgreSQL and
-# Mosquitto (CI has both on 127.0.0.1). In CI both are required.
+# The server suites run again on real services when they answer: PostgreSQL and Mosquitto (CI
+# has both on 127.0.0.1). In CI both are required.
 postgres_url="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 mqtt_url="${TEST_MQTT_URL:-mqtt://127.0.0.1:1883}"
 real_env=()
@@ -46,16 +55,30 @@ for service in "postgres $postgres_url DATABASE_URL" "mqtt $mqtt_url TEST_MQTT_U
     printf '\n(%s at %s does not answer: its run is left out on this machine.)\n' "$kind" "$url"
   fi
 done
+
+embedded="env -u DATABASE_URL -u TEST_MQTT_URL"
+# Each run builds what it needs into folders of its own, so the two never share a build.
 if [ ${#real_env[@]} -gt 0 ]; then
-  step "server and end-to-end tests on ${real_env[*]}"
-  env "${real_env[@]}" npx vitest run --project server --project e2e
+  step "tests on the embedded defaults (PGlite, embedded broker), beside the server suite on ${real_env[*]}"
+  side_by_side \
+    "tests on the embedded defaults" "$embedded npx vitest run --project '!chaos'" \
+    "server tests on ${real_env[*]}" "env ${real_env[*]} npx vitest run --project server"
+else
+  step "tests on the embedded defaults (PGlite, embedded broker)"
+  $embedded npx vitest run --project '!chaos'
 fi
 
 # Real processes killed with SIGKILL, a private Mosquitto stopped and started again: it needs
 # PostgreSQL (a scratch database per scenario) and Debian's mosquitto, and prints its figures.
-if node scripts/can-connect.mjs postgres "$postgres_url" || [ "${CI:-}" = "true" ]; then
-  step "chaos suite (kill -9, broker restarts, two instances)"
-  env -u DATABASE_URL -u TEST_MQTT_URL TEST_DATABASE_URL="$postgres_url" npx vitest run --project chaos
+# It mostly waits on the processes it breaks, so it runs beside the browser tests.
+browser=("browser tests (Debian's chromium, the real server on its embedded defaults)" "$embedded npm run --silent test:browser")
+if [ ${#real_env[@]} -gt 0 ]; then
+  browser+=("end-to-end tests on ${real_env[*]}" "env ${real_env[*]} npx vitest run --project e2e")
 fi
+if node scripts/can-connect.mjs postgres "$postgres_url" || [ "${CI:-}" = "true" ]; then
+  browser+=("chaos suite (kill -9, broker restarts, two instances)" "$embedded TEST_DATABASE_URL='$postgres_url' npx vitest run --project chaos")
+fi
+step "browser tests, and beside them what else runs real processes"
+side_by_side "${browser[@]}"
 
 printf '\n== all checks passed in %d s\n' "$SECONDS"
