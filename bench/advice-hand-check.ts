@@ -24,6 +24,7 @@ import {
   WaterBalanceSchema,
   type WaterBalance,
   WaterBalanceSeasonSchema,
+  WatermapResponseSchema,
   type WaterBalanceSeasonArea,
 } from '@pivot/contracts';
 import { HttpSession } from '@pivot/e2e/support/http-session';
@@ -46,16 +47,15 @@ import {
 
 const MM_TOLERANCE = 0.01;
 const COEFFICIENT_TOLERANCE = 0.001;
-/** The answers round mm to 0.01 and Kc, Ks to 0.001: half a unit of the last place is rounding, not a difference. */
-const MM_ROUNDING = 0.005;
-const COEFFICIENT_ROUNDING = 0.0005;
+/** The watermap serves each cell's mm to 0.1: its mean may be off the series' unrounded mean by up to 0.05 mm. */
+const WATERMAP_ROUNDING = 0.05;
 const DEFAULT_EFFICIENCY = 0.85;
 const STANDARD_WIND = 2;
 const STANDARD_MIN_HUMIDITY = 45;
 const DAY_MS = 86_400_000;
 
-type Quantity = 'kc' | 'etc' | 'taw' | 'raw' | 'effectiveRain' | 'ks' | 'depletion';
-const QUANTITIES: Quantity[] = ['kc', 'etc', 'taw', 'raw', 'effectiveRain', 'ks', 'depletion'];
+type Quantity = 'kc' | 'et0' | 'etc' | 'taw' | 'raw' | 'effectiveRain' | 'ks' | 'depletion';
+const QUANTITIES: Quantity[] = ['kc', 'et0', 'etc', 'taw', 'raw', 'effectiveRain', 'ks', 'depletion'];
 const isCoefficient = (quantity: Quantity) => quantity === 'kc' || quantity === 'ks';
 
 type Worst = { difference: number; day: string; expected: number; answered: number };
@@ -120,15 +120,9 @@ function meanOf(days: WeatherDay[], pick: (day: WeatherDay) => number | null, st
 /**
  * Kc of season day `day` (Eq. 66 with Eq. 62 and 65) as docs/advice.md takes the climate: Kc mid
  * adjusted by the mid-season's days so far (before it, the season's days so far), Kc end (when
- * Table 12's is at least 0.45) by the late season's so far; never a day after `lastMeasured`.
+ * Table 12's is at least 0.45) by the late season's so far (a coming day's weather: the recent means).
  */
-function kcByHand(
-  crop: TableCrop,
-  emergenceMs: number,
-  day: number,
-  weather: Map<number, WeatherDay>,
-  lastMeasuredMs: number,
-) {
+function kcByHand(crop: TableCrop, emergenceMs: number, day: number, weather: Map<number, WeatherDay>) {
   const [kcIni, kcMid, kcEnd] = crop.kc;
   if (crop.height === null) return kcOnDay(crop.kc, crop.stages, day);
   const [initial, development, midSeason] = crop.stages;
@@ -136,7 +130,6 @@ function kcByHand(
     const days: WeatherDay[] = [];
     for (let seasonDay = first; seasonDay <= last; seasonDay += 1) {
       const ms = emergenceMs + (seasonDay - 1) * DAY_MS;
-      if (ms > lastMeasuredMs) break;
       const weatherDay = weather.get(ms);
       if (weatherDay) days.push(weatherDay);
     }
@@ -199,6 +192,23 @@ async function run(options: Record<string, string>): Promise<number> {
     StationDaysSchema,
   );
   const weather = new Map(station.days.map((day) => [dayMs(day.date), day]));
+  // The coming days' wind and humidity are the last 7 days' means (docs/advice.md, "The coming
+  // days"), and with no forecast their ET0 is the last 7 days' mean too: a coming day's Kc takes them.
+  const recent = station.days.filter((day) => dayMs(day.date) > dateMs - 7 * DAY_MS);
+  const lastDay = station.days.at(-1);
+  const lastForecastMs = Math.max(
+    ...[...series.zones, ...series.sectors].map((area) => dayMs(area.firstDay) + (area.depletion.length - 1) * DAY_MS),
+  );
+  if (lastDay)
+    for (let ms = dateMs + DAY_MS; ms <= lastForecastMs; ms += DAY_MS)
+      weather.set(ms, {
+        ...lastDay,
+        date: dotted(ms),
+        et0: meanOf(recent, (day) => day.et0, 0),
+        rain: 0,
+        wind: meanOf(recent, (day) => day.wind, STANDARD_WIND),
+        minHumidity: meanOf(recent, (day) => day.minHumidity, STANDARD_MIN_HUMIDITY),
+      });
   out(
     `Station ${station.id}: ${station.days.length} days from ${dotted(firstMs)} to ${series.date} (${station.timeZone})`,
   );
@@ -211,7 +221,40 @@ async function run(options: Record<string, string>): Promise<number> {
   const balance = balances.get(dateMs);
   if (!balance) throw new Error('no balance of the date');
 
+  // The watermap of each measured day on which the series says any zone took water: every cell's mm.
+  const water = new Map<number, Map<string, number>>();
+  for (let ms = firstMs; ms <= dateMs; ms += DAY_MS) {
+    const watered = series.zones.some(
+      (zone) => (zone.applied[Math.round((ms - dayMs(zone.firstDay)) / DAY_MS)] ?? 0) > 0,
+    );
+    if (!watered) continue;
+    const map = await getJson(
+      session,
+      `${base}/watermap/?start=${dotted(ms)}&stop=${dotted(ms)}`,
+      WatermapResponseSchema,
+    );
+    water.set(ms, new Map(map.data.map(([lat, lng, mm]) => [cellKey(lat, lng), mm])));
+  }
+  out(
+    `Watermap: ${water.size} days with water read cell by cell; ${balance.cells.length} zone cells of ${balance.step} m`,
+  );
+
   let failed = false;
+  /** Each zone's probe offset of each day, from the cell-by-cell run: the mean-step check below moves its means by them. */
+  const zoneOffsets = new Map<string, Map<number, number>>();
+  for (const zone of series.zones) {
+    const season = seasons.find((s) => s.name === zone.name);
+    if (!season) continue;
+    const cells = cellsOfZone(balance, zone, series.zones);
+    if (cells === null) {
+      out(`zone ${zone.name}: its cells cannot be told from another zone's by TAW: no cell-by-cell run`);
+      continue;
+    }
+    const run = runCellByCell(zone, season, cells, weather, balances, water, records, dateMs, station.timeZone);
+    zoneOffsets.set(zone.name, run.offsets);
+    failed = run.failed || failed;
+  }
+
   const areas: { kind: string; area: WaterBalanceSeasonArea; zoneName: string | null }[] = [
     ...series.zones.map((area) => ({ kind: 'zone', area, zoneName: area.name })),
     ...series.sectors.map((area) => ({ kind: 'sector', area, zoneName: zoneOfSector(area, series.zones) })),
@@ -223,9 +266,16 @@ async function run(options: Record<string, string>): Promise<number> {
       out(`${kind} ${area.name}: spans several zones (or none): not checked by hand`);
       continue;
     }
-    const worst = checkArea(area, season, zoneName, weather, balances, records, dateMs, options.days === 'yes');
+    const worst = checkArea(area, season, zoneName, weather, balances, records, dateMs, {
+      showDays: options.days === 'yes',
+      offsets: zoneOffsets.get(zoneName),
+      recentEt0: series.forecast === 'recent-et0' ? meanOf(recent, (day) => day.et0, 0) : null,
+    });
     out(
       `${kind} ${area.name} (${zoneName}: ${typeof season.crop === 'string' ? season.crop : 'custom crop'} on ${typeof season.soil === 'string' ? season.soil : 'own soil'}, emerged ${season.emergence}; ${area.measuredDays} measured days, ${area.depletion.length - area.measuredDays} forecast)`,
+    );
+    out(
+      '  (* a forecast day; depletion and Ks on the forecast days only: the measured days are the cell-by-cell run above)',
     );
     out('  quantity       largest difference   day          expected   answered');
     for (const quantity of QUANTITIES) {
@@ -264,7 +314,7 @@ function zoneOfSector(sector: WaterBalanceSeasonArea, zones: WaterBalanceSeasonA
 /** The rain a zone took that day: a gauge on the machine or the zone replaces the station's (the last recorded wins). */
 function rainOf(records: FarmRecord[], zoneName: string, date: string, stationRain: number): number {
   const gauges = records.filter(
-    (record) =>
+    (record): record is Extract<FarmRecord, { kind: 'rain_gauge' }> =>
       record.kind === 'rain_gauge' &&
       record.date === date &&
       (record.area.kind === 'machine' || (record.area.kind === 'zone' && record.area.name === zoneName)),
@@ -278,7 +328,7 @@ function rainOf(records: FarmRecord[], zoneName: string, date: string, stationRa
     .sort((a, b) => a.createdAt - b.createdAt)
     .at(-1);
   const gauge = zoneGauge ?? machineGauge;
-  return gauge && 'mm' in gauge ? gauge.mm : stationRain;
+  return gauge ? gauge.mm : stationRain;
 }
 
 function checkArea(
@@ -289,7 +339,11 @@ function checkArea(
   balances: Map<number, WaterBalance>,
   records: FarmRecord[],
   dateMs: number,
-  showDays: boolean,
+  {
+    showDays,
+    offsets,
+    recentEt0,
+  }: { showDays: boolean; offsets: Map<number, number> | undefined; recentEt0: number | null },
 ): Record<Quantity, Worst> {
   const crop = cropOf(season);
   const soil = soilOf(season);
@@ -306,10 +360,10 @@ function checkArea(
     const day = Math.round((ms - emergenceMs) / DAY_MS) + 1;
     const weatherDay = weather.get(ms);
     // A measured day's weather is the station's; a forecast day's ET0 and rain are the forecast's (the series').
-    const et0 = measured ? (weatherDay?.et0 ?? 0) : (area.et0[index] ?? 0);
+    const et0 = measured ? (weatherDay?.et0 ?? 0) : (recentEt0 ?? area.et0[index] ?? 0);
     const stationRain = measured ? (weatherDay?.rain ?? 0) : (area.rain[index] ?? 0);
     const rain = measured ? rainOf(records, zoneName, date, stationRain) : stationRain;
-    const kc = kcByHand(crop, emergenceMs, day, weather, Math.min(ms, dateMs));
+    const kc = kcByHand(crop, emergenceMs, day, weather);
     const etc = kc * et0;
     const zr = rootDepthOnDay(crop, day);
     const taw = totalAvailableWater(soil.fieldCapacity, soil.wiltingPoint, zr);
@@ -325,7 +379,9 @@ function checkArea(
     const probes = measured
       ? (balances.get(ms)?.probes ?? []).filter((probe) => probe.zone === zoneName && probe.used)
       : [];
-    if (probes.length > 0) {
+    const knownOffset = offsets?.get(ms);
+    if (knownOffset !== undefined) depletion = Math.min(Math.max(depletion + knownOffset, 0), taw);
+    else if (probes.length > 0) {
       // Eq. 87 for each used probe, and the zone's cells moved by the probes' mean offset from
       // the model at their cells (docs/advice.md, "The correction").
       const offsets = probes.map(
@@ -334,13 +390,14 @@ function checkArea(
       const offset = offsets.reduce((sum, value) => sum + value, 0) / offsets.length;
       depletion = Math.min(Math.max(depletion + offset, 0), taw);
     }
-    const expected: DayCheck['expected'] = { kc, etc, taw, raw, effectiveRain: peff, ks: step.ks, depletion };
+    const expected: DayCheck['expected'] = { kc, et0, etc, taw, raw, effectiveRain: peff, ks: step.ks, depletion };
     if (showDays)
       out(
         `    ${date}${measured ? ' ' : '*'} day ${String(day).padStart(3)} Kc ${kc.toFixed(3)} ET0 ${et0.toFixed(2)} ETc ${etc.toFixed(2)} rain ${rain.toFixed(1)}→${peff.toFixed(1)} I ${applied.toFixed(2)}×${efficiency} TAW ${taw.toFixed(2)} RAW ${raw.toFixed(2)} Dr ${previous.toFixed(2)}→${step.depletion.toFixed(2)}${probes.length > 0 ? ` probes ${probes.map((p) => `${p.id} ${p.moisture}%`).join(', ')} → ${depletion.toFixed(2)}` : ''} answered ${(area.depletion[index] ?? Number.NaN).toFixed(2)} Ks ${step.ks.toFixed(3)}/${(area.ks[index] ?? Number.NaN).toFixed(3)}`,
       );
     const answered: Record<Quantity, number | undefined> = {
       kc: area.kc[index],
+      et0: area.et0[index],
       etc: area.etc[index],
       taw: area.taw[index],
       raw: area.raw[index],
@@ -351,8 +408,11 @@ function checkArea(
     for (const quantity of QUANTITIES) {
       const value = answered[quantity];
       if (value === undefined) continue;
-      const rounding = isCoefficient(quantity) ? COEFFICIENT_ROUNDING : MM_ROUNDING;
-      const difference = Math.max(0, Math.abs(value - expected[quantity]) - rounding);
+      // A measured day's mean cannot be stepped from the day before's mean (a cell refilled past
+      // field capacity percolates and its neighbour does not; one cell past RAW is stressed and
+      // another not): the cell-by-cell run checks those. The forecast days step from the mean.
+      if ((quantity === 'depletion' || quantity === 'ks') && measured) continue;
+      const difference = Math.abs(value - expected[quantity]);
       if (difference > worst[quantity].difference)
         worst[quantity] = {
           difference,
@@ -363,6 +423,165 @@ function checkArea(
     }
   }
   return worst;
+}
+
+function cellKey(lat: number, lng: number): string {
+  return `${lat}|${lng}`;
+}
+
+/**
+ * A zone's cells among the balance's: those whose TAW on the date is the zone's (a machine of one
+ * zone: all). Null when another zone has the same TAW, so the cells cannot be told apart.
+ */
+function cellsOfZone(balance: WaterBalance, zone: WaterBalanceSeasonArea, zones: WaterBalanceSeasonArea[]) {
+  const tawOf = (area: WaterBalanceSeasonArea) => Math.round((area.taw[area.measuredDays - 1] ?? 0) * 10) / 10;
+  if (zones.length === 1) return balance.cells;
+  if (zones.some((other) => other !== zone && tawOf(other) === tawOf(zone))) return null;
+  return balance.cells.filter((cell) => Math.abs(cell[3] - tawOf(zone)) < 0.051);
+}
+
+/** Local midnight (in `timeZone`) that starts the UTC calendar day `ms`, as ms since the epoch. */
+function localMidnight(ms: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hour: '2-digit',
+    hourCycle: 'h23',
+    minute: '2-digit',
+  }).formatToParts(new Date(ms));
+  const hour = Number(parts.find((part) => part.type === 'hour')?.value ?? 0);
+  const minute = Number(parts.find((part) => part.type === 'minute')?.value ?? 0);
+  const offset = (hour >= 12 ? hour - 24 : hour) * 3_600_000 + minute * 60_000;
+  return ms - offset;
+}
+
+/**
+ * The zone run as the balance runs it, cell by cell: each cell's water is the watermap's of the
+ * day, the season starts at field capacity or at the probes read from 24 hours before emergence
+ * through its day (Eq. 87 with Zr min), and each day's end is moved by the mean offset of the
+ * zone's used probes from the model at their cells. Every day's mean depletion, mean Ks and mean
+ * water are compared with the series', and each probe's model depletion with the answer's.
+ */
+function runCellByCell(
+  zone: WaterBalanceSeasonArea,
+  season: CropSeason,
+  cells: WaterBalance['cells'],
+  weather: Map<number, WeatherDay>,
+  balances: Map<number, WaterBalance>,
+  water: Map<number, Map<string, number>>,
+  records: FarmRecord[],
+  dateMs: number,
+  timeZone: string,
+): { failed: boolean; offsets: Map<number, number> } {
+  const offsetOfDay = new Map<number, number>();
+  const crop = cropOf(season);
+  const soil = soilOf(season);
+  const efficiency = season.efficiency ?? DEFAULT_EFFICIENCY;
+  const emergenceMs = dayMs(season.emergence);
+  const firstMs = dayMs(zone.firstDay);
+  const keys = cells.map(([lat, lng]) => cellKey(lat, lng));
+  const depletions = new Float64Array(cells.length);
+  const worst: Record<'depletion' | 'ks' | 'applied' | 'probeModel', Worst> = {
+    depletion: { difference: 0, day: '—', expected: 0, answered: 0 },
+    ks: { difference: 0, day: '—', expected: 0, answered: 0 },
+    applied: { difference: 0, day: '—', expected: 0, answered: 0 },
+    probeModel: { difference: 0, day: '—', expected: 0, answered: 0 },
+  };
+  const note = (key: keyof typeof worst, date: string, expected: number, answered: number, allowance = 0) => {
+    const difference = Math.max(0, Math.abs(expected - answered) - allowance);
+    if (difference > worst[key].difference) worst[key] = { difference, day: date, expected, answered };
+  };
+  const cellOfProbe = ([lng, lat]: [number, number]) => {
+    let best = 0;
+    let bestDistance = Infinity;
+    cells.forEach(([cellLat, cellLng], index) => {
+      const distance =
+        ((cellLat - lat) * 111_320) ** 2 + ((cellLng - lng) * 111_320 * Math.cos((lat * Math.PI) / 180)) ** 2;
+      // A probe on a cell's edge is in the cell north (east) of it: the grid's cells are counted by
+      // rounding the metres east and north of the centre down, so an edge is its upper cell's.
+      const tie = Math.abs(distance - bestDistance) < 1e-6;
+      const upper = tie && (cellLat > (cells[best]?.[0] ?? Infinity) || cellLng > (cells[best]?.[1] ?? Infinity));
+      if (distance < bestDistance - 1e-6 || upper) [best, bestDistance] = [index, distance];
+    });
+    return best;
+  };
+  let startedFrom = 'field capacity';
+  for (let index = 0; index < zone.measuredDays; index += 1) {
+    const ms = firstMs + index * DAY_MS;
+    const date = dotted(ms);
+    const day = Math.round((ms - emergenceMs) / DAY_MS) + 1;
+    if (day < 1) continue;
+    const weatherDay = weather.get(ms);
+    const et0 = weatherDay?.et0 ?? 0;
+    const rain = rainOf(records, zone.name, date, weatherDay?.rain ?? 0);
+    const kc = kcByHand(crop, emergenceMs, day, weather);
+    const etc = kc * et0;
+    const zr = rootDepthOnDay(crop, day);
+    const taw = totalAvailableWater(soil.fieldCapacity, soil.wiltingPoint, zr);
+    const raw = (season.p ?? (crop.adjustP ? pAdjusted(crop.p, etc) : crop.p)) * taw;
+    const peff = effectiveRain(rain, et0);
+    const probes = (balances.get(ms)?.probes ?? []).filter((probe) => probe.zone === zone.name);
+    if (day === 1) {
+      // The season's start: the probes' newest readings from 24 h before emergence's local midnight through its day.
+      const windowStart = localMidnight(ms, timeZone) - DAY_MS;
+      const starting = probes.filter((probe) => probe.readAt >= windowStart);
+      if (starting.length > 0) {
+        const start =
+          starting.reduce((sum, probe) => sum + probeDepletion(soil.fieldCapacity, probe.moisture / 100, zr, taw), 0) /
+          starting.length;
+        depletions.fill(start);
+        startedFrom = `${start.toFixed(2)} mm by ${starting.map((probe) => probe.id).join(', ')}`;
+      }
+    }
+    const dayWater = water.get(ms);
+    let ksSum = 0;
+    let waterSum = 0;
+    const irrigationRecords = records.filter(
+      (record): record is Extract<FarmRecord, { kind: 'irrigation' }> =>
+        record.kind === 'irrigation' &&
+        record.date === date &&
+        (record.area.kind === 'machine' || (record.area.kind === 'zone' && record.area.name === zone.name)),
+    );
+    const recordedWater = irrigationRecords.reduce((sum, record) => sum + record.mm, 0);
+    keys.forEach((key, cell) => {
+      const applied = (dayWater?.get(key) ?? 0) + recordedWater;
+      waterSum += applied;
+      const step = balanceDay(depletions[cell] ?? 0, peff, applied * efficiency, etc, taw, raw);
+      ksSum += step.ks;
+      depletions[cell] = step.depletion;
+    });
+    // The watermap's 0.1 mm on the probe's cell moves the offset, so every cell, by up to 0.05 × efficiency.
+    const waterAllowance = waterSum > 0 ? WATERMAP_ROUNDING * efficiency : 0;
+    const used = probes.filter((probe) => probe.used);
+    if (used.length > 0) {
+      const offsets = used.map((probe) => {
+        const model = depletions[cellOfProbe(probe.position)] ?? 0;
+        note('probeModel', date, model, probe.modelDepletion ?? Number.NaN, waterAllowance);
+        return probeDepletion(soil.fieldCapacity, probe.moisture / 100, zr, taw) - model;
+      });
+      const offset = offsets.reduce((sum, value) => sum + value, 0) / offsets.length;
+      offsetOfDay.set(ms, offset);
+      depletions.forEach((value, cell) => {
+        depletions[cell] = Math.min(Math.max(value + offset, 0), taw);
+      });
+    }
+    const mean = depletions.reduce((sum, value) => sum + value, 0) / cells.length;
+    note('depletion', date, mean, zone.depletion[index] ?? Number.NaN, waterAllowance);
+    note('ks', date, ksSum / cells.length, zone.ks[index] ?? Number.NaN);
+    // The watermap serves mm to 0.1: its mean may differ from the series' by rounding, a few hundredths at most.
+    note('applied', date, waterSum / cells.length, zone.applied[index] ?? Number.NaN, WATERMAP_ROUNDING);
+  }
+  out('');
+  out(`zone ${zone.name} cell by cell (${cells.length} cells, starting at ${startedFrom}), measured days:`);
+  let failed = false;
+  for (const [key, entry] of Object.entries(worst)) {
+    const limit = key === 'ks' ? COEFFICIENT_TOLERANCE : MM_TOLERANCE;
+    const over = entry.difference > limit;
+    failed ||= over;
+    out(
+      `  ${key.padEnd(14)} ${entry.difference.toFixed(key === 'ks' ? 4 : 3).padStart(18)}   ${entry.day.padEnd(12)} ${entry.expected.toFixed(3).padStart(8)}   ${entry.answered.toFixed(3).padStart(8)}${over ? `   ← over ${limit}` : ''}`,
+    );
+  }
+  return { failed, offsets: offsetOfDay };
 }
 
 /** The advice of the date by hand: due day, net and gross dose, timer, from the series' forecast days. */
@@ -398,9 +617,9 @@ function printAdvice(balance: WaterBalance, seasons: CropSeason[], series: Water
       );
     if (dayBefore >= (area.raw[dueIndex - 1] ?? Infinity))
       failed = flag(`${zone.name}: already due the day before ${zone.nextIrrigation}`);
-    if (zone.netDose !== null && Math.abs(zone.netDose - byHand.net) > MM_TOLERANCE + MM_ROUNDING)
+    if (zone.netDose !== null && Math.abs(zone.netDose - byHand.net) > MM_TOLERANCE)
       failed = flag(`${zone.name}: net dose ${zone.netDose} mm, by hand ${byHand.net.toFixed(2)} mm`);
-    if (zone.grossDose !== null && Math.abs(zone.grossDose - byHand.gross) > MM_TOLERANCE + MM_ROUNDING)
+    if (zone.grossDose !== null && Math.abs(zone.grossDose - byHand.gross) > MM_TOLERANCE)
       failed = flag(`${zone.name}: gross dose ${zone.grossDose} mm, by hand ${byHand.gross.toFixed(2)} mm`);
     if (zone.percentTimer !== null && byHand.timer !== null && Math.abs(zone.percentTimer - byHand.timer) > 0.1)
       failed = flag(`${zone.name}: timer ${zone.percentTimer} %, by hand ${byHand.timer.toFixed(1)} %`);
