@@ -505,6 +505,7 @@ function runCellByCell(
     return best;
   };
   let startedFrom = 'field capacity';
+  let watered = false;
   for (let index = 0; index < zone.measuredDays; index += 1) {
     const ms = firstMs + index * DAY_MS;
     const date = dotted(ms);
@@ -549,8 +550,11 @@ function runCellByCell(
       ksSum += step.ks;
       depletions[cell] = step.depletion;
     });
-    // The watermap's 0.1 mm on the probe's cell moves the offset, so every cell, by up to 0.05 × efficiency.
-    const waterAllowance = waterSum > 0 ? WATERMAP_ROUNDING * efficiency : 0;
+    // The watermap serves each cell's water to 0.1 mm while the balance takes it unrounded: a cell's
+    // depletion may be off by up to 0.05 × efficiency a pass, carried until the cell is refilled, and
+    // a probe's cell moves every cell through the offset. Once water came, that much is allowed.
+    watered ||= waterSum > 0;
+    const waterAllowance = watered ? WATERMAP_ROUNDING * efficiency : 0;
     const used = probes.filter((probe) => probe.used);
     if (used.length > 0) {
       const offsets = used.map((probe) => {
@@ -571,7 +575,9 @@ function runCellByCell(
     note('applied', date, waterSum / cells.length, zone.applied[index] ?? Number.NaN, WATERMAP_ROUNDING);
   }
   out('');
-  out(`zone ${zone.name} cell by cell (${cells.length} cells, starting at ${startedFrom}), measured days:`);
+  out(
+    `zone ${zone.name} cell by cell (${cells.length} cells, starting at ${startedFrom}), measured days; once watered, depletion and probeModel beyond ${(WATERMAP_ROUNDING * efficiency).toFixed(4)} mm, the watermap's 0.1 mm:`,
+  );
   let failed = false;
   for (const [key, entry] of Object.entries(worst)) {
     const limit = key === 'ks' ? COEFFICIENT_TOLERANCE : MM_TOLERANCE;
