@@ -1,16 +1,5 @@
 import type { SoilMessage, WeatherMessage } from '@pivot/contracts';
-import {
-  type AnyColumn,
-  type Placeholder,
-  type SQLWrapper,
-  and,
-  between,
-  eq,
-  gte,
-  inArray,
-  lt,
-  sql,
-} from 'drizzle-orm';
+import { type AnyColumn, type Placeholder, and, between, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { soilReadings, soilSensors, weatherReadings } from './weather.table';
 
@@ -155,10 +144,10 @@ const soilReadingColumns = {
  */
 export async function soilReadingsAtOrBefore(db: Queryable, area: Area, from: Date, to: Date): Promise<SoilReading[]> {
   return db
-    .selectDistinctOn([byBytes(soilReadings.sensorId)], soilReadingColumns)
+    .selectDistinctOn([soilReadings.sensorId], soilReadingColumns)
     .from(soilReadings)
     .where(and(between(soilReadings.ts, from, to), insideArea(soilReadings.lat, soilReadings.lng, area)))
-    .orderBy(byBytes(soilReadings.sensorId), sql`${soilReadings.ts} desc`);
+    .orderBy(soilReadings.sensorId, sql`${soilReadings.ts} desc`);
 }
 
 /**
@@ -184,7 +173,7 @@ export async function dailySoilReadings(
   );
   return db
     .with(withDay)
-    .selectDistinctOn([byBytes(withDay.sensorId), withDay.day], {
+    .selectDistinctOn([withDay.sensorId, withDay.day], {
       sensorId: withDay.sensorId,
       ts: withDay.ts,
       lat: withDay.lat,
@@ -193,22 +182,12 @@ export async function dailySoilReadings(
       depth: withDay.depth,
     })
     .from(withDay)
-    .orderBy(byBytes(withDay.sensorId), withDay.day, sql`${withDay.ts} desc`);
+    .orderBy(withDay.sensorId, withDay.day, sql`${withDay.ts} desc`);
 }
 
 /** A latitude and longitude range; in a prepared query, placeholders for one. */
 export type Area<Bound = number> = { minLat: Bound; maxLat: Bound; minLng: Bound; maxLng: Bound };
 type QueryValue<Value> = Value | Placeholder;
-
-/**
- * An id column compared byte by byte: a grouping of many rows by it (DISTINCT ON) sorts them
- * without the database's collation, whose comparisons cost PGlite about 10 µs each (a season's
- * 4,320 hourly readings: 45 ms to sort, 4 ms to read). Ids are equal under either exactly when
- * their bytes are; only their order differs, and callers that care sort their answer themselves.
- */
-function byBytes(column: SQLWrapper) {
-  return sql`${column} collate "C"`;
-}
 
 /** Rows whose position lies in the area. */
 function insideArea(lat: AnyColumn, lng: AnyColumn, area: Area<QueryValue<number>>) {
@@ -340,7 +319,7 @@ export async function stationsReportingIn(
   to: Date,
 ): Promise<({ stationId: string } & StationPlace)[]> {
   return db
-    .selectDistinctOn([byBytes(weatherReadings.stationId)], {
+    .selectDistinctOn([weatherReadings.stationId], {
       stationId: weatherReadings.stationId,
       lat: weatherReadings.lat,
       lng: weatherReadings.lng,
@@ -354,7 +333,7 @@ export async function stationsReportingIn(
         insideArea(weatherReadings.lat, weatherReadings.lng, area),
       ),
     )
-    .orderBy(byBytes(weatherReadings.stationId), sql`${weatherReadings.ts} desc`);
+    .orderBy(weatherReadings.stationId, sql`${weatherReadings.ts} desc`);
 }
 
 export type SoilSensorRow = typeof soilSensors.$inferSelect;
