@@ -430,6 +430,20 @@ export async function readingsCount(
   return { count: Number(row?.count ?? 0), last: row?.last ? new Date(row.last).getTime() : null };
 }
 
+/** How many probes' readings lie inside the area in [from, to], and the newest one's time (ms). */
+export async function soilReadingsCount(
+  db: Queryable,
+  area: Area,
+  from: Date,
+  to: Date,
+): Promise<{ count: number; last: number | null }> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)`, last: sql<Date | string | null>`max(${soilReadings.ts})` })
+    .from(soilReadings)
+    .where(and(between(soilReadings.ts, from, to), insideArea(soilReadings.lat, soilReadings.lng, area)));
+  return { count: Number(row?.count ?? 0), last: row?.last ? new Date(row.last).getTime() : null };
+}
+
 /**
  * Deletes stations' readings and probes' history older than `before`, at most `limit` rows of
  * each table: a large fleet's hourly share is deleted in short statements that never hold
