@@ -57,6 +57,17 @@ function round(value: number, decimals: number): number {
   return Math.round(value * factor) / factor;
 }
 
+/** Where each cell (by `x:y`) is in a list of zones: the zone's index and the cell's place in it. */
+export type ZoneCellIndex = ReadonlyMap<string, { zone: number; cell: number }>;
+
+export function zoneCellIndex(zones: readonly Pick<ProbeZone, 'cells'>[]): ZoneCellIndex {
+  const cellIndex = new Map<string, { zone: number; cell: number }>();
+  zones.forEach((zone, zoneIndex) =>
+    zone.cells.forEach((cell, index) => cellIndex.set(`${cell.x}:${cell.y}`, { zone: zoneIndex, cell: index })),
+  );
+  return cellIndex;
+}
+
 /**
  * Each probe's depletion (Eq. 87, held to 0 … TAW) beside its cell's in the model, and the zones'
  * depletions corrected: every cell of a zone moved by the mean offset of its used probes (those
@@ -71,11 +82,12 @@ export function correctByProbes(
   readings: readonly ProbeReading[],
   grid: { centre: { lat: number; lng: number }; step: number },
   endOfDay: number,
+  /** Where each cell is in the zones (`zoneCellIndex`): given by a caller that corrects the same zones day after day. */
+  cellIndex?: ZoneCellIndex,
 ): { probes: WaterBalanceProbe[]; depletions: Float64Array[]; disagreements: ProbeDisagreement[] } {
-  const cellIndex = new Map<string, { zone: number; cell: number }>();
-  zones.forEach((zone, zoneIndex) =>
-    zone.cells.forEach((cell, index) => cellIndex.set(`${cell.x}:${cell.y}`, { zone: zoneIndex, cell: index })),
-  );
+  // No reading moves nothing: the zones' own arrays, without a look-up of their cells made for none.
+  if (readings.length === 0) return { probes: [], depletions: zones.map((zone) => zone.depletion), disagreements: [] };
+  const cellOfZones = cellIndex ?? zoneCellIndex(zones);
   const used = zones.map(
     () => [] as { probe: WaterBalanceProbe; offset: number; depletion: number; recorded: boolean }[],
   );
@@ -89,7 +101,7 @@ export function correctByProbes(
         moisture: reading.moisture,
       };
       const { x, y } = cellOf(grid.centre, grid.step, reading);
-      const found = cellIndex.get(`${x}:${y}`);
+      const found = cellOfZones.get(`${x}:${y}`);
       if (!found) {
         return {
           ...base,
@@ -170,6 +182,49 @@ export function freshReadingsAt(readings: readonly ProbeReading[], endOfDay: num
 }
 
 /**
+ * `freshReadingsAt` for one day after another, each reading looked at once over all of them: a
+ * season's days each scanning every reading of the season cost days² × probes. `at` gives the readings
+ * `freshReadingsAt(readings, endOfDay)` gives (each probe's newest, the first listed of equal
+ * times); asked for an earlier end than the last, it scans them all, as that does.
+ */
+export function freshReadingsDayByDay(readings: readonly ProbeReading[]): { at: (endOfDay: number) => ProbeReading[] } {
+  const bySensor = new Map<string, ProbeReading[]>();
+  for (const reading of readings) {
+    const list = bySensor.get(reading.sensorId);
+    if (list) list.push(reading);
+    else bySensor.set(reading.sensorId, [reading]);
+  }
+  // Oldest first, the listed order kept among equal times (a stable sort).
+  const sensors = [...bySensor.values()].map((list) => ({
+    list: list.sort((a, b) => a.ts.getTime() - b.ts.getTime()),
+    /** How many of the list were read before the last end asked for, and where the newest of them begin. */
+    before: 0,
+    newestFrom: 0,
+  }));
+  let lastEnd = Number.NEGATIVE_INFINITY;
+  return {
+    at(endOfDay) {
+      if (endOfDay < lastEnd) return freshReadingsAt(readings, endOfDay);
+      lastEnd = endOfDay;
+      const fresh: ProbeReading[] = [];
+      for (const sensor of sensors) {
+        const { list } = sensor;
+        while (sensor.before < list.length && list[sensor.before]!.ts.getTime() < endOfDay) {
+          if (sensor.before === 0 || list[sensor.before]!.ts.getTime() !== list[sensor.before - 1]!.ts.getTime()) {
+            sensor.newestFrom = sensor.before;
+          }
+          sensor.before += 1;
+        }
+        if (sensor.before === 0) continue;
+        const newest = list[sensor.newestFrom]!;
+        if (endOfDay - newest.ts.getTime() <= PROBE_MAX_AGE_MS) fresh.push(newest);
+      }
+      return fresh;
+    },
+  };
+}
+
+/**
  * How early before the start of a season's first day a probe's reading may start the season: a
  * reading from then through the end of that day says where the season starts (docs/advice.md,
  * "Probes": "The season's start").
@@ -201,6 +256,7 @@ export function readingsInCells(
   cells: readonly { x: number; y: number }[],
   grid: { centre: { lat: number; lng: number }; step: number },
 ): ProbeReading[] {
+  if (readings.length === 0) return [];
   const keys = new Set(cells.map((cell) => `${cell.x}:${cell.y}`));
   return readings.filter((reading) => {
     const { x, y } = cellOf(grid.centre, grid.step, reading);

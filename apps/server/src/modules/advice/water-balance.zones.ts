@@ -7,7 +7,14 @@ import type { ForecastDay } from './forecast';
 import { withComingDays } from './coming-days';
 import { type ZoneRecords, applyCellRecords, gaugeRainOfCells, replaceZoneRain } from './farm-records';
 import { DEFAULT_APPLICATION_EFFICIENCY, type Outlook, outlookFromCurves } from './irrigation-advice';
-import { type ProbeReading, correctByProbes, freshReadingsAt, seasonStartDepletion } from './probes';
+import {
+  type ProbeReading,
+  type ZoneCellIndex,
+  correctByProbes,
+  freshReadingsDayByDay,
+  seasonStartDepletion,
+  zoneCellIndex,
+} from './probes';
 import type { GrowthStages } from './crop-table';
 import { type CellRun, type SeasonCurves, type SeasonWeather, runCells, seasonCurves } from './water-balance';
 import { dayOfYearOf, yearOf } from './water-balance.days';
@@ -220,11 +227,15 @@ function runZone(
     (day) => measured.rain[day - emergence]!,
     (day) => measured.referenceEvapotranspiration[day - emergence]!,
   );
+  // Each reading and each cell looked at once for the whole run, not again on every day.
+  const freshReadings = freshReadingsDayByDay(probes.readings);
+  let cellIndex: ZoneCellIndex | undefined;
   const correctAtEndOf = (seasonDay: number, depletion: Float64Array): boolean => {
     // The day asked for is corrected once run (`correctZonesByProbes`), with its probes shown.
     if (seasonDay >= days || probes.readings.length === 0) return false;
     const day = emergence + seasonDay - 1;
-    const fresh = freshReadingsAt(probes.readings, probes.endOfDayOf(day));
+    const endOfDay = probes.endOfDayOf(day);
+    const fresh = freshReadings.at(endOfDay);
     if (fresh.length === 0) return false;
     const at = seasonDay - 1;
     const zone = {
@@ -236,7 +247,8 @@ function runZone(
       totalAvailableWater: curves.totalAvailableWater[at]!,
       readilyAvailableWater: curves.readilyAvailableWater[at]!,
     };
-    const [corrected] = correctByProbes([zone], fresh, probes.grid, probes.endOfDayOf(day)).depletions;
+    cellIndex ??= zoneCellIndex([zone]);
+    const [corrected] = correctByProbes([zone], fresh, probes.grid, endOfDay, cellIndex).depletions;
     if (corrected === undefined || corrected === depletion) return false;
     depletion.set(corrected);
     return true;

@@ -152,7 +152,9 @@ export async function soilReadingsAtOrBefore(db: Queryable, area: Area, from: Da
 
 /**
  * Each sensor's newest reading of each calendar day (in `timeZone`) from inside the area in
- * [from, to]: what the water balance corrects each past day by (docs/advice.md, "Probes").
+ * [from, to]: what the water balance corrects each past day by (docs/advice.md, "Probes"), by
+ * sensor and time. The newest times are found by grouping and their rows read by the primary key,
+ * not by sorting every reading of the season (DISTINCT ON), which on PGlite cost the most.
  */
 export async function dailySoilReadings(
   db: Queryable,
@@ -161,28 +163,17 @@ export async function dailySoilReadings(
   to: Date,
   timeZone: string,
 ): Promise<SoilReading[]> {
-  // The day is named once, in a subquery: DISTINCT ON and ORDER BY must be the same expression.
-  const withDay = db.$with('soil_readings_with_day').as(
-    db
-      .select({
-        ...soilReadingColumns,
-        day: sql<string>`(${soilReadings.ts} at time zone ${timeZone})::date`.as('day'),
-      })
-      .from(soilReadings)
-      .where(and(between(soilReadings.ts, from, to), insideArea(soilReadings.lat, soilReadings.lng, area))),
-  );
+  const newest = db
+    .select({ sensorId: soilReadings.sensorId, ts: sql<Date>`max(${soilReadings.ts})`.as('newest_ts') })
+    .from(soilReadings)
+    .where(and(between(soilReadings.ts, from, to), insideArea(soilReadings.lat, soilReadings.lng, area)))
+    .groupBy(soilReadings.sensorId, sql`(${soilReadings.ts} at time zone ${timeZone})::date`)
+    .as('newest');
   return db
-    .with(withDay)
-    .selectDistinctOn([withDay.sensorId, withDay.day], {
-      sensorId: withDay.sensorId,
-      ts: withDay.ts,
-      lat: withDay.lat,
-      lng: withDay.lng,
-      moisture: withDay.moisture,
-      depth: withDay.depth,
-    })
-    .from(withDay)
-    .orderBy(withDay.sensorId, withDay.day, sql`${withDay.ts} desc`);
+    .select(soilReadingColumns)
+    .from(soilReadings)
+    .innerJoin(newest, and(eq(soilReadings.sensorId, newest.sensorId), eq(soilReadings.ts, newest.ts)))
+    .orderBy(soilReadings.sensorId, soilReadings.ts);
 }
 
 /** A latitude and longitude range; in a prepared query, placeholders for one. */
@@ -311,19 +302,22 @@ export async function lastStationPosition(
   return row ?? null;
 }
 
-/** Each station that reported from inside the area in [from, to), at its last position there. */
+/**
+ * Each station that reported from inside the area in [from, to), at its last position there, by
+ * station id. Each station's newest time is found by grouping, and its row read by the primary
+ * key: DISTINCT ON sorted every reading of the range first, and on PGlite that sort cost 20–45 ms
+ * of every water balance (a season's 4,320 hourly readings; reading them, 4 ms).
+ */
 export async function stationsReportingIn(
   db: Queryable,
   area: Area,
   from: Date,
   to: Date,
 ): Promise<({ stationId: string } & StationPlace)[]> {
-  return db
-    .selectDistinctOn([weatherReadings.stationId], {
+  const newest = db
+    .select({
       stationId: weatherReadings.stationId,
-      lat: weatherReadings.lat,
-      lng: weatherReadings.lng,
-      elevation: weatherReadings.elevation,
+      ts: sql<Date>`max(${weatherReadings.ts})`.as('newest_ts'),
     })
     .from(weatherReadings)
     .where(
@@ -333,7 +327,18 @@ export async function stationsReportingIn(
         insideArea(weatherReadings.lat, weatherReadings.lng, area),
       ),
     )
-    .orderBy(weatherReadings.stationId, sql`${weatherReadings.ts} desc`);
+    .groupBy(weatherReadings.stationId)
+    .as('newest');
+  return db
+    .select({
+      stationId: weatherReadings.stationId,
+      lat: weatherReadings.lat,
+      lng: weatherReadings.lng,
+      elevation: weatherReadings.elevation,
+    })
+    .from(weatherReadings)
+    .innerJoin(newest, and(eq(weatherReadings.stationId, newest.stationId), eq(weatherReadings.ts, newest.ts)))
+    .orderBy(weatherReadings.stationId);
 }
 
 export type SoilSensorRow = typeof soilSensors.$inferSelect;
@@ -422,6 +427,20 @@ export async function readingsCount(
         sql`${weatherReadings.ts} < ${to.toISOString()}`,
       ),
     );
+  return { count: Number(row?.count ?? 0), last: row?.last ? new Date(row.last).getTime() : null };
+}
+
+/** How many probes' readings lie inside the area in [from, to], and the newest one's time (ms). */
+export async function soilReadingsCount(
+  db: Queryable,
+  area: Area,
+  from: Date,
+  to: Date,
+): Promise<{ count: number; last: number | null }> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)`, last: sql<Date | string | null>`max(${soilReadings.ts})` })
+    .from(soilReadings)
+    .where(and(between(soilReadings.ts, from, to), insideArea(soilReadings.lat, soilReadings.lng, area)));
   return { count: Number(row?.count ?? 0), last: row?.last ? new Date(row.last).getTime() : null };
 }
 
