@@ -1,6 +1,7 @@
 import { LogListResponseSchema, WaterBalanceSchema } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertWords } from '../../src/modules/alerts/alert-wording';
+import { tryLockWatch } from '../../src/modules/incidents/incidents.repository';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
 import { addDays, localDate } from '../../src/time/local-day';
 import type { ApiClient } from '../support/api-client';
@@ -74,6 +75,32 @@ describe('the water stress incident', () => {
     await t.app.waterStress.lookOnce();
     expect(await logged('sprinkler_water_stress_over')).toHaveLength(1);
     expect(await logged('sprinkler_water_stress')).toHaveLength(1);
+  });
+
+  it("looks while the incident watch holds their shared lock, once the watch's look has ended", async () => {
+    expect((await farmer.put(`/api/sprinkler/${sprinklerId}/crop-seasons/`, season('potato', 'sand'))).status).toBe(
+      200,
+    );
+    let releaseWatch!: () => void;
+    const watchHeld = new Promise<void>((resolve) => {
+      releaseWatch = resolve;
+    });
+    let watchLocked!: () => void;
+    const locked = new Promise<void>((resolve) => {
+      watchLocked = resolve;
+    });
+    // A look of the incident watch that lasts: its transaction holds the lock until let go.
+    const watchLook = t.database.db.transaction(async (tx) => {
+      expect(await tryLockWatch(tx)).toBe(true);
+      watchLocked();
+      await watchHeld;
+    });
+    await locked;
+    const look = t.app.waterStress.lookOnce();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    releaseWatch();
+    await Promise.all([watchLook, look]);
+    expect(await logged('sprinkler_water_stress')).toHaveLength(2);
   });
 
   it('is told in each reader’s language', () => {

@@ -7,6 +7,14 @@ import { incidents, jobRuns, machineWatch } from './incidents.table';
 /** The incident watch's lock: one instance looks at a time (any number may try). */
 const WATCH_LOCK_KEY = 7_301_845;
 
+/**
+ * Waits for the incident watch's lock, for a look that no other takes the place of: the water
+ * stress look, which an incident watch's minute would otherwise put off by an hour.
+ */
+export async function lockWatch(tx: Queryable): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${WATCH_LOCK_KEY})`);
+}
+
 /** Whether this transaction holds the watch's lock until it ends; false when another instance looks now. */
 export async function tryLockWatch(tx: Queryable): Promise<boolean> {
   const result = await tx.execute(sql`select pg_try_advisory_xact_lock(${WATCH_LOCK_KEY}) as locked`);

@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { RepeatingJob } from '../../time/repeating-job';
 import type { SprinklersService } from '../sprinklers';
 import { type IncidentRecorders, recordIncident } from './incident-record';
-import { claimJobRun, endIncident, findOpenIncidents, openIncident, tryLockWatch } from './incidents.repository';
+import { claimJobRun, endIncident, findOpenIncidents, lockWatch, openIncident } from './incidents.repository';
 
 /**
  * The water balance changes with the day: once an hour is soon enough (the balances it reads are
@@ -73,7 +73,7 @@ export class WaterStressWatch {
     const { db, sprinklers, stress } = this.deps;
     const stressed = await stress.stressedZones();
     await db.transaction(async (tx) => {
-      if (!(await tryLockWatch(tx))) return;
+      await lockWatch(tx);
       const open = await findOpenIncidents(tx);
       for (const machine of await sprinklers.watched(tx)) {
         const zones = stressed.get(machine.id);
