@@ -57,15 +57,17 @@ for service in "postgres $postgres_url DATABASE_URL" "mqtt $mqtt_url TEST_MQTT_U
 done
 
 embedded="env -u DATABASE_URL -u TEST_MQTT_URL"
-# Each run builds what it needs into folders of its own, so the two never share a build.
+# Each run builds what it needs into folders of its own, so the two never share a build. The
+# embedded suites take two workers (each file has its own broker and database); the server suite
+# on the real services one, so that no two files' machines meet on the shared broker.
 if [ ${#real_env[@]} -gt 0 ]; then
   step "tests on the embedded defaults (PGlite, embedded broker), beside the server suite on ${real_env[*]}"
   side_by_side \
-    "tests on the embedded defaults" "$embedded npx vitest run --project '!chaos'" \
-    "server tests on ${real_env[*]}" "env ${real_env[*]} npx vitest run --project server"
+    "tests on the embedded defaults" "$embedded npx vitest run --project '!chaos' --maxWorkers=2" \
+    "server tests on ${real_env[*]}" "env ${real_env[*]} npx vitest run --project server --maxWorkers=1"
 else
   step "tests on the embedded defaults (PGlite, embedded broker)"
-  $embedded npx vitest run --project '!chaos'
+  $embedded npx vitest run --project '!chaos' --maxWorkers=2
 fi
 
 # Real processes killed with SIGKILL, a private Mosquitto stopped and started again: it needs

@@ -40,8 +40,9 @@ let userPasswordHash: Promise<string> | undefined;
 
 /**
  * Machines talk to the embedded broker, or to the real one at TEST_MQTT_URL (Mosquitto in CI).
- * On a shared broker each app takes its own subscription group, so that test files running side
- * by side never receive each other's machines, and a clean session.
+ * On a shared broker each app takes a subscription group of its own, so that two apps never split
+ * one machine's reports between them, and a clean session. Every app there still hears every
+ * machine: the suite runs one file at a time on it (scripts/test.sh).
  */
 function brokerSettings(): Record<string, string> {
   const url = process.env.TEST_MQTT_URL;
