@@ -57,30 +57,30 @@ for service in "postgres $postgres_url DATABASE_URL" "mqtt $mqtt_url TEST_MQTT_U
 done
 
 embedded="env -u DATABASE_URL -u TEST_MQTT_URL"
-# Each run builds what it needs into folders of its own, so the two never share a build. The
-# embedded suites take two workers (each file has its own broker and database); the server suite
-# on the real services one, so that no two files' machines meet on the shared broker.
-if [ ${#real_env[@]} -gt 0 ]; then
-  step "tests on the embedded defaults (PGlite, embedded broker), beside the server suite on ${real_env[*]}"
-  side_by_side \
-    "tests on the embedded defaults" "$embedded npx vitest run --project '!chaos' --maxWorkers=2" \
-    "server tests on ${real_env[*]}" "env ${real_env[*]} npx vitest run --project server --maxWorkers=1"
-else
-  step "tests on the embedded defaults (PGlite, embedded broker)"
-  $embedded npx vitest run --project '!chaos' --maxWorkers=2
-fi
 
-# Real processes killed with SIGKILL, a private Mosquitto stopped and started again: it needs
-# PostgreSQL (a scratch database per scenario) and Debian's mosquitto, and prints its figures.
-# It mostly waits on the processes it breaks, so it runs beside the browser tests.
+# Beside the embedded suites: the server suite on the real services when they answer, and the
+# chaos suite when PostgreSQL does (real processes killed with SIGKILL, a private Mosquitto
+# stopped and started again: a scratch database per scenario and Debian's mosquitto; it mostly
+# waits on the processes it breaks, and prints its figures). Each run builds what it needs into
+# folders of its own. The embedded suites take two workers (each file has its own broker and
+# database); the server suite on the real services one, so that no two files' machines meet on
+# the shared broker. The browser tests come after, with nothing heavy beside them: their
+# assertions wait seconds, not minutes.
+tests=("tests on the embedded defaults (PGlite, embedded broker)" "$embedded npx vitest run --project '!chaos' --maxWorkers=2")
+if [ ${#real_env[@]} -gt 0 ]; then
+  tests+=("server tests on ${real_env[*]}" "env ${real_env[*]} npx vitest run --project server --maxWorkers=1")
+fi
+if node scripts/can-connect.mjs postgres "$postgres_url" || [ "${CI:-}" = "true" ]; then
+  tests+=("chaos suite (kill -9, broker restarts, two instances)" "$embedded TEST_DATABASE_URL='$postgres_url' npx vitest run --project chaos")
+fi
+step "the suites on the embedded defaults, and beside them the real services' and the chaos suite"
+side_by_side "${tests[@]}"
+
 browser=("browser tests (Debian's chromium, the real server on its embedded defaults)" "$embedded npm run --silent test:browser")
 if [ ${#real_env[@]} -gt 0 ]; then
   browser+=("end-to-end tests on ${real_env[*]}" "env ${real_env[*]} npx vitest run --project e2e")
 fi
-if node scripts/can-connect.mjs postgres "$postgres_url" || [ "${CI:-}" = "true" ]; then
-  browser+=("chaos suite (kill -9, broker restarts, two instances)" "$embedded TEST_DATABASE_URL='$postgres_url' npx vitest run --project chaos")
-fi
-step "browser tests, and beside them what else runs real processes"
+step "browser tests, beside the end-to-end suite on the real services"
 side_by_side "${browser[@]}"
 
 printf '\n== all checks passed in %d s\n' "$SECONDS"
