@@ -3,14 +3,13 @@ import {
   type ProgramData,
   ProgramFromAdviceSchema,
   WaterBalanceSchema,
-  positionAt,
 } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { machineState } from '../../src/modules/telemetry/telemetry.table';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
 import { addDays, localDate } from '../../src/time/local-day';
 import type { ApiClient } from '../support/api-client';
-import { buildSprinkler, grant } from '../support/fixtures';
+import { buildSprinkler, grant, halfCircle } from '../support/fixtures';
 import { type TestApp, createTestApp } from '../support/test-app';
 import { dotted, warmDryDay } from '../support/weather-days';
 
@@ -18,12 +17,8 @@ const TIME_ZONE = 'Europe/Warsaw';
 const CENTRE = { lat: 52.3, lng: 17.2 };
 const ARM = 100;
 
-/** A half of the circle clockwise from `from`°, a quarter degree off the walk's steps. */
-function half(from: number): [number, number][] {
-  const arc: [number, number][] = [];
-  for (let bearing = from; bearing <= from + 180; bearing += 10) arc.push(positionAt(CENTRE, bearing, ARM * 1.2));
-  return [[CENTRE.lng, CENTRE.lat], ...arc, [CENTRE.lng, CENTRE.lat]];
-}
+/** A half of the machine's circle, a little beyond its arm, clockwise from `from`°. */
+const half = (from: number) => halfCircle(CENTRE, from, ARM * 1.2);
 const polygon = (ring: [number, number][]) => ({ type: 'Polygon' as const, coordinates: [ring] });
 
 describe('GET /api/sprinkler/{id}/program-from-advice/', () => {

@@ -6,14 +6,13 @@ import {
   type WaterBalanceSeasonArea,
   WaterBalanceSchema,
   WaterBalanceSeasonSchema,
-  positionAt,
 } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { machineState, telemetry } from '../../src/modules/telemetry/telemetry.table';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
 import { addDays, localDate, localMidnight } from '../../src/time/local-day';
 import type { ApiClient } from '../support/api-client';
-import { buildSprinkler, grant } from '../support/fixtures';
+import { buildSprinkler, grant, halfCircle } from '../support/fixtures';
 import { type TestApp, createTestApp } from '../support/test-app';
 import { dotted, expectTomorrowRefused, warmDryDay } from '../support/weather-days';
 
@@ -28,12 +27,8 @@ const STAGES = [6, 10, 40, 30] as const;
 const GAUGE_DAY = 10;
 const KC = [0.4, 1.1, 0.6] as const;
 
-/** A half of the circle clockwise from `from`°. */
-function half(from: number): [number, number][] {
-  const arc: [number, number][] = [];
-  for (let bearing = from; bearing <= from + 180; bearing += 10) arc.push(positionAt(CENTRE, bearing, ARM * 1.2));
-  return [[CENTRE.lng, CENTRE.lat], ...arc, [CENTRE.lng, CENTRE.lat]];
-}
+/** A half of the machine's circle, a little beyond its arm, clockwise from `from`°. */
+const half = (from: number) => halfCircle(CENTRE, from, ARM * 1.2);
 const polygon = (ring: [number, number][]) => ({ type: 'Polygon' as const, coordinates: [ring] });
 
 /** A position `east` and `north` metres from the centre. */

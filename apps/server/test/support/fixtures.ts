@@ -1,4 +1,4 @@
-import type { AccessLevel, ProgramBody, ProgramData } from '@pivot/contracts';
+import { type AccessLevel, type ProgramBody, type ProgramData, positionAt } from '@pivot/contracts';
 import { sprinklerAccess } from '../../src/modules/access/access.table';
 import { sprinklers } from '../../src/modules/sprinklers/sprinklers.table';
 import type { TestApp } from './test-app';
@@ -71,4 +71,14 @@ export function squareSector(name: string, rate: number, lng = 17.1, lat = 52.2)
 export function buildProgram(name: string, sectors = [squareSector('North', 12)]): ProgramBody {
   const programData: ProgramData = { type: 'FeatureCollection', features: sectors };
   return { name, programData };
+}
+
+/**
+ * The ring of the half of a circle of `radius` metres round `centre`, clockwise from `from`°
+ * (a sector, a crop area): a quarter degree off a machine's walk keeps its cells off the edge.
+ */
+export function halfCircle(centre: { lat: number; lng: number }, from: number, radius: number): [number, number][] {
+  const arc: [number, number][] = [];
+  for (let bearing = from; bearing <= from + 180; bearing += 10) arc.push(positionAt(centre, bearing, radius));
+  return [[centre.lng, centre.lat], ...arc, [centre.lng, centre.lat]];
 }
