@@ -8,7 +8,7 @@
  * 60 s, each with its weather station and soil probes; some misbehave (alarms, drop-offs);
  * `--users` signed-in users (`--dealers` of them administrators who see every machine, the
  * others farmers with a share each) keep a tab's list and alert streams open and now and then
- * open the list and a machine's page.
+ * open the machines table's first page and a machine's page.
  *
  * The setting up goes as a dealer's would, each step timed apart: the controllers' accounts
  * registered, the controllers connected, each machine added (POST /api/sprinkler/: the server
@@ -498,7 +498,7 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
       database: `PostgreSQL, scratch database on ${options.database ?? DEFAULT_DATABASE}`,
       fleet: `${formatNumber(machines)} machines in ${processes} processes; ${options.movingPercent} % watering (a report every 5 s), the rest at rest (every 60 s)${options.peripherals ? ', each with a weather station and 2–4 soil probes (every 60 s)' : ''}`,
       misbehaving: `${options.alarmsPerMinute} alarms and ${options.dropOffsPerMinute} drop-offs (${AWAY_MS / 1000} s away) a minute`,
-      users: `${options.users} signed in (${options.dealers} administrators seeing every machine, ${farmers} farmers with a share each), list and alert streams open, list and a machine page every ${options.browseSeconds} s`,
+      users: `${options.users} signed in (${options.dealers} administrators seeing every machine, ${farmers} farmers with a share each), list and alert streams open, the table's first page and a machine page every ${options.browseSeconds} s`,
       measured: `${options.minutes} min after ${options.warmUpSeconds} s of warm-up`,
     },
   );
@@ -916,7 +916,9 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
     printTargeted('alerts p95', alerts?.p95 ?? Infinity, 'ms', { below: TARGETS.alertP95Ms });
     printTargeted('alerts missing', missing, '', { atMost: 0 });
 
-    printSection('Pages: GET /api/sprinkler/ (list) and GET /api/sprinkler/{id}/ (detail)');
+    printSection(
+      "Pages: the machines table's first page, GET /api/sprinkler/page/ (list), and GET /api/sprinkler/{id}/ (detail)",
+    );
     for (const [role, pages] of Object.entries(heard.pagesMs)) {
       printFigure(`list, ${role}`, describeLatency(summariseSome(pages.listMs)));
       printFigure(`detail, ${role}`, describeLatency(summariseSome(pages.detailMs)));

@@ -15,7 +15,7 @@ import { insertPackedDay } from '@pivot/server/src/modules/telemetry/telemetry-p
 import { TelemetryPartitions } from '@pivot/server/src/modules/telemetry/telemetry-partitions';
 import { dayOfYear } from '@pivot/server/src/modules/watermap/day-of-year';
 import { RoundGrid } from '@pivot/server/src/modules/watermap/round-grid';
-import { WATER_GRID_STEP_M } from '@pivot/server/src/modules/watermap/water-accounting';
+import { WATER_GRID_STEP_M, WRITE_EVERY_MS } from '@pivot/server/src/modules/watermap/water-accounting';
 import { sweptWedge, waterOnWedge } from '@pivot/server/src/modules/watermap/water-grid';
 import { addWater } from '@pivot/server/src/modules/watermap/watermap.repository';
 import { simulateDay } from '@pivot/simulator';
@@ -72,8 +72,8 @@ async function insertDay(handle: DatabaseHandle, reports: Report[]): Promise<voi
   }
 }
 
-/** The grid's accounting counts every this often in a live fleet (WaterAccounting's interval). */
-const ACCOUNTING_EVERY_MS = 15_000;
+/** How often the accounting wrote a machine's water before issue 38 (a run every 15 s), for comparison. */
+const ACCOUNTING_EVERY_RUN_MS = 15_000;
 const DAY_MS = 86_400_000;
 /** The accounting's cells a statement (ROWS_PER_WRITE) while it keeps up; the backlog's season in fewer, larger statements. */
 const CELLS_PER_STATEMENT = 50;
@@ -128,61 +128,85 @@ function gridTableBytes(handle: DatabaseHandle): Promise<number> {
   return number(handle, sql`select pg_total_relation_size('water_cell_years') as value`);
 }
 
+type SweepWrites = { rounds: number; cellWrites: number; wal: number; table: number; ms: number };
+
+/** Writes the rounds on an empty grid, as the accounting would: the WAL, the table's size and the time. */
+async function writeSweep(handle: DatabaseHandle, date: Date, rounds: RoundGrid[]): Promise<SweepWrites> {
+  await handle.db.execute(sql`truncate water_cell_years`);
+  await handle.db.execute(sql`checkpoint`);
+  const walStart = await walPosition(handle);
+  const start = performance.now();
+  for (const round of rounds) await writeRound(handle, date, round, CELLS_PER_STATEMENT);
+  return {
+    rounds: rounds.length,
+    cellWrites: rounds.reduce((sum, round) => sum + round.size, 0),
+    wal: await walSince(handle, walStart),
+    table: await gridTableBytes(handle),
+    ms: performance.now() - start,
+  };
+}
+
 /**
  * The water grid of the simulated machine, written through the accounting's own statements:
  * first `liveHours` hours of watering on an empty grid at the live accounting's pace (a round
- * every 15 s), the arm's first sweep, whose WAL and table growth are the write volume; then the rest of a season
- * of `seasonDays` days from 1 April, each day the water of a simulated day (they repeat), a
- * round a day as a backlog is counted (the rows hold the same water however the rounds split).
+ * of each machine every `WRITE_EVERY_MS`), the arm's first sweep, whose WAL and table growth
+ * are the write volume, beside the same at the pace before (a round every 15 s); then the rest
+ * of a season of `seasonDays` days from 1 April, each day the water of a simulated day (they
+ * repeat), a round a day as a backlog is counted (the rows hold the same water however the
+ * rounds split). The season's size is given vacuumed, and compacted as a table whose dead row
+ * versions autovacuum has long reused (`vacuum full`).
  */
 async function measureGrid(handle: DatabaseHandle, days: Report[][]): Promise<number> {
-  const seasonStart = Date.UTC(2026, 3, 1);
+  const seasonStart = new Date(Date.UTC(2026, 3, 1));
   // The first `liveHours` hours of the first day's watering: the arm's first sweep over an empty grid.
   const firstWater = days[0]!.findIndex((report) => report.status !== 'stop' && report.flow > 0);
   const firstSweep = days[0]!.filter(
     (report, index) => index >= firstWater && report.ts <= days[0]![firstWater]!.ts + options.liveHours * 3_600_000,
   );
-  const liveRounds = roundsOfDay(firstSweep, ACCOUNTING_EVERY_MS);
   // The hours the arm moved or watered in place (the water's hours): the first day's pairs counting water.
   const movingHours =
     firstSweep.reduce((sum, report, index) => {
       const before = firstSweep[index - 1];
       return before && before.status !== 'stop' && before.flow > 0 ? sum + (report.ts - before.ts) : sum;
     }, 0) / 3_600_000;
-  await handle.db.execute(sql`checkpoint`);
-  const walStart = await walPosition(handle);
-  const liveStart = performance.now();
-  for (const round of liveRounds) await writeRound(handle, new Date(seasonStart), round, CELLS_PER_STATEMENT);
-  const liveMs = performance.now() - liveStart;
-  const liveWal = await walSince(handle, walStart);
-  const liveTable = await gridTableBytes(handle);
-  const cellWrites = liveRounds.reduce((sum, round) => sum + round.size, 0);
+  const before = await writeSweep(handle, seasonStart, roundsOfDay(firstSweep, ACCOUNTING_EVERY_RUN_MS));
+  const now = await writeSweep(handle, seasonStart, roundsOfDay(firstSweep, WRITE_EVERY_MS));
 
   for (let index = 1; index < options.seasonDays; index += 1) {
     const [round] = roundsOfDay(days[index % days.length]!, DAY_MS);
-    if (round) await writeRound(handle, new Date(seasonStart + index * DAY_MS), round, SEASON_CELLS_PER_STATEMENT);
+    if (round) {
+      await writeRound(handle, new Date(seasonStart.getTime() + index * DAY_MS), round, SEASON_CELLS_PER_STATEMENT);
+    }
   }
   await handle.db.execute(sql`vacuum analyze water_cell_years`);
   const seasonBytes = await gridTableBytes(handle);
+  await handle.db.execute(sql`vacuum full water_cell_years`);
+  const compactBytes = await gridTableBytes(handle);
   const rows = await number(handle, sql`select count(*) as value from water_cell_years`);
 
-  printFigure(
-    `grid, first ${options.liveHours} h at 15 s rounds`,
-    `${formatNumber(liveRounds.length)} rounds, ${formatNumber(cellWrites)} cell writes, ${formatNumber(liveMs / 1000, 1)} s`,
-  );
-  printFigure(
-    'grid, first sweep written',
-    `WAL ${formatNumber(liveWal / 1e6, 1)} MB, table ${formatNumber(liveTable / 1e6, 2)} MB (${formatNumber(movingHours, 1)} h moving)`,
-  );
-  printFigure(
-    'grid, per hour moving, 10,000 machines',
-    `WAL ${formatNumber(((liveWal / movingHours) * 1e4) / 1e9, 2)} GB, table ${formatNumber(((liveTable / movingHours) * 1e4) / 1e9, 2)} GB`,
-  );
+  const perHourAtScale = (bytes: number) => `${formatNumber(((bytes / movingHours) * 1e4) / 1e9, 2)} GB`;
+  for (const [pace, writes] of [
+    [`a round every ${formatNumber(WRITE_EVERY_MS / 60_000)} min`, now],
+    ['a round every 15 s (before)', before],
+  ] as const) {
+    printFigure(
+      `grid, first ${options.liveHours} h, ${pace}`,
+      `${formatNumber(writes.rounds)} rounds, ${formatNumber(writes.cellWrites)} cell writes, ${formatNumber(writes.ms / 1000, 1)} s; WAL ${formatNumber(writes.wal / 1e6, 2)} MB, table ${formatNumber(writes.table / 1e6, 2)} MB (${formatNumber(movingHours, 1)} h moving)`,
+    );
+    printFigure(
+      '  the same per hour moving, 10,000 machines',
+      `WAL ${perHourAtScale(writes.wal)}, table ${perHourAtScale(writes.table)}`,
+    );
+  }
   printFigure(
     `grid, season (${options.seasonDays} d)`,
-    `${formatNumber(seasonBytes / 1e6, 2)} MB (${formatNumber(rows)} cells, ${formatNumber(seasonBytes / rows)} B each, vacuumed)`,
+    `${formatNumber(seasonBytes / 1e6, 2)} MB vacuumed, ${formatNumber(compactBytes / 1e6, 2)} MB compacted (${formatNumber(rows)} cells, ${formatNumber(compactBytes / rows)} B each)`,
   );
-  return seasonBytes;
+  printFigure(
+    `grid, season (${options.seasonDays} d), 10,000 machines`,
+    `${formatNumber((compactBytes * 1e4) / 1e9, 1)} GB compacted, ${formatNumber((seasonBytes * 1e4) / 1e9, 1)} GB vacuumed`,
+  );
+  return compactBytes;
 }
 
 async function measure(kind: string, handle: DatabaseHandle, days: Report[][]): Promise<void> {

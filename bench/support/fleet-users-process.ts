@@ -2,7 +2,8 @@
  * bench/fleet.ts's signed-in users in a process of their own, so that reading their streams does
  * not slow the controllers or the figures: each user has a browser tab's two streams open, the
  * machine list's (GET /api/sprinkler/events) and the alerts' (GET /api/alerts/events), and now
- * and then opens the list and a machine's page. It notes when each telemetry event arrives
+ * and then opens the machines table's first page (GET /api/sprinkler/page/, as the web app asks
+ * for it: 25 machines by name, and their count) and a machine's page. It notes when each telemetry event arrives
  * against the report's own timestamp (the controllers' clock is this machine's), when each alarm
  * alert arrives, and how long the list and detail took.
  */
@@ -103,6 +104,8 @@ async function follow(
 }
 
 const TIMESTAMP = /"timestamp":(\d+)/;
+/** The machines table's first page, as the web app asks for it when the table opens. */
+const FIRST_PAGE = '/api/sprinkler/page/?page=1&pageSize=25&sort=name&order=asc';
 
 async function timedGet(baseUrl: string, path: string, access: string, samples: number[]): Promise<void> {
   const start = performance.now();
@@ -140,7 +143,7 @@ serveParent<UsersRequest, UsersEvent>(async (request, tell) => {
         const pages = results.pagesMs[user.admin ? 'administrators' : 'farmers'];
         const browse = () => {
           const id = user.sprinklerIds[Math.floor(Math.random() * user.sprinklerIds.length)];
-          void timedGet(baseUrl, '/api/sprinkler/', user.access, pages.listMs).then(() =>
+          void timedGet(baseUrl, FIRST_PAGE, user.access, pages.listMs).then(() =>
             id === undefined ? undefined : timedGet(baseUrl, `/api/sprinkler/${id}/`, user.access, pages.detailMs),
           );
         };

@@ -231,6 +231,54 @@ describe('the water accounting', () => {
     expect(Math.abs((await machine.volume()) / (90 * hours) - 1)).toBeLessThan(0.01);
   });
 
+  it("writes a machine's water once ten minutes of it have gathered, not at every run, and gives what is not written yet", async () => {
+    // Watering up to a minute ago: the first run counts it all (the machine was never counted).
+    const now = Date.now();
+    const degrees = degreesInFiveSeconds(300, 0.05);
+    const firstReports = turning(
+      Array.from({ length: 24 }, () => degrees),
+      { distance: 300, flow: 90 },
+    ).map((report) => ({ ...report, ts: report.ts - START + now - 3 * 60_000 }));
+    const machine = await machineWith(firstReports);
+    const accounting = new WaterAccounting(
+      {
+        db: database.db,
+        sprinklers: { machineIds: () => Promise.resolve([machine.machineId]) },
+        reports: { between: reportsBetween, firstPages: reportsOfMachinesBetween },
+        timeZone: 'Europe/Warsaw',
+        logger: pino({ level: 'silent' }),
+      },
+      20,
+    );
+    const runs = async () => {
+      accounting.start();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await accounting.stop();
+    };
+    await runs();
+    const written = await machine.volume();
+    expect(written).toBeGreaterThan(0);
+    // Forty more seconds of water, settled: the runs leave it until ten minutes have gathered.
+    const last = firstReports.at(-1)!;
+    await machine.store(
+      Array.from({ length: 8 }, (_, index) => ({
+        ...last,
+        ts: last.ts + (index + 1) * REPORT_EVERY_MS,
+        angle: (last.angle + (index + 1) * degrees) % 360,
+      })),
+    );
+    await runs();
+    expect(await machine.volume()).toBe(written);
+    const uncounted = await accounting.uncounted(machine.machineId);
+    const uncountedMm = uncounted.flatMap((day) => day.cells).reduce((sum, cell) => sum + cell.mm, 0);
+    const uncountedM3 = (uncountedMm / 1000) * WATER_GRID_STEP_M * WATER_GRID_STEP_M;
+    expect(uncountedM3).toBeCloseTo((90 * 40) / 3600, 1);
+    // Counted on demand, it is the water that was not written.
+    await accounting.runOnce(new Date());
+    expect((await machine.volume()) - written).toBeCloseTo(uncountedM3, 6);
+    expect(await accounting.uncounted(machine.machineId)).toEqual([]);
+  });
+
   it('counts a pair no arm could have swept as a gap in the data, and warns of them once a minute', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {

@@ -1,7 +1,8 @@
-import { WatermapResponseSchema } from '@pivot/contracts';
+import { WatermapResponseSchema, dottedOfIsoDate } from '@pivot/contracts';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
+import { localDate } from '../../src/time/local-day';
 import type { ApiClient } from '../support/api-client';
 import { buildSprinkler, grant } from '../support/fixtures';
 import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
@@ -118,6 +119,21 @@ describe('the watermap', () => {
   it('counts each report once, however often the accounting runs', async () => {
     await t.app.waterAccounting.runOnce(new Date());
     expect(volumeOf(await watermap('01.03.2026', '30.04.2026'))).toBeCloseTo(2 * FLOW, -1);
+  });
+
+  it('shows the water up to the newest report, the part the accounting has not written yet included', async () => {
+    const now = Date.now();
+    // Twenty minutes counted and written, then eighteen more stored and not counted yet.
+    await storeTurning(t, machineId, new Date(now - 40 * 60_000), 20);
+    await t.app.waterAccounting.runOnce(new Date(now - 20 * 60_000));
+    await storeTurning(t, machineId, new Date(now - 20 * 60_000 + REPORT_EVERY_MS), 18);
+    const dotted = (ms: number) => dottedOfIsoDate(localDate('Europe/Warsaw', ms));
+    const [start, stop] = [dotted(now - 86_400_000), dotted(now)];
+    const shown = await watermap(start, stop);
+    expect(volumeOf(shown)).toBeCloseTo((FLOW * 38) / 60, -1);
+    await t.app.waterAccounting.runOnce(new Date());
+    const written = await watermap(start, stop);
+    expect(Math.abs(volumeOf(written) / volumeOf(shown) - 1)).toBeLessThan(0.005);
   });
 
   it('rejects dates that are not days, and a range that ends before it starts', async () => {

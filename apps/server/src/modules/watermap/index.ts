@@ -32,7 +32,7 @@ export const watermapModule = fp(
       logger: app.log,
     });
     app.decorate('waterAccounting', accounting);
-    const watermap = new WatermapService(db, sprinklers);
+    const watermap = new WatermapService(db, sprinklers, accounting);
     app.decorate('watermap', watermap);
     await app.register(watermapRoutes, { prefix: '/api', watermap });
     app.addHook('onReady', async () => accounting.start());

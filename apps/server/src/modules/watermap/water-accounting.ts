@@ -5,7 +5,7 @@ import { RepeatingJob } from '../../time/repeating-job';
 import type { SprinklersService } from '../sprinklers';
 import type { StoredReport, StoredReports } from '../telemetry';
 import { type DayOfYear, dayOfYear } from './day-of-year';
-import { RoundGrid } from './round-grid';
+import { type CellWater, RoundGrid } from './round-grid';
 import { TimeSlicer } from './time-slicer';
 import { type NoWedge, type WaterReport, sweptWedge, waterOnWedge, wedgePieces } from './water-grid';
 import {
@@ -22,6 +22,20 @@ import {
 export const WATER_GRID_STEP_M = 10;
 /** Reports may arrive a little out of order: count only those older than this. */
 const SETTLE_MS = 10_000;
+/**
+ * The background runs write a machine's water once this much of it has gathered, not at every
+ * run: each cell written is a new row version in the WAL, and a round every 15 s rewrote a cell
+ * under a slowly turning arm 15 to 60 times a pass (14.5 MB of WAL a machine-hour, 145 GB an
+ * hour at 10,000 machines). Ten minutes is about the time a real pivot's end takes to cross a
+ * 10 m cell, so a cell is written about once a pass. The watermap adds the water not written
+ * yet when it is asked for (`uncounted`); the water balance takes it once written.
+ */
+export const WRITE_EVERY_MS = 10 * 60_000;
+/**
+ * The most of a machine's water not written yet that a watermap counts on the fly: more than
+ * this is a backlog (after a restart or an outage) that the runs are counting.
+ */
+const UNCOUNTED_AT_MOST_MS = 3 * WRITE_EVERY_MS;
 /**
  * How much one round counts before it writes; a round counts one local day at most (the grid
  * adds a day's water to a cell in one step). The grid rows bound the write transaction, which
@@ -56,6 +70,9 @@ const CELLS_PER_PIECE = 1_000;
 const SLICE_MS = 5;
 const IMPLAUSIBLE_WARNING_EVERY_MS = 60_000;
 
+/** A run: up to when it counts, and how much water a machine must have gathered to be counted. */
+type Run = { until: Date; holdMs: number };
+
 /** What one round counted for a machine, ready to be written. */
 type Round = {
   machineId: string;
@@ -71,8 +88,14 @@ type Round = {
   more: boolean;
 };
 
+function settled(): Date {
+  return new Date(Date.now() - SETTLE_MS);
+}
+
 /**
- * Turns stored telemetry into water on each machine's grid, a round at a time: the reports are
+ * Turns stored telemetry into water on each machine's grid, a round at a time. A run comes every
+ * 15 s and counts the machines that have gathered `WRITE_EVERY_MS` of reports since they were
+ * last counted, so a machine's water is written every ten minutes or so. The reports are
  * read and spread over the grid outside any transaction, in slices that hand the event loop back
  * every few milliseconds, and then written in a short transaction that first takes the progress
  * rows of the machines it writes. The statements serve many machines each (their first reports,
@@ -82,7 +105,7 @@ type Round = {
  * counted once however many instances there are.
  */
 export class WaterAccounting {
-  private readonly job: RepeatingJob<Date>;
+  private readonly job: RepeatingJob<Run>;
   /** Per machine: when its implausible pairs were last logged, and how many since. */
   private readonly implausible = new Map<string, { loggedAt: number; pairs: number }>();
 
@@ -97,7 +120,7 @@ export class WaterAccounting {
     },
     intervalMs = 15_000,
   ) {
-    this.job = new RepeatingJob((until = new Date(Date.now() - SETTLE_MS)) => this.countAll(until), {
+    this.job = new RepeatingJob((run = { until: settled(), holdMs: WRITE_EVERY_MS }) => this.countAll(run), {
       everyMs: intervalMs,
       onError: (error) => deps.logger.error({ err: error }, 'water accounting failed'),
     });
@@ -111,19 +134,49 @@ export class WaterAccounting {
     return this.job.stop();
   }
 
-  /** Counts what has arrived for every added machine up to `until` (settled reports by default); resolves when done. */
-  runOnce(until?: Date): Promise<void> {
-    return this.job.runNow(until);
+  /**
+   * Counts what has arrived for every added machine up to `until` (settled reports by default),
+   * however little each has gathered; resolves when done.
+   */
+  runOnce(until = settled()): Promise<void> {
+    return this.job.runNow({ until, holdMs: 0 });
   }
 
   /**
-   * Every machine's progress is read in one query as the run begins, not one query per machine:
-   * a progress another instance moved since is caught where the round is written (the claim),
+   * The water of the machine's reports that no run has written yet, up to its newest report, a
+   * round per local day: none for a machine never counted or behind by more than a few runs,
+   * whose backlog the runs are counting.
+   */
+  async uncounted(machineId: string): Promise<{ day: DayOfYear; cells: CellWater[] }[]> {
+    const from = (await waterProgressOfMachines(this.deps.db, [machineId])).get(machineId);
+    const until = new Date();
+    if (!from || from.getTime() < until.getTime() - UNCOUNTED_AT_MOST_MS) return [];
+    const slicer = new TimeSlicer(SLICE_MS);
+    const days: { day: DayOfYear; cells: CellWater[] }[] = [];
+    let next: Date | undefined = from;
+    while (next) {
+      const firstPages = await this.deps.reports.firstPages(
+        this.deps.db,
+        [{ machineId, from: next }],
+        until,
+        REPORTS_PER_READ,
+      );
+      const round = await this.count(machineId, next, until, firstPages.get(machineId) ?? [], slicer);
+      if (!round) break;
+      days.push({ day: round.day, cells: round.grid.rows(0, round.grid.size) });
+      next = round.more ? new Date(round.lastTs) : undefined;
+    }
+    return days;
+  }
+
+  /**
+   * Every machine's progress is read in one query as the run begins, not one query per machine
+   * (those counted less than `holdMs` before `until` wait for a later run). A progress another instance moved since is caught where the round is written (the claim),
    * and that round is thrown away, as when it moves while this one counts. Each pass counts a
    * round of every machine left; a machine with a long backlog is counted in several rounds of
    * bounded size, a pass each.
    */
-  private async countAll(until: Date): Promise<void> {
+  private async countAll({ until, holdMs }: Run): Promise<void> {
     const slicer = new TimeSlicer(SLICE_MS);
     const machineIds = await this.deps.sprinklers.machineIds();
     const progress = await waterProgressOfMachines(this.deps.db, machineIds);
@@ -131,7 +184,10 @@ export class WaterAccounting {
       this.deps.db,
       machineIds.filter((machineId) => !progress.has(machineId)),
     );
-    let left = machineIds.map((machineId) => ({ machineId, from: progress.get(machineId) ?? new Date(0) }));
+    const gatheredSince = until.getTime() - holdMs;
+    let left = machineIds
+      .map((machineId) => ({ machineId, from: progress.get(machineId) ?? new Date(0) }))
+      .filter(({ from }) => from.getTime() <= gatheredSince);
     while (left.length > 0) {
       const next: { machineId: string; from: Date }[] = [];
       for (let offset = 0; offset < left.length; offset += MACHINES_PER_READ) {

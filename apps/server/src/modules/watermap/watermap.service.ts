@@ -3,8 +3,8 @@ import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
 import type { SignedInUser } from '../../http/request-context';
 import type { SprinklersService } from '../sprinklers';
-import { WATER_GRID_STEP_M } from './water-accounting';
-import { dayOfYear } from './day-of-year';
+import { type WaterAccounting, WATER_GRID_STEP_M } from './water-accounting';
+import { type DayOfYear, dayOfYear } from './day-of-year';
 import { type RunningSlice, runningSumsChanged, runningSumsOfYear, waterPerCell } from './watermap.repository';
 
 const LONGEST_RANGE_DAYS = 366;
@@ -26,6 +26,11 @@ export function cellCentre(centre: { lat: number; lng: number }, x: number, y: n
 /** The least water a cell is shown with: the watermap serves mm to 0.1, and less rounds to nothing. */
 export const LEAST_SHOWN_WATER_MM = 0.05;
 
+function withinDays(day: DayOfYear, start: DayOfYear, stop: DayOfYear): boolean {
+  const ordinal = (date: DayOfYear) => date.year * 1000 + date.day;
+  return ordinal(day) >= ordinal(start) && ordinal(day) <= ordinal(stop);
+}
+
 function round(value: number, decimals: number): number {
   const factor = 10 ** decimals;
   return Math.round(value * factor) / factor;
@@ -35,17 +40,35 @@ export class WatermapService {
   constructor(
     private readonly db: Database,
     private readonly sprinklers: SprinklersService,
+    private readonly accounting: Pick<WaterAccounting, 'uncounted'>,
   ) {}
 
-  /** The water a machine applied over local calendar days, per grid cell centre: lat, lng, mm. */
+  /**
+   * The water a machine applied over local calendar days, per grid cell centre: lat, lng, mm;
+   * up to its newest report, the water the accounting has not written yet included.
+   */
   async watermap(user: SignedInUser, sprinklerId: number, query: WatermapQuery): Promise<WatermapResponse> {
     const sprinkler = await this.sprinklers.accessible(user, sprinklerId);
-    const start = parseDottedDate(query.start)!;
-    const stop = parseDottedDate(query.stop)!;
-    if ((stop.getTime() - start.getTime()) / 86_400_000 >= LONGEST_RANGE_DAYS) throw new AppError('validation_error');
-    const cells = await waterPerCell(this.db, sprinkler.internalId, dayOfYear(start), dayOfYear(stop));
+    const start = dayOfYear(parseDottedDate(query.start)!);
+    const stop = dayOfYear(parseDottedDate(query.stop)!);
+    const span = Date.UTC(stop.year, 0, stop.day) - Date.UTC(start.year, 0, start.day);
+    if (span / DAY_MS >= LONGEST_RANGE_DAYS) throw new AppError('validation_error');
+    const [written, uncounted] = await Promise.all([
+      waterPerCell(this.db, sprinkler.internalId, start, stop),
+      this.accounting.uncounted(sprinkler.internalId),
+    ]);
+    const cells = new Map(written.map((cell) => [`${cell.x}:${cell.y}`, cell]));
+    for (const { day, cells: water } of uncounted) {
+      if (!withinDays(day, start, stop)) continue;
+      for (const { x, y, mm } of water) {
+        const key = `${x}:${y}`;
+        const cell = cells.get(key);
+        if (cell) cell.depth += mm;
+        else cells.set(key, { x, y, depth: mm });
+      }
+    }
     const centre = { lat: Number(sprinkler.lat), lng: Number(sprinkler.lng) };
-    const data = cells
+    const data = [...cells.values()]
       .filter((cell) => cell.depth >= LEAST_SHOWN_WATER_MM)
       .map((cell): [number, number, number] => [...cellCentre(centre, cell.x, cell.y), round(cell.depth, 1)]);
     return { data, step: WATER_GRID_STEP_M };
