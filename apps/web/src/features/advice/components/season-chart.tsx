@@ -1,5 +1,14 @@
 import type { GrowthStageKey, WaterBalanceSeasonArea } from '@pivot/contracts';
-import { type KeyboardEvent, type PointerEvent, memo, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type PointerEvent,
+  memo,
+  startTransition,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { numberFormat } from '@/i18n/number-format';
 import { useDottedDay } from '@/i18n/use-dotted-day';
@@ -66,7 +75,10 @@ export function SeasonChart({ area }: { area: WaterBalanceSeasonArea }) {
 
   const pick = (event: PointerEvent<SVGSVGElement>) => {
     const box = event.currentTarget.getBoundingClientRect();
-    setActive(dayAt(geometry, ((event.clientX - box.left) / (box.width || 1)) * geometry.width));
+    const day = dayAt(geometry, ((event.clientX - box.left) / (box.width || 1)) * geometry.width);
+    // Rendered in a task of its own, not inside the tap's: on a phone the tap's events and the
+    // render together made a task of 50 ms or more (docs/benchmarks.md, the season chart).
+    startTransition(() => setActive(day));
   };
   const step = (event: KeyboardEvent<SVGSVGElement>) => {
     const from = active ?? lastMeasured;
