@@ -13,13 +13,13 @@ import type { Database } from '@pivot/server/src/db/client';
 import { grantAccess } from '@pivot/server/src/modules/access/access.repository';
 import { insertCropSeasons } from '@pivot/server/src/modules/advice/crop-seasons.repository';
 import { insertSprinkler } from '@pivot/server/src/modules/sprinklers/sprinklers.repository';
-import { waterCellYears } from '@pivot/server/src/modules/watermap/watermap.table';
 import { soilReadings, weatherReadings } from '@pivot/server/src/modules/weather/weather.table';
 import { startBenchServer } from './support/bench-server';
 import { readOptions } from './support/cli';
 import { getBody } from './support/http';
 import { formatNumber, printFigure, printSection, printTargeted, printTitle } from './support/report';
 import { runBenchmark } from './support/run';
+import { passesEvery, storePasses, summerDayWeather } from './support/season-inputs';
 import { summarise, timeSequentially } from './support/stats';
 
 const TARGET_P95_MS = 50;
@@ -30,12 +30,10 @@ const SERIES_CROP: CustomCrop = { kc: [0.3, 1.2, 0.6], stages: [30, 40, 60, 50],
 const WARM_UP_REQUESTS = 5;
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
-const STEP_M = 10;
 const ARM_M = 520;
 const CENTRE = { lat: '52.250000', lng: '17.150000' };
-/** Maize (grain) emerging on 1 April 2025: day 91 of the year; Table 11's season is 170 days. */
+/** Maize (grain) emerging on 1 April 2025; Table 11's season is 170 days. */
 const EMERGENCE = Date.UTC(2025, 3, 1);
-const EMERGENCE_DAY_OF_YEAR = 91;
 const SEASON_DAYS = 170;
 const PASS_EVERY_DAYS = 4;
 const PASS_MM = 20;
@@ -57,48 +55,21 @@ function dotted(ms: number): string {
   return `${day}.${month}.${year}`;
 }
 
-/** An hourly reading of a summer day (local time about UTC+2), some rain now and then. */
+/** The first machine's station's readings of a day of the season. */
 function readingsOf(dayIndex: number) {
-  return Array.from({ length: 24 }, (_, hour) => {
-    const daylight = Math.max(0, Math.sin(((hour - 5) / 15) * Math.PI));
-    return {
-      stationId: 'BENCH-WS',
-      machineId: null,
-      ts: new Date(EMERGENCE - 2 * HOUR_MS + dayIndex * DAY_MS + hour * HOUR_MS),
-      lat: 52.251,
-      lng: 17.15,
-      temperature: 10 + 8 * Math.sin((dayIndex / SEASON_DAYS) * Math.PI) + 10 * daylight,
-      humidity: 90 - 40 * daylight,
-      rain: hour === 6 && dayIndex % 9 === 0 ? 8 : 0,
-      wind: 2 + (hour % 3) * 0.5,
-      solarRadiation: 700 * daylight,
-    };
-  });
+  return summerDayWeather(EMERGENCE, dayIndex, SEASON_DAYS).map(({ ts, ...weather }) => ({
+    stationId: 'BENCH-WS',
+    machineId: null,
+    ts: new Date(ts),
+    lat: 52.251,
+    lng: 17.15,
+    ...weather,
+  }));
 }
 
 /** The watermap's water for every cell a machine's arm reaches: a pass every few days of the season. */
-async function storeWater(db: Database, machineId: string, seasonDays: number): Promise<number> {
-  const days = Array.from(
-    { length: Math.ceil(seasonDays / PASS_EVERY_DAYS) },
-    (_, pass) => EMERGENCE_DAY_OF_YEAR + pass * PASS_EVERY_DAYS,
-  );
-  const mm = days.map(() => PASS_MM);
-  const reach = Math.ceil(ARM_M / STEP_M) + 1;
-  let rows: (typeof waterCellYears.$inferInsert)[] = [];
-  let cells = 0;
-  for (let x = -reach; x < reach; x += 1) {
-    for (let y = -reach; y < reach; y += 1) {
-      if (Math.hypot((x + 0.5) * STEP_M, (y + 0.5) * STEP_M) >= ARM_M + STEP_M / 2) continue;
-      rows.push({ machineId, year: 2025, x, y, days, mm });
-      cells += 1;
-      if (rows.length === INSERT_CHUNK) {
-        await db.insert(waterCellYears).values(rows);
-        rows = [];
-      }
-    }
-  }
-  if (rows.length > 0) await db.insert(waterCellYears).values(rows);
-  return cells;
+function storeWater(db: Database, machineId: string, seasonDays: number): Promise<number> {
+  return storePasses(db, machineId, ARM_M, passesEvery(EMERGENCE, seasonDays, PASS_EVERY_DAYS, PASS_MM));
 }
 
 /**

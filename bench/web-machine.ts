@@ -26,8 +26,9 @@ import type { HttpSession } from '@pivot/e2e/support/http-session';
 import { waterCellYears } from '@pivot/server/src/modules/watermap/watermap.table';
 import { DEMO_MACHINES, type DemoMachine } from '@pivot/simulator';
 import { count, eq, sql } from 'drizzle-orm';
-import { type Browser, type BrowserContext, type Page, type Request, chromium } from 'playwright-core';
-import { type BenchServer, USER_PASSWORD } from './support/bench-server';
+import { type Browser, type Page, type Request, chromium } from 'playwright-core';
+import type { BenchServer } from './support/bench-server';
+import { coldContext } from './support/browser-context';
 import { insertTelemetryColumns } from './support/bulk-insert';
 import { readOptions } from './support/cli';
 import { getBody } from './support/http';
@@ -43,10 +44,11 @@ import {
 } from './support/report';
 import { type MainThreadTime, type MainThreadProfile, profileMainThread } from './support/main-thread-profile';
 import { auditPerformance } from './support/lighthouse';
-import { PHONE_DESCRIPTION, emulatePhone, screenOf } from './support/phone';
+import { type Loaf, blame, longTasksBetween, recordLongTasks } from './support/long-tasks';
+import { PHONE_DESCRIPTION, emulatePhone } from './support/phone';
 import { runBenchmark } from './support/run';
 import { type TelemetryColumns, seasonTelemetry } from './support/season-telemetry';
-import { sleep, timed, waitUntil } from './support/stats';
+import { median, sleep, timed, waitUntil } from './support/stats';
 
 const TARGET_PAINT_MS = 800;
 const TARGET_PHONE_PAINT_MS = 2500;
@@ -250,39 +252,9 @@ function trackScripts(page: Page) {
   };
 }
 
-/** A fresh context (empty cache, no cookies: a first visit), signed in as the user if one is given. */
-async function coldContext(
-  browser: Browser,
-  baseUrl: string,
-  email?: string,
-  onPhone = false,
-): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: baseUrl, locale: 'pl-PL', ...screenOf(onPhone) });
-  // tsx compiles this file keeping function names: a named function inside a function given to
-  // evaluate or addInitScript calls esbuild's __name helper, which the page needs too.
-  await context.addInitScript({ content: 'globalThis.__name = (target) => target;' });
-  if (email === undefined) return context;
-  // As e2e/browser/support/fixtures.ts signIn: the refresh cookie is the browser's, and the app
-  // restores the session from it when the page opens.
-  await context.request.get('/api/health');
-  const csrf = (await context.cookies()).find((cookie) => cookie.name === 'csrf_token')?.value ?? '';
-  const response = await context.request.post('/api/user/login/', {
-    data: { email, password: USER_PASSWORD, remember: true },
-    headers: { 'X-CSRF-Token': csrf },
-  });
-  if (response.status() !== 200) throw new Error(`signing in answered ${response.status()}: ${await response.text()}`);
-  return context;
-}
-
-type LoafScript = { source: string; fn: string; invoker: string; duration: number };
-type Loaf = { start: number; duration: number; scripts: LoafScript[] };
 /** What the page script below keeps on window.__benchMap. */
 type MapWatch = {
   painted: Promise<number>;
-  /** Long tasks (≥ 50 ms) since the document started: start and duration, ms. */
-  tasks: { start: number; duration: number }[];
-  /** Long animation frames (≥ 50 ms) with the scripts that ran in them. */
-  frames: Loaf[];
   /** What the map holds now, for a message when it is not painted in time. */
   state: () => string;
 };
@@ -295,29 +267,6 @@ type MapWatch = {
  * querySelector calls), never by polling.
  */
 function watchMapPaint(setting: { label: string; sectors: number; arm: string }): void {
-  const tasks: MapWatch['tasks'] = [];
-  const frames: Loaf[] = [];
-  const observe = (type: string, take: (entry: PerformanceEntry) => void) => {
-    try {
-      new PerformanceObserver((list) => list.getEntries().forEach(take)).observe({ type, buffered: true });
-    } catch {
-      // An entry type this browser does not know: nothing to record.
-    }
-  };
-  observe('longtask', (entry) => tasks.push({ start: entry.startTime, duration: entry.duration }));
-  observe('long-animation-frame', (entry) => {
-    const scripts = (entry as PerformanceEntry & { scripts?: Record<string, unknown>[] }).scripts ?? [];
-    frames.push({
-      start: entry.startTime,
-      duration: entry.duration,
-      scripts: scripts.map((script) => ({
-        source: String(script.sourceURL ?? ''),
-        fn: String(script.sourceFunctionName ?? ''),
-        invoker: String(script.invoker ?? ''),
-        duration: Number(script.duration ?? 0),
-      })),
-    });
-  });
   const parts = () => {
     const region = document.querySelector(`[role="region"][aria-label="${setting.label}"]`);
     const pane = region?.querySelector('.leaflet-overlay-pane');
@@ -346,7 +295,7 @@ function watchMapPaint(setting: { label: string; sectors: number; arm: string })
     const { paths, arm, watermap } = parts();
     return `${paths} SVG paths, arm ${arm ? 'drawn' : 'missing'}, watermap image ${watermap ? `${watermap.naturalWidth}×${watermap.naturalHeight}` : 'missing'}`;
   };
-  const watch: MapWatch = { painted, tasks, frames, state };
+  const watch: MapWatch = { painted, state };
   (window as unknown as { __benchMap: MapWatch }).__benchMap = watch;
 }
 
@@ -381,6 +330,7 @@ async function loadMachinePage(
   const context = await coldContext(browser, baseUrl, email, onPhone);
   const page = await context.newPage();
   if (onPhone) await emulatePhone(page);
+  await page.addInitScript(recordLongTasks);
   await page.addInitScript(watchMapPaint, { label: MAP_LABEL, sectors: SECTORS, arm: ARM_STROKE });
   const scripts = trackScripts(page);
   const profiler = profiled ? await profileMainThread(page) : undefined;
@@ -401,21 +351,19 @@ async function loadMachinePage(
   const profile = await profiler?.stop();
   const drawn = await page.evaluate(() => (window as unknown as { __benchMap: MapWatch }).__benchMap.state());
   await scripts.settled();
-  const { milestones, tasks, frames, beforePaint, waterfall } = await page.evaluate((painted) => {
+  const { tasks, frames } = await longTasksBetween(page, 0, paintMs);
+  const { milestones, beforePaint, waterfall } = await page.evaluate((painted) => {
     const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
     const span = (pattern: RegExp): [number, number] => {
       const entry = resources.find((resource) => pattern.test(new URL(resource.name).pathname));
       return entry ? [entry.startTime, entry.responseEnd] : [Number.NaN, Number.NaN];
     };
-    const watch = (window as unknown as { __benchMap: MapWatch }).__benchMap;
     return {
       milestones: {
         session: span(/\/user\/refresh-token\/$/)[1],
         detail: span(/\/sprinkler\/\d+\/$/),
         watermap: span(/\/watermap\/$/),
       },
-      tasks: watch.tasks.filter((task) => task.start < painted).map((task) => task.duration),
-      frames: watch.frames.filter((frame) => frame.start < painted),
       beforePaint: resources
         .filter((resource) => resource.initiatorType === 'script' || resource.name.endsWith('.js'))
         .filter((resource) => resource.responseEnd <= painted)
@@ -511,18 +459,11 @@ async function watchMovingArm(page: Page): Promise<MovingArm> {
     return performance.now();
   }, ARM_STROKE);
   await sleep(options.seconds * 1000);
-  return page.evaluate((start) => {
-    const watch = (window as unknown as { __benchMap: MapWatch }).__benchMap;
-    return {
-      redraws: (window as unknown as { __benchArmRedraws: number }).__benchArmRedraws,
-      tasks: watch.tasks.filter((task) => task.start >= start).map((task) => task.duration),
-      frames: watch.frames.filter((frame) => frame.start >= start),
-    };
-  }, since);
+  const redraws = await page.evaluate(() => (window as unknown as { __benchArmRedraws: number }).__benchArmRedraws);
+  return { redraws, ...(await longTasksBetween(page, since)) };
 }
 
 const kb = (bytes: number) => `${formatNumber(bytes / 1024, 1)} KB`;
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const total = (scripts: readonly Script[]) => scripts.reduce((sum, script) => sum + script.gzipped, 0);
 
 /**
@@ -564,21 +505,6 @@ async function measurePhonePaint(browser: Browser, baseUrl: string, email: strin
   printTargeted('first painted map on the phone, median', median(paints), 'ms', { below: TARGET_PHONE_PAINT_MS });
   const loadBlame = blame(typical.frames);
   if (loadBlame) printNote(`Longest script before the map was painted: ${loadBlame}`);
-}
-
-/**
- * The script that ran longest in the long animation frames, as `ms in file function (invoker),
- * in a frame of ms`: the frame's own length also holds style, layout and painting.
- */
-function blame(frames: readonly Loaf[]): string | undefined {
-  const ranked = frames
-    .flatMap((frame) => frame.scripts.map((script) => ({ frame, script })))
-    .sort((a, b) => b.script.duration - a.script.duration);
-  const longest = ranked[0];
-  if (!longest) return undefined;
-  const { frame, script } = longest;
-  const file = script.source ? path.basename(new URL(script.source).pathname) : 'the page';
-  return `${formatNumber(script.duration)} ms in ${file} ${script.fn || '(anonymous)'} (${script.invoker}), in a ${formatNumber(frame.duration)} ms frame`;
 }
 
 /** The largest parts of `time`, the rest added up: `a 120 ms, b 80 ms, … 30 ms more`. */

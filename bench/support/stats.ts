@@ -45,3 +45,9 @@ export async function waitUntil(
     await sleep(pollMs);
   }
 }
+
+/** The middle value (the upper of the two middle ones for an even count): a typical one of a few runs. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('no values');
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+}

@@ -1,9 +1,24 @@
 import type { GrowthStageKey, WaterBalanceSeasonArea } from '@pivot/contracts';
-import { type KeyboardEvent, type PointerEvent, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type PointerEvent,
+  memo,
+  startTransition,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { numberFormat } from '@/i18n/number-format';
 import { useDottedDay } from '@/i18n/use-dotted-day';
-import { CHART_MARGIN, dayAt, dottedDayAfter, seasonChartGeometry } from '../lib/season-chart';
+import {
+  CHART_MARGIN,
+  type SeasonChartGeometry,
+  dayAt,
+  dottedDayAfter,
+  seasonChartGeometry,
+} from '../lib/season-chart';
 
 /** Each stage's band colour: soft fills that read on the light and the dark theme alike. */
 const STAGE_FILL: Record<GrowthStageKey, string> = {
@@ -23,6 +38,14 @@ const NARROW_CHART_PX = 480;
 const TWO_PAIRS_PX = 300;
 /** Roughly the width of one character of the band's labels, px: a label that does not fit is left out. */
 const LABEL_CHAR_PX = 6;
+
+type Format = (value: number, digits?: number) => string;
+
+/** Numbers as the language writes them, to `digits` decimals at most. */
+const formatIn =
+  (language: string): Format =>
+  (value, digits = 1) =>
+    numberFormat(language, { maximumFractionDigits: digits }).format(value);
 
 /**
  * One zone's or sector's season (docs/advice.md, "The season chart"): the daily depletion against
@@ -46,17 +69,16 @@ export function SeasonChart({ area }: { area: WaterBalanceSeasonArea }) {
     return () => observer.disconnect();
   }, []);
   const geometry = useMemo(() => seasonChartGeometry(area, width), [area, width]);
-  const format = (value: number, digits = 1) =>
-    numberFormat(i18n.language, { maximumFractionDigits: digits }).format(value);
+  const format = formatIn(i18n.language);
   const dateOf = (index: number) => dottedDayAfter(area.firstDay, index);
-  const shortDate = (index: number) => dottedDay(dateOf(index)).slice(0, -5);
   const lastMeasured = area.measuredDays - 1;
-  const forecastFrom = geometry.x(lastMeasured) + geometry.dayWidth / 2;
-  const barWidth = Math.max(1, geometry.dayWidth / 2 - 0.5);
 
   const pick = (event: PointerEvent<SVGSVGElement>) => {
     const box = event.currentTarget.getBoundingClientRect();
-    setActive(dayAt(geometry, ((event.clientX - box.left) / (box.width || 1)) * geometry.width));
+    const day = dayAt(geometry, ((event.clientX - box.left) / (box.width || 1)) * geometry.width);
+    // Rendered in a task of its own, not inside the tap's: on a phone the tap's events and the
+    // render together made a task of 50 ms or more (docs/benchmarks.md, the season chart).
+    startTransition(() => setActive(day));
   };
   const step = (event: KeyboardEvent<SVGSVGElement>) => {
     const from = active ?? lastMeasured;
@@ -92,125 +114,7 @@ export function SeasonChart({ area }: { area: WaterBalanceSeasonArea }) {
         onKeyDown={step}
         onBlur={() => setActive(null)}
       >
-        {geometry.stages.map((run) => {
-          const left = geometry.x(run.from) - geometry.dayWidth / 2;
-          const bandWidth = (run.to - run.from + 1) * geometry.dayWidth;
-          const stageName = run.stage
-            ? t('advice.season.stageBand', { stage: t(`advice.season.stages.${run.stage}`) })
-            : t('advice.season.stages.mixed');
-          const kc =
-            Math.abs(run.kcTo - run.kcFrom) < 0.005
-              ? format(run.kcFrom, 2)
-              : `${format(run.kcFrom, 2)}→${format(run.kcTo, 2)}`;
-          const long = `${stageName} · Kc ${kc}`;
-          const label = long.length * LABEL_CHAR_PX < bandWidth - 6 ? long : `Kc ${kc}`;
-          return (
-            <g key={run.from}>
-              <rect
-                x={left}
-                y={2}
-                width={bandWidth}
-                height={16}
-                className={run.stage ? STAGE_FILL[run.stage] : 'fill-surface-muted'}
-              />
-              {label.length * LABEL_CHAR_PX < bandWidth - 6 && (
-                <text x={left + 4} y={14} className="fill-ink text-[10px]">
-                  {label}
-                </text>
-              )}
-            </g>
-          );
-        })}
-        {area.measuredDays < geometry.days && (
-          <rect
-            x={forecastFrom}
-            y={geometry.depletionTop}
-            width={geometry.width - CHART_MARGIN.right - forecastFrom}
-            height={geometry.waterBottom - geometry.depletionTop}
-            className="fill-surface-muted"
-          />
-        )}
-        {geometry.depletionTicks.map((tick) => (
-          <g key={tick}>
-            <line
-              x1={CHART_MARGIN.left}
-              x2={geometry.width - CHART_MARGIN.right}
-              y1={geometry.yDepletion(tick)}
-              y2={geometry.yDepletion(tick)}
-              className="stroke-line"
-            />
-            <text
-              x={CHART_MARGIN.left - 4}
-              y={geometry.yDepletion(tick) + 3}
-              textAnchor="end"
-              className="fill-ink-muted text-[10px] tabular-nums"
-            >
-              {tick === geometry.depletionMax ? t('advice.season.mm', { value: format(tick, 0) }) : format(tick, 0)}
-            </text>
-          </g>
-        ))}
-        <line
-          x1={CHART_MARGIN.left}
-          x2={geometry.width - CHART_MARGIN.right}
-          y1={geometry.waterBottom}
-          y2={geometry.waterBottom}
-          className="stroke-line"
-        />
-        <text
-          x={CHART_MARGIN.left - 4}
-          y={geometry.waterTop + 8}
-          textAnchor="end"
-          className="fill-ink-muted text-[10px] tabular-nums"
-        >
-          {t('advice.season.mm', { value: format(geometry.waterMax, 0) })}
-        </text>
-        {area.rain.map((rain, index) =>
-          rain > 0 ? (
-            <rect
-              key={`rain-${index}`}
-              x={geometry.x(index) - barWidth}
-              y={geometry.yWater(rain)}
-              width={barWidth}
-              height={geometry.waterBottom - geometry.yWater(rain)}
-              className={`fill-info ${index > lastMeasured ? 'opacity-50' : ''}`}
-            />
-          ) : null,
-        )}
-        {area.applied.map((water, index) =>
-          water > 0 ? (
-            <rect
-              key={`water-${index}`}
-              x={geometry.x(index)}
-              y={geometry.yWater(water)}
-              width={barWidth}
-              height={geometry.waterBottom - geometry.yWater(water)}
-              className="fill-primary"
-            />
-          ) : null,
-        )}
-        <path d={geometry.taw} fill="none" strokeWidth={1.5} className="stroke-ink-muted" />
-        <path d={geometry.raw} fill="none" strokeWidth={1.5} strokeDasharray="6 3" className="stroke-warning" />
-        <path d={geometry.measured} fill="none" strokeWidth={2.25} strokeLinejoin="round" className="stroke-water" />
-        {geometry.forecast && (
-          <path
-            d={geometry.forecast}
-            fill="none"
-            strokeWidth={2.25}
-            strokeDasharray="4 4"
-            className="stroke-water opacity-70"
-          />
-        )}
-        {geometry.dateTicks.map((index) => (
-          <text
-            key={index}
-            x={geometry.x(index)}
-            y={geometry.height - 6}
-            textAnchor="middle"
-            className="fill-ink-muted text-[10px] tabular-nums"
-          >
-            {shortDate(index)}
-          </text>
-        ))}
+        <SeasonChartDrawing area={area} geometry={geometry} />
         {active !== null && (
           <g>
             <line
@@ -243,6 +147,150 @@ export function SeasonChart({ area }: { area: WaterBalanceSeasonArea }) {
   );
 }
 
+/**
+ * All of the chart but the day pointed at: its stages, scales, bars, lines and dates. Drawn again
+ * for another area, width or language only, not at each move of the pointer or tap, which on a
+ * phone's slower CPU would otherwise redraw every bar of the season each time.
+ */
+const SeasonChartDrawing = memo(function SeasonChartDrawing({
+  area,
+  geometry,
+}: {
+  area: WaterBalanceSeasonArea;
+  geometry: SeasonChartGeometry;
+}) {
+  const { t, i18n } = useTranslation();
+  const dottedDay = useDottedDay();
+  const format = formatIn(i18n.language);
+  const shortDate = (index: number) => dottedDay(dottedDayAfter(area.firstDay, index)).slice(0, -5);
+  const lastMeasured = area.measuredDays - 1;
+  const forecastFrom = geometry.x(lastMeasured) + geometry.dayWidth / 2;
+  const barWidth = Math.max(1, geometry.dayWidth / 2 - 0.5);
+  return (
+    <>
+      {geometry.stages.map((run) => {
+        const left = geometry.x(run.from) - geometry.dayWidth / 2;
+        const bandWidth = (run.to - run.from + 1) * geometry.dayWidth;
+        const stageName = run.stage
+          ? t('advice.season.stageBand', { stage: t(`advice.season.stages.${run.stage}`) })
+          : t('advice.season.stages.mixed');
+        const kc =
+          Math.abs(run.kcTo - run.kcFrom) < 0.005
+            ? format(run.kcFrom, 2)
+            : `${format(run.kcFrom, 2)}→${format(run.kcTo, 2)}`;
+        const long = `${stageName} · Kc ${kc}`;
+        const label = long.length * LABEL_CHAR_PX < bandWidth - 6 ? long : `Kc ${kc}`;
+        return (
+          <g key={run.from}>
+            <rect
+              x={left}
+              y={2}
+              width={bandWidth}
+              height={16}
+              className={run.stage ? STAGE_FILL[run.stage] : 'fill-surface-muted'}
+            />
+            {label.length * LABEL_CHAR_PX < bandWidth - 6 && (
+              <text x={left + 4} y={14} className="fill-ink text-[10px]">
+                {label}
+              </text>
+            )}
+          </g>
+        );
+      })}
+      {area.measuredDays < geometry.days && (
+        <rect
+          x={forecastFrom}
+          y={geometry.depletionTop}
+          width={geometry.width - CHART_MARGIN.right - forecastFrom}
+          height={geometry.waterBottom - geometry.depletionTop}
+          className="fill-surface-muted"
+        />
+      )}
+      {geometry.depletionTicks.map((tick) => (
+        <g key={tick}>
+          <line
+            x1={CHART_MARGIN.left}
+            x2={geometry.width - CHART_MARGIN.right}
+            y1={geometry.yDepletion(tick)}
+            y2={geometry.yDepletion(tick)}
+            className="stroke-line"
+          />
+          <text
+            x={CHART_MARGIN.left - 4}
+            y={geometry.yDepletion(tick) + 3}
+            textAnchor="end"
+            className="fill-ink-muted text-[10px] tabular-nums"
+          >
+            {tick === geometry.depletionMax ? t('advice.season.mm', { value: format(tick, 0) }) : format(tick, 0)}
+          </text>
+        </g>
+      ))}
+      <line
+        x1={CHART_MARGIN.left}
+        x2={geometry.width - CHART_MARGIN.right}
+        y1={geometry.waterBottom}
+        y2={geometry.waterBottom}
+        className="stroke-line"
+      />
+      <text
+        x={CHART_MARGIN.left - 4}
+        y={geometry.waterTop + 8}
+        textAnchor="end"
+        className="fill-ink-muted text-[10px] tabular-nums"
+      >
+        {t('advice.season.mm', { value: format(geometry.waterMax, 0) })}
+      </text>
+      {area.rain.map((rain, index) =>
+        rain > 0 ? (
+          <rect
+            key={`rain-${index}`}
+            x={geometry.x(index) - barWidth}
+            y={geometry.yWater(rain)}
+            width={barWidth}
+            height={geometry.waterBottom - geometry.yWater(rain)}
+            className={`fill-info ${index > lastMeasured ? 'opacity-50' : ''}`}
+          />
+        ) : null,
+      )}
+      {area.applied.map((water, index) =>
+        water > 0 ? (
+          <rect
+            key={`water-${index}`}
+            x={geometry.x(index)}
+            y={geometry.yWater(water)}
+            width={barWidth}
+            height={geometry.waterBottom - geometry.yWater(water)}
+            className="fill-primary"
+          />
+        ) : null,
+      )}
+      <path d={geometry.taw} fill="none" strokeWidth={1.5} className="stroke-ink-muted" />
+      <path d={geometry.raw} fill="none" strokeWidth={1.5} strokeDasharray="6 3" className="stroke-warning" />
+      <path d={geometry.measured} fill="none" strokeWidth={2.25} strokeLinejoin="round" className="stroke-water" />
+      {geometry.forecast && (
+        <path
+          d={geometry.forecast}
+          fill="none"
+          strokeWidth={2.25}
+          strokeDasharray="4 4"
+          className="stroke-water opacity-70"
+        />
+      )}
+      {geometry.dateTicks.map((index) => (
+        <text
+          key={index}
+          x={geometry.x(index)}
+          y={geometry.height - 6}
+          textAnchor="middle"
+          className="fill-ink-muted text-[10px] tabular-nums"
+        >
+          {shortDate(index)}
+        </text>
+      ))}
+    </>
+  );
+});
+
 /** A day's numbers, beside the day pointed at (left of it on the chart's right half). */
 function DayTooltip({
   area,
@@ -257,7 +305,7 @@ function DayTooltip({
   date: string;
   dayX: number;
   chartWidth: number;
-  format: (value: number, digits?: number) => string;
+  format: Format;
 }) {
   const { t } = useTranslation();
   const mm = (value: number) => t('advice.season.mm', { value: format(value) });
