@@ -167,13 +167,17 @@ describe('incidents and their alerts', () => {
     const muted = { kinds: ['alarm', 'offline'], channels: ['in_app'], mutedMachineIds: [sprinklerId] };
     const saved = await people.farmer.client.put('/api/account/alerts/', muted);
     expect(saved.body).toEqual({ ...muted, usesDefaults: false });
-    expect(await t.app.alerts.recipients(t.database.db, sprinklerId, 'alarm', 'in_app')).not.toContain(
-      people.farmer.id,
+    expect(
+      (await t.app.alerts.recipientsOn(t.database.db, [sprinklerId]))(sprinklerId, 'alarm', 'in_app'),
+    ).not.toContain(people.farmer.id);
+    expect((await t.app.alerts.recipientsOn(t.database.db, [sprinklerId]))(sprinklerId, 'alarm', 'in_app')).toContain(
+      people.visitor.id,
     );
-    expect(await t.app.alerts.recipients(t.database.db, sprinklerId, 'alarm', 'in_app')).toContain(people.visitor.id);
     const reset = await people.farmer.client.delete('/api/account/alerts/');
     expect(reset.body).toMatchObject({ mutedMachineIds: [], usesDefaults: true });
-    expect(await t.app.alerts.recipients(t.database.db, sprinklerId, 'alarm', 'email')).toContain(people.farmer.id);
+    expect((await t.app.alerts.recipientsOn(t.database.db, [sprinklerId]))(sprinklerId, 'alarm', 'email')).toContain(
+      people.farmer.id,
+    );
   });
 
   it('pushes an incident to each browser that asked, encrypted for it and signed with the server’s key', async () => {

@@ -63,10 +63,14 @@ describe('the water stress incident', () => {
     expect(began).toHaveLength(1);
     expect(began[0]).toMatchObject({ event: 'Ziemniaki' });
     // An alert kind as the others: the defaults take it, and a farmer who leaves it out is not told.
-    expect(await t.app.alerts.recipients(t.database.db, sprinklerId, 'water_stress', 'in_app')).toContain(farmerId);
+    expect(
+      (await t.app.alerts.recipientsOn(t.database.db, [sprinklerId]))(sprinklerId, 'water_stress', 'in_app'),
+    ).toContain(farmerId);
     const own = { kinds: ['alarm', 'offline'], channels: ['in_app'], mutedMachineIds: [] };
     expect((await farmer.put('/api/account/alerts/', own)).status).toBe(200);
-    expect(await t.app.alerts.recipients(t.database.db, sprinklerId, 'water_stress', 'in_app')).not.toContain(farmerId);
+    expect(
+      (await t.app.alerts.recipientsOn(t.database.db, [sprinklerId]))(sprinklerId, 'water_stress', 'in_app'),
+    ).not.toContain(farmerId);
 
     // Deep roots on loam hold the same weeks of weather well within RAW: it ends, once.
     const deep = { kc: [0.5, 1.1, 0.6], stages: [30, 40, 50, 30], rootDepth: [1.0, 1.2], p: 0.5 };

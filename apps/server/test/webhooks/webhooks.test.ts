@@ -84,14 +84,9 @@ describe('alert webhooks', () => {
         event: detail,
         ip: '',
       });
-      await t.app.alerts.raise(tx, {
-        logEntryId,
-        kind: 'alarm',
-        phase: 'began',
-        sprinklerId: machine.id,
-        sprinklerName: machine.name,
-        detail,
-      });
+      await t.app.alerts.raiseAll(tx, [
+        { logEntryId, kind: 'alarm', phase: 'began', sprinklerId: machine.id, sprinklerName: machine.name, detail },
+      ]);
       return logEntryId;
     });
   }

@@ -58,11 +58,15 @@ export class AlertFeed {
     const { db, logs, alerts } = this.deps;
     if (this.lastSeenId === undefined) return;
     const entries = await logs.entriesAfter(db, this.lastSeenId, INCIDENT_EVENT_TYPES, ENTRIES_PER_LOOK);
-    for (const entry of entries) {
-      this.lastSeenId = entry.id;
-      const alert = alertOfLogEntry(entry);
-      if (!alert || this.listeners.size === 0) continue;
-      for (const userId of await alerts.recipients(db, alert.sprinklerId, alert.kind, 'in_app')) {
+    const last = entries.at(-1);
+    if (!last) return;
+    this.lastSeenId = last.id;
+    if (this.listeners.size === 0) return;
+    const news = entries.map(alertOfLogEntry).filter((alert) => alert !== undefined);
+    // Who hears of each, read once for the look's machines: not a few queries an alert.
+    const recipients = await alerts.recipientsOn(db, [...new Set(news.map((alert) => alert.sprinklerId))]);
+    for (const alert of news) {
+      for (const userId of recipients(alert.sprinklerId, alert.kind, 'in_app')) {
         for (const listener of this.listeners.get(userId) ?? []) listener(alert);
       }
     }

@@ -1,5 +1,6 @@
 import type { AlertDefaults, AlertSettings } from '@pivot/contracts';
 import { and, asc, desc, eq, gt, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import { chunked } from '../../db/chunked';
 import type { Database, Queryable } from '../../db/client';
 import {
   type AlertDeliveryRow,
@@ -48,8 +49,11 @@ export async function insertDeliveries(
   db: Queryable,
   rows: { userId: number; logEntryId: number; channel: 'email' | 'push' }[],
 ): Promise<void> {
-  if (rows.length > 0) await db.insert(alertDeliveries).values(rows);
+  for (const chunk of chunked(rows, DELIVERIES_PER_INSERT)) await db.insert(alertDeliveries).values(chunk);
 }
+
+/** Rows a statement inserts: a few parameters a row, far below the limit. */
+const DELIVERIES_PER_INSERT = 5_000;
 
 /** The users with e-mail alerts waiting since before `waitedSince`. */
 export async function findUsersWithMailDue(db: Queryable, waitedSince: Date): Promise<number[]> {

@@ -39,6 +39,9 @@ export const INCIDENT_EVENT_TYPES = [...INCIDENT_OF_EVENT.keys()];
 /** An incident phase as the incident watch raises it, with the log entry that records it. */
 export type RaisedAlert = Omit<Alert, 'timestamp'>;
 
+/** The users to alert of an incident kind on a machine through a channel (any channel: null). */
+export type AlertRecipients = (sprinklerId: number, kind: IncidentKind, channel: AlertChannel | null) => number[];
+
 /** The alert a log entry records, if it records one. */
 export function alertOfLogEntry(row: LogEntryRow): Alert | undefined {
   const incident = INCIDENT_OF_EVENT.get(row.eventType);
@@ -58,7 +61,7 @@ export function alertOfLogEntry(row: LogEntryRow): Alert | undefined {
  * and the administrators), by the kinds and channels each chose, minus the machines each muted.
  */
 export class AlertsService {
-  private readonly otherChannels: ((tx: Queryable, alert: RaisedAlert) => Promise<void>)[] = [];
+  private readonly otherChannels: ((tx: Queryable, alerts: RaisedAlert[]) => Promise<void>)[] = [];
 
   constructor(private readonly deps: { db: Database; access: AccessService; users: UsersService }) {}
 
@@ -88,49 +91,53 @@ export class AlertsService {
   }
 
   /**
-   * The users to alert of this incident kind on this machine through this channel; without a
-   * channel, whoever wants this kind from this machine at all (a user's own webhooks follow that).
+   * Who is alerted of what on the given machines, read in a few queries however many machines:
+   * for a machine, an incident kind and a channel, the users to alert; without a channel,
+   * whoever wants this kind from this machine at all (a user's own webhooks follow that).
    */
-  async recipients(
-    db: Queryable,
-    sprinklerId: number,
-    kind: IncidentKind,
-    channel: AlertChannel | null,
-  ): Promise<number[]> {
-    const granted = (await this.deps.access.usersOfMachines(db, [sprinklerId])).get(sprinklerId) ?? [];
-    const userIds = [...new Set([...granted, ...(await this.deps.users.activeAdminIds(db))])];
-    const own = await findOwnSettings(db, userIds);
+  async recipientsOn(db: Queryable, sprinklerIds: number[]): Promise<AlertRecipients> {
+    const granted = await this.deps.access.usersOfMachines(db, sprinklerIds);
+    const admins = await this.deps.users.activeAdminIds(db);
+    const everyone = [...new Set([...[...granted.values()].flat(), ...admins])];
+    const own = await findOwnSettings(db, everyone);
     const defaults = await this.defaults(db);
-    return userIds.filter((userId) => {
-      const settings = own.get(userId) ?? { ...defaults, mutedMachineIds: [] };
-      return (
-        settings.kinds.includes(kind) &&
-        (channel === null || settings.channels.includes(channel)) &&
-        !settings.mutedMachineIds.includes(sprinklerId)
-      );
-    });
+    return (sprinklerId, kind, channel) =>
+      [...new Set([...(granted.get(sprinklerId) ?? []), ...admins])].filter((userId) => {
+        const settings = own.get(userId) ?? { ...defaults, mutedMachineIds: [] };
+        return (
+          settings.kinds.includes(kind) &&
+          (channel === null || settings.channels.includes(channel)) &&
+          !settings.mutedMachineIds.includes(sprinklerId)
+        );
+      });
   }
 
   /**
    * Another way out for every alert raised (webhooks): called in the transaction that records
-   * the incident, after the e-mails and pushes are queued.
+   * the incidents, after the e-mails and pushes are queued.
    */
-  alsoDeliverThrough(channel: (tx: Queryable, alert: RaisedAlert) => Promise<void>): void {
+  alsoDeliverThrough(channel: (tx: Queryable, alerts: RaisedAlert[]) => Promise<void>): void {
     this.otherChannels.push(channel);
   }
 
   /**
-   * Queues the e-mails and pushes of an incident phase, in the transaction that records it: they
-   * exist exactly when the incident does, and are sent once (the app hears of it from the log).
+   * Queues the e-mails and pushes of incident phases, in the transaction that records them: they
+   * exist exactly when the incidents do, and are sent once (the app hears of them from the log).
+   * A few statements however many: a thousand machines going offline at once is one look.
    */
-  async raise(tx: Queryable, alert: RaisedAlert): Promise<void> {
-    const rows = [];
-    for (const channel of ['email', 'push'] as const) {
-      for (const userId of await this.recipients(tx, alert.sprinklerId, alert.kind, channel)) {
-        rows.push({ userId, logEntryId: alert.logEntryId, channel });
-      }
-    }
+  async raiseAll(tx: Queryable, alerts: RaisedAlert[]): Promise<void> {
+    if (alerts.length === 0) return;
+    const recipients = await this.recipientsOn(tx, [...new Set(alerts.map((alert) => alert.sprinklerId))]);
+    const rows = alerts.flatMap((alert) =>
+      (['email', 'push'] as const).flatMap((channel) =>
+        recipients(alert.sprinklerId, alert.kind, channel).map((userId) => ({
+          userId,
+          logEntryId: alert.logEntryId,
+          channel,
+        })),
+      ),
+    );
     await insertDeliveries(tx, rows);
-    for (const channel of this.otherChannels) await channel(tx, alert);
+    for (const channel of this.otherChannels) await channel(tx, alerts);
   }
 }

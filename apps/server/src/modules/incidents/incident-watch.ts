@@ -9,16 +9,17 @@ import type { MachineCommands } from '../commands';
 import type { LogsService } from '../logs';
 import type { SprinklersService } from '../sprinklers';
 import type { LiveStateFilter, MachineLiveState, MachineStateRow, TelemetryService } from '../telemetry';
-import { recordIncident } from './incident-record';
+import { recordIncidents } from './incident-record';
 import { type MachineLook, OFFLINE_AFTER_MS, type OpenIncident, type Watch, judge } from './incident-rules';
 import {
-  endIncident,
+  endIncidents,
   findLowPressurePending,
   findOpenIncidents,
   findWatches,
-  openIncident,
-  saveWatch,
-  setRecovering,
+  incidentKey,
+  openIncidents,
+  saveWatches,
+  setRecoverings,
   tryLockWatch,
   writesUnseenFrom,
 } from './incidents.repository';
@@ -128,8 +129,8 @@ export class IncidentWatch {
       sprinklers: Pick<SprinklersService, 'watched'>;
       telemetry: Pick<TelemetryService, 'liveStatesOf' | 'runningProgramsOf'>;
       commands: Pick<MachineCommands, 'lastMotionAt'>;
-      logs: Pick<LogsService, 'record'>;
-      alerts: Pick<AlertsService, 'raise'>;
+      logs: Pick<LogsService, 'recordAll'>;
+      alerts: Pick<AlertsService, 'raiseAll'>;
       /** Since when this instance has heard the broker without a break; null while it does not. */
       listeningSince: () => number | null;
       logger: FastifyBaseLogger;
@@ -230,7 +231,7 @@ export class IncidentWatch {
         judged.map((machine) => machine.internalId),
       );
       const lastMotion = await this.lastMotionWhereAsked(tx, judged, states, watches, open);
-      for (const machine of judged) {
+      const verdicts = judged.map((machine) => {
         const state = states.get(machine.internalId);
         const look: MachineLook = {
           machineId: machine.internalId,
@@ -253,24 +254,13 @@ export class IncidentWatch {
           lastMotionCommandAt: lastMotion.get(machine.internalId) ?? null,
         };
         const watch = watches.get(machine.internalId) ?? NO_WATCH;
-        const verdict = judge(look, watch, open.get(machine.internalId) ?? NONE_OPEN, now, listeningSince);
-        if (verdict.watch.status !== watch.status || verdict.watch.lowPressureSince !== watch.lowPressureSince) {
-          await saveWatch(tx, machine.internalId, verdict.watch);
-        }
-        for (const { incident, since, relapses } of verdict.recovering) {
-          await setRecovering(tx, incident.id, since, relapses);
-        }
-        for (const { kind, detail } of verdict.begin) {
-          if (await openIncident(tx, { machineId: machine.internalId, kind, beganAt: new Date(now), detail })) {
-            await this.record(tx, machine, kind, 'began', detail);
-          }
-        }
-        for (const { incident, detail } of verdict.end) {
-          if (await endIncident(tx, incident.id, new Date(now))) {
-            await this.record(tx, machine, incident.kind, 'ended', detail);
-          }
-        }
-      }
+        return {
+          machine,
+          watch,
+          verdict: judge(look, watch, open.get(machine.internalId) ?? NONE_OPEN, now, listeningSince),
+        };
+      });
+      await this.apply(tx, verdicts, now);
       looked = { unseenFrom, now, judgedBy };
     });
     // Only once the look committed: should it fail, the next reads on from where this one began.
@@ -329,13 +319,55 @@ export class IncidentWatch {
     return this.deps.commands.lastMotionAt(tx, asked);
   }
 
-  private record(
+  /**
+   * Writes what the verdicts say, each kind of change for every machine at once: a mass event
+   * (a thousand machines going offline together) is a few statements, not a dozen a machine, so
+   * an alarm among them waits for no more than that.
+   */
+  private async apply(
     tx: Queryable,
-    machine: WatchedMachine,
-    kind: IncidentKind,
-    phase: 'began' | 'ended',
-    detail: string,
+    verdicts: { machine: WatchedMachine; watch: Watch; verdict: ReturnType<typeof judge> }[],
+    now: number,
   ): Promise<void> {
-    return recordIncident(this.deps, tx, machine, kind, phase, detail);
+    await saveWatches(
+      tx,
+      verdicts
+        .filter(
+          ({ watch, verdict }) =>
+            verdict.watch.status !== watch.status || verdict.watch.lowPressureSince !== watch.lowPressureSince,
+        )
+        .map(({ machine, verdict }) => ({ machineId: machine.internalId, watch: verdict.watch })),
+    );
+    await setRecoverings(
+      tx,
+      verdicts.flatMap(({ verdict }) =>
+        verdict.recovering.map(({ incident, since, relapses }) => ({ id: incident.id, since, relapses })),
+      ),
+    );
+    const at = new Date(now);
+    const opened = await openIncidents(
+      tx,
+      verdicts.flatMap(({ machine, verdict }) =>
+        verdict.begin.map(({ kind, detail }) => ({ machineId: machine.internalId, kind, beganAt: at, detail })),
+      ),
+    );
+    const ended = await endIncidents(
+      tx,
+      verdicts.flatMap(({ verdict }) => verdict.end.map(({ incident }) => incident.id)),
+      at,
+    );
+    // In the log as the verdicts came, a machine's beginnings before its ends.
+    await recordIncidents(
+      this.deps,
+      tx,
+      verdicts.flatMap(({ machine, verdict }) => [
+        ...verdict.begin
+          .filter(({ kind }) => opened.has(incidentKey(machine.internalId, kind)))
+          .map(({ kind, detail }) => ({ machine, kind, phase: 'began' as const, detail })),
+        ...verdict.end
+          .filter(({ incident }) => ended.has(incident.id))
+          .map(({ incident, detail }) => ({ machine, kind: incident.kind, phase: 'ended' as const, detail })),
+      ]),
+    );
   }
 }

@@ -1,5 +1,6 @@
 import type { IncidentKind } from '@pivot/contracts';
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, isNotNull, isNull, sql } from 'drizzle-orm';
+import { chunked } from '../../db/chunked';
 import type { Queryable } from '../../db/client';
 import type { OpenIncident, Watch } from './incident-rules';
 import { incidents, jobRuns, machineWatch } from './incidents.table';
@@ -86,15 +87,26 @@ export async function findLowPressurePending(db: Queryable): Promise<string[]> {
   return rows.map((row) => row.machineId);
 }
 
-export async function saveWatch(db: Queryable, machineId: string, watch: Watch): Promise<void> {
-  const values = {
-    status: watch.status,
-    lowPressureSince: watch.lowPressureSince === null ? null : new Date(watch.lowPressureSince),
-  };
-  await db
-    .insert(machineWatch)
-    .values({ machineId, ...values })
-    .onConflictDoUpdate({ target: machineWatch.machineId, set: values });
+/** Rows a statement writes: a few parameters a row, far below the statement's limit. */
+const ROWS_PER_STATEMENT = 5_000;
+
+/** What the look saw of each of the machines, in a statement per few thousand. */
+export async function saveWatches(db: Queryable, watches: { machineId: string; watch: Watch }[]): Promise<void> {
+  for (const chunk of chunked(watches, ROWS_PER_STATEMENT)) {
+    await db
+      .insert(machineWatch)
+      .values(
+        chunk.map(({ machineId, watch }) => ({
+          machineId,
+          status: watch.status,
+          lowPressureSince: watch.lowPressureSince === null ? null : new Date(watch.lowPressureSince),
+        })),
+      )
+      .onConflictDoUpdate({
+        target: machineWatch.machineId,
+        set: { status: sql`excluded.status`, lowPressureSince: sql`excluded.low_pressure_since` },
+      });
+  }
 }
 
 /** The open incidents, by machine and kind. */
@@ -115,28 +127,54 @@ export async function findOpenIncidents(db: Queryable): Promise<Map<string, Map<
   return byMachine;
 }
 
-/** Opens an incident; false when one of its kind is open for the machine already. */
-export async function openIncident(
-  db: Queryable,
-  values: { machineId: string; kind: IncidentKind; beganAt: Date; detail: string },
-): Promise<boolean> {
-  const inserted = await db.insert(incidents).values(values).onConflictDoNothing().returning({ id: incidents.id });
-  return inserted.length > 0;
+/** An incident to open: its machine, kind, start and detail. */
+export type NewIncident = { machineId: string; kind: IncidentKind; beganAt: Date; detail: string };
+
+/**
+ * Opens the incidents, a statement per few thousand; those opened, as `machine kind` keys: not
+ * one whose kind is open for its machine already (another instance opened it).
+ */
+export async function openIncidents(db: Queryable, opening: NewIncident[]): Promise<Set<string>> {
+  const opened = new Set<string>();
+  for (const chunk of chunked(opening, ROWS_PER_STATEMENT)) {
+    const rows = await db
+      .insert(incidents)
+      .values(chunk)
+      .onConflictDoNothing()
+      .returning({ machineId: incidents.machineId, kind: incidents.kind });
+    for (const row of rows) opened.add(incidentKey(row.machineId, row.kind));
+  }
+  return opened;
 }
 
-/** Ends an open incident; false when it had ended already. */
-export async function endIncident(db: Queryable, id: number, endedAt: Date): Promise<boolean> {
+export function incidentKey(machineId: string, kind: IncidentKind): string {
+  return `${machineId} ${kind}`;
+}
+
+/** Ends the open incidents, in one statement; the ids of those ended, not those that had ended already. */
+export async function endIncidents(db: Queryable, ids: number[], endedAt: Date): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
   const ended = await db
     .update(incidents)
     .set({ endedAt })
-    .where(and(eq(incidents.id, id), isNull(incidents.endedAt)))
+    .where(and(sql`${incidents.id} = any(${sql.param(ids)}::bigint[])`, isNull(incidents.endedAt)))
     .returning({ id: incidents.id });
-  return ended.length > 0;
+  return new Set(ended.map((row) => row.id));
 }
 
-export async function setRecovering(db: Queryable, id: number, since: number | null, relapses: number): Promise<void> {
-  await db
-    .update(incidents)
-    .set({ recoveringSince: since === null ? null : new Date(since), relapses })
-    .where(eq(incidents.id, id));
+/** Sets each incident's recovery (since when it holds, null for none) and its relapses, in one statement. */
+export async function setRecoverings(
+  db: Queryable,
+  changes: { id: number; since: number | null; relapses: number }[],
+): Promise<void> {
+  if (changes.length === 0) return;
+  await db.execute(sql`
+    update ${incidents} as incident
+    set recovering_since = change.since, relapses = change.relapses
+    from unnest(
+      ${sql.param(changes.map((change) => change.id))}::bigint[],
+      ${sql.param(changes.map((change) => (change.since === null ? null : new Date(change.since).toISOString())))}::timestamptz[],
+      ${sql.param(changes.map((change) => change.relapses))}::int[]
+    ) as change(id, since, relapses)
+    where incident.id = change.id`);
 }

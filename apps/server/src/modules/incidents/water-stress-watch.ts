@@ -2,8 +2,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { RepeatingJob } from '../../time/repeating-job';
 import type { SprinklersService } from '../sprinklers';
-import { type IncidentRecorders, recordIncident } from './incident-record';
-import { claimJobRun, endIncident, findOpenIncidents, lockWatch, openIncident } from './incidents.repository';
+import { type IncidentRecorders, recordIncidents } from './incident-record';
+import {
+  claimJobRun,
+  endIncidents,
+  findOpenIncidents,
+  incidentKey,
+  lockWatch,
+  openIncidents,
+} from './incidents.repository';
 
 /**
  * The water balance changes with the day: once an hour is soon enough (the balances it reads are
@@ -75,25 +82,43 @@ export class WaterStressWatch {
     await db.transaction(async (tx) => {
       await lockWatch(tx);
       const open = await findOpenIncidents(tx);
-      for (const machine of await sprinklers.watched(tx)) {
-        const zones = stressed.get(machine.id);
+      const machines = await sprinklers.watched(tx);
+      const at = new Date(now);
+      const beginning = machines.filter(
+        (machine) => stressed.has(machine.id) && !open.get(machine.internalId)?.has('water_stress'),
+      );
+      const ending = machines.flatMap((machine) => {
         const incident = open.get(machine.internalId)?.get('water_stress');
-        if (zones && !incident) {
-          const detail = zones.join(', ');
-          if (
-            await openIncident(tx, {
-              machineId: machine.internalId,
-              kind: 'water_stress',
-              beganAt: new Date(now),
-              detail,
-            })
-          ) {
-            await recordIncident(this.deps, tx, machine, 'water_stress', 'began', detail);
-          }
-        } else if (!zones && incident && (await endIncident(tx, incident.id, new Date(now)))) {
-          await recordIncident(this.deps, tx, machine, 'water_stress', 'ended', '');
-        }
-      }
+        return incident && !stressed.has(machine.id) ? [{ machine, incident }] : [];
+      });
+      const detailOf = (machine: (typeof machines)[number]) => stressed.get(machine.id)!.join(', ');
+      const opened = await openIncidents(
+        tx,
+        beginning.map((machine) => ({
+          machineId: machine.internalId,
+          kind: 'water_stress',
+          beganAt: at,
+          detail: detailOf(machine),
+        })),
+      );
+      const ended = await endIncidents(
+        tx,
+        ending.map(({ incident }) => incident.id),
+        at,
+      );
+      await recordIncidents(this.deps, tx, [
+        ...beginning
+          .filter((machine) => opened.has(incidentKey(machine.internalId, 'water_stress')))
+          .map((machine) => ({
+            machine,
+            kind: 'water_stress' as const,
+            phase: 'began' as const,
+            detail: detailOf(machine),
+          })),
+        ...ending
+          .filter(({ incident }) => ended.has(incident.id))
+          .map(({ machine }) => ({ machine, kind: 'water_stress' as const, phase: 'ended' as const, detail: '' })),
+      ]);
     });
   }
 }

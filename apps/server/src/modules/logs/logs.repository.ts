@@ -1,5 +1,6 @@
 import type { LogEventType } from '@pivot/contracts';
 import { type SQL, type SQLWrapper, and, count, desc, eq, gt, inArray, lte, notExists, or, sql } from 'drizzle-orm';
+import { chunked } from '../../db/chunked';
 import type { Queryable } from '../../db/client';
 import { type LogEntryRow, logEntries, logEntryReads, logReads } from './logs.table';
 
@@ -16,21 +17,39 @@ export type NewLogEntry = {
 
 /** Returns the new entry's id. */
 export async function insertLogEntry(db: Queryable, entry: NewLogEntry): Promise<number> {
-  const [row] = await db
-    .insert(logEntries)
-    .values({
-      eventType: entry.eventType,
-      actorUserId: entry.actorUserId,
-      subjectUserId: entry.subjectUserId ?? null,
-      sprinklerId: entry.sprinkler?.id ?? null,
-      sprinklerName: entry.sprinkler?.name ?? null,
-      sprinklerInternalId: entry.sprinkler?.internalId ?? null,
-      event: entry.event,
-      details: entry.details ?? '',
-      ip: entry.ip,
-    })
-    .returning({ id: logEntries.id });
-  return row!.id;
+  const [id] = await insertLogEntries(db, [entry]);
+  return id!;
+}
+
+/** Rows a statement inserts: nine parameters a row. */
+const ENTRIES_PER_INSERT = 1_000;
+
+/**
+ * Inserts the entries in as few statements as the parameter limit allows; their ids, in the
+ * entries' order (a statement takes its ids from the sequence in the order of its rows).
+ */
+export async function insertLogEntries(db: Queryable, entries: NewLogEntry[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const chunk of chunked(entries, ENTRIES_PER_INSERT)) {
+    const rows = await db
+      .insert(logEntries)
+      .values(
+        chunk.map((entry) => ({
+          eventType: entry.eventType,
+          actorUserId: entry.actorUserId,
+          subjectUserId: entry.subjectUserId ?? null,
+          sprinklerId: entry.sprinkler?.id ?? null,
+          sprinklerName: entry.sprinkler?.name ?? null,
+          sprinklerInternalId: entry.sprinkler?.internalId ?? null,
+          event: entry.event,
+          details: entry.details ?? '',
+          ip: entry.ip,
+        })),
+      )
+      .returning({ id: logEntries.id });
+    ids.push(...rows.map((row) => row.id).sort((a, b) => a - b));
+  }
+  return ids;
 }
 
 /** What an ordinary user may read: the entries about themselves and about the machines granted to them. */

@@ -10,6 +10,7 @@ import {
   findLatestEntryId,
   findNewestEntryAfter,
   findReadAt,
+  insertLogEntries,
   insertLogEntry,
   listEntriesAfter,
   listLogEntries,
@@ -30,6 +31,11 @@ export class LogsService {
    */
   record(db: Queryable, entry: NewLogEntry): Promise<number> {
     return insertLogEntry(db, entry);
+  }
+
+  /** Records events in a few statements (record's, for many at once); their entries' ids, in order. */
+  recordAll(db: Queryable, entries: NewLogEntry[]): Promise<number[]> {
+    return insertLogEntries(db, entries);
   }
 
   async list(viewer: LogViewer, query: LogQuery): Promise<LogListResponse> {

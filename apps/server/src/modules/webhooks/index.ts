@@ -30,7 +30,7 @@ export const webhooksModule = fp(
       publicUrl: options.publicUrl,
     });
     const sender = new WebhookSender({ db, outbound: app.outbound, logs: app.logs, logger: app.log });
-    app.alerts.alsoDeliverThrough((tx, alert) => webhooks.queue(tx, alert));
+    app.alerts.alsoDeliverThrough((tx, alerts) => webhooks.queueAll(tx, alerts));
     app.decorate('webhooks', webhooks);
     app.decorate('webhookSender', sender);
     await app.register(webhooksRoutes, { prefix: '/api', webhooks });

@@ -1,5 +1,6 @@
 import type { WebhookScope } from '@pivot/contracts';
 import { and, asc, count, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { chunked } from '../../db/chunked';
 import type { Queryable } from '../../db/client';
 import { type WebhookDeliveryRow, type WebhookRow, webhookDeliveries, webhooks } from './webhooks.table';
 
@@ -92,7 +93,8 @@ export async function insertDeliveries(
   db: Queryable,
   rows: { webhookId: number; logEntryId: number; body: string }[],
 ): Promise<void> {
-  if (rows.length > 0) await db.insert(webhookDeliveries).values(rows).onConflictDoNothing();
+  // Three parameters a row: well below the statement's limit.
+  for (const chunk of chunked(rows, 5_000)) await db.insert(webhookDeliveries).values(chunk).onConflictDoNothing();
 }
 
 export type ClaimedDelivery = WebhookDeliveryRow & { url: string; secret: string };

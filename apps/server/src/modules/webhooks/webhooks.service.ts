@@ -47,7 +47,7 @@ export class WebhooksService {
     private readonly deps: {
       db: Database;
       outbound: OutboundGuard;
-      alerts: Pick<AlertsService, 'recipients'>;
+      alerts: Pick<AlertsService, 'recipientsOn'>;
       logs: Pick<LogsService, 'entriesByIds'>;
       users: Pick<UsersService, 'findMany' | 'activeAdminIds'>;
       publicUrl: string;
@@ -100,30 +100,44 @@ export class WebhooksService {
   }
 
   /**
-   * Queues an alert for every webhook that should hear of it, in the transaction that records
-   * the incident: the 'all' webhooks of active administrators, and the own webhooks of the users
-   * who receive this alert (their kinds and muted machines).
+   * Queues each alert for every webhook that should hear of it, in the transaction that records
+   * the incidents: the 'all' webhooks of active administrators, and the own webhooks of the users
+   * who receive the alert (their kinds and muted machines). A few statements however many alerts.
    */
-  async queue(tx: Queryable, alert: RaisedAlert): Promise<void> {
-    const receivers = await this.deps.alerts.recipients(tx, alert.sprinklerId, alert.kind, null);
-    const admins = new Set(await this.deps.users.activeAdminIds(tx));
-    const targets = (await findActiveWebhooks(tx, receivers)).filter(
-      (webhook) => webhook.scope === 'own' || admins.has(webhook.ownerUserId),
+  async queueAll(tx: Queryable, alerts: RaisedAlert[]): Promise<void> {
+    const recipients = await this.deps.alerts.recipientsOn(tx, [...new Set(alerts.map((alert) => alert.sprinklerId))]);
+    const receiversOf = new Map(
+      alerts.map((alert) => [alert, new Set(recipients(alert.sprinklerId, alert.kind, null))] as const),
     );
-    if (targets.length === 0) return;
-    const [entry] = await this.deps.logs.entriesByIds(tx, [alert.logEntryId]);
-    const recorded = entry && alertOfLogEntry(entry);
-    if (!entry || !recorded) return;
-    const owners = await this.deps.users.findMany(tx, [...new Set(targets.map((webhook) => webhook.ownerUserId))]);
+    const admins = new Set(await this.deps.users.activeAdminIds(tx));
+    const active = await findActiveWebhooks(tx, [...new Set([...receiversOf.values()].flatMap((users) => [...users]))]);
+    const targetsOf = (alert: RaisedAlert) =>
+      active.filter((webhook) =>
+        webhook.scope === 'own' ? receiversOf.get(alert)!.has(webhook.ownerUserId) : admins.has(webhook.ownerUserId),
+      );
+    const heard = alerts.filter((alert) => targetsOf(alert).length > 0);
+    if (heard.length === 0) return;
+    const entries = new Map(
+      (
+        await this.deps.logs.entriesByIds(
+          tx,
+          heard.map((alert) => alert.logEntryId),
+        )
+      ).map((entry) => [entry.id, entry]),
+    );
+    const owners = await this.deps.users.findMany(tx, [...new Set(active.map((webhook) => webhook.ownerUserId))]);
     const languageOf = new Map(owners.map((owner) => [owner.id, owner.language]));
-    const incident = { ...recorded, sprinklerInternalId: entry.sprinklerInternalId ?? '' };
-    await insertDeliveries(
-      tx,
-      targets.map((webhook) => ({
+    const deliveries = heard.flatMap((alert) => {
+      const entry = entries.get(alert.logEntryId);
+      const recorded = entry && alertOfLogEntry(entry);
+      if (!entry || !recorded) return [];
+      const incident = { ...recorded, sprinklerInternalId: entry.sprinklerInternalId ?? '' };
+      return targetsOf(alert).map((webhook) => ({
         webhookId: webhook.id,
         logEntryId: alert.logEntryId,
         body: JSON.stringify(alertPayload(incident, languageOf.get(webhook.ownerUserId) ?? 'pl', this.deps.publicUrl)),
-      })),
-    );
+      }));
+    });
+    await insertDeliveries(tx, deliveries);
   }
 }
