@@ -20,8 +20,11 @@ const DATES = Array.from({ length: DAYS }, (_, index) =>
   new Date(Date.parse(`${FIRST_DAY}T00:00:00Z`) + index * 86_400_000).toISOString().slice(0, 10),
 );
 const MACHINE_DAYS = MACHINES * DAYS;
-/** The packing's first run is 30 s after a start; a run of these machine-days takes a while on two busy cores. */
-const PACKED_WITHIN_MS = 150_000;
+/**
+ * The packing's first run is 30 s after a start; a run of these machine-days takes a while on two
+ * busy cores (more than 150 s once, beside the other suites at load 9).
+ */
+const PACKED_WITHIN_MS = 240_000;
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
@@ -161,7 +164,7 @@ it('k. the packing killed (kill -9) mid-way and started again: every report pack
     expect(new Set(midway.get(machineId)), machineId).toEqual(new Set(reports));
   }
   expect(after).toEqual(seeded);
-}, 400_000);
+}, 600_000);
 
 it('l. two instances packing at once: each machine-day packed once, every report once', async () => {
   const { url, seeded } = await seededDatabase();
@@ -196,4 +199,4 @@ it('l. two instances packing at once: each machine-day packed once, every report
   });
   expect(packedBy[0]! + packedBy[1]!).toBe(MACHINE_DAYS);
   expect(after).toEqual(seeded);
-}, 400_000);
+}, 600_000);

@@ -360,7 +360,9 @@ describe('a backup from an older version', () => {
       await rm(folder, { recursive: true, force: true });
       await rm(oldMigrations, { recursive: true, force: true });
     }
-  });
+    // Two databases migrated from scratch, one of them through every migration since: over half a
+    // minute on two cores shared with the other suites.
+  }, 120_000);
 });
 
 describe('scheduled backups', () => {

@@ -346,7 +346,9 @@ describe('npm run restore', () => {
     const target = await openDatabase({ databaseUrl: undefined, dataDir });
     await seed(target.db, TARGET_COUNTS.users, TARGET_COUNTS.machines, 'target');
     await target.close();
-  });
+    // Two databases made from scratch and two backups, one encrypted with scrypt: over a minute
+    // on two cores shared with the other suites.
+  }, 180_000);
   afterAll(() => rm(folder, { recursive: true, force: true }));
 
   const runCommand = (args: string[], passphrase: string, locale?: NodeJS.ProcessEnv) =>
