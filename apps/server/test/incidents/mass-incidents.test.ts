@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../src/db/client';
-import { IncidentWatch } from '../../src/modules/incidents/incident-watch';
 import { findOpenIncidents } from '../../src/modules/incidents/incidents.repository';
+import { anotherIncidentWatch } from '../support/incident-watch';
 import { type TestApp, createTestApp } from '../support/test-app';
 
 const FLEET = 300;
@@ -62,16 +62,7 @@ describe('a look that finds hundreds of incidents at once', () => {
 
   it('opens every one, logs it and queues its alerts, in the statements a single incident takes', async () => {
     const counted = countingStatements(t.database.db);
-    const watch = new IncidentWatch({
-      db: counted.db,
-      sprinklers: t.app.sprinklers,
-      telemetry: t.app.telemetry,
-      commands: t.app.commands,
-      logs: t.app.logs,
-      alerts: t.app.alerts,
-      listeningSince: () => t.app.gateway.listeningSince,
-      logger: t.app.log,
-    });
+    const watch = anotherIncidentWatch(t, counted.db);
     // A minute after the server began to listen: every machine has been silent long enough.
     await watch.lookOnce(t.app.gateway.listeningSince! + 60_000);
     const open = await findOpenIncidents(t.database.db);

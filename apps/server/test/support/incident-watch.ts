@@ -1,10 +1,14 @@
+import type { Database } from '../../src/db/client';
 import { IncidentWatch } from '../../src/modules/incidents/incident-watch';
 import type { TestApp } from './test-app';
 
-/** Another instance's incident watch on the test app's database, as a second server or this one restarted has. */
-export function anotherIncidentWatch(t: TestApp): IncidentWatch {
+/**
+ * Another instance's incident watch on the test app's database (or on `db`, the same database
+ * seen through a wrapper), as a second server or this one restarted has.
+ */
+export function anotherIncidentWatch(t: TestApp, db: Database = t.database.db): IncidentWatch {
   return new IncidentWatch({
-    db: t.database.db,
+    db,
     sprinklers: t.app.sprinklers,
     telemetry: t.app.telemetry,
     commands: t.app.commands,
