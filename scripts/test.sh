@@ -10,9 +10,11 @@ step() { printf '\n== %s (at %d s)\n' "$*" "$SECONDS"; }
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
-# side_by_side NAME COMMAND [NAME COMMAND]…: runs the commands at once; fails if any failed.
+# side_by_side NAME COMMAND [NAME COMMAND]…: runs the commands at once; fails if any failed. The
+# logs of those that passed are printed first, then the failed ones, each ending with what failed:
+# CI shows only the end of a long output, and that end must name the failure.
 side_by_side() {
-  local names=() pids=() failed=0
+  local names=() pids=() outcomes=() ended=() failed=0
   while [ $# -gt 0 ]; do
     names+=("$1")
     bash -c "$2" >"$logs/${#names[@]}.log" 2>&1 &
@@ -20,10 +22,24 @@ side_by_side() {
     shift 2
   done
   for index in "${!pids[@]}"; do
-    local outcome=passed
-    wait "${pids[$index]}" || { outcome=FAILED; failed=1; }
-    step "${names[$index]}: $outcome"
-    cat "$logs/$((index + 1)).log"
+    outcomes[index]=passed
+    wait "${pids[$index]}" || { outcomes[index]=FAILED; failed=1; }
+    ended[index]=$SECONDS
+  done
+  for wanted in passed FAILED; do
+    for index in "${!pids[@]}"; do
+      [ "${outcomes[$index]}" = "$wanted" ] || continue
+      printf '\n== %s: %s (ended by %d s)\n' "${names[$index]}" "${outcomes[$index]}" "${ended[$index]}"
+      cat "$logs/$((index + 1)).log"
+    done
+  done
+  for index in "${!pids[@]}"; do
+    [ "${outcomes[$index]}" = FAILED ] || continue
+    step "FAILED: ${names[$index]}; its failures"
+    # Vitest's failures (FAIL lines, the test's name and its first lines of error), else the log's end.
+    local failures
+    failures=$(sed 's/\x1b\[[0-9;]*m//g' "$logs/$((index + 1)).log" | grep -E -A12 '(FAIL|✗|×) ' || true)
+    if [ -n "$failures" ]; then printf '%s\n' "$failures" | head -150; else tail -60 "$logs/$((index + 1)).log"; fi
   done
   return "$failed"
 }
