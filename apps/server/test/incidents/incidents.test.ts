@@ -304,4 +304,31 @@ describe('incidents and their alerts', () => {
     }
     await roadside.endAsync();
   });
+
+  it('tells the app of an alarm as the look that raised it commits, not at the feed’s next look', async () => {
+    const machineId = `${MACHINE}-WAKE`;
+    const other = await addBareController(t.app, admin, machineId);
+    const online = { v: 1, online: true, ts: Date.now() };
+    await other.controller.publishAsync(topics.presence(machineId), JSON.stringify(online), { qos: 1, retain: true });
+    await grant(t, other.sprinklerId, people.farmer.id);
+    // The feed's look each second stops: only the news of the committed look can tell the app.
+    await t.app.alertFeed.stop();
+    const farmerStream = await alertStream(address, people.farmer.client);
+    const alarm = { status: 'alarm', alarm: 'pressure_loss', pressure: 0.1, flow: 0 };
+    const start = Date.now();
+    for (const [ts, values] of [
+      [start, {}],
+      [start + 1000, alarm],
+      [start + 2000, alarm],
+    ] as const) {
+      await report(ts, values, { machineId, from: other.controller, look: false });
+      await t.app.incidents.lookOnce(ts);
+    }
+
+    await expect
+      .poll(() => farmerStream.received)
+      .toEqual([expect.objectContaining({ kind: 'alarm', phase: 'began', sprinklerId: other.sprinklerId })]);
+    farmerStream.close();
+    await other.controller.endAsync();
+  });
 });

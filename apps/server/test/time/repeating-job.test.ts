@@ -78,4 +78,24 @@ describe('a repeating job', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(runs).toBe(1);
   });
+
+  it('lets the ticks that come while a long run goes on wait as one run, not one each', async () => {
+    let runs = 0;
+    let release: () => void = () => undefined;
+    const job = new RepeatingJob(
+      async () => {
+        runs += 1;
+        if (runs === 1) await new Promise<void>((resolve) => (release = resolve));
+      },
+      { everyMs: 10, onError: () => undefined },
+    );
+    job.start();
+    await expect.poll(() => runs).toBe(1);
+    // Twenty ticks' time while the first run holds.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await job.stop();
+    expect(runs).toBeLessThanOrEqual(3);
+  });
 });

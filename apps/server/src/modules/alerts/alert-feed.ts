@@ -49,6 +49,11 @@ export class AlertFeed {
     };
   }
 
+  /** Looks soon, not at its next second: new alerts are recorded. */
+  wake(): void {
+    this.job.soon();
+  }
+
   /** Reads the alerts recorded since the last look and tells the connected users they are for. */
   lookOnce(): Promise<void> {
     return this.job.runNow();

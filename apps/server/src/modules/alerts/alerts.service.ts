@@ -62,6 +62,7 @@ export function alertOfLogEntry(row: LogEntryRow): Alert | undefined {
  */
 export class AlertsService {
   private readonly otherChannels: ((tx: Queryable, alerts: RaisedAlert[]) => Promise<void>)[] = [];
+  private readonly senders: (() => void)[] = [];
 
   constructor(private readonly deps: { db: Database; access: AccessService; users: UsersService }) {}
 
@@ -118,6 +119,20 @@ export class AlertsService {
    */
   alsoDeliverThrough(channel: (tx: Queryable, alerts: RaisedAlert[]) => Promise<void>): void {
     this.otherChannels.push(channel);
+  }
+
+  /**
+   * `wake` is called once alerts raised by this instance are committed: what sends them looks
+   * at once, not at its next second's look (every instance still looks each second for the
+   * alerts that others raised).
+   */
+  wakeOnRaise(wake: () => void): void {
+    this.senders.push(wake);
+  }
+
+  /** Alerts were raised in a transaction that has now committed. */
+  raiseCommitted(): void {
+    for (const wake of this.senders) wake();
   }
 
   /**

@@ -57,6 +57,10 @@ export const alertsModule = fp(
       // Every connection to a push service is checked by the outbound rules (http/outbound.ts).
       agent: app.outbound.httpsAgent(),
     });
+    alerts.wakeOnRaise(() => {
+      feed.wake();
+      push.wake();
+    });
     app.decorate('alerts', alerts);
     app.decorate('alertFeed', feed);
     app.decorate('alertMailer', mailer);

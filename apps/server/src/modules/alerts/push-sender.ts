@@ -116,6 +116,11 @@ export class PushSender {
     return deleteSubscription(this.deps.db, user.id, endpoint);
   }
 
+  /** Sends the queued pushes soon, not at its next second: new ones are queued. */
+  wake(): void {
+    this.job.soon();
+  }
+
   /** Sends the queued pushes; resolves when they and every push still out are done. */
   async sendDue(): Promise<void> {
     await this.job.runNow();

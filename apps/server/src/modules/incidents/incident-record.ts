@@ -3,7 +3,10 @@ import type { Queryable } from '../../db/client';
 import type { AlertsService } from '../alerts';
 import type { LogsService } from '../logs';
 
-export type IncidentRecorders = { logs: Pick<LogsService, 'recordAll'>; alerts: Pick<AlertsService, 'raiseAll'> };
+export type IncidentRecorders = {
+  logs: Pick<LogsService, 'recordAll'>;
+  alerts: Pick<AlertsService, 'raiseAll' | 'raiseCommitted'>;
+};
 
 /** An incident's phase on a machine, as the log and the alerts tell it. */
 export type IncidentPhaseRecord = {
@@ -15,14 +18,15 @@ export type IncidentPhaseRecord = {
 
 /**
  * Incidents' phases in the activity log and, in the same transaction, their alerts, in a few
- * statements however many: the log's entries in their order, then every alert they raise.
+ * statements however many: the log's entries in their order, then every alert they raise. How
+ * many were recorded.
  */
 export async function recordIncidents(
   { logs, alerts }: IncidentRecorders,
   tx: Queryable,
   records: IncidentPhaseRecord[],
-): Promise<void> {
-  if (records.length === 0) return;
+): Promise<number> {
+  if (records.length === 0) return 0;
   const logEntryIds = await logs.recordAll(
     tx,
     records.map(({ machine, kind, phase, detail }) => ({
@@ -44,4 +48,5 @@ export async function recordIncidents(
       detail,
     })),
   );
+  return records.length;
 }

@@ -130,7 +130,7 @@ export class IncidentWatch {
       telemetry: Pick<TelemetryService, 'liveStatesOf' | 'runningProgramsOf'>;
       commands: Pick<MachineCommands, 'lastMotionAt'>;
       logs: Pick<LogsService, 'recordAll'>;
-      alerts: Pick<AlertsService, 'raiseAll'>;
+      alerts: Pick<AlertsService, 'raiseAll' | 'raiseCommitted'>;
       /** Since when this instance has heard the broker without a break; null while it does not. */
       listeningSince: () => number | null;
       logger: FastifyBaseLogger;
@@ -195,9 +195,9 @@ export class IncidentWatch {
     const started = performance.now();
     const previous = this.previous;
     let looked: IncidentWatch['previous'] = null;
-    await db.transaction(async (tx) => {
+    const raised = await db.transaction(async (tx) => {
       // Another instance looks now when the lock is taken.
-      if (!(await tryLockWatch(tx))) return;
+      if (!(await tryLockWatch(tx))) return 0;
       // Taken before the states are read: a row this look does not see was written after
       // `unseenFrom`, by a transaction that had not committed yet or that began later.
       const { now: at, unseenFrom } = await writesUnseenFrom(tx);
@@ -260,9 +260,11 @@ export class IncidentWatch {
           verdict: judge(look, watch, open.get(machine.internalId) ?? NONE_OPEN, now, listeningSince),
         };
       });
-      await this.apply(tx, verdicts, now);
+      const recorded = await this.apply(tx, verdicts, now);
       looked = { unseenFrom, now, judgedBy };
+      return recorded;
     });
+    if (raised > 0) this.deps.alerts.raiseCommitted();
     // Only once the look committed: should it fail, the next reads on from where this one began.
     if (!looked) return;
     this.previous = looked;
@@ -328,7 +330,7 @@ export class IncidentWatch {
     tx: Queryable,
     verdicts: { machine: WatchedMachine; watch: Watch; verdict: ReturnType<typeof judge> }[],
     now: number,
-  ): Promise<void> {
+  ): Promise<number> {
     await saveWatches(
       tx,
       verdicts
@@ -357,7 +359,7 @@ export class IncidentWatch {
       at,
     );
     // In the log as the verdicts came, a machine's beginnings before its ends.
-    await recordIncidents(
+    return recordIncidents(
       this.deps,
       tx,
       verdicts.flatMap(({ machine, verdict }) => [

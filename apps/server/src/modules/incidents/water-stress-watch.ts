@@ -79,7 +79,7 @@ export class WaterStressWatch {
   private async look(now: number): Promise<void> {
     const { db, sprinklers, stress } = this.deps;
     const stressed = await stress.stressedZones();
-    await db.transaction(async (tx) => {
+    const raised = await db.transaction(async (tx) => {
       await lockWatch(tx);
       const open = await findOpenIncidents(tx);
       const machines = await sprinklers.watched(tx);
@@ -106,7 +106,7 @@ export class WaterStressWatch {
         ending.map(({ incident }) => incident.id),
         at,
       );
-      await recordIncidents(this.deps, tx, [
+      return recordIncidents(this.deps, tx, [
         ...beginning
           .filter((machine) => opened.has(incidentKey(machine.internalId, 'water_stress')))
           .map((machine) => ({
@@ -120,5 +120,6 @@ export class WaterStressWatch {
           .map(({ machine }) => ({ machine, kind: 'water_stress' as const, phase: 'ended' as const, detail: '' })),
       ]);
     });
+    if (raised > 0) this.deps.alerts.raiseCommitted();
   }
 }

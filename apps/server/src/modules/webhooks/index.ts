@@ -31,6 +31,7 @@ export const webhooksModule = fp(
     });
     const sender = new WebhookSender({ db, outbound: app.outbound, logs: app.logs, logger: app.log });
     app.alerts.alsoDeliverThrough((tx, alerts) => webhooks.queueAll(tx, alerts));
+    app.alerts.wakeOnRaise(() => sender.wake());
     app.decorate('webhooks', webhooks);
     app.decorate('webhookSender', sender);
     await app.register(webhooksRoutes, { prefix: '/api', webhooks });

@@ -62,6 +62,11 @@ export class WebhookSender {
     await Promise.allSettled(this.inFlight);
   }
 
+  /** Sends what is due soon, not at its next second: new deliveries are queued. */
+  wake(): void {
+    this.job.soon();
+  }
+
   /** Sends what is due at `now` and waits for every request under way (tests move `now` on). */
   async sendDue(now = Date.now()): Promise<void> {
     await this.job.runNow(now);
