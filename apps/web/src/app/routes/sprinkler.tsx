@@ -49,20 +49,20 @@ const loadCards = () =>
       throw error;
     }));
 const ProgramsPanel = laterPart(async () => (await loadCards()).ProgramsPanel);
-/** The advice, the season chart, the crop seasons and the farm's records, one place below the map. */
+/** The advice, the crop seasons and the farm's records, in the column beside the programs. */
 const AdviceCards = laterPart(async () => {
-  const { AdviceCard, SeasonChartCard, CropSeasonsCard, FarmRecordsCard } = await loadCards();
+  const { AdviceCard, CropSeasonsCard, FarmRecordsCard } = await loadCards();
   return function AdviceCards(props: ComponentProps<typeof AdviceCard>) {
     return (
       <>
         <AdviceCard {...props} />
-        <SeasonChartCard sprinklerId={props.sprinkler.id} />
         <CropSeasonsCard sprinkler={props.sprinkler} />
         <FarmRecordsCard sprinkler={props.sprinkler} />
       </>
     );
   };
 });
+const SeasonChartCard = laterPart(async () => (await loadCards()).SeasonChartCard);
 const ReportsDownloadCard = laterPart(async () => (await loadCards()).ReportsDownloadCard);
 
 /**
@@ -137,16 +137,26 @@ export function SprinklerRoute() {
           {controls && <MotionControls sprinklerId={sprinkler.id} name={sprinkler.name} machine={sprinkler} />}
         </div>
       </div>
-      <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-4 lg:grid-cols-[minmax(0,1fr)_340px]">
+      {/*
+        The programs, the season chart and the weather take the wide column, where a season's days
+        and the weather table have room; the advice and the farm's records the narrow one beside
+        them. On a phone, one column: the programs, what the advice says, then the chart.
+      */}
+      <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-4 lg:grid-cols-[minmax(0,1fr)_340px] lg:grid-rows-[auto_auto_1fr]">
         <ProgramsPanel
           sprinkler={sprinkler}
           selectedProgramId={selectedProgramId}
           onSelectProgram={setSelectedProgramId}
         />
-        <div className="flex flex-col gap-4">
+        <div className="flex flex-col gap-4 lg:col-start-2 lg:row-span-3 lg:row-start-1">
           <AdviceCards sprinkler={sprinkler} onCreateProgram={createProgramFromAdvice} />
-          <WeatherStationsCard stations={sprinkler.weather_stations} />
           <ReportsDownloadCard sprinklerId={sprinkler.id} />
+        </div>
+        <div className="lg:col-start-1">
+          <SeasonChartCard sprinklerId={sprinkler.id} />
+        </div>
+        <div className="lg:col-start-1">
+          <WeatherStationsCard stations={sprinkler.weather_stations} />
         </div>
       </div>
     </Page>
