@@ -289,7 +289,7 @@ test('the program from the advice waters the sector due when the arm gets there,
   const due = preview.getByRole('listitem', { name: 'Wschód' });
   const notDue = preview.getByRole('listitem', { name: 'Zachód' });
   await expect(due).toContainText('Z porady: uzupełnia niedobór spodziewany, gdy dojdzie ramię');
-  await expect(due).toContainText(/Termin \d{2}\.\d{2}\.\d{4} · ramię dojdzie za 0 h/);
+  await expect(due).toContainText(/Termin \d{2}\.\d{2}\.\d{4} · ramię jest nad nim teraz/);
   await expect(notDue).toContainText('Jeszcze niepotrzebne: przejazd na sucho z pełną prędkością');
   await expect(notDue).toContainText('0 mm');
   await expectAccessible(page, 'program from the advice');

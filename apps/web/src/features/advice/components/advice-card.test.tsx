@@ -201,7 +201,7 @@ describe('the program from the advice, before it is stored', () => {
     expect(screen.getByText(/a revolution at these rates takes 30.5 h/)).toBeVisible();
     const maize = screen.getByRole('listitem', { name: 'Kukurydza' });
     expect(maize).toHaveTextContent('29.4 mm');
-    expect(maize).toHaveTextContent('Due 08/06/2026 · the arm there in 0 h');
+    expect(maize).toHaveTextContent('Due 08/06/2026 · the arm is over it now');
     expect(maize).toHaveTextContent('Advised: refills the depletion expected when the arm gets there');
     expect(maize).toHaveTextContent(
       'The remaining depletion (6.2 mm net) on the next pass: one pass gives at most 25 mm net',

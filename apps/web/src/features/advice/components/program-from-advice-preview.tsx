@@ -59,7 +59,8 @@ function SectorLine({ sector, format }: { sector: ProgramFromAdviceSector; forma
         </span>
       </div>
       <span className="text-ink-muted">
-        {t('advice.program.due', {
+        {/* Under a tenth of an hour away reads "in 0 h": the arm is over the sector. */}
+        {t(sector.arrivalHours < 0.05 ? 'advice.program.dueArmThere' : 'advice.program.due', {
           date: sector.nextIrrigation === null ? t('advice.balance.none') : dottedDay(sector.nextIrrigation),
           hours: format(sector.arrivalHours),
         })}
