@@ -39,19 +39,16 @@ describe('the probes beside the model', () => {
     expect(screen.getByRole('table', { name: 'Soil probes' })).toBeVisible();
     expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
       'Probe',
-      'Zone',
       'Model, mm',
       'Probe, mm',
       'Difference, mm',
-      'Moisture',
-      'Read',
     ]);
     const used = screen.getByRole('row', { name: /SOIL-1/ });
-    expect(used).toHaveTextContent('Kukurydza 2026');
+    expect(used).toHaveTextContent('Zone: Kukurydza 2026');
     expect(used).toHaveTextContent('14');
     expect(used).toHaveTextContent('28.3');
     expect(used).toHaveTextContent('+14.2');
-    expect(used).toHaveTextContent('15.5 %');
+    expect(used).toHaveTextContent(`Moisture 15.5 %, read ${dateTimeFormat('en').dateTime(READ_AT)}`);
     expect(used).toHaveTextContent('corrects the zone');
     expect(used).toHaveTextContent(dateTimeFormat('en').dateTime(READ_AT));
     const stale = screen.getByRole('row', { name: /SOIL-2/ });

@@ -3,15 +3,16 @@ import { useTranslation } from 'react-i18next';
 import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { numberFormat } from '@/i18n/number-format';
 
-/** The table's columns, in order: each header's text key and whether it holds numbers (set right). */
+/**
+ * The table's columns, in order: each header's text key and whether it holds numbers (set right).
+ * The depletions side by side; the probe's zone, moisture and reading time under its name, so
+ * that the table fits the advice's narrow column without scrolling sideways.
+ */
 const COLUMNS = [
   { key: 'probe', numeric: false },
-  { key: 'zone', numeric: false },
   { key: 'model', numeric: true },
   { key: 'measured', numeric: true },
   { key: 'offset', numeric: true },
-  { key: 'moisture', numeric: true },
-  { key: 'readAt', numeric: false },
 ] as const;
 
 /**
@@ -88,15 +89,19 @@ export function ProbesTable({
                   {probe.recorded && (
                     <span className="block text-xs font-normal text-ink-muted">{t('advice.probes.recorded')}</span>
                   )}
+                  <span className="block text-xs font-normal text-ink-muted">
+                    {t('advice.probes.zoneLine', { zone: probe.zone ?? t('advice.balance.none') })}
+                  </span>
+                  <span className="block text-xs font-normal text-ink-muted tabular-nums">
+                    {t('advice.probes.readingLine', {
+                      moisture: format(probe.moisture),
+                      at: dates.dateTime(probe.readAt),
+                    })}
+                  </span>
                 </th>
-                <td className="py-1 pr-3">{probe.zone ?? t('advice.balance.none')}</td>
                 <td className="py-1 pr-3 text-right tabular-nums">{format(probe.modelDepletion)}</td>
                 <td className="py-1 pr-3 text-right tabular-nums">{format(probe.probeDepletion)}</td>
-                <td className="py-1 pr-3 text-right tabular-nums">{format(probe.offset, true)}</td>
-                <td className="py-1 pr-3 text-right tabular-nums">
-                  {t('advice.probes.moistureValue', { value: format(probe.moisture) })}
-                </td>
-                <td className="py-1 tabular-nums">{dates.dateTime(probe.readAt)}</td>
+                <td className="py-1 text-right tabular-nums">{format(probe.offset, true)}</td>
               </tr>
             ))}
           </tbody>
