@@ -36,9 +36,9 @@ side_by_side() {
   for index in "${!pids[@]}"; do
     [ "${outcomes[$index]}" = FAILED ] || continue
     step "FAILED: ${names[$index]}; its failures"
-    # Vitest's failures (FAIL lines, the test's name and its first lines of error), else the log's end.
+    # Vitest's and Playwright's failures (their FAIL, ✘ or × lines and the first lines of the error), else the log's end.
     local failures
-    failures=$(sed 's/\x1b\[[0-9;]*m//g' "$logs/$((index + 1)).log" | grep -E -A12 '(FAIL|✗|×) ' || true)
+    failures=$(sed 's/\x1b\[[0-9;]*m//g' "$logs/$((index + 1)).log" | grep -E -A12 '(FAIL|✗|✘|×) ' || true)
     if [ -n "$failures" ]; then printf '%s\n' "$failures" | head -150; else tail -60 "$logs/$((index + 1)).log"; fi
   done
   return "$failed"

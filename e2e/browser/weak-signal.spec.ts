@@ -113,11 +113,11 @@ test("a machine page's later parts whose code had not come when the connection w
   holding = false;
   await Promise.all(held.map((route) => route.abort('internetdisconnected')));
 
-  // Each part says, in its place, why it is not there: the programs panel, the advice with the
-  // crop seasons, the reports' download, and the header's menus (an icon, with the text for
-  // screen readers and as its tooltip).
+  // Each part says, in its place, why it is not there: the programs panel, the season chart, the
+  // advice with the crop seasons, the reports' download, and the header's menus (an icon, with
+  // the text for screen readers and as its tooltip).
   const notes = page.getByTestId('later-part-not-loaded');
-  await expect(notes).toHaveCount(4);
+  await expect(notes).toHaveCount(5);
   const note = 'Jeszcze niewczytane: brak połączenia. Wczyta się, gdy połączenie wróci.';
   for (const one of await notes.all()) await expect(one).toHaveText(note);
   await expect(page.getByRole('banner').getByTestId('later-part-not-loaded')).toHaveAttribute('title', note);
