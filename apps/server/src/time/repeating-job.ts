@@ -12,6 +12,7 @@ export class RepeatingJob<Arg = undefined> {
   private running: Promise<unknown> = Promise.resolve();
   /** Whether a tick's run (or one asked for `soon`) waits for the one under way. */
   private soonWaiting = false;
+  private stopped = false;
 
   constructor(
     private readonly job: (arg?: Arg) => Promise<void>,
@@ -24,13 +25,16 @@ export class RepeatingJob<Arg = undefined> {
    * process alive for it.
    */
   start({ firstAfterMs }: { firstAfterMs?: number } = {}): void {
+    this.stopped = false;
     this.timer = setInterval(() => this.soon(), this.options.everyMs).unref();
     if (firstAfterMs !== undefined) {
       this.firstRun = setTimeout(() => this.soon(), firstAfterMs).unref();
     }
   }
 
+  /** Stops its ticks and what asks for a run `soon`, and waits for the run under way. */
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     clearTimeout(this.firstRun);
     await this.running;
@@ -43,10 +47,11 @@ export class RepeatingJob<Arg = undefined> {
 
   /**
    * Runs it once after the run under way, as a tick does: asked for again (by a tick or by this)
-   * before that run starts, it is still one run. For news that something is due, whoever it is from.
+   * before that run starts, it is still one run. For news that something is due, whoever it is from;
+   * a stopped job does not hear it.
    */
   soon(): void {
-    if (this.soonWaiting) return;
+    if (this.stopped || this.soonWaiting) return;
     this.soonWaiting = true;
     // Its failure is reported by onError; nobody waits for it.
     this.after(() => {

@@ -311,8 +311,10 @@ describe('incidents and their alerts', () => {
     const online = { v: 1, online: true, ts: Date.now() };
     await other.controller.publishAsync(topics.presence(machineId), JSON.stringify(online), { qos: 1, retain: true });
     await grant(t, other.sprinklerId, people.farmer.id);
-    // The feed's look each second stops: only the news of the committed look can tell the app.
+    // The feed's look each second stops, and a stopped feed hears no news: this one hears it by name,
+    // so only the news of the committed look can tell the app.
     await t.app.alertFeed.stop();
+    t.app.alerts.wakeOnRaise(() => void t.app.alertFeed.lookOnce());
     const farmerStream = await alertStream(address, people.farmer.client);
     const alarm = { status: 'alarm', alarm: 'pressure_loss', pressure: 0.1, flow: 0 };
     const start = Date.now();

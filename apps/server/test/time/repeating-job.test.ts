@@ -79,6 +79,25 @@ describe('a repeating job', () => {
     expect(runs).toBe(1);
   });
 
+  it('hears no news once stopped: stopped means no more runs but those asked for by name', async () => {
+    let runs = 0;
+    const job = new RepeatingJob(
+      async () => {
+        runs += 1;
+      },
+      { everyMs: 60_000, onError: () => undefined },
+    );
+    job.start();
+    job.soon();
+    await expect.poll(() => runs).toBe(1);
+    await job.stop();
+    job.soon();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(runs).toBe(1);
+    await job.runNow();
+    expect(runs).toBe(2);
+  });
+
   it('lets the ticks that come while a long run goes on wait as one run, not one each', async () => {
     let runs = 0;
     let release: () => void = () => undefined;
