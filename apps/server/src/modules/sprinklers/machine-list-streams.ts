@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import type { MachineEvent } from '../../gateway/mqtt-gateway';
 import type { SignedInUser } from '../../http/request-context';
+import { type EventFrame, eventFrame } from '../../http/event-stream';
 import { RepeatingJob } from '../../time/repeating-job';
 import type { AccessService } from '../access';
 import type { TelemetryService } from '../telemetry';
@@ -17,13 +18,13 @@ import { type ListedSprinkler, listListedSprinklers, machinesDigest } from './sp
 export const MACHINES_RECHECK_MS = 5000;
 
 /**
- * Writes one event of the list stream, its data as JSON (serialised once for every stream it goes
- * to), and the name of the state it carries: a client behind gets only the latest of each (one
- * machine's telemetry, presence, program; the list changed).
+ * Writes one event of the list stream, framed once for every stream it goes to, and the name of
+ * the state it carries: a client behind gets only the latest of each (one machine's telemetry,
+ * presence, program; the list changed).
  */
-export type SendListEvent = (type: MachineListEvent['type'], json: string, latest: string) => void;
+export type SendListEvent = (frame: EventFrame, latest: string) => void;
 
-const MACHINES_CHANGED = JSON.stringify({ type: 'machines' } satisfies MachineListEvent);
+const MACHINES_CHANGED = eventFrame('machines', JSON.stringify({ type: 'machines' } satisfies MachineListEvent));
 
 type Follower = {
   user: SignedInUser;
@@ -113,9 +114,9 @@ export class MachineListStreams {
     if (!audience) return;
     const { sprinkler, followers } = audience;
     const live: MachineListEvent = { ...presentLiveEvent(sprinkler, event), sprinklerId: sprinkler.id };
-    const json = JSON.stringify(live);
+    const frame = eventFrame(live.type, JSON.stringify(live));
     const latest = `${live.type} ${sprinkler.id}`;
-    for (const follower of followers) follower.send(live.type, json, latest);
+    for (const follower of followers) follower.send(frame, latest);
   }
 
   private gatherAudiences(): void {
@@ -156,8 +157,7 @@ export class MachineListStreams {
       const listed = listedText(visible);
       follower.machines = new Map(visible.map((row) => [row.internalId, row]));
       // The browser reads the list as the stream opens: only later changes are news.
-      if (follower.listed !== null && listed !== follower.listed)
-        follower.send('machines', MACHINES_CHANGED, 'machines');
+      if (follower.listed !== null && listed !== follower.listed) follower.send(MACHINES_CHANGED, 'machines');
       follower.listed = listed;
     }
     this.gatherAudiences();
