@@ -7,9 +7,10 @@
  * Pure computation, no server or database: the figure is the calculation's own cost.
  */
 import { performance } from 'node:perf_hooks';
-import { nextIrrigationOfCells, outlookFromCurves } from '@pivot/server/src/modules/advice/irrigation-advice';
-import { SOIL_TEXTURES } from '@pivot/server/src/modules/advice/soil-table';
-import { runCells, seasonCurves, tableSeasonCrop } from '@pivot/server/src/modules/advice/water-balance';
+import { nextIrrigationOfCells, outlookFromCurves } from '@pivot/server/src/modules/water-balance/irrigation-advice';
+import { SOIL_TEXTURES } from '@pivot/server/src/modules/crop-seasons/soil-table';
+import { tableSeasonCrop } from '@pivot/server/src/modules/crop-seasons/season-crop';
+import { runCells, seasonCurves } from '@pivot/server/src/modules/water-balance/water-balance';
 import { readOptions } from './support/cli';
 import { seededRandom } from './support/random';
 import { formatNumber, printFigure, printTargeted, printTitle } from './support/report';

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { CustomCrop } from '@pivot/contracts';
 import type { Database } from '@pivot/server/src/db/client';
 import { grantAccess } from '@pivot/server/src/modules/access/access.repository';
-import { insertCropSeasons } from '@pivot/server/src/modules/advice/crop-seasons.repository';
+import { insertCropSeasons } from '@pivot/server/src/modules/crop-seasons/crop-seasons.repository';
 import { insertSprinkler } from '@pivot/server/src/modules/sprinklers/sprinklers.repository';
 import { soilReadings, weatherReadings } from '@pivot/server/src/modules/weather/weather.table';
 import { startBenchServer } from './support/bench-server';

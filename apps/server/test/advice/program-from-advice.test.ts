@@ -6,7 +6,7 @@ import {
   positionAt,
 } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
-import { expectedDepletions } from '../../src/modules/advice/irrigation-advice';
+import { expectedDepletions } from '../../src/modules/water-balance/irrigation-advice';
 import { type SafeProgramInput, safeProgramFromAdvice } from '../../src/modules/advice/program-from-advice';
 
 const centre = { lat: 52.3, lng: 17.2 };

@@ -5,14 +5,12 @@ import {
   dottedOfIsoDate,
   isoOfDottedDate,
 } from '@pivot/contracts';
-import { and, count, eq, gte, lte, max, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { SignedInUser } from '../../http/request-context';
 import { addDays, localDate, startOfLocalDay } from '../../time/local-day';
 import type { AccessService } from '../access';
-import { areaMapDigests } from '../sprinklers';
-import { cropSeasons } from './crop-seasons.table';
-import { refuseDayAfterToday } from './water-balance.days';
+import { seasonedMachines } from '../crop-seasons';
+import { refuseDayAfterToday } from '../water-balance';
 
 export type NextIrrigationServiceDeps = {
   db: Database;
@@ -108,19 +106,7 @@ export class NextIrrigationService {
     const { db, access, timeZone } = this.deps;
     const now = this.deps.clock?.() ?? Date.now();
     const date = asked ?? localDate(timeZone, startOfLocalDay(timeZone, new Date(now)).getTime() - 1);
-    const candidates = await db
-      .select({
-        sprinklerId: cropSeasons.sprinklerId,
-        seasons: count(),
-        changed: max(cropSeasons.updatedAt),
-        // The map's crop areas decide the zones' cells: a redrawn map is a changed balance.
-        areaMap: areaMapDigests.areaMapDigest,
-      })
-      .from(cropSeasons)
-      .innerJoin(areaMapDigests, eq(areaMapDigests.id, cropSeasons.sprinklerId))
-      .where(and(lte(cropSeasons.emergence, date), gte(cropSeasons.emergence, addDays(date, -LONGEST_SEASON_DAYS))))
-      .groupBy(cropSeasons.sprinklerId, areaMapDigests.areaMapDigest)
-      .orderBy(sql`1`);
+    const candidates = await seasonedMachines(db, addDays(date, -LONGEST_SEASON_DAYS), date);
     const granted = actor.admin ? null : new Set((await access.machinesOfUsers(db, [actor.id])).get(actor.id) ?? []);
     const readings = new Map<number, NonNullable<Reading>>();
     for (const candidate of candidates) {

@@ -2,10 +2,9 @@ import type { ProgramFromAdvice } from '@pivot/contracts';
 import type { SignedInUser } from '../../http/request-context';
 import { startOfLocalDay } from '../../time/local-day';
 import type { SprinklersService } from '../sprinklers';
-import { hoursPerCircleFromFlow } from './application-depth';
-import type { ApplicationDepthService } from './application-depth.service';
+import { type ApplicationDepthService, hoursPerCircleFromFlow } from '../application-depth';
+import type { WaterBalanceService } from '../water-balance';
 import { safeProgramFromAdvice } from './program-from-advice';
-import type { WaterBalanceService } from './water-balance.service';
 
 export type ProgramFromAdviceServiceDeps = {
   sprinklers: Pick<SprinklersService, 'accessible' | 'detail'>;

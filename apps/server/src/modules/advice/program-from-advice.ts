@@ -13,7 +13,7 @@ import {
   isForbiddenZone,
   sectorUnderArm,
 } from '@pivot/contracts';
-import { irrigationDoses } from './irrigation-advice';
+import { irrigationDoses } from '../water-balance';
 
 /** The arm's walk is timed in steps of this many degrees: a few minutes of a revolution each. */
 const WALK_STEP_DEGREES = 0.5;

@@ -14,7 +14,7 @@ declare module 'fastify' {
  * Incidents: the server watches every added machine for an alarm, a stop nobody commanded,
  * silence or a lost connection, and low pressure while it moves (docs/alerts.md), records each
  * as it begins and ends in the activity log, and hands it to the alerts; once an hour, a crop
- * zone drier than its RAW (water_stress, from the advice module's balances).
+ * zone drier than its RAW (water_stress, from the water balances the advice module reads).
  */
 export const incidentsModule = fp(
   async (app: FastifyInstance) => {

@@ -4,8 +4,9 @@ import {
   applyCellRecords,
   recordsOfZone,
   replaceZoneRain,
-} from '../../src/modules/advice/farm-records';
-import { customSeasonCrop, runCells, seasonCurves } from '../../src/modules/advice/water-balance';
+} from '../../src/modules/water-balance/farm-records';
+import { customSeasonCrop } from '../../src/modules/crop-seasons/season-crop';
+import { runCells, seasonCurves } from '../../src/modules/water-balance/water-balance';
 
 // A custom crop held still so every figure is by hand: Kc 0.5 all season, roots 0.5 m, p 0.5, on a
 // soil of θFC 0.30 and θWP 0.10: TAW = 1000 × 0.2 × 0.5 = 100 mm, RAW 50 mm. ET0 4 mm a day, so

@@ -1,22 +1,13 @@
-import {
-  type CropChoice,
-  type ForecastFallback,
-  type GeoJson,
-  type ProgramData,
-  type SoilChoice,
-  isForbiddenZone,
-} from '@pivot/contracts';
+import { type ForecastFallback, type GeoJson, type ProgramData, isForbiddenZone } from '@pivot/contracts';
 import type { Database } from '../../db/client';
 import { addDays, localMidnight } from '../../time/local-day';
 import type { SprinklerRow } from '../sprinklers';
 import { WATER_GRID_STEP_M, cellCentre } from '../watermap';
 import type { StationDay, WeatherService } from '../weather';
-import type { ApplicationDepthService } from './application-depth.service';
-import { seasonLength } from './crop-coefficient';
-import type { CropSeasonRow } from './crop-seasons.table';
+import type { ApplicationDepthService } from '../application-depth';
+import type { CropSeasonRow } from '../crop-seasons';
+import { type FarmRecordRow, farmRecordsOfDays } from '../farm-records';
 import { type BalanceRecord, type ZoneRecords, recordsOfZone } from './farm-records';
-import { farmRecordsOfDays } from './farm-records.repository';
-import type { FarmRecordRow } from './farm-records.table';
 import type { ForecastClient, ForecastDay } from './forecast';
 import {
   PROBE_LOOKBACK_MS,
@@ -25,8 +16,6 @@ import {
   SEASON_START_WINDOW_MS,
   readingsInCells,
 } from './probes';
-import { SOIL_TEXTURES, type SoilWater } from './soil-table';
-import { type SeasonCrop, customSeasonCrop, tableSeasonCrop } from './water-balance';
 import type { MachineCovers, WaterBalanceCovers } from './water-balance.covers';
 import { dayNumber, isoOfDayNumber } from './water-balance.days';
 import { activeProgramOf } from '../telemetry';
@@ -79,29 +68,6 @@ export type BalanceInputs = {
   /** The farm's rain-gauge and other-water records from `firstDay` through the day asked for. */
   records: BalanceRecord[];
 };
-
-export function seasonCrop(crop: CropChoice, depletionFraction: number | null): SeasonCrop {
-  if (typeof crop === 'string') return tableSeasonCrop(crop, depletionFraction ?? undefined);
-  const [initial, midSeason, end] = crop.kc;
-  const [initialDays, development, midSeasonDays, lateSeason] = crop.stages;
-  return customSeasonCrop({
-    kc: { initial, midSeason, end },
-    stages: { initial: initialDays, development, midSeason: midSeasonDays, lateSeason },
-    rootDepth: { min: crop.rootDepth[0], max: crop.rootDepth[1] },
-    depletionFraction: depletionFraction ?? crop.p,
-  });
-}
-
-export function soilWater(soil: SoilChoice): SoilWater {
-  return typeof soil === 'string' ? SOIL_TEXTURES[soil] : soil;
-}
-
-/** Whether a season runs on a day: from its emergence through its last day (Table 11's stages). */
-export function runsOn(season: CropSeasonRow, day: number): boolean {
-  const first = dayNumber(season.emergence);
-  const stages = seasonCrop(season.crop, season.depletionFraction).parameters.stages;
-  return first <= day && day < first + seasonLength(stages);
-}
 
 /**
  * The station's days from the earliest emergence through `date`, the active program, the depth

@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, lte, max, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
+import { areaMapDigests } from '../sprinklers';
 import { type CropSeasonRow, type NewCropSeasonRow, cropSeasons } from './crop-seasons.table';
 
 export type CropSeasonValues = Omit<NewCropSeasonRow, 'id' | 'sprinklerId' | 'createdAt' | 'updatedAt'>;
@@ -50,4 +51,25 @@ export async function insertCropSeasons(
 ): Promise<void> {
   if (seasons.length === 0) return;
   await db.insert(cropSeasons).values(seasons.map((season) => ({ ...season, sprinklerId })));
+}
+
+/**
+ * Each machine with seasons emerged from `from` through `through` (ISO dates): how many, when
+ * they last changed, and its area map's digest, whose crop areas decide the zones' cells; by
+ * machine id. What the machines table's next irrigation keeps its answers by.
+ */
+export async function seasonedMachines(db: Queryable, from: string, through: string) {
+  return db
+    .select({
+      sprinklerId: cropSeasons.sprinklerId,
+      seasons: count(),
+      changed: max(cropSeasons.updatedAt),
+      // The map's crop areas decide the zones' cells: a redrawn map is a changed balance.
+      areaMap: areaMapDigests.areaMapDigest,
+    })
+    .from(cropSeasons)
+    .innerJoin(areaMapDigests, eq(areaMapDigests.id, cropSeasons.sprinklerId))
+    .where(and(lte(cropSeasons.emergence, through), gte(cropSeasons.emergence, from)))
+    .groupBy(cropSeasons.sprinklerId, areaMapDigests.areaMapDigest)
+    .orderBy(sql`1`);
 }

@@ -7,8 +7,8 @@ import {
   correctByProbes,
   readingsInCells,
   seasonStartDepletion,
-} from '../../src/modules/advice/probes';
-import { depletionFromWaterContent } from '../../src/modules/advice/root-zone';
+} from '../../src/modules/water-balance/probes';
+import { depletionFromWaterContent } from '../../src/modules/crop-seasons/root-zone';
 
 const CENTRE = { lat: 52, lng: 17 };
 const STEP = 10;

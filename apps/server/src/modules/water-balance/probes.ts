@@ -3,8 +3,7 @@
  * gives its cell's depletion by Eq. 87; the zone's cells move by the offset from the model's.
  */
 import { METRES_PER_DEGREE, type ProbeDisagreement, type WaterBalanceProbe } from '@pivot/contracts';
-import { depletionFromWaterContent } from './root-zone';
-import type { SoilWater } from './soil-table';
+import { type SoilWater, depletionFromWaterContent } from '../crop-seasons';
 
 /** A reading older than this before the end of the day asked for is listed, not used. */
 export const PROBE_MAX_AGE_MS = 24 * 60 * 60 * 1000;

@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { seasonDay } from '../../src/modules/advice/crop-coefficient';
-import { CROP_KEYS, type CropKey, TABLE_CROPS } from '../../src/modules/advice/crop-table';
-import { SOIL_TEXTURES, SOIL_TEXTURE_KEYS } from '../../src/modules/advice/soil-table';
-import { depletionFromWaterContent } from '../../src/modules/advice/root-zone';
+import { seasonDay } from '../../src/modules/crop-seasons/crop-coefficient';
+import { CROP_KEYS, type CropKey, TABLE_CROPS } from '../../src/modules/crop-seasons/crop-table';
+import { SOIL_TEXTURES, SOIL_TEXTURE_KEYS } from '../../src/modules/crop-seasons/soil-table';
+import { depletionFromWaterContent } from '../../src/modules/crop-seasons/root-zone';
+import { customSeasonCrop, tableSeasonCrop } from '../../src/modules/crop-seasons/season-crop';
 import {
   type SeasonWeather,
-  customSeasonCrop,
   effectiveRain,
   runCellSeason,
   runCells,
   seasonCurves,
-  tableSeasonCrop,
-} from '../../src/modules/advice/water-balance';
+} from '../../src/modules/water-balance/water-balance';
 
 /** mulberry32: the same seed gives the same seasons on every run. */
 function seededRandom(seed: number): (low: number, high: number) => number {

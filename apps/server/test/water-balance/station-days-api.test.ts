@@ -1,6 +1,6 @@
 import { StationDaysSchema, dottedOfIsoDate } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDayRangeValid } from '../../src/modules/advice/station-days.service';
+import { isDayRangeValid } from '../../src/modules/water-balance/station-days.service';
 import { referenceEvapotranspiration } from '../../src/modules/weather/reference-evapotranspiration';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
 import { addDays, localDate, localMidnight } from '../../src/time/local-day';

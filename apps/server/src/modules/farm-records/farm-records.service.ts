@@ -16,7 +16,7 @@ import type { LogsService } from '../logs';
 import { type SprinklerRow, type SprinklersService, loggedMachine } from '../sprinklers';
 import { activeProgramOf } from '../telemetry';
 import type { WeatherService } from '../weather';
-import { listCropSeasons } from './crop-seasons.repository';
+import { listCropSeasons, runsOn } from '../crop-seasons';
 import {
   type FarmRecordValues,
   deleteFarmRecord,
@@ -26,8 +26,6 @@ import {
   updateFarmRecord,
 } from './farm-records.repository';
 import type { FarmRecordRow } from './farm-records.table';
-import { dayNumber } from './water-balance.days';
-import { runsOn } from './water-balance.inputs';
 
 export type FarmRecordsServiceDeps = {
   db: Database;
@@ -36,8 +34,6 @@ export type FarmRecordsServiceDeps = {
   weather: WeatherService;
   /** The farmers' time zone: a record's day is one of its calendar days, today at the latest. */
   timeZone: string;
-  /** Told once a machine's records changed: the machines table's kept next irrigation is stale. */
-  changed?: (sprinklerId: number) => void;
 };
 
 /** How far back a probe's last report is looked for: a probe that went wrong may have stopped reporting long ago. */
@@ -50,7 +46,17 @@ const PROBE_SEARCH_MS = 366 * 24 * 60 * 60 * 1000;
  * once (water-balance.inputs.ts).
  */
 export class FarmRecordsService {
+  private changed?: (sprinklerId: number) => void;
+
   constructor(private readonly deps: FarmRecordsServiceDeps) {}
+
+  /**
+   * Who is told once a machine's records changed: the machines table's kept next irrigation is
+   * stale then, and it lives in a module built on this one (advice), which hands itself here.
+   */
+  tellChangesTo(listener: (sprinklerId: number) => void): void {
+    this.changed = listener;
+  }
 
   async list(actor: SignedInUser, sprinklerId: number): Promise<FarmRecord[]> {
     const sprinkler = await this.deps.sprinklers.accessible(actor, sprinklerId);
@@ -71,7 +77,7 @@ export class FarmRecordsService {
         await this.log(tx, 'sprinkler_record_added', { actor, sprinkler, client }, body);
         return presentFarmRecord((await findFarmRecord(tx, sprinkler.id, id))!);
       })
-      .finally(() => this.deps.changed?.(sprinkler.id));
+      .finally(() => this.changed?.(sprinkler.id));
   }
 
   async update(
@@ -90,7 +96,7 @@ export class FarmRecordsService {
         await this.log(tx, 'sprinkler_record_updated', { actor, sprinkler, client }, body);
         return presentFarmRecord((await findFarmRecord(tx, sprinkler.id, recordId))!);
       })
-      .finally(() => this.deps.changed?.(sprinkler.id));
+      .finally(() => this.changed?.(sprinkler.id));
   }
 
   async remove(actor: SignedInUser, sprinklerId: number, recordId: number, client: ClientInfo): Promise<void> {
@@ -101,7 +107,7 @@ export class FarmRecordsService {
         await deleteFarmRecord(tx, recordId);
         await this.log(tx, 'sprinkler_record_removed', { actor, sprinkler, client }, bodyOf(record));
       })
-      .finally(() => this.deps.changed?.(sprinkler.id));
+      .finally(() => this.changed?.(sprinkler.id));
   }
 
   private async existing(sprinkler: SprinklerRow, recordId: number): Promise<FarmRecordRow> {
@@ -182,7 +188,7 @@ export class FarmRecordsService {
     let known: boolean;
     if (area.kind === 'zone') {
       const seasons = await listCropSeasons(db, sprinkler.id);
-      known = seasons.some((season) => season.name === area.name && runsOn(season, dayNumber(day)));
+      known = seasons.some((season) => season.name === area.name && runsOn(season, day));
     } else {
       const program = await activeProgramOf(db, sprinkler.internalId);
       known =

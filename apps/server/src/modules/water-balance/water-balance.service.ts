@@ -10,7 +10,7 @@ import {
 import type { SignedInUser } from '../../http/request-context';
 import type { SprinklersService } from '../sprinklers';
 import type { WatermapService } from '../watermap';
-import { listCropSeasons } from './crop-seasons.repository';
+import { listCropSeasons, runsOn } from '../crop-seasons';
 import { dayNumber, lastCompleteDate, refuseDayAfterToday, yearOf } from './water-balance.days';
 import { WaterBalanceCovers } from './water-balance.covers';
 import {
@@ -20,7 +20,6 @@ import {
   claimCells,
   gatherInputs,
   gridCells,
-  runsOn,
   seasonStartReadings,
   zoneRecordsOf,
 } from './water-balance.inputs';
@@ -102,7 +101,7 @@ export class WaterBalanceService {
     const date = query.date === undefined ? lastCompleteDate(timeZone) : isoOfDottedDate(query.date);
     refuseDayAfterToday(date, timeZone);
     const lastDay = dayNumber(date);
-    const seasons = (await listCropSeasons(db, sprinkler.id)).filter((season) => runsOn(season, lastDay));
+    const seasons = (await listCropSeasons(db, sprinkler.id)).filter((season) => runsOn(season, date));
     if (seasons.length === 0) return { date, reason: 'no_season' };
     const inputs = await gatherInputs(this.deps, sprinkler, seasons, date);
     if (inputs === null) return { date, reason: 'no_weather_station' };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeptStates } from '../../src/modules/advice/water-balance.kept-state';
-import { WaterBalanceService } from '../../src/modules/advice/water-balance.service';
+import { KeptStates } from '../../src/modules/water-balance/water-balance.kept-state';
+import { WaterBalanceService } from '../../src/modules/water-balance/water-balance.service';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
 import { addWater } from '../../src/modules/watermap/watermap.repository';
 import { weatherReadings } from '../../src/modules/weather/weather.table';

@@ -4,7 +4,7 @@ import {
   type ProbeReading,
   freshReadingsAt,
   freshReadingsDayByDay,
-} from '../../src/modules/advice/probes';
+} from '../../src/modules/water-balance/probes';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

@@ -5,8 +5,8 @@ import {
   hoursPerCircleFromFlow,
   learnDepthAtFullSpeed,
   percentTimerPlan,
-} from '../../src/modules/advice/application-depth';
-import { ApplicationDepthService } from '../../src/modules/advice/application-depth.service';
+} from '../../src/modules/application-depth/application-depth';
+import { ApplicationDepthService } from '../../src/modules/application-depth/application-depth.service';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
 import type { ApiClient } from '../support/api-client';

@@ -5,9 +5,10 @@ import {
   nextIrrigationOfCells,
   outlookFromCurves,
   percentTimerFor,
-} from '../../src/modules/advice/irrigation-advice';
-import { SOIL_TEXTURES } from '../../src/modules/advice/soil-table';
-import { seasonCurves, tableSeasonCrop } from '../../src/modules/advice/water-balance';
+} from '../../src/modules/water-balance/irrigation-advice';
+import { SOIL_TEXTURES } from '../../src/modules/crop-seasons/soil-table';
+import { tableSeasonCrop } from '../../src/modules/crop-seasons/season-crop';
+import { seasonCurves } from '../../src/modules/water-balance/water-balance';
 
 const flat = (days: number, value: number) => Array<number>(days).fill(value);
 

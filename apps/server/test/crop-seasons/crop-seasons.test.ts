@@ -1,7 +1,7 @@
 import { CropSeasonListSchema, type CropSeason, type GeoJson, LogListResponseSchema } from '@pivot/contracts';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cropSeasons } from '../../src/modules/advice/crop-seasons.table';
+import { cropSeasons } from '../../src/modules/crop-seasons/crop-seasons.table';
 import type { ApiClient } from '../support/api-client';
 import { buildSprinkler, grant, squareSector } from '../support/fixtures';
 import { type TestApp, createTestApp } from '../support/test-app';

@@ -3,7 +3,7 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WaterBalanceSchema } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readForecast } from '../../src/modules/advice/forecast';
+import { readForecast } from '../../src/modules/water-balance/forecast';
 import { localDate } from '../../src/time/local-day';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
 import type { ApiClient } from '../support/api-client';

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { climateAdjustedCoefficient } from '../../src/modules/advice/crop-coefficient';
-import { TABLE_CROPS } from '../../src/modules/advice/crop-table';
-import { recentMean, withComingDays } from '../../src/modules/advice/coming-days';
-import type { ForecastDay } from '../../src/modules/advice/forecast';
-import { nextIrrigation, outlookFromCurves } from '../../src/modules/advice/irrigation-advice';
-import { customSeasonCrop, runCells, seasonCurves, tableSeasonCrop } from '../../src/modules/advice/water-balance';
+import { climateAdjustedCoefficient } from '../../src/modules/crop-seasons/crop-coefficient';
+import { TABLE_CROPS } from '../../src/modules/crop-seasons/crop-table';
+import { recentMean, withComingDays } from '../../src/modules/water-balance/coming-days';
+import type { ForecastDay } from '../../src/modules/water-balance/forecast';
+import { nextIrrigation, outlookFromCurves } from '../../src/modules/water-balance/irrigation-advice';
+import { customSeasonCrop, tableSeasonCrop } from '../../src/modules/crop-seasons/season-crop';
+import { runCells, seasonCurves } from '../../src/modules/water-balance/water-balance';
 
 const flat = (days: number, value: number) => Array<number>(days).fill(value);
 

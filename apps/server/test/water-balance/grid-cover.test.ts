@@ -1,6 +1,6 @@
 import { polygonContains } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
-import { cellsInPolygon, gridRowsOf } from '../../src/modules/advice/grid-cover';
+import { cellsInPolygon, gridRowsOf } from '../../src/modules/water-balance/grid-cover';
 import { cellCentre } from '../../src/modules/watermap';
 
 const CENTRE = { lat: 52.3, lng: 17.2 };

@@ -6,7 +6,7 @@ import {
   dottedOfIsoDate,
   isoOfDottedDate,
 } from '@pivot/contracts';
-import { growthStageOnDay } from './crop-coefficient';
+import { growthStageOnDay } from '../crop-seasons';
 import { type ExpectedDay, expectedDays } from './irrigation-advice';
 import { dayNumber, isoOfDayNumber } from './water-balance.days';
 import type { BalanceInputs } from './water-balance.inputs';

@@ -8,23 +8,23 @@ import {
   climateAdjustedCoefficient,
   climateAdjustedEndCoefficient,
   cropCoefficientOnDay,
-} from '../../src/modules/advice/crop-coefficient';
-import { TABLE_CROPS } from '../../src/modules/advice/crop-table';
-import { nextIrrigation, outlookFromCurves } from '../../src/modules/advice/irrigation-advice';
+} from '../../src/modules/crop-seasons/crop-coefficient';
+import { TABLE_CROPS } from '../../src/modules/crop-seasons/crop-table';
+import { nextIrrigation, outlookFromCurves } from '../../src/modules/water-balance/irrigation-advice';
 import {
   depletionFractionForEvapotranspiration,
   readilyAvailableWater,
   rootDepthOnDay,
   totalAvailableWater,
   waterStressCoefficient,
-} from '../../src/modules/advice/root-zone';
+} from '../../src/modules/crop-seasons/root-zone';
+import { customSeasonCrop } from '../../src/modules/crop-seasons/season-crop';
 import {
-  customSeasonCrop,
   runCellSeason,
   runCells,
   seasonCurves,
   type SeasonWeather,
-} from '../../src/modules/advice/water-balance';
+} from '../../src/modules/water-balance/water-balance';
 
 /** Whether a computed value is what the paper prints with `decimals` decimals. */
 function expectPrinted(value: number, printed: number, decimals: number) {

@@ -9,7 +9,7 @@ import {
   isForbiddenZone,
 } from '@pivot/contracts';
 import { WATER_GRID_STEP_M } from '../watermap';
-import { percentTimerPlan } from './application-depth';
+import { percentTimerPlan } from '../application-depth';
 import { expectedDepletions, irrigationDoses, nextIrrigation } from './irrigation-advice';
 import { dayNumber, isoOfDayNumber } from './water-balance.days';
 import type { BalanceInputs } from './water-balance.inputs';

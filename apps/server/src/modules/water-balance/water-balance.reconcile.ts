@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RunningSlice, WatermapService } from '../watermap';
 import type { StationDay } from '../weather';
-import type { CropSeasonRow } from './crop-seasons.table';
+import type { CropSeasonRow } from '../crop-seasons';
 import { type ZoneRecords, recordsDigestValues } from './farm-records';
 import { type ProbeReading, readingsInCells } from './probes';
 import { dayNumber, dayOfYearOf, yearOf } from './water-balance.days';

@@ -1,8 +1,7 @@
 import type { ProbeDisagreement, WaterBalanceProbe } from '@pivot/contracts';
 import { LEAST_SHOWN_WATER_MM } from '../watermap';
 import type { StationDay } from '../weather';
-import { seasonLength } from './crop-coefficient';
-import type { CropSeasonRow } from './crop-seasons.table';
+import { type CropSeasonRow, type GrowthStages, seasonCrop, seasonLength, soilWater } from '../crop-seasons';
 import type { ForecastDay } from './forecast';
 import { withComingDays } from './coming-days';
 import { type ZoneRecords, applyCellRecords, gaugeRainOfCells, replaceZoneRain } from './farm-records';
@@ -15,10 +14,9 @@ import {
   seasonStartDepletion,
   zoneCellIndex,
 } from './probes';
-import type { GrowthStages } from './crop-table';
 import { type CellRun, type SeasonCurves, type SeasonWeather, runCells, seasonCurves } from './water-balance';
 import { dayOfYearOf, yearOf } from './water-balance.days';
-import { type BalanceInputs, type GridCell, type WaterGrid, seasonCrop, soilWater } from './water-balance.inputs';
+import type { BalanceInputs, GridCell, WaterGrid } from './water-balance.inputs';
 import type { DaySpan, KeptState, KeptStates, ZoneDays } from './water-balance.kept-state';
 import {
   type WaterYears,

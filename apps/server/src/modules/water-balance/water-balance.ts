@@ -16,50 +16,19 @@
 import {
   STANDARD_MIN_HUMIDITY,
   STANDARD_WIND,
+  type SeasonCrop,
+  type SoilWater,
   climateAdjustedCoefficient,
   climateAdjustedEndCoefficient,
   cropCoefficientOnDay,
-  seasonLength,
-} from './crop-coefficient';
-import { type CropKey, type CropParameters, TABLE_CROPS } from './crop-table';
-import {
   depletionFractionForEvapotranspiration,
   readilyAvailableWater,
   rootDepthOnDay,
+  seasonLength,
   totalAvailableWater,
-} from './root-zone';
-import type { SoilWater } from './soil-table';
+} from '../crop-seasons';
 
 export type NumberSeries = ArrayLike<number>;
-
-/** A crop as the balance uses it. */
-export type SeasonCrop = {
-  parameters: CropParameters;
-  /** Plant height for the climate adjustment of Kc mid and Kc end; null where Kc is taken as given. */
-  height: number | null;
-  /** Whether p follows the day's ETc; a p typed in is taken as given. */
-  adjustDepletionFraction: boolean;
-};
-
-/** A crop of the table: Kc mid and end adjusted for climate, p for ETc unless the season gives its own. */
-export function tableSeasonCrop(key: CropKey, depletionFraction?: number): SeasonCrop {
-  const crop = TABLE_CROPS[key];
-  return {
-    parameters: {
-      kc: crop.kc,
-      stages: crop.stages,
-      rootDepth: crop.rootDepth,
-      depletionFraction: depletionFraction ?? crop.depletionFraction,
-    },
-    height: crop.height,
-    adjustDepletionFraction: depletionFraction === undefined,
-  };
-}
-
-/** A crop with the user's own Kc values, stages, root depths and p: all taken as given. */
-export function customSeasonCrop(parameters: CropParameters): SeasonCrop {
-  return { parameters, height: null, adjustDepletionFraction: false };
-}
 
 /**
  * The station's days, element 0 being day 1 of the season (emergence). Wind (m/s at 2 m) and
