@@ -268,7 +268,7 @@ async function startSetting(adminPassword: string, instances: number): Promise<S
         ACCESS_TOKEN_TTL_SECONDS: '14400',
         LOG_LEVEL: 'warn',
       },
-      'compiled',
+      'compiled for a fleet',
       [
         ...(options.profile > 0 ? ['--cpu-prof', `--cpu-prof-dir=${DIAGNOSTICS_DIR}`] : []),
         ...(options.heapSnapshot > 0 ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${DIAGNOSTICS_DIR}`] : []),

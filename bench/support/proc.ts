@@ -42,6 +42,34 @@ export async function processTree(pid: number): Promise<number[]> {
   return tree;
 }
 
+/** A `Name:   1234 kB` line of a /proc file, in MB; 0 if it has none. */
+function megabytesField(text: string, name: string): number {
+  return Number(new RegExp(`^${name}:\\s+(\\d+) kB$`, 'm').exec(text)?.[1] ?? 0) / 1024;
+}
+
+/** A process's resident memory, MB, from /proc/<pid>/smaps_rollup: its own pages and those it shares. */
+async function residentParts(pid: number): Promise<{ privateMb: number; sharedMb: number }> {
+  const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+  const field = (name: string) => megabytesField(rollup, name);
+  return {
+    privateMb: field('Private_Clean') + field('Private_Dirty'),
+    sharedMb: field('Shared_Clean') + field('Shared_Dirty'),
+  };
+}
+
+/**
+ * The resident memory of a process tree with each page counted once, MB: every process's own
+ * pages, and the shared pages of the one that shares the most. The processes of a tree like
+ * `npm start` share the node binary and the system's libraries, which summed RSS counts once for
+ * each of them; PSS would divide them among every process on the machine that maps them (a test
+ * runner's node as well), which a farm's box running the product alone does not have. Linux only.
+ */
+export async function treeUniqueMegabytes(pid: number): Promise<number> {
+  const parts = await Promise.all((await processTree(pid)).map(residentParts));
+  const own = parts.reduce((sum, part) => sum + part.privateMb, 0);
+  return own + Math.max(0, ...parts.map((part) => part.sharedMb));
+}
+
 /** The resident memory of a process and all its descendants (a database server it runs, say), MB. */
 export async function treeResidentMegabytes(pid: number): Promise<number> {
   const sizes = await Promise.all((await processTree(pid)).map(residentMegabytes));
@@ -86,8 +114,7 @@ export async function memoryParts(
   pid: number | undefined,
 ): Promise<{ anonymousMb: number; fileMb: number; sharedMb: number }> {
   const status = pid === undefined ? '' : await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const megabytes = (field: string) =>
-    Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? 0) / 1024;
+  const megabytes = (field: string) => megabytesField(status, field);
   return { anonymousMb: megabytes('RssAnon'), fileMb: megabytes('RssFile'), sharedMb: megabytes('RssShmem') };
 }
 

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_ARGUMENTS, type ServerProcess, startServer } from '../support/server-process';
+import { COMPILED_ENVIRONMENT, NODE_ARGUMENTS, type ServerProcess, startServer } from '../support/server-process';
 
 const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -28,7 +28,12 @@ describe('the production server that npm start runs', () => {
     const manifest = JSON.parse(await readFile(`${repositoryRoot}/package.json`, 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect(manifest.scripts.start).toBe(`npm run build && exec node ${NODE_ARGUMENTS.compiled.join(' ')}`);
+    const environment = Object.entries(COMPILED_ENVIRONMENT)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(' ');
+    expect(manifest.scripts.start).toBe(
+      `npm run build && exec env ${environment} node ${NODE_ARGUMENTS.compiled.join(' ')}`,
+    );
   });
 
   it('runs as plain node, answers /api/health, and stops cleanly on SIGTERM', async () => {
@@ -36,6 +41,8 @@ describe('the production server that npm start runs', () => {
     const pid = server.child()!.pid!;
     const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter(Boolean);
     expect(commandLine).toEqual([process.execPath, ...NODE_ARGUMENTS.compiled]);
+    const environment = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
+    for (const [name, value] of Object.entries(COMPILED_ENVIRONMENT)) expect(environment).toContain(`${name}=${value}`);
     expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);
 
     await server.terminate();

@@ -68,18 +68,29 @@ export async function scratchDatabase(serverUrl: string): Promise<ScratchDatabas
 
 /**
  * How the server runs: its TypeScript source through tsx, or the plain JavaScript that `npm start`
- * compiles and runs (built beforehand with `npm run build -w @pivot/server`).
+ * compiles and runs (built beforehand with `npm run build -w @pivot/server`), or `npm start`
+ * itself, npm waiting on it as a person's `npm start` does (it builds first).
  */
-export type ServerCode = 'source' | 'compiled';
+export type ServerCode = 'source' | 'compiled' | 'compiled for a fleet' | 'npm start';
 /**
- * The compiled server's node arguments are those of the root package.json's `start`, which a test
- * compares. One V8 background thread instead of four: each thread keeps its own malloc arena of
- * compilation and GC work, 13–24 MB each, which a farm's small box cannot spare
- * (docs/decisions/0008-light-embedded-default.md).
+ * The compiled server's environment and node arguments are those of the root package.json's
+ * `start`, which a test compares (docs/decisions/0008-light-embedded-default.md):
+ * - glibc's malloc hands a freed block of more than 128 KiB back to the system at once: by
+ *   default it raises that bar to the largest block freed so far, so the 19 MiB of each password
+ *   hash (argon2id, on a worker thread) stayed in that thread's arena for good (41 MB on a first
+ *   start); elsewhere than glibc the variable means nothing;
+ * - one V8 background thread instead of four: each keeps its own malloc arena of compilation and
+ *   GC work, 13–24 MB each;
+ * - a young generation of at most 3 × 2 MB instead of 3 × 16 MB: a farm's fleet allocates slowly,
+ *   and what the young generation grew to under a burst (the first start's history) stayed held.
  */
-export const NODE_ARGUMENTS: Record<ServerCode, string[]> = {
+export const COMPILED_ENVIRONMENT = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=131072' } as const;
+export const NODE_ARGUMENTS: Record<Exclude<ServerCode, 'npm start'>, string[]> = {
   source: ['--import', 'tsx', 'apps/server/src/main.ts'],
-  compiled: ['--v8-pool-size=1', 'apps/server/dist/main.js'],
+  compiled: ['--v8-pool-size=1', '--max-semi-space-size=2', 'apps/server/dist/main.js'],
+  // A dealer's server of thousands of machines, as docs/operations.md runs it: a young generation
+  // of 6 MB is a small box's, collected hundreds of times a second at thousands of reports a second.
+  'compiled for a fleet': ['--v8-pool-size=1', 'apps/server/dist/main.js'],
 };
 
 /**
@@ -120,11 +131,18 @@ export async function startServer(
   let child: ChildProcess | undefined;
 
   const launch = async () => {
-    const started = spawn(process.execPath, [...nodeOptions, ...NODE_ARGUMENTS[code]], {
-      cwd: repositoryRoot,
-      env: childEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const started =
+      code === 'npm start'
+        ? spawn('npm', ['start'], {
+            cwd: repositoryRoot,
+            env: { ...childEnv, HOME: process.env.HOME },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          })
+        : spawn(process.execPath, [...nodeOptions, ...NODE_ARGUMENTS[code]], {
+            cwd: repositoryRoot,
+            env: code === 'compiled' ? { ...COMPILED_ENVIRONMENT, ...childEnv } : childEnv,
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
     child = started;
     // This start's own output decides whether it is running; a restart prints the line again.
     let thisStart = '';
