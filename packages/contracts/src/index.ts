@@ -1,5 +1,6 @@
 export * from './alerts';
 export * from './area-map-file';
+export * from './autopilot';
 export * from './backups';
 export * from './broker-hooks';
 export * from './common';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as alerts from '../src/alerts';
 import * as areaMapFile from '../src/area-map-file';
+import * as autopilot from '../src/autopilot';
 import * as backups from '../src/backups';
 import * as brokerHooks from '../src/broker-hooks';
 import * as common from '../src/common';
@@ -36,6 +37,7 @@ import * as zodMessages from '../src/zod-messages';
 const MODULES = {
   alerts,
   areaMapFile,
+  autopilot,
   backups,
   brokerHooks,
   common,

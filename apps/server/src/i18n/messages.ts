@@ -1,4 +1,10 @@
-import { type ErrorCode, type Language, MAX_CORNERS_PER_MESSAGE, MAX_STATION_DAYS } from '@pivot/contracts';
+import {
+  type ErrorCode,
+  type Language,
+  MAX_CORNERS_PER_MESSAGE,
+  MAX_STATION_DAYS,
+  type TariffZone,
+} from '@pivot/contracts';
 import type { PasswordProblem } from '../errors';
 
 /**
@@ -408,5 +414,168 @@ export function operatorMessage<C extends OperatorMessageCode>(
   ...params: OperatorMessageParams<C>
 ): string {
   const text = OPERATOR_MESSAGES[language][code] as (...args: OperatorMessageParams<C>) => string;
+  return text(...params);
+}
+
+/** A local moment as the autopilot tells it: today's or tomorrow's time, or another day's (dd.mm). */
+export type SpokenMoment = { day: 'today' | 'tomorrow' | 'other'; date: string; time: string };
+/** A tariff's zone as the autopilot names it: the tariff's name (G12) and the zone. */
+export type SpokenZone = { tariff: string; zone: TariffZone };
+type WaterUnit = 'm3' | 'mm';
+
+/**
+ * What the autopilot says of each decision (docs/autopilot.md), with its reason and its figures.
+ * Numbers are written as the reader's language writes them (0,6 in Polish).
+ */
+type AutopilotTexts = {
+  start: (p: { at: SpokenMoment; zone: SpokenZone | null; due: SpokenMoment; late: boolean }) => string;
+  wait_tariff: (p: {
+    until: SpokenMoment;
+    zone: SpokenZone;
+    price: number;
+    priceNow: number;
+    currency: string;
+    due: SpokenMoment;
+  }) => string;
+  wait_hours: (p: { until: SpokenMoment; due: SpokenMoment; late: boolean }) => string;
+  skip_rain: (p: { rainMm: number; withinHours: number; depletionMm: number; rawMm: number }) => string;
+  reconcile: (p: { forecastMm: number; fallenMm: number; then: string }) => string;
+  pause_wind: (p: { windMs: number; maxMs: number }) => string;
+  pause_frost: (p: { temperatureC: number; minC: number }) => string;
+  resume: (p: { windMs: number | null; temperatureC: number | null }) => string;
+  queue_pump: (p: { pump: string; maxAtOnce: number; ahead: string[] }) => string;
+  refuse_offline: () => string;
+  refuse_alarm: () => string;
+  refuse_incident: () => string;
+  refuse_no_station: () => string;
+  refuse_allowance: (p: { pass: number; left: number; used: number; amount: number; unit: WaterUnit }) => string;
+  not_due: (p: { trigger: SpokenMoment | null; depletionMm: number | null; rawMm: number | null }) => string;
+  watering: () => string;
+  allowance_warning: (p: {
+    share: number;
+    used: number;
+    amount: number;
+    unit: WaterUnit;
+    wouldPass: boolean;
+  }) => string;
+};
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+/** A number as the language writes it, with at most `digits` decimals (exactly that many when `fixed`). */
+function spokenNumber(value: number, language: Language, digits: number, fixed = false): string {
+  const key = `${language}|${digits}|${fixed}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(language, {
+      maximumFractionDigits: digits,
+      minimumFractionDigits: fixed ? digits : 0,
+    });
+    numberFormats.set(key, format);
+  }
+  return format.format(value);
+}
+
+const UNITS: Record<WaterUnit, string> = { m3: 'm³', mm: 'mm' };
+const ZONE_NAMES: Record<Language, Record<TariffZone, string>> = {
+  en: { night: 'night', day: 'day', peak: 'peak', off_peak: 'off-peak' },
+  pl: { night: 'nocna', day: 'dzienna', peak: 'szczytowa', off_peak: 'pozaszczytowa' },
+};
+
+const enMoment = ({ day, date, time }: SpokenMoment) =>
+  day === 'today' ? time : day === 'tomorrow' ? `${time} tomorrow` : `${time} on ${date}`;
+const plMoment = ({ day, date, time }: SpokenMoment) =>
+  day === 'today' ? time : day === 'tomorrow' ? `jutro ${time}` : `${date} ${time}`;
+const enZone = ({ tariff, zone }: SpokenZone) => `the ${tariff} ${ZONE_NAMES.en[zone]} zone`;
+const plZone = ({ tariff, zone }: SpokenZone) => `strefa ${ZONE_NAMES.pl[zone]} ${tariff}`;
+const en = (value: number, digits = 1) => spokenNumber(value, 'en', digits);
+const pl = (value: number, digits = 1) => spokenNumber(value, 'pl', digits);
+/** "1 maszynę", "2 maszyny", "5 maszyn" (the accusative after "zasila"). */
+function plMachines(count: number): string {
+  const lastTwo = count % 100;
+  const last = count % 10;
+  if (count === 1) return '1 maszynę';
+  if (last >= 2 && last <= 4 && (lastTwo < 12 || lastTwo > 14)) return `${count} maszyny`;
+  return `${count} maszyn`;
+}
+
+const AUTOPILOT_TEXTS: Record<Language, AutopilotTexts> = {
+  en: {
+    start: ({ at, zone, due, late }) =>
+      `Start ${enMoment(at)}${zone ? `, ${enZone(zone)}` : ''}; due ${enMoment(due)}${late ? ', already passed' : ''}`,
+    wait_tariff: ({ until, zone, price, priceNow, currency, due }) =>
+      `Start put off until ${enMoment(until)}, ${enZone(zone)} (${spokenNumber(price, 'en', 2, true)} instead of ${spokenNumber(priceNow, 'en', 2, true)} ${currency}/kWh); due ${enMoment(due)}`,
+    wait_hours: ({ until, due, late }) =>
+      `Start put off until ${enMoment(until)}, the first allowed hour; due ${enMoment(due)}${late ? ', already passed' : ''}`,
+    skip_rain: ({ rainMm, withinHours, depletionMm, rawMm }) =>
+      `Skipped: ${en(rainMm)} mm of rain forecast within ${withinHours} h; Dr ${en(depletionMm, 0)} of RAW ${en(rawMm, 0)} mm`,
+    reconcile: ({ forecastMm, fallenMm, then }) =>
+      `Irrigation back: ${en(forecastMm)} mm of rain was forecast, ${en(fallenMm)} mm fell. ${then}`,
+    pause_wind: ({ windMs, maxMs }) => `Paused: wind ${en(windMs)} m/s, above the ${en(maxMs)} m/s limit`,
+    pause_frost: ({ temperatureC, minC }) => `Paused: ${en(temperatureC)} °C, below the ${en(minC)} °C frost limit`,
+    resume: ({ windMs, temperatureC }) =>
+      windMs === null || temperatureC === null
+        ? 'Resumed: no weather limit holds the machine any longer'
+        : `Resumed: wind ${en(windMs)} m/s and ${en(temperatureC)} °C are back within the limits`,
+    queue_pump: ({ pump, maxAtOnce, ahead }) =>
+      `Queued: the pump ${pump} feeds at most ${maxAtOnce} ${maxAtOnce === 1 ? 'machine' : 'machines'} at once; ahead: ${ahead.join(', ')}`,
+    refuse_offline: () => 'Not started: the machine is offline',
+    refuse_alarm: () => 'Not started: the machine reports an alarm',
+    refuse_incident: () => 'Not started: the machine has an open incident',
+    refuse_no_station: () =>
+      'Not started: no recent wind and temperature reading from the station to check the limits against',
+    refuse_allowance: ({ pass, left, used, amount, unit }) =>
+      `Not started: the pass would use ${en(pass, 0)} ${UNITS[unit]} and ${en(left, 0)} ${UNITS[unit]} of the season's allowance are left (${en(used, 0)} of ${en(amount, 0)} ${UNITS[unit]} used)`,
+    not_due: ({ trigger, depletionMm, rawMm }) =>
+      `Not due: ${trigger ? `the first area reaches its trigger at ${enMoment(trigger)}` : 'no area reaches its trigger within the forecast'}${depletionMm !== null && rawMm !== null ? `; Dr ${en(depletionMm, 0)} of RAW ${en(rawMm, 0)} mm` : ''}`,
+    watering: () => 'Watering: nothing to change',
+    allowance_warning: ({ share, used, amount, unit, wouldPass }) =>
+      `Season allowance: ${en(share, 0)}% used (${en(used, 0)} of ${en(amount, 0)} ${UNITS[unit]})${wouldPass ? ', and this pass would go beyond it' : ''}`,
+  },
+  pl: {
+    start: ({ at, zone, due, late }) =>
+      `Start ${plMoment(at)}${zone ? `, ${plZone(zone)}` : ''}; termin: ${plMoment(due)}${late ? ', już minął' : ''}`,
+    wait_tariff: ({ until, zone, price, priceNow, currency, due }) =>
+      `Start odłożony na ${plMoment(until)}, ${plZone(zone)} (${spokenNumber(price, 'pl', 2, true)} zamiast ${spokenNumber(priceNow, 'pl', 2, true)} ${currency}/kWh); termin: ${plMoment(due)}`,
+    wait_hours: ({ until, due, late }) =>
+      `Start odłożony na ${plMoment(until)}, pierwszą dozwoloną godzinę; termin: ${plMoment(due)}${late ? ', już minął' : ''}`,
+    skip_rain: ({ rainMm, withinHours, depletionMm, rawMm }) =>
+      `Pominięto: prognoza ${pl(rainMm)} mm deszczu w ciągu ${withinHours} h; Dr ${pl(depletionMm, 0)} z RAW ${pl(rawMm, 0)} mm`,
+    reconcile: ({ forecastMm, fallenMm, then }) =>
+      `Nawadnianie przywrócone: prognozowano ${pl(forecastMm)} mm deszczu, spadło ${pl(fallenMm)} mm. ${then}`,
+    pause_wind: ({ windMs, maxMs }) => `Wstrzymano: wiatr ${pl(windMs)} m/s, powyżej limitu ${pl(maxMs)} m/s`,
+    pause_frost: ({ temperatureC, minC }) =>
+      `Wstrzymano: ${pl(temperatureC)} °C, poniżej progu przymrozku ${pl(minC)} °C`,
+    resume: ({ windMs, temperatureC }) =>
+      windMs === null || temperatureC === null
+        ? 'Wznowiono: żaden limit pogodowy już nie wstrzymuje maszyny'
+        : `Wznowiono: wiatr ${pl(windMs)} m/s i temperatura ${pl(temperatureC)} °C znów mieszczą się w limitach`,
+    queue_pump: ({ pump, maxAtOnce, ahead }) =>
+      `W kolejce: pompa ${pump} zasila najwyżej ${plMachines(maxAtOnce)} naraz; wcześniej: ${ahead.join(', ')}`,
+    refuse_offline: () => 'Nie uruchomiono: maszyna jest offline',
+    refuse_alarm: () => 'Nie uruchomiono: maszyna zgłasza alarm',
+    refuse_incident: () => 'Nie uruchomiono: maszyna ma otwarty incydent',
+    refuse_no_station: () =>
+      'Nie uruchomiono: brak świeżego odczytu wiatru i temperatury ze stacji, by sprawdzić limity',
+    refuse_allowance: ({ pass, left, used, amount, unit }) =>
+      `Nie uruchomiono: przejazd zużyłby ${pl(pass, 0)} ${UNITS[unit]}, a z sezonowego limitu zostało ${pl(left, 0)} ${UNITS[unit]} (zużyto ${pl(used, 0)} z ${pl(amount, 0)} ${UNITS[unit]})`,
+    not_due: ({ trigger, depletionMm, rawMm }) =>
+      `Jeszcze nie trzeba nawadniać: ${trigger ? `pierwszy obszar osiągnie próg: ${plMoment(trigger)}` : 'żaden obszar nie osiągnie progu w okresie prognozy'}${depletionMm !== null && rawMm !== null ? `; Dr ${pl(depletionMm, 0)} z RAW ${pl(rawMm, 0)} mm` : ''}`,
+    watering: () => 'Nawadnia: bez zmian',
+    allowance_warning: ({ share, used, amount, unit, wouldPass }) =>
+      `Limit sezonowy: zużyto ${pl(share, 0)}% (${pl(used, 0)} z ${pl(amount, 0)} ${UNITS[unit]})${wouldPass ? ', a ten przejazd by go przekroczył' : ''}`,
+  },
+};
+
+export type AutopilotTextCode = keyof AutopilotTexts;
+export type AutopilotTextParams<C extends AutopilotTextCode> = Parameters<AutopilotTexts[C]>;
+
+export const AUTOPILOT_TEXT_CODES = Object.keys(AUTOPILOT_TEXTS.en) as AutopilotTextCode[];
+
+export function autopilotText<C extends AutopilotTextCode>(
+  code: C,
+  language: Language,
+  ...params: AutopilotTextParams<C>
+): string {
+  const text = AUTOPILOT_TEXTS[language][code] as (...args: AutopilotTextParams<C>) => string;
   return text(...params);
 }

@@ -28,10 +28,18 @@ export function startOfLocalDay(timeZone: string, now: Date = new Date()): Date 
 
 /** The instant a calendar date (YYYY-MM-DD) began in the time zone. */
 export function localMidnight(timeZone: string, date: string): Date {
-  const midnightAsUtc = Date.parse(`${date}T00:00:00Z`);
-  const firstGuess = midnightAsUtc - offsetMinutes(timeZone, midnightAsUtc) * 60_000;
-  // Across a daylight-saving change the offset at midnight differs from the one at the guess.
-  return new Date(midnightAsUtc - offsetMinutes(timeZone, firstGuess) * 60_000);
+  return new Date(localInstant(timeZone, date, 0));
+}
+
+/**
+ * The instant (ms) of a local time, `minutes` after the start of a calendar date (YYYY-MM-DD) on
+ * the wall clock; 1440 is the next day's midnight.
+ */
+export function localInstant(timeZone: string, date: string, minutes: number): number {
+  const wallAsUtc = Date.parse(`${date}T00:00:00Z`) + minutes * 60_000;
+  const firstGuess = wallAsUtc - offsetMinutes(timeZone, wallAsUtc) * 60_000;
+  // Across a daylight-saving change the offset at the wall time differs from the one at the guess.
+  return wallAsUtc - offsetMinutes(timeZone, firstGuess) * 60_000;
 }
 
 /** The calendar date (YYYY-MM-DD) `days` after the given one. */

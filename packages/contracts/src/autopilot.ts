@@ -1,0 +1,175 @@
+import { z } from 'zod';
+
+/**
+ * A farm's autopilot rules for one machine (issue "Autopilot", docs/autopilot.md): when it may
+ * water, what electricity costs when, when rain, wind or frost hold it back, how much water the
+ * season allows and how many machines one pump feeds at once. The server's pure decision core
+ * (apps/server/src/modules/autopilot) reads them; no route takes them yet.
+ */
+
+/** off: the autopilot says nothing; suggest: it says what it would do; auto: it does it. */
+export const AUTOPILOT_MODES = ['off', 'suggest', 'auto'] as const;
+export type AutopilotMode = (typeof AUTOPILOT_MODES)[number];
+
+/** ISO days of the week: 1 Monday … 7 Sunday. */
+export const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
+export const WeekdaySchema = z.number().int().min(1).max(7);
+
+/** A local time of day, HH:MM, 00:00–24:00 (24:00 only ends a window). */
+export const LocalTimeSchema = z
+  .string()
+  .regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, 'Expected a local time such as 22:00');
+
+/** Minutes since local midnight of a local time (HH:MM). */
+export function minutesOfLocalTime(time: string): number {
+  const [hours, minutes] = time.split(':').map(Number);
+  return hours! * 60 + minutes!;
+}
+
+/**
+ * Hours on some days of the week, local time. A window whose end is not after its start runs over
+ * midnight (22:00–06:00): it belongs to the day it starts on.
+ */
+export const WeeklyWindowSchema = z
+  .strictObject({
+    days: z
+      .array(WeekdaySchema)
+      .min(1)
+      .max(7)
+      .default([...WEEKDAYS]),
+    start: LocalTimeSchema,
+    end: LocalTimeSchema,
+  })
+  .refine((window) => window.start !== window.end, 'A window must not start and end at the same time')
+  .refine((window) => window.start !== '24:00', 'A window cannot start at 24:00');
+export type WeeklyWindow = z.infer<typeof WeeklyWindowSchema>;
+
+/** The names a tariff's zones are given in the reader's language. */
+export const TARIFF_ZONES = ['night', 'day', 'peak', 'off_peak'] as const;
+export type TariffZone = (typeof TARIFF_ZONES)[number];
+
+/** The most a kWh may cost in a rule: far above any tariff, a typo below it. */
+export const MAX_PRICE_PER_KWH = 100;
+const PriceSchema = z.number().min(0).max(MAX_PRICE_PER_KWH);
+
+/** One priced zone of a tariff and the hours it covers. */
+export const TariffZoneSchema = z.strictObject({
+  zone: z.enum(TARIFF_ZONES),
+  pricePerKwh: PriceSchema,
+  windows: z.array(WeeklyWindowSchema).min(1).max(14),
+});
+
+/**
+ * An electricity tariff: its zones' windows (the first zone covering an hour prices it) and the
+ * zone of every other hour.
+ */
+export const TariffSchema = z.strictObject({
+  name: z.string().trim().min(1).max(40),
+  currency: z.string().trim().min(1).max(8).default('PLN'),
+  zones: z.array(TariffZoneSchema).min(1).max(6),
+  otherHours: z.strictObject({ zone: z.enum(TARIFF_ZONES), pricePerKwh: PriceSchema }),
+});
+export type Tariff = z.infer<typeof TariffSchema>;
+
+/** The share of the season's allowance at which every decision carries a warning. */
+export const ALLOWANCE_WARNING_SHARE = 0.8;
+
+export const AutopilotRulesSchema = z.strictObject({
+  /** When the autopilot may start the machine; every hour of every day by default. */
+  allowedHours: z
+    .array(WeeklyWindowSchema)
+    .min(1)
+    .max(14)
+    .default([{ days: [...WEEKDAYS], start: '00:00', end: '24:00' }]),
+  /** The farm's electricity tariff; null: every hour costs the same. */
+  tariff: TariffSchema.nullable().default(null),
+  /** Skip a due irrigation when the forecast gives at least `mm` of rain within `withinHours`. */
+  rainSkip: z
+    .strictObject({ mm: z.number().min(0.5).max(100), withinHours: z.number().int().min(1).max(72) })
+    .nullable()
+    .default({ mm: 10, withinHours: 24 }),
+  /** Pause above this wind (the station's latest reading). */
+  wind: z
+    .strictObject({ maxMs: z.number().min(1).max(40) })
+    .nullable()
+    .default({ maxMs: 10 }),
+  /** Pause below this temperature (frost). */
+  frost: z
+    .strictObject({ minC: z.number().min(-10).max(10) })
+    .nullable()
+    .default({ minC: 2 }),
+  /** The season's water for the machine: m³, or mm over its field; null: none set. */
+  allowance: z
+    .discriminatedUnion('unit', [
+      z.strictObject({ unit: z.literal('m3'), amount: z.number().positive().max(10_000_000) }),
+      z.strictObject({ unit: z.literal('mm'), amount: z.number().positive().max(5000) }),
+    ])
+    .nullable()
+    .default(null),
+  /** The pump or well the machine shares: at most `maxAtOnce` of its machines water at once. */
+  pumpGroup: z
+    .strictObject({ id: z.string().trim().min(1).max(60), maxAtOnce: z.number().int().min(1).max(50) })
+    .nullable()
+    .default(null),
+});
+export type AutopilotRules = z.infer<typeof AutopilotRulesSchema>;
+export type AutopilotRulesInput = z.input<typeof AutopilotRulesSchema>;
+
+const EVERY_DAY: number[] = [...WEEKDAYS];
+const WORKDAYS: number[] = [1, 2, 3, 4, 5];
+
+/**
+ * Ready-made tariffs, as EXAMPLES: Polish two-zone tariffs as distribution operators commonly
+ * publish them. Hours differ between operators and contracts (and some move with the season), and
+ * the prices here are illustrative gross PLN/kWh: a farmer checks both against their own contract.
+ */
+export const TARIFF_PRESETS = {
+  /** G12: the night zone 22:00–06:00 and 13:00–15:00 every day, the day zone otherwise. */
+  G12: {
+    name: 'G12',
+    currency: 'PLN',
+    zones: [
+      {
+        zone: 'night',
+        pricePerKwh: 0.6,
+        windows: [
+          { days: EVERY_DAY, start: '22:00', end: '06:00' },
+          { days: EVERY_DAY, start: '13:00', end: '15:00' },
+        ],
+      },
+    ],
+    otherHours: { zone: 'day', pricePerKwh: 1.1 },
+  },
+  /** C12a, summer hours: the peak zone 08:00–11:00 and 20:00–21:00 on workdays, off-peak otherwise. */
+  C12A: {
+    name: 'C12a',
+    currency: 'PLN',
+    zones: [
+      {
+        zone: 'peak',
+        pricePerKwh: 1.25,
+        windows: [
+          { days: WORKDAYS, start: '08:00', end: '11:00' },
+          { days: WORKDAYS, start: '20:00', end: '21:00' },
+        ],
+      },
+    ],
+    otherHours: { zone: 'off_peak', pricePerKwh: 0.75 },
+  },
+  /** C12b: the night zone 22:00–06:00 and 13:00–15:00 every day (as G12), the day zone otherwise. */
+  C12B: {
+    name: 'C12b',
+    currency: 'PLN',
+    zones: [
+      {
+        zone: 'night',
+        pricePerKwh: 0.7,
+        windows: [
+          { days: EVERY_DAY, start: '22:00', end: '06:00' },
+          { days: EVERY_DAY, start: '13:00', end: '15:00' },
+        ],
+      },
+    ],
+    otherHours: { zone: 'day', pricePerKwh: 1.2 },
+  },
+} satisfies Record<string, z.input<typeof TariffSchema>>;
