@@ -10,10 +10,13 @@ import { launchServer } from './launch';
  * itself, a server allocating fast (a fleet's reports and live streams) lets it grow up to four
  * times: at 10,000 machines 325 MB of heap held 86 MB in use, and the server's RSS passed 500 MB.
  * At 50 % it stayed at 302 MB for 3 points of a core more (docs/scaling.md, "Memory"). V8 reads
- * the flag at each collection, so setting it as the server starts acts as the command line's.
+ * the flag at each collection, so setting it as the server starts acts as the command line's; a
+ * value given on the command line (`npm start`'s, for a small box) is left as it is.
  */
 const HEAP_GROWING_PERCENT = 50;
-setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+if (!process.execArgv.some((argument) => argument.startsWith('--heap-growing-percent'))) {
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+}
 
 /** Errors a person can act on get one plain line; anything else keeps its stack. */
 function describeStartFailure(error: unknown): string {
