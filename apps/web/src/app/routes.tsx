@@ -4,7 +4,6 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from '@/config/locales';
 import { localePrefix, localize, paths, splitLocale } from '@/config/paths';
 import { type CataloguePart, activateLocale, i18n, loadCataloguePart } from '@/i18n/i18n';
 import { onSessionExpired } from '@/lib/api-client';
-import { loadSessionSchemas } from '@/lib/load-session-schemas';
 import { markScreenShown } from '@/lib/first-screen';
 import { restoredAccessToken, sessionCallSent } from '@/lib/restore-session';
 import { RainLoader } from '@/ui/global-loader';
@@ -140,9 +139,9 @@ export async function preloadScreen(pathname: string, search: string): Promise<v
   // must not hold the screen's code back with it. (A login page paints without the session: its
   // few files go first.)
   await Promise.race([sessionCallSent(), new Promise((resolve) => setTimeout(resolve, SESSION_HEAD_START_MS))]);
-  // Then the schemas the session's answers are read with, the data's code, whose few files so
-  // arrive before the screen's many, and the screen's code, while the data is on its way.
-  void loadSessionSchemas();
+  // Then the data's code, whose few files so arrive before the screen's many, and the screen's
+  // code, while the data is on its way. (The schemas its answers are read with come after the
+  // screen has shown them: lib/checked-later.ts.)
   for (const [pattern, loadPrefetch] of SCREEN_DATA) {
     const match = matchPath(`/${pattern}`, path);
     if (!match) continue;

@@ -1,22 +1,41 @@
-import { type WatermapResponse, WatermapQuerySchema, machineHistoryEndpoints } from '@pivot/contracts';
+import type { WatermapResponse } from '@pivot/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';
+import { laterEndpoint } from '@/lib/checked-later';
+import { queryClient } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 
-/** The water the machine applied from `start` to `stop` (dd.mm.yyyy, both days included). */
-export function getWatermap(id: number, start: string, stop: string): Promise<WatermapResponse | false> {
-  return callEndpoint(machineHistoryEndpoints.watermap, {
+/** Read first on the machine page: its answer is checked once the schemas have come (lib/checked-later.ts). */
+const watermapEndpoint = laterEndpoint(
+  (contracts) => contracts.machineHistoryEndpoints.watermap,
+  'GET',
+  '/sprinkler/:id/watermap/',
+);
+
+/**
+ * A range of real days, the start not after the stop (dd.mm.yyyy): as the page's address gives it
+ * (`historyWatermapRange`, through the date picker's `parseRange`), what WatermapQuerySchema takes.
+ */
+export type WatermapRange = { start: string; stop: string };
+
+const watermapKey = (id: number, range: WatermapRange | null) => [...sprinklerKeys.detail(id), 'watermap', range];
+
+/**
+ * The water the machine applied over a range (both days included). An answer refused once
+ * checked is taken back as a failed call's.
+ */
+export function getWatermap(id: number, range: WatermapRange): Promise<WatermapResponse | false> {
+  return callEndpoint(watermapEndpoint, {
     params: { id },
-    query: WatermapQuerySchema.parse({ start, stop }),
+    query: { start: range.start, stop: range.stop },
+    refusedLater: () => queryClient.setQueryData(watermapKey(id, range), false),
   });
 }
 
-export type WatermapRange = { start: string; stop: string };
-
 export function watermapQueryOptions(id: number, range: WatermapRange | null) {
   return queryOptions({
-    queryKey: [...sprinklerKeys.detail(id), 'watermap', range],
-    queryFn: () => (range ? getWatermap(id, range.start, range.stop) : false),
+    queryKey: watermapKey(id, range),
+    queryFn: () => (range ? getWatermap(id, range) : false),
     enabled: range !== null,
     staleTime: 60_000,
   });
