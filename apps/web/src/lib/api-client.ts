@@ -236,9 +236,10 @@ async function exchange(request: Omit<ApiRequest<unknown>, 'response'>): Promise
 async function readFailure(response: Response | null): Promise<ApiFailure> {
   if (!response) return { status: null, error: null, body: null };
   const body: unknown = await response.json().catch(() => null);
-  const { PasswordCallErrorSchema } = await loadSessionSchemas();
-  const parsed = PasswordCallErrorSchema.safeParse(body);
-  const error = parsed.success ? { code: parsed.data.code, message: parsed.data.message } : null;
+  // Its schema could not be fetched (the connection went meanwhile): the status alone is told.
+  const schemas = await loadSessionSchemas().catch(() => null);
+  const parsed = schemas?.PasswordCallErrorSchema.safeParse(body);
+  const error = parsed?.success ? { code: parsed.data.code, message: parsed.data.message } : null;
   return { status: response.status, error, body };
 }
 
