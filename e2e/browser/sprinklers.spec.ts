@@ -293,3 +293,23 @@ test('on a phone the machine page fits the screen, the status and the motion but
   expect((await status.boundingBox())!.y).toBeLessThan((await map.boundingBox())!.y);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });
+
+test("a machine's detail outside its contract is refused once checked: the failure's toast, and the page says it cannot show the machine", async ({
+  page,
+  admin,
+  createUser,
+  startMachine,
+}) => {
+  const farmer = await createUser();
+  const id = await addAndGrant(admin, await startMachine(), 'Pole z błędem', farmer.id);
+  // The server's answer with a value its contract does not allow: the page reads it before zod has
+  // come, and checks it once the map has shown (docs/web-app.md, "Answers checked after the first paint").
+  await page.route(`**/api/sprinkler/${id}/`, async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
+    const response = await route.fetch();
+    return route.fulfill({ response, json: { ...((await response.json()) as object), level: 'owner' } });
+  });
+  await signIn(page, farmer, `/sprinklers/${id}`);
+  await expect(page.getByText('Ta maszyna nie istnieje albo nie masz do niej dostępu.')).toBeVisible();
+  await expect(page.getByText('Coś poszło nie tak')).toBeVisible();
+});

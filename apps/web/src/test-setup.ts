@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { fetchAnswerSchemas } from './lib/checked-later';
 
 // jsdom has no media queries; the colour-mode store asks for prefers-color-scheme when loaded.
 if (!('matchMedia' in window)) {
@@ -25,3 +26,8 @@ HTMLDialogElement.prototype.close ??= function close(this: HTMLDialogElement) {
 };
 
 afterEach(cleanup);
+
+// The tests read answers and live events as a page does once its first screen has shown its data:
+// with their contract schemas there, checked on arrival. lib/checked-later.test.ts covers the
+// first screen's answers, handed over before their schemas have come.
+await fetchAnswerSchemas();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LineStringSchema } from './geojson';
 import { ProgramDataSchema } from './programs';
-import { MotionSchema, type SprinklerStatus, SprinklerStatusSchema } from './sprinklers';
+import { MotionSchema, SprinklerStatusSchema } from './sprinklers';
 
 /**
  * The MQTT contract between the server and machine controllers (docs/protocol.md explains it in
@@ -163,32 +163,14 @@ export const MACHINE_LIMITS = {
   backfillMs: 7 * 24 * 60 * 60_000,
 } as const;
 
-/** How often a machine reports (docs/protocol.md, "Telemetry"): moving or watering, and at rest. */
-export const TELEMETRY_INTERVAL_MS = { moving: 5000, resting: 60_000 } as const;
-/** A machine silent for this many of its report intervals is offline, though its connection may look open. */
-export const INTERVALS_BEFORE_OFFLINE = 3;
-
-/**
- * How long a machine may stay silent before it counts as offline, by what it last reported:
- * 15 s after a report of moving or watering, 3 minutes after one at rest. A controller that
- * froze with its TCP connection open sends no last will; only its silence tells.
- */
-export function silenceBeforeOfflineMs(last: { status: SprinklerStatus | null; flow: number | null }): number {
-  const moving = last.status === 'front' || last.status === 'back' || (last.flow ?? 0) > 0;
-  return INTERVALS_BEFORE_OFFLINE * (moving ? TELEMETRY_INTERVAL_MS.moving : TELEMETRY_INTERVAL_MS.resting);
-}
-
-/**
- * Whether a machine is online: the broker says it is connected, and it has not been silent for
- * longer than its last report allows. One that is connected but has not reported yet is online.
- */
-export function machineIsOnline(
-  state: { online: boolean; reportedAt: number | null; status: SprinklerStatus | null; flow: number | null },
-  now: number,
-): boolean {
-  if (!state.online) return false;
-  return state.reportedAt === null || now - state.reportedAt <= silenceBeforeOfflineMs(state);
-}
+// How often a machine reports and when its silence makes it offline: in machine-presence.ts, which
+// the web app's first paint reads without zod.
+export {
+  INTERVALS_BEFORE_OFFLINE,
+  TELEMETRY_INTERVAL_MS,
+  machineIsOnline,
+  silenceBeforeOfflineMs,
+} from './machine-presence';
 
 /** The largest payload the server reads; a program of many detailed sectors stays well below it. */
 export const MAX_MESSAGE_BYTES = 512 * 1024;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdSchema, IdTextSchema } from './common';
 import { BboxSchema, PolygonSchema, featureOf } from './geojson';
+import { isForbiddenZone } from './forbidden-zone';
 import { type LatLng, polygonContains, positionAt } from './geometry';
 
 /** docs/product.md#validation: a missing name or rate is reported as required, a rate of any other type as not numeric. */
@@ -63,10 +64,8 @@ export const CurrentProgramDataSchema = z.strictObject({
 });
 export type CurrentProgramData = z.infer<typeof CurrentProgramDataSchema>;
 
-/** Forbidden zones are the sectors with a negative rate. */
-export function isForbiddenZone(sector: Sector): boolean {
-  return sector.properties.rate < 0;
-}
+// In forbidden-zone.ts, which the web app's first paint (the machine's map) reads without zod.
+export { isForbiddenZone } from './forbidden-zone';
 
 /** The sector holding the point; where sectors overlap a forbidden zone wins, so no water falls there. */
 export function sectorAt(programData: Pick<ProgramData, 'features'>, point: readonly number[]): Sector | null {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SPRINKLER_PAGE_SORT_FIELDS, SPRINKLER_STATUSES, SPRINKLER_STATUS_FILTERS } from './sprinkler-fields';
 import {
   IdSchema,
   IdTextSchema,
@@ -11,10 +12,18 @@ import { GeoJsonSchema, LineStringFeatureSchema } from './geojson';
 import { CurrentProgramDataSchema, ProgramSchema } from './programs';
 import { HumiditySensorSchema, WeatherStationSchema } from './weather';
 
-/** stop: at rest; front: working clockwise; back: working counter-clockwise; alarm. */
-export const SPRINKLER_STATUSES = ['stop', 'front', 'back', 'alarm'] as const;
+// The machines' states and the table's sorts and filters: in sprinkler-fields.ts, which the web
+// app's first paint reads without zod.
+export {
+  SPRINKLER_PAGE_SORT_FIELDS,
+  SPRINKLER_STATUSES,
+  SPRINKLER_STATUS_FILTERS,
+  type SprinklerPageSort,
+  type SprinklerStatus,
+  type SprinklerStatusFilter,
+} from './sprinkler-fields';
+
 export const SprinklerStatusSchema = z.enum(SPRINKLER_STATUSES);
-export type SprinklerStatus = z.infer<typeof SprinklerStatusSchema>;
 
 export const MotionSchema = z.enum(['front', 'back', 'stop']);
 export type Motion = z.infer<typeof MotionSchema>;
@@ -80,25 +89,7 @@ export type SprinklerListItem = z.infer<typeof SprinklerListItemSchema>;
 
 export const SprinklerListResponseSchema = z.array(SprinklerListItemSchema);
 
-/** The columns the machines table sorts by: the machine's own, its live values, its program's name and upload date. */
-export const SPRINKLER_PAGE_SORT_FIELDS = [
-  'name',
-  'internalId',
-  'distance',
-  'angle',
-  'status',
-  'speed',
-  'pressure',
-  'flow',
-  'program',
-  'uploaded',
-] as const;
-export type SprinklerPageSort = (typeof SPRINKLER_PAGE_SORT_FIELDS)[number];
-
-/** The machines table's status filter: online and doing this, or offline whatever it last did. */
-export const SPRINKLER_STATUS_FILTERS = [...SPRINKLER_STATUSES, 'offline'] as const;
 export const SprinklerStatusFilterSchema = z.enum(SPRINKLER_STATUS_FILTERS);
-export type SprinklerStatusFilter = z.infer<typeof SprinklerStatusFilterSchema>;
 
 /**
  * One page of the machines the user may see: sorted (a value not reported yet sorts last either

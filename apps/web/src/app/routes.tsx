@@ -4,11 +4,11 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from '@/config/locales';
 import { localePrefix, localize, paths, splitLocale } from '@/config/paths';
 import { type CataloguePart, activateLocale, i18n, loadCataloguePart } from '@/i18n/i18n';
 import { onSessionExpired } from '@/lib/api-client';
-import { loadSessionSchemas } from '@/lib/load-session-schemas';
 import { markScreenShown } from '@/lib/first-screen';
 import { restoredAccessToken, sessionCallSent } from '@/lib/restore-session';
 import { RainLoader } from '@/ui/global-loader';
 import { RequireSignIn } from './layout/require-sign-in';
+import { askSprinklerPage } from './routes/sprinkler-data';
 import { RootLayout } from './layout/root-layout';
 
 type Screen = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
@@ -107,11 +107,10 @@ type ScreenData = (params: Params, search: URLSearchParams) => void;
 /**
  * The data a signed-in screen asks for first, known from its address. It is asked for as soon as
  * the session's token is back, beside the user's details and the screen's code, rather than once
- * the screen has rendered after them.
+ * the screen has rendered after them; the code that asks is the entry's own (a few hundred bytes,
+ * without the screen's libraries), so the calls do not wait for the screen's files either.
  */
-const SCREEN_DATA: readonly (readonly [string, () => Promise<ScreenData>])[] = [
-  [paths.sprinkler.pattern, async () => (await import('./routes/sprinkler-data')).prefetchSprinklerPage],
-];
+const SCREEN_DATA: readonly (readonly [string, ScreenData])[] = [[paths.sprinkler.pattern, askSprinklerPage]];
 
 /**
  * How long a signed-in screen's code waits for the session's call to leave first, ms. The call
@@ -140,14 +139,14 @@ export async function preloadScreen(pathname: string, search: string): Promise<v
   // must not hold the screen's code back with it. (A login page paints without the session: its
   // few files go first.)
   await Promise.race([sessionCallSent(), new Promise((resolve) => setTimeout(resolve, SESSION_HEAD_START_MS))]);
-  // Then the schemas the session's answers are read with, the data's code, whose few files so
-  // arrive before the screen's many, and the screen's code, while the data is on its way.
-  void loadSessionSchemas();
-  for (const [pattern, loadPrefetch] of SCREEN_DATA) {
+  // Then the screen's first data, asked for by the entry's own code once the token is back, and
+  // the screen's code while the data is on its way. (The schemas its answers are read with come
+  // after the screen has shown them: lib/checked-later.ts.)
+  for (const [pattern, ask] of SCREEN_DATA) {
     const match = matchPath(`/${pattern}`, path);
     if (!match) continue;
-    void Promise.all([loadPrefetch(), restoredAccessToken()]).then(([prefetch, token]) => {
-      if (token) prefetch(match.params, new URLSearchParams(search));
+    void restoredAccessToken().then((token) => {
+      if (token) ask(match.params, new URLSearchParams(search));
     });
   }
   void screenCode.preload();

@@ -14,6 +14,7 @@ import { isLocale } from '@/config/locales';
 import { isSessionFreePath } from '@/config/paths';
 import { i18n } from '@/i18n/i18n';
 import { connection } from './connection';
+import { type LaterEndpoint, answerSchemas, answerSchemasNow, isLaterEndpoint } from './checked-later';
 import { readCookie } from './cookies';
 import { loadSessionSchemas } from './load-session-schemas';
 import { randomKey } from './random-key';
@@ -38,12 +39,35 @@ export type ApiRequest<Response> = {
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
-  /** Every answer is parsed with the contract's schema before anyone sees it. */
-  response: ZodType<Response>;
+  /**
+   * Every answer is parsed with the contract's schema: before anyone sees it, or, for a schema
+   * fetched later (`CheckedLater`), as soon as it has come.
+   */
+  response: ZodType<Response> | CheckedLater<Response>;
+  /**
+   * Called when an answer handed over before its schema had come is refused once checked (after
+   * the failure has gone to `onApiFailure`, as for an answer refused on arrival): its caller
+   * takes back what it showed, as if the call had failed.
+   */
+  refusedLater?: () => void;
   /** Failures the caller shows in its own way (field errors in a form): true keeps them from `onApiFailure`. */
   handlesFailure?: (failure: ApiFailure) => boolean;
   /** Ends a long call (an event stream) when its page closes. */
   signal?: AbortSignal;
+};
+
+/**
+ * A schema fetched later: the answers of a first screen's calls are read with it once it has come
+ * (lib/checked-later.ts) rather than waiting for zod before the screen paints. Until then an answer
+ * is handed over as it came and checked then; once the schema is there, on arrival.
+ */
+export type CheckedLater<Response> = {
+  checkedLater: true;
+  /** The schema if it has come. */
+  now: () => ZodType<Response> | undefined;
+  later: () => Promise<ZodType<Response>>;
+  /** What the schema's decoding changes in a valid answer, done by hand for one handed over unchecked. */
+  decode?: (wire: unknown) => unknown;
 };
 
 export type ApiResult<Response> = { ok: true; data: Response } | { ok: false; failure: ApiFailure };
@@ -127,14 +151,21 @@ async function requestNewAccessToken(onSent: () => void): Promise<string | null>
   onSent();
   const response = await answered;
   if (!response?.ok) return null;
-  const [{ RefreshResponseSchema }, body] = await Promise.all([
-    loadSessionSchemas(),
-    response.json().catch(() => null),
-  ]);
-  const parsed = RefreshResponseSchema.safeParse(body);
-  if (!parsed.success) return null;
-  session.setAccessToken(parsed.data.access);
-  return parsed.data.access;
+  const access = accessTokenOf(await response.json().catch(() => null));
+  if (access === null) return null;
+  session.setAccessToken(access);
+  return access;
+}
+
+/**
+ * The refresh's answer, read without zod: a session comes back before zod is fetched (it comes
+ * after the first screen's paint). Exactly what RefreshResponseSchema takes, one key `access` with
+ * a text that is not empty (api-client.test.ts holds the two to the same answers); else null.
+ */
+export function accessTokenOf(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const { access } = body as { access?: unknown };
+  return Object.keys(body).length === 1 && typeof access === 'string' && access.length > 0 ? access : null;
 }
 
 /**
@@ -173,12 +204,14 @@ export function refreshAccessToken(
 }
 
 async function exchange(request: Omit<ApiRequest<unknown>, 'response'>): Promise<Response | null> {
-  // A failure's body is read with a contract schema: fetched beside the request, not after its answer.
-  void loadSessionSchemas();
-  const url = apiUrl(request.path, request.query);
-  if (!SAFE_METHODS.has(request.method)) await ensureCsrfCookie();
-  const token = session.accessToken();
   const safe = SAFE_METHODS.has(request.method);
+  // A refusal's body is read with a contract schema: for an action, fetched beside the request, not
+  // after its answer. A read's refusal (rarer: a first screen's reads are not refused) fetches it
+  // then, so that a first screen's paint does not wait for zod.
+  if (!safe) void loadSessionSchemas();
+  const url = apiUrl(request.path, request.query);
+  if (!safe) await ensureCsrfCookie();
+  const token = session.accessToken();
   // One key for the action, whatever is sent again for it: the server carries it out once.
   const idempotencyKey = safe ? undefined : randomKey();
   const sendWith = (bearer: string | null) =>
@@ -203,9 +236,10 @@ async function exchange(request: Omit<ApiRequest<unknown>, 'response'>): Promise
 async function readFailure(response: Response | null): Promise<ApiFailure> {
   if (!response) return { status: null, error: null, body: null };
   const body: unknown = await response.json().catch(() => null);
-  const { PasswordCallErrorSchema } = await loadSessionSchemas();
-  const parsed = PasswordCallErrorSchema.safeParse(body);
-  const error = parsed.success ? { code: parsed.data.code, message: parsed.data.message } : null;
+  // Its schema could not be fetched (the connection went meanwhile): the status alone is told.
+  const schemas = await loadSessionSchemas().catch(() => null);
+  const parsed = schemas?.PasswordCallErrorSchema.safeParse(body);
+  const error = parsed?.success ? { code: parsed.data.code, message: parsed.data.message } : null;
   return { status: response.status, error, body };
 }
 
@@ -248,7 +282,14 @@ export async function apiRequest<Response>(request: ApiRequest<Response>): Promi
   if (response?.ok) {
     // A 204 has no body: the contracts read it as null (NoContentSchema).
     const body: unknown = response.status === 204 ? null : await response.json().catch(() => undefined);
-    const parsed = request.response.safeParse(body);
+    const check = request.response;
+    const schema = 'checkedLater' in check ? check.now() : check;
+    if (!schema) {
+      const later = check as CheckedLater<Response>;
+      checkLater(body, later, request);
+      return { ok: true, data: (later.decode ? later.decode(body) : body) as Response };
+    }
+    const parsed = schema.safeParse(body);
     if (parsed.success) return { ok: true, data: parsed.data };
     // An answer outside the contract is a fault of the server: say "something went wrong".
     failure = { status: null, error: null, body };
@@ -259,6 +300,19 @@ export async function apiRequest<Response>(request: ApiRequest<Response>): Promi
   const offlineRead = failure.status === null && SAFE_METHODS.has(request.method) && !connection.isOnline();
   if (!offlineRead && !request.handlesFailure?.(failure)) unhandledFailure.emit(failure);
   return { ok: false, failure };
+}
+
+/**
+ * Checks an answer handed over before its schema had come, once it has: a refused one is told as
+ * one refused on arrival ("something went wrong") and its caller takes back what it showed.
+ */
+function checkLater<Response>(body: unknown, check: CheckedLater<Response>, request: ApiRequest<Response>): void {
+  void check.later().then((schema) => {
+    if (schema.safeParse(body).success) return;
+    const failure: ApiFailure = { status: null, error: null, body };
+    if (!request.handlesFailure?.(failure)) unhandledFailure.emit(failure);
+    request.refusedLater?.();
+  });
 }
 
 /** A product call: its data, or false once the failure has been shown (docs/product.md#calls). */
@@ -277,32 +331,50 @@ export type EndpointInput<E extends AnyEndpoint> = ([NonNullable<E['params']>] e
   ([NonNullable<E['body']>] extends [never] ? { body?: undefined } : { body: EndpointBodyInput<E> }) & {
     /** As written, or as its schema parses it (an id as a number): each value goes into the URL as text. */
     query?: EndpointQueryInput<E> | EndpointQuery<E>;
-  } & Pick<ApiRequest<unknown>, 'handlesFailure' | 'signal'>;
+  } & Pick<ApiRequest<unknown>, 'handlesFailure' | 'signal' | 'refusedLater'>;
 
 /** An endpoint's path below the API base, its parameters filled in (if it takes some): for a stream or a download. */
 export function pathOf<E extends AnyEndpoint>(
-  endpoint: E,
+  endpoint: E | LaterEndpoint<E>,
   ...[params]: [NonNullable<E['params']>] extends [never] ? [] : [EndpointParams<E>]
 ): string {
   return endpointPath(endpoint.path, params as Record<string, string | number> | undefined);
 }
 
+/** The answer's schema of an endpoint whose declaration is fetched later. */
+function laterAnswer<E extends JsonEndpoint>(endpoint: LaterEndpoint<E>): CheckedLater<EndpointAnswer<E>> {
+  const answerOf = (declaration: E) => declaration.answer as ZodType<EndpointAnswer<E>>;
+  return {
+    checkedLater: true,
+    now: () => {
+      const schemas = answerSchemasNow();
+      return schemas && answerOf(endpoint.declaration(schemas));
+    },
+    later: async () => answerOf(endpoint.declaration(await answerSchemas())),
+    decode: endpoint.decode,
+  };
+}
+
 /** The request a declared endpoint makes: its method, its path filled in, its answer's schema. */
-function endpointRequest<E extends JsonEndpoint>(endpoint: E, input: EndpointInput<E>): ApiRequest<EndpointAnswer<E>> {
+function endpointRequest<E extends JsonEndpoint>(
+  endpoint: E | LaterEndpoint<E>,
+  input: EndpointInput<E>,
+): ApiRequest<EndpointAnswer<E>> {
   return {
     method: endpoint.method,
     path: endpointPath(endpoint.path, input.params as Record<string, string | number> | undefined),
     query: input.query as ApiRequest<unknown>['query'],
     body: input.body,
-    response: endpoint.answer as ZodType<EndpointAnswer<E>>,
+    response: isLaterEndpoint(endpoint) ? laterAnswer(endpoint) : (endpoint.answer as ZodType<EndpointAnswer<E>>),
     handlesFailure: input.handlesFailure,
     signal: input.signal,
+    refusedLater: input.refusedLater,
   };
 }
 
 /** apiRequest of an endpoint declared in the contracts. */
 export function requestEndpoint<E extends JsonEndpoint>(
-  endpoint: E,
+  endpoint: E | LaterEndpoint<E>,
   input: EndpointInput<E>,
 ): Promise<ApiResult<EndpointAnswer<E>>> {
   return apiRequest(endpointRequest(endpoint, input));
@@ -310,7 +382,7 @@ export function requestEndpoint<E extends JsonEndpoint>(
 
 /** apiCall of an endpoint declared in the contracts: its answer, or false once the failure has been shown. */
 export function callEndpoint<E extends JsonEndpoint>(
-  endpoint: E,
+  endpoint: E | LaterEndpoint<E>,
   input: EndpointInput<E>,
 ): Promise<EndpointAnswer<E> | false> {
   return apiCall(endpointRequest(endpoint, input));

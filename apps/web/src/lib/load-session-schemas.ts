@@ -4,8 +4,11 @@ type SessionSchemas = typeof SessionSchemaModule;
 
 let loading: Promise<SessionSchemas> | undefined;
 
-/** The schemas of session-schemas.ts, fetched once, when first needed. */
+/** The schemas of session-schemas.ts, fetched once, when first needed (again after a failed fetch). */
 export function loadSessionSchemas(): Promise<SessionSchemas> {
-  loading ??= import('./session-schemas');
+  loading ??= import('./session-schemas').catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
   return loading;
 }

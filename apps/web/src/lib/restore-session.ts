@@ -1,6 +1,9 @@
 import { callEndpoint, refreshAccessToken } from './api-client';
-import { loadSessionSchemas } from './load-session-schemas';
+import { laterEndpoint } from './checked-later';
 import { session } from './session';
+
+/** The user's details, read with their schema once it has come (checked-later.ts). */
+const profileEndpoint = laterEndpoint((contracts) => contracts.usersEndpoints.profile, 'GET', '/user/');
 
 type Restoring = {
   /** The refresh call has been sent. */
@@ -15,7 +18,8 @@ let restoring: Restoring | null = null;
 
 async function restore(refreshed: Promise<string | null>): Promise<void> {
   const token = await refreshed;
-  const user = token ? await callEndpoint((await loadSessionSchemas()).profileEndpoint, {}) : false;
+  // A user's details refused once checked end the session, as if refused on arrival.
+  const user = token ? await callEndpoint(profileEndpoint, { refusedLater: () => session.signOut() }) : false;
   if (token && user) session.signIn(user, token);
   else session.signOut();
 }

@@ -10,3 +10,5 @@ export { SeasonChartCard } from '@/features/advice/components/season-chart-card'
 export { CropSeasonsCard } from '@/features/advice/components/crop-seasons-card';
 export { FarmRecordsCard } from '@/features/advice/components/farm-records-card';
 export { ReportsDownloadCard } from '@/features/sprinklers/components/reports-download-card';
+/** The advice's program is stored by the programs feature (with its schema, zod's: not before the map). */
+export { useCreateProgram } from '@/features/programs/api/create-program';

@@ -1,16 +1,17 @@
 import type { Params } from 'react-router';
-import { sprinklerQueryOptions } from '@/features/sprinklers/api/get-sprinkler';
-import { watermapQueryOptions } from '@/features/sprinklers/api/get-watermap';
+import { callSprinklerDetail, callWatermap, earlyDetail, earlyWatermap } from '@/features/sprinklers/api/first-calls';
 import { historyWatermapRange } from '@/features/sprinklers/hooks/use-history-range';
-import { queryClient } from '@/lib/query-client';
+import { askEarly } from '@/lib/early-answers';
 
 /**
  * What the machine page asks for first, known from its address: the machine's detail and, while
- * the irrigation history is shown, its watermap. The page's own queries then find them (same keys).
+ * the irrigation history is shown, its watermap. Asked as soon as the session's token is back,
+ * without waiting for the page's code or its libraries: the page's own queries then take the
+ * answers (lib/early-answers.ts).
  */
-export function prefetchSprinklerPage(params: Params, search: URLSearchParams): void {
+export function askSprinklerPage(params: Params, search: URLSearchParams): void {
   const id = Number(params.id);
-  void queryClient.prefetchQuery(sprinklerQueryOptions(id));
+  askEarly(earlyDetail(id), () => callSprinklerDetail(id));
   const range = historyWatermapRange(search);
-  if (range) void queryClient.prefetchQuery(watermapQueryOptions(id, range));
+  if (range) askEarly(earlyWatermap(id, range), () => callWatermap(id, range));
 }

@@ -1,11 +1,10 @@
-import type { ProgramBody } from '@pivot/contracts';
+import type { ProgramBody, SprinklerDetail } from '@pivot/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { type ComponentProps, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { waterBalanceQueryOptions } from '@/features/advice/api/get-water-balance';
-import { useCreateProgram } from '@/features/programs/api/create-program';
 import { useSprinkler } from '@/features/sprinklers/api/get-sprinkler';
 import { useWatermap } from '@/features/sprinklers/api/get-watermap';
 import { ConnectionLostLine } from '@/features/sprinklers/components/connection-lost-line';
@@ -49,15 +48,31 @@ const loadCards = () =>
       throw error;
     }));
 const ProgramsPanel = laterPart(async () => (await loadCards()).ProgramsPanel);
-/** The advice, the crop seasons and the farm's records, in the column beside the programs. */
+/**
+ * The advice, the crop seasons and the farm's records, in the column beside the programs. A
+ * program the advice builds is stored by the programs feature and opened in its editor.
+ */
 const AdviceCards = laterPart(async () => {
-  const { AdviceCard, CropSeasonsCard, FarmRecordsCard } = await loadCards();
-  return function AdviceCards(props: ComponentProps<typeof AdviceCard>) {
+  const { AdviceCard, CropSeasonsCard, FarmRecordsCard, useCreateProgram } = await loadCards();
+  return function AdviceCards({
+    sprinkler,
+    onProgramCreated,
+  }: {
+    sprinkler: SprinklerDetail;
+    onProgramCreated: (programId: number) => void;
+  }) {
+    const createProgram = useCreateProgram();
+    const createProgramFromAdvice = async (body: ProgramBody) => {
+      const detail = await createProgram.run(sprinkler.id, body);
+      const created = detail && detail.programs.find((program) => program.name === body.name);
+      if (created) onProgramCreated(created.id);
+      return Boolean(created);
+    };
     return (
       <>
-        <AdviceCard {...props} />
-        <CropSeasonsCard sprinkler={props.sprinkler} />
-        <FarmRecordsCard sprinkler={props.sprinkler} />
+        <AdviceCard sprinkler={sprinkler} onCreateProgram={createProgramFromAdvice} />
+        <CropSeasonsCard sprinkler={sprinkler} />
+        <FarmRecordsCard sprinkler={sprinkler} />
       </>
     );
   };
@@ -80,7 +95,6 @@ export function SprinklerRoute() {
   // The advice card's balance (one query for both) colours the map's Soil water layer.
   const { data: waterBalance } = useQuery({ ...waterBalanceQueryOptions(id), enabled: Boolean(sprinkler) });
   const [selectedProgramId, setSelectedProgramId] = useState<number | null>(null);
-  const createProgram = useCreateProgram();
   const connected = useConnection().online;
 
   // A machine not yet read when the connection went: its read waits for the connection, and says so.
@@ -108,13 +122,6 @@ export function SprinklerRoute() {
 
   const selected = sprinkler.programs.find((program) => program.id === selectedProgramId);
   const controls = sprinkler.level === 'control';
-  // The advice builds a program; the programs feature stores it and opens it in its editor.
-  const createProgramFromAdvice = async (body: ProgramBody) => {
-    const detail = await createProgram.run(sprinkler.id, body);
-    const created = detail && detail.programs.find((program) => program.name === body.name);
-    if (created) setSelectedProgramId(created.id);
-    return Boolean(created);
-  };
   return (
     <Page
       title={sprinkler.name}
@@ -149,7 +156,7 @@ export function SprinklerRoute() {
           onSelectProgram={setSelectedProgramId}
         />
         <div className="flex flex-col gap-4 lg:col-start-2 lg:row-span-3 lg:row-start-1">
-          <AdviceCards sprinkler={sprinkler} onCreateProgram={createProgramFromAdvice} />
+          <AdviceCards sprinkler={sprinkler} onProgramCreated={setSelectedProgramId} />
           <ReportsDownloadCard sprinklerId={sprinkler.id} />
         </div>
         <div className="lg:col-start-1">

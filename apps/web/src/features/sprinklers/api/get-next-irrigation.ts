@@ -1,11 +1,27 @@
-import { type NextIrrigationList, adviceEndpoints } from '@pivot/contracts';
+import type { NextIrrigationList } from '@pivot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';
+import { laterEndpoint } from '@/lib/checked-later';
+import { queryClient } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 
-/** Each machine's next irrigation from its crop seasons (docs/advice.md); machines without a season are absent. */
+/** Read first on the machines list: its answer is checked once the schemas have come (lib/checked-later.ts). */
+const nextIrrigationEndpoint = laterEndpoint(
+  (contracts) => contracts.adviceEndpoints.nextIrrigation,
+  'GET',
+  '/sprinkler/next-irrigation/',
+);
+
+const nextIrrigationKey = [...sprinklerKeys.list, 'next-irrigation'];
+
+/**
+ * Each machine's next irrigation from its crop seasons (docs/advice.md); machines without a season
+ * are absent. An answer refused once checked is taken back as a failed call's.
+ */
 export function getNextIrrigation(): Promise<NextIrrigationList | false> {
-  return callEndpoint(adviceEndpoints.nextIrrigation, {});
+  return callEndpoint(nextIrrigationEndpoint, {
+    refusedLater: () => queryClient.setQueryData(nextIrrigationKey, false),
+  });
 }
 
 /**
@@ -14,7 +30,7 @@ export function getNextIrrigation(): Promise<NextIrrigationList | false> {
  */
 export function useNextIrrigation() {
   return useQuery({
-    queryKey: [...sprinklerKeys.list, 'next-irrigation'],
+    queryKey: nextIrrigationKey,
     queryFn: getNextIrrigation,
     staleTime: 5 * 60_000,
     select: (list) => (list ? new Map(list.map((machine) => [machine.id, machine.nextIrrigation])) : null),

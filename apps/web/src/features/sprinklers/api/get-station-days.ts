@@ -1,17 +1,39 @@
-import { type StationDays, StationDaysQuerySchema, weatherEndpoints } from '@pivot/contracts';
+import type { StationDays } from '@pivot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';
+import { laterEndpoint } from '@/lib/checked-later';
+import { queryClient } from '@/lib/query-client';
 import { serverNow } from '@/lib/server-clock';
+
+/** Read on the machine page: its answer is checked once the schemas have come (lib/checked-later.ts). */
+const stationDaysEndpoint = laterEndpoint(
+  (contracts) => contracts.weatherEndpoints.stationDays,
+  'GET',
+  '/weather-station/:id/days/',
+);
 
 /** The days the station's table shows: the last complete ones, by the browser's calendar. */
 const SHOWN_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** A station's days from `start` to `stop` (dd.mm.yyyy, both included), as the water balance takes them. */
+const stationDaysKey = (stationId: string, start: string, stop: string) => [
+  'weather-station',
+  stationId,
+  'days',
+  start,
+  stop,
+];
+
+/**
+ * A station's days from `start` to `stop` (real days as dd.mm.yyyy, both included, what
+ * StationDaysQuerySchema takes: `dottedDayBefore` writes them), as the water balance takes them.
+ * An answer refused once checked is taken back as a failed call's.
+ */
 export function getStationDays(stationId: string, start: string, stop: string): Promise<StationDays | false> {
-  return callEndpoint(weatherEndpoints.stationDays, {
+  return callEndpoint(stationDaysEndpoint, {
     params: { id: stationId },
-    query: StationDaysQuerySchema.parse({ start, stop }),
+    query: { start, stop },
+    refusedLater: () => queryClient.setQueryData(stationDaysKey(stationId, start, stop), false),
   });
 }
 
@@ -30,7 +52,7 @@ export function recentStationDaysQueryOptions(stationId: string) {
   const start = dottedDayBefore(SHOWN_DAYS);
   const stop = dottedDayBefore(1);
   return queryOptions({
-    queryKey: ['weather-station', stationId, 'days', start, stop],
+    queryKey: stationDaysKey(stationId, start, stop),
     queryFn: () => getStationDays(stationId, start, stop),
     // A day is complete once: new readings change only today, which is not shown.
     staleTime: 60 * 60_000,

@@ -1,22 +1,24 @@
-import { type WatermapResponse, WatermapQuerySchema, machineHistoryEndpoints } from '@pivot/contracts';
+import type { WatermapResponse } from '@pivot/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { callEndpoint } from '@/lib/api-client';
+import { takeEarly } from '@/lib/early-answers';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
+import { type WatermapRange, callWatermap, earlyWatermap } from './first-calls';
 
-/** The water the machine applied from `start` to `stop` (dd.mm.yyyy, both days included). */
-export function getWatermap(id: number, start: string, stop: string): Promise<WatermapResponse | false> {
-  return callEndpoint(machineHistoryEndpoints.watermap, {
-    params: { id },
-    query: WatermapQuerySchema.parse({ start, stop }),
-  });
+export type { WatermapRange } from './first-calls';
+
+/**
+ * The water the machine applied over a range (both days included); the answer of the same call
+ * asked early, before the page's code came, if there is one.
+ */
+export function getWatermap(id: number, range: WatermapRange): Promise<WatermapResponse | false> {
+  return takeEarly<WatermapResponse | false>(earlyWatermap(id, range)) ?? callWatermap(id, range);
 }
-
-export type WatermapRange = { start: string; stop: string };
 
 export function watermapQueryOptions(id: number, range: WatermapRange | null) {
   return queryOptions({
+    // The key first-calls.ts takes a refused answer back from.
     queryKey: [...sprinklerKeys.detail(id), 'watermap', range],
-    queryFn: () => (range ? getWatermap(id, range.start, range.stop) : false),
+    queryFn: () => (range ? getWatermap(id, range) : false),
     enabled: range !== null,
     staleTime: 60_000,
   });

@@ -1,16 +1,14 @@
-import {
-  type MachineListEvent,
-  MachineListEventSchema,
-  type SprinklerListItem,
-  type SprinklerPage,
-  sprinklersEndpoints,
-} from '@pivot/contracts';
+import type { MachineListEvent, SprinklerListItem, SprinklerPage } from '@pivot/contracts';
 import { useEffect } from 'react';
 import { pathOf } from '@/lib/api-client';
+import { type AnswerSchemas, laterEndpoint, withAnswerSchemas } from '@/lib/checked-later';
 import { followEventStream } from '@/lib/follow-event-stream';
 import { queryClient } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 import { applyLiveValues } from './use-live-sprinkler';
+
+/** The user's live events, read with their schema once it has come (lib/checked-later.ts). */
+const eventsEndpoint = laterEndpoint((contracts) => contracts.sprinklersEndpoints.events, 'GET', '/sprinkler/events');
 
 /** The pages of the machines table in the cache: each sort, search, filter and page read so far. */
 export const MACHINE_PAGES_KEY = [...sprinklerKeys.list, 'page'] as const;
@@ -38,7 +36,7 @@ export function applyListEvent(list: SprinklerListItem[], event: MachineListEven
 }
 
 /** The event a stream event carries, or null for anything else (text outside the contract). */
-function listEventOf(name: string, data: string): MachineListEvent | null {
+function listEventOf({ MachineListEventSchema }: AnswerSchemas, name: string, data: string): MachineListEvent | null {
   try {
     const parsed = MachineListEventSchema.safeParse(JSON.parse(data));
     return parsed.success && parsed.data.type === name ? parsed.data : null;
@@ -62,6 +60,7 @@ function readPagesAgain(): void {
 export function useLiveMachineList(): void {
   useEffect(() => {
     const stop = new AbortController();
+    const checked = withAnswerSchemas();
     let pending: MachineListEvent[] = [];
     let showTimer: ReturnType<typeof setTimeout> | undefined;
     const show = () => {
@@ -75,17 +74,19 @@ export function useLiveMachineList(): void {
       }, SHOW_EVERY_MS);
     };
     void followEventStream({
-      path: pathOf(sprinklersEndpoints.events),
-      onEvent: ({ name, data }) => {
-        const event = listEventOf(name, data);
-        if (!event) return;
-        if (event.type === 'machines') {
-          readPagesAgain();
-          return;
-        }
-        pending.push(event);
-        show();
-      },
+      path: pathOf(eventsEndpoint),
+      // Events that come before their schema wait for it, in their order (the first screen paints without zod).
+      onEvent: ({ name, data }) =>
+        checked((schemas) => {
+          const event = stop.signal.aborted ? null : listEventOf(schemas, name, data);
+          if (!event) return;
+          if (event.type === 'machines') {
+            readPagesAgain();
+            return;
+          }
+          pending.push(event);
+          show();
+        }),
       onOpen: (reconnected) => {
         if (reconnected) readPagesAgain();
       },

@@ -1,15 +1,17 @@
-import {
-  type LiveEvent,
-  LiveEventSchema,
-  type SprinklerDetail,
-  type SprinklerListItem,
-  sprinklersEndpoints,
-} from '@pivot/contracts';
+import type { LiveEvent, SprinklerDetail, SprinklerListItem } from '@pivot/contracts';
 import { useEffect, useState } from 'react';
 import { pathOf } from '@/lib/api-client';
+import { laterEndpoint, withAnswerSchemas } from '@/lib/checked-later';
 import { followEventStream } from '@/lib/follow-event-stream';
 import { queryClient } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
+
+/** The machine's live events, read with their schema once it has come (lib/checked-later.ts). */
+const machineEventsEndpoint = laterEndpoint(
+  (contracts) => contracts.sprinklersEndpoints.machineEvents,
+  'GET',
+  '/sprinkler/:id/events',
+);
 
 export type LiveConnection = 'connecting' | 'live' | 'reconnecting';
 
@@ -79,6 +81,8 @@ export function useLiveSprinkler(id: number, enabled: boolean): LiveSprinkler {
   useEffect(() => {
     if (!enabled) return;
     const stop = new AbortController();
+    // Events that come before their schema wait for it, in their order (the first screen paints without zod).
+    const checked = withAnswerSchemas();
     const onEvent = (name: string, data: string) => {
       let payload: unknown;
       try {
@@ -86,18 +90,20 @@ export function useLiveSprinkler(id: number, enabled: boolean): LiveSprinkler {
       } catch {
         return; // An event that is not JSON is skipped; the next report brings the values anyway.
       }
-      const parsed = LiveEventSchema.safeParse(payload);
-      if (!parsed.success || parsed.data.type !== name) return;
-      const event = parsed.data;
-      const older = isOlderReport(queryClient.getQueryData(sprinklerKeys.detail(id)), event);
-      queryClient.setQueryData<SprinklerDetail | false>(sprinklerKeys.detail(id), (detail) =>
-        detail ? applyLiveEvent(detail, event) : detail,
-      );
-      if (event.type === 'telemetry' && !older) setLive((current) => ({ ...current, alarm: event.alarm }));
+      checked(({ LiveEventSchema }) => {
+        const parsed = LiveEventSchema.safeParse(payload);
+        if (stop.signal.aborted || !parsed.success || parsed.data.type !== name) return;
+        const event = parsed.data;
+        const older = isOlderReport(queryClient.getQueryData(sprinklerKeys.detail(id)), event);
+        queryClient.setQueryData<SprinklerDetail | false>(sprinklerKeys.detail(id), (detail) =>
+          detail ? applyLiveEvent(detail, event) : detail,
+        );
+        if (event.type === 'telemetry' && !older) setLive((current) => ({ ...current, alarm: event.alarm }));
+      });
     };
 
     void followEventStream({
-      path: pathOf(sprinklersEndpoints.machineEvents, { id }),
+      path: pathOf(machineEventsEndpoint, { id }),
       onEvent: (event) => onEvent(event.name, event.data),
       onOpen: (reconnected) => {
         setLive((current) => ({ ...current, connection: 'live' }));

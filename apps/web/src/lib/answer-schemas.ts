@@ -1,0 +1,16 @@
+/**
+ * The contracts' declarations of what a first screen reads (a machine's page, the machines list,
+ * the session's user) and of the live events they follow, and of the motion commands the machine
+ * page sends: with them come zod and their schemas, fetched once the first screen has shown its
+ * data (lib/checked-later.ts), not before it paints.
+ */
+export {
+  LiveEventSchema,
+  MachineListEventSchema,
+  MotionBodySchema,
+  adviceEndpoints,
+  machineHistoryEndpoints,
+  sprinklersEndpoints,
+  usersEndpoints,
+  weatherEndpoints,
+} from '@pivot/contracts';
