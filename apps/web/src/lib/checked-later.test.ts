@@ -18,18 +18,7 @@ async function freshClient() {
   return { ...firstScreen, ...client, ...later, failures, profile };
 }
 
-const user = {
-  id: 7,
-  first_name: 'Anna',
-  last_name: 'Nowak',
-  company_name: null,
-  email: 'anna@farm.pl',
-  phone: null,
-  subscription: { active: true, expiry_date: null },
-  admin: false,
-  language: 'pl',
-  activated: true,
-};
+const user = buildUser({ id: 7, first_name: 'Anna', last_name: 'Nowak', email: 'anna@farm.pl' });
 let answers: unknown[] = [];
 
 beforeEach(() => {
