@@ -174,7 +174,15 @@ it('l. two instances packing at once: each machine-day packed once, every report
     ),
   );
   for (const server of servers) onTestFinished(() => server.stop());
-  expect(await until(() => allPacked(url), PACKED_WITHIN_MS)).toBe(true);
+  const packedInTime = await until(() => allPacked(url), PACKED_WITHIN_MS);
+  // It has once run out of time in the full run (and not alone): what each instance was doing then.
+  const whereEach = packedInTime
+    ? ''
+    : `${await packedCount(url)} of ${MACHINE_DAYS} machine-days packed; each instance's last lines:\n` +
+      servers
+        .map((server) => [...server.output().split('\n').slice(-12), server.errors().slice(-2000)].join('\n'))
+        .join('\n---\n');
+  expect(packedInTime, whereEach).toBe(true);
   // Each instance logs how many machine-days it packed: together, each machine-day once.
   const packedByEach = () =>
     servers.map((server) =>
