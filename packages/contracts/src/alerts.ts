@@ -6,8 +6,19 @@ import type { LogEventType } from './logs';
  * What the server watches every machine for (docs/alerts.md): an alarm it reports, a stop nobody
  * commanded, silence or a lost connection, and pressure below its threshold while it moves.
  */
-/** water_stress: a crop zone's mean depletion beyond its RAW (docs/advice.md), checked hourly. */
-export const INCIDENT_KINDS = ['alarm', 'unexpected_stop', 'offline', 'low_pressure', 'water_stress'] as const;
+/**
+ * water_stress: a crop zone's mean depletion beyond its RAW (docs/advice.md), checked hourly.
+ * irrigation_due: a machine whose autopilot suggests, due to start a pass now (docs/autopilot.md);
+ * only users who may control the machine hear of it, since only they can act on it.
+ */
+export const INCIDENT_KINDS = [
+  'alarm',
+  'unexpected_stop',
+  'offline',
+  'low_pressure',
+  'water_stress',
+  'irrigation_due',
+] as const;
 export const IncidentKindSchema = z.enum(INCIDENT_KINDS);
 export type IncidentKind = z.infer<typeof IncidentKindSchema>;
 
@@ -23,7 +34,11 @@ export const INCIDENT_LOG_EVENTS = {
   offline: { began: 'sprinkler_offline', ended: 'sprinkler_back_online' },
   low_pressure: { began: 'sprinkler_low_pressure', ended: 'sprinkler_pressure_restored' },
   water_stress: { began: 'sprinkler_water_stress', ended: 'sprinkler_water_stress_over' },
+  irrigation_due: { began: 'sprinkler_irrigation_due', ended: 'sprinkler_irrigation_due_over' },
 } as const satisfies Record<IncidentKind, Record<IncidentPhase, LogEventType>>;
+
+/** The incidents only users with control hear of: a call to act on the machine. */
+export const CONTROL_INCIDENTS: readonly IncidentKind[] = ['irrigation_due'];
 
 /** Where an alert reaches a user: the app (bell and toast), e-mail, Web Push. */
 export const ALERT_CHANNELS = ['in_app', 'email', 'push'] as const;

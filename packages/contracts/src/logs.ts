@@ -38,6 +38,9 @@ export const LOG_EVENT_TYPES = [
   // `event`: the crop zones whose mean depletion is beyond RAW (docs/advice.md).
   'sprinkler_water_stress',
   'sprinkler_water_stress_over',
+  // `event`: the sectors the autopilot, suggesting, would water now (docs/autopilot.md).
+  'sprinkler_irrigation_due',
+  'sprinkler_irrigation_due_over',
   // A webhook the server paused after failing for a day; its owner is told (docs/alerts.md).
   'webhook_paused',
   // Advice (docs/advice.md): a machine's crop seasons set or changed; `event` names the years.
@@ -58,6 +61,9 @@ export const LOG_EVENT_TYPES = [
   // The broker lacked registered controllers' accounts (docs/operations.md, "When the broker loses
   // its accounts"): `event` counts them, `details` those the server made again.
   'broker_accounts_lost',
+  // The autopilot's decision for a machine (docs/autopilot.md): `event` is the decision as the
+  // server keeps it, told to each reader in their language; `details` the mode it was made in.
+  'sprinkler_autopilot_decision',
 ] as const;
 export const LogEventTypeSchema = z.enum(LOG_EVENT_TYPES);
 export type LogEventType = z.infer<typeof LogEventTypeSchema>;
@@ -101,6 +107,8 @@ export const LOG_EVENT_PARAMS = {
   sprinkler_pressure_restored: ['machine', 'detail'],
   sprinkler_water_stress: ['machine', 'detail'],
   sprinkler_water_stress_over: ['machine', 'detail'],
+  sprinkler_irrigation_due: ['machine', 'detail'],
+  sprinkler_irrigation_due_over: ['machine', 'detail'],
   webhook_paused: ['webhook', 'detail'],
   sprinkler_crop_seasons_updated: ['years', 'machine'],
   sprinkler_application_depth_updated: ['machine', 'depth'],
@@ -111,6 +119,7 @@ export const LOG_EVENT_PARAMS = {
   backup_failed: ['error', 'folder'],
   backup_overdue: ['days', 'backup'],
   broker_accounts_lost: ['count', 'restored'],
+  sprinkler_autopilot_decision: ['machine', 'decision'],
 } as const satisfies Record<LogEventType, readonly [string, string]>;
 
 export type LogEventParam = (typeof LOG_EVENT_PARAMS)[LogEventType][number];

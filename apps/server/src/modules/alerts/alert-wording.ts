@@ -50,6 +50,17 @@ const WORDING: Record<Language, Wording> = {
         sentence: (machine) => `The soil at machine ${machine} holds its readily available water again`,
       },
     },
+    irrigation_due: {
+      began: {
+        title: 'Irrigation due',
+        sentence: (machine, detail) =>
+          `Machine ${machine} is due to water now: ${detail}. Open it to send the program from the advice.`,
+      },
+      ended: {
+        title: 'Irrigation no longer due',
+        sentence: (machine) => `Machine ${machine} is watering, or no longer due`,
+      },
+    },
   },
   pl: {
     alarm: {
@@ -92,6 +103,17 @@ const WORDING: Record<Language, Wording> = {
       ended: {
         title: 'Koniec stresu wodnego',
         sentence: (machine) => `Gleba na maszynie ${machine} znów ma wodę łatwo dostępną`,
+      },
+    },
+    irrigation_due: {
+      began: {
+        title: 'Pora nawadniać',
+        sentence: (machine, detail) =>
+          `Maszyna ${machine} powinna teraz nawadniać: ${detail}. Otwórz ją, aby wysłać program z zalecenia.`,
+      },
+      ended: {
+        title: 'Nawadnianie już nie jest pilne',
+        sentence: (machine) => `Maszyna ${machine} nawadnia lub nie musi już nawadniać`,
       },
     },
   },

@@ -1,5 +1,7 @@
 import {
   ALERT_CHANNELS,
+  CONTROL_INCIDENTS,
+  type AccessLevel,
   type AccountAlertSettings,
   type Alert,
   type AlertChannel,
@@ -97,13 +99,18 @@ export class AlertsService {
    * whoever wants this kind from this machine at all (a user's own webhooks follow that).
    */
   async recipientsOn(db: Queryable, sprinklerIds: number[]): Promise<AlertRecipients> {
-    const granted = await this.deps.access.usersOfMachines(db, sprinklerIds);
+    const levels = await this.deps.access.levelsOnMachines(db, sprinklerIds);
     const admins = await this.deps.users.activeAdminIds(db);
-    const everyone = [...new Set([...[...granted.values()].flat(), ...admins])];
+    const everyone = [...new Set([...[...levels.values()].flatMap((users) => [...users.keys()]), ...admins])];
     const own = await findOwnSettings(db, everyone);
     const defaults = await this.defaults(db);
+    // A call to act reaches those who may act: users with control (administrators have it everywhere).
+    const grantedFor = (sprinklerId: number, kind: IncidentKind) =>
+      [...(levels.get(sprinklerId) ?? new Map<number, AccessLevel>())]
+        .filter(([, level]) => level === 'control' || !CONTROL_INCIDENTS.includes(kind))
+        .map(([userId]) => userId);
     return (sprinklerId, kind, channel) =>
-      [...new Set([...(granted.get(sprinklerId) ?? []), ...admins])].filter((userId) => {
+      [...new Set([...grantedFor(sprinklerId, kind), ...admins])].filter((userId) => {
         const settings = own.get(userId) ?? { ...defaults, mutedMachineIds: [] };
         return (
           settings.kinds.includes(kind) &&

@@ -1,11 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { IncidentDesk } from './incident-desk';
 import { IncidentWatch } from './incident-watch';
 import { WaterStressWatch } from './water-stress-watch';
+
+export type { IncidentDesk } from './incident-desk';
 
 declare module 'fastify' {
   interface FastifyInstance {
     incidents: IncidentWatch;
+    incidentDesk: IncidentDesk;
     waterStress: WaterStressWatch;
   }
 }
@@ -38,6 +42,7 @@ export const incidentsModule = fp(
       logger: app.log,
     });
     app.decorate('waterStress', waterStress);
+    app.decorate('incidentDesk', new IncidentDesk({ db: app.database.db, logs: app.logs, alerts: app.alerts }));
     app.health.check(() => watch.problems());
     app.addHook('onReady', async () => {
       watch.start();

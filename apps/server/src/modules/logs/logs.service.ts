@@ -1,4 +1,4 @@
-import type { LogEventType, LogListResponse, LogQuery } from '@pivot/contracts';
+import type { Language, LogEventType, LogListResponse, LogQuery } from '@pivot/contracts';
 import type { Database, Queryable } from '../../db/client';
 import type { AccessService } from '../access';
 import { presentLogEntry } from './logs.presenter';
@@ -21,9 +21,22 @@ import type { LogEntryRow } from './logs.table';
 
 export type LogViewer = { id: number; admin: boolean };
 
+/**
+ * An entry's `event` as a reader reads it: for the events whose words the module that writes them
+ * makes in the reader's language (an autopilot decision, docs/autopilot.md).
+ */
+export type EventTeller = (entry: LogEntryRow, language: Language) => string;
+
 /** The activity log: every module records its events here, and users read what concerns them. */
 export class LogsService {
+  private readonly tellers = new Map<LogEventType, EventTeller>();
+
   constructor(private readonly deps: { db: Database; access: AccessService }) {}
+
+  /** How the entries of a type are told: their `event` read in the reader's language. */
+  tellEventsWith(eventType: LogEventType, teller: EventTeller): void {
+    this.tellers.set(eventType, teller);
+  }
 
   /**
    * Records an event and returns its entry's id; pass the transaction of the change it tells
@@ -38,7 +51,7 @@ export class LogsService {
     return insertLogEntries(db, entries);
   }
 
-  async list(viewer: LogViewer, query: LogQuery): Promise<LogListResponse> {
+  async list(viewer: LogViewer & { language: Language }, query: LogQuery): Promise<LogListResponse> {
     const { db } = this.deps;
     const reader = { userId: viewer.id, readAt: await findReadAt(db, viewer.id) };
     const { count, rows } = await listLogEntries(db, this.visibleTo(viewer), {
@@ -51,7 +64,14 @@ export class LogsService {
       viewer.id,
       rows.map((row) => row.id),
     );
-    return { count, data: rows.map((row) => presentLogEntry(row, reader.readAt, readOneByOne.has(row.id))) };
+    return {
+      count,
+      data: rows.map((row) => {
+        const entry = presentLogEntry(row, reader.readAt, readOneByOne.has(row.id));
+        const teller = this.tellers.get(row.eventType);
+        return teller ? { ...entry, event: teller(row, viewer.language) } : entry;
+      }),
+    };
   }
 
   private visibleTo(viewer: LogViewer): OwnEntries | 'all' {

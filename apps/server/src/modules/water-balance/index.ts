@@ -14,6 +14,7 @@ declare module 'fastify' {
 }
 
 export type { WaterBalanceService } from './water-balance.service';
+export type { ForecastDay } from './forecast';
 export { irrigationDoses } from './irrigation-advice';
 export { refuseDayAfterToday } from './water-balance.days';
 

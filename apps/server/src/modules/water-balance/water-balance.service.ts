@@ -1,4 +1,5 @@
 import {
+  type LatLng,
   type ProbeDisagreement,
   type WaterBalance,
   type WaterBalanceQuery,
@@ -8,6 +9,7 @@ import {
   isoOfDottedDate,
 } from '@pivot/contracts';
 import type { SignedInUser } from '../../http/request-context';
+import type { ForecastDay } from './forecast';
 import type { SprinklersService } from '../sprinklers';
 import type { WatermapService } from '../watermap';
 import { listCropSeasons, runsOn } from '../crop-seasons';
@@ -71,6 +73,11 @@ export class WaterBalanceService {
 
   constructor(private readonly deps: WaterBalanceServiceDeps) {
     this.keptStates = deps.keptStates ?? new KeptStates();
+  }
+
+  /** The forecast's coming days at a position (`FORECAST_URL`); null without a forecast service, or when it fails. */
+  async forecastDays(position: LatLng): Promise<ForecastDay[] | null> {
+    return this.deps.forecast ? this.deps.forecast.daily(position) : null;
   }
 
   async balance(actor: SignedInUser, sprinklerId: number, query: WaterBalanceQuery): Promise<WaterBalance> {
