@@ -111,6 +111,8 @@ export const AutopilotRulesSchema = z.strictObject({
     .strictObject({ id: z.string().trim().min(1).max(60), maxAtOnce: z.number().int().min(1).max(50) })
     .nullable()
     .default(null),
+  /** The power the machine's pump draws, kW: the plan prices each pass's energy with it; null: not said. */
+  pumpKw: z.number().positive().max(2000).nullable().default(null),
 });
 export type AutopilotRules = z.infer<typeof AutopilotRulesSchema>;
 export type AutopilotRulesInput = z.input<typeof AutopilotRulesSchema>;

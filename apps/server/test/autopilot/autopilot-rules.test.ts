@@ -13,6 +13,7 @@ describe("a farm's autopilot rules", () => {
       frost: { minC: 2 },
       allowance: null,
       pumpGroup: null,
+      pumpKw: null,
     });
   });
 
