@@ -17,10 +17,18 @@ export const AutopilotModeSchema = z.enum(AUTOPILOT_MODES);
 export const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 export const WeekdaySchema = z.number().int().min(1).max(7);
 
+/**
+ * The rules' own messages, in English as every message the contracts write; their Polish is in
+ * zod-messages.ts (`CONTRACT_MESSAGES_PL`), which the server and the web's forms read.
+ */
+export const AUTOPILOT_MESSAGES = {
+  localTime: 'Expected a local time such as 22:00',
+  emptyWindow: 'A window must not start and end at the same time',
+  windowAt24: 'A window cannot start at 24:00',
+} as const;
+
 /** A local time of day, HH:MM, 00:00–24:00 (24:00 only ends a window). */
-export const LocalTimeSchema = z
-  .string()
-  .regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, 'Expected a local time such as 22:00');
+export const LocalTimeSchema = z.string().regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, AUTOPILOT_MESSAGES.localTime);
 
 /** Minutes since local midnight of a local time (HH:MM). */
 export function minutesOfLocalTime(time: string): number {
@@ -42,8 +50,8 @@ export const WeeklyWindowSchema = z
     start: LocalTimeSchema,
     end: LocalTimeSchema,
   })
-  .refine((window) => window.start !== window.end, 'A window must not start and end at the same time')
-  .refine((window) => window.start !== '24:00', 'A window cannot start at 24:00');
+  .refine((window) => window.start !== window.end, AUTOPILOT_MESSAGES.emptyWindow)
+  .refine((window) => window.start !== '24:00', AUTOPILOT_MESSAGES.windowAt24);
 export type WeeklyWindow = z.infer<typeof WeeklyWindowSchema>;
 
 /** The names a tariff's zones are given in the reader's language. */

@@ -92,12 +92,15 @@ describe("a machine's autopilot settings", () => {
     expect(polish.status).toBe(400);
     const polishBody = ErrorBodySchema.parse(polish.body);
     expect(polishBody).toMatchObject({ code: 'validation_error', message: 'Błąd zapytania - spróbuj ponownie' });
-    expect(polishBody.issues?.map((issue) => issue.path)).toEqual(['body.rules.allowedHours.0.start']);
+    expect(polishBody.issues).toEqual([
+      { path: 'body.rules.allowedHours.0.start', message: 'Wpisz godzinę, np. 22:00' },
+    ]);
     const english = await englishFarmer.put(url, bad);
     expect(english.status).toBe(400);
-    expect(ErrorBodySchema.parse(english.body)).toMatchObject({
+    expect(ErrorBodySchema.parse(english.body)).toEqual({
       code: 'validation_error',
       message: 'Query error - try again',
+      issues: [{ path: 'body.rules.allowedHours.0.start', message: 'Expected a local time such as 22:00' }],
     });
     // zod's own messages in the user's language: a wind limit out of its bounds.
     const windy = { mode: 'auto', rules: { ...RULES, wind: { maxMs: 99 } } };
