@@ -24,7 +24,7 @@ export const autopilotSettings = pgTable(
      */
     memory: jsonb('memory').$type<Record<string, unknown>>().notNull().default({}),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
-    /** Who last set the mode or the rules; null when the server did (a takeover) or once the account is deleted. */
+    /** Who last set the mode or the rules, or whose command took the machine over; null once that account is deleted. */
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (table) => [check('autopilot_settings_mode_check', sql`${table.mode} in ('off', 'suggest', 'auto')`)],
