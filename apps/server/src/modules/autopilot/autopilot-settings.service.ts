@@ -2,6 +2,7 @@ import {
   type AutopilotChangeReason,
   type AutopilotMode,
   type AutopilotRules,
+  AutopilotRulesSchema,
   type AutopilotSettings,
   type AutopilotSettingsBody,
   defaultAutopilotRules,
@@ -104,7 +105,7 @@ export class AutopilotSettingsService {
           internalId: machine.internalId,
           name: machine.name,
           mode: row.mode,
-          rules: row.rules,
+          rules: storedRules(row.rules),
           memory: row.memory,
         },
       ];
@@ -152,7 +153,16 @@ export class AutopilotSettingsService {
 /** A machine's stored autopilot as the API gives it; never set: off, with the rules' defaults. */
 function presentSettings(row: AutopilotSettingsRow | undefined): AutopilotSettings {
   if (!row) return { mode: 'off', rules: defaultAutopilotRules(), updatedAt: null };
-  return { mode: row.mode, rules: row.rules, updatedAt: row.updatedAt.getTime() };
+  return { mode: row.mode, rules: storedRules(row.rules), updatedAt: row.updatedAt.getTime() };
+}
+
+/**
+ * Stored rules as the schema reads them now: a rule added since they were saved takes its
+ * default. Rules a later schema would refuse are given as stored rather than failing the machine.
+ */
+function storedRules(rules: AutopilotRules): AutopilotRules {
+  const parsed = AutopilotRulesSchema.safeParse(rules);
+  return parsed.success ? parsed.data : rules;
 }
 
 /** Whether two parsed rules say the same (jsonb does not keep the keys' order). */
