@@ -16,6 +16,7 @@ import { accessModule } from './modules/access';
 import { adminModule } from './modules/admin';
 import { adviceModule } from './modules/advice';
 import { applicationDepthModule } from './modules/application-depth';
+import { autopilotModule } from './modules/autopilot';
 import { commandsModule } from './modules/commands';
 import { cropSeasonsModule } from './modules/crop-seasons';
 import { devicesModule } from './modules/devices';
@@ -137,6 +138,7 @@ export async function buildApp({
   await app.register(adviceModule, config);
   await app.register(alertsModule, config);
   await app.register(incidentsModule);
+  await app.register(autopilotModule);
   await app.register(webhooksModule, config);
   await app.register(adminModule);
   await app.register(backupsModule, config);

@@ -3,22 +3,32 @@ import { z } from 'zod';
 /**
  * A farm's autopilot rules for one machine (issue "Autopilot", docs/autopilot.md): when it may
  * water, what electricity costs when, when rain, wind or frost hold it back, how much water the
- * season allows and how many machines one pump feeds at once. The server's pure decision core
- * (apps/server/src/modules/autopilot) reads them; no route takes them yet.
+ * season allows and how many machines one pump feeds at once. The server's decision core
+ * (apps/server/src/modules/autopilot) reads them; each machine's mode and rules are stored and
+ * set through `autopilotEndpoints` (docs/autopilot.md, "The modes and where they are set").
  */
 
 /** off: the autopilot says nothing; suggest: it says what it would do; auto: it does it. */
 export const AUTOPILOT_MODES = ['off', 'suggest', 'auto'] as const;
 export type AutopilotMode = (typeof AUTOPILOT_MODES)[number];
+export const AutopilotModeSchema = z.enum(AUTOPILOT_MODES);
 
 /** ISO days of the week: 1 Monday … 7 Sunday. */
 export const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 export const WeekdaySchema = z.number().int().min(1).max(7);
 
+/**
+ * The rules' own messages, in English as every message the contracts write; their Polish is in
+ * zod-messages.ts (`CONTRACT_MESSAGES_PL`), which the server and the web's forms read.
+ */
+export const AUTOPILOT_MESSAGES = {
+  localTime: 'Expected a local time such as 22:00',
+  emptyWindow: 'A window must not start and end at the same time',
+  windowAt24: 'A window cannot start at 24:00',
+} as const;
+
 /** A local time of day, HH:MM, 00:00–24:00 (24:00 only ends a window). */
-export const LocalTimeSchema = z
-  .string()
-  .regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, 'Expected a local time such as 22:00');
+export const LocalTimeSchema = z.string().regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, AUTOPILOT_MESSAGES.localTime);
 
 /** Minutes since local midnight of a local time (HH:MM). */
 export function minutesOfLocalTime(time: string): number {
@@ -40,8 +50,8 @@ export const WeeklyWindowSchema = z
     start: LocalTimeSchema,
     end: LocalTimeSchema,
   })
-  .refine((window) => window.start !== window.end, 'A window must not start and end at the same time')
-  .refine((window) => window.start !== '24:00', 'A window cannot start at 24:00');
+  .refine((window) => window.start !== window.end, AUTOPILOT_MESSAGES.emptyWindow)
+  .refine((window) => window.start !== '24:00', AUTOPILOT_MESSAGES.windowAt24);
 export type WeeklyWindow = z.infer<typeof WeeklyWindowSchema>;
 
 /** The names a tariff's zones are given in the reader's language. */
@@ -116,6 +126,39 @@ export const AutopilotRulesSchema = z.strictObject({
 });
 export type AutopilotRules = z.infer<typeof AutopilotRulesSchema>;
 export type AutopilotRulesInput = z.input<typeof AutopilotRulesSchema>;
+
+/** The rules of a machine whose autopilot was never set: the schema's defaults. */
+export function defaultAutopilotRules(): AutopilotRules {
+  return AutopilotRulesSchema.parse({});
+}
+
+/**
+ * A machine's autopilot as `GET /sprinkler/{id}/autopilot/` answers it. A machine never set is
+ * off, with the rules' defaults, and `updatedAt` null.
+ */
+export const AutopilotSettingsSchema = z.strictObject({
+  mode: AutopilotModeSchema,
+  rules: AutopilotRulesSchema,
+  /** When the mode or the rules last changed, ms since the epoch; null: never set. */
+  updatedAt: z.number().nullable(),
+});
+export type AutopilotSettings = z.infer<typeof AutopilotSettingsSchema>;
+
+/** What `PUT /sprinkler/{id}/autopilot/` takes: the mode and the whole rules (a rule left out takes its default). */
+export const AutopilotSettingsBodySchema = z.strictObject({
+  mode: AutopilotModeSchema,
+  rules: AutopilotRulesSchema,
+});
+export type AutopilotSettingsBody = z.infer<typeof AutopilotSettingsBodySchema>;
+export type AutopilotSettingsBodyInput = z.input<typeof AutopilotSettingsBodySchema>;
+
+/**
+ * Why a machine's autopilot mode changed, as the activity log's `sprinkler_autopilot_updated`
+ * entry tells it (`details`): a user set it, or a person's own command or program to a machine
+ * in `auto` took the machine over (auto became suggest).
+ */
+export const AUTOPILOT_CHANGE_REASONS = ['user', 'taken_over'] as const;
+export type AutopilotChangeReason = (typeof AUTOPILOT_CHANGE_REASONS)[number];
 
 const EVERY_DAY: number[] = [...WEEKDAYS];
 const WORKDAYS: number[] = [1, 2, 3, 4, 5];

@@ -52,6 +52,10 @@ export const LOG_EVENT_TYPES = [
   'sprinkler_record_added',
   'sprinkler_record_updated',
   'sprinkler_record_removed',
+  // A machine's autopilot mode or rules changed (docs/autopilot.md): `event` is the new mode
+  // ('off', 'suggest', 'auto'), `details` why: 'user' (set on the screen) or 'taken_over' (a
+  // person's command or program to a machine in auto turned it to suggest).
+  'sprinkler_autopilot_updated',
   // A backup restored (docs/operations.md, "Backups"): recorded when the server next starts.
   'backup_restored',
   // The scheduled backup failed, or the newest backup is older than two days: raised once for the
@@ -115,6 +119,7 @@ export const LOG_EVENT_PARAMS = {
   sprinkler_record_added: ['record', 'machine'],
   sprinkler_record_updated: ['record', 'machine'],
   sprinkler_record_removed: ['record', 'machine'],
+  sprinkler_autopilot_updated: ['machine', 'mode'],
   backup_restored: ['backup', 'version'],
   backup_failed: ['error', 'folder'],
   backup_overdue: ['days', 'backup'],
@@ -155,12 +160,15 @@ export function logEntryParams(entry: LogEntry): Record<LogEventParam, string> {
  * level it gave, recorded in `details` ('watch' or 'control'; entries written before levels
  * existed hold the administrator's e-mail there and read without one); a depth at 100 % without
  * a value went back to being learned from the machine's reports ('learned'); a farm record names
- * its kind (`details`: 'rain_gauge', 'irrigation' or 'probe').
+ * its kind (`details`: 'rain_gauge', 'irrigation' or 'probe'); an autopilot switched from auto to
+ * suggest because a person sent the machine a command or a program ('taken_over').
  */
 export function logEntryContext(
   entry: Pick<LogEntry, 'eventType' | 'event' | 'details'>,
-): 'watch' | 'control' | 'learned' | FarmRecordKind | undefined {
+): 'watch' | 'control' | 'learned' | 'taken_over' | FarmRecordKind | undefined {
   if (entry.eventType === 'sprinkler_application_depth_updated') return entry.event === '' ? 'learned' : undefined;
+  if (entry.eventType === 'sprinkler_autopilot_updated')
+    return entry.details === 'taken_over' ? 'taken_over' : undefined;
   if (RECORD_EVENT_TYPES.has(entry.eventType)) {
     return (FARM_RECORD_KINDS as readonly string[]).includes(entry.details)
       ? (entry.details as FarmRecordKind)

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import english from 'zod/v4/locales/en.js';
 import polish from 'zod/v4/locales/pl.js';
+import { AUTOPILOT_MESSAGES } from './autopilot';
 import type { Language } from './common';
 
 type Issue = z.core.$ZodRawIssue;
@@ -69,3 +70,20 @@ export const ZOD_ERROR_MAPS: Record<Language, z.core.$ZodErrorMap> = {
   en: english().localeError,
   pl: (issue) => polishMessage(issue) ?? polishOfZod(issue),
 };
+
+/**
+ * The Polish of messages the contracts write themselves (a schema's own message outranks
+ * ZOD_ERROR_MAPS, so it is English in every language): those listed here are given in Polish by
+ * `contractMessage`, which the server's validation (a refused request's issues) and the web's forms
+ * read. Others stay English, as their schemas wrote them. The autopilot's rules first.
+ */
+export const CONTRACT_MESSAGES_PL: Readonly<Record<string, string>> = {
+  [AUTOPILOT_MESSAGES.localTime]: 'Wpisz godzinę, np. 22:00',
+  [AUTOPILOT_MESSAGES.emptyWindow]: 'Okno nie może zaczynać się i kończyć o tej samej godzinie',
+  [AUTOPILOT_MESSAGES.windowAt24]: 'Okno nie może zaczynać się o 24:00',
+};
+
+/** A message of an issue in a language: one the contracts wrote, translated where it is listed; any other as it is. */
+export function contractMessage(message: string, language: Language): string {
+  return language === 'pl' ? (CONTRACT_MESSAGES_PL[message] ?? message) : message;
+}

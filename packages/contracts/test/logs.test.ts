@@ -75,6 +75,7 @@ describe('LOG_EVENT_TYPES', () => {
       'sprinkler_record_added',
       'sprinkler_record_updated',
       'sprinkler_record_removed',
+      'sprinkler_autopilot_updated',
       'backup_restored',
       'backup_failed',
       'backup_overdue',
@@ -258,6 +259,16 @@ describe('logEntryContext', () => {
     ['a rain gauge recorded', { eventType: 'sprinkler_record_added', details: 'rain_gauge' }, 'rain_gauge'],
     ['a probe record removed', { eventType: 'sprinkler_record_removed', details: 'probe' }, 'probe'],
     ['a record of an unknown kind', { eventType: 'sprinkler_record_updated', details: 'hail' }, undefined],
+    [
+      'an autopilot set by a user',
+      { eventType: 'sprinkler_autopilot_updated', event: 'auto', details: 'user' },
+      undefined,
+    ],
+    [
+      'an autopilot taken over',
+      { eventType: 'sprinkler_autopilot_updated', event: 'suggest', details: 'taken_over' },
+      'taken_over',
+    ],
   ])('%s', (_label, overrides, expected) => {
     expect(logEntryContext(buildLogEntry(overrides))).toBe(expected);
   });

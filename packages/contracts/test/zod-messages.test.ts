@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CropSeasonSchema } from '../src/crop-seasons';
-import { ZOD_ERROR_MAPS } from '../src/zod-messages';
+import { AUTOPILOT_MESSAGES, WeeklyWindowSchema } from '../src/autopilot';
+import { ZOD_ERROR_MAPS, contractMessage } from '../src/zod-messages';
 
 const messagesOf = (schema: z.ZodType, value: unknown, language: 'pl' | 'en') =>
   schema.safeParse(value, { error: ZOD_ERROR_MAPS[language] }).error?.issues.map((issue) => issue.message);
@@ -38,5 +39,19 @@ describe("zod's own messages in the user's language", () => {
     expect(messagesOf(z.number().min(0), -1, 'en')).toEqual(['Too small: expected number to be >=0']);
     const season = { name: '', polygon: null, crop: 'potato', emergence: '01.05.2026', soil: 'loam' };
     expect(messagesOf(CropSeasonSchema, season, 'pl')).toEqual(['Enter the season name']);
+  });
+});
+
+describe("the contracts' own messages in Polish", () => {
+  it('gives those listed in Polish, and leaves the others and every English one as written', () => {
+    const window = { days: [1], start: '25:00', end: '06:00' };
+    const issues = WeeklyWindowSchema.safeParse(window, { error: ZOD_ERROR_MAPS.pl }).error?.issues ?? [];
+    expect(issues.map((issue) => contractMessage(issue.message, 'pl'))).toEqual(['Wpisz godzinę, np. 22:00']);
+    expect(issues.map((issue) => contractMessage(issue.message, 'en'))).toEqual([AUTOPILOT_MESSAGES.localTime]);
+    const empty = WeeklyWindowSchema.safeParse({ days: [1], start: '06:00', end: '06:00' }).error?.issues ?? [];
+    expect(empty.map((issue) => contractMessage(issue.message, 'pl'))).toEqual([
+      'Okno nie może zaczynać się i kończyć o tej samej godzinie',
+    ]);
+    expect(contractMessage('Enter the season name', 'pl')).toBe('Enter the season name');
   });
 });

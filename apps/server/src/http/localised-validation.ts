@@ -1,4 +1,4 @@
-import { type Language, ZOD_ERROR_MAPS } from '@pivot/contracts';
+import { type Language, ZOD_ERROR_MAPS, contractMessage } from '@pivot/contracts';
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { type $ZodType, safeParse } from 'zod/v4/core';
@@ -9,7 +9,8 @@ const LOCALISED = Symbol('localised messages');
 type LocalisedIssue = { params?: { [LOCALISED]?: Partial<Record<Language, string>> } };
 
 /**
- * fastify-type-provider-zod's validator, whose refusals also carry each issue's message in Polish:
+ * fastify-type-provider-zod's validator, whose refusals also carry each issue's message in Polish
+ * (zod's own in Polish, a message the contracts wrote in the Polish `contractMessage` gives):
  * the validator does not know the request, so the error handler picks the message of the
  * request's language (`issueMessage`). zod's global locale stays English, as several requests run
  * at once; the Polish parse runs only for a request already refused.
@@ -22,7 +23,9 @@ export const localisedValidatorCompiler: FastifySchemaCompiler<$ZodType> = (rout
     if (!Array.isArray(result.error)) return result;
     const polish = safeParse(route.schema, data, { error: ZOD_ERROR_MAPS.pl }).error?.issues ?? [];
     result.error.forEach((issue, index) => {
-      const message = polish[index]?.message;
+      // A message the contracts wrote themselves is English in both parses: its Polish, if listed.
+      const polishMessage = polish[index]?.message;
+      const message = polishMessage === undefined ? undefined : contractMessage(polishMessage, 'pl');
       // The same input parsed again gives the same issues in the same order.
       if (message !== undefined) ((issue as LocalisedIssue).params ??= {})[LOCALISED] = { pl: message };
     });

@@ -68,6 +68,7 @@ describe('the OpenAPI document and the endpoints declared in the contracts', () 
       'adminEndpoints',
       'adviceEndpoints',
       'alertsEndpoints',
+      'autopilotEndpoints',
       'backupsEndpoints',
       'brokerEndpoints',
       'devicesEndpoints',

@@ -101,6 +101,7 @@ const BODIES: Record<string, unknown> = {
     { name: 'Maize', polygon: null, crop: 'maize-grain', emergence: '01.05.2026', soil: 'loam' },
   ],
   'PUT /api/sprinkler/{id}/area-map/': { type: 'FeatureCollection', features: [] },
+  'PUT /api/sprinkler/{id}/autopilot/': { mode: 'auto', rules: {} },
 };
 
 describe('a watch grant, walked over every operation of the OpenAPI document', () => {

@@ -99,3 +99,25 @@ describe('a farm record in words', () => {
     ).toEqual({ title: 'Record removed', subtitle: 'Probe reading 07/06/2026 · SOIL-1 · 22.5 % on machine Field A' });
   });
 });
+
+describe("an autopilot's mode in words", () => {
+  beforeEach(async () => {
+    await loadCataloguePart('signedIn');
+    await activateLocale('pl');
+  });
+
+  it('names the mode in the page’s language, and says when a person took the machine over', async () => {
+    expect(logEventText(i18n.t, 'pl', 'sprinkler_autopilot_updated', { machine: 'Pole A', mode: 'auto' })).toEqual({
+      title: 'Zmieniono autopilota',
+      subtitle: 'Autopilot maszyny Pole A: automatycznie',
+    });
+    expect(
+      logEventText(i18n.t, 'pl', 'sprinkler_autopilot_updated', { machine: 'Pole A', mode: 'suggest' }, 'taken_over')
+        .subtitle,
+    ).toBe('Autopilot maszyny Pole A: podpowiada, bo ktoś wysłał maszynie polecenie lub program');
+    await activateLocale('en');
+    expect(
+      logEventText(i18n.t, 'en', 'sprinkler_autopilot_updated', { machine: 'Field A', mode: 'off' }).subtitle,
+    ).toBe('Autopilot of Field A: off');
+  });
+});

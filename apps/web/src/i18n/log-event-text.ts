@@ -6,6 +6,9 @@ import { dateTimeFormat } from './use-date-time-format';
 
 const MOTIONS = ['front', 'back', 'stop'] as const;
 const isMotion = (value: string): value is (typeof MOTIONS)[number] => (MOTIONS as readonly string[]).includes(value);
+const AUTOPILOT_MODES = ['off', 'suggest', 'auto'] as const;
+const isAutopilotMode = (value: string): value is (typeof AUTOPILOT_MODES)[number] =>
+  (AUTOPILOT_MODES as readonly string[]).includes(value);
 const ALARM_REASONS = ['pressure_loss'] as const;
 const isAlarmReason = (value: string): value is (typeof ALARM_REASONS)[number] =>
   (ALARM_REASONS as readonly string[]).includes(value);
@@ -28,7 +31,7 @@ function readableDetail(t: TFunction, language: string, detail: string): string 
 /**
  * An activity-log event's title, and its subtitle with the entry's parameters (docs/product.md#entities), as the
  * activity page, the bell and the live alerts show it; `context` picks the subtitle's variant
- * (logEntryContext: a grant's level, a depth at 100 % learned again).
+ * (logEntryContext: a grant's level, a depth at 100 % learned again, an autopilot taken over).
  */
 export function logEventText(
   t: TFunction,
@@ -41,10 +44,13 @@ export function logEventText(
   const motion = params.motion ?? '';
   const depth = params.depth ?? '';
   const record = params.record ?? '';
+  const mode = params.mode ?? '';
   const values = {
     ...params,
     detail,
     motion: isMotion(motion) ? t(`activity.motion.${motion}`) : motion,
+    // An autopilot's mode is recorded as its name ('suggest'): the page's word for it.
+    mode: isAutopilotMode(mode) ? t(`activity.autopilotMode.${mode}`) : mode,
     // A depth at 100 % is recorded in mm with a dot ("4.5"): the page's decimal separator.
     depth: /^\d+(?:\.\d+)?$/.test(depth)
       ? numberFormat(language, { maximumFractionDigits: 2 }).format(Number(depth))

@@ -5,6 +5,7 @@
 export * as adminEndpoints from './admin';
 export * as adviceEndpoints from './advice';
 export * as alertsEndpoints from './alerts';
+export * as autopilotEndpoints from './autopilot';
 export * as backupsEndpoints from './backups';
 export * as brokerEndpoints from './broker';
 export * as devicesEndpoints from './devices';

@@ -24,6 +24,18 @@ export type CommandAudit = Pick<NewLogEntry, 'actorUserId' | 'ip' | 'event'> & {
   failure: LogEventType | ((failure: Failure) => LogEventType);
 };
 
+/**
+ * A command about to be published to a machine: which machine, of which kind, and who sends it
+ * (`actorUserId` null: the server itself, e.g. the autopilot's watcher). What a module built on
+ * this one is told before each such send (`MachineCommands.tellSendsTo`).
+ */
+export type CommandSending = {
+  type: CommandType;
+  machine: NonNullable<NewLogEntry['sprinkler']>;
+  actorUserId: number | null;
+  ip: string;
+};
+
 /** The error a failed command answers with, by how it failed. */
 export type FailureErrors = Record<Failure['kind'], ErrorCode>;
 
@@ -84,6 +96,8 @@ const SUCCESS_EVENTS: Record<CommandType, LogEventType | undefined> = {
  * stopped while waiting is still settled (as unknown) and logged.
  */
 export class MachineCommands {
+  private beforeSend?: (sending: CommandSending) => Promise<void>;
+
   constructor(
     private readonly deps: {
       db: Database;
@@ -94,6 +108,16 @@ export class MachineCommands {
     },
   ) {}
 
+  /**
+   * Who is told, and waited for, before a command is published to a machine (online, broker
+   * reachable): the autopilot, a module built on this one, hands itself here so that a person's
+   * command takes the machine over from it (docs/autopilot.md). A failure of the listener sends
+   * nothing and is the caller's error.
+   */
+  tellSendsTo(listener: (sending: CommandSending) => Promise<void>): void {
+    this.beforeSend = listener;
+  }
+
   async run<T extends CommandType>(
     request: CommandRequest & { type: T },
     audit: CommandAudit,
@@ -101,6 +125,20 @@ export class MachineCommands {
   ): Promise<CommandResult<T>> {
     const { db, gateway, telemetry, logs } = this.deps;
     const machineId = audit.machine.internalId;
+    // With the broker away every machine looks offline: the broker is what the user must hear of.
+    // Identify asks a machine not added yet, whose presence may not be known: it is always asked.
+    const offline =
+      gateway.connected &&
+      request.type !== 'identify' &&
+      !isOnline((await telemetry.statesOf(db, [machineId])).get(machineId));
+    if (!offline && gateway.connected && request.type !== 'identify' && this.beforeSend) {
+      await this.beforeSend({
+        type: request.type,
+        machine: audit.machine,
+        actorUserId: audit.actorUserId,
+        ip: audit.ip,
+      });
+    }
     const id = randomUUID();
     await insertCommand(db, {
       id,
@@ -113,12 +151,6 @@ export class MachineCommands {
       ip: audit.ip,
       failureEvent: failureEvent(audit, { kind: 'timeout' }),
     });
-    // With the broker away every machine looks offline: the broker is what the user must hear of.
-    // Identify asks a machine not added yet, whose presence may not be known: it is always asked.
-    const offline =
-      gateway.connected &&
-      request.type !== 'identify' &&
-      !isOnline((await telemetry.statesOf(db, [machineId])).get(machineId));
     const sentAt = Date.now();
     const outcome: Failure | CommandOutcome<T> = offline
       ? { kind: 'offline' }

@@ -13,7 +13,7 @@ declare module 'fastify' {
   }
 }
 
-export type { CommandAudit, FailureErrors, MachineCommands } from './commands.service';
+export type { CommandAudit, CommandSending, FailureErrors, MachineCommands } from './commands.service';
 
 /** Commands to machines: recorded, sent through the gateway, answered, and logged when they fail. */
 export const commandsModule = fp(

@@ -49,11 +49,12 @@ const loadCards = () =>
     }));
 const ProgramsPanel = laterPart(async () => (await loadCards()).ProgramsPanel);
 /**
- * The advice, the crop seasons and the farm's records, in the column beside the programs. A
- * program the advice builds is stored by the programs feature and opened in its editor.
+ * The advice, the crop seasons, the farm's records and the autopilot (its texts are in the
+ * advice's part of the catalogue), in the column beside the programs. A program the advice builds
+ * is stored by the programs feature and opened in its editor.
  */
 const AdviceCards = laterPart(async () => {
-  const { AdviceCard, CropSeasonsCard, FarmRecordsCard, useCreateProgram } = await loadCards();
+  const { AdviceCard, CropSeasonsCard, FarmRecordsCard, AutopilotCard, useCreateProgram } = await loadCards();
   return function AdviceCards({
     sprinkler,
     onProgramCreated,
@@ -73,6 +74,7 @@ const AdviceCards = laterPart(async () => {
         <AdviceCard sprinkler={sprinkler} onCreateProgram={createProgramFromAdvice} />
         <CropSeasonsCard sprinkler={sprinkler} />
         <FarmRecordsCard sprinkler={sprinkler} />
+        <AutopilotCard sprinkler={sprinkler} />
       </>
     );
   };

@@ -1,0 +1,80 @@
+import type { AutopilotMode, AutopilotRules } from '@pivot/contracts';
+import { eq, ne } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
+import { type AutopilotSettingsRow, autopilotSettings } from './autopilot.table';
+
+/** A machine's stored autopilot, if it was ever set. */
+export async function findAutopilotSettings(
+  db: Queryable,
+  sprinklerId: number,
+): Promise<AutopilotSettingsRow | undefined> {
+  const [row] = await db.select().from(autopilotSettings).where(eq(autopilotSettings.sprinklerId, sprinklerId));
+  return row;
+}
+
+/**
+ * The same, its row locked until the transaction ends: two saves (or a save and a takeover) of
+ * one machine compare against what the other wrote, so each change is logged once.
+ */
+export async function findAutopilotSettingsForUpdate(
+  db: Queryable,
+  sprinklerId: number,
+): Promise<AutopilotSettingsRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(autopilotSettings)
+    .where(eq(autopilotSettings.sprinklerId, sprinklerId))
+    .for('update');
+  return row;
+}
+
+/** Writes a machine's mode and rules (its memory is kept, or starts empty). */
+export async function upsertAutopilotSettings(
+  db: Queryable,
+  values: { sprinklerId: number; mode: AutopilotMode; rules: AutopilotRules; updatedBy: number | null },
+): Promise<AutopilotSettingsRow> {
+  const updatedAt = new Date();
+  const [row] = await db
+    .insert(autopilotSettings)
+    .values({ ...values, updatedAt })
+    .onConflictDoUpdate({
+      target: autopilotSettings.sprinklerId,
+      set: { mode: values.mode, rules: values.rules, updatedBy: values.updatedBy, updatedAt },
+    })
+    .returning();
+  return row!;
+}
+
+/** The settings of every machine whose autopilot is not off, by machine id. */
+export function listActiveAutopilots(db: Queryable): Promise<AutopilotSettingsRow[]> {
+  return db
+    .select()
+    .from(autopilotSettings)
+    .where(ne(autopilotSettings.mode, 'off'))
+    .orderBy(autopilotSettings.sprinklerId);
+}
+
+/**
+ * What the autopilot's watcher kept of a machine ({} when nothing, or when the machine has no
+ * settings row). Its shape is the watcher's own.
+ */
+export async function readMemory(db: Queryable, sprinklerId: number): Promise<Record<string, unknown>> {
+  const [row] = await db
+    .select({ memory: autopilotSettings.memory })
+    .from(autopilotSettings)
+    .where(eq(autopilotSettings.sprinklerId, sprinklerId));
+  return row?.memory ?? {};
+}
+
+/**
+ * Replaces what the watcher keeps of a machine. Only a machine with settings has a memory (the
+ * watcher looks only at machines whose mode is not off): false when there is no row to keep it in.
+ */
+export async function saveMemory(db: Queryable, sprinklerId: number, memory: unknown): Promise<boolean> {
+  const rows = await db
+    .update(autopilotSettings)
+    .set({ memory: memory as Record<string, unknown> })
+    .where(eq(autopilotSettings.sprinklerId, sprinklerId))
+    .returning({ sprinklerId: autopilotSettings.sprinklerId });
+  return rows.length > 0;
+}

@@ -1,0 +1,18 @@
+import { autopilotEndpoints } from '@pivot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { endpointRoute } from '../../http/endpoint-route';
+import { clientInfo, signedIn } from '../../http/request-context';
+import type { AutopilotSettingsService } from './autopilot-settings.service';
+
+export const autopilotRoutes: FastifyPluginAsyncZod<{ autopilot: AutopilotSettingsService }> = async (
+  app,
+  { autopilot },
+) => {
+  endpointRoute(app, autopilotEndpoints.settings, {}, async (request) =>
+    autopilot.settingsFor(signedIn(request).user, request.params.id),
+  );
+
+  endpointRoute(app, autopilotEndpoints.saveSettings, {}, async (request) =>
+    autopilot.save(signedIn(request).user, request.params.id, request.body, clientInfo(request)),
+  );
+};

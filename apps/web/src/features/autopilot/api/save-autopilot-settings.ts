@@ -1,0 +1,51 @@
+import {
+  type AutopilotSettings,
+  type AutopilotSettingsBody,
+  type ValidationIssue,
+  autopilotEndpoints,
+} from '@pivot/contracts';
+import { type ApiFailure, requestEndpoint } from '@/lib/api-client';
+import { queryClient } from '@/lib/query-client';
+import { useAction } from '@/lib/use-action';
+import { autopilotSettingsKey } from './get-autopilot-settings';
+
+/** Stored, or refused for its values: the server's issues, each shown on its field. */
+export type SaveAutopilotResult = { ok: true; settings: AutopilotSettings } | { ok: false; issues: ValidationIssue[] };
+
+/**
+ * Stores the machine's autopilot mode and rules. A refusal of the values (400) is shown on the
+ * form's fields; any other failure is the app's toast, and answers false.
+ */
+export async function saveAutopilotSettings(
+  sprinklerId: number,
+  body: AutopilotSettingsBody,
+): Promise<SaveAutopilotResult | false> {
+  const handlesFailure = (failure: ApiFailure) => failure.error?.code === 'validation_error';
+  const result = await requestEndpoint(autopilotEndpoints.saveSettings, {
+    params: { id: sprinklerId },
+    body,
+    handlesFailure,
+  });
+  if (result.ok) {
+    queryClient.setQueryData(autopilotSettingsKey(sprinklerId), result.data);
+    return { ok: true, settings: result.data };
+  }
+  if (result.failure.error?.code !== 'validation_error') return false;
+  const issues = readIssues(result.failure.body);
+  return { ok: false, issues: issues.length > 0 ? issues : [{ path: 'body', message: result.failure.error.message }] };
+}
+
+function readIssues(body: unknown): ValidationIssue[] {
+  if (typeof body !== 'object' || body === null || !('issues' in body) || !Array.isArray(body.issues)) return [];
+  return body.issues.filter(
+    (issue): issue is ValidationIssue =>
+      typeof issue === 'object' &&
+      issue !== null &&
+      typeof (issue as Record<string, unknown>).path === 'string' &&
+      typeof (issue as Record<string, unknown>).message === 'string',
+  );
+}
+
+export function useSaveAutopilotSettings() {
+  return useAction(saveAutopilotSettings);
+}
