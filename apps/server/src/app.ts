@@ -138,7 +138,7 @@ export async function buildApp({
   await app.register(adviceModule, config);
   await app.register(alertsModule, config);
   await app.register(incidentsModule);
-  await app.register(autopilotModule);
+  await app.register(autopilotModule, config);
   await app.register(webhooksModule, config);
   await app.register(adminModule);
   await app.register(backupsModule, config);

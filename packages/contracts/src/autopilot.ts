@@ -152,6 +152,70 @@ export const AutopilotSettingsBodySchema = z.strictObject({
 export type AutopilotSettingsBody = z.infer<typeof AutopilotSettingsBodySchema>;
 export type AutopilotSettingsBodyInput = z.input<typeof AutopilotSettingsBodySchema>;
 
+/** What the autopilot can decide for a machine at a moment (docs/autopilot.md, "The decisions"). */
+export const AUTOPILOT_DECISION_KINDS = [
+  'start',
+  'wait',
+  'queue_pump',
+  'reconcile',
+  'skip_rain',
+  'pause_wind',
+  'pause_frost',
+  'resume',
+  'refuse',
+  'not_due',
+  'watering',
+] as const;
+
+/** A pass the autopilot would start in the coming days, told in the reader's language. */
+export const AutopilotPlannedPassSchema = z.strictObject({
+  /** When it starts, and the latest start that still waters in time, ms since the epoch. */
+  at: z.number(),
+  dueAt: z.number(),
+  /** Its due time has passed: it starts as soon as the rules allow. */
+  late: z.boolean(),
+  /** The sectors it waters. */
+  areas: z.array(z.string()),
+  waterM3: z.number(),
+  /** The water over the machine's field, mm. */
+  waterMm: z.number(),
+  /** The tariff's zone at the start; null without a tariff. */
+  zone: z
+    .strictObject({
+      tariff: z.string(),
+      zone: z.enum(TARIFF_ZONES),
+      pricePerKwh: z.number(),
+      currency: z.string(),
+    })
+    .nullable(),
+  /** The pump's energy over the pass, kWh, and its cost; null without the pump's power (`pumpKw`). */
+  energyKwh: z.number().nullable(),
+  cost: z.number().nullable(),
+  /** Planned after an earlier pass of the plan: its dates are estimated from the sectors' RAW and ETc. */
+  estimated: z.boolean(),
+  text: z.string(),
+});
+export type AutopilotPlannedPass = z.infer<typeof AutopilotPlannedPassSchema>;
+
+/**
+ * `GET /sprinkler/{id}/autopilot/plan/`: what the autopilot decides now and the passes it would
+ * start over the coming days, by the machine's rules (in `off`, as `suggest` would).
+ */
+export const AutopilotPlanSchema = z.strictObject({
+  mode: AutopilotModeSchema,
+  decidedAt: z.number(),
+  /** The days the plan looks ahead. */
+  days: z.number().int().positive(),
+  now: z.strictObject({ kind: z.enum(AUTOPILOT_DECISION_KINDS), text: z.string() }),
+  passes: z.array(AutopilotPlannedPassSchema),
+  /**
+   * Why the advice gives the autopilot nothing to plan with: no crop season, no station, no
+   * program, the machine's pace unknown; null when it does.
+   */
+  reason: z.enum(['no_season', 'no_weather_station', 'no_program', 'pace_unknown']).nullable(),
+});
+export type AutopilotPlan = z.infer<typeof AutopilotPlanSchema>;
+
 /**
  * Why a machine's autopilot mode changed, as the activity log's `sprinkler_autopilot_updated`
  * entry tells it (`details`): a user set it, or a person's own command or program to a machine

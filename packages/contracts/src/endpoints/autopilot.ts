@@ -1,4 +1,4 @@
-import { AutopilotSettingsBodySchema, AutopilotSettingsSchema } from '../autopilot';
+import { AutopilotPlanSchema, AutopilotSettingsBodySchema, AutopilotSettingsSchema } from '../autopilot';
 import { IdParamsSchema } from '../common';
 import { endpoint } from '../endpoint';
 
@@ -24,4 +24,15 @@ export const saveSettings = endpoint({
   errors: ['sprinkler_not_found', 'watch_only'],
   tag,
   summary: "Sets a machine's autopilot mode and rules (control); a change is written to the activity log",
+});
+
+export const plan = endpoint({
+  method: 'GET',
+  path: '/sprinkler/:id/autopilot/plan/',
+  params: IdParamsSchema,
+  answer: AutopilotPlanSchema,
+  errors: ['sprinkler_not_found'],
+  tag,
+  summary:
+    "What a machine's autopilot decides now and the passes it would start over the coming days (sectors, when, water, cost), in the reader's language",
 });

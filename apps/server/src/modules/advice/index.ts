@@ -6,9 +6,12 @@ import { NextIrrigationService } from './next-irrigation.service';
 import { programFromAdviceRoutes } from './program-from-advice.routes';
 import { ProgramFromAdviceService } from './program-from-advice.service';
 
+export type { ProgramFromAdviceService } from './program-from-advice.service';
+
 declare module 'fastify' {
   interface FastifyInstance {
     nextIrrigation: NextIrrigationService;
+    programFromAdvice: ProgramFromAdviceService;
   }
 }
 
@@ -37,6 +40,7 @@ export const adviceModule = fp(
     });
     await app.register(programFromAdviceRoutes, { prefix: '/api', programFromAdvice });
     app.decorate('nextIrrigation', nextIrrigation);
+    app.decorate('programFromAdvice', programFromAdvice);
   },
   {
     name: 'advice',

@@ -49,8 +49,10 @@ export type WatchedMachine = {
 
 export type GatheredInput = Omit<DecisionInput, 'pump'> & {
   detail: SprinklerDetail;
-  /** The program to send for the pass, and the hours a revolution takes; null when the advice has none. */
+  /** The program from the advice: what a pass sends, and the hours a revolution takes. */
   program: ProgramFromAdvice;
+  /** Each sector's ETc of the balance's day, mm/day: when a sector is due again after a pass (the plan). */
+  etcMm: Map<string, number>;
 };
 
 export type AutopilotSources = {
@@ -205,5 +207,6 @@ export async function gatherInput(
     lastSkip,
     detail,
     program,
+    etcMm: new Map(balance.sectors.map((sector) => [sector.name, sector.etc])),
   };
 }

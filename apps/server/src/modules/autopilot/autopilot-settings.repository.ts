@@ -1,5 +1,5 @@
 import type { AutopilotMode, AutopilotRules } from '@pivot/contracts';
-import { eq, ne } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { type AutopilotSettingsRow, autopilotSettings } from './autopilot.table';
 
@@ -77,4 +77,23 @@ export async function saveMemory(db: Queryable, sprinklerId: number, memory: unk
     .where(eq(autopilotSettings.sprinklerId, sprinklerId))
     .returning({ sprinklerId: autopilotSettings.sprinklerId });
   return rows.length > 0;
+}
+
+/**
+ * Claims a start of the machine at `now` in the watcher's memory (`startingSince`) unless a claim
+ * made at or after `staleBefore` holds it: one statement, so of two instances one claims it.
+ * Whether this call claimed it.
+ */
+export async function claimStart(db: Queryable, sprinklerId: number, now: number, staleBefore: number): Promise<boolean> {
+  const claimed = await db
+    .update(autopilotSettings)
+    .set({ memory: sql`jsonb_set(${autopilotSettings.memory}, '{startingSince}', to_jsonb(${now}::bigint))` })
+    .where(
+      and(
+        eq(autopilotSettings.sprinklerId, sprinklerId),
+        sql`coalesce((${autopilotSettings.memory} ->> 'startingSince')::bigint, 0) < ${staleBefore}::bigint`,
+      ),
+    )
+    .returning({ sprinklerId: autopilotSettings.sprinklerId });
+  return claimed.length > 0;
 }

@@ -2,17 +2,22 @@ import { autopilotEndpoints } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpointRoute } from '../../http/endpoint-route';
 import { clientInfo, signedIn } from '../../http/request-context';
+import type { AutopilotPlanService } from './autopilot-plan.service';
 import type { AutopilotSettingsService } from './autopilot-settings.service';
 
-export const autopilotRoutes: FastifyPluginAsyncZod<{ autopilot: AutopilotSettingsService }> = async (
-  app,
-  { autopilot },
-) => {
+export const autopilotRoutes: FastifyPluginAsyncZod<{
+  autopilot: AutopilotSettingsService;
+  plan: AutopilotPlanService;
+}> = async (app, { autopilot, plan }) => {
   endpointRoute(app, autopilotEndpoints.settings, {}, async (request) =>
     autopilot.settingsFor(signedIn(request).user, request.params.id),
   );
 
   endpointRoute(app, autopilotEndpoints.saveSettings, {}, async (request) =>
     autopilot.save(signedIn(request).user, request.params.id, request.body, clientInfo(request)),
+  );
+
+  endpointRoute(app, autopilotEndpoints.plan, {}, async (request) =>
+    plan.planFor(signedIn(request).user, request.params.id),
   );
 };

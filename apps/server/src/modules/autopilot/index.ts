@@ -1,11 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { autopilotRoutes } from './autopilot.routes';
+import type { Config } from '../../config';
+import { CommandHands } from './autopilot-hands';
+import type { AutopilotSources } from './autopilot-inputs';
+import { parseMemory } from './autopilot-memory';
+import { AutopilotPlanService } from './autopilot-plan.service';
+import { claimStart, saveMemory } from './autopilot-settings.repository';
 import { AutopilotSettingsService } from './autopilot-settings.service';
+import { AutopilotWatch } from './autopilot-watch';
+import { autopilotRoutes } from './autopilot.routes';
+import { AutopilotDecisionLog } from './decision-log';
 
 declare module 'fastify' {
   interface FastifyInstance {
     autopilot: AutopilotSettingsService;
+    autopilotWatch: AutopilotWatch;
   }
 }
 
@@ -39,26 +48,81 @@ export type {
 } from './decide';
 export { explainDecision, spokenMoment } from './explain';
 export type { AutopilotSettingsService, WatchedAutopilot } from './autopilot-settings.service';
-export { readMemory, saveMemory } from './autopilot-settings.repository';
+export { claimStart, readMemory, saveMemory } from './autopilot-settings.repository';
+export type { AutopilotWatch } from './autopilot-watch';
 
 /**
- * The module: `app.autopilot` (the settings service), its routes, and the takeover: the commands
+ * The module: `app.autopilot` (the settings service), its routes, the takeover (the commands
  * module tells it of every command about to be sent, and a person's command or program to a
- * machine in auto turns that machine to suggest (docs/autopilot.md, "The modes and where they
- * are set").
+ * machine in auto turns that machine to suggest), the watcher (`app.autopilotWatch`) and the plan
+ * (docs/autopilot.md).
  */
 export const autopilotModule = fp(
-  async (app: FastifyInstance) => {
-    const { sprinklers, logs, commands } = app;
-    const autopilot = new AutopilotSettingsService({ db: app.database.db, sprinklers, logs });
+  async (app: FastifyInstance, config: Pick<Config, 'timeZone'>) => {
+    const { sprinklers, logs, commands, incidentDesk, weather, waterBalance, programFromAdvice, telemetry } = app;
+    const { db } = app.database;
+    const autopilot = new AutopilotSettingsService({ db, sprinklers, logs });
     app.decorate('autopilot', autopilot);
     commands.tellSendsTo(async (sending) => {
       await autopilot.takeOver(sending);
     });
-    await app.register(autopilotRoutes, { prefix: '/api', autopilot });
+    const sources: AutopilotSources = {
+      sprinklers,
+      waterBalance,
+      programFromAdvice,
+      openIncidents: () => incidentDesk.openKinds(),
+      rainSince: async (centre, firstDate, lastDate) => {
+        const { days } = await weather.dailyWeatherNear(db, centre, firstDate, lastDate);
+        return days.reduce((sum, day) => sum + day.rain, 0);
+      },
+      timeZone: config.timeZone,
+    };
+    const decisionLog = new AutopilotDecisionLog({ db, logs, timeZone: config.timeZone });
+    logs.tellEventsWith('sprinkler_autopilot_decision', (entry, language) => decisionLog.told(entry, language));
+    const watch = new AutopilotWatch({
+      sources,
+      dueAlerts: incidentDesk,
+      memory: {
+        watched: async () =>
+          (await autopilot.watched()).map((machine) => ({ ...machine, memory: parseMemory(machine.memory) })),
+        saveMemory: async (sprinklerId, memory) => {
+          await saveMemory(db, sprinklerId, memory);
+        },
+        claimStart: (sprinklerId, now, staleBefore) => claimStart(db, sprinklerId, now, staleBefore),
+      },
+      hands: new CommandHands({ db, commands, telemetry, logs }),
+      log: decisionLog,
+      claimLook: (now, withinMs) => incidentDesk.claimJobRun('autopilot', now, withinMs),
+      logger: app.log,
+    });
+    app.decorate('autopilotWatch', watch);
+    const plan = new AutopilotPlanService({
+      db,
+      sprinklers,
+      settings: autopilot,
+      sources,
+      openIncidents: sources.openIncidents,
+    });
+    await app.register(autopilotRoutes, { prefix: '/api', autopilot, plan });
+    app.addHook('onReady', async () => {
+      watch.start();
+    });
+    // Before the gateway and the database close: the last look finishes first.
+    app.addHook('preClose', () => watch.stop());
   },
   {
     name: 'autopilot',
-    dependencies: ['database', 'authentication', 'sprinklers', 'commands', 'logs'],
+    dependencies: [
+      'database',
+      'authentication',
+      'sprinklers',
+      'commands',
+      'logs',
+      'telemetry',
+      'weather',
+      'water-balance',
+      'advice',
+      'incidents',
+    ],
   },
 );
