@@ -95,13 +95,20 @@ const GOALS = {
 /** The farm's contract: every strategy's energy is priced by it. */
 const TARIFF = TariffSchema.parse(TARIFF_PRESETS.G12);
 
-const options = readOptions({ seed: 1, days: 180 });
+/**
+ * `--watcherFixes 1` runs the auto as the watcher would with the two changes docs/autopilot.md
+ * ("What it showed") suggests: a pass's revolution counted in the hours the machine moves, and a
+ * sector the machine watered today (the balance does not hold it yet) not due. Off by default: the
+ * bench acts as the watcher does.
+ */
+const options = readOptions({ seed: 1, days: 180, watcherFixes: 0 }, ['watcherFixes']);
+const WATCHER_FIXES = options.watcherFixes > 0;
 
 type Strategy = 'calendar' | 'hand' | 'auto';
 const STRATEGY_NAMES: Record<Strategy, string> = {
   calendar: `calendar (${CALENDAR_DOSE_MM} mm every ${CALENDAR_EVERY_DAYS} days, 22:00)`,
   hand: 'advice by hand (07:00)',
-  auto: 'auto (decideNext every 10 min)',
+  auto: `auto (decideNext every 10 min${WATCHER_FIXES ? ', the watcher fixed' : ''})`,
 };
 
 type Memory = {
@@ -141,7 +148,9 @@ class MachineRun {
   /** Water put on a wedge that another pass had watered less than a day before, m³. */
   rewateredM3 = 0;
   private readonly passOf = new Int32Array(WEDGES).fill(-1);
-  private readonly lastWaterAt = new Float64Array(WEDGES);
+  private readonly lastWaterAt = new Float64Array(WEDGES).fill(Number.NEGATIVE_INFINITY);
+  /** The time the machine has moved since its pass started (`--watcherFixes`). */
+  movingMs = 0;
   cellDays = 0;
   beyondRaw = 0;
   percolationM3 = 0;
@@ -246,8 +255,15 @@ class MachineRun {
     this.arm.program = { name: this.model.machine.program.name, uploadedAt: now, programData };
     this.arm.move('front');
     this.turned = 0;
+    this.movingMs = 0;
     this.stopAfterTurn = stopAfterTurn;
     this.starts.push(now);
+  }
+
+  /** Whether the machine has put water on any of the sector's wedges since `since`. */
+  wateredSince(sector: string, since: number): boolean {
+    const cells = this.model.sectors.find((candidate) => candidate.name === sector)?.cells ?? [];
+    return cells.some((cell) => this.lastWaterAt[cell]! >= since);
   }
 
   stop(now: number): void {
@@ -392,7 +408,11 @@ class Season {
     const station = { at: now, ...this.weather.hourAt(now) };
     const forecastRain = this.forecastRainOn(dayIndex);
     const gathered = this.runs.map((run) => {
-      const { areas } = run.adviceAt(now, dayIndex, minutes, context);
+      const advised = run.adviceAt(now, dayIndex, minutes, context).areas;
+      const today = localInstant(TIME_ZONE, this.weather.days[dayIndex]!.date, 0);
+      const areas = WATCHER_FIXES
+        ? advised.map((area) => (run.wateredSince(area.name, today) ? { ...area, triggerAt: null } : area))
+        : advised;
       const skip = run.memory.lastSkip;
       const input: DecisionInput = {
         now,
@@ -479,7 +499,11 @@ class Season {
         if (memory.run && !running) run.arm.move('front');
         return;
       case 'watering':
-        if (memory.run && running && now - memory.run.startedAt >= memory.run.revolutionHours * HOUR_MS) {
+        if (
+          memory.run &&
+          running &&
+          (WATCHER_FIXES ? run.movingMs : now - memory.run.startedAt) >= memory.run.revolutionHours * HOUR_MS
+        ) {
           if (run.turned < 359) {
             this.counters.cutShort += 1;
             this.counters.degreesLeft += 360 - run.turned;
@@ -528,6 +552,7 @@ class Season {
           ((run.model.machine.armLength ** 2 / 2) * ((Math.abs(sweep.sweptDegrees) * Math.PI) / 180));
       }
       run.turned += (((run.arm.angle - before) % 360) + 360) % 360;
+      run.movingMs += LOOK_MS;
       run.usedM3 += volume;
       const kwh = (volume / run.model.flow) * run.model.pumpKw;
       run.energyKwh += kwh;
@@ -716,7 +741,7 @@ runBenchmark('autopilot', 30 * 60_000, async () => {
   const missedRain = season.filter((day) => day.rain > 0 && day.forecastRain === 0).length;
 
   printTitle('Autopilot: a backtest of whole seasons of the demo farm, three strategies on the same weather', {
-    season: `${days} days from ${FIRST_DATE}, ${TIME_ZONE}, seed ${options.seed}; the balance per 1° wedge`,
+    season: `${days} days from ${FIRST_DATE}, ${TIME_ZONE}, seed ${options.seed}; the balance per 1° wedge${WATCHER_FIXES ? '; the auto with the watcher fixes' : ''}`,
     weather: `${formatNumber(season.reduce((sum, day) => sum + day.rain, 0))} mm of rain on ${rainDays.length} days (${rainDays.filter((day) => day.rain >= 10).length} of ≥ 10 mm), ${windyDays.length} days with hours above 10 m/s, ET0 ${formatNumber(season.reduce((sum, day) => sum + day.referenceEvapotranspiration, 0))} mm`,
     forecast: `read daily, 7 days; ${falseRain} days of rain forecast that did not fall, ${missedRain} rain days not forecast`,
     machines: models
