@@ -297,6 +297,7 @@ class Season {
     degreesLeft: 0,
   };
   private readonly forecastHours = new Map<number, HourlyRain[]>();
+  private readonly dayStarts = new Map<number, number>();
 
   constructor(
     private readonly strategy: Strategy,
@@ -393,6 +394,16 @@ class Season {
     }
   }
 
+  /** The instant a day of the weather begins, local time. */
+  private dayStart(dayIndex: number): number {
+    let start = this.dayStarts.get(dayIndex);
+    if (start === undefined) {
+      start = localInstant(TIME_ZONE, this.weather.days[dayIndex]!.date, 0);
+      this.dayStarts.set(dayIndex, start);
+    }
+    return start;
+  }
+
   private forecastRainOn(dayIndex: number): HourlyRain[] {
     let hours = this.forecastHours.get(dayIndex);
     if (!hours) {
@@ -407,9 +418,9 @@ class Season {
     const context = { outlooks: this.outlooks, weather: this.weather };
     const station = { at: now, ...this.weather.hourAt(now) };
     const forecastRain = this.forecastRainOn(dayIndex);
+    const today = this.dayStart(dayIndex);
     const gathered = this.runs.map((run) => {
       const advised = run.adviceAt(now, dayIndex, minutes, context).areas;
-      const today = localInstant(TIME_ZONE, this.weather.days[dayIndex]!.date, 0);
       const areas = WATCHER_FIXES
         ? advised.map((area) => (run.wateredSince(area.name, today) ? { ...area, triggerAt: null } : area))
         : advised;
@@ -439,7 +450,7 @@ class Season {
             : {
                 ...skip,
                 // The station's days from the skip's through today, as the watcher reads them.
-                fallenMm: this.weather.rainBetween(localInstant(TIME_ZONE, localDateOf(skip.at), 0), now),
+                fallenMm: this.weather.rainBetween(this.dayStart(this.weather.indexOf(localDateOf(skip.at))), now),
               },
         pump: { watering: [], due: [] },
       };
