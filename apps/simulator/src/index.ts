@@ -32,7 +32,7 @@ export {
   siteId,
   surroundings,
 } from './fleet-layout';
-export type { Sweep } from './irrigation';
+export { type PivotGeometry, type Sweep, designFlow } from './irrigation';
 export { type LogLevel, type Logger, createLogger, silentLogger } from './logger';
 export {
   MACHINE_MISBEHAVIOURS,
@@ -41,7 +41,7 @@ export {
   misbehave,
 } from './machine-misbehaviour';
 export { MISBEHAVIOUR_KINDS, type MisbehaviourKind, type MisbehaviourShares } from './misbehaviour';
-export type { CurrentProgram } from './pivot-arm';
+export { type CurrentProgram, PivotArm, type PivotSpec } from './pivot-arm';
 export { PivotMachine, type PivotMachineOptions, type PivotMachineState, type ProgramUpload } from './pivot-machine';
 export { createRandom } from './random';
 export { type SimulatedDayOptions, type SimulatedReport, simulateDay } from './simulated-day';
