@@ -22,19 +22,23 @@ import {
   TARIFF_PRESETS,
   TariffSchema,
   type WaterBalanceArea,
+  dottedOfIsoDate,
 } from '@pivot/contracts';
 import { DEMO_MACHINES, PivotArm, createRandom } from '@pivot/simulator';
 import type { SafeProgram } from '@pivot/server/src/modules/advice/program-from-advice';
 import {
   type AreaState,
+  type AutopilotMemory,
   type Decision,
   type DecisionInput,
   type HourlyRain,
-  type PumpPeers,
   decideNext,
+  followDecision,
+  pumpPeersOf,
+  startNow,
   tariffAt,
 } from '@pivot/server/src/modules/autopilot';
-import { hourlyRain } from '@pivot/server/src/modules/autopilot/autopilot-inputs';
+import { hourlyRain, notWateredSince } from '@pivot/server/src/modules/autopilot/autopilot-inputs';
 import { runCells } from '@pivot/server/src/modules/water-balance/water-balance';
 import { addDays, localInstant } from '@pivot/server/src/time/local-day';
 import {
@@ -95,26 +99,13 @@ const GOALS = {
 /** The farm's contract: every strategy's energy is priced by it. */
 const TARIFF = TariffSchema.parse(TARIFF_PRESETS.G12);
 
-/**
- * `--watcherFixes 1` runs the auto as the watcher would with the two changes docs/autopilot.md
- * ("What it showed") suggests: a pass's revolution counted in the hours the machine moves, and a
- * sector the machine watered today (the balance does not hold it yet) not due. Off by default: the
- * bench acts as the watcher does.
- */
-const options = readOptions({ seed: 1, days: 180, watcherFixes: 0 }, ['watcherFixes']);
-const WATCHER_FIXES = options.watcherFixes > 0;
+const options = readOptions({ seed: 1, days: 180 });
 
 type Strategy = 'calendar' | 'hand' | 'auto';
 const STRATEGY_NAMES: Record<Strategy, string> = {
   calendar: `calendar (${CALENDAR_DOSE_MM} mm every ${CALENDAR_EVERY_DAYS} days, 22:00)`,
   hand: 'advice by hand (07:00)',
-  auto: `auto (decideNext every 10 min${WATCHER_FIXES ? ', the watcher fixed' : ''})`,
-};
-
-type Memory = {
-  pausedBy?: 'wind' | 'frost';
-  lastSkip?: { at: number; forecastMm: number; withinHours: number };
-  run?: { startedAt: number; revolutionHours: number };
+  auto: 'auto (the watcher every 10 min)',
 };
 
 type Counters = {
@@ -143,14 +134,12 @@ class MachineRun {
   cost = 0;
   readonly starts: number[] = [];
   readonly ends: number[] = [];
-  memory: Memory = {};
+  memory: AutopilotMemory = {};
   pending: ProgramData | 'advice' | null = null;
   /** Water put on a wedge that another pass had watered less than a day before, m³. */
   rewateredM3 = 0;
   private readonly passOf = new Int32Array(WEDGES).fill(-1);
   private readonly lastWaterAt = new Float64Array(WEDGES).fill(Number.NEGATIVE_INFINITY);
-  /** The time the machine has moved since its pass started (`--watcherFixes`). */
-  movingMs = 0;
   cellDays = 0;
   beyondRaw = 0;
   percolationM3 = 0;
@@ -255,15 +244,8 @@ class MachineRun {
     this.arm.program = { name: this.model.machine.program.name, uploadedAt: now, programData };
     this.arm.move('front');
     this.turned = 0;
-    this.movingMs = 0;
     this.stopAfterTurn = stopAfterTurn;
     this.starts.push(now);
-  }
-
-  /** Whether the machine has put water on any of the sector's wedges since `since`. */
-  wateredSince(sector: string, since: number): boolean {
-    const cells = this.model.sectors.find((candidate) => candidate.name === sector)?.cells ?? [];
-    return cells.some((cell) => this.lastWaterAt[cell]! >= since);
   }
 
   stop(now: number): void {
@@ -278,10 +260,6 @@ type SeasonResult = {
   counters: Counters;
   seconds: number;
 };
-
-function startsNow(decision: Decision): boolean {
-  return decision.kind === 'start' || (decision.kind === 'reconcile' && decision.then.kind === 'start');
-}
 
 class Season {
   private readonly runs: MachineRun[];
@@ -418,12 +396,11 @@ class Season {
     const context = { outlooks: this.outlooks, weather: this.weather };
     const station = { at: now, ...this.weather.hourAt(now) };
     const forecastRain = this.forecastRainOn(dayIndex);
-    const today = this.dayStart(dayIndex);
+    // The balance the watcher reads holds the days before today.
+    const balanceDate = dottedOfIsoDate(addDays(localDateOf(now), -1));
     const gathered = this.runs.map((run) => {
       const advised = run.adviceAt(now, dayIndex, minutes, context).areas;
-      const areas = WATCHER_FIXES
-        ? advised.map((area) => (run.wateredSince(area.name, today) ? { ...area, triggerAt: null } : area))
-        : advised;
+      const areas = notWateredSince(advised, run.memory, balanceDate, TIME_ZONE);
       const skip = run.memory.lastSkip;
       const input: DecisionInput = {
         now,
@@ -457,94 +434,51 @@ class Season {
       return { run, input };
     });
     // The pump group's peers as the watcher finds them: watering now, or starting now alone.
-    const alone = gathered.map(({ run, input }) => ({
-      run,
-      input,
-      decision: input.rules.pumpGroup === null ? null : decideNext(input),
-    }));
-    const peersOf = (run: MachineRun): PumpPeers => {
-      if (!run.inPumpGroup) return { watering: [], due: [] };
-      const others = alone.filter((peer) => peer.run !== run && peer.run.inPumpGroup);
-      const named = (peer: (typeof others)[number]) => ({ id: peer.input.machine.id, name: peer.input.machine.name });
-      return {
-        watering: others.filter((peer) => peer.input.machine.watering !== null).map(named),
-        due: others.flatMap((peer) => {
-          const decision = peer.decision;
-          if (decision === null || !startsNow(decision)) return [];
-          const timing = decision.kind === 'reconcile' ? decision.then : decision;
-          if (timing.kind !== 'start') return [];
-          return [{ ...named(peer), slackHours: (timing.dueAt - now) / HOUR_MS }];
-        }),
-      };
-    };
+    const peersOf = pumpPeersOf(
+      gathered.map(({ run, input }) => ({
+        id: input.machine.id,
+        name: input.machine.name,
+        input: { ...input, rules: run.inPumpGroup ? input.rules : { ...input.rules, pumpGroup: null } },
+      })),
+    );
     for (const { run, input } of gathered) {
-      const decision = decideNext({ ...input, pump: peersOf(run) });
+      const decision = decideNext({ ...input, pump: peersOf(input.machine.id) });
       this.follow(run, decision, now, dayIndex, minutes);
     }
   }
 
-  /** What the watcher does with a decision in auto (autopilot-watch.ts, `follow` and `startPass`). */
+  /** What the watcher does with a decision in auto: its own steps (`followDecision`), the commands on the simulated arm. */
   private follow(run: MachineRun, decision: Decision, now: number, dayIndex: number, minutes: number): void {
-    const memory = run.memory;
+    const before = run.memory;
     const running = run.arm.isMoving;
-    if (memory.run && !running && memory.pausedBy === undefined) delete memory.run;
-    switch (decision.kind) {
-      case 'skip_rain':
-        if (memory.lastSkip === undefined) this.counters.rainSkips += 1;
-        memory.lastSkip ??= { at: now, forecastMm: decision.rainMm, withinHours: decision.withinHours };
-        return;
-      case 'not_due':
-        delete memory.lastSkip;
-        return;
-      case 'pause_wind':
-      case 'pause_frost':
-        if (memory.pausedBy === undefined) {
-          if (decision.kind === 'pause_wind') this.counters.windPauses += 1;
-          else this.counters.frostPauses += 1;
-        }
-        memory.pausedBy = decision.kind === 'pause_wind' ? 'wind' : 'frost';
-        if (decision.stopsRunning && running) run.arm.move('stop');
-        return;
-      case 'resume':
-        delete memory.pausedBy;
-        if (memory.run && !running) run.arm.move('front');
-        return;
-      case 'watering':
-        if (
-          memory.run &&
-          running &&
-          (WATCHER_FIXES ? run.movingMs : now - memory.run.startedAt) >= memory.run.revolutionHours * HOUR_MS
-        ) {
-          if (run.turned < 359) {
-            this.counters.cutShort += 1;
-            this.counters.degreesLeft += 360 - run.turned;
-          }
-          run.stop(now);
-          delete memory.run;
-        }
-        return;
-      case 'queue_pump':
-        this.counters.queued += 1;
-        return;
-      case 'refuse':
-        if (decision.reason === 'allowance') this.counters.allowanceRefusals += 1;
-        return;
-      default:
-        if (!startsNow(decision) || running) return;
-        {
-          const { program } = run.adviceAt(
-            now,
-            dayIndex,
-            minutes,
-            { outlooks: this.outlooks, weather: this.weather },
-            true,
-          );
-          if (program.programData === null) return;
-          if (decision.kind === 'reconcile') this.counters.reconciles += 1;
-          memory.run = { startedAt: now, revolutionHours: Math.round(program.revolutionHours * 10) / 10 };
-          delete memory.lastSkip;
-          run.start(program.programData, now, false);
-        }
+    const starting = startNow(decision) !== null && !running;
+    const { program } = starting
+      ? run.adviceAt(now, dayIndex, minutes, { outlooks: this.outlooks, weather: this.weather }, true)
+      : { program: null };
+    const step = followDecision(decision, before, {
+      now,
+      running,
+      auto: true,
+      revolutionHours: program?.programData ? Math.round(program.revolutionHours * 10) / 10 : null,
+    });
+    run.memory = step.memory;
+    const { counters } = this;
+    if (decision.kind === 'skip_rain' && before.lastSkip === undefined) counters.rainSkips += 1;
+    if (decision.kind === 'pause_wind' && before.pausedBy === undefined) counters.windPauses += 1;
+    if (decision.kind === 'pause_frost' && before.pausedBy === undefined) counters.frostPauses += 1;
+    if (decision.kind === 'queue_pump') counters.queued += 1;
+    if (decision.kind === 'refuse' && decision.reason === 'allowance') counters.allowanceRefusals += 1;
+    if (step.act === 'stop' && decision.kind === 'watering') {
+      if (run.turned < 359) {
+        counters.cutShort += 1;
+        counters.degreesLeft += 360 - run.turned;
+      }
+      run.stop(now);
+    } else if (step.act === 'stop' || step.act === 'front') {
+      run.arm.move(step.act);
+    } else if (step.act === 'start' && program?.programData) {
+      if (decision.kind === 'reconcile') counters.reconciles += 1;
+      run.start(program.programData, now, false);
     }
   }
 
@@ -563,7 +497,6 @@ class Season {
           ((run.model.machine.armLength ** 2 / 2) * ((Math.abs(sweep.sweptDegrees) * Math.PI) / 180));
       }
       run.turned += (((run.arm.angle - before) % 360) + 360) % 360;
-      run.movingMs += LOOK_MS;
       run.usedM3 += volume;
       const kwh = (volume / run.model.flow) * run.model.pumpKw;
       run.energyKwh += kwh;
@@ -752,7 +685,7 @@ runBenchmark('autopilot', 30 * 60_000, async () => {
   const missedRain = season.filter((day) => day.rain > 0 && day.forecastRain === 0).length;
 
   printTitle('Autopilot: a backtest of whole seasons of the demo farm, three strategies on the same weather', {
-    season: `${days} days from ${FIRST_DATE}, ${TIME_ZONE}, seed ${options.seed}; the balance per 1° wedge${WATCHER_FIXES ? '; the auto with the watcher fixes' : ''}`,
+    season: `${days} days from ${FIRST_DATE}, ${TIME_ZONE}, seed ${options.seed}; the balance per 1° wedge`,
     weather: `${formatNumber(season.reduce((sum, day) => sum + day.rain, 0))} mm of rain on ${rainDays.length} days (${rainDays.filter((day) => day.rain >= 10).length} of ≥ 10 mm), ${windyDays.length} days with hours above 10 m/s, ET0 ${formatNumber(season.reduce((sum, day) => sum + day.referenceEvapotranspiration, 0))} mm`,
     forecast: `read daily, 7 days; ${falseRain} days of rain forecast that did not fall, ${missedRain} rain days not forecast`,
     machines: models

@@ -1,8 +1,14 @@
+/** A formatter is costly to build (most of a call's time): one per zone, kept. */
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** Minutes the time zone is ahead of UTC at the given instant. */
 function offsetMinutes(timeZone: string, at: number): number {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
-    .formatToParts(at)
-    .find((part) => part.type === 'timeZoneName')?.value;
+  let format = offsetFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+    offsetFormats.set(timeZone, format);
+  }
+  const name = format.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value;
   const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name ?? '');
   if (!match) return 0;
   const [, sign, hours, minutes] = match;

@@ -1,8 +1,14 @@
 import type { ProgramData } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
-import { fieldHectares, hourlyRain, sectorShares, seasonWater } from '../../src/modules/autopilot/autopilot-inputs';
+import {
+  fieldHectares,
+  hourlyRain,
+  notWateredSince,
+  sectorShares,
+  seasonWater,
+} from '../../src/modules/autopilot/autopilot-inputs';
 import { decisionKey } from '../../src/modules/autopilot/autopilot-watch';
-import { decideNext } from '../../src/modules/autopilot';
+import { decideNext, followDecision } from '../../src/modules/autopilot';
 import { halfCircle } from '../support/fixtures';
 import { HOUR, TIME_ZONE, at, input } from './fixtures';
 
@@ -65,5 +71,66 @@ describe("the autopilot's inputs", () => {
     expect(decisionKey(moved)).not.toBe(decisionKey(first));
     const offline = decideNext(input({ machine: { ...input().machine, online: false } }));
     expect(decisionKey(offline)).toBe('refuse:offline');
+  });
+});
+
+describe("the watcher's steps on a decision", () => {
+  const running = { running: true, auto: true, revolutionHours: 20 };
+  const resting = { running: false, auto: true, revolutionHours: 20 };
+
+  it('starts a pass in auto, and only says so in suggest', () => {
+    const start = decideNext(input({ now: at('19:00') }));
+    const auto = followDecision(start, {}, { ...resting, now: at('19:00') });
+    expect(auto.act).toBe('start');
+    expect(auto.tell).toBe(true);
+    expect(auto.memory.run).toEqual({ startedAt: at('19:00'), revolutionHours: 20, areas: ['North'] });
+    const suggest = followDecision(start, {}, { ...resting, auto: false, now: at('19:00') });
+    expect(suggest).toMatchObject({ act: null, tell: true });
+    expect(suggest.memory.run).toBeUndefined();
+    // The same decision a look later is no news.
+    expect(followDecision(start, suggest.memory, { ...resting, auto: false, now: at('19:10') }).tell).toBe(false);
+  });
+
+  it("counts a pass's revolution in the hours it moves: a pause is taken out on resuming", () => {
+    const run = { startedAt: at('00:00'), revolutionHours: 20, areas: ['North'] };
+    const pause = { kind: 'pause_wind', windMs: 12, maxMs: 10, stopsRunning: true, allowanceWarning: null } as const;
+    const paused = followDecision(pause, { run }, { ...running, now: at('10:00') });
+    expect(paused.act).toBe('stop');
+    expect(paused.memory).toMatchObject({ pausedBy: 'wind', run: { pausedAt: at('10:00') } });
+    const resume = { kind: 'resume', windMs: 8, temperatureC: 18, allowanceWarning: null } as const;
+    const resumed = followDecision(resume, paused.memory, { ...resting, now: at('13:00') });
+    expect(resumed.act).toBe('front');
+    expect(resumed.memory.run).toEqual({ startedAt: at('03:00'), revolutionHours: 20, areas: ['North'] });
+    const watering = { kind: 'watering', allowanceWarning: null } as const;
+    // 20 h of moving from 03:00: not yet at 22:50, done at 23:00.
+    expect(followDecision(watering, resumed.memory, { ...running, now: at('22:50') }).act).toBeNull();
+    const done = followDecision(watering, resumed.memory, { ...running, now: at('23:00') });
+    expect(done.act).toBe('stop');
+    expect(done.memory.run).toBeUndefined();
+    expect(done.memory.watered).toEqual({ at: at('23:00'), areas: ['North'] });
+  });
+
+  it('holds back a sector its last pass watered until the balance holds that day', () => {
+    const areas = input().areas;
+    const memory = { watered: { at: at('23:00'), areas: ['North'] } };
+    // The balance of the day before the pass ended: North is not due yet.
+    expect(notWateredSince([...areas], memory, '14.07.2026', TIME_ZONE)[0]!.triggerAt).toBeNull();
+    expect(notWateredSince([...areas], memory, '15.07.2026', TIME_ZONE)).toEqual(areas);
+  });
+
+  it('forgets a start claimed by an instance that died once the claim is stale, not before', () => {
+    const claimed = { startingSince: at('12:00'), run: { startedAt: at('12:00'), revolutionHours: 20, areas: [] } };
+    const notDue = {
+      kind: 'not_due',
+      triggerAt: null,
+      area: null,
+      depletionMm: null,
+      rawMm: null,
+      allowanceWarning: null,
+    } as const;
+    expect(followDecision(notDue, claimed, { ...resting, now: at('12:04') }).memory).toMatchObject(claimed);
+    const stale = followDecision(notDue, claimed, { ...resting, now: at('12:05') }).memory;
+    expect(stale.startingSince).toBeUndefined();
+    expect(stale.run).toBeUndefined();
   });
 });

@@ -129,7 +129,8 @@ describe('the autopilot at work', () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
   };
   const look = (now: number) => t.app.autopilotWatch.lookOnce(now);
-  const status = async () => SprinklerDetailSchema.parse((await farmer.get(`/api/sprinkler/${sprinklerId}`)).body).status;
+  const status = async () =>
+    SprinklerDetailSchema.parse((await farmer.get(`/api/sprinkler/${sprinklerId}`)).body).status;
   const log = async (): Promise<LogEntry[]> =>
     LogListResponseSchema.parse((await farmer.get('/api/logs/', { query: { pageSize: 100 } })).body).data;
   const count = (entries: LogEntry[], eventType: LogEntry['eventType']) =>
@@ -172,7 +173,9 @@ describe('the autopilot at work', () => {
   });
 
   it('stops the machine once its revolution is done', async () => {
-    const memory = (await readMemory(t.database.db, sprinklerId)) as { run: { startedAt: number; revolutionHours: number } };
+    const memory = (await readMemory(t.database.db, sprinklerId)) as {
+      run: { startedAt: number; revolutionHours: number };
+    };
     await look(memory.run.startedAt + memory.run.revolutionHours * HOUR + MINUTE);
     expect(await eventually(status, (value) => value === 'stop')).toBe('stop');
     expect((await log())[0]).toMatchObject({ eventType: 'sprinkler_motion_success', event: 'stop' });

@@ -119,6 +119,21 @@ export function areasOf(
 }
 
 /**
+ * The areas the autopilot's last pass watered after the balance's day are not due: the balance
+ * holds the days before today, so the water of today is not in it yet.
+ */
+export function notWateredSince(
+  areas: AreaState[],
+  memory: AutopilotMemory,
+  balanceDate: string,
+  timeZone: string,
+): AreaState[] {
+  const { watered } = memory;
+  if (watered === undefined || localDate(timeZone, watered.at) <= isoOfDottedDate(balanceDate)) return areas;
+  return areas.map((area) => (watered.areas.includes(area.name) ? { ...area, triggerAt: null } : area));
+}
+
+/**
  * The forecast's daily rain as hours: each day's rain spread evenly over its 24 hours, since the
  * forecast read gives days (docs/autopilot.md, "Assumed").
  */
@@ -199,7 +214,7 @@ export async function gatherInput(
       pausedBy: memory.pausedBy ?? null,
       hectares,
     },
-    areas: areasOf(balance, program, shares, hectares, timeZone),
+    areas: notWateredSince(areasOf(balance, program, shares, hectares, timeZone), memory, balance.date, timeZone),
     forecastRain: hourlyRain(forecast, timeZone),
     station: stationReading(detail, now),
     rules: machine.rules,

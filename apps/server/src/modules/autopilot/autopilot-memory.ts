@@ -12,8 +12,21 @@ export const AutopilotMemorySchema = z.object({
   pausedBy: z.enum(['wind', 'frost']).optional(),
   /** The last rain skip not yet followed by a pass. */
   lastSkip: z.object({ at: z.number(), forecastMm: z.number(), withinHours: z.number() }).optional(),
-  /** The pass the autopilot started: when, and the hours its revolution takes. */
-  run: z.object({ startedAt: z.number(), revolutionHours: z.number() }).optional(),
+  /**
+   * The pass the autopilot started: when (moved on by its pauses, so that the revolution counts
+   * the hours it moves), the hours its revolution takes, the sectors it waters, and since when the
+   * autopilot has held it, if it does.
+   */
+  run: z
+    .object({
+      startedAt: z.number(),
+      revolutionHours: z.number(),
+      areas: z.array(z.string()).default([]),
+      pausedAt: z.number().optional(),
+    })
+    .optional(),
+  /** The autopilot's last pass's end and sectors: not due again until the balance holds that day. */
+  watered: z.object({ at: z.number(), areas: z.array(z.string()) }).optional(),
   /** "Irrigation due" is open for the machine (suggest). */
   dueAlerted: z.boolean().optional(),
   /** Since when a start has been under way: claimed before its commands are sent. */

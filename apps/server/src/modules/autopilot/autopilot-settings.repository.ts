@@ -84,7 +84,12 @@ export async function saveMemory(db: Queryable, sprinklerId: number, memory: unk
  * made at or after `staleBefore` holds it: one statement, so of two instances one claims it.
  * Whether this call claimed it.
  */
-export async function claimStart(db: Queryable, sprinklerId: number, now: number, staleBefore: number): Promise<boolean> {
+export async function claimStart(
+  db: Queryable,
+  sprinklerId: number,
+  now: number,
+  staleBefore: number,
+): Promise<boolean> {
   const claimed = await db
     .update(autopilotSettings)
     .set({ memory: sql`jsonb_set(${autopilotSettings.memory}, '{startingSince}', to_jsonb(${now}::bigint))` })

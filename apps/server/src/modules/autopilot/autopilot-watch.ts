@@ -12,7 +12,14 @@ import type { ProgramData } from '@pivot/contracts';
 import { RepeatingJob } from '../../time/repeating-job';
 import { type AutopilotSources, type GatheredInput, type WatchedMachine, gatherInput } from './autopilot-inputs';
 import type { AutopilotMemory } from './autopilot-memory';
-import { type Decision, type PumpPeers, type TimingDecision, decideNext } from './decide';
+import {
+  type Decision,
+  type DecisionInput,
+  type PumpPeers,
+  type StartDecision,
+  type TimingDecision,
+  decideNext,
+} from './decide';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -89,9 +96,87 @@ export function decisionKey(decision: Decision): string {
   }
 }
 
-/** The pass a decision goes ahead with, if it starts now. */
-function startsNow(decision: Decision): boolean {
-  return decision.kind === 'start' || (decision.kind === 'reconcile' && decision.then.kind === 'start');
+/** The start a decision makes now, if it makes one (itself, or the timing a reconcile leads to). */
+export function startNow(decision: Decision): StartDecision | null {
+  const timing = decision.kind === 'reconcile' ? decision.then : decision;
+  return timing.kind === 'start' ? timing : null;
+}
+
+/** What a look does on a decision: the memory after it, whether to tell the log, the command to give. */
+export type FollowUp = {
+  memory: AutopilotMemory;
+  tell: boolean;
+  /** start: the program from the advice, then front; front and stop: a motion; null: none. */
+  act: 'start' | 'front' | 'stop' | null;
+};
+
+/**
+ * The watcher's steps on a decision, as a pure function (the bench's simulated seasons take the
+ * same): what the memory keeps, whether the decision is news for the log and, in auto, which
+ * command follows. A start is given here as the pass it begins; the watcher claims it first.
+ */
+export function followDecision(
+  decision: Decision,
+  memory: AutopilotMemory,
+  at: { now: number; running: boolean; auto: boolean; revolutionHours: number | null },
+): FollowUp {
+  const { now, running, auto } = at;
+  const kept: AutopilotMemory = structuredClone(memory);
+  // A start cut short (a crash between its claim and its commands) is forgotten once stale.
+  if (running || (kept.startingSince !== undefined && now - kept.startingSince >= START_CLAIM_STALE_MS)) {
+    delete kept.startingSince;
+  }
+  // The pass ended when the machine stopped (not held by the autopilot's own pause): its sectors
+  // are watered today, which the balance (of the days before) does not hold yet.
+  if (kept.run && !running && kept.pausedBy === undefined && kept.startingSince === undefined) {
+    kept.watered = { at: now, areas: kept.run.areas };
+    delete kept.run;
+  }
+  const key = decisionKey(decision);
+  const tell = key !== kept.told;
+  kept.told = key;
+  let act: FollowUp['act'] = null;
+  switch (decision.kind) {
+    case 'skip_rain':
+      kept.lastSkip ??= { at: now, forecastMm: decision.rainMm, withinHours: decision.withinHours };
+      break;
+    case 'not_due':
+      delete kept.lastSkip;
+      break;
+    case 'pause_wind':
+    case 'pause_frost':
+      kept.pausedBy = decision.kind === 'pause_wind' ? 'wind' : 'frost';
+      if (auto && decision.stopsRunning && running) {
+        act = 'stop';
+        // The pass's revolution counts the hours it moves: the pause is taken out on resuming.
+        if (kept.run) kept.run.pausedAt ??= now;
+      }
+      break;
+    case 'resume':
+      delete kept.pausedBy;
+      if (kept.run?.pausedAt !== undefined) {
+        kept.run.startedAt += now - kept.run.pausedAt;
+        delete kept.run.pausedAt;
+      }
+      if (auto && kept.run && !running) act = 'front';
+      break;
+    case 'watering':
+      if (auto && kept.run && running && now - kept.run.startedAt >= kept.run.revolutionHours * HOUR_MS) {
+        act = 'stop';
+        kept.watered = { at: now, areas: kept.run.areas };
+        delete kept.run;
+      }
+      break;
+    default: {
+      const start = startNow(decision);
+      if (auto && start !== null && !running && at.revolutionHours !== null) {
+        act = 'start';
+        kept.run = { startedAt: now, revolutionHours: at.revolutionHours, areas: start.areas };
+        delete kept.lastSkip;
+      }
+    }
+  }
+  return { memory: kept, tell, act };
 }
 
 export class AutopilotWatch {
@@ -139,10 +224,12 @@ export class AutopilotWatch {
         logger.error({ err: error, sprinklerId: machine.sprinklerId }, 'the autopilot could not read a machine');
       }
     }
-    const peers = pumpPeers(gathered);
+    const peers = pumpPeersOf(
+      gathered.map(({ machine, input }) => ({ id: machine.sprinklerId, name: machine.name, input })),
+    );
     for (const { machine, input } of gathered) {
       try {
-        const decision = decideNext({ ...input, pump: peers(machine) });
+        const decision = decideNext({ ...input, pump: peers(machine.sprinklerId) });
         await this.follow(machine, input, decision, now);
       } catch (error) {
         logger.error({ err: error, sprinklerId: machine.sprinklerId }, 'the autopilot could not act on a machine');
@@ -152,50 +239,18 @@ export class AutopilotWatch {
 
   /** Tells the log of a new decision, acts on it in auto, and keeps what the next look needs. */
   private async follow(machine: WatchedMachine, input: GatheredInput, decision: Decision, now: number): Promise<void> {
-    const { hands } = this.deps;
-    const kept: AutopilotMemory = { ...machine.memory };
     const running = input.detail.status === 'front' || input.detail.status === 'back';
-    const auto = machine.mode === 'auto';
-    // A start cut short (a crash between its claim and its commands) is forgotten once stale.
-    if (kept.startingSince !== undefined && !running && now - kept.startingSince >= START_CLAIM_STALE_MS) {
-      delete kept.startingSince;
-    }
-    if (running) delete kept.startingSince;
-    // The pass the autopilot started ended when the machine stopped (not held by the autopilot's pause).
-    if (kept.run && !running && kept.pausedBy === undefined && kept.startingSince === undefined) delete kept.run;
-
-    const key = decisionKey(decision);
-    if (key !== kept.told) {
-      await this.deps.log.tell(machine, decision, now);
-      kept.told = key;
-    }
-
+    const step = followDecision(decision, machine.memory, {
+      now,
+      running,
+      auto: machine.mode === 'auto',
+      revolutionHours: input.program.programData === null ? null : input.program.revolutionHours,
+    });
+    const kept = step.memory;
+    if (step.tell) await this.deps.log.tell(machine, decision, now);
     await this.alertWhenDue(machine, decision, kept, now);
-    switch (decision.kind) {
-      case 'skip_rain':
-        kept.lastSkip ??= { at: now, forecastMm: decision.rainMm, withinHours: decision.withinHours };
-        break;
-      case 'not_due':
-        delete kept.lastSkip;
-        break;
-      case 'pause_wind':
-      case 'pause_frost':
-        kept.pausedBy = decision.kind === 'pause_wind' ? 'wind' : 'frost';
-        if (auto && decision.stopsRunning && running) await hands.move(machine, 'stop');
-        break;
-      case 'resume':
-        delete kept.pausedBy;
-        if (auto && kept.run && !running) await hands.move(machine, 'front');
-        break;
-      case 'watering':
-        if (auto && kept.run && running && now - kept.run.startedAt >= kept.run.revolutionHours * HOUR_MS) {
-          await hands.move(machine, 'stop');
-          delete kept.run;
-        }
-        break;
-      default:
-        if (auto && startsNow(decision) && !running) await this.startPass(machine, input, kept, now);
-    }
+    if (step.act === 'start') await this.startPass(machine, input, kept, now);
+    else if (step.act !== null) await this.deps.hands.move(machine, step.act);
     if (JSON.stringify(kept) !== JSON.stringify(machine.memory))
       await this.deps.memory.saveMemory(machine.sprinklerId, kept);
   }
@@ -206,10 +261,9 @@ export class AutopilotWatch {
    */
   private async alertWhenDue(machine: WatchedMachine, decision: Decision, kept: AutopilotMemory, now: number) {
     const named = { id: machine.sprinklerId, name: machine.name, internalId: machine.internalId };
-    if (machine.mode === 'suggest' && startsNow(decision) && !kept.dueAlerted) {
-      const timing = decision.kind === 'reconcile' ? decision.then : decision;
-      const areas = timing.kind === 'start' ? timing.areas.join(', ') : '';
-      await this.deps.dueAlerts.begin(named, 'irrigation_due', areas, now);
+    const start = startNow(decision);
+    if (machine.mode === 'suggest' && start !== null && !kept.dueAlerted) {
+      await this.deps.dueAlerts.begin(named, 'irrigation_due', start.areas.join(', '), now);
       kept.dueAlerted = true;
     } else if (
       kept.dueAlerted &&
@@ -231,16 +285,19 @@ export class AutopilotWatch {
     kept: AutopilotMemory,
     now: number,
   ): Promise<void> {
-    const { program } = input;
-    if (program.programData === null || program.revolutionHours === null) return;
-    if (!(await this.deps.memory.claimStart(machine.sprinklerId, now, now - START_CLAIM_STALE_MS))) return;
+    const { programData } = input.program;
+    if (
+      programData === null ||
+      !(await this.deps.memory.claimStart(machine.sprinklerId, now, now - START_CLAIM_STALE_MS))
+    ) {
+      delete kept.run;
+      return;
+    }
     kept.startingSince = now;
-    kept.run = { startedAt: now, revolutionHours: program.revolutionHours };
-    delete kept.lastSkip;
     await this.deps.memory.saveMemory(machine.sprinklerId, kept);
     const name = input.detail.currentProgramData?.name ?? machine.name;
     try {
-      await this.deps.hands.sendProgram(machine, name, program.programData);
+      await this.deps.hands.sendProgram(machine, name, programData);
       await this.deps.hands.move(machine, 'front');
     } catch (error) {
       // The command's failure is in the log already (the commands module's); the next look tries again.
@@ -253,32 +310,32 @@ export class AutopilotWatch {
   }
 }
 
+/** A machine of the look, as its pump group's peers see it: its id, name and decision input. */
+export type PumpMember = { id: number; name: string; input: Omit<DecisionInput, 'pump'> };
+
 /**
  * Each machine's pump group's peers: those of its group watering now, and those whose own
  * decision, alone, is to start now, with their slack (hours to their latest start).
  */
-function pumpPeers(gathered: readonly { machine: WatchedMachine; input: GatheredInput }[]) {
-  const alone = gathered.map(({ machine, input }) => ({
-    machine,
-    input,
-    decision: input.rules.pumpGroup === null ? null : decideNext({ ...input, pump: { watering: [], due: [] } }),
-  }));
-  return (machine: WatchedMachine): PumpPeers => {
-    const group = machine.rules.pumpGroup?.id;
+export function pumpPeersOf(members: readonly PumpMember[]): (id: number) => PumpPeers {
+  const alone = members.map((member) => {
+    const decision =
+      member.input.rules.pumpGroup === null ? null : decideNext({ ...member.input, pump: { watering: [], due: [] } });
+    return { ...member, start: decision === null ? null : startNow(decision) };
+  });
+  return (id) => {
+    const group = alone.find((member) => member.id === id)?.input.rules.pumpGroup?.id;
     if (group === undefined) return { watering: [], due: [] };
-    const others = alone.filter(
-      (peer) => peer.machine.sprinklerId !== machine.sprinklerId && peer.input.rules.pumpGroup?.id === group,
-    );
-    const named = (peer: (typeof others)[number]) => ({ id: peer.machine.sprinklerId, name: peer.machine.name });
+    const others = alone.filter((peer) => peer.id !== id && peer.input.rules.pumpGroup?.id === group);
     return {
-      watering: others.filter((peer) => peer.input.machine.watering !== null).map(named),
-      due: others.flatMap((peer) => {
-        const decision = peer.decision;
-        if (decision === null || !startsNow(decision)) return [];
-        const timing = decision.kind === 'reconcile' ? decision.then : decision;
-        if (timing.kind !== 'start') return [];
-        return [{ ...named(peer), slackHours: (timing.dueAt - peer.input.now) / HOUR_MS }];
-      }),
+      watering: others
+        .filter((peer) => peer.input.machine.watering !== null)
+        .map((peer) => ({ id: peer.id, name: peer.name })),
+      due: others.flatMap((peer) =>
+        peer.start === null
+          ? []
+          : [{ id: peer.id, name: peer.name, slackHours: (peer.start.dueAt - peer.input.now) / HOUR_MS }],
+      ),
     };
   };
 }

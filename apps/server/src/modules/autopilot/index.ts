@@ -49,7 +49,9 @@ export type {
 export { explainDecision, spokenMoment } from './explain';
 export type { AutopilotSettingsService, WatchedAutopilot } from './autopilot-settings.service';
 export { claimStart, readMemory, saveMemory } from './autopilot-settings.repository';
-export type { AutopilotWatch } from './autopilot-watch';
+export type { AutopilotWatch, FollowUp, PumpMember } from './autopilot-watch';
+export { followDecision, pumpPeersOf, startNow } from './autopilot-watch';
+export type { AutopilotMemory } from './autopilot-memory';
 
 /**
  * The module: `app.autopilot` (the settings service), its routes, the takeover (the commands
