@@ -143,6 +143,7 @@ const EnvSchema = z.object({
   QUARANTINE_RETENTION_DAYS: z.coerce.number().int().min(1).max(366).default(7),
   FORECAST_URL: z.union([z.literal('off'), z.url({ protocol: /^https?$/ })]).default(OPEN_METEO_FORECAST_URL),
   PROGRAM_FROM_ADVICE_MARGIN_HOURS: z.coerce.number().min(0).max(168).default(24),
+  AUTOPILOT_LOOK_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
   OUTBOUND_ALLOWED_HOSTS: z
     .string()
     .default('')
@@ -320,6 +321,8 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
      * revolution more (docs/advice.md, "A program from the advice").
      */
     programFromAdviceMarginHours: values.PROGRAM_FROM_ADVICE_MARGIN_HOURS,
+    /** How often the autopilot looks at the machines in suggest or auto (docs/autopilot.md, "The watcher"). */
+    autopilotLookMs: values.AUTOPILOT_LOOK_SECONDS * 1000,
   };
 });
 

@@ -23,10 +23,6 @@ import {
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
-/** How often the autopilot looks: a start is decided at most this late. */
-export const AUTOPILOT_LOOK_MS = 10 * MINUTE_MS;
-/** An instance's look runs unless another's ran within this: a little less than the period. */
-const LOOKED_WITHIN_MS = AUTOPILOT_LOOK_MS - MINUTE_MS;
 /** A start claimed longer ago than this, with the machine not running, was cut short: it is decided afresh. */
 export const START_CLAIM_STALE_MS = 5 * MINUTE_MS;
 
@@ -63,6 +59,8 @@ export type AutopilotWatchDeps = {
   /** Claims this period's look across instances; whether this one looks. */
   claimLook(now: number, withinMs: number): Promise<boolean>;
   logger: FastifyBaseLogger;
+  /** How often it looks (`AUTOPILOT_LOOK_SECONDS`): a start is decided at most this late. */
+  everyMs: number;
 };
 
 /** What makes two decisions the same news: the same kind about the same moment or reason. */
@@ -181,18 +179,20 @@ export function followDecision(
 
 export class AutopilotWatch {
   /** Run each period (no argument: claimed first) and on demand (`lookOnce`, given the time: looks at once). */
-  private readonly job = new RepeatingJob<number>(
-    async (now) => {
-      if (now === undefined) await this.lookIfDue(Date.now());
-      else await this.look(now);
-    },
-    {
-      everyMs: AUTOPILOT_LOOK_MS,
-      onError: (error) => this.deps.logger.error({ err: error }, 'the autopilot could not look at the machines'),
-    },
-  );
+  private readonly job: RepeatingJob<number>;
 
-  constructor(private readonly deps: AutopilotWatchDeps) {}
+  constructor(private readonly deps: AutopilotWatchDeps) {
+    this.job = new RepeatingJob<number>(
+      async (now) => {
+        if (now === undefined) await this.lookIfDue(Date.now());
+        else await this.look(now);
+      },
+      {
+        everyMs: deps.everyMs,
+        onError: (error) => deps.logger.error({ err: error }, 'the autopilot could not look at the machines'),
+      },
+    );
+  }
 
   start(): void {
     this.job.start();
@@ -208,7 +208,9 @@ export class AutopilotWatch {
   }
 
   private async lookIfDue(now: number): Promise<void> {
-    if (await this.deps.claimLook(now, LOOKED_WITHIN_MS)) await this.look(now);
+    // Unless another instance looked within a little less than the period (its timer drifts).
+    const withinMs = this.deps.everyMs - Math.min(MINUTE_MS, this.deps.everyMs / 10);
+    if (await this.deps.claimLook(now, withinMs)) await this.look(now);
   }
 
   private async look(now: number): Promise<void> {

@@ -60,7 +60,7 @@ export type { AutopilotMemory } from './autopilot-memory';
  * (docs/autopilot.md).
  */
 export const autopilotModule = fp(
-  async (app: FastifyInstance, config: Pick<Config, 'timeZone'>) => {
+  async (app: FastifyInstance, config: Pick<Config, 'timeZone' | 'autopilotLookMs'>) => {
     const { sprinklers, logs, commands, incidentDesk, weather, waterBalance, programFromAdvice, telemetry } = app;
     const { db } = app.database;
     const autopilot = new AutopilotSettingsService({ db, sprinklers, logs });
@@ -96,6 +96,7 @@ export const autopilotModule = fp(
       log: decisionLog,
       claimLook: (now, withinMs) => incidentDesk.claimJobRun('autopilot', now, withinMs),
       logger: app.log,
+      everyMs: config.autopilotLookMs,
     });
     app.decorate('autopilotWatch', watch);
     const plan = new AutopilotPlanService({
