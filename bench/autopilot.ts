@@ -117,7 +117,7 @@ type Counters = {
   allowanceRefusals: number;
   /** Minutes the well fed more machines than it may. */
   wellOverMinutes: number;
-  /** Passes stopped at their revolution's hours short of a turn (a pause counts in those hours), and the degrees left. */
+  /** Passes stopped at their revolution's hours short of a turn, and the degrees left. */
   cutShort: number;
   degreesLeft: number;
 };
@@ -634,7 +634,7 @@ function printStrategy(result: SeasonResult, figures: Figures): void {
     );
     printFigure(
       'passes stopped short of a turn',
-      `${counters.cutShort} (${formatNumber(counters.degreesLeft)}° left in all): a pause counts in the revolution's hours`,
+      `${counters.cutShort} (${formatNumber(counters.degreesLeft)}° left in all)`,
     );
   }
   printFigure('season computed in', `${formatNumber(figures.seconds, 1)} s`);
