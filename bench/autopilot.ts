@@ -144,7 +144,7 @@ class MachineRun {
   beyondRaw = 0;
   percolationM3 = 0;
   private balance: { dayIndex: number; sectors: WaterBalanceArea[] } | null = null;
-  private kept: { key: string; program: SafeProgram; areas: AreaState[] } | null = null;
+  private kept: { key: string; program: SafeProgram; areas: AreaState[]; etcMm: Map<string, number> } | null = null;
 
   constructor(
     readonly model: MachineModel,
@@ -203,7 +203,7 @@ class MachineRun {
     minutes: number,
     context: { outlooks: Outlooks; weather: SeasonWeather },
     exact = false,
-  ): { program: SafeProgram; areas: AreaState[] } {
+  ): { program: SafeProgram; areas: AreaState[]; etcMm: Map<string, number> } {
     const key = exact ? `exact:${now}` : `${dayIndex}:${Math.floor(minutes / 60)}:${this.arm.angle}`;
     if (this.kept !== null && (this.kept.key === key || (this.arm.isMoving && !exact))) return this.kept;
     const date = context.weather.days[dayIndex]!.date;
@@ -217,7 +217,12 @@ class MachineRun {
       minutes / 60,
       balanceDate,
     );
-    this.kept = { key, program, areas: decisionAreas(this.model, advice, program, balanceDate, TIME_ZONE) };
+    this.kept = {
+      key,
+      program,
+      areas: decisionAreas(this.model, advice, program, balanceDate, TIME_ZONE),
+      etcMm: new Map(advice.map((sector) => [sector.name, sector.etc])),
+    };
     return this.kept;
   }
 
@@ -399,8 +404,8 @@ class Season {
     // The balance the watcher reads holds the days before today.
     const balanceDate = dottedOfIsoDate(addDays(localDateOf(now), -1));
     const gathered = this.runs.map((run) => {
-      const advised = run.adviceAt(now, dayIndex, minutes, context).areas;
-      const areas = notWateredSince(advised, run.memory, balanceDate, TIME_ZONE);
+      const advised = run.adviceAt(now, dayIndex, minutes, context);
+      const areas = notWateredSince(advised.areas, run.memory, balanceDate, TIME_ZONE, advised.etcMm);
       const skip = run.memory.lastSkip;
       const input: DecisionInput = {
         now,

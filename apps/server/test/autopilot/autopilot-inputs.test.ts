@@ -110,11 +110,16 @@ describe("the watcher's steps on a decision", () => {
     expect(done.memory.watered).toEqual({ at: at('23:00'), areas: ['North'] });
   });
 
-  it('holds back a sector its last pass watered until the balance holds that day', () => {
+  it('takes a sector its last pass watered as refilled until the balance holds that day', () => {
+    // Dr 38 of RAW 52, the pass's net 34 mm: Dr 4 after it.
     const areas = input().areas;
     const memory = { watered: { at: at('23:00'), areas: ['North'] } };
-    // The balance of the day before the pass ended: North is not due yet.
-    expect(notWateredSince([...areas], memory, '14.07.2026', TIME_ZONE)[0]!.triggerAt).toBeNull();
+    const [refilled] = notWateredSince([...areas], memory, '14.07.2026', TIME_ZONE, new Map([['North', 6]]));
+    // Due again once the crop has used 48 mm at 6 mm a day: 8 days after the pass.
+    expect(refilled).toMatchObject({ depletionMm: 4, triggerAt: at('23:00') + 8 * 24 * HOUR });
+    // Without its ETc, not before the next day, when the balance holds the pass.
+    expect(notWateredSince([...areas], memory, '14.07.2026', TIME_ZONE)[0]!.triggerAt).toBe(at('00:00', '2026-07-16'));
+    // The balance of the pass's own day holds it: the balance's figures stand.
     expect(notWateredSince([...areas], memory, '15.07.2026', TIME_ZONE)).toEqual(areas);
   });
 

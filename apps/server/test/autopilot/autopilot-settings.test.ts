@@ -63,6 +63,21 @@ describe("a machine's autopilot settings", () => {
     });
   });
 
+  it('logs a first save clicked many times once: the machine is locked before it has a row', async () => {
+    const twin = (await buildSprinkler(t)).id;
+    const admin = t.admin;
+    const twinUrl = `/api/sprinkler/${twin}/autopilot/`;
+    // Clicked over and over, the first save of a machine never set.
+    const saves = await Promise.all(Array.from({ length: 8 }, () => admin.put(twinUrl, { mode: 'auto', rules: {} })));
+    expect(saves.map((save) => save.status)).toEqual(Array.from({ length: 8 }, () => 200));
+    const logged = LogListResponseSchema.parse((await admin.get('/api/logs/', { query: { pageSize: 100 } })).body).data;
+    expect(
+      logged.filter((entry) => entry.eventType === 'sprinkler_autopilot_updated' && entry.sprinklerInternalId !== null)
+        .length,
+    ).toBe(1);
+    expect((await admin.put(twinUrl, { mode: 'off', rules: {} })).status).toBe(200);
+  });
+
   it('saves the mode and rules and reads them back, a rule left out at its default; the change logged once', async () => {
     const { pumpGroup: _left, ...rules } = RULES;
     const saved = await farmer.put(url, { mode: 'suggest', rules });

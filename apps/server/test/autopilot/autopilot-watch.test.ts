@@ -1,4 +1,5 @@
 import {
+  AutopilotPlanSchema,
   type LogEntry,
   LogListResponseSchema,
   type ProgramData,
@@ -48,6 +49,8 @@ describe('the autopilot at work', () => {
   const t = useTestApp({ TIME_ZONE, COMMAND_TIMEOUT_MS: '3000' }, { signInAdmin: true });
   let farmer: ApiClient;
   let watcher: { id: number };
+  let watching: ApiClient;
+  let stranger: ApiClient;
   let machine: PivotMachine;
   let sprinklerId: number;
   let farmerId: number;
@@ -80,8 +83,11 @@ describe('the autopilot at work', () => {
     farmer = owner.client;
     farmerId = owner.user.id;
     await grant(t, sprinklerId, farmerId, 'control');
-    watcher = await t.buildUser();
+    const onlyWatching = await t.signedInUser({ language: 'en' });
+    watcher = onlyWatching.user;
+    watching = onlyWatching.client;
     await grant(t, sprinklerId, watcher.id, 'watch');
+    stranger = (await t.signedInUser()).client;
     for (let day = 6; day >= 1; day -= 1) {
       await t.database.db.insert(weatherReadings).values(warmDryDay('WS-AUTO', addDays(today, -day), TIME_ZONE));
     }
@@ -225,6 +231,22 @@ describe('the autopilot at work', () => {
     await look(now + 20 * MINUTE);
     expect(count(await log(), 'sprinkler_irrigation_due_over')).toBe(1);
     await move('stop');
+  });
+
+  it('plans the coming passes for whoever sees the machine, in their words, and for no one else', async () => {
+    const planUrl = `/api/sprinkler/${sprinklerId}/autopilot/plan/`;
+    expect((await stranger.get(planUrl)).status).toBe(404);
+    const answer = await watching.get(planUrl);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const plan = AutopilotPlanSchema.parse(answer.body);
+    expect(plan).toMatchObject({ mode: 'suggest', days: 7, reason: null, now: { kind: 'start' } });
+    expect(plan.now.text).toMatch(/^Start \d\d:\d\d/);
+    // The East half is due now; no tariff, no pump power: no zone, no cost.
+    expect(plan.passes[0]).toMatchObject({ areas: ['Wschód'], estimated: false, zone: null, cost: null });
+    expect(plan.passes[0]!.waterM3).toBeGreaterThan(0);
+    expect(plan.passes[0]!.text).toMatch(/^Start \d\d:\d\d/);
+    const polish = AutopilotPlanSchema.parse((await t.admin.get(planUrl)).body);
+    expect(polish.passes[0]!.text).toMatch(/^Start \d\d:\d\d; termin/);
   });
 
   it('never starts a machine that is offline', async () => {

@@ -22,6 +22,7 @@ import type { AreaState, DecisionInput, HourlyRain, StationReading } from './dec
 import type { AutopilotMemory } from './autopilot-memory';
 
 const HOUR_MS = 60 * 60_000;
+const DAY_MS = 24 * HOUR_MS;
 const SQUARE_METRES_PER_HECTARE = 10_000;
 /** A sector's share of the circle is counted on this many headings of the arm. */
 const SHARE_HEADINGS = 360;
@@ -119,18 +120,29 @@ export function areasOf(
 }
 
 /**
- * The areas the autopilot's last pass watered after the balance's day are not due: the balance
- * holds the days before today, so the water of today is not in it yet.
+ * The areas the autopilot's last pass watered after the balance's day, as that pass left them:
+ * the balance holds the days before today, so the water of today is not in it yet. Each is taken
+ * as refilled by its net dose, and due again once its crop has used its RAW at its ETc; without
+ * its ETc, not before the next day, when the balance holds the pass.
  */
 export function notWateredSince(
   areas: AreaState[],
   memory: AutopilotMemory,
   balanceDate: string,
   timeZone: string,
+  etcMm: ReadonlyMap<string, number> = new Map(),
 ): AreaState[] {
   const { watered } = memory;
-  if (watered === undefined || localDate(timeZone, watered.at) <= isoOfDottedDate(balanceDate)) return areas;
-  return areas.map((area) => (watered.areas.includes(area.name) ? { ...area, triggerAt: null } : area));
+  const wateredOn = watered === undefined ? undefined : localDate(timeZone, watered.at);
+  if (watered === undefined || wateredOn === undefined || wateredOn <= isoOfDottedDate(balanceDate)) return areas;
+  const nextDay = localInstant(timeZone, addDays(wateredOn, 1), 0);
+  return areas.map((area) => {
+    if (!watered.areas.includes(area.name)) return area;
+    const depletionMm = Math.max(0, area.depletionMm - area.netMm);
+    const etc = etcMm.get(area.name);
+    const triggerAt = etc && etc > 0 ? watered.at + (Math.max(0, area.rawMm - depletionMm) / etc) * DAY_MS : nextDay;
+    return { ...area, depletionMm, triggerAt };
+  });
 }
 
 /**
@@ -192,6 +204,7 @@ export async function gatherInput(
   const hectares = fieldHectares(armLength);
   const shares = sectorShares(detail.currentProgramData, { centre, armLength });
   const { memory } = machine;
+  const etcMm = new Map(balance.sectors.map((sector) => [sector.name, sector.etc]));
   const running = detail.status === 'front' || detail.status === 'back';
   const lastSkip =
     memory.lastSkip === undefined
@@ -214,7 +227,13 @@ export async function gatherInput(
       pausedBy: memory.pausedBy ?? null,
       hectares,
     },
-    areas: notWateredSince(areasOf(balance, program, shares, hectares, timeZone), memory, balance.date, timeZone),
+    areas: notWateredSince(
+      areasOf(balance, program, shares, hectares, timeZone),
+      memory,
+      balance.date,
+      timeZone,
+      etcMm,
+    ),
     forecastRain: hourlyRain(forecast, timeZone),
     station: stationReading(detail, now),
     rules: machine.rules,
@@ -222,6 +241,6 @@ export async function gatherInput(
     lastSkip,
     detail,
     program,
-    etcMm: new Map(balance.sectors.map((sector) => [sector.name, sector.etc])),
+    etcMm,
   };
 }

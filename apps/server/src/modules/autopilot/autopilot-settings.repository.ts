@@ -12,14 +12,19 @@ export async function findAutopilotSettings(
   return row;
 }
 
+/** The lock space of a machine's autopilot settings (beside the programs' 7311 and the seasons' 7312). */
+const AUTOPILOT_LOCK_SPACE = 7313;
+
 /**
- * The same, its row locked until the transaction ends: two saves (or a save and a takeover) of
- * one machine compare against what the other wrote, so each change is logged once.
+ * The same, the machine's settings locked until the transaction ends: two saves (or a save and a
+ * takeover) of one machine compare against what the other wrote, so each change is logged once.
+ * The lock is the machine's, not its row's: a machine never set has no row to lock yet.
  */
 export async function findAutopilotSettingsForUpdate(
   db: Queryable,
   sprinklerId: number,
 ): Promise<AutopilotSettingsRow | undefined> {
+  await db.execute(sql`select pg_advisory_xact_lock(${AUTOPILOT_LOCK_SPACE}, ${sprinklerId})`);
   const [row] = await db
     .select()
     .from(autopilotSettings)
