@@ -10,6 +10,8 @@ import type { LogEventType } from './logs';
  * water_stress: a crop zone's mean depletion beyond its RAW (docs/advice.md), checked hourly.
  * irrigation_due: a machine whose autopilot suggests, due to start a pass now (docs/autopilot.md);
  * only users who may control the machine hear of it, since only they can act on it.
+ * start_failed: the autopilot, in auto, could not start the machine (its program or its start
+ * refused, unanswered or not sent); it ends with the next start that goes through.
  */
 export const INCIDENT_KINDS = [
   'alarm',
@@ -18,6 +20,7 @@ export const INCIDENT_KINDS = [
   'low_pressure',
   'water_stress',
   'irrigation_due',
+  'start_failed',
 ] as const;
 export const IncidentKindSchema = z.enum(INCIDENT_KINDS);
 export type IncidentKind = z.infer<typeof IncidentKindSchema>;
@@ -35,6 +38,7 @@ export const INCIDENT_LOG_EVENTS = {
   low_pressure: { began: 'sprinkler_low_pressure', ended: 'sprinkler_pressure_restored' },
   water_stress: { began: 'sprinkler_water_stress', ended: 'sprinkler_water_stress_over' },
   irrigation_due: { began: 'sprinkler_irrigation_due', ended: 'sprinkler_irrigation_due_over' },
+  start_failed: { began: 'sprinkler_autopilot_start_failed', ended: 'sprinkler_autopilot_started_again' },
 } as const satisfies Record<IncidentKind, Record<IncidentPhase, LogEventType>>;
 
 /** The incidents only users with control hear of: a call to act on the machine. */

@@ -152,6 +152,22 @@ export const AutopilotSettingsBodySchema = z.strictObject({
 export type AutopilotSettingsBody = z.infer<typeof AutopilotSettingsBodySchema>;
 export type AutopilotSettingsBodyInput = z.input<typeof AutopilotSettingsBodySchema>;
 
+/**
+ * Why the autopilot's start failed, as its `start_failed` incident records it (its detail): the
+ * command unanswered, refused, answered unreadably, not sent to a machine offline or with the
+ * broker away, the machine's clock wrong, or another error.
+ */
+export const AUTOPILOT_START_FAILURES = [
+  'unanswered',
+  'refused',
+  'unreadable',
+  'offline',
+  'broker_down',
+  'clock_wrong',
+  'error',
+] as const;
+export type AutopilotStartFailure = (typeof AUTOPILOT_START_FAILURES)[number];
+
 /** What the autopilot can decide for a machine at a moment (docs/autopilot.md, "The decisions"). */
 export const AUTOPILOT_DECISION_KINDS = [
   'start',

@@ -41,6 +41,9 @@ export const LOG_EVENT_TYPES = [
   // `event`: the sectors the autopilot, suggesting, would water now (docs/autopilot.md).
   'sprinkler_irrigation_due',
   'sprinkler_irrigation_due_over',
+  // `event`: why the autopilot's start failed, as the command's failure tells it (docs/autopilot.md).
+  'sprinkler_autopilot_start_failed',
+  'sprinkler_autopilot_started_again',
   // A webhook the server paused after failing for a day; its owner is told (docs/alerts.md).
   'webhook_paused',
   // Advice (docs/advice.md): a machine's crop seasons set or changed; `event` names the years.
@@ -113,6 +116,8 @@ export const LOG_EVENT_PARAMS = {
   sprinkler_water_stress_over: ['machine', 'detail'],
   sprinkler_irrigation_due: ['machine', 'detail'],
   sprinkler_irrigation_due_over: ['machine', 'detail'],
+  sprinkler_autopilot_start_failed: ['machine', 'detail'],
+  sprinkler_autopilot_started_again: ['machine', 'detail'],
   webhook_paused: ['webhook', 'detail'],
   sprinkler_crop_seasons_updated: ['years', 'machine'],
   sprinkler_application_depth_updated: ['machine', 'depth'],

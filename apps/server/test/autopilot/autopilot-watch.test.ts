@@ -249,6 +249,24 @@ describe('the autopilot at work', () => {
     expect(polish.passes[0]!.text).toMatch(/^Start \d\d:\d\d; termin/);
   });
 
+  it('alerts of a start the machine does not answer, and of the next that goes through', async () => {
+    await setMode('auto');
+    machine.misbehaveNext('missing');
+    const now = Date.now() + 2 * HOUR;
+    // The program is not answered: the command's timeout (3 s), then the incident.
+    await look(now);
+    const failed = (await log()).find((entry) => entry.eventType === 'sprinkler_autopilot_start_failed')!;
+    expect(failed.event).toBe('unanswered');
+    expect(await status()).toBe('stop');
+    const recipients = await t.app.alerts.recipientsOn(t.database.db, [sprinklerId]);
+    expect(recipients(sprinklerId, 'start_failed', 'in_app')).toEqual(expect.arrayContaining([farmerId, watcher.id]));
+    // The next look tries again, and the machine answers.
+    await look(now + 10 * MINUTE);
+    expect(await eventually(status, (value) => value === 'front')).toBe('front');
+    expect(count(await log(), 'sprinkler_autopilot_started_again')).toBe(1);
+    await move('stop');
+  });
+
   it('never starts a machine that is offline', async () => {
     await setMode('auto');
     await machine.stop();

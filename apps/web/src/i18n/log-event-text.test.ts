@@ -1,3 +1,4 @@
+import { AUTOPILOT_START_FAILURES } from '@pivot/contracts';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { activateLocale, i18n, loadCataloguePart } from './i18n';
 import { logEventText } from './log-event-text';
@@ -27,6 +28,24 @@ describe("an incident event in words, without the machine screens' catalogue", (
     expect(alarm('pressure_loss')).toBe('Maszyna Pole A zgłasza alarm: spadek ciśnienia wody');
     expect(alarm('gearbox_jam')).toBe('Maszyna Pole A zgłasza alarm: gearbox_jam');
     expect(alarm('')).toBe('Maszyna Pole A zgłasza alarm');
+  });
+
+  it("words every reason the autopilot's start failed, in both languages", async () => {
+    for (const language of ['pl', 'en'] as const) {
+      await activateLocale(language);
+      for (const reason of AUTOPILOT_START_FAILURES) {
+        const { subtitle } = logEventText(i18n.t, language, 'sprinkler_autopilot_start_failed', {
+          machine: 'Pole A',
+          detail: reason,
+        });
+        expect(subtitle).toContain('Pole A');
+        expect(subtitle).not.toMatch(new RegExp(`: ${reason}$`));
+      }
+    }
+    expect(
+      logEventText(i18n.t, 'en', 'sprinkler_autopilot_start_failed', { machine: 'Pole A', detail: 'unanswered' })
+        .subtitle,
+    ).toBe('The autopilot could not start machine Pole A: the machine did not answer in time');
   });
 });
 

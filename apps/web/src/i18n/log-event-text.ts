@@ -1,4 +1,4 @@
-import type { LogEventType } from '@pivot/contracts';
+import type { AutopilotStartFailure, LogEventType } from '@pivot/contracts';
 import type { TFunction } from 'i18next';
 import { DEFAULT_LOCALE, isLocale } from '@/config/locales';
 import { numberFormat } from './number-format';
@@ -9,6 +9,18 @@ const isMotion = (value: string): value is (typeof MOTIONS)[number] => (MOTIONS 
 const AUTOPILOT_MODES = ['off', 'suggest', 'auto'] as const;
 const isAutopilotMode = (value: string): value is (typeof AUTOPILOT_MODES)[number] =>
   (AUTOPILOT_MODES as readonly string[]).includes(value);
+// The contracts' AUTOPILOT_START_FAILURES, named here: the bell reads them without the contracts' zod.
+const START_FAILURES = [
+  'unanswered',
+  'refused',
+  'unreadable',
+  'offline',
+  'broker_down',
+  'clock_wrong',
+  'error',
+] as const satisfies readonly AutopilotStartFailure[];
+const isStartFailure = (value: string): value is AutopilotStartFailure =>
+  (START_FAILURES as readonly string[]).includes(value);
 const ALARM_REASONS = ['pressure_loss'] as const;
 const isAlarmReason = (value: string): value is (typeof ALARM_REASONS)[number] =>
   (ALARM_REASONS as readonly string[]).includes(value);
@@ -25,6 +37,7 @@ function readableDetail(t: TFunction, language: string, detail: string): string 
     const bar = numberFormat(language, { maximumFractionDigits: 2 }).format(Number(pressure[1]));
     return `${bar} bar`;
   }
+  if (isStartFailure(detail)) return t(`activity.startFailures.${detail}`);
   return isAlarmReason(detail) ? t(`activity.alarmReasons.${detail}`) : detail;
 }
 

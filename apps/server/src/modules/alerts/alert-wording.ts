@@ -1,10 +1,32 @@
-import type { IncidentKind, IncidentPhase, Language } from '@pivot/contracts';
+import type { AutopilotStartFailure, IncidentKind, IncidentPhase, Language } from '@pivot/contracts';
 
 /** What an alert says outside the app (e-mail, push), in the words of the activity log's titles. */
 type Wording = Record<
   IncidentKind,
   Record<IncidentPhase, { title: string; sentence: (machine: string, detail: string) => string }>
 >;
+
+/** Why the autopilot's start failed, in words (`AUTOPILOT_START_FAILURES`). */
+const START_FAILURES: Record<Language, Record<AutopilotStartFailure, string>> = {
+  en: {
+    unanswered: 'the machine did not answer in time',
+    refused: 'the machine refused the command',
+    unreadable: "the machine's answer could not be read",
+    offline: 'the machine is offline',
+    broker_down: 'the message broker cannot be reached',
+    clock_wrong: "the machine's clock is wrong",
+    error: 'the command failed',
+  },
+  pl: {
+    unanswered: 'maszyna nie odpowiedziała na czas',
+    refused: 'maszyna odrzuciła polecenie',
+    unreadable: 'nie udało się odczytać odpowiedzi maszyny',
+    offline: 'maszyna jest offline',
+    broker_down: 'brak połączenia z brokerem wiadomości',
+    clock_wrong: 'zegar maszyny jest źle ustawiony',
+    error: 'polecenie się nie powiodło',
+  },
+};
 
 const WORDING: Record<Language, Wording> = {
   en: {
@@ -61,6 +83,17 @@ const WORDING: Record<Language, Wording> = {
         sentence: (machine) => `Machine ${machine} is watering, or no longer due`,
       },
     },
+    start_failed: {
+      began: {
+        title: 'Autopilot could not start',
+        sentence: (machine, detail) =>
+          `The autopilot could not start machine ${machine}: ${START_FAILURES.en[detail as AutopilotStartFailure] ?? detail}`,
+      },
+      ended: {
+        title: 'Autopilot started again',
+        sentence: (machine) => `The autopilot started machine ${machine}`,
+      },
+    },
   },
   pl: {
     alarm: {
@@ -114,6 +147,17 @@ const WORDING: Record<Language, Wording> = {
       ended: {
         title: 'Nawadnianie już nie jest pilne',
         sentence: (machine) => `Maszyna ${machine} nawadnia lub nie musi już nawadniać`,
+      },
+    },
+    start_failed: {
+      began: {
+        title: 'Autopilot nie uruchomił maszyny',
+        sentence: (machine, detail) =>
+          `Autopilot nie mógł uruchomić maszyny ${machine}: ${START_FAILURES.pl[detail as AutopilotStartFailure] ?? detail}`,
+      },
+      ended: {
+        title: 'Autopilot znów uruchamia',
+        sentence: (machine) => `Autopilot uruchomił maszynę ${machine}`,
       },
     },
   },

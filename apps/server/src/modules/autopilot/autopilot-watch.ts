@@ -8,7 +8,8 @@
  * is started twice and a start cut short by a crash is seen at the next look.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { ProgramData } from '@pivot/contracts';
+import type { AutopilotStartFailure, ErrorCode, ProgramData } from '@pivot/contracts';
+import { AppError } from '../../errors';
 import { RepeatingJob } from '../../time/repeating-job';
 import { type AutopilotSources, type GatheredInput, type WatchedMachine, gatherInput } from './autopilot-inputs';
 import type { AutopilotMemory } from './autopilot-memory';
@@ -43,12 +44,32 @@ export type AutopilotHands = {
 /** The decision's activity-log entry, told to each reader in their language. */
 export type DecisionLog = { tell(machine: WatchedMachine, decision: Decision, now: number): Promise<void> };
 
-/** Where "Irrigation due" is opened and ended (the incidents module's desk). */
+/** Where the autopilot's own incidents ("Irrigation due", a start that failed) open and end: the incidents module's desk. */
 export type DueAlerts = {
-  begin(machine: MachineNamed, kind: 'irrigation_due', detail: string, at: number): Promise<boolean>;
-  end(machine: MachineNamed, kind: 'irrigation_due', at: number): Promise<boolean>;
+  begin(machine: MachineNamed, kind: OwnIncident, detail: string, at: number): Promise<boolean>;
+  end(machine: MachineNamed, kind: OwnIncident, at: number): Promise<boolean>;
 };
+type OwnIncident = 'irrigation_due' | 'start_failed';
+
+/** The failure of a command the autopilot sent, as its start_failed incident names it. */
+const START_FAILURE_OF: Partial<Record<ErrorCode, AutopilotStartFailure>> = {
+  sprinkler_unresponsive: 'unanswered',
+  command_refused: 'refused',
+  sprinkler_processing_error: 'unreadable',
+  sprinkler_offline: 'offline',
+  broker_unreachable: 'broker_down',
+  machine_clock_wrong: 'clock_wrong',
+};
+
+export function startFailureOf(error: unknown): AutopilotStartFailure {
+  return (error instanceof AppError ? START_FAILURE_OF[error.code] : undefined) ?? 'error';
+}
 type MachineNamed = { id: number; name: string; internalId: string };
+const named = (machine: WatchedMachine): MachineNamed => ({
+  id: machine.sprinklerId,
+  name: machine.name,
+  internalId: machine.internalId,
+});
 
 export type AutopilotWatchDeps = {
   sources: AutopilotSources;
@@ -262,16 +283,15 @@ export class AutopilotWatch {
    * over once the machine waters, is no longer due, or the autopilot acts itself.
    */
   private async alertWhenDue(machine: WatchedMachine, decision: Decision, kept: AutopilotMemory, now: number) {
-    const named = { id: machine.sprinklerId, name: machine.name, internalId: machine.internalId };
     const start = startNow(decision);
     if (machine.mode === 'suggest' && start !== null && !kept.dueAlerted) {
-      await this.deps.dueAlerts.begin(named, 'irrigation_due', start.areas.join(', '), now);
+      await this.deps.dueAlerts.begin(named(machine), 'irrigation_due', start.areas.join(', '), now);
       kept.dueAlerted = true;
     } else if (
       kept.dueAlerted &&
       (machine.mode === 'auto' || decision.kind === 'watering' || decision.kind === 'not_due')
     ) {
-      await this.deps.dueAlerts.end(named, 'irrigation_due', now);
+      await this.deps.dueAlerts.end(named(machine), 'irrigation_due', now);
       delete kept.dueAlerted;
     }
   }
@@ -302,13 +322,16 @@ export class AutopilotWatch {
       await this.deps.hands.sendProgram(machine, name, programData);
       await this.deps.hands.move(machine, 'front');
     } catch (error) {
-      // The command's failure is in the log already (the commands module's); the next look tries again.
+      // The command's failure is in the log already (the commands module's); the farmer is alerted,
+      // and the next look tries again.
       delete kept.run;
       delete kept.startingSince;
       await this.deps.memory.saveMemory(machine.sprinklerId, kept);
+      await this.deps.dueAlerts.begin(named(machine), 'start_failed', startFailureOf(error), now);
       throw error;
     }
     delete kept.startingSince;
+    await this.deps.dueAlerts.end(named(machine), 'start_failed', now);
   }
 }
 
