@@ -51,7 +51,7 @@ function buildLogEntry(overrides: Partial<LogEntry> = {}): LogEntry {
 }
 
 describe('LOG_EVENT_TYPES', () => {
-  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, then the incidents’, then the webhooks’, then advice’s (seasons, the depth at 100 %), then the backups’, then the broker’s lost accounts, each once', () => {
+  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, then the incidents’, then the webhooks’, then advice’s (seasons, the depth at 100 %), then the backups’, then the broker’s lost accounts, then the autopilot’s decisions, each once', () => {
     expect(new Set(LOG_EVENT_TYPES).size).toBe(LOG_EVENT_TYPES.length);
     expect(LOG_EVENT_TYPES.slice(0, 19)).toEqual(SPEC_EVENT_TYPES);
     expect(LOG_EVENT_TYPES.slice(19)).toEqual([
@@ -69,6 +69,10 @@ describe('LOG_EVENT_TYPES', () => {
       'sprinkler_pressure_restored',
       'sprinkler_water_stress',
       'sprinkler_water_stress_over',
+      'sprinkler_irrigation_due',
+      'sprinkler_irrigation_due_over',
+      'sprinkler_autopilot_start_failed',
+      'sprinkler_autopilot_started_again',
       'webhook_paused',
       'sprinkler_crop_seasons_updated',
       'sprinkler_application_depth_updated',
@@ -80,6 +84,7 @@ describe('LOG_EVENT_TYPES', () => {
       'backup_failed',
       'backup_overdue',
       'broker_accounts_lost',
+      'sprinkler_autopilot_decision',
     ]);
   });
 
