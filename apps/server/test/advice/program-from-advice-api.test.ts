@@ -1,25 +1,19 @@
-import {
-  PASS_NET_DEPTH_LIMIT_MM,
-  type ProgramData,
-  ProgramFromAdviceSchema,
-  WaterBalanceSchema,
-} from '@pivot/contracts';
+import { PASS_NET_DEPTH_LIMIT_MM, ProgramFromAdviceSchema, WaterBalanceSchema } from '@pivot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { machineState } from '../../src/modules/telemetry/telemetry.table';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
 import { addDays, localDate } from '../../src/time/local-day';
 import type { ApiClient } from '../support/api-client';
-import { buildSprinkler, grant, halfCircle } from '../support/fixtures';
+import { buildSprinkler, grant } from '../support/fixtures';
+import { halvesField } from '../support/halves-field';
 import { type TestApp, createTestApp } from '../support/test-app';
-import { dotted, warmDryDay } from '../support/weather-days';
+import { warmDryDay } from '../support/weather-days';
 
 const TIME_ZONE = 'Europe/Warsaw';
 const CENTRE = { lat: 52.3, lng: 17.2 };
 const ARM = 100;
 
-/** A half of the machine's circle, a little beyond its arm, clockwise from `from`°. */
-const half = (from: number) => halfCircle(CENTRE, from, ARM * 1.2);
-const polygon = (ring: [number, number][]) => ({ type: 'Polygon' as const, coordinates: [ring] });
+const field = halvesField(CENTRE, ARM);
 
 describe('GET /api/sprinkler/{id}/program-from-advice/', () => {
   let t: TestApp;
@@ -29,26 +23,15 @@ describe('GET /api/sprinkler/{id}/program-from-advice/', () => {
   let id: number;
   let internalId: string;
   const today = localDate(TIME_ZONE, Date.now());
-  const program: ProgramData = {
-    type: 'FeatureCollection',
-    features: [
-      { type: 'Feature', geometry: polygon(half(0.25)), properties: { name: 'Wschód', rate: 14 } },
-      { type: 'Feature', geometry: polygon(half(180.25)), properties: { name: 'Zachód', rate: 14 } },
-    ],
-  };
+  const { program } = field;
 
   beforeAll(async () => {
     t = await createTestApp({ TIME_ZONE });
-    const crop = (name: string, ring: [number, number][]) => ({
-      type: 'Feature' as const,
-      geometry: polygon(ring),
-      properties: { kind: 'crop', crop: 'potatoes', name },
-    });
     const pivot = await buildSprinkler(t, {
       lat: '52.300000',
       lng: '17.200000',
       armLength: ARM,
-      areaMap: { type: 'FeatureCollection', features: [crop('East', half(0.25)), crop('West', half(180.25))] },
+      areaMap: field.areaMap,
     });
     id = pivot.id;
     internalId = pivot.internalId;
@@ -75,24 +58,8 @@ describe('GET /api/sprinkler/{id}/program-from-advice/', () => {
     expect((await stranger.get(`/api/sprinkler/${id}/program-from-advice/`)).status).toBe(404);
     expect(await read(watcher)).toMatchObject({ reason: 'no_season', sectors: [], programData: null });
 
-    const stages = [10, 10, 40, 30];
-    const put = await farmer.put(`/api/sprinkler/${id}/crop-seasons/`, [
-      // Shallow roots on sand: due at once. Roots 3 m deep on loam: nothing due this season.
-      {
-        name: 'East',
-        polygon: 'East',
-        crop: { kc: [1.2, 1.2, 1.2], stages, rootDepth: [0.05, 0.05], p: 0.1 },
-        emergence: dotted(addDays(today, -6)),
-        soil: 'sand',
-      },
-      {
-        name: 'West',
-        polygon: 'West',
-        crop: { kc: [0.5, 0.5, 0.5], stages, rootDepth: [3, 3], p: 0.8 },
-        emergence: dotted(addDays(today, -6)),
-        soil: 'loam',
-      },
-    ]);
+    // Shallow roots on sand: due at once. Roots 3 m deep on loam: nothing due this season.
+    const put = await farmer.put(`/api/sprinkler/${id}/crop-seasons/`, field.seasons(today));
     expect(put.status).toBe(200);
     expect((await read(farmer)).reason).toBe('no_program');
 

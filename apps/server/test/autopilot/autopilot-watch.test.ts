@@ -2,7 +2,6 @@ import {
   AutopilotPlanSchema,
   type LogEntry,
   LogListResponseSchema,
-  type ProgramData,
   SprinklerDetailSchema,
   SprinklerListItemSchema,
   topics,
@@ -18,9 +17,10 @@ import { addDays, localDate } from '../../src/time/local-day';
 import type { ApiClient } from '../support/api-client';
 import { clearRetained } from '../support/broker';
 import { startRegisteredMachine } from '../support/devices';
-import { grant, halfCircle } from '../support/fixtures';
+import { grant } from '../support/fixtures';
+import { halvesField } from '../support/halves-field';
 import { useTestApp } from '../support/test-app';
-import { dotted, warmDryDay } from '../support/weather-days';
+import { warmDryDay } from '../support/weather-days';
 
 const TIME_ZONE = 'Europe/Warsaw';
 const CENTRE = { lat: 52.3, lng: 17.2 };
@@ -29,15 +29,7 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-const polygon = (ring: [number, number][]) => ({ type: 'Polygon' as const, coordinates: [ring] });
-const half = (from: number) => halfCircle(CENTRE, from, ARM * 1.2);
-const halves: ProgramData = {
-  type: 'FeatureCollection',
-  features: [
-    { type: 'Feature', geometry: polygon(half(0.25)), properties: { name: 'Wschód', rate: 14 } },
-    { type: 'Feature', geometry: polygon(half(180.25)), properties: { name: 'Zachód', rate: 14 } },
-  ],
-};
+const field = halvesField(CENTRE, ARM);
 /** Rules that hold nothing back: no wind or frost limit (no current station here), no rain skip. */
 const OPEN_RULES = { wind: null, frost: null, rainSkip: null };
 
@@ -62,7 +54,7 @@ describe('the autopilot at work', () => {
       ...CENTRE,
       armLength: ARM,
       angle: 10,
-      program: { name: 'Połówki', programData: halves },
+      program: { name: 'Połówki', programData: field.program },
       programProcessingMs: 200,
       movingTelemetryMs: 300,
       restingTelemetryMs: 500,
@@ -70,15 +62,7 @@ describe('the autopilot at work', () => {
     const added = await t.admin.post('/api/sprinkler/', { internalId: id });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     sprinklerId = SprinklerListItemSchema.parse(added.body).id;
-    const crop = (name: string, ring: [number, number][]) => ({
-      type: 'Feature' as const,
-      geometry: polygon(ring),
-      properties: { kind: 'crop', crop: 'potatoes', name },
-    });
-    await t.database.db
-      .update(sprinklers)
-      .set({ areaMap: { type: 'FeatureCollection', features: [crop('East', half(0.25)), crop('West', half(180.25))] } })
-      .where(eq(sprinklers.id, sprinklerId));
+    await t.database.db.update(sprinklers).set({ areaMap: field.areaMap }).where(eq(sprinklers.id, sprinklerId));
     const owner = await t.signedInUser({ language: 'en' });
     farmer = owner.client;
     farmerId = owner.user.id;
@@ -91,23 +75,7 @@ describe('the autopilot at work', () => {
     for (let day = 6; day >= 1; day -= 1) {
       await t.database.db.insert(weatherReadings).values(warmDryDay('WS-AUTO', addDays(today, -day), TIME_ZONE));
     }
-    const stages = [10, 10, 40, 30];
-    const seasons = await farmer.put(`/api/sprinkler/${sprinklerId}/crop-seasons/`, [
-      {
-        name: 'East',
-        polygon: 'East',
-        crop: { kc: [1.2, 1.2, 1.2], stages, rootDepth: [0.05, 0.05], p: 0.1 },
-        emergence: dotted(addDays(today, -6)),
-        soil: 'sand',
-      },
-      {
-        name: 'West',
-        polygon: 'West',
-        crop: { kc: [0.5, 0.5, 0.5], stages, rootDepth: [3, 3], p: 0.8 },
-        emergence: dotted(addDays(today, -6)),
-        soil: 'loam',
-      },
-    ]);
+    const seasons = await farmer.put(`/api/sprinkler/${sprinklerId}/crop-seasons/`, field.seasons(today));
     expect(seasons.status, JSON.stringify(seasons.body)).toBe(200);
     // Its pace, learned from half an hour of watering three weeks ago (before the season: no water in the balance).
     const from = Date.now() - 21 * DAY;
