@@ -654,6 +654,13 @@ async function measurePages(server: BenchServer, email: string, detail: Sprinkle
         }`,
       );
     }
+    printFigure(
+      'machine page, before the map: files',
+      [...beforePaint(machine)]
+        .sort((a, b) => b.gzipped - a.gzipped)
+        .map((script) => `${script.file} ${kb(script.gzipped)}`)
+        .join(', '),
+    );
     printTargeted(
       'machine page before its map',
       total(beforePaint(machine)) / 1024,
