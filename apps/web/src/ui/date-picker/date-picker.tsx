@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { type ComponentType, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { CalendarIcon } from '../icons';
 import { IconButton } from '../icon-button';
 import {
@@ -8,7 +8,7 @@ import {
   placePanel,
   raiseToTopLayer,
 } from '../popover/top-layer';
-import { CalendarPanel, type PickerMode } from './calendar-panel';
+import type { CalendarPanelProps, PickerMode } from './calendar-panel';
 import {
   type DateRange,
   DEFAULT_OUTPUT_FORMAT,
@@ -36,6 +36,24 @@ export type DatePickerProps = {
   placement?: 'below' | 'above';
 };
 
+/**
+ * The calendar's code, two thirds of the picker's, comes when it is first wanted: as the pointer
+ * or the focus reaches the button, or when it is pressed. A page that shows a picker (the machine
+ * page's irrigation history) does not wait for it; the calendar opens once it has come.
+ */
+let calendarPanel: ComponentType<CalendarPanelProps> | undefined;
+let loadingCalendar: Promise<ComponentType<CalendarPanelProps>> | undefined;
+function loadCalendarPanel(): Promise<ComponentType<CalendarPanelProps>> {
+  return (loadingCalendar ??= import('./calendar-panel').then(
+    (module) => (calendarPanel = module.CalendarPanel),
+    (error: unknown) => {
+      // Not kept: the next press fetches it again.
+      loadingCalendar = undefined;
+      throw error;
+    },
+  ));
+}
+
 function readValue(value: string, mode: PickerMode, format: string, separator: string): DateRange | null {
   if (mode === 'range') return parseRange(value, format, separator);
   const date = parseDate(value, format);
@@ -60,6 +78,16 @@ export function DatePicker({
   placement = 'below',
 }: DatePickerProps) {
   const [open, setOpen] = useState(false);
+  const [Calendar, setCalendar] = useState(() => calendarPanel);
+  // Open once the calendar's code has come; a press while it cannot be fetched opens nothing.
+  const shown = open && Calendar !== undefined;
+  const wantCalendar = () => {
+    if (Calendar) return;
+    loadCalendarPanel().then(
+      (loaded) => setCalendar(() => loaded),
+      () => setOpen(false),
+    );
+  };
   const container = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
@@ -78,7 +106,7 @@ export function DatePicker({
   // Placed before the first paint, and again as the page scrolls or the window resizes.
   useLayoutEffect(() => {
     const element = panel.current;
-    if (!open || !element) return;
+    if (!shown || !element) return;
     raiseToTopLayer(element);
     const place = () => {
       const anchor = trigger.current?.getBoundingClientRect();
@@ -100,7 +128,7 @@ export function DatePicker({
       window.removeEventListener('scroll', place, true);
       leaveTopLayer(element);
     };
-  }, [open, placement]);
+  }, [shown, placement]);
 
   const close = () => {
     setOpen(false);
@@ -117,13 +145,18 @@ export function DatePicker({
         ref={trigger}
         label={label}
         aria-expanded={open}
-        aria-controls={open ? panelId : undefined}
+        aria-controls={shown ? panelId : undefined}
         aria-haspopup="dialog"
-        onClick={() => setOpen(!open)}
+        onPointerEnter={wantCalendar}
+        onFocus={wantCalendar}
+        onClick={() => {
+          wantCalendar();
+          setOpen(!open);
+        }}
       >
         <CalendarIcon />
       </IconButton>
-      {open && (
+      {open && Calendar && (
         <div
           ref={panel}
           id={panelId}
@@ -135,7 +168,7 @@ export function DatePicker({
           // The 250 ms of docs/product.md#limits: the panel fades in over that time instead of popping up.
           className="fixed inset-auto z-50 m-0 max-h-[calc(100dvh-1rem)] w-max max-w-[calc(100vw-1rem)] animate-[picker-in_250ms_ease-out] overflow-y-auto rounded-xl border border-line bg-surface p-3 text-ink shadow-xl"
         >
-          <CalendarPanel
+          <Calendar
             mode={mode}
             initial={readValue(value, mode, format, separator)}
             onApply={apply}
