@@ -655,7 +655,7 @@ async function measurePages(server: BenchServer, email: string, detail: Sprinkle
       );
     }
     printFigure(
-      'machine page, before the map: files',
+      '  its files before the map',
       [...beforePaint(machine)]
         .sort((a, b) => b.gzipped - a.gzipped)
         .map((script) => `${script.file} ${kb(script.gzipped)}`)

@@ -37,6 +37,56 @@ const LIBRARY_CHUNKS = [
   { name: 'map-files', test: packages('proj4', 'shpjs', 'wkt-parser', 'mgrs', '@tmcw') },
 ];
 
+/** A module of the web app's own source, by its path below src/ (either separator). */
+const sources = (pattern: string) => new RegExp(`[\\\\/]src[\\\\/](?:${pattern.replaceAll('/', '[\\\\/]')})`);
+/** A module of the shared contracts, by its file name (a zod-free one: a chunk of them imports nothing). */
+const contract = (...names: string[]) =>
+  new RegExp(`[\\\\/]packages[\\\\/]contracts[\\\\/]src[\\\\/](?:${names.join('|')})\\.ts$`);
+const either =
+  (...patterns: RegExp[]) =>
+  (id: string) =>
+    patterns.some((pattern) => pattern.test(id));
+
+/**
+ * The machine page's own modules and those it shares only with pages that show a map too (the
+ * sector editor): one chunk with the route's rather than seven small ones (issue 33: what the
+ * machine page fetches before its map). Nothing here is imported by a page without a map.
+ */
+const MACHINE_PAGE = either(
+  contract('forbidden-zone'),
+  sources(
+    [
+      'app/routes/sprinkler\\.tsx',
+      'features/sprinklers/components/(?:map/|weather-station|soil-water-legend|watermap-controls|map-layer-toggles|machine-field-view|motion-controls|status-panel|view-only-notice)',
+      'features/sprinklers/api/(?:get-watermap|move-sprinkler|get-station-days|get-sprinkler)\\.ts',
+      'features/advice/api/get-water-balance\\.ts',
+      'ui/map/',
+      'lib/use-offline-reason\\.ts',
+    ].join('|'),
+  ),
+);
+
+/**
+ * What the machines' list and the machine page both use before they show (live values, the
+ * server state's client, date and number formats): one chunk rather than ten small ones. The
+ * header's menus and other signed-in screens that use one of them fetch it too; none of it
+ * imports Leaflet or zod.
+ */
+const MACHINES_SHARED = either(
+  contract('machine-presence', 'geometry'),
+  sources(
+    [
+      'features/sprinklers/hooks/(?!use-history-range)',
+      'features/sprinklers/lib/',
+      'features/sprinklers/components/(?:status-badge|machine-status|report-time|connection-lost-line)\\.tsx',
+      'ui/no-connection-line\\.tsx',
+      'lib/(?:after-first-screen|follow-event-stream|query-client|sprinkler-detail-cache)\\.ts',
+      'i18n/(?:use-date-time-format|number-format|use-dotted-day)\\.ts',
+      'app/layout/server-state\\.tsx',
+    ].join('|'),
+  ),
+);
+
 export default defineConfig({
   // The service worker comes last: it lists every file the build writes (service-worker/). The
   // prerendered pages are written after the bundle, from its index.html (prerender/).
@@ -47,6 +97,9 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             ...LIBRARY_CHUNKS.map((group) => ({ ...group, priority: 2 })),
+            // The modules named, without what they import (the app's, the libraries' chunks).
+            { name: 'machine-page', test: MACHINE_PAGE, priority: 2, includeDependenciesRecursively: false },
+            { name: 'machines', test: MACHINES_SHARED, priority: 2, includeDependenciesRecursively: false },
             // The app's own modules that main.tsx imports before the first paint: one file beside it.
             {
               name: 'app',
