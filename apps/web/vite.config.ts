@@ -57,8 +57,9 @@ const MACHINE_PAGE = either(
   sources(
     [
       'app/routes/sprinkler\\.tsx',
-      'features/sprinklers/components/(?:map/|weather-station|soil-water-legend|watermap-controls|map-layer-toggles|machine-field-view|motion-controls|status-panel|view-only-notice)',
-      'features/sprinklers/api/(?:get-watermap|move-sprinkler|get-station-days|get-sprinkler)\\.ts',
+      // Not the Soil water layer's code (use-soil-water-code.ts) nor the weather stations' card (sprinkler-cards.ts).
+      'features/sprinklers/components/(?:map/(?!soil-water)|weather-station-facts|watermap-controls|map-layer-toggles|machine-field-view|use-soil-water-code|motion-controls|status-panel|view-only-notice)',
+      'features/sprinklers/api/(?:get-watermap|move-sprinkler|get-sprinkler)\\.ts',
       'features/advice/api/get-water-balance\\.ts',
       'ui/map/',
       'lib/use-offline-reason\\.ts',
@@ -76,7 +77,8 @@ const MACHINES_SHARED = either(
   contract('machine-presence', 'geometry'),
   sources(
     [
-      'features/sprinklers/hooks/(?!use-history-range)',
+      // Not the list's live values (its own chunk) nor the page's address (the entry's, app).
+      'features/sprinklers/hooks/(?!use-history-range|use-live-machine-list)',
       'features/sprinklers/lib/',
       'features/sprinklers/components/(?:status-badge|machine-status|report-time|connection-lost-line)\\.tsx',
       'ui/no-connection-line\\.tsx',

@@ -12,7 +12,6 @@ import { MachineFieldView } from '@/features/sprinklers/components/machine-field
 import { MotionControls } from '@/features/sprinklers/components/motion-controls';
 import { StatusPanel } from '@/features/sprinklers/components/status-panel';
 import { ViewOnlyNotice } from '@/features/sprinklers/components/view-only-notice';
-import { WeatherStationsCard } from '@/features/sprinklers/components/weather-stations-card';
 import { useHistoryRange } from '@/features/sprinklers/hooks/use-history-range';
 import { useLiveSprinkler } from '@/features/sprinklers/hooks/use-live-sprinkler';
 import { loadCataloguePart } from '@/i18n/i18n';
@@ -79,6 +78,8 @@ const AdviceCards = laterPart(async () => {
 });
 const SeasonChartCard = laterPart(async () => (await loadCards()).SeasonChartCard);
 const ReportsDownloadCard = laterPart(async () => (await loadCards()).ReportsDownloadCard);
+/** The weather stations' days, below the season chart (the stations' facts are on the map's markers). */
+const WeatherStationsCard = laterPart(async () => (await loadCards()).WeatherStationsCard);
 
 /**
  * One machine (docs/product.md#screens): its field with the arm moving live, its status, motion and programs. A
