@@ -68,24 +68,28 @@ const machineScreen = (load: () => Promise<ComponentType>, parts: readonly Catal
 const signedInScreen = (load: () => Promise<ComponentType>) => screen(load, ['signedIn']);
 
 /**
- * An administration screen: its texts, the programs' and the alerts' (shown there too), and the
- * API's error codes' (a refused registration or webhook is named in its own place).
+ * An administration screen: its texts, the programs' and the alerts' (shown there too), the API's
+ * error codes' (a refused registration or webhook is named in its own place) and a user's fields
+ * (the users' forms).
  */
 const adminScreen = (load: () => Promise<ComponentType>) =>
-  machineScreen(load, ['admin', 'programs', 'signedIn', 'errorCodes']);
+  machineScreen(load, ['admin', 'programs', 'signedIn', 'errorCodes', 'auth']);
+
+/** A screen that signs a user in or sets a password: its texts are the `auth` part's. */
+const authScreen = (load: () => Promise<ComponentType>) => screen(load, ['auth']);
 
 const PUBLIC_SCREENS: readonly (readonly [string, Screen])[] = [
-  [paths.login.pattern, screen(async () => (await import('./routes/login')).LoginRoute)],
-  [paths.forgot.pattern, screen(async () => (await import('./routes/forgot')).ForgotRoute)],
-  [paths.activation.pattern, screen(async () => (await import('./routes/set-password')).ActivationRoute)],
-  [paths.setPassword.pattern, screen(async () => (await import('./routes/set-password')).SetPasswordRoute)],
+  [paths.login.pattern, authScreen(async () => (await import('./routes/login')).LoginRoute)],
+  [paths.forgot.pattern, authScreen(async () => (await import('./routes/forgot')).ForgotRoute)],
+  [paths.activation.pattern, authScreen(async () => (await import('./routes/set-password')).ActivationRoute)],
+  [paths.setPassword.pattern, authScreen(async () => (await import('./routes/set-password')).SetPasswordRoute)],
 ];
 const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.home.pattern, signedInScreen(async () => (await import('./routes/home')).HomeRoute)],
-  // Its webhooks card names a refused webhook in its own place.
+  // Its webhooks card names a refused webhook in its own place; its forms, a user's fields and passwords.
   [
     paths.account.pattern,
-    screen(async () => (await import('./routes/account')).AccountRoute, ['signedIn', 'errorCodes']),
+    screen(async () => (await import('./routes/account')).AccountRoute, ['signedIn', 'errorCodes', 'auth']),
   ],
   [paths.activity.pattern, signedInScreen(async () => (await import('./routes/activity')).ActivityRoute)],
   [paths.adminUsers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminUsersRoute)],

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { LOCALES } from '@/config/locales';
 import enAdmin from './locales/en.admin.json';
 import enAdvice from './locales/en.advice.json';
+import enAuth from './locales/en.auth.json';
 import enErrorCodes from './locales/en.error-codes.json';
 import enBase from './locales/en.json';
 import enMachines from './locales/en.machines.json';
@@ -13,6 +14,7 @@ import enPrograms from './locales/en.programs.json';
 import enSignedIn from './locales/en.signed-in.json';
 import plAdmin from './locales/pl.admin.json';
 import plAdvice from './locales/pl.advice.json';
+import plAuth from './locales/pl.auth.json';
 import plErrorCodes from './locales/pl.error-codes.json';
 import plBase from './locales/pl.json';
 import plMachines from './locales/pl.machines.json';
@@ -21,11 +23,12 @@ import plSignedIn from './locales/pl.signed-in.json';
 
 type Catalogue = Record<string, unknown>;
 const parts: Record<string, Catalogue[]> = {
-  en: [enBase, enSignedIn, enMachines, enPrograms, enAdvice, enAdmin, enErrorCodes],
-  pl: [plBase, plSignedIn, plMachines, plPrograms, plAdvice, plAdmin, plErrorCodes],
+  en: [enBase, enAuth, enSignedIn, enMachines, enPrograms, enAdvice, enAdmin, enErrorCodes],
+  pl: [plBase, plAuth, plSignedIn, plMachines, plPrograms, plAdvice, plAdmin, plErrorCodes],
 };
 const en: Catalogue = {
   ...enBase,
+  ...enAuth,
   ...enSignedIn,
   ...enMachines,
   ...enPrograms,
@@ -35,6 +38,7 @@ const en: Catalogue = {
 };
 const pl: Catalogue = {
   ...plBase,
+  ...plAuth,
   ...plSignedIn,
   ...plMachines,
   ...plPrograms,
@@ -177,7 +181,7 @@ describe('the translation catalogues', () => {
     }
   });
 
-  it("keep the programs', the advice's, the administration's and the signed-in screens' texts to the code that loads them", () => {
+  it("keep the programs', the advice's, the administration's, the signed-in screens' and the sign-in forms' texts to the code that loads them", () => {
     // routes.tsx fetches `programs` with the sector and administration screens (the machine
     // page with its programs panel), `advice` comes with the machine page's advice cards, `admin`
     // with the administration's screens, `signedIn` with the home, account, activity and
@@ -186,7 +190,13 @@ describe('the translation catalogues', () => {
     // for their keys.
     const source = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
     const signedIn = Object.keys(enSignedIn).join('|');
+    const auth = Object.keys(enAuth).join('|');
     const loaders: [RegExp, RegExp][] = [
+      // The login pages (routes.tsx: authScreen), the account and administration screens.
+      [
+        new RegExp(`^(${auth})$`),
+        /^(features\/(auth|account|admin)\/|app\/routes\/(login|forgot|set-password)\.tsx$|ui\/form\/(user-fields|new-password-fields|password-rules)\.tsx$)/,
+      ],
       [/^programs$/, /^(features\/(programs|admin)\/|app\/routes\/(sector|admin)\.tsx$)/],
       [/^advice$/, /^features\/advice\//],
       [/^admin$/, /^(features\/admin\/|app\/routes\/admin\.tsx$)/],
@@ -195,7 +205,7 @@ describe('the translation catalogues', () => {
         /^(features\/(activity|account|alerts|admin)\/|app\/routes\/(home|account|activity|admin)\.tsx$|app\/layout\/signed-in-controls\.tsx$|ui\/form\/alert-choice-fields\.tsx$|i18n\/log-event-text\.ts$)/,
       ],
     ];
-    const asked = new RegExp(`(['\`])(programs|advice|admin|${signedIn})\\.[\\w.$]`, 'g');
+    const asked = new RegExp(`(['\`])(programs|advice|admin|${signedIn}|${auth})\\.[\\w.$]`, 'g');
     const strays = sourceFiles(source).flatMap((file) => {
       const relative = path.relative(source, file);
       return [...readFileSync(file, 'utf8').matchAll(asked)]
@@ -204,6 +214,7 @@ describe('the translation catalogues', () => {
         .map((part) => `${relative}: ${part}`);
     });
     expect(Object.keys(enSignedIn)).toContain('alerts');
+    expect(Object.keys(enAuth)).toContain('login');
     expect(enPrograms).toHaveProperty('programs');
     expect(enAdvice).toHaveProperty('advice');
     expect(enAdmin).toHaveProperty('admin');

@@ -7,7 +7,9 @@ type Catalogue = Record<string, unknown>;
 
 /**
  * A language's catalogue comes in parts, each a chunk of its own, so a page loads only the
- * language it shows and only the texts its screens need: `base` for every page, `signedIn` for
+ * language it shows and only the texts its screens need: `base` for every page, `auth` for the
+ * screens that sign a user in or set a password and the forms with a user's fields or a password
+ * (the login pages, the account and administration screens), `signedIn` for
  * what only a signed-in user sees (the header's menus and alerts, the home, account and activity
  * screens), `machines` for every machine screen (the list's and the machine's texts),
  * `programs` for the screens and panels that show or edit a machine's programs, `advice` for the
@@ -16,11 +18,12 @@ type Catalogue = Record<string, unknown>;
  * needs only once a call is refused (app/api-failure-toasts.ts) or with the screens and cards
  * that name a refusal in their own place: most first visits never need them.
  */
-export type CataloguePart = 'base' | 'signedIn' | 'machines' | 'programs' | 'advice' | 'admin' | 'errorCodes';
+export type CataloguePart = 'base' | 'auth' | 'signedIn' | 'machines' | 'programs' | 'advice' | 'admin' | 'errorCodes';
 
 const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: Catalogue }>>> = {
   pl: {
     base: () => import('./locales/pl.json'),
+    auth: () => import('./locales/pl.auth.json'),
     signedIn: () => import('./locales/pl.signed-in.json'),
     machines: () => import('./locales/pl.machines.json'),
     programs: () => import('./locales/pl.programs.json'),
@@ -30,6 +33,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
   },
   en: {
     base: () => import('./locales/en.json'),
+    auth: () => import('./locales/en.auth.json'),
     signedIn: () => import('./locales/en.signed-in.json'),
     machines: () => import('./locales/en.machines.json'),
     programs: () => import('./locales/en.programs.json'),

@@ -2,6 +2,7 @@ import 'i18next';
 import type en from './locales/en.json';
 import type enAdmin from './locales/en.admin.json';
 import type enAdvice from './locales/en.advice.json';
+import type enAuth from './locales/en.auth.json';
 import type enErrorCodes from './locales/en.error-codes.json';
 import type enMachines from './locales/en.machines.json';
 import type enPrograms from './locales/en.programs.json';
@@ -13,6 +14,7 @@ declare module 'i18next' {
     defaultNS: 'translation';
     resources: {
       translation: typeof en &
+        typeof enAuth &
         typeof enSignedIn &
         typeof enMachines &
         typeof enPrograms &
