@@ -9,6 +9,7 @@ import enAdvice from './locales/en.advice.json';
 import enAuth from './locales/en.auth.json';
 import enErrorCodes from './locales/en.error-codes.json';
 import enBase from './locales/en.json';
+import enMachineCards from './locales/en.machine-cards.json';
 import enMachines from './locales/en.machines.json';
 import enPrograms from './locales/en.programs.json';
 import enSignedIn from './locales/en.signed-in.json';
@@ -17,20 +18,22 @@ import plAdvice from './locales/pl.advice.json';
 import plAuth from './locales/pl.auth.json';
 import plErrorCodes from './locales/pl.error-codes.json';
 import plBase from './locales/pl.json';
+import plMachineCards from './locales/pl.machine-cards.json';
 import plMachines from './locales/pl.machines.json';
 import plPrograms from './locales/pl.programs.json';
 import plSignedIn from './locales/pl.signed-in.json';
 
 type Catalogue = Record<string, unknown>;
 const parts: Record<string, Catalogue[]> = {
-  en: [enBase, enAuth, enSignedIn, enMachines, enPrograms, enAdvice, enAdmin, enErrorCodes],
-  pl: [plBase, plAuth, plSignedIn, plMachines, plPrograms, plAdvice, plAdmin, plErrorCodes],
+  en: [enBase, enAuth, enSignedIn, enMachines, enMachineCards, enPrograms, enAdvice, enAdmin, enErrorCodes],
+  pl: [plBase, plAuth, plSignedIn, plMachines, plMachineCards, plPrograms, plAdvice, plAdmin, plErrorCodes],
 };
 const en: Catalogue = {
   ...enBase,
   ...enAuth,
   ...enSignedIn,
   ...enMachines,
+  ...enMachineCards,
   ...enPrograms,
   ...enAdvice,
   ...enAdmin,
@@ -41,6 +44,7 @@ const pl: Catalogue = {
   ...plAuth,
   ...plSignedIn,
   ...plMachines,
+  ...plMachineCards,
   ...plPrograms,
   ...plAdvice,
   ...plAdmin,
@@ -191,7 +195,13 @@ describe('the translation catalogues', () => {
     const source = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
     const signedIn = Object.keys(enSignedIn).join('|');
     const auth = Object.keys(enAuth).join('|');
+    const machineCards = Object.keys(enMachineCards).join('|');
     const loaders: [RegExp, RegExp][] = [
+      // The machine page's cards (app/routes/sprinkler.tsx) and its Soil water layer (use-soil-water-code.ts).
+      [
+        new RegExp(`^(${machineCards})$`),
+        /^features\/sprinklers\/components\/(weather-station-days|reports-download-card|soil-water-legend|map\/soil-water-cell-text)\.tsx?$/,
+      ],
       // The login pages (routes.tsx: authScreen), the account and administration screens.
       [
         new RegExp(`^(${auth})$`),
@@ -205,7 +215,7 @@ describe('the translation catalogues', () => {
         /^(features\/(activity|account|alerts|admin)\/|app\/routes\/(home|account|activity|admin)\.tsx$|app\/layout\/signed-in-controls\.tsx$|ui\/form\/alert-choice-fields\.tsx$|i18n\/log-event-text\.ts$)/,
       ],
     ];
-    const asked = new RegExp(`(['\`])(programs|advice|admin|${signedIn}|${auth})\\.[\\w.$]`, 'g');
+    const asked = new RegExp(`(['\`])(programs|advice|admin|${signedIn}|${auth}|${machineCards})\\.[\\w.$]`, 'g');
     const strays = sourceFiles(source).flatMap((file) => {
       const relative = path.relative(source, file);
       return [...readFileSync(file, 'utf8').matchAll(asked)]
@@ -215,6 +225,7 @@ describe('the translation catalogues', () => {
     });
     expect(Object.keys(enSignedIn)).toContain('alerts');
     expect(Object.keys(enAuth)).toContain('login');
+    expect(Object.keys(enMachineCards)).toContain('soilWater');
     expect(enPrograms).toHaveProperty('programs');
     expect(enAdvice).toHaveProperty('advice');
     expect(enAdmin).toHaveProperty('admin');

@@ -12,13 +12,16 @@ type Catalogue = Record<string, unknown>;
  * (the login pages, the account and administration screens), `signedIn` for
  * what only a signed-in user sees (the header's menus and alerts, the home, account and activity
  * screens), `machines` for every machine screen (the list's and the machine's texts),
+ * `machineCards` for what the machine page shows after its map (the weather stations' days, the
+ * reports' download, the Soil water layer, which starts hidden),
  * `programs` for the screens and panels that show or edit a machine's programs, `advice` for the
  * machine page's advice and crop seasons cards, `admin` for the administration screens (each
  * fetched with the code that shows it), `errorCodes` for the API's error codes, which a page
  * needs only once a call is refused (app/api-failure-toasts.ts) or with the screens and cards
  * that name a refusal in their own place: most first visits never need them.
  */
-export type CataloguePart = 'base' | 'auth' | 'signedIn' | 'machines' | 'programs' | 'advice' | 'admin' | 'errorCodes';
+export type CataloguePart =
+  'base' | 'auth' | 'signedIn' | 'machines' | 'machineCards' | 'programs' | 'advice' | 'admin' | 'errorCodes';
 
 const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: Catalogue }>>> = {
   pl: {
@@ -26,6 +29,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     auth: () => import('./locales/pl.auth.json'),
     signedIn: () => import('./locales/pl.signed-in.json'),
     machines: () => import('./locales/pl.machines.json'),
+    machineCards: () => import('./locales/pl.machine-cards.json'),
     programs: () => import('./locales/pl.programs.json'),
     advice: () => import('./locales/pl.advice.json'),
     admin: () => import('./locales/pl.admin.json'),
@@ -36,6 +40,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     auth: () => import('./locales/en.auth.json'),
     signedIn: () => import('./locales/en.signed-in.json'),
     machines: () => import('./locales/en.machines.json'),
+    machineCards: () => import('./locales/en.machine-cards.json'),
     programs: () => import('./locales/en.programs.json'),
     advice: () => import('./locales/en.advice.json'),
     admin: () => import('./locales/en.admin.json'),

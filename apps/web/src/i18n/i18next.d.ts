@@ -4,6 +4,7 @@ import type enAdmin from './locales/en.admin.json';
 import type enAdvice from './locales/en.advice.json';
 import type enAuth from './locales/en.auth.json';
 import type enErrorCodes from './locales/en.error-codes.json';
+import type enMachineCards from './locales/en.machine-cards.json';
 import type enMachines from './locales/en.machines.json';
 import type enPrograms from './locales/en.programs.json';
 import type enSignedIn from './locales/en.signed-in.json';
@@ -17,6 +18,7 @@ declare module 'i18next' {
         typeof enAuth &
         typeof enSignedIn &
         typeof enMachines &
+        typeof enMachineCards &
         typeof enPrograms &
         typeof enAdvice &
         typeof enAdmin &

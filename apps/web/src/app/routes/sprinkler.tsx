@@ -37,6 +37,8 @@ const loadCards = () =>
         import('./sprinkler-cards'),
         loadCataloguePart('programs'),
         loadCataloguePart('advice'),
+        // The weather stations' days and the reports' download.
+        loadCataloguePart('machineCards'),
         // The crop seasons' and the farm records' cards name a refused import or record.
         loadCataloguePart('errorCodes'),
       ]);

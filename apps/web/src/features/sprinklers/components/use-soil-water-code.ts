@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { loadCataloguePart } from '@/i18n/i18n';
 import { useConnection } from '@/lib/connection';
 import type * as SoilWater from './soil-water';
 
@@ -7,8 +8,8 @@ type SoilWaterCode = typeof SoilWater;
 let loaded: SoilWaterCode | undefined;
 let loading: Promise<SoilWaterCode> | undefined;
 const load = () =>
-  (loading ??= import('./soil-water').then(
-    (code) => (loaded = code),
+  (loading ??= Promise.all([import('./soil-water'), loadCataloguePart('machineCards')]).then(
+    ([code]) => (loaded = code),
     (error: unknown) => {
       // Not kept: fetched again when the layer is shown again or the connection comes back.
       loading = undefined;
@@ -18,7 +19,7 @@ const load = () =>
 
 /**
  * The Soil water layer's legend and cells (soil-water.ts) once `wanted` (the layer shown) and
- * their code has come; undefined until then. The map and the rest of the page do not wait for it.
+ * their code and texts (the catalogue's `machineCards`) have come; undefined until then. The map and the rest of the page do not wait for it.
  */
 export function useSoilWaterCode(wanted: boolean): SoilWaterCode | undefined {
   const [code, setCode] = useState(() => loaded);
