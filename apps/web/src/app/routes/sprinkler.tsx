@@ -1,4 +1,3 @@
-import type { ProgramBody, SprinklerDetail } from '@pivot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -49,35 +48,8 @@ const loadCards = () =>
       throw error;
     }));
 const ProgramsPanel = laterPart(async () => (await loadCards()).ProgramsPanel);
-/**
- * The advice, the crop seasons and the farm's records, in the column beside the programs. A
- * program the advice builds is stored by the programs feature and opened in its editor.
- */
-const AdviceCards = laterPart(async () => {
-  const { AdviceCard, CropSeasonsCard, FarmRecordsCard, useCreateProgram } = await loadCards();
-  return function AdviceCards({
-    sprinkler,
-    onProgramCreated,
-  }: {
-    sprinkler: SprinklerDetail;
-    onProgramCreated: (programId: number) => void;
-  }) {
-    const createProgram = useCreateProgram();
-    const createProgramFromAdvice = async (body: ProgramBody) => {
-      const detail = await createProgram.run(sprinkler.id, body);
-      const created = detail && detail.programs.find((program) => program.name === body.name);
-      if (created) onProgramCreated(created.id);
-      return Boolean(created);
-    };
-    return (
-      <>
-        <AdviceCard sprinkler={sprinkler} onCreateProgram={createProgramFromAdvice} />
-        <CropSeasonsCard sprinkler={sprinkler} />
-        <FarmRecordsCard sprinkler={sprinkler} />
-      </>
-    );
-  };
-});
+/** The advice, the crop seasons and the farm's records, in the column beside the programs. */
+const AdviceCards = laterPart(async () => (await loadCards()).AdviceCards);
 const SeasonChartCard = laterPart(async () => (await loadCards()).SeasonChartCard);
 const ReportsDownloadCard = laterPart(async () => (await loadCards()).ReportsDownloadCard);
 /** The weather stations' days, below the season chart (the stations' facts are on the map's markers). */
