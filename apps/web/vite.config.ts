@@ -82,7 +82,7 @@ const MACHINES_SHARED = either(
       'features/sprinklers/lib/',
       'features/sprinklers/components/(?:status-badge|machine-status|report-time|connection-lost-line)\\.tsx',
       'ui/no-connection-line\\.tsx',
-      'lib/(?:after-first-screen|follow-event-stream|query-client|sprinkler-detail-cache|use-action)\\.ts',
+      'lib/(?:after-first-screen|follow-event-stream|query-client|sprinkler-detail-cache)\\.ts',
       'i18n/(?:use-date-time-format|number-format|use-dotted-day)\\.ts',
       'app/layout/server-state\\.tsx',
     ].join('|'),
