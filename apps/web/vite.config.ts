@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
@@ -15,6 +17,31 @@ const pureContracts: Plugin = {
   transform(code, id) {
     return id.includes('/packages/contracts/src/') ? { code, moduleSideEffects: false } : null;
   },
+};
+
+/**
+ * React Router's package resolves to its development build whatever the mode (its checks and
+ * warnings); a production build takes the production one beside it, the same library without
+ * them (0.5 KB less gzipped in every page's first code). Development and the tests keep the other.
+ */
+const reactRouterProduction: Plugin = {
+  name: 'pivot-react-router-production',
+  config: (_config, { command, mode }) =>
+    command === 'build' && mode === 'production'
+      ? {
+          resolve: {
+            alias: [
+              {
+                find: /^react-router$/,
+                replacement: path.join(
+                  path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+                  'dist/production/index.mjs',
+                ),
+              },
+            ],
+          },
+        }
+      : null,
 };
 
 /** A package's folder in node_modules, as a module id shows it. */
@@ -92,7 +119,7 @@ const MACHINES_SHARED = either(
 export default defineConfig({
   // The service worker comes last: it lists every file the build writes (service-worker/). The
   // prerendered pages are written after the bundle, from its index.html (prerender/).
-  plugins: [react(), tailwindcss(), pureContracts, prerenderPages(), serviceWorker()],
+  plugins: [react(), tailwindcss(), pureContracts, reactRouterProduction, prerenderPages(), serviceWorker()],
   build: {
     rolldownOptions: {
       output: {
