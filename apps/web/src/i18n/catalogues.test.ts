@@ -7,6 +7,7 @@ import { LOCALES } from '@/config/locales';
 import enAdmin from './locales/en.admin.json';
 import enAdvice from './locales/en.advice.json';
 import enAuth from './locales/en.auth.json';
+import enCalendar from './locales/en.calendar.json';
 import enErrorCodes from './locales/en.error-codes.json';
 import enBase from './locales/en.json';
 import enMachineCards from './locales/en.machine-cards.json';
@@ -16,6 +17,7 @@ import enSignedIn from './locales/en.signed-in.json';
 import plAdmin from './locales/pl.admin.json';
 import plAdvice from './locales/pl.advice.json';
 import plAuth from './locales/pl.auth.json';
+import plCalendar from './locales/pl.calendar.json';
 import plErrorCodes from './locales/pl.error-codes.json';
 import plBase from './locales/pl.json';
 import plMachineCards from './locales/pl.machine-cards.json';
@@ -25,8 +27,8 @@ import plSignedIn from './locales/pl.signed-in.json';
 
 type Catalogue = Record<string, unknown>;
 const parts: Record<string, Catalogue[]> = {
-  en: [enBase, enAuth, enSignedIn, enMachines, enMachineCards, enPrograms, enAdvice, enAdmin, enErrorCodes],
-  pl: [plBase, plAuth, plSignedIn, plMachines, plMachineCards, plPrograms, plAdvice, plAdmin, plErrorCodes],
+  en: [enBase, enAuth, enSignedIn, enMachines, enMachineCards, enPrograms, enAdvice, enAdmin, enErrorCodes, enCalendar],
+  pl: [plBase, plAuth, plSignedIn, plMachines, plMachineCards, plPrograms, plAdvice, plAdmin, plErrorCodes, plCalendar],
 };
 const en: Catalogue = {
   ...enBase,
@@ -38,6 +40,7 @@ const en: Catalogue = {
   ...enAdvice,
   ...enAdmin,
   ...enErrorCodes,
+  ...enCalendar,
 };
 const pl: Catalogue = {
   ...plBase,
@@ -49,6 +52,7 @@ const pl: Catalogue = {
   ...plAdvice,
   ...plAdmin,
   ...plErrorCodes,
+  ...plCalendar,
 };
 const catalogues: Record<string, Catalogue> = { en, pl };
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
@@ -197,6 +201,8 @@ describe('the translation catalogues', () => {
     const auth = Object.keys(enAuth).join('|');
     const machineCards = Object.keys(enMachineCards).join('|');
     const loaders: [RegExp, RegExp][] = [
+      // The date picker's open calendar (ui/date-picker/date-picker.tsx fetches it with its code).
+      [/^calendar$/, /^ui\/date-picker\/calendar-panel\.tsx$/],
       // The machine page's cards (app/routes/sprinkler.tsx) and its Soil water layer (use-soil-water-code.ts).
       [
         new RegExp(`^(${machineCards})$`),
@@ -215,7 +221,10 @@ describe('the translation catalogues', () => {
         /^(features\/(activity|account|alerts|admin)\/|app\/routes\/(home|account|activity|admin)\.tsx$|app\/layout\/signed-in-controls\.tsx$|ui\/form\/alert-choice-fields\.tsx$|i18n\/log-event-text\.ts$)/,
       ],
     ];
-    const asked = new RegExp(`(['\`])(programs|advice|admin|${signedIn}|${auth}|${machineCards})\\.[\\w.$]`, 'g');
+    const asked = new RegExp(
+      `(['\`])(programs|advice|admin|${signedIn}|${auth}|${machineCards}|calendar)\\.[\\w.$]`,
+      'g',
+    );
     const strays = sourceFiles(source).flatMap((file) => {
       const relative = path.relative(source, file);
       return [...readFileSync(file, 'utf8').matchAll(asked)]

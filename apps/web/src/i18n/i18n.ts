@@ -18,10 +18,20 @@ type Catalogue = Record<string, unknown>;
  * machine page's advice and crop seasons cards, `admin` for the administration screens (each
  * fetched with the code that shows it), `errorCodes` for the API's error codes, which a page
  * needs only once a call is refused (app/api-failure-toasts.ts) or with the screens and cards
- * that name a refusal in their own place: most first visits never need them.
+ * that name a refusal in their own place: most first visits never need them; `calendar` for the
+ * date picker's open calendar, fetched with its code (ui/date-picker/date-picker.tsx).
  */
 export type CataloguePart =
-  'base' | 'auth' | 'signedIn' | 'machines' | 'machineCards' | 'programs' | 'advice' | 'admin' | 'errorCodes';
+  | 'base'
+  | 'auth'
+  | 'signedIn'
+  | 'machines'
+  | 'machineCards'
+  | 'programs'
+  | 'advice'
+  | 'admin'
+  | 'errorCodes'
+  | 'calendar';
 
 const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: Catalogue }>>> = {
   pl: {
@@ -34,6 +44,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     advice: () => import('./locales/pl.advice.json'),
     admin: () => import('./locales/pl.admin.json'),
     errorCodes: () => import('./locales/pl.error-codes.json'),
+    calendar: () => import('./locales/pl.calendar.json'),
   },
   en: {
     base: () => import('./locales/en.json'),
@@ -45,6 +56,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     advice: () => import('./locales/en.advice.json'),
     admin: () => import('./locales/en.admin.json'),
     errorCodes: () => import('./locales/en.error-codes.json'),
+    calendar: () => import('./locales/en.calendar.json'),
   },
 };
 

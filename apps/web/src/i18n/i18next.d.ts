@@ -3,6 +3,7 @@ import type en from './locales/en.json';
 import type enAdmin from './locales/en.admin.json';
 import type enAdvice from './locales/en.advice.json';
 import type enAuth from './locales/en.auth.json';
+import type enCalendar from './locales/en.calendar.json';
 import type enErrorCodes from './locales/en.error-codes.json';
 import type enMachineCards from './locales/en.machine-cards.json';
 import type enMachines from './locales/en.machines.json';
@@ -22,7 +23,8 @@ declare module 'i18next' {
         typeof enPrograms &
         typeof enAdvice &
         typeof enAdmin &
-        typeof enErrorCodes;
+        typeof enErrorCodes &
+        typeof enCalendar;
     };
     strictKeyChecks: true;
     strictInterpolationChecks: true;

@@ -1,4 +1,5 @@
 import { type ComponentType, useCallback, useId, useRef, useState } from 'react';
+import { loadCataloguePart } from '@/i18n/i18n';
 import { CalendarIcon } from '../icons';
 import { IconButton } from '../icon-button';
 import type { CalendarPopoverProps } from './calendar-popover';
@@ -24,15 +25,15 @@ export type DatePickerProps = {
 
 /**
  * The open calendar's code (calendar-popover.tsx, with the calendar and its placing), most of the
- * picker's, comes when it is first wanted: as the pointer or the focus reaches the button, or when
+ * picker's, and its texts (the catalogue's `calendar`) come when it is first wanted: as the pointer or the focus reaches the button, or when
  * it is pressed. A page that shows a picker (the machine page's irrigation history) does not wait
  * for it; the calendar opens once it has come.
  */
 let calendarPopover: ComponentType<CalendarPopoverProps> | undefined;
 let loadingCalendar: Promise<ComponentType<CalendarPopoverProps>> | undefined;
 function loadCalendarPopover(): Promise<ComponentType<CalendarPopoverProps>> {
-  return (loadingCalendar ??= import('./calendar-popover').then(
-    (module) => (calendarPopover = module.CalendarPopover),
+  return (loadingCalendar ??= Promise.all([import('./calendar-popover'), loadCataloguePart('calendar')]).then(
+    ([module]) => (calendarPopover = module.CalendarPopover),
     (error: unknown) => {
       // Not kept: the next press fetches it again.
       loadingCalendar = undefined;
