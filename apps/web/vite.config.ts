@@ -85,7 +85,7 @@ const MACHINE_PAGE = either(
     [
       'app/routes/sprinkler\\.tsx',
       // Not the Soil water layer's code (use-soil-water-code.ts) nor the weather stations' card (sprinkler-cards.ts).
-      'features/sprinklers/components/(?:map/(?!soil-water)|weather-station-facts|watermap-controls|map-layer-toggles|machine-field-view|use-soil-water-code|motion-controls|status-panel|view-only-notice)',
+      'features/sprinklers/components/(?:map/(?!soil-water)|watermap-controls|map-layer-toggles|machine-field-view|use-soil-water-code|motion-controls|status-panel|view-only-notice)',
       'features/sprinklers/api/(?:get-watermap|move-sprinkler|get-sprinkler)\\.ts',
       'features/advice/api/get-water-balance\\.ts',
       'ui/map/',

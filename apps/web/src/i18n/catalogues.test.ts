@@ -203,10 +203,11 @@ describe('the translation catalogues', () => {
     const loaders: [RegExp, RegExp][] = [
       // The date picker's open calendar (ui/date-picker/date-picker.tsx fetches it with its code).
       [/^calendar$/, /^ui\/date-picker\/calendar-panel\.tsx$/],
-      // The machine page's cards (app/routes/sprinkler.tsx) and its Soil water layer (use-soil-water-code.ts).
+      // The machine page's cards (app/routes/sprinkler.tsx), its Soil water layer (use-soil-water-code.ts) and
+      // its weather stations' readings on the map (map/use-weather-station-facts.ts).
       [
         new RegExp(`^(${machineCards})$`),
-        /^features\/sprinklers\/components\/(weather-station-days|reports-download-card|soil-water-legend|map\/soil-water-cell-text)\.tsx?$/,
+        /^features\/sprinklers\/components\/(weather-station-(days|facts)|weather-stations-card|reports-download-card|soil-water-legend|map\/soil-water-cell-text)\.tsx?$/,
       ],
       // The login pages (routes.tsx: authScreen), the account and administration screens.
       [

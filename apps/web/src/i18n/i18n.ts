@@ -12,8 +12,8 @@ type Catalogue = Record<string, unknown>;
  * (the login pages, the account and administration screens), `signedIn` for
  * what only a signed-in user sees (the header's menus and alerts, the home, account and activity
  * screens), `machines` for every machine screen (the list's and the machine's texts),
- * `machineCards` for what the machine page shows after its map (the weather stations' days, the
- * reports' download, the Soil water layer, which starts hidden),
+ * `machineCards` for what the machine page shows after its map (the weather stations' readings
+ * and days, the reports' download, the Soil water layer, which starts hidden),
  * `programs` for the screens and panels that show or edit a machine's programs, `advice` for the
  * machine page's advice and crop seasons cards, `admin` for the administration screens (each
  * fetched with the code that shows it), `errorCodes` for the API's error codes, which a page
