@@ -121,6 +121,11 @@ export default defineConfig({
   // prerendered pages are written after the bundle, from its index.html (prerender/).
   plugins: [react(), tailwindcss(), pureContracts, reactRouterProduction, prerenderPages(), serviceWorker()],
   build: {
+    modulePreload: {
+      // What every page's entry imports (index.html preloads them) is never to be preloaded again.
+      resolveDependencies: (_file, deps) =>
+        deps.filter((dep) => !/^assets\/(?:rolldown-runtime|react|i18n|app)-[\w-]{8}\.js$/.test(dep)),
+    },
     rolldownOptions: {
       output: {
         codeSplitting: {
