@@ -8,7 +8,18 @@ import { activateLocale, loadCataloguePart } from './i18n/i18n';
 export async function activateWholeCatalogue(locale: Locale): Promise<void> {
   await Promise.all(
     (
-      ['auth', 'signedIn', 'machines', 'machineCards', 'programs', 'advice', 'admin', 'errorCodes', 'calendar'] as const
+      [
+        'auth',
+        'signedIn',
+        'machines',
+        'machineCards',
+        'programs',
+        'advice',
+        'admin',
+        'errorCodes',
+        'calendar',
+        'tables',
+      ] as const
     ).map((part) => loadCataloguePart(part)),
   );
   await activateLocale(locale);

@@ -8,6 +8,7 @@ import enAdmin from './locales/en.admin.json';
 import enAdvice from './locales/en.advice.json';
 import enAuth from './locales/en.auth.json';
 import enCalendar from './locales/en.calendar.json';
+import enTables from './locales/en.tables.json';
 import enErrorCodes from './locales/en.error-codes.json';
 import enBase from './locales/en.json';
 import enMachineCards from './locales/en.machine-cards.json';
@@ -18,6 +19,7 @@ import plAdmin from './locales/pl.admin.json';
 import plAdvice from './locales/pl.advice.json';
 import plAuth from './locales/pl.auth.json';
 import plCalendar from './locales/pl.calendar.json';
+import plTables from './locales/pl.tables.json';
 import plErrorCodes from './locales/pl.error-codes.json';
 import plBase from './locales/pl.json';
 import plMachineCards from './locales/pl.machine-cards.json';
@@ -27,8 +29,32 @@ import plSignedIn from './locales/pl.signed-in.json';
 
 type Catalogue = Record<string, unknown>;
 const parts: Record<string, Catalogue[]> = {
-  en: [enBase, enAuth, enSignedIn, enMachines, enMachineCards, enPrograms, enAdvice, enAdmin, enErrorCodes, enCalendar],
-  pl: [plBase, plAuth, plSignedIn, plMachines, plMachineCards, plPrograms, plAdvice, plAdmin, plErrorCodes, plCalendar],
+  en: [
+    enBase,
+    enAuth,
+    enSignedIn,
+    enMachines,
+    enMachineCards,
+    enPrograms,
+    enAdvice,
+    enAdmin,
+    enErrorCodes,
+    enCalendar,
+    enTables,
+  ],
+  pl: [
+    plBase,
+    plAuth,
+    plSignedIn,
+    plMachines,
+    plMachineCards,
+    plPrograms,
+    plAdvice,
+    plAdmin,
+    plErrorCodes,
+    plCalendar,
+    plTables,
+  ],
 };
 const en: Catalogue = {
   ...enBase,
@@ -41,6 +67,7 @@ const en: Catalogue = {
   ...enAdmin,
   ...enErrorCodes,
   ...enCalendar,
+  ...enTables,
 };
 const pl: Catalogue = {
   ...plBase,
@@ -53,6 +80,7 @@ const pl: Catalogue = {
   ...plAdmin,
   ...plErrorCodes,
   ...plCalendar,
+  ...plTables,
 };
 const catalogues: Record<string, Catalogue> = { en, pl };
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
@@ -203,6 +231,8 @@ describe('the translation catalogues', () => {
     const loaders: [RegExp, RegExp][] = [
       // The date picker's open calendar (ui/date-picker/date-picker.tsx fetches it with its code).
       [/^calendar$/, /^ui\/date-picker\/calendar-panel\.tsx$/],
+      // The screens with a table or a list that loads (routes.tsx) and the header's menus (layout/header.tsx).
+      [/^table$/, /^(ui\/(data-table|picker-dialog)\.tsx$|features\/(admin|alerts|activity)\/)/],
       // The machine page's cards (app/routes/sprinkler.tsx), its Soil water layer (use-soil-water-code.ts) and
       // its weather stations' readings on the map (map/use-weather-station-facts.ts).
       [
@@ -223,7 +253,7 @@ describe('the translation catalogues', () => {
       ],
     ];
     const asked = new RegExp(
-      `(['\`])(programs|advice|admin|${signedIn}|${auth}|${machineCards}|calendar)\\.[\\w.$]`,
+      `(['\`])(programs|advice|admin|${signedIn}|${auth}|${machineCards}|calendar|table)\\.[\\w.$]`,
       'g',
     );
     const strays = sourceFiles(source).flatMap((file) => {

@@ -19,7 +19,9 @@ type Catalogue = Record<string, unknown>;
  * fetched with the code that shows it), `errorCodes` for the API's error codes, which a page
  * needs only once a call is refused (app/api-failure-toasts.ts) or with the screens and cards
  * that name a refusal in their own place: most first visits never need them; `calendar` for the
- * date picker's open calendar, fetched with its code (ui/date-picker/date-picker.tsx).
+ * date picker's open calendar, fetched with its code (ui/date-picker/date-picker.tsx); `tables`
+ * for the screens with a table or a list that loads (the machines' list, the administration,
+ * account and activity screens, the header's menus), not the machine page.
  */
 export type CataloguePart =
   | 'base'
@@ -31,7 +33,8 @@ export type CataloguePart =
   | 'advice'
   | 'admin'
   | 'errorCodes'
-  | 'calendar';
+  | 'calendar'
+  | 'tables';
 
 const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: Catalogue }>>> = {
   pl: {
@@ -45,6 +48,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     admin: () => import('./locales/pl.admin.json'),
     errorCodes: () => import('./locales/pl.error-codes.json'),
     calendar: () => import('./locales/pl.calendar.json'),
+    tables: () => import('./locales/pl.tables.json'),
   },
   en: {
     base: () => import('./locales/en.json'),
@@ -57,6 +61,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     admin: () => import('./locales/en.admin.json'),
     errorCodes: () => import('./locales/en.error-codes.json'),
     calendar: () => import('./locales/en.calendar.json'),
+    tables: () => import('./locales/en.tables.json'),
   },
 };
 

@@ -4,6 +4,7 @@ import type enAdmin from './locales/en.admin.json';
 import type enAdvice from './locales/en.advice.json';
 import type enAuth from './locales/en.auth.json';
 import type enCalendar from './locales/en.calendar.json';
+import type enTables from './locales/en.tables.json';
 import type enErrorCodes from './locales/en.error-codes.json';
 import type enMachineCards from './locales/en.machine-cards.json';
 import type enMachines from './locales/en.machines.json';
@@ -24,7 +25,8 @@ declare module 'i18next' {
         typeof enAdvice &
         typeof enAdmin &
         typeof enErrorCodes &
-        typeof enCalendar;
+        typeof enCalendar &
+        typeof enTables;
     };
     strictKeyChecks: true;
     strictInterpolationChecks: true;
