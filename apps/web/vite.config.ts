@@ -1,9 +1,10 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { type Plugin, defineConfig } from 'vite';
+import { type Plugin, defineConfig, minify } from 'vite';
 import { prerenderPages } from './prerender/vite-plugin.ts';
 import { serviceWorker } from './service-worker/vite-plugin.ts';
 
@@ -42,6 +43,31 @@ const reactRouterProduction: Plugin = {
           },
         }
       : null,
+};
+
+/**
+ * public/color-mode.js runs before every page's first paint (index.html): a build writes it
+ * minified, its comments left to its readers (0.2 KB less gzipped before each first paint).
+ */
+const minifiedColorMode = (): Plugin => {
+  let outDir = '';
+  return {
+    name: 'pivot-minified-color-mode',
+    apply: 'build',
+    configResolved: (config) => {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        const file = path.join(outDir, 'color-mode.js');
+        const { code, errors } = await minify(file, await readFile(file, 'utf8'));
+        if (errors.length > 0) throw new Error(`color-mode.js: ${errors.map((error) => error.message).join('; ')}`);
+        await writeFile(file, code);
+      },
+    },
+  };
 };
 
 /** A package's folder in node_modules, as a module id shows it. */
@@ -119,7 +145,15 @@ const MACHINES_SHARED = either(
 export default defineConfig({
   // The service worker comes last: it lists every file the build writes (service-worker/). The
   // prerendered pages are written after the bundle, from its index.html (prerender/).
-  plugins: [react(), tailwindcss(), pureContracts, reactRouterProduction, prerenderPages(), serviceWorker()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    pureContracts,
+    reactRouterProduction,
+    prerenderPages(),
+    serviceWorker(),
+    minifiedColorMode(),
+  ],
   build: {
     modulePreload: {
       // What every page's entry imports (index.html preloads them) is never to be preloaded again.
