@@ -232,7 +232,7 @@ describe('the translation catalogues', () => {
       // The date picker's open calendar (ui/date-picker/date-picker.tsx fetches it with its code).
       [/^calendar$/, /^ui\/date-picker\/calendar-panel\.tsx$/],
       // The screens with a table or a list that loads (routes.tsx) and the header's menus (layout/header.tsx).
-      [/^table$/, /^(ui\/(data-table|picker-dialog)\.tsx$|features\/(admin|alerts|activity)\/)/],
+      [/^(table|picker)$/, /^(ui\/(data-table|picker-dialog)\.tsx$|features\/(admin|alerts|activity)\/)/],
       // The machine page's cards (app/routes/sprinkler.tsx), its Soil water layer (use-soil-water-code.ts) and
       // its weather stations' readings on the map (map/use-weather-station-facts.ts).
       [
@@ -242,7 +242,7 @@ describe('the translation catalogues', () => {
       // The login pages (routes.tsx: authScreen), the account and administration screens.
       [
         new RegExp(`^(${auth})$`),
-        /^(features\/(auth|account|admin)\/|app\/routes\/(login|forgot|set-password)\.tsx$|ui\/form\/(user-fields|new-password-fields|password-rules)\.tsx$)/,
+        /^(features\/(auth|account|admin)\/|app\/routes\/(login|forgot|set-password)\.tsx$|ui\/form\/(user-fields|new-password-fields|password-rules|password-field)\.tsx$)/,
       ],
       [/^programs$/, /^(features\/(programs|admin)\/|app\/routes\/(sector|admin)\.tsx$)/],
       [/^advice$/, /^features\/advice\//],
@@ -253,7 +253,7 @@ describe('the translation catalogues', () => {
       ],
     ];
     const asked = new RegExp(
-      `(['\`])(programs|advice|admin|${signedIn}|${auth}|${machineCards}|calendar|table)\\.[\\w.$]`,
+      `(['\`])(programs|advice|admin|${signedIn}|${auth}|${machineCards}|calendar|table|picker)\\.[\\w.$]`,
       'g',
     );
     const strays = sourceFiles(source).flatMap((file) => {

@@ -8,8 +8,8 @@ type Catalogue = Record<string, unknown>;
 /**
  * A language's catalogue comes in parts, each a chunk of its own, so a page loads only the
  * language it shows and only the texts its screens need: `base` for every page, `auth` for the
- * screens that sign a user in or set a password and the forms with a user's fields or a password
- * (the login pages, the account and administration screens), `signedIn` for
+ * screens that sign a user in or set a password and the forms with a user's fields, a password or
+ * a required field (the login pages, the account and administration screens), `signedIn` for
  * what only a signed-in user sees (the header's menus and alerts, the home, account and activity
  * screens), `machines` for every machine screen (the list's and the machine's texts),
  * `machineCards` for what the machine page shows after its map (the weather stations' readings
@@ -20,8 +20,8 @@ type Catalogue = Record<string, unknown>;
  * needs only once a call is refused (app/api-failure-toasts.ts) or with the screens and cards
  * that name a refusal in their own place: most first visits never need them; `calendar` for the
  * date picker's open calendar, fetched with its code (ui/date-picker/date-picker.tsx); `tables`
- * for the screens with a table or a list that loads (the machines' list, the administration,
- * account and activity screens, the header's menus), not the machine page.
+ * for the screens with a table, a picker or a list that loads (the machines' list, the
+ * administration, account and activity screens, the header's menus), not the machine page.
  */
 export type CataloguePart =
   | 'base'
