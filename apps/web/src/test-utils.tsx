@@ -12,6 +12,7 @@ export async function activateWholeCatalogue(locale: Locale): Promise<void> {
         'auth',
         'signedIn',
         'machines',
+        'machineList',
         'machineCards',
         'programs',
         'advice',

@@ -103,7 +103,7 @@ const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.adminBackups.pattern, adminScreen(async () => (await import('./routes/admin')).AdminBackupsRoute)],
   [
     paths.sprinklers.pattern,
-    machineScreen(async () => (await import('./routes/sprinklers')).SprinklersRoute, ['tables']),
+    machineScreen(async () => (await import('./routes/sprinklers')).SprinklersRoute, ['machineList', 'tables']),
   ],
   [paths.sprinkler.pattern, machineScreen(async () => (await import('./routes/sprinkler')).SprinklerRoute)],
   [paths.sector.pattern, machineScreen(async () => (await import('./routes/sector')).SectorRoute, ['programs'])],

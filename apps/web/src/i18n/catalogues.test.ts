@@ -12,6 +12,7 @@ import enTables from './locales/en.tables.json';
 import enErrorCodes from './locales/en.error-codes.json';
 import enBase from './locales/en.json';
 import enMachineCards from './locales/en.machine-cards.json';
+import enMachineList from './locales/en.machine-list.json';
 import enMachines from './locales/en.machines.json';
 import enPrograms from './locales/en.programs.json';
 import enSignedIn from './locales/en.signed-in.json';
@@ -23,6 +24,7 @@ import plTables from './locales/pl.tables.json';
 import plErrorCodes from './locales/pl.error-codes.json';
 import plBase from './locales/pl.json';
 import plMachineCards from './locales/pl.machine-cards.json';
+import plMachineList from './locales/pl.machine-list.json';
 import plMachines from './locales/pl.machines.json';
 import plPrograms from './locales/pl.programs.json';
 import plSignedIn from './locales/pl.signed-in.json';
@@ -35,6 +37,7 @@ const parts: Record<string, Catalogue[]> = {
     enSignedIn,
     enMachines,
     enMachineCards,
+    enMachineList,
     enPrograms,
     enAdvice,
     enAdmin,
@@ -48,6 +51,7 @@ const parts: Record<string, Catalogue[]> = {
     plSignedIn,
     plMachines,
     plMachineCards,
+    plMachineList,
     plPrograms,
     plAdvice,
     plAdmin,
@@ -62,6 +66,7 @@ const en: Catalogue = {
   ...enSignedIn,
   ...enMachines,
   ...enMachineCards,
+  ...enMachineList,
   ...enPrograms,
   ...enAdvice,
   ...enAdmin,
@@ -75,6 +80,7 @@ const pl: Catalogue = {
   ...plSignedIn,
   ...plMachines,
   ...plMachineCards,
+  ...plMachineList,
   ...plPrograms,
   ...plAdvice,
   ...plAdmin,
@@ -231,6 +237,11 @@ describe('the translation catalogues', () => {
     const loaders: [RegExp, RegExp][] = [
       // The date picker's open calendar (ui/date-picker/date-picker.tsx fetches it with its code).
       [/^calendar$/, /^ui\/date-picker\/calendar-panel\.tsx$/],
+      // The machines' list (routes.tsx).
+      [
+        /^machineList$/,
+        /^(app\/routes\/sprinklers\.tsx|features\/sprinklers\/components\/(sprinklers-table|next-irrigation)\.tsx)$/,
+      ],
       // The screens with a table or a list that loads (routes.tsx) and the header's menus (layout/header.tsx).
       [/^(table|picker)$/, /^(ui\/(data-table|picker-dialog)\.tsx$|features\/(admin|alerts|activity)\/)/],
       // The machine page's cards (app/routes/sprinkler.tsx), its Soil water layer (use-soil-water-code.ts) and
@@ -253,7 +264,7 @@ describe('the translation catalogues', () => {
       ],
     ];
     const asked = new RegExp(
-      `(['\`])(programs|advice|admin|${signedIn}|${auth}|${machineCards}|calendar|table|picker)\\.[\\w.$]`,
+      `(['\`])(programs|advice|admin|${signedIn}|${auth}|${machineCards}|calendar|table|picker|machineList)\\.[\\w.$]`,
       'g',
     );
     const strays = sourceFiles(source).flatMap((file) => {

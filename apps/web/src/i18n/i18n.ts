@@ -11,7 +11,8 @@ type Catalogue = Record<string, unknown>;
  * screens that sign a user in or set a password and the forms with a user's fields, a password or
  * a required field (the login pages, the account and administration screens), `signedIn` for
  * what only a signed-in user sees (the header's menus and alerts, the home, account and activity
- * screens), `machines` for every machine screen (the list's and the machine's texts),
+ * screens), `machines` for every machine screen (the machines' own texts), `machineList` for the
+ * machines' list,
  * `machineCards` for what the machine page shows after its map (the weather stations' readings
  * and days, the reports' download, the Soil water layer, which starts hidden),
  * `programs` for the screens and panels that show or edit a machine's programs, `advice` for the
@@ -28,6 +29,7 @@ export type CataloguePart =
   | 'auth'
   | 'signedIn'
   | 'machines'
+  | 'machineList'
   | 'machineCards'
   | 'programs'
   | 'advice'
@@ -42,6 +44,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     auth: () => import('./locales/pl.auth.json'),
     signedIn: () => import('./locales/pl.signed-in.json'),
     machines: () => import('./locales/pl.machines.json'),
+    machineList: () => import('./locales/pl.machine-list.json'),
     machineCards: () => import('./locales/pl.machine-cards.json'),
     programs: () => import('./locales/pl.programs.json'),
     advice: () => import('./locales/pl.advice.json'),
@@ -55,6 +58,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     auth: () => import('./locales/en.auth.json'),
     signedIn: () => import('./locales/en.signed-in.json'),
     machines: () => import('./locales/en.machines.json'),
+    machineList: () => import('./locales/en.machine-list.json'),
     machineCards: () => import('./locales/en.machine-cards.json'),
     programs: () => import('./locales/en.programs.json'),
     advice: () => import('./locales/en.advice.json'),

@@ -7,6 +7,7 @@ import type enCalendar from './locales/en.calendar.json';
 import type enTables from './locales/en.tables.json';
 import type enErrorCodes from './locales/en.error-codes.json';
 import type enMachineCards from './locales/en.machine-cards.json';
+import type enMachineList from './locales/en.machine-list.json';
 import type enMachines from './locales/en.machines.json';
 import type enPrograms from './locales/en.programs.json';
 import type enSignedIn from './locales/en.signed-in.json';
@@ -21,6 +22,7 @@ declare module 'i18next' {
         typeof enSignedIn &
         typeof enMachines &
         typeof enMachineCards &
+        typeof enMachineList &
         typeof enPrograms &
         typeof enAdvice &
         typeof enAdmin &
