@@ -245,10 +245,10 @@ describe('the translation catalogues', () => {
       // The screens with a table or a list that loads (routes.tsx) and the header's menus (layout/header.tsx).
       [/^(table|picker)$/, /^(ui\/(data-table|picker-dialog)\.tsx$|features\/(admin|alerts|activity)\/)/],
       // The machine page's cards (app/routes/sprinkler.tsx), its Soil water layer (use-soil-water-code.ts) and
-      // its weather stations' readings on the map (map/use-weather-station-facts.ts).
+      // its weather stations' readings on the map (map/use-weather-station-facts.ts), the motion buttons' questions.
       [
         new RegExp(`^(${machineCards})$`),
-        /^features\/sprinklers\/components\/(weather-station-(days|facts)|weather-stations-card|reports-download-card|soil-water-legend|map\/soil-water-cell-text)\.tsx?$/,
+        /^features\/sprinklers\/components\/(weather-station-(days|facts)|weather-stations-card|reports-download-card|soil-water-legend|map\/soil-water-cell-text|motion-controls)\.tsx?$/,
       ],
       // The login pages (routes.tsx: authScreen), the account and administration screens.
       [

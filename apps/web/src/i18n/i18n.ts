@@ -14,7 +14,8 @@ type Catalogue = Record<string, unknown>;
  * screens), `machines` for every machine screen (the machines' own texts), `machineList` for the
  * machines' list,
  * `machineCards` for what the machine page shows after its map (the weather stations' readings
- * and days, the reports' download, the Soil water layer, which starts hidden),
+ * and days, the reports' download, the Soil water layer, which starts hidden, the questions the
+ * motion buttons ask),
  * `programs` for the screens and panels that show or edit a machine's programs, `advice` for the
  * machine page's advice and crop seasons cards, `admin` for the administration screens (each
  * fetched with the code that shows it), `errorCodes` for the API's error codes, which a page
