@@ -135,6 +135,9 @@ const MACHINES_SHARED = either(
       'features/sprinklers/lib/',
       'features/sprinklers/components/(?:status-badge|machine-status|report-time|connection-lost-line)\\.tsx',
       'ui/no-connection-line\\.tsx',
+      // The date picker's button (its calendar comes when wanted): the machine page's history and
+      // the forms with a date, none of them the login page's.
+      'ui/date-picker/date-picker\\.tsx',
       'lib/(?:after-first-screen|follow-event-stream|query-client|sprinkler-detail-cache)\\.ts',
       'i18n/(?:use-date-time-format|number-format|use-dotted-day)\\.ts',
       'app/layout/server-state\\.tsx',
