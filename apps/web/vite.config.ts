@@ -1,7 +1,10 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { type Plugin, defineConfig } from 'vite';
+import { type Plugin, defineConfig, minify } from 'vite';
 import { prerenderPages } from './prerender/vite-plugin.ts';
 import { serviceWorker } from './service-worker/vite-plugin.ts';
 
@@ -15,6 +18,56 @@ const pureContracts: Plugin = {
   transform(code, id) {
     return id.includes('/packages/contracts/src/') ? { code, moduleSideEffects: false } : null;
   },
+};
+
+/**
+ * React Router's package resolves to its development build whatever the mode (its checks and
+ * warnings); a production build takes the production one beside it, the same library without
+ * them (0.5 KB less gzipped in every page's first code). Development and the tests keep the other.
+ */
+const reactRouterProduction: Plugin = {
+  name: 'pivot-react-router-production',
+  config: (_config, { command, mode }) =>
+    command === 'build' && mode === 'production'
+      ? {
+          resolve: {
+            alias: [
+              {
+                find: /^react-router$/,
+                replacement: path.join(
+                  path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+                  'dist/production/index.mjs',
+                ),
+              },
+            ],
+          },
+        }
+      : null,
+};
+
+/**
+ * public/color-mode.js runs before every page's first paint (index.html): a build writes it
+ * minified, its comments left to its readers (0.2 KB less gzipped before each first paint).
+ */
+const minifiedColorMode = (): Plugin => {
+  let outDir = '';
+  return {
+    name: 'pivot-minified-color-mode',
+    apply: 'build',
+    configResolved: (config) => {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        const file = path.join(outDir, 'color-mode.js');
+        const { code, errors } = await minify(file, await readFile(file, 'utf8'));
+        if (errors.length > 0) throw new Error(`color-mode.js: ${errors.map((error) => error.message).join('; ')}`);
+        await writeFile(file, code);
+      },
+    },
+  };
 };
 
 /** A package's folder in node_modules, as a module id shows it. */
@@ -37,16 +90,87 @@ const LIBRARY_CHUNKS = [
   { name: 'map-files', test: packages('proj4', 'shpjs', 'wkt-parser', 'mgrs', '@tmcw') },
 ];
 
+/** A module of the web app's own source, by its path below src/ (either separator). */
+const sources = (pattern: string) => new RegExp(`[\\\\/]src[\\\\/](?:${pattern.replaceAll('/', '[\\\\/]')})`);
+/** A module of the shared contracts, by its file name (a zod-free one: a chunk of them imports nothing). */
+const contract = (...names: string[]) =>
+  new RegExp(`[\\\\/]packages[\\\\/]contracts[\\\\/]src[\\\\/](?:${names.join('|')})\\.ts$`);
+const either =
+  (...patterns: RegExp[]) =>
+  (id: string) =>
+    patterns.some((pattern) => pattern.test(id));
+
+/**
+ * The machine page's own modules and those it shares only with pages that show a map too (the
+ * sector editor): one chunk with the route's rather than seven small ones (issue 33: what the
+ * machine page fetches before its map). Nothing here is imported by a page without a map.
+ */
+const MACHINE_PAGE = either(
+  contract('forbidden-zone'),
+  sources(
+    [
+      'app/routes/sprinkler\\.tsx',
+      // Not the Soil water layer's code (use-soil-water-code.ts) nor the weather stations' card (sprinkler-cards.ts).
+      'features/sprinklers/components/(?:map/(?!soil-water)|watermap-controls|map-layer-toggles|machine-field-view|use-soil-water-code|motion-controls|status-panel|view-only-notice)',
+      'features/sprinklers/api/(?:get-watermap|move-sprinkler|get-sprinkler)\\.ts',
+      'features/advice/api/get-water-balance\\.ts',
+      'ui/map/',
+      'lib/use-offline-reason\\.ts',
+    ].join('|'),
+  ),
+);
+
+/**
+ * What the machines' list and the machine page both use before they show (live values, the
+ * server state's client, date and number formats): one chunk rather than ten small ones. The
+ * header's menus and other signed-in screens that use one of them fetch it too; none of it
+ * imports Leaflet or zod.
+ */
+const MACHINES_SHARED = either(
+  contract('machine-presence', 'geometry'),
+  sources(
+    [
+      // Not the list's live values (its own chunk) nor the page's address (the entry's, app).
+      'features/sprinklers/hooks/(?!use-history-range|use-live-machine-list)',
+      'features/sprinklers/lib/',
+      'features/sprinklers/components/(?:status-badge|machine-status|report-time|connection-lost-line)\\.tsx',
+      'ui/no-connection-line\\.tsx',
+      // The date picker's button (its calendar comes when wanted): the machine page's history and
+      // the forms with a date, none of them the login page's.
+      'ui/date-picker/date-picker\\.tsx',
+      'lib/(?:after-first-screen|follow-event-stream|query-client|sprinkler-detail-cache)\\.ts',
+      'i18n/(?:use-date-time-format|number-format|use-dotted-day)\\.ts',
+      'app/layout/server-state\\.tsx',
+    ].join('|'),
+  ),
+);
+
 export default defineConfig({
   // The service worker comes last: it lists every file the build writes (service-worker/). The
   // prerendered pages are written after the bundle, from its index.html (prerender/).
-  plugins: [react(), tailwindcss(), pureContracts, prerenderPages(), serviceWorker()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    pureContracts,
+    reactRouterProduction,
+    prerenderPages(),
+    serviceWorker(),
+    minifiedColorMode(),
+  ],
   build: {
+    modulePreload: {
+      // What every page's entry imports (index.html preloads them) is never to be preloaded again.
+      resolveDependencies: (_file, deps) =>
+        deps.filter((dep) => !/^assets\/(?:rolldown-runtime|react|i18n|app)-[\w-]{8}\.js$/.test(dep)),
+    },
     rolldownOptions: {
       output: {
         codeSplitting: {
           groups: [
             ...LIBRARY_CHUNKS.map((group) => ({ ...group, priority: 2 })),
+            // The modules named, without what they import (the app's, the libraries' chunks).
+            { name: 'machine-page', test: MACHINE_PAGE, priority: 2, includeDependenciesRecursively: false },
+            { name: 'machines', test: MACHINES_SHARED, priority: 2, includeDependenciesRecursively: false },
             // The app's own modules that main.tsx imports before the first paint: one file beside it.
             {
               name: 'app',

@@ -114,10 +114,10 @@ test("a machine page's later parts whose code had not come when the connection w
   await Promise.all(held.map((route) => route.abort('internetdisconnected')));
 
   // Each part says, in its place, why it is not there: the programs panel, the season chart, the
-  // advice with the crop seasons, the reports' download, and the header's menus (an icon, with
-  // the text for screen readers and as its tooltip).
+  // advice with the crop seasons, the reports' download, the weather stations' days, and the
+  // header's menus (an icon, with the text for screen readers and as its tooltip).
   const notes = page.getByTestId('later-part-not-loaded');
-  await expect(notes).toHaveCount(5);
+  await expect(notes).toHaveCount(6);
   const note = 'Jeszcze niewczytane: brak połączenia. Wczyta się, gdy połączenie wróci.';
   for (const one of await notes.all()) await expect(one).toHaveText(note);
   await expect(page.getByRole('banner').getByTestId('later-part-not-loaded')).toHaveAttribute('title', note);
@@ -133,6 +133,7 @@ test("a machine page's later parts whose code had not come when the connection w
   await expect(page.getByRole('heading', { name: 'Porady nawadniania' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Dodaj sezon' })).toBeEnabled();
   await expect(page.getByRole('heading', { name: 'Twoje dane' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Pogoda' })).toBeVisible();
   const account = page.getByRole('button', { name: /^Menu konta/ });
   await expect(account).toBeVisible();
   await expect(notes).toHaveCount(0);

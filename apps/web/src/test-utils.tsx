@@ -7,9 +7,21 @@ import { activateLocale, loadCataloguePart } from './i18n/i18n';
 /** Every part of the catalogue in a locale, as the app has once the screens that need them showed. */
 export async function activateWholeCatalogue(locale: Locale): Promise<void> {
   await Promise.all(
-    (['signedIn', 'machines', 'programs', 'advice', 'admin', 'errorCodes'] as const).map((part) =>
-      loadCataloguePart(part),
-    ),
+    (
+      [
+        'auth',
+        'signedIn',
+        'machines',
+        'machineList',
+        'machineCards',
+        'programs',
+        'advice',
+        'admin',
+        'errorCodes',
+        'calendar',
+        'tables',
+      ] as const
+    ).map((part) => loadCataloguePart(part)),
   );
   await activateLocale(locale);
 }

@@ -65,29 +65,34 @@ const machineScreen = (load: () => Promise<ComponentType>, parts: readonly Catal
  * A screen of what only a signed-in user sees beside the machines: the home, account and activity
  * screens' texts (the machine screens do without them; the header's menus fetch them later).
  */
-const signedInScreen = (load: () => Promise<ComponentType>) => screen(load, ['signedIn']);
+const signedInScreen = (load: () => Promise<ComponentType>, parts: readonly CataloguePart[] = []) =>
+  screen(load, ['signedIn', ...parts]);
 
 /**
- * An administration screen: its texts, the programs' and the alerts' (shown there too), and the
- * API's error codes' (a refused registration or webhook is named in its own place).
+ * An administration screen: its texts, the programs' and the alerts' (shown there too), the API's
+ * error codes' (a refused registration or webhook is named in its own place) and a user's fields
+ * (the users' forms).
  */
 const adminScreen = (load: () => Promise<ComponentType>) =>
-  machineScreen(load, ['admin', 'programs', 'signedIn', 'errorCodes']);
+  machineScreen(load, ['admin', 'programs', 'signedIn', 'errorCodes', 'auth', 'tables']);
+
+/** A screen that signs a user in or sets a password: its texts are the `auth` part's. */
+const authScreen = (load: () => Promise<ComponentType>) => screen(load, ['auth']);
 
 const PUBLIC_SCREENS: readonly (readonly [string, Screen])[] = [
-  [paths.login.pattern, screen(async () => (await import('./routes/login')).LoginRoute)],
-  [paths.forgot.pattern, screen(async () => (await import('./routes/forgot')).ForgotRoute)],
-  [paths.activation.pattern, screen(async () => (await import('./routes/set-password')).ActivationRoute)],
-  [paths.setPassword.pattern, screen(async () => (await import('./routes/set-password')).SetPasswordRoute)],
+  [paths.login.pattern, authScreen(async () => (await import('./routes/login')).LoginRoute)],
+  [paths.forgot.pattern, authScreen(async () => (await import('./routes/forgot')).ForgotRoute)],
+  [paths.activation.pattern, authScreen(async () => (await import('./routes/set-password')).ActivationRoute)],
+  [paths.setPassword.pattern, authScreen(async () => (await import('./routes/set-password')).SetPasswordRoute)],
 ];
 const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.home.pattern, signedInScreen(async () => (await import('./routes/home')).HomeRoute)],
-  // Its webhooks card names a refused webhook in its own place.
+  // Its webhooks card names a refused webhook in its own place; its forms, a user's fields and passwords.
   [
     paths.account.pattern,
-    screen(async () => (await import('./routes/account')).AccountRoute, ['signedIn', 'errorCodes']),
+    screen(async () => (await import('./routes/account')).AccountRoute, ['signedIn', 'errorCodes', 'auth', 'tables']),
   ],
-  [paths.activity.pattern, signedInScreen(async () => (await import('./routes/activity')).ActivityRoute)],
+  [paths.activity.pattern, signedInScreen(async () => (await import('./routes/activity')).ActivityRoute, ['tables'])],
   [paths.adminUsers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminUsersRoute)],
   [paths.adminSprinklers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminSprinklersRoute)],
   [
@@ -96,7 +101,10 @@ const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
   ],
   [paths.adminAlerts.pattern, adminScreen(async () => (await import('./routes/admin')).AdminAlertsRoute)],
   [paths.adminBackups.pattern, adminScreen(async () => (await import('./routes/admin')).AdminBackupsRoute)],
-  [paths.sprinklers.pattern, machineScreen(async () => (await import('./routes/sprinklers')).SprinklersRoute)],
+  [
+    paths.sprinklers.pattern,
+    machineScreen(async () => (await import('./routes/sprinklers')).SprinklersRoute, ['machineList', 'tables']),
+  ],
   [paths.sprinkler.pattern, machineScreen(async () => (await import('./routes/sprinkler')).SprinklerRoute)],
   [paths.sector.pattern, machineScreen(async () => (await import('./routes/sector')).SectorRoute, ['programs'])],
 ];

@@ -6,41 +6,87 @@ import { describe, expect, it } from 'vitest';
 import { LOCALES } from '@/config/locales';
 import enAdmin from './locales/en.admin.json';
 import enAdvice from './locales/en.advice.json';
+import enAuth from './locales/en.auth.json';
+import enCalendar from './locales/en.calendar.json';
+import enTables from './locales/en.tables.json';
 import enErrorCodes from './locales/en.error-codes.json';
 import enBase from './locales/en.json';
+import enMachineCards from './locales/en.machine-cards.json';
+import enMachineList from './locales/en.machine-list.json';
 import enMachines from './locales/en.machines.json';
 import enPrograms from './locales/en.programs.json';
 import enSignedIn from './locales/en.signed-in.json';
 import plAdmin from './locales/pl.admin.json';
 import plAdvice from './locales/pl.advice.json';
+import plAuth from './locales/pl.auth.json';
+import plCalendar from './locales/pl.calendar.json';
+import plTables from './locales/pl.tables.json';
 import plErrorCodes from './locales/pl.error-codes.json';
 import plBase from './locales/pl.json';
+import plMachineCards from './locales/pl.machine-cards.json';
+import plMachineList from './locales/pl.machine-list.json';
 import plMachines from './locales/pl.machines.json';
 import plPrograms from './locales/pl.programs.json';
 import plSignedIn from './locales/pl.signed-in.json';
 
 type Catalogue = Record<string, unknown>;
 const parts: Record<string, Catalogue[]> = {
-  en: [enBase, enSignedIn, enMachines, enPrograms, enAdvice, enAdmin, enErrorCodes],
-  pl: [plBase, plSignedIn, plMachines, plPrograms, plAdvice, plAdmin, plErrorCodes],
+  en: [
+    enBase,
+    enAuth,
+    enSignedIn,
+    enMachines,
+    enMachineCards,
+    enMachineList,
+    enPrograms,
+    enAdvice,
+    enAdmin,
+    enErrorCodes,
+    enCalendar,
+    enTables,
+  ],
+  pl: [
+    plBase,
+    plAuth,
+    plSignedIn,
+    plMachines,
+    plMachineCards,
+    plMachineList,
+    plPrograms,
+    plAdvice,
+    plAdmin,
+    plErrorCodes,
+    plCalendar,
+    plTables,
+  ],
 };
 const en: Catalogue = {
   ...enBase,
+  ...enAuth,
   ...enSignedIn,
   ...enMachines,
+  ...enMachineCards,
+  ...enMachineList,
   ...enPrograms,
   ...enAdvice,
   ...enAdmin,
   ...enErrorCodes,
+  ...enCalendar,
+  ...enTables,
 };
 const pl: Catalogue = {
   ...plBase,
+  ...plAuth,
   ...plSignedIn,
   ...plMachines,
+  ...plMachineCards,
+  ...plMachineList,
   ...plPrograms,
   ...plAdvice,
   ...plAdmin,
   ...plErrorCodes,
+  ...plCalendar,
+  ...plTables,
 };
 const catalogues: Record<string, Catalogue> = { en, pl };
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
@@ -177,7 +223,7 @@ describe('the translation catalogues', () => {
     }
   });
 
-  it("keep the programs', the advice's, the administration's and the signed-in screens' texts to the code that loads them", () => {
+  it("keep the programs', the advice's, the administration's, the signed-in screens' and the sign-in forms' texts to the code that loads them", () => {
     // routes.tsx fetches `programs` with the sector and administration screens (the machine
     // page with its programs panel), `advice` comes with the machine page's advice cards, `admin`
     // with the administration's screens, `signedIn` with the home, account, activity and
@@ -186,7 +232,29 @@ describe('the translation catalogues', () => {
     // for their keys.
     const source = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
     const signedIn = Object.keys(enSignedIn).join('|');
+    const auth = Object.keys(enAuth).join('|');
+    const machineCards = Object.keys(enMachineCards).join('|');
     const loaders: [RegExp, RegExp][] = [
+      // The date picker's open calendar (ui/date-picker/date-picker.tsx fetches it with its code).
+      [/^calendar$/, /^ui\/date-picker\/calendar-panel\.tsx$/],
+      // The machines' list (routes.tsx).
+      [
+        /^machineList$/,
+        /^(app\/routes\/sprinklers\.tsx|features\/sprinklers\/components\/(sprinklers-table|next-irrigation)\.tsx)$/,
+      ],
+      // The screens with a table or a list that loads (routes.tsx) and the header's menus (layout/header.tsx).
+      [/^(table|picker)$/, /^(ui\/(data-table|picker-dialog)\.tsx$|features\/(admin|alerts|activity)\/)/],
+      // The machine page's cards (app/routes/sprinkler.tsx), its Soil water layer (use-soil-water-code.ts) and
+      // its weather stations' readings on the map (map/use-weather-station-facts.ts), the motion buttons' questions.
+      [
+        new RegExp(`^(${machineCards})$`),
+        /^features\/sprinklers\/components\/(weather-station-(days|facts)|weather-stations-card|reports-download-card|soil-water-legend|map\/soil-water-cell-text|motion-controls)\.tsx?$/,
+      ],
+      // The login pages (routes.tsx: authScreen), the account and administration screens.
+      [
+        new RegExp(`^(${auth})$`),
+        /^(features\/(auth|account|admin)\/|app\/routes\/(login|forgot|set-password)\.tsx$|ui\/form\/(user-fields|new-password-fields|password-rules|password-field)\.tsx$)/,
+      ],
       [/^programs$/, /^(features\/(programs|admin)\/|app\/routes\/(sector|admin)\.tsx$)/],
       [/^advice$/, /^features\/advice\//],
       [/^admin$/, /^(features\/admin\/|app\/routes\/admin\.tsx$)/],
@@ -195,7 +263,10 @@ describe('the translation catalogues', () => {
         /^(features\/(activity|account|alerts|admin)\/|app\/routes\/(home|account|activity|admin)\.tsx$|app\/layout\/signed-in-controls\.tsx$|ui\/form\/alert-choice-fields\.tsx$|i18n\/log-event-text\.ts$)/,
       ],
     ];
-    const asked = new RegExp(`(['\`])(programs|advice|admin|${signedIn})\\.[\\w.$]`, 'g');
+    const asked = new RegExp(
+      `(['\`])(programs|advice|admin|${signedIn}|${auth}|${machineCards}|calendar|table|picker|machineList)\\.[\\w.$]`,
+      'g',
+    );
     const strays = sourceFiles(source).flatMap((file) => {
       const relative = path.relative(source, file);
       return [...readFileSync(file, 'utf8').matchAll(asked)]
@@ -204,6 +275,8 @@ describe('the translation catalogues', () => {
         .map((part) => `${relative}: ${part}`);
     });
     expect(Object.keys(enSignedIn)).toContain('alerts');
+    expect(Object.keys(enAuth)).toContain('login');
+    expect(Object.keys(enMachineCards)).toContain('soilWater');
     expect(enPrograms).toHaveProperty('programs');
     expect(enAdvice).toHaveProperty('advice');
     expect(enAdmin).toHaveProperty('admin');

@@ -7,35 +7,66 @@ type Catalogue = Record<string, unknown>;
 
 /**
  * A language's catalogue comes in parts, each a chunk of its own, so a page loads only the
- * language it shows and only the texts its screens need: `base` for every page, `signedIn` for
+ * language it shows and only the texts its screens need: `base` for every page, `auth` for the
+ * screens that sign a user in or set a password and the forms with a user's fields, a password or
+ * a required field (the login pages, the account and administration screens), `signedIn` for
  * what only a signed-in user sees (the header's menus and alerts, the home, account and activity
- * screens), `machines` for every machine screen (the list's and the machine's texts),
+ * screens), `machines` for every machine screen (the machines' own texts), `machineList` for the
+ * machines' list,
+ * `machineCards` for what the machine page shows after its map (the weather stations' readings
+ * and days, the reports' download, the Soil water layer, which starts hidden, the questions the
+ * motion buttons ask),
  * `programs` for the screens and panels that show or edit a machine's programs, `advice` for the
  * machine page's advice and crop seasons cards, `admin` for the administration screens (each
  * fetched with the code that shows it), `errorCodes` for the API's error codes, which a page
  * needs only once a call is refused (app/api-failure-toasts.ts) or with the screens and cards
- * that name a refusal in their own place: most first visits never need them.
+ * that name a refusal in their own place: most first visits never need them; `calendar` for the
+ * date picker's open calendar, fetched with its code (ui/date-picker/date-picker.tsx); `tables`
+ * for the screens with a table, a picker or a list that loads (the machines' list, the
+ * administration, account and activity screens, the header's menus), not the machine page.
  */
-export type CataloguePart = 'base' | 'signedIn' | 'machines' | 'programs' | 'advice' | 'admin' | 'errorCodes';
+export type CataloguePart =
+  | 'base'
+  | 'auth'
+  | 'signedIn'
+  | 'machines'
+  | 'machineList'
+  | 'machineCards'
+  | 'programs'
+  | 'advice'
+  | 'admin'
+  | 'errorCodes'
+  | 'calendar'
+  | 'tables';
 
 const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: Catalogue }>>> = {
   pl: {
     base: () => import('./locales/pl.json'),
+    auth: () => import('./locales/pl.auth.json'),
     signedIn: () => import('./locales/pl.signed-in.json'),
     machines: () => import('./locales/pl.machines.json'),
+    machineList: () => import('./locales/pl.machine-list.json'),
+    machineCards: () => import('./locales/pl.machine-cards.json'),
     programs: () => import('./locales/pl.programs.json'),
     advice: () => import('./locales/pl.advice.json'),
     admin: () => import('./locales/pl.admin.json'),
     errorCodes: () => import('./locales/pl.error-codes.json'),
+    calendar: () => import('./locales/pl.calendar.json'),
+    tables: () => import('./locales/pl.tables.json'),
   },
   en: {
     base: () => import('./locales/en.json'),
+    auth: () => import('./locales/en.auth.json'),
     signedIn: () => import('./locales/en.signed-in.json'),
     machines: () => import('./locales/en.machines.json'),
+    machineList: () => import('./locales/en.machine-list.json'),
+    machineCards: () => import('./locales/en.machine-cards.json'),
     programs: () => import('./locales/en.programs.json'),
     advice: () => import('./locales/en.advice.json'),
     admin: () => import('./locales/en.admin.json'),
     errorCodes: () => import('./locales/en.error-codes.json'),
+    calendar: () => import('./locales/en.calendar.json'),
+    tables: () => import('./locales/en.tables.json'),
   },
 };
 

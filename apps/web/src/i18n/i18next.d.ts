@@ -2,7 +2,12 @@ import 'i18next';
 import type en from './locales/en.json';
 import type enAdmin from './locales/en.admin.json';
 import type enAdvice from './locales/en.advice.json';
+import type enAuth from './locales/en.auth.json';
+import type enCalendar from './locales/en.calendar.json';
+import type enTables from './locales/en.tables.json';
 import type enErrorCodes from './locales/en.error-codes.json';
+import type enMachineCards from './locales/en.machine-cards.json';
+import type enMachineList from './locales/en.machine-list.json';
 import type enMachines from './locales/en.machines.json';
 import type enPrograms from './locales/en.programs.json';
 import type enSignedIn from './locales/en.signed-in.json';
@@ -13,12 +18,17 @@ declare module 'i18next' {
     defaultNS: 'translation';
     resources: {
       translation: typeof en &
+        typeof enAuth &
         typeof enSignedIn &
         typeof enMachines &
+        typeof enMachineCards &
+        typeof enMachineList &
         typeof enPrograms &
         typeof enAdvice &
         typeof enAdmin &
-        typeof enErrorCodes;
+        typeof enErrorCodes &
+        typeof enCalendar &
+        typeof enTables;
     };
     strictKeyChecks: true;
     strictInterpolationChecks: true;

@@ -7,6 +7,7 @@
  */
 
 import { firstScreenShown } from './first-screen';
+import { queryClient } from './query-client';
 
 /** However long the first screen's reads take, what waits for them waits no longer than this. */
 export const FIRST_SCREEN_MAX_WAIT_MS = 4000;
@@ -59,7 +60,6 @@ let waiting: Promise<void> | undefined;
 
 /** As waitForFirstScreen, with the reads of the app's server state. */
 export async function afterFirstScreen(): Promise<void> {
-  const { queryClient } = await import('./query-client');
   await waitForFirstScreen({
     isFetching: () => queryClient.isFetching(),
     subscribe: (listener) => queryClient.getQueryCache().subscribe(listener),

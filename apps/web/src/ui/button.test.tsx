@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderInApp } from '@/test-utils';
 import { Button, type ButtonVariant } from './button';
 import { IconButton, type IconButtonVariant } from './icon-button';
-import { BellIcon } from './icons';
+import { BellIcon } from './other-icons';
 
 const BUTTON_VARIANTS: ButtonVariant[] = ['primary', 'secondary', 'ghost', 'danger', 'link'];
 const ICON_BUTTON_VARIANTS: IconButtonVariant[] = ['primary', 'secondary', 'ghost', 'link'];

@@ -3,7 +3,7 @@ import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IconButton } from './icon-button';
 import { useDebouncedValue } from './use-debounced-value';
-import { ChevronLeftIcon, ChevronRightIcon, SearchIcon, SortAscIcon, SortDescIcon, SortIcon } from './icons';
+import { ChevronLeftIcon, ChevronRightIcon, SearchIcon, SortAscIcon, SortDescIcon, SortIcon } from './other-icons';
 
 export type SortOrder = 'asc' | 'desc';
 

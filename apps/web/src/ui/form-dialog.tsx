@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useId, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from './button';
-import { SpinnerIcon } from './icons';
+import { SpinnerIcon } from './other-icons';
 
 export type FormDialogProps = {
   title: string;

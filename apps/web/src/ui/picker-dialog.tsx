@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SearchIcon } from './icons';
+import { SearchIcon } from './other-icons';
 import { useDebouncedValue } from './use-debounced-value';
 import { FormDialog } from './form-dialog';
 

@@ -16,7 +16,12 @@ import { LanguageToggle } from './language-toggle';
 const SignedInControls = laterPart(
   async () => {
     await (await import('@/lib/after-first-screen')).afterFirstScreen();
-    const [controls] = await Promise.all([import('./signed-in-controls'), loadCataloguePart('signedIn')]);
+    const [controls] = await Promise.all([
+      import('./signed-in-controls'),
+      loadCataloguePart('signedIn'),
+      // The notifications' menu says it is loading as the tables do.
+      loadCataloguePart('tables'),
+    ]);
     return controls.default;
   },
   { compact: true },

@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useHydrated } from '@/config/create-store';
 import { LOCALES, type Locale } from '@/config/locales';
-import { updateAccount } from '@/features/account/api/update-account';
 import { useLocale } from '@/i18n/use-locale';
 import { useSwitchLocale } from '@/i18n/use-switch-locale';
 import { useSession } from '@/lib/session';
@@ -20,7 +19,10 @@ export function LanguageToggle() {
   const choose = async (locale: Locale) => {
     if (locale === current) return;
     await switchLocale(locale);
-    if (session.status === 'signed-in' && session.user.language !== locale) await updateAccount({ language: locale });
+    if (session.status !== 'signed-in' || session.user.language === locale) return;
+    // Saved on the account with the account's code, fetched when the language is first switched.
+    const { updateAccount } = await import('@/features/account/api/update-account');
+    await updateAccount({ language: locale });
   };
 
   return (

@@ -1,12 +1,12 @@
 import { type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { DialogHost } from '@/ui/dialog/dialog-host';
+import { useSession } from '@/lib/session';
 import { RainLoader } from '@/ui/global-loader';
-import { Toaster } from '@/ui/toast/toaster';
 import { ErrorBoundary } from './error-boundary';
 import { StatusPage } from './error-page';
 import { Header } from './header';
+import { LaterDialogHost, LaterToaster, preloadHosts } from './later-hosts';
 
 /** A screen whose code arrives quickly shows no loader; one that takes longer shows the rain. */
 const LOADER_DELAY_MS = 300;
@@ -20,10 +20,19 @@ export function DelayedLoader() {
   return shown ? <RainLoader /> : null;
 }
 
-/** Every page: header, content, and the app-wide toasts and dialogs. */
+/**
+ * Every page: header, content, and the app-wide toasts and dialogs. The toasts' and the dialogs'
+ * code comes with the first of them, or once a signed-in visit's first screen has shown its data
+ * (lib/after-first-screen.ts), as the header's menus do (later-hosts.tsx).
+ */
 export function RootLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  const signedIn = useSession().status === 'signed-in';
+  useEffect(() => {
+    if (!signedIn) return;
+    void import('@/lib/after-first-screen').then(({ afterFirstScreen }) => afterFirstScreen()).then(preloadHosts);
+  }, [signedIn]);
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -38,8 +47,8 @@ export function RootLayout({ children }: { children: ReactNode }) {
           <Suspense fallback={<DelayedLoader />}>{children}</Suspense>
         </ErrorBoundary>
       </main>
-      <Toaster />
-      <DialogHost />
+      <LaterToaster />
+      <LaterDialogHost />
     </div>
   );
 }

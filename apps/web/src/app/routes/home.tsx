@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
 import { useUnreadCount } from '@/features/activity/api/get-unread-count';
 import { useUser } from '@/lib/session';
-import { ChevronRightIcon, ListIcon, PivotIcon, ShieldIcon, UserIcon } from '@/ui/icons';
+import { ChevronRightIcon, ListIcon, PivotIcon, ShieldIcon, UserIcon } from '@/ui/other-icons';
 import { AppLink } from '@/ui/link';
 import { Page } from '@/ui/page';
 

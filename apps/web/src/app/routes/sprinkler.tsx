@@ -1,4 +1,3 @@
-import type { ProgramBody, SprinklerDetail } from '@pivot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +11,6 @@ import { MachineFieldView } from '@/features/sprinklers/components/machine-field
 import { MotionControls } from '@/features/sprinklers/components/motion-controls';
 import { StatusPanel } from '@/features/sprinklers/components/status-panel';
 import { ViewOnlyNotice } from '@/features/sprinklers/components/view-only-notice';
-import { WeatherStationsCard } from '@/features/sprinklers/components/weather-stations-card';
 import { useHistoryRange } from '@/features/sprinklers/hooks/use-history-range';
 import { useLiveSprinkler } from '@/features/sprinklers/hooks/use-live-sprinkler';
 import { loadCataloguePart } from '@/i18n/i18n';
@@ -38,6 +36,8 @@ const loadCards = () =>
         import('./sprinkler-cards'),
         loadCataloguePart('programs'),
         loadCataloguePart('advice'),
+        // The weather stations' days and the reports' download.
+        loadCataloguePart('machineCards'),
         // The crop seasons' and the farm records' cards name a refused import or record.
         loadCataloguePart('errorCodes'),
       ]);
@@ -48,39 +48,12 @@ const loadCards = () =>
       throw error;
     }));
 const ProgramsPanel = laterPart(async () => (await loadCards()).ProgramsPanel);
-/**
- * The advice, the crop seasons, the farm's records and the autopilot (its texts are in the
- * advice's part of the catalogue), in the column beside the programs. A program the advice builds
- * is stored by the programs feature and opened in its editor.
- */
-const AdviceCards = laterPart(async () => {
-  const { AdviceCard, CropSeasonsCard, FarmRecordsCard, AutopilotCard, useCreateProgram } = await loadCards();
-  return function AdviceCards({
-    sprinkler,
-    onProgramCreated,
-  }: {
-    sprinkler: SprinklerDetail;
-    onProgramCreated: (programId: number) => void;
-  }) {
-    const createProgram = useCreateProgram();
-    const createProgramFromAdvice = async (body: ProgramBody) => {
-      const detail = await createProgram.run(sprinkler.id, body);
-      const created = detail && detail.programs.find((program) => program.name === body.name);
-      if (created) onProgramCreated(created.id);
-      return Boolean(created);
-    };
-    return (
-      <>
-        <AdviceCard sprinkler={sprinkler} onCreateProgram={createProgramFromAdvice} />
-        <CropSeasonsCard sprinkler={sprinkler} />
-        <FarmRecordsCard sprinkler={sprinkler} />
-        <AutopilotCard sprinkler={sprinkler} />
-      </>
-    );
-  };
-});
+/** The advice, the crop seasons and the farm's records, in the column beside the programs. */
+const AdviceCards = laterPart(async () => (await loadCards()).AdviceCards);
 const SeasonChartCard = laterPart(async () => (await loadCards()).SeasonChartCard);
 const ReportsDownloadCard = laterPart(async () => (await loadCards()).ReportsDownloadCard);
+/** The weather stations' days, below the season chart (the stations' facts are on the map's markers). */
+const WeatherStationsCard = laterPart(async () => (await loadCards()).WeatherStationsCard);
 
 /**
  * One machine (docs/product.md#screens): its field with the arm moving live, its status, motion and programs. A

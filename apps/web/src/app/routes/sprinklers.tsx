@@ -7,7 +7,7 @@ import { Page } from '@/ui/page';
 export function SprinklersRoute() {
   const { t } = useTranslation();
   return (
-    <Page title={t('sprinklers.list.title')} description={t('sprinklers.list.description')} width="full">
+    <Page title={t('machineList.title')} description={t('machineList.description')} width="full">
       <ConnectionLostLine />
       <SprinklersTable />
     </Page>

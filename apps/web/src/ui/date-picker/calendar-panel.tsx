@@ -2,7 +2,7 @@ import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '@/i18n/use-locale';
 import { Button } from '../button';
-import { ChevronLeftIcon, ChevronRightIcon } from '../icons';
+import { ChevronLeftIcon, ChevronRightIcon } from '../other-icons';
 import { IconButton } from '../icon-button';
 import {
   type DateRange,
@@ -111,7 +111,7 @@ export function CalendarPanel({
   return (
     <div className="flex flex-col gap-3 sm:flex-row">
       {shortcuts && mode === 'range' && (
-        <ul aria-label={t('datePicker.shortcuts')} className="flex flex-wrap gap-1.5 sm:w-36 sm:flex-col">
+        <ul aria-label={t('calendar.shortcuts')} className="flex flex-wrap gap-1.5 sm:w-36 sm:flex-col">
           {SHORTCUTS.map((shortcut) => (
             <li key={shortcut}>
               <button
@@ -119,7 +119,7 @@ export function CalendarPanel({
                 onClick={() => applyShortcut(shortcut)}
                 className="rounded-md px-2 py-1.5 text-left text-sm text-water hover:bg-surface-muted"
               >
-                {t(`datePicker.shortcut.${shortcut}`)}
+                {t(`calendar.shortcut.${shortcut}`)}
               </button>
             </li>
           ))}
@@ -128,7 +128,7 @@ export function CalendarPanel({
       <div className="flex w-full flex-col gap-2 sm:w-72">
         <div className="flex items-center justify-between gap-2">
           <IconButton
-            label={view === 'days' ? t('datePicker.previousMonth') : t('datePicker.previousYears')}
+            label={view === 'days' ? t('calendar.previousMonth') : t('calendar.previousYears')}
             onClick={() =>
               view === 'days' ? setFocused(addMonths(focused, -1)) : setYearsFrom(yearsFrom - YEARS_PER_PAGE)
             }
@@ -147,7 +147,7 @@ export function CalendarPanel({
             {view === 'days' ? monthCaption : `${yearPage(yearsFrom)[0]}–${yearPage(yearsFrom).at(-1)}`}
           </button>
           <IconButton
-            label={view === 'days' ? t('datePicker.nextMonth') : t('datePicker.nextYears')}
+            label={view === 'days' ? t('calendar.nextMonth') : t('calendar.nextYears')}
             onClick={() =>
               view === 'days' ? setFocused(addMonths(focused, 1)) : setYearsFrom(yearsFrom + YEARS_PER_PAGE)
             }
@@ -157,7 +157,7 @@ export function CalendarPanel({
         </div>
 
         {view === 'years' ? (
-          <div role="group" aria-label={t('datePicker.chooseYear')} className="grid grid-cols-3 gap-1.5">
+          <div role="group" aria-label={t('calendar.chooseYear')} className="grid grid-cols-3 gap-1.5">
             {yearPage(yearsFrom).map((year) => (
               <button
                 key={year}
@@ -224,10 +224,10 @@ export function CalendarPanel({
 
         <div className="flex justify-end gap-2 border-t border-line pt-3">
           <Button variant="secondary" onClick={onCancel}>
-            {t('datePicker.cancel')}
+            {t('calendar.cancel')}
           </Button>
           <Button disabled={!complete} onClick={() => complete && onApply(complete)}>
-            {t('datePicker.apply')}
+            {t('calendar.apply')}
           </Button>
         </div>
       </div>

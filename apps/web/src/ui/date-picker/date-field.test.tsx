@@ -13,7 +13,8 @@ describe('DateField', () => {
     }
     await renderInApp(<Field />);
     await userEvent.click(screen.getByRole('button', { name: 'Pick the date' }));
-    const calendar = screen.getByRole('dialog', { name: 'Pick the date' });
+    // The calendar opens once its code has come.
+    const calendar = await screen.findByRole('dialog', { name: 'Pick the date' });
     const days = calendar.querySelectorAll<HTMLButtonElement>('button:not([disabled])');
     const fifteenth = [...days].find((day) => day.textContent === '15');
     await userEvent.click(fifteenth!);

@@ -16,6 +16,12 @@ function RangeField() {
 
 const dayButton = (name: RegExp) => screen.getByRole('button', { name });
 
+/** Presses a picker's button; the calendar opens once its code has come. */
+async function openPicker(name: string) {
+  await userEvent.click(screen.getByRole('button', { name }));
+  await screen.findByRole('dialog', { name });
+}
+
 describe('the calendar', () => {
   it('shows 42 days and a page of 12 years', async () => {
     await renderInApp(<CalendarPanel mode="single" initial={null} onApply={vi.fn()} onCancel={vi.fn()} now={NOW} />);
@@ -37,7 +43,7 @@ describe('the calendar', () => {
   it('picks a range and applies it in the default format', async () => {
     const onChange = vi.fn();
     await renderInApp(<DatePicker mode="range" label="Pick" value="" onChange={onChange} now={NOW} />);
-    await userEvent.click(screen.getByRole('button', { name: 'Pick' }));
+    await openPicker('Pick');
     await userEvent.click(dayButton(/July 20, 2026/));
     await userEvent.click(dayButton(/July 3, 2026/));
     await userEvent.click(screen.getByRole('button', { name: 'Apply' }));
@@ -47,7 +53,7 @@ describe('the calendar', () => {
   it('offers the range shortcuts', async () => {
     const onChange = vi.fn();
     await renderInApp(<DatePicker mode="range" label="Pick" value="" onChange={onChange} now={NOW} />);
-    await userEvent.click(screen.getByRole('button', { name: 'Pick' }));
+    await openPicker('Pick');
     const shortcuts = screen.getByRole('list', { name: 'Quick picks' });
     expect(
       within(shortcuts)
@@ -62,7 +68,7 @@ describe('the calendar', () => {
   it('Cancel closes without a change', async () => {
     const onChange = vi.fn();
     await renderInApp(<DatePicker mode="single" label="Pick" value="" onChange={onChange} now={NOW} />);
-    await userEvent.click(screen.getByRole('button', { name: 'Pick' }));
+    await openPicker('Pick');
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(onChange).not.toHaveBeenCalled();
@@ -72,7 +78,7 @@ describe('the calendar', () => {
 describe('the date-range field', () => {
   it('has no shortcuts, starts tomorrow and leaves out the week around the start', async () => {
     await renderInApp(<RangeField />);
-    await userEvent.click(screen.getByRole('button', { name: 'Choose dates' }));
+    await openPicker('Choose dates');
     expect(screen.queryByRole('list', { name: 'Quick picks' })).not.toBeInTheDocument();
     expect(dayButton(/July 15, 2026/)).toHaveAttribute('aria-disabled', 'true');
     expect(dayButton(/July 16, 2026/)).not.toHaveAttribute('aria-disabled');

@@ -1,23 +1,10 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { type ComponentType, useCallback, useId, useRef, useState } from 'react';
+import { loadCataloguePart } from '@/i18n/i18n';
 import { CalendarIcon } from '../icons';
 import { IconButton } from '../icon-button';
-import {
-  type PanelPosition,
-  TOP_LAYER_POPOVER,
-  leaveTopLayer,
-  placePanel,
-  raiseToTopLayer,
-} from '../popover/top-layer';
-import { CalendarPanel, type PickerMode } from './calendar-panel';
-import {
-  type DateRange,
-  DEFAULT_OUTPUT_FORMAT,
-  RANGE_SEPARATOR,
-  formatDate,
-  formatRange,
-  parseDate,
-  parseRange,
-} from './dates';
+import type { CalendarPopoverProps } from './calendar-popover';
+import type { PickerMode } from './calendar-panel';
+import { DEFAULT_OUTPUT_FORMAT, RANGE_SEPARATOR } from './dates';
 
 export type DatePickerProps = {
   mode: PickerMode;
@@ -36,10 +23,23 @@ export type DatePickerProps = {
   placement?: 'below' | 'above';
 };
 
-function readValue(value: string, mode: PickerMode, format: string, separator: string): DateRange | null {
-  if (mode === 'range') return parseRange(value, format, separator);
-  const date = parseDate(value, format);
-  return date ? { start: date, end: date } : null;
+/**
+ * The open calendar's code (calendar-popover.tsx, with the calendar and its placing), most of the
+ * picker's, and its texts (the catalogue's `calendar`) come when it is first wanted: as the pointer or the focus reaches the button, or when
+ * it is pressed. A page that shows a picker (the machine page's irrigation history) does not wait
+ * for it; the calendar opens once it has come.
+ */
+let calendarPopover: ComponentType<CalendarPopoverProps> | undefined;
+let loadingCalendar: Promise<ComponentType<CalendarPopoverProps>> | undefined;
+function loadCalendarPopover(): Promise<ComponentType<CalendarPopoverProps>> {
+  return (loadingCalendar ??= Promise.all([import('./calendar-popover'), loadCataloguePart('calendar')]).then(
+    ([module]) => (calendarPopover = module.CalendarPopover),
+    (error: unknown) => {
+      // Not kept: the next press fetches it again.
+      loadingCalendar = undefined;
+      throw error;
+    },
+  ));
 }
 
 /**
@@ -60,56 +60,24 @@ export function DatePicker({
   placement = 'below',
 }: DatePickerProps) {
   const [open, setOpen] = useState(false);
+  const [Calendar, setCalendar] = useState(() => calendarPopover);
   const container = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
-  const panel = useRef<HTMLDivElement>(null);
   const panelId = useId();
-  const [position, setPosition] = useState<PanelPosition>({ top: 0, left: 0 });
-
-  useEffect(() => {
-    if (!open) return;
-    const closeOutside = (event: PointerEvent) => {
-      if (!container.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', closeOutside);
-    return () => document.removeEventListener('pointerdown', closeOutside);
-  }, [open]);
-
-  // Placed before the first paint, and again as the page scrolls or the window resizes.
-  useLayoutEffect(() => {
-    const element = panel.current;
-    if (!open || !element) return;
-    raiseToTopLayer(element);
-    const place = () => {
-      const anchor = trigger.current?.getBoundingClientRect();
-      if (!anchor) return;
-      const viewport = { width: document.documentElement.clientWidth, height: window.innerHeight };
-      setPosition(
-        placePanel(anchor, { width: element.offsetWidth, height: element.offsetHeight }, viewport, placement),
-      );
-    };
-    place();
-    // The years' page is smaller than a month's: the panel is placed again when its size changes.
-    const resized = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(place);
-    resized?.observe(element);
-    window.addEventListener('resize', place);
-    window.addEventListener('scroll', place, true);
-    return () => {
-      resized?.disconnect();
-      window.removeEventListener('resize', place);
-      window.removeEventListener('scroll', place, true);
-      leaveTopLayer(element);
-    };
-  }, [open, placement]);
-
-  const close = () => {
+  // Open once the calendar's code has come; a press while it cannot be fetched opens nothing.
+  const shown = open && Calendar !== undefined;
+  const wantCalendar = () => {
+    if (Calendar) return;
+    loadCalendarPopover().then(
+      (loaded) => setCalendar(() => loaded),
+      () => setOpen(false),
+    );
+  };
+  const close = useCallback(() => {
     setOpen(false);
     trigger.current?.focus();
-  };
-  const apply = (range: DateRange) => {
-    onChange(mode === 'range' ? formatRange(range, format, separator) : formatDate(range.start, format));
-    close();
-  };
+  }, []);
+  const dismiss = useCallback(() => setOpen(false), []);
 
   return (
     <div ref={container} className="relative">
@@ -117,34 +85,35 @@ export function DatePicker({
         ref={trigger}
         label={label}
         aria-expanded={open}
-        aria-controls={open ? panelId : undefined}
+        aria-controls={shown ? panelId : undefined}
         aria-haspopup="dialog"
-        onClick={() => setOpen(!open)}
+        onPointerEnter={wantCalendar}
+        onFocus={wantCalendar}
+        onClick={() => {
+          wantCalendar();
+          setOpen(!open);
+        }}
       >
         <CalendarIcon />
       </IconButton>
-      {open && (
-        <div
-          ref={panel}
+      {open && Calendar && (
+        <Calendar
           id={panelId}
-          role="dialog"
-          aria-label={label}
-          popover={TOP_LAYER_POPOVER}
-          onKeyDown={(event) => event.key === 'Escape' && close()}
-          style={position}
-          // The 250 ms of docs/product.md#limits: the panel fades in over that time instead of popping up.
-          className="fixed inset-auto z-50 m-0 max-h-[calc(100dvh-1rem)] w-max max-w-[calc(100vw-1rem)] animate-[picker-in_250ms_ease-out] overflow-y-auto rounded-xl border border-line bg-surface p-3 text-ink shadow-xl"
-        >
-          <CalendarPanel
-            mode={mode}
-            initial={readValue(value, mode, format, separator)}
-            onApply={apply}
-            onCancel={close}
-            isDisabled={isDisabled}
-            shortcuts={shortcuts}
-            now={now}
-          />
-        </div>
+          label={label}
+          mode={mode}
+          value={value}
+          onChange={onChange}
+          format={format}
+          separator={separator}
+          shortcuts={shortcuts}
+          isDisabled={isDisabled}
+          now={now}
+          placement={placement}
+          picker={container}
+          trigger={trigger}
+          onClose={close}
+          onDismiss={dismiss}
+        />
       )}
     </div>
   );

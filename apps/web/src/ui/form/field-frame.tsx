@@ -1,5 +1,5 @@
 import type { KeyboardEvent, ReactNode } from 'react';
-import { ErrorIcon } from '../icons';
+import { ErrorIcon } from '../other-icons';
 
 export type FieldError = string | readonly string[] | undefined;
 

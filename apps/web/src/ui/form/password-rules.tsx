@@ -1,6 +1,6 @@
 import { PASSWORD_RULES, brokenPasswordRules } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
-import { CheckIcon } from '../icons';
+import { CheckIcon } from '../other-icons';
 
 /** The rules of docs/product.md#validation for a new password, each ticked off while the user types. */
 export function PasswordRules({ password }: { password: string }) {

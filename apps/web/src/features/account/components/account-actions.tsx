@@ -5,7 +5,7 @@ import { session } from '@/lib/session';
 import { Button, ButtonLink } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { promptDialog } from '@/ui/dialog/dialogs';
-import { LogoutIcon, ShieldIcon } from '@/ui/icons';
+import { LogoutIcon, ShieldIcon } from '@/ui/other-icons';
 import { showToast } from '@/ui/toast/toast-store';
 import { useDeleteAccount } from '../api/delete-account';
 import { useLogout } from '../hooks/use-logout';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
 import { useUser } from '@/lib/session';
 import { Dropdown, DropdownItem, DropdownLabel, DropdownSeparator } from '@/ui/dropdown';
-import { ListIcon, LogoutIcon, ShieldIcon, UserIcon } from '@/ui/icons';
+import { ListIcon, LogoutIcon, ShieldIcon, UserIcon } from '@/ui/other-icons';
 import { useLogout } from '../hooks/use-logout';
 
 /** The round button with the user's initials, and the account menu under it. */

@@ -4,7 +4,7 @@ import { env } from '@/config/env';
 import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { buttonClasses } from '@/ui/button';
 import { Card } from '@/ui/card';
-import { WarningIcon } from '@/ui/icons';
+import { WarningIcon } from '@/ui/other-icons';
 
 /** The subscription's last day, with the link to extend it and a warning once it has passed. */
 export function SubscriptionCard({ subscription }: { subscription: Subscription }) {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { Button } from '@/ui/button';
 import { type Column, DataTable } from '@/ui/data-table';
-import { CheckIcon } from '@/ui/icons';
+import { CheckIcon } from '@/ui/other-icons';
 import { getLogs, logsKeys } from '../api/get-logs';
 import { useUnreadCount } from '../api/get-unread-count';
 import { useMarkLogsRead } from '../api/mark-logs-read';

@@ -6,7 +6,7 @@ import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { queryClient } from '@/lib/query-client';
 import { Dropdown, DropdownItem, DropdownLabel, DropdownSeparator } from '@/ui/dropdown';
 import { IconButton } from '@/ui/icon-button';
-import { BellIcon, ListIcon } from '@/ui/icons';
+import { BellIcon, ListIcon } from '@/ui/other-icons';
 import { latestLogsQueryOptions, logsKeys } from '../api/get-logs';
 import { useUnreadCount } from '../api/get-unread-count';
 import { useMarkLogsRead } from '../api/mark-logs-read';

@@ -1,7 +1,7 @@
 import { ACCESS_LEVELS, type AccessLevel } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
-import { CloseIcon } from '@/ui/icons';
-import { PlusIcon } from '@/ui/icons';
+import { CloseIcon } from '@/ui/other-icons';
+import { PlusIcon } from '@/ui/other-icons';
 
 export type AccessItem = {
   key: number;

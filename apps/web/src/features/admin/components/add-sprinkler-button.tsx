@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/button';
-import { PlusIcon } from '@/ui/icons';
+import { PlusIcon } from '@/ui/other-icons';
 import { AddSprinklerDialog } from './add-sprinkler-dialog';
 import { RegisterDeviceFlow } from './register-device-flow';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/button';
-import { PlusIcon } from '@/ui/icons';
+import { PlusIcon } from '@/ui/other-icons';
 import { UserFormDialog } from './user-form-dialog';
 
 /** Opens the form for a new user. */

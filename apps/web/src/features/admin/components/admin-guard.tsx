@@ -4,7 +4,7 @@ import { paths } from '@/config/paths';
 import { useUser } from '@/lib/session';
 import { ButtonLink } from '@/ui/button';
 import { Card } from '@/ui/card';
-import { ShieldIcon } from '@/ui/icons';
+import { ShieldIcon } from '@/ui/other-icons';
 
 /** The admin panel is for administrators only (docs/product.md#roles); others see why, not an empty page. */
 export function AdminGuard({ children }: { children: ReactNode }) {

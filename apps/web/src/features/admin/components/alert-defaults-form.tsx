@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { AlertChannelsField, IncidentKindsField } from '@/ui/form/alert-choice-fields';
-import { WarningIcon } from '@/ui/icons';
+import { WarningIcon } from '@/ui/other-icons';
 import { showToast } from '@/ui/toast/toast-store';
 import { useAlertDefaults } from '../api/get-alert-defaults';
 import { useUpdateAlertDefaults } from '../api/update-alert-defaults';

@@ -1,7 +1,7 @@
 import { type Ref, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/button';
-import { CheckIcon, CopyIcon } from '@/ui/icons';
+import { CheckIcon, CopyIcon } from '@/ui/other-icons';
 
 /** How long "Copied" stays beside the value. */
 const COPIED_SHOWN_MS = 4000;

@@ -1,7 +1,7 @@
 import { useId, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/button';
-import { WarningIcon } from '@/ui/icons';
+import { WarningIcon } from '@/ui/other-icons';
 import { CopyableValue } from './copyable-value';
 
 export type DeviceSecretDialogProps = {

@@ -6,7 +6,7 @@ import { useLocale } from '@/i18n/use-locale';
 import { Button } from '@/ui/button';
 import { type Column, DataTable } from '@/ui/data-table';
 import { IconButton } from '@/ui/icon-button';
-import { KeyIcon, TrashIcon, WarningIcon } from '@/ui/icons';
+import { KeyIcon, TrashIcon, WarningIcon } from '@/ui/other-icons';
 import { localTablePage } from '@/ui/local-table-page';
 import { adminKeys } from '../api/admin-keys';
 import { useSprinklerNamesByInternalId } from '../api/get-all-sprinklers';

@@ -16,7 +16,7 @@ import { useChangeAccessLevel } from '../hooks/use-change-access-level';
 import { useRevokeAccess } from '../hooks/use-revoke-access';
 import { AccessList } from './access-list';
 import { DeviceCredentialsBadge } from './device-credentials-badge';
-import { PencilIcon } from '@/ui/icons';
+import { PencilIcon } from '@/ui/other-icons';
 import { GrantUserDialog } from './grant-user-dialog';
 import { userName } from './user-name';
 import { parseDecimal } from '@/lib/decimal';

@@ -13,7 +13,7 @@ import { type UsersQueryInput, getUsers } from '../api/get-users';
 import { useChangeAccessLevel } from '../hooks/use-change-access-level';
 import { useRevokeAccess } from '../hooks/use-revoke-access';
 import { AccessList } from './access-list';
-import { PencilIcon, TrashIcon } from '@/ui/icons';
+import { PencilIcon, TrashIcon } from '@/ui/other-icons';
 import { GrantMachineDialog } from './grant-machine-dialog';
 import { SubscriptionCell } from './subscription-cell';
 import { UserFormDialog } from './user-form-dialog';

@@ -14,7 +14,7 @@ import { Card } from '@/ui/card';
 import { FIELD_FORMAT, formatDate } from '@/ui/date-picker/dates';
 import { confirmDialog } from '@/ui/dialog/dialogs';
 import { IconButton } from '@/ui/icon-button';
-import { ChevronLeftIcon, ChevronRightIcon, PlusIcon } from '@/ui/icons';
+import { ChevronLeftIcon, ChevronRightIcon, PlusIcon } from '@/ui/other-icons';
 import { showToast } from '@/ui/toast/toast-store';
 import { useOfflineReason } from '@/lib/use-offline-reason';
 

@@ -13,7 +13,7 @@ import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { FIELD_FORMAT, formatDate } from '@/ui/date-picker/dates';
 import { confirmDialog } from '@/ui/dialog/dialogs';
-import { PlusIcon } from '@/ui/icons';
+import { PlusIcon } from '@/ui/other-icons';
 import { showToast } from '@/ui/toast/toast-store';
 import { useOfflineReason } from '@/lib/use-offline-reason';
 

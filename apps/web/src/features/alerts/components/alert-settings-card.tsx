@@ -6,7 +6,7 @@ import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { confirmDialog } from '@/ui/dialog/dialogs';
 import { AlertChannelsField, IncidentKindsField } from '@/ui/form/alert-choice-fields';
-import { WarningIcon } from '@/ui/icons';
+import { WarningIcon } from '@/ui/other-icons';
 import { showToast } from '@/ui/toast/toast-store';
 import { useAccountAlertSettings } from '../api/get-account-alert-settings';
 import { useResetAccountAlertSettings } from '../api/reset-account-alert-settings';

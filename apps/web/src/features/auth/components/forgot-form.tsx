@@ -6,7 +6,7 @@ import { Button, ButtonLink } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { LiveFields } from '@/ui/form/live-fields';
 import { TextField } from '@/ui/form/text-field';
-import { SuccessIcon } from '@/ui/icons';
+import { SuccessIcon } from '@/ui/other-icons';
 import { useRequestPasswordEmail } from '../api/request-password-email';
 
 /** Asks for a reset link by email; says the same whether or not the account exists. */

@@ -32,7 +32,7 @@ import { errorText } from '@/ui/form/field-frame';
 import { SelectField } from '@/ui/form/select-field';
 import { TextField } from '@/ui/form/text-field';
 import { IconButton } from '@/ui/icon-button';
-import { PlusIcon, TrashIcon } from '@/ui/icons';
+import { PlusIcon, TrashIcon } from '@/ui/other-icons';
 import { showToast } from '@/ui/toast/toast-store';
 
 /**

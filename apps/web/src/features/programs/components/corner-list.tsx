@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/button';
 import { inputClasses } from '@/ui/form/field-frame';
 import { IconButton } from '@/ui/icon-button';
-import { ChevronDownIcon, CloseIcon } from '@/ui/icons';
+import { ChevronDownIcon, CloseIcon } from '@/ui/other-icons';
 import { roundedPosition } from '../lib/sector-form';
 import { MIN_CORNERS } from '../lib/shape-validity';
 import { parseDecimal } from '@/lib/decimal';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { Button } from '@/ui/button';
 import { confirmDialog } from '@/ui/dialog/dialogs';
-import { WarningIcon } from '@/ui/icons';
+import { WarningIcon } from '@/ui/other-icons';
 import { showToast } from '@/ui/toast/toast-store';
 import { useCreateProgram } from '../api/create-program';
 import { useUpdateProgram } from '../api/update-program';

@@ -5,7 +5,7 @@ import { paths } from '@/config/paths';
 import { useLocale } from '@/i18n/use-locale';
 import { Button, ButtonLink } from '@/ui/button';
 import { confirmDialog, promptDialog } from '@/ui/dialog/dialogs';
-import { ChevronDownIcon } from '@/ui/icons';
+import { ChevronDownIcon } from '@/ui/other-icons';
 import { showToast } from '@/ui/toast/toast-store';
 import { useDeleteProgram } from '../api/delete-program';
 import { useUpdateProgram } from '../api/update-program';

@@ -8,7 +8,7 @@ import { Button, ButtonLink } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { confirmDialog } from '@/ui/dialog/dialogs';
 import { TextField } from '@/ui/form/text-field';
-import { ChevronLeftIcon, ErrorIcon } from '@/ui/icons';
+import { ChevronLeftIcon, ErrorIcon } from '@/ui/other-icons';
 import { useAppNavigate } from '@/ui/link';
 import { isForbiddenRate } from '@/ui/map/sector-style';
 import { Page } from '@/ui/page';

@@ -11,7 +11,7 @@ import type { HistoryRange } from '../hooks/use-history-range';
 import { MapLayerToggles } from './map-layer-toggles';
 import { MachineMap } from './map/machine-map';
 import { INITIALLY_SHOWN, type MapLayer } from './map/map-layers';
-import { SoilWaterLegend } from './soil-water-legend';
+import { useSoilWaterCode } from './use-soil-water-code';
 import { WatermapControls } from './watermap-controls';
 
 /** The map of the machine's field with its layer switches and the irrigation history's dates. */
@@ -32,6 +32,8 @@ export function MachineFieldView({
 }) {
   const [layers, setLayers] = useState<ReadonlySet<MapLayer>>(INITIALLY_SHOWN);
   const shown: ReadonlySet<MapLayer> = history.range ? new Set([...layers, 'history']) : layers;
+  // The Soil water layer starts hidden: its code comes when it is first shown.
+  const soilWaterCode = useSoilWaterCode(shown.has('soilWater'));
 
   const toggle = (layer: MapLayer) => {
     if (layer === 'history') {
@@ -54,12 +56,13 @@ export function MachineFieldView({
           loading={watermap.isFetching}
         />
       )}
-      {shown.has('soilWater') && <SoilWaterLegend balance={soilWater} />}
+      {shown.has('soilWater') && soilWaterCode && <soilWaterCode.SoilWaterLegend balance={soilWater} />}
       <MachineMap
         sprinkler={sprinkler}
         program={program}
         watermap={(history.range && watermap.data) || null}
         soilWater={soilWater}
+        SoilWaterLayer={soilWaterCode?.SoilWaterLayer}
         shown={shown}
       />
     </div>

@@ -1,6 +1,7 @@
 import type { Motion } from '@pivot/contracts';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { loadCataloguePart } from '@/i18n/i18n';
 import { useOfflineReason } from '@/lib/use-offline-reason';
 import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
@@ -43,11 +44,14 @@ export function MotionControls({
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
   const send = async (motion: Motion) => {
+    // The question's texts come with the page's later texts (the catalogue's `machineCards`),
+    // fetched after its first paint: a press before they came waits for them.
+    await loadCataloguePart('machineCards');
     const confirmed = await confirmDialog({
-      title: t(`sprinklers.motion.confirm.${motion}.title`),
-      message: t(`sprinklers.motion.confirm.${motion}.message`, { name }),
+      title: t(`motionConfirm.${motion}.title`),
+      message: t(`motionConfirm.${motion}.message`, { name }),
       left: t('sprinklers.motion.cancel'),
-      right: t(`sprinklers.motion.confirm.${motion}.action`),
+      right: t(`motionConfirm.${motion}.action`),
     });
     if (!confirmed) return;
     setPending(motion);

@@ -16,11 +16,11 @@ export function NextIrrigation({ sprinklerId, now = new Date() }: { sprinklerId:
   const { data } = useNextIrrigation();
   const dottedDay = useDottedDay();
   const date = data?.get(sprinklerId) ?? null;
-  if (date === null) return <>{t('sprinklers.nextIrrigation.none')}</>;
+  if (date === null) return <>{t('machineList.nextIrrigation.none')}</>;
   return (
     <>
       {sortable(date) <= sortable(formatDate(now, FIELD_FORMAT))
-        ? t('sprinklers.nextIrrigation.today')
+        ? t('machineList.nextIrrigation.today')
         : dottedDay(date)}
     </>
   );

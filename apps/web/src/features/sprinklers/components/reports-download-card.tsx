@@ -31,7 +31,7 @@ export function ReportsDownloadCard({ sprinklerId }: { sprinklerId: number }) {
   return (
     <Card aria-labelledby="reports-download-title" className="flex flex-col gap-3">
       <h2 id="reports-download-title" className="text-lg font-semibold">
-        {t('sprinklers.reportsDownload.title')}
+        {t('reportsDownload.title')}
       </h2>
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <span className="tabular-nums">{range}</span>
@@ -39,7 +39,7 @@ export function ReportsDownloadCard({ sprinklerId }: { sprinklerId: number }) {
           mode="range"
           value={range}
           onChange={setRange}
-          label={t('sprinklers.reportsDownload.pickRange')}
+          label={t('reportsDownload.pickRange')}
           format={FIELD_FORMAT}
           separator={RANGE_SEPARATOR}
           isDisabled={(date) => date >= tomorrow}
@@ -53,7 +53,7 @@ export function ReportsDownloadCard({ sprinklerId }: { sprinklerId: number }) {
           download.mutate({ start: formatDate(parsed.start, FIELD_FORMAT), stop: formatDate(parsed.end, FIELD_FORMAT) })
         }
       >
-        {download.isPending ? t('sprinklers.reportsDownload.preparing') : t('sprinklers.reportsDownload.download')}
+        {download.isPending ? t('reportsDownload.preparing') : t('reportsDownload.download')}
       </Button>
     </Card>
   );

@@ -11,7 +11,7 @@ export function SoilWaterLegend({ balance }: { balance: WaterBalance | null }) {
   const { t } = useTranslation();
   const dottedDay = useDottedDay();
   if (!balance || balance.cells.length === 0) {
-    return <p className="rounded-lg bg-surface-muted p-3 text-sm text-ink-muted">{t('sprinklers.soilWater.none')}</p>;
+    return <p className="rounded-lg bg-surface-muted p-3 text-sm text-ink-muted">{t('soilWater.none')}</p>;
   }
   const lines = balance.zones
     .filter((zone) => zone.taw > 0)
@@ -20,10 +20,10 @@ export function SoilWaterLegend({ balance }: { balance: WaterBalance | null }) {
   return (
     <div className="flex flex-col gap-2 rounded-lg bg-surface-muted p-3 text-sm">
       <div className="flex flex-wrap items-baseline gap-x-2">
-        <span className="font-semibold">{t('sprinklers.soilWater.title')}</span>
-        <span className="text-ink-muted">{t('sprinklers.soilWater.date', { date: dottedDay(balance.date) })}</span>
+        <span className="font-semibold">{t('soilWater.title')}</span>
+        <span className="text-ink-muted">{t('soilWater.date', { date: dottedDay(balance.date) })}</span>
       </div>
-      <figure aria-label={t('sprinklers.soilWater.legend')} className="flex flex-col gap-1">
+      <figure aria-label={t('soilWater.legend')} className="flex flex-col gap-1">
         <div className="relative flex h-4 overflow-visible rounded-sm">
           {SOIL_WATER_CLASSES.map((soilClass) => (
             <span key={soilClass.color} className="h-full flex-1" style={{ backgroundColor: soilClass.color }} />
@@ -38,15 +38,15 @@ export function SoilWaterLegend({ balance }: { balance: WaterBalance | null }) {
           ))}
         </div>
         <div className="flex justify-between text-xs text-ink-muted tabular-nums">
-          <span>{t('sprinklers.soilWater.wet')}</span>
-          <span>{t('sprinklers.soilWater.dry')}</span>
+          <span>{t('soilWater.wet')}</span>
+          <span>{t('soilWater.dry')}</span>
         </div>
         <figcaption className="flex flex-col text-xs">
           {single ? (
-            <span>{t('sprinklers.soilWater.raw', { share: lines[0]?.share ?? 0 })}</span>
+            <span>{t('soilWater.raw', { share: lines[0]?.share ?? 0 })}</span>
           ) : (
             lines.map((line) => (
-              <span key={line.name}>{t('sprinklers.soilWater.rawOf', { name: line.name, share: line.share })}</span>
+              <span key={line.name}>{t('soilWater.rawOf', { name: line.name, share: line.share })}</span>
             ))
           )}
         </figcaption>

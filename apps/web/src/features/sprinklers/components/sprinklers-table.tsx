@@ -49,8 +49,8 @@ export function SprinklersTable() {
   const values = useMachineValues();
   useLiveMachineList();
   const stateFilter: TableFilter = {
-    label: t('sprinklers.list.stateFilter'),
-    allLabel: t('sprinklers.list.allStates'),
+    label: t('machineList.stateFilter'),
+    allLabel: t('machineList.allStates'),
     options: SPRINKLER_STATUS_FILTERS.map((state) => ({
       value: state,
       label: state === 'offline' ? t('sprinklers.offline') : t(`sprinklers.status.${state}`),
@@ -145,7 +145,7 @@ export function SprinklersTable() {
 
   return (
     <DataTable
-      label={t('sprinklers.list.tableLabel')}
+      label={t('machineList.tableLabel')}
       columns={columns}
       // The server searches the states as this language words them ("do przodu", "offline, was stopped").
       queryKey={[...MACHINE_PAGES_KEY, locale]}
@@ -154,7 +154,7 @@ export function SprinklersTable() {
       searchable
       filter={stateFilter}
       initialSort={{ sort: 'name', order: 'asc' }}
-      emptyMessage={t('sprinklers.list.empty')}
+      emptyMessage={t('machineList.empty')}
     />
   );
 }

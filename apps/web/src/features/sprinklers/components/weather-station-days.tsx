@@ -39,7 +39,7 @@ export function StationDaysTable({ days }: { days: readonly StationDay[] }) {
   return (
     <section className="flex flex-col gap-1">
       <h3 id={titleId} className="text-sm font-semibold">
-        {t('sprinklers.weather.days.title')}
+        {t('weatherDays.title')}
       </h3>
       {/* Focusable so that a keyboard can scroll the columns a narrow screen cuts off. */}
       <div
@@ -52,7 +52,7 @@ export function StationDaysTable({ days }: { days: readonly StationDay[] }) {
           <thead className="text-ink-muted">
             <tr>
               <th scope="col" className="py-1 pr-3 font-medium">
-                {t('sprinklers.weather.days.date')}
+                {t('weatherDays.date')}
               </th>
               {COLUMNS.map(({ key }, index) => (
                 <th
@@ -60,7 +60,7 @@ export function StationDaysTable({ days }: { days: readonly StationDay[] }) {
                   scope="col"
                   className={`py-1 text-right font-medium ${index < COLUMNS.length - 1 ? 'pr-3' : ''}`}
                 >
-                  {t(`sprinklers.weather.days.${key}`)}
+                  {t(`weatherDays.${key}`)}
                 </th>
               ))}
             </tr>

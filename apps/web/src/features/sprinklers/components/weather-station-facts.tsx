@@ -23,7 +23,7 @@ export function WeatherStationFacts({ station }: { station: WeatherStation }) {
     [
       'etp7d',
       station.etp_7d !== undefined && station.etp_days !== undefined && station.etp_days < 7
-        ? t('sprinklers.weather.overDays', {
+        ? t('weather.overDays', {
             value: value(station.etp_7d, t('sprinklers.units.millimetres')),
             count: station.etp_days,
           })
@@ -32,11 +32,11 @@ export function WeatherStationFacts({ station }: { station: WeatherStation }) {
   ] as const;
   return (
     <div className="flex flex-col gap-1">
-      <p className="font-semibold">{t('sprinklers.weather.station', { id: station.id })}</p>
+      <p className="font-semibold">{t('weather.station', { id: station.id })}</p>
       <dl className="grid grid-cols-[auto_auto] gap-x-4 gap-y-0.5 text-sm">
         {facts.map(([name, text]) => (
           <div key={name} className="contents">
-            <dt className="text-ink-muted">{t(`sprinklers.weather.${name}`)}</dt>
+            <dt className="text-ink-muted">{t(`weather.${name}`)}</dt>
             <dd className="text-right font-medium tabular-nums">{text}</dd>
           </div>
         ))}

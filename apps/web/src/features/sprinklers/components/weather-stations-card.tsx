@@ -10,10 +10,10 @@ export function WeatherStationsCard({ stations }: { stations: readonly WeatherSt
   return (
     <Card aria-labelledby="weather-title" className="flex flex-col gap-3">
       <h2 id="weather-title" className="text-lg font-semibold">
-        {t('sprinklers.weather.title')}
+        {t('weather.title')}
       </h2>
       {stations.length === 0 ? (
-        <p className="text-sm text-ink-muted">{t('sprinklers.weather.none')}</p>
+        <p className="text-sm text-ink-muted">{t('weather.none')}</p>
       ) : (
         stations.map((station) => (
           <div key={station.id} className="flex flex-col gap-2">

@@ -19,7 +19,7 @@ import { firstViewBounds } from './first-view';
 import { HumiditySensorMarkers } from './humidity-sensor-markers';
 import type { MapLayer } from './map-layers';
 import { SectorsLayer } from './sectors-layer';
-import { SoilWaterLayer } from './soil-water-layer';
+import type { SoilWaterLayer as SoilWaterLayerComponent } from './soil-water-layer';
 import { WatermapLayer } from './watermap-layer';
 import { WeatherStationMarkers } from './weather-station-markers';
 
@@ -30,6 +30,8 @@ export type MachineMapProps = {
   watermap: WatermapResponse | null;
   /** The water balance of the last complete day, for the Soil water layer; null without one. */
   soilWater?: WaterBalance | null;
+  /** The Soil water layer's cells, once their code has come (the layer starts hidden: ../use-soil-water-code.ts). */
+  SoilWaterLayer?: typeof SoilWaterLayerComponent;
   shown: ReadonlySet<MapLayer>;
 };
 
@@ -38,7 +40,7 @@ type AreaFeature = { properties?: { kind?: unknown; name?: unknown } | null };
 const kindOf = (feature: AreaFeature | undefined) => feature?.properties?.kind;
 
 /** The machine's field with the layers the user chose (docs/product.md#screens), the arm moving live on it. */
-export function MachineMap({ sprinkler, program, watermap, soilWater = null, shown }: MachineMapProps) {
+export function MachineMap({ sprinkler, program, watermap, soilWater = null, SoilWaterLayer, shown }: MachineMapProps) {
   const { t } = useTranslation();
   const { mode } = useColorMode();
   // The page renders again on every report of the machine (about once a second): what does
@@ -75,7 +77,7 @@ export function MachineMap({ sprinkler, program, watermap, soilWater = null, sho
         />
       )}
       {shown.has('history') && watermap && <WatermapLayer watermap={watermap} />}
-      {shown.has('soilWater') && soilWater && <SoilWaterLayer balance={soilWater} />}
+      {shown.has('soilWater') && soilWater && SoilWaterLayer && <SoilWaterLayer balance={soilWater} />}
       {shown.has('sectors') && <SectorsLayer sectors={watered} mode={mode} />}
       {shown.has('forbidden') && <SectorsLayer sectors={forbidden} mode={mode} />}
       {shown.has('soil') && <HumiditySensorMarkers sensors={sprinkler.humidity_sensors} />}

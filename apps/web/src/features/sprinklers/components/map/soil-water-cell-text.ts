@@ -21,13 +21,13 @@ export function soilWaterCellText(t: TFunction, locale: Locale, balance: WaterBa
   const [, , depletion, taw, lastWater] = cell;
   const number = (value: number) => numberFormat(locale, { maximumFractionDigits: 1 }).format(value);
   const { day } = dateTimeFormat(locale);
-  const none = t('sprinklers.soilWater.cellNone');
-  const state = t('sprinklers.soilWater.cell', {
+  const none = t('soilWater.cellNone');
+  const state = t('soilWater.cell', {
     depletion: number(depletion),
     taw: number(taw),
     share: Math.round(depletionShare(depletion, taw) * 100),
   });
-  const water = t('sprinklers.soilWater.cellWater', {
+  const water = t('soilWater.cellWater', {
     water: lastWater === null ? none : day(isoDay(balance.date, lastWater)),
     rain: balance.lastRain === null ? none : day(isoDay(balance.lastRain)),
   });

@@ -1,9 +1,13 @@
 import type { WeatherStation } from '@pivot/contracts';
 import { CircleMarker, Popup } from 'react-leaflet';
-import { WeatherStationFacts } from '../weather-station-facts';
+import { useWeatherStationFacts } from './use-weather-station-facts';
 
-/** Each weather station as a marker; its readings open on a click or a tap. */
+/**
+ * Each weather station as a marker; its readings open on a click or a tap (their code comes a
+ * moment after the map: use-weather-station-facts.ts).
+ */
 export function WeatherStationMarkers({ stations }: { stations: readonly WeatherStation[] }) {
+  const WeatherStationFacts = useWeatherStationFacts(stations.length > 0);
   return stations.map((station) => (
     <CircleMarker
       key={station.id}
@@ -11,9 +15,11 @@ export function WeatherStationMarkers({ stations }: { stations: readonly Weather
       radius={9}
       pathOptions={{ color: '#1e3a8a', weight: 2, fillColor: '#fde047', fillOpacity: 1 }}
     >
-      <Popup>
-        <WeatherStationFacts station={station} />
-      </Popup>
+      {WeatherStationFacts && (
+        <Popup>
+          <WeatherStationFacts station={station} />
+        </Popup>
+      )}
     </CircleMarker>
   ));
 }
