@@ -9,6 +9,7 @@ import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAutopilotSettings } from '../api/get-autopilot-settings';
 import { useSaveAutopilotSettings } from '../api/save-autopilot-settings';
+import { AutopilotPlanSection } from './autopilot-plan';
 import {
   type AutopilotForm,
   type FormErrors,
@@ -140,6 +141,8 @@ function AutopilotFields({
             {t(`autopilot.modeHints.${form.mode}`)}
           </p>
         </fieldset>
+
+        <AutopilotPlanSection sprinklerId={sprinklerId} />
 
         <h3 className="text-sm font-semibold">{t('autopilot.rulesTitle')}</h3>
 
@@ -321,6 +324,16 @@ function AutopilotFields({
             error={error('pumpGroup.maxAtOnce')}
           />
         </Rule>
+
+        <TextField
+          label={t('autopilot.pumpKw.label')}
+          hint={t('autopilot.pumpKw.hint')}
+          inputMode="decimal"
+          className="max-w-48"
+          value={form.pumpKw}
+          onChange={(event) => change({ pumpKw: event.target.value })}
+          error={error('pumpKw')}
+        />
 
         {otherErrors.map(([path, message]) => (
           <FieldError key={path} message={message} />
