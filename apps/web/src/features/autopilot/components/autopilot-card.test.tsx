@@ -267,6 +267,24 @@ describe("the autopilot card's plan", () => {
       'Nothing to plan: no crop season is running on this machine.',
     );
     expect(within(region).queryByRole('list')).toBeNull();
+    // "Not due" would only repeat the reason, less plainly.
+    expect(within(region).queryByText(/Not due/)).toBeNull();
+  });
+
+  it('shows the next three passes, and the rest on request', async () => {
+    const user = userEvent.setup();
+    const [pass] = planOf().passes;
+    plan = planOf({
+      passes: [0, 1, 2, 3].map((day) => ({ ...pass!, at: pass!.at + day * 86_400_000, estimated: day > 0 })),
+    });
+    await renderCard('control');
+    const region = await screen.findByRole('region', { name: 'What the autopilot will do' });
+    await within(region).findByText(/Start put off until/);
+    expect(passes(region)).toHaveLength(3);
+    await user.click(within(region).getByRole('button', { name: 'Show all 4 passes' }));
+    expect(passes(region)).toHaveLength(4);
+    await user.click(within(region).getByRole('button', { name: 'Show fewer' }));
+    expect(passes(region)).toHaveLength(3);
   });
 
   it('has every text in both languages', () => {

@@ -1,10 +1,14 @@
 import type { AutopilotPlan, AutopilotPlannedPass } from '@pivot/contracts';
-import { useId } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAutopilotPlan } from '../api/get-autopilot-plan';
 import { numberFormat } from '@/i18n/number-format';
 import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { Badge } from '@/ui/badge';
+import { Button } from '@/ui/button';
+
+/** The passes shown before the farmer asks for the rest: the next few are what a farmer acts on. */
+const FIRST_PASSES = 3;
 
 /**
  * What the machine's autopilot will do (docs/autopilot.md, "The plan"): its decision of now, and
@@ -33,13 +37,19 @@ function PlanBody({ plan }: { plan: AutopilotPlan }) {
   const withoutCost = plan.passes.some((pass) => pass.energyKwh === null);
   const priced = plan.passes.some((pass) => pass.cost !== null && pass.zone !== null);
   const estimated = plan.passes.some((pass) => pass.estimated);
+  const [all, setAll] = useState(false);
+  const shown = all ? plan.passes : plan.passes.slice(0, FIRST_PASSES);
+  // With nothing to plan, "not due" says no more than the reason does, and less plainly.
+  const tellsNow = plan.reason === null || plan.now.kind !== 'not_due';
   return (
     <>
       {plan.mode === 'off' && <p className="text-sm text-ink-muted">{t('autopilot.plan.offNote')}</p>}
-      <p aria-live="polite">
-        <span className="font-medium">{t('autopilot.plan.now')}: </span>
-        {plan.now.text}
-      </p>
+      {tellsNow && (
+        <p aria-live="polite">
+          <span className="font-medium">{t('autopilot.plan.now')}: </span>
+          {plan.now.text}
+        </p>
+      )}
       {plan.reason !== null ? (
         <p role="note" className="text-sm">
           {t(`autopilot.plan.reasons.${plan.reason}`)}
@@ -53,10 +63,15 @@ function PlanBody({ plan }: { plan: AutopilotPlan }) {
             <p className="text-sm text-ink-muted">{t('autopilot.plan.none', { count: plan.days })}</p>
           ) : (
             <ol aria-labelledby={passesId} className="flex flex-col gap-2">
-              {plan.passes.map((pass) => (
+              {shown.map((pass) => (
                 <PassItem key={pass.at} pass={pass} />
               ))}
             </ol>
+          )}
+          {plan.passes.length > FIRST_PASSES && (
+            <Button variant="secondary" className="self-start" onClick={() => setAll(!all)}>
+              {all ? t('autopilot.plan.showFewer') : t('autopilot.plan.showAll', { count: plan.passes.length })}
+            </Button>
           )}
           {(withoutCost || priced || estimated) && plan.passes.length > 0 && (
             <ul className="flex flex-col gap-1 text-xs text-ink-muted">
@@ -90,13 +105,12 @@ function PassItem({ pass }: { pass: AutopilotPlannedPass }) {
         {pass.late && <Badge tone="warning">{t('autopilot.plan.late')}</Badge>}
       </div>
       <p className="text-ink-muted">{t('autopilot.plan.due', { time: dates.dateTime(pass.dueAt) })}</p>
-      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
-        <dt className="text-ink-muted">{t('autopilot.plan.sectors')}</dt>
-        <dd>{pass.areas.join(', ')}</dd>
-        <dt className="text-ink-muted">{t('autopilot.plan.water')}</dt>
-        <dd>{t('autopilot.plan.waterValue', { mm: tenth.format(pass.waterMm), m3: whole.format(pass.waterM3) })}</dd>
-        <dt className="text-ink-muted">{t('autopilot.plan.tariff')}</dt>
-        <dd>
+      <dl className="mt-2 flex flex-col gap-0.5">
+        <Row label={t('autopilot.plan.sectors')}>{pass.areas.join(', ')}</Row>
+        <Row label={t('autopilot.plan.water')}>
+          {t('autopilot.plan.waterValue', { mm: tenth.format(pass.waterMm), m3: whole.format(pass.waterM3) })}
+        </Row>
+        <Row label={t('autopilot.plan.tariff')}>
           {zone
             ? t('autopilot.plan.zoneValue', {
                 tariff: zone.tariff,
@@ -105,22 +119,29 @@ function PassItem({ pass }: { pass: AutopilotPlannedPass }) {
                 currency: zone.currency,
               })
             : t('autopilot.plan.noTariff')}
-        </dd>
+        </Row>
         {pass.energyKwh !== null && (
-          <>
-            <dt className="text-ink-muted">{t('autopilot.plan.cost')}</dt>
-            <dd>
-              {zone && pass.cost !== null
-                ? t('autopilot.plan.costValue', {
-                    kwh: whole.format(pass.energyKwh),
-                    cost: whole.format(pass.cost),
-                    currency: zone.currency,
-                  })
-                : t('autopilot.plan.energyValue', { kwh: whole.format(pass.energyKwh) })}
-            </dd>
-          </>
+          <Row label={t('autopilot.plan.cost')}>
+            {zone && pass.cost !== null
+              ? t('autopilot.plan.costValue', {
+                  kwh: whole.format(pass.energyKwh),
+                  cost: whole.format(pass.cost),
+                  currency: zone.currency,
+                })
+              : t('autopilot.plan.energyValue', { kwh: whole.format(pass.energyKwh) })}
+          </Row>
         )}
       </dl>
     </li>
+  );
+}
+
+/** A figure of a pass: its name, then its value, on one line while the card is wide enough. */
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-wrap gap-x-2">
+      <dt className="text-ink-muted">{label}</dt>
+      <dd className="font-medium">{children}</dd>
+    </div>
   );
 }
