@@ -37,7 +37,7 @@ function planOf(changes: Partial<AutopilotPlan> = {}): AutopilotPlan {
     energyKwh: null,
     cost: null,
     estimated: false,
-    text: 'Start 22:00, the G12 night zone; due 09:00 tomorrow',
+    text: 'Start 22:00, the G12 night zone; latest start 09:00 tomorrow',
   };
   return {
     mode: 'suggest',
@@ -240,7 +240,7 @@ describe("the autopilot card's plan", () => {
   it("prices each pass in Polish once the pump's power is set, and says when the autopilot is off", async () => {
     plan = planOf({
       mode: 'off',
-      now: { kind: 'not_due', text: 'Nie pora: pierwszy obszar osiąga próg jutro 21:00; Dr 38 z RAW 52 mm' },
+      now: { kind: 'not_due', text: 'Nie pora: pierwszy obszar osiąga próg jutro 21:00; deficyt wody 38 z 52 mm (RAW)' },
       passes: planOf().passes.map((pass) => ({ ...pass, energyKwh: 450, cost: 270 })),
     });
     await renderCard('control', 'pl');
