@@ -119,11 +119,11 @@ function AutopilotFields({
       <fieldset disabled={!controls} className="flex min-w-0 flex-col gap-4">
         <fieldset className="flex min-w-0 flex-col gap-2">
           <legend className="mb-2 text-sm font-medium">{t('autopilot.modeLegend')}</legend>
-          <div className="flex flex-col gap-2 sm:flex-row lg:flex-col xl:flex-row">
+          <div className="flex flex-wrap gap-2">
             {AUTOPILOT_MODES.map((mode) => (
               <label
                 key={mode}
-                className="flex flex-1 cursor-pointer items-center gap-2 rounded-lg border border-line px-3 py-2 hover:bg-surface-muted has-[:checked]:border-water has-[:checked]:bg-water-soft/60"
+                className="flex flex-1 cursor-pointer items-center gap-2 whitespace-nowrap rounded-lg border border-line px-3 py-2 hover:bg-surface-muted has-[:checked]:border-water has-[:checked]:bg-water-soft/60"
               >
                 <input
                   type="radio"
