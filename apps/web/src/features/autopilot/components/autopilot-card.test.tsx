@@ -240,7 +240,10 @@ describe("the autopilot card's plan", () => {
   it("prices each pass in Polish once the pump's power is set, and says when the autopilot is off", async () => {
     plan = planOf({
       mode: 'off',
-      now: { kind: 'not_due', text: 'Nie pora: pierwszy obszar osiąga próg jutro 21:00; deficyt wody 38 z 52 mm (RAW)' },
+      now: {
+        kind: 'not_due',
+        text: 'Nie pora: pierwszy obszar osiąga próg jutro 21:00; deficyt wody 38 z 52 mm (RAW)',
+      },
       passes: planOf().passes.map((pass) => ({ ...pass, energyKwh: 450, cost: 270 })),
     });
     await renderCard('control', 'pl');
