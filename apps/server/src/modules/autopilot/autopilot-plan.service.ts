@@ -55,12 +55,18 @@ export class AutopilotPlanService {
       programReason !== null && BLOCKING_REASONS.has(programReason as NonNullable<BlockingReason>)
         ? (programReason as NonNullable<BlockingReason>)
         : null;
-    // The autopilot's own pass going on: the plan starts after it, its sectors refilled.
-    const run = machine.memory.run;
+    // The autopilot's own pass going on: the plan starts after it, its sectors refilled. Or its
+    // last pass, ended after the balance's day: its sectors (not due now) refilled at its end.
+    const { run, watered } = machine.memory;
+    const wateredAreas = (watered?.areas ?? []).filter((name) =>
+      input.areas.some((area) => area.name === name && area.triggerAt === null),
+    );
     const running =
       input.machine.watering === 'autopilot' && run !== undefined
         ? { until: run.startedAt + run.revolutionHours * HOUR_MS, areas: run.areas }
-        : null;
+        : watered !== undefined && wateredAreas.length > 0
+          ? { until: watered.at, areas: wateredAreas }
+          : null;
     const passes =
       reason === null
         ? planComingPasses(alone, {

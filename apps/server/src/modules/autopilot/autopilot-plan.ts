@@ -43,8 +43,9 @@ export type PlanOptions = {
   etcMm: ReadonlyMap<string, number>;
   days: number;
   /**
-   * The autopilot's own pass going on now: when its revolution ends and the sectors it waters.
-   * Nothing is planned before it ends, and its sectors are taken as refilled then.
+   * The autopilot's own pass going on now (or its last, ended after the balance's day): when its
+   * revolution ends and the sectors it waters. Nothing is planned before it ends, and its sectors
+   * are taken as refilled then.
    */
   running?: { until: number; areas: readonly string[] } | null;
 };
