@@ -224,7 +224,7 @@ describe("the autopilot card's plan", () => {
     const dates = dateTimeFormat('en');
     expect(first).toHaveAccessibleName(dates.dateTime(plan.passes[0]!.at));
     expect(first).toHaveTextContent(`Start ${dates.dateTime(plan.passes[0]!.at)}`);
-    expect(first).toHaveTextContent(`Due by ${dates.dateTime(plan.passes[0]!.dueAt)}`);
+    expect(first).toHaveTextContent(`Latest start ${dates.dateTime(plan.passes[0]!.dueAt)}`);
     expect(first).toHaveTextContent('SectorsNorth, East');
     expect(first).toHaveTextContent('Water12.3 mm · 1,234 m³');
     expect(first).toHaveTextContent('TariffG12 night zone, 0.60 PLN/kWh');
