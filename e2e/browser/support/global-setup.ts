@@ -10,8 +10,9 @@ const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 /**
  * Builds the web app and starts one real server for the whole run (as `npm start` does, on a
- * fresh data folder, with the demo fleet); the tests find it through the environment. Its
- * embedded broker gets a known port, so tests can connect simulated machines of their own.
+ * fresh data folder, with the demo fleet, its autopilot looking every 2 s); the tests find it
+ * through the environment. Its embedded broker gets a known port, so tests can connect simulated
+ * machines of their own.
  * The build goes to a folder of this run's own (WEB_DIST_DIR), so a build started meanwhile
  * (another run, `npm run build`) cannot pull the pages from under the tests.
  */
@@ -29,6 +30,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     ADMIN_PASSWORD: ADMIN.password,
     MQTT_PORT: String(await freePort()),
     WEB_DIST_DIR: webDist,
+    // The autopilot looks every 2 s, not every 10 minutes, so a test sees it at work
+    // (autopilot.spec.ts); it looks only at machines set to suggest or auto.
+    AUTOPILOT_LOOK_SECONDS: '2',
   });
   process.env[SERVER_ENV.baseUrl] = server.baseUrl;
   process.env[SERVER_ENV.dataDir] = server.dataDir;

@@ -501,13 +501,13 @@ function plMachines(count: number): string {
 const AUTOPILOT_TEXTS: Record<Language, AutopilotTexts> = {
   en: {
     start: ({ at, zone, due, late }) =>
-      `Start ${enMoment(at)}${zone ? `, ${enZone(zone)}` : ''}; due ${enMoment(due)}${late ? ', already passed' : ''}`,
+      `Start ${enMoment(at)}${zone ? `, ${enZone(zone)}` : ''}; latest start ${enMoment(due)}${late ? ', already passed' : ''}`,
     wait_tariff: ({ until, zone, price, priceNow, currency, due }) =>
-      `Start put off until ${enMoment(until)}, ${enZone(zone)} (${spokenNumber(price, 'en', 2, true)} instead of ${spokenNumber(priceNow, 'en', 2, true)} ${currency}/kWh); due ${enMoment(due)}`,
+      `Start put off until ${enMoment(until)}, ${enZone(zone)} (${spokenNumber(price, 'en', 2, true)} instead of ${spokenNumber(priceNow, 'en', 2, true)} ${currency}/kWh); latest start ${enMoment(due)}`,
     wait_hours: ({ until, due, late }) =>
-      `Start put off until ${enMoment(until)}, the first allowed hour; due ${enMoment(due)}${late ? ', already passed' : ''}`,
+      `Start put off until ${enMoment(until)}, the first allowed hour; latest start ${enMoment(due)}${late ? ', already passed' : ''}`,
     skip_rain: ({ rainMm, withinHours, depletionMm, rawMm }) =>
-      `Skipped: ${en(rainMm)} mm of rain forecast within ${withinHours} h; Dr ${en(depletionMm, 0)} of RAW ${en(rawMm, 0)} mm`,
+      `Skipped: ${en(rainMm)} mm of rain forecast within ${withinHours} h; soil water deficit ${en(depletionMm, 0)} of ${en(rawMm, 0)} mm (RAW)`,
     reconcile: ({ forecastMm, fallenMm, then }) =>
       `Irrigation back: ${en(forecastMm)} mm of rain was forecast, ${en(fallenMm)} mm fell. ${then}`,
     pause_wind: ({ windMs, maxMs }) => `Paused: wind ${en(windMs)} m/s, above the ${en(maxMs)} m/s limit`,
@@ -526,20 +526,20 @@ const AUTOPILOT_TEXTS: Record<Language, AutopilotTexts> = {
     refuse_allowance: ({ pass, left, used, amount, unit }) =>
       `Not started: the pass would use ${en(pass, 0)} ${UNITS[unit]} and ${en(left, 0)} ${UNITS[unit]} of the season's allowance are left (${en(used, 0)} of ${en(amount, 0)} ${UNITS[unit]} used)`,
     not_due: ({ trigger, depletionMm, rawMm }) =>
-      `Not due: ${trigger ? `the first area reaches its trigger at ${enMoment(trigger)}` : 'no area reaches its trigger within the forecast'}${depletionMm !== null && rawMm !== null ? `; Dr ${en(depletionMm, 0)} of RAW ${en(rawMm, 0)} mm` : ''}`,
+      `Not due: ${trigger ? `the first area needs water at ${enMoment(trigger)}` : 'no area needs water within the forecast'}${depletionMm !== null && rawMm !== null ? `; soil water deficit ${en(depletionMm, 0)} of ${en(rawMm, 0)} mm (RAW)` : ''}`,
     watering: () => 'Watering: nothing to change',
     allowance_warning: ({ share, used, amount, unit, wouldPass }) =>
       `Season allowance: ${en(share, 0)}% used (${en(used, 0)} of ${en(amount, 0)} ${UNITS[unit]})${wouldPass ? ', and this pass would go beyond it' : ''}`,
   },
   pl: {
     start: ({ at, zone, due, late }) =>
-      `Start ${plMoment(at)}${zone ? `, ${plZone(zone)}` : ''}; termin: ${plMoment(due)}${late ? ', już minął' : ''}`,
+      `Start ${plMoment(at)}${zone ? `, ${plZone(zone)}` : ''}; najpóźniej: ${plMoment(due)}${late ? ', ta chwila już minęła' : ''}`,
     wait_tariff: ({ until, zone, price, priceNow, currency, due }) =>
-      `Start odłożony na ${plMoment(until)}, ${plZone(zone)} (${spokenNumber(price, 'pl', 2, true)} zamiast ${spokenNumber(priceNow, 'pl', 2, true)} ${currency}/kWh); termin: ${plMoment(due)}`,
+      `Start odłożony na ${plMoment(until)}, ${plZone(zone)} (${spokenNumber(price, 'pl', 2, true)} zamiast ${spokenNumber(priceNow, 'pl', 2, true)} ${currency}/kWh); najpóźniej: ${plMoment(due)}`,
     wait_hours: ({ until, due, late }) =>
-      `Start odłożony na ${plMoment(until)}, pierwszą dozwoloną godzinę; termin: ${plMoment(due)}${late ? ', już minął' : ''}`,
+      `Start odłożony na ${plMoment(until)}, pierwszą dozwoloną godzinę; najpóźniej: ${plMoment(due)}${late ? ', ta chwila już minęła' : ''}`,
     skip_rain: ({ rainMm, withinHours, depletionMm, rawMm }) =>
-      `Pominięto: prognoza ${pl(rainMm)} mm deszczu w ciągu ${withinHours} h; Dr ${pl(depletionMm, 0)} z RAW ${pl(rawMm, 0)} mm`,
+      `Pominięto: prognoza ${pl(rainMm)} mm deszczu w ciągu ${withinHours} h; deficyt wody ${pl(depletionMm, 0)} z ${pl(rawMm, 0)} mm (RAW)`,
     reconcile: ({ forecastMm, fallenMm, then }) =>
       `Nawadnianie przywrócone: prognozowano ${pl(forecastMm)} mm deszczu, spadło ${pl(fallenMm)} mm. ${then}`,
     pause_wind: ({ windMs, maxMs }) => `Wstrzymano: wiatr ${pl(windMs)} m/s, powyżej limitu ${pl(maxMs)} m/s`,
@@ -559,7 +559,7 @@ const AUTOPILOT_TEXTS: Record<Language, AutopilotTexts> = {
     refuse_allowance: ({ pass, left, used, amount, unit }) =>
       `Nie uruchomiono: przejazd zużyłby ${pl(pass, 0)} ${UNITS[unit]}, a z sezonowego limitu zostało ${pl(left, 0)} ${UNITS[unit]} (zużyto ${pl(used, 0)} z ${pl(amount, 0)} ${UNITS[unit]})`,
     not_due: ({ trigger, depletionMm, rawMm }) =>
-      `Jeszcze nie trzeba nawadniać: ${trigger ? `pierwszy obszar osiągnie próg: ${plMoment(trigger)}` : 'żaden obszar nie osiągnie progu w okresie prognozy'}${depletionMm !== null && rawMm !== null ? `; Dr ${pl(depletionMm, 0)} z RAW ${pl(rawMm, 0)} mm` : ''}`,
+      `Jeszcze nie trzeba nawadniać: ${trigger ? `pierwszy obszar potrzebuje wody od: ${plMoment(trigger)}` : 'żaden obszar nie potrzebuje wody w okresie prognozy'}${depletionMm !== null && rawMm !== null ? `; deficyt wody ${pl(depletionMm, 0)} z ${pl(rawMm, 0)} mm (RAW)` : ''}`,
     watering: () => 'Nawadnia: bez zmian',
     allowance_warning: ({ share, used, amount, unit, wouldPass }) =>
       `Limit sezonowy: zużyto ${pl(share, 0)}% (${pl(used, 0)} z ${pl(amount, 0)} ${UNITS[unit]})${wouldPass ? ', a ten przejazd by go przekroczył' : ''}`,

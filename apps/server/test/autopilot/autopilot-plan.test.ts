@@ -31,6 +31,19 @@ describe("the autopilot's plan for the coming days", () => {
     expect(second!.zone?.zone).toBe('night');
   });
 
+  it("plans nothing before the autopilot's own pass going on ends, and its sectors from its end", () => {
+    const plan = planComingPasses(input({ now: at('16:00'), areas: [area({ triggerAt: at('23:00') + 4 * HOUR })] }), {
+      revolutionHours: 20,
+      pumpKw: null,
+      etcMm: new Map([['North', 6.5]]),
+      days: 14,
+      running: { until: at('16:00') + 10 * HOUR, areas: ['North'] },
+    });
+    // Refilled when the pass ends, due again 52 ÷ 6.5 = 8 days later, to start 2 h of the arm before.
+    expect(plan[0]).toMatchObject({ areas: ['North'], estimated: true });
+    expect(plan[0]!.dueAt).toBe(at('16:00') + 10 * HOUR + 8 * DAY - 2 * HOUR);
+  });
+
   it('plans nothing for a machine whose sectors are not due within the days asked, and leaves the cost out without a pump power', () => {
     expect(
       planComingPasses(input({ areas: [area({ triggerAt: at('12:00') + 9 * DAY })] }), {

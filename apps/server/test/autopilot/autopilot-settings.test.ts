@@ -1,4 +1,5 @@
 import {
+  AutopilotPlanSchema,
   AutopilotRulesSchema,
   AutopilotSettingsSchema,
   ErrorBodySchema,
@@ -172,5 +173,18 @@ describe("a machine's autopilot settings", () => {
     expect(Object.keys(operations).sort()).toEqual(['get', 'put']);
     expect(operations.get!.tags).toEqual(['autopilot']);
     expect(JSON.stringify(operations.put)).toContain('watch_only');
+  });
+
+  it("tells the plan in the page's language (Accept-Language), else the account's", async () => {
+    const plan = `${url}plan/`;
+    const polish = AutopilotPlanSchema.parse((await watcher.get(plan)).body);
+    expect(polish.reason).toBe('no_season');
+    expect(polish.now.text).toBe('Nie uruchomiono: maszyna jest offline');
+    const english = AutopilotPlanSchema.parse(
+      (await watcher.get(plan, { headers: { 'accept-language': 'en-GB' } })).body,
+    );
+    expect(english.now.text).toBe('Not started: the machine is offline');
+    const account = AutopilotPlanSchema.parse((await englishFarmer.get(plan)).body);
+    expect(account.now.text).toBe('Not started: the machine is offline');
   });
 });

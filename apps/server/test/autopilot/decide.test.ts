@@ -18,22 +18,24 @@ describe('the autopilot: when water is due', () => {
     const { decision, en, pl } = decideAndTell(input());
     expect(decision).toMatchObject({ kind: 'start', at: at('14:00'), dueAt: at('19:00'), late: false, zone: null });
     expect(decision).toMatchObject({ areas: ['North'], water: { m3: 800, mm: 1.6 }, allowanceWarning: null });
-    expect(en).toBe('Start 14:00; due 19:00');
-    expect(pl).toBe('Start 14:00; termin: 19:00');
+    expect(en).toBe('Start 14:00; latest start 19:00');
+    expect(pl).toBe('Start 14:00; najpóźniej: 19:00');
   });
 
   it('says when the first area reaches its trigger while none is due', () => {
     const given = input({ areas: [area({ triggerAt: at('21:00', NEXT_DAY) }), area({ name: 'South' })] });
     const { decision, en, pl } = decideAndTell(given);
     expect(decision).toMatchObject({ kind: 'not_due', triggerAt: at('21:00', NEXT_DAY), area: 'North' });
-    expect(en).toBe('Not due: the first area reaches its trigger at 21:00 tomorrow; Dr 38 of RAW 52 mm');
-    expect(pl).toBe('Jeszcze nie trzeba nawadniać: pierwszy obszar osiągnie próg: jutro 21:00; Dr 38 z RAW 52 mm');
+    expect(en).toBe('Not due: the first area needs water at 21:00 tomorrow; soil water deficit 38 of 52 mm (RAW)');
+    expect(pl).toBe(
+      'Jeszcze nie trzeba nawadniać: pierwszy obszar potrzebuje wody od: jutro 21:00; deficyt wody 38 z 52 mm (RAW)',
+    );
   });
 
   it('is not due when no area reaches its trigger within the projection', () => {
     const { decision, en } = decideAndTell(input({ areas: [area({ depletionMm: 12 })] }));
     expect(decision).toMatchObject({ kind: 'not_due', triggerAt: null, depletionMm: 12 });
-    expect(en).toBe('Not due: no area reaches its trigger within the forecast; Dr 12 of RAW 52 mm');
+    expect(en).toBe('Not due: no area needs water within the forecast; soil water deficit 12 of 52 mm (RAW)');
   });
 
   it('waters every area whose latest start comes within a day, by the earliest of them', () => {
@@ -53,8 +55,8 @@ describe('the autopilot: rain', () => {
     const given = input({ forecastRain: rain(at('18:00'), 4, 3.5) });
     const { decision, en, pl } = decideAndTell(given);
     expect(decision).toMatchObject({ kind: 'skip_rain', rainMm: 14, withinHours: 24, depletionMm: 38, rawMm: 52 });
-    expect(en).toBe('Skipped: 14 mm of rain forecast within 24 h; Dr 38 of RAW 52 mm');
-    expect(pl).toBe('Pominięto: prognoza 14 mm deszczu w ciągu 24 h; Dr 38 z RAW 52 mm');
+    expect(en).toBe('Skipped: 14 mm of rain forecast within 24 h; soil water deficit 38 of 52 mm (RAW)');
+    expect(pl).toBe('Pominięto: prognoza 14 mm deszczu w ciągu 24 h; deficyt wody 38 z 52 mm (RAW)');
   });
 
   it('skips at exactly the rule’s rain, counting the hour under way', () => {
@@ -74,8 +76,8 @@ describe('the autopilot: rain', () => {
     const lastSkip = { at: at('12:00') - 24 * HOUR, forecastMm: 14, withinHours: 24, fallenMm: 2 };
     const { decision, en, pl } = decideAndTell(input({ lastSkip }));
     expect(decision).toMatchObject({ kind: 'reconcile', forecastMm: 14, fallenMm: 2, then: { kind: 'start' } });
-    expect(en).toBe('Irrigation back: 14 mm of rain was forecast, 2 mm fell. Start 14:00; due 19:00');
-    expect(pl).toBe('Nawadnianie przywrócone: prognozowano 14 mm deszczu, spadło 2 mm. Start 14:00; termin: 19:00');
+    expect(en).toBe('Irrigation back: 14 mm of rain was forecast, 2 mm fell. Start 14:00; latest start 19:00');
+    expect(pl).toBe('Nawadnianie przywrócone: prognozowano 14 mm deszczu, spadło 2 mm. Start 14:00; najpóźniej: 19:00');
   });
 
   it('skips again when rain is forecast anew, and says nothing of a skip once the rain made the area not due', () => {
@@ -111,24 +113,26 @@ describe('the autopilot: tariff and allowed hours', () => {
       zoneNow: { zone: 'day', pricePerKwh: 1.1 },
       dueAt: at('09:00', NEXT_DAY),
     });
-    expect(en).toBe('Start put off until 22:00, the G12 night zone (0.60 instead of 1.10 PLN/kWh); due 09:00 tomorrow');
-    expect(pl).toBe('Start odłożony na 22:00, strefa nocna G12 (0,60 zamiast 1,10 PLN/kWh); termin: jutro 09:00');
+    expect(en).toBe(
+      'Start put off until 22:00, the G12 night zone (0.60 instead of 1.10 PLN/kWh); latest start 09:00 tomorrow',
+    );
+    expect(pl).toBe('Start odłożony na 22:00, strefa nocna G12 (0,60 zamiast 1,10 PLN/kWh); najpóźniej: jutro 09:00');
   });
 
   it('starts when the night zone comes', () => {
     const given = input({ now: at('22:00'), rules: rules(G12), areas: dueTomorrow });
     const { decision, en, pl } = decideAndTell(given);
     expect(decision).toMatchObject({ kind: 'start', at: at('22:00'), zone: { zone: 'night' } });
-    expect(en).toBe('Start 22:00, the G12 night zone; due 09:00 tomorrow');
-    expect(pl).toBe('Start 22:00, strefa nocna G12; termin: jutro 09:00');
+    expect(en).toBe('Start 22:00, the G12 night zone; latest start 09:00 tomorrow');
+    expect(pl).toBe('Start 22:00, strefa nocna G12; najpóźniej: jutro 09:00');
   });
 
   it('starts now in the expensive zone when the cheap one would come too late', () => {
     const given = input({ now: at('16:00'), rules: rules(G12) });
     const { decision, en, pl } = decideAndTell(given);
     expect(decision).toMatchObject({ kind: 'start', at: at('16:00'), zone: { zone: 'day' }, dueAt: at('19:00') });
-    expect(en).toBe('Start 16:00, the G12 day zone; due 19:00');
-    expect(pl).toBe('Start 16:00, strefa dzienna G12; termin: 19:00');
+    expect(en).toBe('Start 16:00, the G12 day zone; latest start 19:00');
+    expect(pl).toBe('Start 16:00, strefa dzienna G12; najpóźniej: 19:00');
   });
 
   it('takes the afternoon cheap hours of G12 when they come first', () => {
@@ -156,8 +160,8 @@ describe('the autopilot: tariff and allowed hours', () => {
     const given = input({ rules: nights, areas: dueTomorrow });
     const { decision, en, pl } = decideAndTell(given);
     expect(decision).toMatchObject({ kind: 'wait', until: at('20:00'), reason: 'allowed_hours', late: false });
-    expect(en).toBe('Start put off until 20:00, the first allowed hour; due 09:00 tomorrow');
-    expect(pl).toBe('Start odłożony na 20:00, pierwszą dozwoloną godzinę; termin: jutro 09:00');
+    expect(en).toBe('Start put off until 20:00, the first allowed hour; latest start 09:00 tomorrow');
+    expect(pl).toBe('Start odłożony na 20:00, pierwszą dozwoloną godzinę; najpóźniej: jutro 09:00');
   });
 
   it('prefers a cheaper zone to the first allowed hour when it still waters in time', () => {
@@ -173,15 +177,15 @@ describe('the autopilot: tariff and allowed hours', () => {
     const given = input({ rules: nights, areas: [area({ triggerAt: at('13:00') })] });
     const { decision, en, pl } = decideAndTell(given);
     expect(decision).toMatchObject({ kind: 'wait', until: at('20:00'), late: true, dueAt: at('11:00') });
-    expect(en).toBe('Start put off until 20:00, the first allowed hour; due 11:00, already passed');
-    expect(pl).toBe('Start odłożony na 20:00, pierwszą dozwoloną godzinę; termin: 11:00, już minął');
+    expect(en).toBe('Start put off until 20:00, the first allowed hour; latest start 11:00, already passed');
+    expect(pl).toBe('Start odłożony na 20:00, pierwszą dozwoloną godzinę; najpóźniej: 11:00, ta chwila już minęła');
     const allowed = decideAndTell({
       ...given,
       now: at('21:00'),
       station: { at: at('21:00'), windMs: 3, temperatureC: 18 },
     });
     expect(allowed.decision).toMatchObject({ kind: 'start', late: true });
-    expect(allowed.en).toBe('Start 21:00; due 11:00, already passed');
+    expect(allowed.en).toBe('Start 21:00; latest start 11:00, already passed');
   });
 
   it('allows only the days the rules name', () => {
@@ -278,17 +282,17 @@ describe('the autopilot: the season allowance', () => {
     const { decision, en, pl } = decideAndTell(given);
     expect(decision.kind).toBe('start');
     expect(en).toBe(
-      'Start 14:00; due 19:00. Season allowance: 93% used (9,300 of 10,000 m³), and this pass would go beyond it',
+      'Start 14:00; latest start 19:00. Season allowance: 93% used (9,300 of 10,000 m³), and this pass would go beyond it',
     );
     expect(pl).toBe(
-      'Start 14:00; termin: 19:00. Limit sezonowy: zużyto 93% (9300 z 10\u00a0000 m³), a ten przejazd by go przekroczył',
+      'Start 14:00; najpóźniej: 19:00. Limit sezonowy: zużyto 93% (9300 z 10\u00a0000 m³), a ten przejazd by go przekroczył',
     );
   });
 
   it('warns on every decision from 80 % used, and not before', () => {
     const warned = decideAndTell(input({ rules: allowance, season: { usedM3: 8000, usedMm: 0 } }));
     expect(warned.decision).toMatchObject({ kind: 'start', allowanceWarning: { share: 80, wouldPass: false } });
-    expect(warned.en).toBe('Start 14:00; due 19:00. Season allowance: 80% used (8,000 of 10,000 m³)');
+    expect(warned.en).toBe('Start 14:00; latest start 19:00. Season allowance: 80% used (8,000 of 10,000 m³)');
     const rained = input({
       rules: allowance,
       season: { usedM3: 8000, usedMm: 0 },

@@ -77,10 +77,10 @@ describe('the autopilot’s texts', () => {
     });
     const later = spokenMoment(at('07:30', '2026-07-18'), now, TIME_ZONE);
     expect(autopilotText('not_due', 'en', { trigger: later, depletionMm: null, rawMm: null })).toBe(
-      'Not due: the first area reaches its trigger at 07:30 on 18.07',
+      'Not due: the first area needs water at 07:30 on 18.07',
     );
     expect(autopilotText('not_due', 'pl', { trigger: later, depletionMm: null, rawMm: null })).toBe(
-      'Jeszcze nie trzeba nawadniać: pierwszy obszar osiągnie próg: 18.07 07:30',
+      'Jeszcze nie trzeba nawadniać: pierwszy obszar potrzebuje wody od: 18.07 07:30',
     );
   });
 

@@ -142,7 +142,7 @@ const WORDING: Record<Language, Wording> = {
       began: {
         title: 'Pora nawadniać',
         sentence: (machine, detail) =>
-          `Maszyna ${machine} powinna teraz nawadniać: ${detail}. Otwórz ją, aby wysłać program z zalecenia.`,
+          `Maszyna ${machine} powinna teraz nawadniać: ${detail}. Otwórz ją, aby wysłać program z porady.`,
       },
       ended: {
         title: 'Nawadnianie już nie jest pilne',

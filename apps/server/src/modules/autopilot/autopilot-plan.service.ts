@@ -12,6 +12,7 @@ import { explainDecision } from './explain';
 
 /** The days the plan looks ahead. */
 export const PLAN_DAYS = 7;
+const HOUR_MS = 60 * 60_000;
 
 const BLOCKING_REASONS = new Set(['no_season', 'no_weather_station', 'no_program', 'pace_unknown'] as const);
 type BlockingReason = AutopilotPlan['reason'];
@@ -54,6 +55,18 @@ export class AutopilotPlanService {
       programReason !== null && BLOCKING_REASONS.has(programReason as NonNullable<BlockingReason>)
         ? (programReason as NonNullable<BlockingReason>)
         : null;
+    // The autopilot's own pass going on: the plan starts after it, its sectors refilled. Or its
+    // last pass, ended after the balance's day: its sectors (not due now) refilled at its end.
+    const { run, watered } = machine.memory;
+    const wateredAreas = (watered?.areas ?? []).filter((name) =>
+      input.areas.some((area) => area.name === name && area.triggerAt === null),
+    );
+    const running =
+      input.machine.watering === 'autopilot' && run !== undefined
+        ? { until: run.startedAt + run.revolutionHours * HOUR_MS, areas: run.areas }
+        : watered !== undefined && wateredAreas.length > 0
+          ? { until: watered.at, areas: wateredAreas }
+          : null;
     const passes =
       reason === null
         ? planComingPasses(alone, {
@@ -61,6 +74,7 @@ export class AutopilotPlanService {
             pumpKw: stored.rules.pumpKw,
             etcMm: input.etcMm,
             days: PLAN_DAYS,
+            running,
           })
         : [];
     const { language } = actor;

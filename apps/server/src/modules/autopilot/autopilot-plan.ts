@@ -42,6 +42,12 @@ export type PlanOptions = {
   /** Each sector's ETc, mm/day, for when it is due again after a pass. */
   etcMm: ReadonlyMap<string, number>;
   days: number;
+  /**
+   * The autopilot's own pass going on now (or its last, ended after the balance's day): when its
+   * revolution ends and the sectors it waters. Nothing is planned before it ends, and its sectors
+   * are taken as refilled then.
+   */
+  running?: { until: number; areas: readonly string[] } | null;
 };
 
 /** When a timing decision starts its pass. */
@@ -60,11 +66,20 @@ export function planComingPasses(input: DecisionInput, options: PlanOptions): Pl
   const end = input.now + options.days * DAY_MS;
   const rules = { ...input.rules, wind: null, frost: null, pumpGroup: null };
   const machine = { ...input.machine, online: true, alarm: false, openIncident: false, watering: null, pausedBy: null };
-  let areas = [...input.areas];
-  let cursor = input.now;
+  const refill = (area: DecisionInput['areas'][number], at: number) => ({
+    ...area,
+    depletionMm: 0,
+    triggerAt: at + (area.rawMm / Math.max(options.etcMm.get(area.name) ?? 0, LEAST_ETC_MM)) * DAY_MS,
+  });
+  const running = options.running ?? null;
+  let areas = input.areas.map((area) =>
+    running !== null && running.areas.includes(area.name) ? refill(area, running.until) : area,
+  );
+  let cursor = running === null ? input.now : Math.max(input.now, running.until);
   let usedM3 = input.season.usedM3;
   let usedMm = input.season.usedMm;
-  let estimated = false;
+  // After a pass going on, every date is estimated from the crop's use of water.
+  let estimated = running !== null;
   const passes: PlannedPass[] = [];
   while (cursor < end && passes.length < MOST_PASSES) {
     const decision = decideNext({
@@ -119,18 +134,7 @@ export function planComingPasses(input: DecisionInput, options: PlanOptions): Pl
     usedM3 += timing.water.m3;
     usedMm += timing.water.mm;
     // The pass refills its sectors: each is due again once its crop has used its RAW.
-    areas = areas.map((area) =>
-      timing.areas.includes(area.name)
-        ? {
-            ...area,
-            depletionMm: 0,
-            triggerAt:
-              at +
-              area.armHours * HOUR_MS +
-              (area.rawMm / Math.max(options.etcMm.get(area.name) ?? 0, LEAST_ETC_MM)) * DAY_MS,
-          }
-        : area,
-    );
+    areas = areas.map((area) => (timing.areas.includes(area.name) ? refill(area, at + area.armHours * HOUR_MS) : area));
     estimated = true;
     cursor = at + Math.max(options.revolutionHours ?? 1, 1) * HOUR_MS;
   }

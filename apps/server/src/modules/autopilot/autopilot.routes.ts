@@ -1,7 +1,7 @@
 import { autopilotEndpoints } from '@pivot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpointRoute } from '../../http/endpoint-route';
-import { clientInfo, signedIn } from '../../http/request-context';
+import { clientInfo, requestLanguage, signedIn } from '../../http/request-context';
 import type { AutopilotPlanService } from './autopilot-plan.service';
 import type { AutopilotSettingsService } from './autopilot-settings.service';
 
@@ -17,7 +17,8 @@ export const autopilotRoutes: FastifyPluginAsyncZod<{
     autopilot.save(signedIn(request).user, request.params.id, request.body, clientInfo(request)),
   );
 
+  // Told in the page's language (Accept-Language), as the machines list is, else the account's.
   endpointRoute(app, autopilotEndpoints.plan, {}, async (request) =>
-    plan.planFor(signedIn(request).user, request.params.id),
+    plan.planFor({ ...signedIn(request).user, language: requestLanguage(request) }, request.params.id),
   );
 };

@@ -7,6 +7,7 @@ import {
 import { type ApiFailure, requestEndpoint } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { useAction } from '@/lib/use-action';
+import { autopilotPlansKey } from './get-autopilot-plan';
 import { autopilotSettingsKey } from './get-autopilot-settings';
 
 /** Stored, or refused for its values: the server's issues, each shown on its field. */
@@ -28,6 +29,8 @@ export async function saveAutopilotSettings(
   });
   if (result.ok) {
     queryClient.setQueryData(autopilotSettingsKey(sprinklerId), result.data);
+    // The plan follows the mode and rules just stored.
+    void queryClient.invalidateQueries({ queryKey: autopilotPlansKey(sprinklerId) });
     return { ok: true, settings: result.data };
   }
   if (result.failure.error?.code !== 'validation_error') return false;

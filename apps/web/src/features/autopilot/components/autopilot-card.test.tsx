@@ -1,4 +1,6 @@
 import {
+  type AutopilotPlan,
+  AutopilotPlanSchema,
   type AutopilotSettings,
   AutopilotRulesSchema,
   AutopilotSettingsBodySchema,
@@ -9,6 +11,9 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '@/config/locales';
+import enAdvice from '@/i18n/locales/en.advice.json';
+import plAdvice from '@/i18n/locales/pl.advice.json';
+import { dateTimeFormat } from '@/i18n/use-date-time-format';
 import { queryClient } from '@/lib/query-client';
 import { session } from '@/lib/session';
 import { buildUser } from '@/test-factories';
@@ -17,9 +22,40 @@ import { dismissToast, toastStore } from '@/ui/toast/toast-store';
 import { AutopilotCard } from './autopilot-card';
 
 const PATH = '/api/sprinkler/7/autopilot/';
+const PLAN_PATH = '/api/sprinkler/7/autopilot/plan/';
+
+/** A plan as the server tells it in English: the decision of now and two coming passes, the second estimated. */
+function planOf(changes: Partial<AutopilotPlan> = {}): AutopilotPlan {
+  const pass = {
+    at: Date.UTC(2026, 5, 8, 20),
+    dueAt: Date.UTC(2026, 5, 9, 7),
+    late: false,
+    areas: ['North', 'East'],
+    waterM3: 1234.4,
+    waterMm: 12.34,
+    zone: { tariff: 'G12', zone: 'night' as const, pricePerKwh: 0.6, currency: 'PLN' },
+    energyKwh: null,
+    cost: null,
+    estimated: false,
+    text: 'Start 22:00, the G12 night zone; latest start 09:00 tomorrow',
+  };
+  return {
+    mode: 'suggest',
+    decidedAt: Date.UTC(2026, 5, 8, 12),
+    days: 7,
+    now: { kind: 'wait', text: 'Start put off until 22:00, the G12 night zone (0.60 instead of 1.10 PLN/kWh)' },
+    passes: [
+      pass,
+      { ...pass, at: Date.UTC(2026, 5, 11, 20), dueAt: Date.UTC(2026, 5, 12, 7), areas: ['North'], estimated: true },
+    ],
+    reason: null,
+    ...changes,
+  };
+}
 
 /** The machine's autopilot as the server keeps it; requests and answers go through the contracts' schemas. */
 let stored: AutopilotSettings;
+let plan: AutopilotPlan;
 let puts: unknown[];
 let calls: string[];
 /** A refusal the server gives the next PUT, if set. */
@@ -27,6 +63,7 @@ let refuseNext: { status: number; body: unknown } | undefined;
 
 beforeEach(() => {
   stored = { mode: 'off', rules: AutopilotRulesSchema.parse({}), updatedAt: null };
+  plan = planOf();
   puts = [];
   calls = [];
   refuseNext = undefined;
@@ -47,6 +84,8 @@ beforeEach(() => {
       }
       const parsed = AutopilotSettingsBodySchema.parse(body);
       stored = { ...parsed, updatedAt: Date.UTC(2026, 5, 7, 12) };
+    } else if (pathname === PLAN_PATH && method === 'GET') {
+      return json(200, AutopilotPlanSchema.parse(plan));
     } else if (pathname !== PATH || method !== 'GET') {
       return json(404, { code: 'not_found', message: 'no such call' });
     }
@@ -88,7 +127,7 @@ describe('the autopilot card', () => {
     expect(within(form).getByLabelText('Pump or well')).toHaveValue('Well 1');
     expect(within(form).queryByRole('button', { name: 'Save autopilot' })).toBeNull();
     expect(within(form).queryByRole('button', { name: 'Add a window' })).toBeNull();
-    expect(calls).toEqual([`GET ${PATH}`]);
+    expect(calls.filter((call) => !call.startsWith('GET'))).toEqual([]);
   });
 
   it('saves the mode and the rules a farmer set, as the body the contracts read', async () => {
@@ -168,5 +207,115 @@ describe('the autopilot card', () => {
     await user.click(within(form).getByRole('button', { name: 'Zapisz autopilota' }));
     expect(await within(form).findByText('Liczba może wynosić najwyżej 11')).toBeVisible();
     expect(puts).toHaveLength(1);
+  });
+});
+
+describe("the autopilot card's plan", () => {
+  const passes = (region: HTMLElement) =>
+    within(within(region).getByRole('list', { name: /^Coming passes|^Najbliższe przejazdy/ })).getAllByRole('listitem');
+
+  it('shows a watcher what the autopilot will do: the decision of now and each coming pass', async () => {
+    stored = { mode: 'suggest', rules: AutopilotRulesSchema.parse({}), updatedAt: Date.UTC(2026, 5, 1) };
+    await renderCard('watch');
+    const region = await screen.findByRole('region', { name: 'What the autopilot will do' });
+    expect(await within(region).findByText(/Start put off until 22:00, the G12 night zone/)).toBeVisible();
+    expect(within(region).getByRole('heading', { name: 'Coming passes, next 7 days' })).toBeVisible();
+    const [first, second] = passes(region);
+    const dates = dateTimeFormat('en');
+    expect(first).toHaveAccessibleName(dates.dateTime(plan.passes[0]!.at));
+    expect(first).toHaveTextContent(`Start ${dates.dateTime(plan.passes[0]!.at)}`);
+    expect(first).toHaveTextContent(`Latest start ${dates.dateTime(plan.passes[0]!.dueAt)}`);
+    expect(first).toHaveTextContent('SectorsNorth, East');
+    expect(first).toHaveTextContent('Water12.3 mm · 1,234 m³');
+    expect(first).toHaveTextContent('TariffG12 night zone, 0.60 PLN/kWh');
+    expect(first).not.toHaveTextContent('estimated');
+    expect(second).toHaveTextContent('estimated');
+    expect(second).toHaveTextContent('SectorsNorth');
+    // No pump power: no energy or cost, and the hint that asks for it.
+    expect(region).not.toHaveTextContent('kWh ·');
+    expect(within(region).getByText("Set the pump's power in the rules to see the energy and cost.")).toBeVisible();
+    expect(within(region).getByText(/^Estimated: planned after an earlier pass/)).toBeVisible();
+  });
+
+  it("prices each pass in Polish once the pump's power is set, and says when the autopilot is off", async () => {
+    plan = planOf({
+      mode: 'off',
+      now: {
+        kind: 'not_due',
+        text: 'Nie pora: pierwszy obszar osiąga próg jutro 21:00; deficyt wody 38 z 52 mm (RAW)',
+      },
+      passes: planOf().passes.map((pass) => ({ ...pass, energyKwh: 450, cost: 270 })),
+    });
+    await renderCard('control', 'pl');
+    const region = await screen.findByRole('region', { name: 'Co zrobi autopilot' });
+    expect(await within(region).findByText(/Nie pora: pierwszy obszar/)).toBeVisible();
+    expect(within(region).getByText('Autopilot jest wyłączony: tak wyglądałyby jego sugestie.')).toBeVisible();
+    const [first] = passes(region);
+    expect(first).toHaveTextContent('Woda12,3 mm · 1234 m³');
+    expect(first).toHaveTextContent('TaryfaG12, strefa nocna, 0,60 PLN/kWh');
+    expect(first).toHaveTextContent('Energia i koszt450 kWh · ok. 270 PLN');
+    expect(within(region).getByText('Koszt liczony po cenie strefy, w której przejazd się zaczyna.')).toBeVisible();
+    expect(within(region).queryByText(/Podaj moc pompy/)).toBeNull();
+  });
+
+  it('says why there is nothing to plan, in English and in Polish', async () => {
+    plan = planOf({
+      passes: [],
+      reason: 'no_season',
+      now: { kind: 'not_due', text: 'Not due: no area has a trigger ahead' },
+    });
+    await renderCard('control');
+    const region = await screen.findByRole('region', { name: 'What the autopilot will do' });
+    expect(await within(region).findByRole('note')).toHaveTextContent(
+      'Nothing to plan: no crop season is running on this machine.',
+    );
+    expect(within(region).queryByRole('list')).toBeNull();
+    // "Not due" would only repeat the reason, less plainly.
+    expect(within(region).queryByText(/Not due/)).toBeNull();
+  });
+
+  it('shows the next three passes, and the rest on request', async () => {
+    const user = userEvent.setup();
+    const [pass] = planOf().passes;
+    plan = planOf({
+      passes: [0, 1, 2, 3].map((day) => ({ ...pass!, at: pass!.at + day * 86_400_000, estimated: day > 0 })),
+    });
+    await renderCard('control');
+    const region = await screen.findByRole('region', { name: 'What the autopilot will do' });
+    await within(region).findByText(/Start put off until/);
+    expect(passes(region)).toHaveLength(3);
+    await user.click(within(region).getByRole('button', { name: 'Show all 4 passes' }));
+    expect(passes(region)).toHaveLength(4);
+    await user.click(within(region).getByRole('button', { name: 'Show fewer' }));
+    expect(passes(region)).toHaveLength(3);
+  });
+
+  it('has every text in both languages', () => {
+    const texts = (catalogue: typeof enAdvice) => catalogue.autopilot.plan;
+    for (const reason of ['no_season', 'no_weather_station', 'no_program', 'pace_unknown'] as const) {
+      expect(texts(enAdvice).reasons[reason]).toMatch(/^Nothing to plan/);
+      expect(texts(plAdvice).reasons[reason]).toMatch(/^Nie ma czego planować/);
+    }
+    expect(Object.keys(texts(plAdvice)).sort()).toEqual(Object.keys(texts(enAdvice)).sort());
+    expect(plAdvice.autopilot.pumpKw.label).toBe('Moc pompy, kW');
+  });
+
+  it("asks for the plan again after a save, with the pump's power the farmer set", async () => {
+    const user = userEvent.setup();
+    await renderCard('control');
+    const region = await screen.findByRole('region', { name: 'What the autopilot will do' });
+    await within(region).findByText(/Start put off until/);
+    const asked = () => calls.filter((call) => call === `GET ${PLAN_PATH}`).length;
+    expect(asked()).toBe(1);
+    const form = screen.getByRole('form', { name: 'Autopilot' });
+    await user.click(within(form).getByRole('radio', { name: 'Suggest' }));
+    await user.type(within(form).getByLabelText('Pump power, kW'), '45.5');
+    plan = planOf({ passes: planOf().passes.map((pass) => ({ ...pass, energyKwh: 450, cost: 270 })) });
+    await user.click(within(form).getByRole('button', { name: 'Save autopilot' }));
+    await vi.waitFor(() => expect(puts).toHaveLength(1));
+    expect(AutopilotSettingsBodySchema.parse(puts[0]).rules.pumpKw).toBe(45.5);
+    await vi.waitFor(() => expect(asked()).toBe(2));
+    const again = await screen.findByRole('region', { name: 'What the autopilot will do' });
+    expect(await within(again).findAllByText(/450 kWh · about 270 PLN/)).toHaveLength(2);
   });
 });

@@ -9,6 +9,7 @@ import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAutopilotSettings } from '../api/get-autopilot-settings';
 import { useSaveAutopilotSettings } from '../api/save-autopilot-settings';
+import { AutopilotPlanSection } from './autopilot-plan';
 import {
   type AutopilotForm,
   type FormErrors,
@@ -118,11 +119,11 @@ function AutopilotFields({
       <fieldset disabled={!controls} className="flex min-w-0 flex-col gap-4">
         <fieldset className="flex min-w-0 flex-col gap-2">
           <legend className="mb-2 text-sm font-medium">{t('autopilot.modeLegend')}</legend>
-          <div className="flex flex-col gap-2 sm:flex-row lg:flex-col xl:flex-row">
+          <div className="flex flex-wrap gap-2">
             {AUTOPILOT_MODES.map((mode) => (
               <label
                 key={mode}
-                className="flex flex-1 cursor-pointer items-center gap-2 rounded-lg border border-line px-3 py-2 hover:bg-surface-muted has-[:checked]:border-water has-[:checked]:bg-water-soft/60"
+                className="flex flex-1 cursor-pointer items-center gap-2 whitespace-nowrap rounded-lg border border-line px-3 py-2 hover:bg-surface-muted has-[:checked]:border-water has-[:checked]:bg-water-soft/60"
               >
                 <input
                   type="radio"
@@ -140,6 +141,8 @@ function AutopilotFields({
             {t(`autopilot.modeHints.${form.mode}`)}
           </p>
         </fieldset>
+
+        <AutopilotPlanSection sprinklerId={sprinklerId} />
 
         <h3 className="text-sm font-semibold">{t('autopilot.rulesTitle')}</h3>
 
@@ -321,6 +324,16 @@ function AutopilotFields({
             error={error('pumpGroup.maxAtOnce')}
           />
         </Rule>
+
+        <TextField
+          label={t('autopilot.pumpKw.label')}
+          hint={t('autopilot.pumpKw.hint')}
+          inputMode="decimal"
+          className="max-w-48"
+          value={form.pumpKw}
+          onChange={(event) => change({ pumpKw: event.target.value })}
+          error={error('pumpKw')}
+        />
 
         {otherErrors.map(([path, message]) => (
           <FieldError key={path} message={message} />

@@ -22,10 +22,31 @@ describe("the autopilot's form", () => {
       wind: null,
       allowance: { unit: 'm3', amount: 120000 },
       pumpGroup: { id: 'Well 2', maxAtOnce: 3 },
+      pumpKw: 37.5,
     });
     const form = formOf(settings, polish);
-    expect(form).toMatchObject({ tariffChoice: 'stored', prices: ['1,35', '0,65'], rainSkip: { mm: '7,5' } });
+    expect(form).toMatchObject({
+      tariffChoice: 'stored',
+      prices: ['1,35', '0,65'],
+      rainSkip: { mm: '7,5' },
+      pumpKw: '37,5',
+    });
     expect(bodyOf(form, 'NaN', 'pl')).toEqual({ ok: true, body: { mode: 'suggest', rules: settings.rules } });
+  });
+
+  it("takes the pump's power as typed, none when left empty", () => {
+    const form = formOf(settingsOf({}), polish);
+    expect(form.pumpKw).toBe('');
+    const none = bodyOf(form, 'NaN', 'pl');
+    expect(none.ok && none.body.rules.pumpKw).toBeNull();
+    const typed = bodyOf({ ...form, pumpKw: ' 45,5 ' }, 'NaN', 'pl');
+    expect(typed.ok && typed.body.rules.pumpKw).toBe(45.5);
+    expect(bodyOf({ ...form, pumpKw: 'duża' }, 'Wpisz liczbę', 'pl')).toEqual({
+      ok: false,
+      errors: { pumpKw: 'Wpisz liczbę' },
+    });
+    const zero = bodyOf({ ...form, pumpKw: '0' }, 'Wpisz liczbę', 'pl');
+    expect(!zero.ok && Object.keys(zero.errors)).toEqual(['pumpKw']);
   });
 
   it('takes a preset with its prices, and the stored tariff back', () => {

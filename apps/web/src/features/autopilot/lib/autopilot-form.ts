@@ -31,6 +31,8 @@ export type AutopilotForm = {
   frost: { on: boolean; minC: string };
   allowance: { unit: 'none' | 'm3' | 'mm'; amount: string };
   pumpGroup: { on: boolean; id: string; maxAtOnce: string };
+  /** The pump's power, kW, as typed; empty: not said. */
+  pumpKw: string;
 };
 
 /** Field errors by the rules' path ('allowedHours.0.start', 'wind.maxMs'); '' for the form as a whole. */
@@ -75,6 +77,7 @@ export function formOf(settings: AutopilotSettings, text: NumberText): Autopilot
     pumpGroup: rules.pumpGroup
       ? { on: true, id: rules.pumpGroup.id, maxAtOnce: String(rules.pumpGroup.maxAtOnce) }
       : { on: false, id: '', maxAtOnce: '1' },
+    pumpKw: rules.pumpKw === null ? '' : text(rules.pumpKw),
   };
 }
 
@@ -138,6 +141,7 @@ export function bodyOf(
     pumpGroup: form.pumpGroup.on
       ? { id: form.pumpGroup.id, maxAtOnce: number('pumpGroup.maxAtOnce', form.pumpGroup.maxAtOnce) }
       : null,
+    pumpKw: form.pumpKw.trim() === '' ? null : number('pumpKw', form.pumpKw),
   };
   const parsed = AutopilotSettingsBodySchema.safeParse({ mode: form.mode, rules });
   if (!parsed.success) {
@@ -170,7 +174,7 @@ export function fieldPathsOf(form: AutopilotForm): Set<string> {
     'rainSkip.mm',
     'rainSkip.withinHours',
   ];
-  paths.push('wind.maxMs', 'frost.minC', 'allowance.amount', 'pumpGroup.id', 'pumpGroup.maxAtOnce');
+  paths.push('wind.maxMs', 'frost.minC', 'allowance.amount', 'pumpGroup.id', 'pumpGroup.maxAtOnce', 'pumpKw');
   form.windows.forEach((_, index) => {
     for (const field of ['', '.days', '.start', '.end']) paths.push(`allowedHours.${index}${field}`);
   });

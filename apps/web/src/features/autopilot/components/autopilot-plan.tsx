@@ -1,0 +1,147 @@
+import type { AutopilotPlan, AutopilotPlannedPass } from '@pivot/contracts';
+import { type ReactNode, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAutopilotPlan } from '../api/get-autopilot-plan';
+import { numberFormat } from '@/i18n/number-format';
+import { useDateTimeFormat } from '@/i18n/use-date-time-format';
+import { Badge } from '@/ui/badge';
+import { Button } from '@/ui/button';
+
+/** The passes shown before the farmer asks for the rest: the next few are what a farmer acts on. */
+const FIRST_PASSES = 3;
+
+/**
+ * What the machine's autopilot will do (docs/autopilot.md, "The plan"): its decision of now, and
+ * the passes it would start over the coming days, or why there is nothing to plan. The server
+ * tells the texts in the page's language; the figures are formatted here.
+ */
+export function AutopilotPlanSection({ sprinklerId }: { sprinklerId: number }) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const { data, isPending } = useAutopilotPlan(sprinklerId);
+  return (
+    <section aria-labelledby={titleId} className="flex flex-col gap-3 rounded-lg bg-surface-muted p-4">
+      <h3 id={titleId} className="font-semibold">
+        {t('autopilot.plan.title')}
+      </h3>
+      {isPending && <p className="text-sm text-ink-muted">{t('autopilot.plan.loading')}</p>}
+      {data === false && <p className="text-sm text-ink-muted">{t('autopilot.plan.loadFailed')}</p>}
+      {data && <PlanBody plan={data} />}
+    </section>
+  );
+}
+
+function PlanBody({ plan }: { plan: AutopilotPlan }) {
+  const { t } = useTranslation();
+  const passesId = useId();
+  const withoutCost = plan.passes.some((pass) => pass.energyKwh === null);
+  const priced = plan.passes.some((pass) => pass.cost !== null && pass.zone !== null);
+  const estimated = plan.passes.some((pass) => pass.estimated);
+  const [all, setAll] = useState(false);
+  const shown = all ? plan.passes : plan.passes.slice(0, FIRST_PASSES);
+  // With nothing to plan, "not due" says no more than the reason does, and less plainly.
+  const tellsNow = plan.reason === null || plan.now.kind !== 'not_due';
+  return (
+    <>
+      {plan.mode === 'off' && <p className="text-sm text-ink-muted">{t('autopilot.plan.offNote')}</p>}
+      {tellsNow && (
+        <p aria-live="polite">
+          <span className="font-medium">{t('autopilot.plan.now')}: </span>
+          {plan.now.text}
+        </p>
+      )}
+      {plan.reason !== null ? (
+        <p role="note" className="text-sm">
+          {t(`autopilot.plan.reasons.${plan.reason}`)}
+        </p>
+      ) : (
+        <>
+          <h4 id={passesId} className="text-sm font-medium">
+            {t('autopilot.plan.passesTitle', { count: plan.days })}
+          </h4>
+          {plan.passes.length === 0 ? (
+            <p className="text-sm text-ink-muted">{t('autopilot.plan.none', { count: plan.days })}</p>
+          ) : (
+            <ol aria-labelledby={passesId} className="flex flex-col gap-2">
+              {shown.map((pass) => (
+                <PassItem key={pass.at} pass={pass} />
+              ))}
+            </ol>
+          )}
+          {plan.passes.length > FIRST_PASSES && (
+            <Button variant="secondary" className="self-start" onClick={() => setAll(!all)}>
+              {all ? t('autopilot.plan.showFewer') : t('autopilot.plan.showAll', { count: plan.passes.length })}
+            </Button>
+          )}
+          {(withoutCost || priced || estimated) && plan.passes.length > 0 && (
+            <ul className="flex flex-col gap-1 text-xs text-ink-muted">
+              {estimated && <li>{t('autopilot.plan.estimatedNote')}</li>}
+              {priced && <li>{t('autopilot.plan.costNote')}</li>}
+              {withoutCost && <li>{t('autopilot.plan.costHint')}</li>}
+            </ul>
+          )}
+        </>
+      )}
+    </>
+  );
+}
+
+/** One coming pass: when it starts and by when it is due, its sectors, water, tariff, energy and cost. */
+function PassItem({ pass }: { pass: AutopilotPlannedPass }) {
+  const { t, i18n } = useTranslation();
+  const dates = useDateTimeFormat();
+  const whole = numberFormat(i18n.language, { maximumFractionDigits: 0 });
+  const tenth = numberFormat(i18n.language, { maximumFractionDigits: 1 });
+  const price = numberFormat(i18n.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const start = dates.dateTime(pass.at);
+  const zone = pass.zone;
+  return (
+    <li aria-label={start} className="rounded-lg border border-line bg-surface p-3 text-sm">
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+        <span className="font-semibold">
+          {t('autopilot.plan.start')} {start}
+        </span>
+        {pass.estimated && <Badge tone="muted">{t('autopilot.plan.estimated')}</Badge>}
+        {pass.late && <Badge tone="warning">{t('autopilot.plan.late')}</Badge>}
+      </div>
+      <p className="text-ink-muted">{t('autopilot.plan.due', { time: dates.dateTime(pass.dueAt) })}</p>
+      <dl className="mt-2 flex flex-col gap-0.5">
+        <Row label={t('autopilot.plan.sectors')}>{pass.areas.join(', ')}</Row>
+        <Row label={t('autopilot.plan.water')}>
+          {t('autopilot.plan.waterValue', { mm: tenth.format(pass.waterMm), m3: whole.format(pass.waterM3) })}
+        </Row>
+        <Row label={t('autopilot.plan.tariff')}>
+          {zone
+            ? t('autopilot.plan.zoneValue', {
+                tariff: zone.tariff,
+                zone: t(`autopilot.zones.${zone.zone}`),
+                price: price.format(zone.pricePerKwh),
+                currency: zone.currency,
+              })
+            : t('autopilot.plan.noTariff')}
+        </Row>
+        {pass.energyKwh !== null && (
+          <Row label={t('autopilot.plan.cost')}>
+            {zone && pass.cost !== null
+              ? t('autopilot.plan.costValue', {
+                  kwh: whole.format(pass.energyKwh),
+                  cost: whole.format(pass.cost),
+                  currency: zone.currency,
+                })
+              : t('autopilot.plan.energyValue', { kwh: whole.format(pass.energyKwh) })}
+          </Row>
+        )}
+      </dl>
+    </li>
+  );
+}
+
+/** A figure of a pass: its name, then its value, on one line while the card is wide enough. */
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-wrap gap-x-2">
+      <dt className="text-ink-muted">{label}</dt>
+      <dd className="font-medium">{children}</dd>
+    </div>
+  );
+}
