@@ -214,7 +214,7 @@ describe('the autopilot at work', () => {
     expect(plan.passes[0]!.waterM3).toBeGreaterThan(0);
     expect(plan.passes[0]!.text).toMatch(/^Start \d\d:\d\d/);
     const polish = AutopilotPlanSchema.parse((await t.admin.get(planUrl)).body);
-    expect(polish.passes[0]!.text).toMatch(/^Start \d\d:\d\d; termin/);
+    expect(polish.passes[0]!.text).toMatch(/^Start \d\d:\d\d; najpóźniej/);
   });
 
   it('alerts of a start the machine does not answer, and of the next that goes through', async () => {
