@@ -435,6 +435,7 @@ class Season {
                 fallenMm: this.weather.rainBetween(this.dayStart(this.weather.indexOf(localDateOf(skip.at))), now),
               },
         pump: { watering: [], due: [] },
+        programReady: advised.program.programData !== null,
       };
       return { run, input };
     });

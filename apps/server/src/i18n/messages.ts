@@ -448,6 +448,7 @@ type AutopilotTexts = {
   refuse_alarm: () => string;
   refuse_incident: () => string;
   refuse_no_station: () => string;
+  refuse_nothing_to_send: () => string;
   refuse_allowance: (p: { pass: number; left: number; used: number; amount: number; unit: WaterUnit }) => string;
   not_due: (p: { trigger: SpokenMoment | null; depletionMm: number | null; rawMm: number | null }) => string;
   watering: () => string;
@@ -523,6 +524,8 @@ const AUTOPILOT_TEXTS: Record<Language, AutopilotTexts> = {
     refuse_incident: () => 'Not started: the machine has an open incident',
     refuse_no_station: () =>
       'Not started: no recent wind and temperature reading from the station to check the limits against',
+    refuse_nothing_to_send: () =>
+      'Not started yet: the program from the advice waters no sector where the arm would reach it in time; looked at again shortly',
     refuse_allowance: ({ pass, left, used, amount, unit }) =>
       `Not started: the pass would use ${en(pass, 0)} ${UNITS[unit]} and ${en(left, 0)} ${UNITS[unit]} of the season's allowance are left (${en(used, 0)} of ${en(amount, 0)} ${UNITS[unit]} used)`,
     not_due: ({ trigger, depletionMm, rawMm }) =>
@@ -556,6 +559,8 @@ const AUTOPILOT_TEXTS: Record<Language, AutopilotTexts> = {
     refuse_incident: () => 'Nie uruchomiono: maszyna ma otwarty incydent',
     refuse_no_station: () =>
       'Nie uruchomiono: brak świeżego odczytu wiatru i temperatury ze stacji, by sprawdzić limity',
+    refuse_nothing_to_send: () =>
+      'Jeszcze nie uruchomiono: program z porady nie podlewa żadnego sektora, do którego ramię dotarłoby na czas; sprawdzę ponownie wkrótce',
     refuse_allowance: ({ pass, left, used, amount, unit }) =>
       `Nie uruchomiono: przejazd zużyłby ${pl(pass, 0)} ${UNITS[unit]}, a z sezonowego limitu zostało ${pl(left, 0)} ${UNITS[unit]} (zużyto ${pl(used, 0)} z ${pl(amount, 0)} ${UNITS[unit]})`,
     not_due: ({ trigger, depletionMm, rawMm }) =>

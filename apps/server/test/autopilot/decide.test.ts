@@ -22,6 +22,15 @@ describe('the autopilot: when water is due', () => {
     expect(pl).toBe('Start 14:00; najpóźniej: 19:00');
   });
 
+  it('does not say it starts while the program from the advice has nothing to send, and waits as it would', () => {
+    const { decision, en, pl } = decideAndTell(input({ programReady: false }));
+    expect(decision).toMatchObject({ kind: 'refuse', reason: 'nothing_to_send' });
+    expect(en).toMatch(/^Not started yet: the program from the advice waters no sector/);
+    expect(pl).toMatch(/^Jeszcze nie uruchomiono: program z porady nie podlewa/);
+    // A start put off to the cheap zone is still said as such: the program is looked at when it comes.
+    expect(decideNext(input({ programReady: false, rules: rules(G12), now: at('12:00') })).kind).toBe('wait');
+  });
+
   it('says when the first area reaches its trigger while none is due', () => {
     const given = input({ areas: [area({ triggerAt: at('21:00', NEXT_DAY) }), area({ name: 'South' })] });
     const { decision, en, pl } = decideAndTell(given);

@@ -56,6 +56,7 @@ export function input(overrides: Partial<DecisionInput> = {}): DecisionInput {
     season: { usedM3: 0, usedMm: 0 },
     lastSkip: null,
     pump: { watering: [], due: [] },
+    programReady: true,
     ...overrides,
   };
 }

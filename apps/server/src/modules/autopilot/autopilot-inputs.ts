@@ -239,6 +239,7 @@ export async function gatherInput(
     rules: machine.rules,
     season: seasonWater(season, shares, hectares),
     lastSkip,
+    programReady: program.programData !== null,
     detail,
     program,
     etcMm,

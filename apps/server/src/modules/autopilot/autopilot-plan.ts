@@ -92,6 +92,8 @@ export function planComingPasses(input: DecisionInput, options: PlanOptions): Pl
       lastSkip: null,
       season: { usedM3, usedMm },
       pump: { watering: [], due: [] },
+      // The plan says when it would water: the advice's program is taken as ready then.
+      programReady: true,
     });
     if (decision.kind === 'not_due') {
       const nextStart = Math.min(

@@ -90,6 +90,11 @@ export type DecisionInput = {
   season: { usedM3: number; usedMm: number };
   lastSkip: RainSkipped | null;
   pump: PumpPeers;
+  /**
+   * Whether the program from the advice has water to send now: a start is only made with it (the
+   * advice may water no sector yet when its day's dose is not due, however near the trigger).
+   */
+  programReady: boolean;
 };
 
 /** The season's allowance as it stands: flagged at 80 %, or when the pass would go beyond it. */
@@ -136,7 +141,7 @@ export type QueueDecision = {
 } & Planned;
 export type TimingDecision = StartDecision | WaitDecision | QueueDecision;
 
-export type RefuseReason = 'offline' | 'alarm' | 'incident' | 'no_station' | 'allowance';
+export type RefuseReason = 'offline' | 'alarm' | 'incident' | 'no_station' | 'allowance' | 'nothing_to_send';
 
 export type DecisionBody =
   | TimingDecision
@@ -346,6 +351,8 @@ export function decideNext(input: DecisionInput): Decision {
   const planned = { areas: pass.map(({ area }) => area.name), dueAt, water };
   const timed = timing(input, planned);
   const then: TimingDecision = (timed.kind === 'start' ? pumpQueue(input, timed) : null) ?? timed;
+  // A start with nothing to send would say what does not happen: it waits for the advice's program.
+  if (then.kind === 'start' && !input.programReady) return decided({ kind: 'refuse', reason: 'nothing_to_send' });
 
   // A pass after a rain skip: the rain forecast did not fall (or not enough), and the pass is back.
   if (input.lastSkip !== null && input.lastSkip.at <= now) {

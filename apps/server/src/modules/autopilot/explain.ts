@@ -91,6 +91,7 @@ function bodyText(
       if (decision.reason === 'offline') return autopilotText('refuse_offline', language);
       if (decision.reason === 'alarm') return autopilotText('refuse_alarm', language);
       if (decision.reason === 'incident') return autopilotText('refuse_incident', language);
+      if (decision.reason === 'nothing_to_send') return autopilotText('refuse_nothing_to_send', language);
       return autopilotText('refuse_no_station', language);
     }
     case 'not_due':
