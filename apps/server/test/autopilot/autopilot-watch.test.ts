@@ -217,6 +217,17 @@ describe('the autopilot at work', () => {
     expect(polish.passes[0]!.text).toMatch(/^Start \d\d:\d\d; najpóźniej/);
   });
 
+  it('ends "Irrigation due" when the autopilot is turned off, which it no longer looks at', async () => {
+    await look(Date.now() + 3 * HOUR);
+    expect(count(await log(), 'sprinkler_irrigation_due')).toBe(2);
+    await setMode('off');
+    expect(count(await log(), 'sprinkler_irrigation_due_over')).toBe(2);
+    // Suggest again: the next look may tell of it again.
+    await setMode('suggest');
+    await look(Date.now() + 4 * HOUR);
+    expect(count(await log(), 'sprinkler_irrigation_due')).toBe(3);
+  });
+
   it('alerts of a start the machine does not answer, and of the next that goes through', async () => {
     await setMode('auto');
     machine.misbehaveNext('missing');

@@ -24,6 +24,11 @@ export type AutopilotSettingsServiceDeps = {
   db: Database;
   sprinklers: Pick<SprinklersService, 'accessible' | 'controllable' | 'watched'>;
   logs: Pick<LogsService, 'record'>;
+  /**
+   * Told once a machine's autopilot is turned off: the watcher no longer looks at it, so what it
+   * left open (an "Irrigation due") is closed here.
+   */
+  turnedOff?: (machine: { id: number; name: string; internalId: string }) => Promise<void>;
 };
 
 /** A machine the autopilot's watcher looks at: its mode is suggest or auto. */
@@ -85,6 +90,9 @@ export class AutopilotSettingsService {
       }
       return saved;
     });
+    if (body.mode === 'off') {
+      await this.deps.turnedOff?.({ id: sprinkler.id, name: sprinkler.name, internalId: sprinkler.internalId });
+    }
     return presentSettings(row);
   }
 

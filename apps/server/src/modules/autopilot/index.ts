@@ -5,7 +5,7 @@ import { CommandHands } from './autopilot-hands';
 import type { AutopilotSources } from './autopilot-inputs';
 import { parseMemory } from './autopilot-memory';
 import { AutopilotPlanService } from './autopilot-plan.service';
-import { claimStart, saveMemory } from './autopilot-settings.repository';
+import { claimStart, readMemory, saveMemory } from './autopilot-settings.repository';
 import { AutopilotSettingsService } from './autopilot-settings.service';
 import { AutopilotWatch } from './autopilot-watch';
 import { autopilotRoutes } from './autopilot.routes';
@@ -63,7 +63,16 @@ export const autopilotModule = fp(
   async (app: FastifyInstance, config: Pick<Config, 'timeZone' | 'autopilotLookMs'>) => {
     const { sprinklers, logs, commands, incidentDesk, weather, waterBalance, programFromAdvice, telemetry } = app;
     const { db } = app.database;
-    const autopilot = new AutopilotSettingsService({ db, sprinklers, logs });
+    const autopilot = new AutopilotSettingsService({
+      db,
+      sprinklers,
+      logs,
+      turnedOff: async (machine) => {
+        await incidentDesk.end(machine, 'irrigation_due', Date.now());
+        const { dueAlerted, ...memory } = parseMemory(await readMemory(db, machine.id));
+        if (dueAlerted) await saveMemory(db, machine.id, memory);
+      },
+    });
     app.decorate('autopilot', autopilot);
     commands.tellSendsTo(async (sending) => {
       await autopilot.takeOver(sending);
