@@ -281,16 +281,13 @@ describe('the self-crossing check on hostile outlines', () => {
     expect(outside).toBeLessThan(19_000);
   });
 
-  it(`checks 20 combs and 20 zigzags of ${MAX_POLYGON_CORNERS} corners in well under a second`, () => {
+  // How long they take is bench:hostile-geometry's figure (a timed test fails on a busy machine).
+  it(`accepts 20 combs and 20 zigzags of ${MAX_POLYGON_CORNERS} corners, and refuses a comb whose tooth touches its neighbour`, () => {
     const shapes = Array.from({ length: 20 }, (_, index) => [
       comb(MAX_POLYGON_CORNERS, [16.93 + index * 0.01, 52.41]),
       zigzag(MAX_POLYGON_CORNERS, [16.93 + index * 0.01, 52.43]),
     ]).flat();
-    const started = Date.now();
     for (const ring of shapes) expect(polygonProblem([ring])).toBeNull();
-    // Testing every pair of edges overlapping in x took about 2 s for these on a quiet machine;
-    // the sweep takes a few milliseconds each.
-    expect(Date.now() - started).toBeLessThan(1000);
     // Still refused once a tooth touches its neighbour.
     const touching = comb(MAX_POLYGON_CORNERS);
     touching[10] = [touching[10]![0]!, touching[12]![1]!];
