@@ -446,7 +446,8 @@ type AutopilotTexts = {
   queue_pump: (p: { pump: string; maxAtOnce: number; ahead: string[] }) => string;
   refuse_offline: () => string;
   refuse_alarm: () => string;
-  refuse_incident: () => string;
+  /** `incident`: its title, as the alerts name it; null in decisions kept before it was named. */
+  refuse_incident: (p: { incident: string | null }) => string;
   refuse_no_station: () => string;
   refuse_nothing_to_send: () => string;
   refuse_allowance: (p: { pass: number; left: number; used: number; amount: number; unit: WaterUnit }) => string;
@@ -521,7 +522,8 @@ const AUTOPILOT_TEXTS: Record<Language, AutopilotTexts> = {
       `Queued: the pump ${pump} feeds at most ${maxAtOnce} ${maxAtOnce === 1 ? 'machine' : 'machines'} at once; ahead: ${ahead.join(', ')}`,
     refuse_offline: () => 'Not started: the machine is offline',
     refuse_alarm: () => 'Not started: the machine reports an alarm',
-    refuse_incident: () => 'Not started: the machine has an open incident',
+    refuse_incident: ({ incident }) =>
+      incident === null ? 'Not started: the machine has an open incident' : `Not started: open incident “${incident}”`,
     refuse_no_station: () =>
       'Not started: no recent wind and temperature reading from the station to check the limits against',
     refuse_nothing_to_send: () =>
@@ -556,7 +558,10 @@ const AUTOPILOT_TEXTS: Record<Language, AutopilotTexts> = {
       `W kolejce: pompa ${pump} zasila najwyżej ${plMachines(maxAtOnce)} naraz; wcześniej: ${ahead.join(', ')}`,
     refuse_offline: () => 'Nie uruchomiono: maszyna jest offline',
     refuse_alarm: () => 'Nie uruchomiono: maszyna zgłasza alarm',
-    refuse_incident: () => 'Nie uruchomiono: maszyna ma otwarty incydent',
+    refuse_incident: ({ incident }) =>
+      incident === null
+        ? 'Nie uruchomiono: maszyna ma otwarty incydent'
+        : `Nie uruchomiono: otwarty incydent „${incident}”`,
     refuse_no_station: () =>
       'Nie uruchomiono: brak świeżego odczytu wiatru i temperatury ze stacji, by sprawdzić limity',
     refuse_nothing_to_send: () =>
