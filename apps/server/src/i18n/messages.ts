@@ -56,7 +56,8 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
       'This action is still being carried out, or was interrupted - check the machine before you try again',
     autopilot_off: "The machine's autopilot is off - set it to Suggest or Auto to water as advised",
     nothing_due: "The autopilot would start no pass now - its plan on the machine's page says why",
-    sprinkler_in_alarm: 'The machine is in alarm, or an alarm, unexpected stop or low pressure is open - it was not started',
+    sprinkler_in_alarm:
+      'The machine is in alarm, or an alarm, unexpected stop or low pressure is open - it was not started',
     already_watering: 'The machine is already moving - nothing was sent',
     start_in_progress: 'A start of this machine is already being made - wait a moment and check the machine',
     idempotency_key_reused: 'This request key was already used for another request',

@@ -49,5 +49,5 @@ export const start = endpoint({
   summary:
     'Waters now as advised (control): the pass the autopilot would start now, its program from the advice sent to the machine and the machine started forward, the person as its actor; answers once the machine has confirmed',
   description:
-    'Refused before any command when the autopilot is off (autopilot_off), when it would start no pass now or the advice gives no program (nothing_due), when the machine is offline (sprinkler_offline), in alarm or with an open alarm, unexpected stop or low pressure (sprinkler_in_alarm), already moving (already_watering), or while a start of it is already being made (start_in_progress). The pass is the autopilot\'s own: it takes nothing over, and the autopilot stops the machine at the end of its revolution.',
+    "Refused before any command when the autopilot is off (autopilot_off), when it would start no pass now or the advice gives no program (nothing_due), when the machine is offline (sprinkler_offline), in alarm or with an open alarm, unexpected stop or low pressure (sprinkler_in_alarm), already moving (already_watering), or while a start of it is already being made (start_in_progress). The pass is the autopilot's own: it takes nothing over, and the autopilot stops the machine at the end of its revolution.",
 });
