@@ -54,6 +54,12 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     sprinkler_offline: 'The machine is offline - the command was not sent',
     request_in_progress:
       'This action is still being carried out, or was interrupted - check the machine before you try again',
+    autopilot_off: "The machine's autopilot is off - set it to Suggest or Auto to water as advised",
+    nothing_due: "The autopilot would start no pass now - its plan on the machine's page says why",
+    sprinkler_in_alarm:
+      'The machine is in alarm, or an alarm, unexpected stop or low pressure is open - it was not started',
+    already_watering: 'The machine is already moving - nothing was sent',
+    start_in_progress: 'A start of this machine is already being made - wait a moment and check the machine',
     idempotency_key_reused: 'This request key was already used for another request',
     payload_too_large: 'The request carries more data than the server accepts here - send less at once',
     too_many_corners: `The shapes sent have more than ${MAX_CORNERS_PER_MESSAGE.toLocaleString('en')} corners in all - simplify them or send fewer at once`,
@@ -119,6 +125,12 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     sprinkler_offline: 'Maszyna jest offline - polecenie nie zostało wysłane',
     request_in_progress:
       'To działanie jest jeszcze wykonywane albo zostało przerwane - sprawdź maszynę, zanim spróbujesz ponownie',
+    autopilot_off: 'Autopilot tej maszyny jest wyłączony - ustaw Podpowiada lub Automatycznie, aby nawadniać wg porady',
+    nothing_due: 'Autopilot nie uruchomiłby teraz nawadniania - jego plan na stronie maszyny mówi dlaczego',
+    sprinkler_in_alarm:
+      'Maszyna jest w alarmie albo trwa alarm, nieoczekiwane zatrzymanie lub niskie ciśnienie - nie uruchomiono jej',
+    already_watering: 'Maszyna już jedzie - niczego nie wysłano',
+    start_in_progress: 'Uruchamianie tej maszyny już trwa - odczekaj chwilę i sprawdź maszynę',
     idempotency_key_reused: 'Ten klucz żądania był już użyty dla innego żądania',
     payload_too_large: 'Żądanie zawiera więcej danych, niż serwer tu przyjmuje - wyślij mniej naraz',
     too_many_corners: `Przesłane kształty mają łącznie ponad ${MAX_CORNERS_PER_MESSAGE.toLocaleString('pl')} narożników - uprość je lub wyślij mniej naraz`,
