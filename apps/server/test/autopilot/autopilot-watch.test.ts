@@ -159,8 +159,8 @@ describe('the autopilot at work', () => {
   it('of two claims of one start, one wins; a start left claimed by a crash is taken up once stale', async () => {
     const now = Date.now();
     const claims = await Promise.all([
-      claimStart(t.database.db, sprinklerId, now, now - 5 * MINUTE),
-      claimStart(t.database.db, sprinklerId, now, now - 5 * MINUTE),
+      claimStart(t.database.db, sprinklerId, now, now - 5 * MINUTE, null),
+      claimStart(t.database.db, sprinklerId, now, now - 5 * MINUTE, null),
     ]);
     expect(claims.filter(Boolean)).toHaveLength(1);
     // As a server killed between its claim and its commands leaves it: claimed, the machine at rest.
@@ -178,6 +178,25 @@ describe('the autopilot at work', () => {
       event: 'suggest',
       details: 'taken_over',
     });
+  });
+
+  it('never writes over a pass started since the writer read the memory (a tap during a look)', async () => {
+    const { db } = t.database;
+    const kept = await readMemory(db, sprinklerId);
+    const now = Date.now() + 30 * MINUTE;
+    await saveMemory(db, sprinklerId, {});
+    // A tap claims and keeps its pass...
+    expect(await claimStart(db, sprinklerId, now, now - 5 * MINUTE, null)).toBe(true);
+    expect(await saveMemory(db, sprinklerId, { run: { startedAt: now, revolutionHours: 20, areas: [] } }, null)).toBe(
+      true,
+    );
+    // ...while a look that read the memory before it keeps what it decided, or claims a start: refused.
+    expect(await saveMemory(db, sprinklerId, { dueAlerted: true }, null)).toBe(false);
+    expect(await claimStart(db, sprinklerId, now + 6 * MINUTE, now + MINUTE, null)).toBe(false);
+    expect(await readMemory(db, sprinklerId)).toEqual({ run: { startedAt: now, revolutionHours: 20, areas: [] } });
+    // Who read that pass writes on.
+    expect(await saveMemory(db, sprinklerId, { watered: { at: now, areas: [] } }, now)).toBe(true);
+    await saveMemory(db, sprinklerId, kept);
   });
 
   it('in suggest, tells those who control the machine that irrigation is due, until it waters', async () => {

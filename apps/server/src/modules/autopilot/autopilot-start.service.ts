@@ -7,7 +7,7 @@ import { type AutopilotSources, type GatheredInput, SAFETY_INCIDENTS, gatherInpu
 import { parseMemory } from './autopilot-memory';
 import { saveMemory } from './autopilot-settings.repository';
 import type { AutopilotSettingsService } from './autopilot-settings.service';
-import { type AutopilotWatch, type PumpMember, beginRun, pumpPeersOf, startNow } from './autopilot-watch';
+import { type AutopilotWatch, type PumpMember, beginRun, pumpPeersOf, runMark, startNow } from './autopilot-watch';
 import { decideNext } from './decide';
 
 /**
@@ -65,7 +65,7 @@ export class AutopilotStartService {
     if (!(await watch.startPass(machine, input, kept, now, { userId: actor.id, ip: client.ip }))) {
       throw new AppError('start_in_progress');
     }
-    await saveMemory(db, sprinkler.id, kept);
+    await saveMemory(db, sprinkler.id, kept, runMark(kept));
     return sprinklers.present(db, sprinkler, actor);
   }
 }

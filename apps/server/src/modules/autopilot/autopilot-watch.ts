@@ -13,6 +13,7 @@ import { AppError } from '../../errors';
 import { RepeatingJob } from '../../time/repeating-job';
 import { type AutopilotSources, type GatheredInput, type WatchedMachine, gatherInput } from './autopilot-inputs';
 import type { AutopilotMemory } from './autopilot-memory';
+import type { RunMark } from './autopilot-settings.repository';
 import {
   type Decision,
   type DecisionInput,
@@ -30,9 +31,16 @@ export const START_CLAIM_STALE_MS = 5 * MINUTE_MS;
 /** What the watcher keeps of the machines it looks at: their memory, and the start claim. */
 export type AutopilotMemoryStore = {
   watched(): Promise<WatchedMachine[]>;
-  saveMemory(sprinklerId: number, memory: AutopilotMemory): Promise<void>;
-  /** Claims a start of the machine at `now` unless another claim is younger than `staleBefore`; whether it was claimed. */
-  claimStart(sprinklerId: number, now: number, staleBefore: number): Promise<boolean>;
+  /**
+   * Keeps the machine's memory unless a pass other than `runWas` (its start, as the writer read
+   * it) was started since; whether it was kept.
+   */
+  saveMemory(sprinklerId: number, memory: AutopilotMemory, runWas: RunMark): Promise<boolean>;
+  /**
+   * Claims a start of the machine at `now` unless another claim is younger than `staleBefore` or
+   * a pass other than `runWas` was started since; whether it was claimed.
+   */
+  claimStart(sprinklerId: number, now: number, staleBefore: number, runWas: RunMark): Promise<boolean>;
 };
 
 /**
@@ -297,14 +305,17 @@ export class AutopilotWatch {
       revolutionHours: input.program.programData === null ? null : input.program.revolutionHours,
     });
     const kept = step.memory;
+    // The pass the memory holds as this look read it: a tap that started one since is not undone.
+    let runWas = runMark(machine.memory);
     if (step.tell) await this.deps.log.tell(machine, decision, now);
     await this.alertWhenDue(machine, decision, kept, now);
     if (step.act === 'start') {
       // Another holds the start's claim (or there is no program to send): the pass is not this look's.
-      if (!(await this.startPass(machine, input, kept, now, THE_SERVER))) delete kept.run;
+      if (await this.startPass(machine, input, kept, now, THE_SERVER)) runWas = runMark(kept);
+      else delete kept.run;
     } else if (step.act !== null) await this.deps.hands.move(machine, step.act, THE_SERVER);
     if (JSON.stringify(kept) !== JSON.stringify(machine.memory))
-      await this.deps.memory.saveMemory(machine.sprinklerId, kept);
+      await this.deps.memory.saveMemory(machine.sprinklerId, kept, runWas);
   }
 
   /**
@@ -343,14 +354,17 @@ export class AutopilotWatch {
     by: PassActor,
   ): Promise<boolean> {
     const { programData } = input.program;
+    const runWas = runMark(machine.memory);
     if (
       programData === null ||
-      !(await this.deps.memory.claimStart(machine.sprinklerId, now, now - START_CLAIM_STALE_MS))
+      !(await this.deps.memory.claimStart(machine.sprinklerId, now, now - START_CLAIM_STALE_MS, runWas))
     ) {
       return false;
     }
     kept.startingSince = now;
-    await this.deps.memory.saveMemory(machine.sprinklerId, kept);
+    // Claimed, no other pass can have begun: the pass is kept as the autopilot's before any command.
+    if (!(await this.deps.memory.saveMemory(machine.sprinklerId, kept, runWas))) return false;
+    const started = runMark(kept);
     const name = input.detail.currentProgramData?.name ?? machine.name;
     try {
       await this.deps.hands.sendProgram(machine, name, programData, by);
@@ -360,7 +374,7 @@ export class AutopilotWatch {
       // the farmer is alerted of the watcher's own, and the next look tries again.
       delete kept.run;
       delete kept.startingSince;
-      await this.deps.memory.saveMemory(machine.sprinklerId, kept);
+      await this.deps.memory.saveMemory(machine.sprinklerId, kept, started);
       if (by.userId === null) {
         await this.deps.dueAlerts.begin(named(machine), 'start_failed', startFailureOf(error), now);
       }
@@ -375,6 +389,11 @@ export class AutopilotWatch {
     }
     return true;
   }
+}
+
+/** The start of the pass a memory holds, as the store compares it. */
+export function runMark(memory: AutopilotMemory): RunMark {
+  return memory.run?.startedAt ?? null;
 }
 
 /** A machine of the look, as its pump group's peers see it: its id, name and decision input. */

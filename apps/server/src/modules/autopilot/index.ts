@@ -97,10 +97,8 @@ export const autopilotModule = fp(
       memory: {
         watched: async () =>
           (await autopilot.watched()).map((machine) => ({ ...machine, memory: parseMemory(machine.memory) })),
-        saveMemory: async (sprinklerId, memory) => {
-          await saveMemory(db, sprinklerId, memory);
-        },
-        claimStart: (sprinklerId, now, staleBefore) => claimStart(db, sprinklerId, now, staleBefore),
+        saveMemory: (sprinklerId, memory, runWas) => saveMemory(db, sprinklerId, memory, runWas),
+        claimStart: (sprinklerId, now, staleBefore, runWas) => claimStart(db, sprinklerId, now, staleBefore, runWas),
       },
       hands: new CommandHands({ db, commands, telemetry, logs }),
       log: decisionLog,
