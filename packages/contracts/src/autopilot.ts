@@ -209,6 +209,20 @@ export const AutopilotPlannedPassSchema = z.strictObject({
   cost: z.number().nullable(),
   /** Planned after an earlier pass of the plan: its dates are estimated from the sectors' RAW and ETc. */
   estimated: z.boolean(),
+  /**
+   * The pass waits for its pump or well (the rules' `pumpGroup`), which feeds as many machines as
+   * it may then: when it would start with the pump free, and the machines it waits for (those on
+   * the pump, then the more urgent due at once). Those the reader is granted are named (`behind`);
+   * the others only counted (`unnamed`): "another machine on this pump". Null when the pass starts
+   * when it would with the pump free, or the machine shares no pump.
+   */
+  queued: z
+    .strictObject({
+      wouldStartAt: z.number(),
+      behind: z.array(z.string()),
+      unnamed: z.number().int().nonnegative(),
+    })
+    .nullable(),
   text: z.string(),
 });
 export type AutopilotPlannedPass = z.infer<typeof AutopilotPlannedPassSchema>;

@@ -456,6 +456,8 @@ type AutopilotTexts = {
   pause_frost: (p: { temperatureC: number; minC: number }) => string;
   resume: (p: { windMs: number | null; temperatureC: number | null }) => string;
   queue_pump: (p: { pump: string; maxAtOnce: number; ahead: string[] }) => string;
+  /** The machines of the pump the reader is not granted, as a queue names them (not by name). */
+  pump_peers_unnamed: (p: { count: number }) => string;
   refuse_offline: () => string;
   refuse_alarm: () => string;
   /** `incident`: its title, as the alerts name it; null in decisions kept before it was named. */
@@ -512,6 +514,15 @@ function plMachines(count: number): string {
   return `${count} maszyn`;
 }
 
+/** "inna maszyna na tej pompie", "2 inne maszyny…", "5 innych maszyn…" (the nominative). */
+function plOtherMachines(count: number): string {
+  const lastTwo = count % 100;
+  const last = count % 10;
+  if (count === 1) return 'inna maszyna na tej pompie';
+  if (last >= 2 && last <= 4 && (lastTwo < 12 || lastTwo > 14)) return `${count} inne maszyny na tej pompie`;
+  return `${count} innych maszyn na tej pompie`;
+}
+
 const AUTOPILOT_TEXTS: Record<Language, AutopilotTexts> = {
   en: {
     start: ({ at, zone, due, late }) =>
@@ -532,6 +543,8 @@ const AUTOPILOT_TEXTS: Record<Language, AutopilotTexts> = {
         : `Resumed: wind ${en(windMs)} m/s and ${en(temperatureC)} °C are back within the limits`,
     queue_pump: ({ pump, maxAtOnce, ahead }) =>
       `Queued: the pump ${pump} feeds at most ${maxAtOnce} ${maxAtOnce === 1 ? 'machine' : 'machines'} at once; ahead: ${ahead.join(', ')}`,
+    pump_peers_unnamed: ({ count }) =>
+      count === 1 ? 'another machine on this pump' : `${count} other machines on this pump`,
     refuse_offline: () => 'Not started: the machine is offline',
     refuse_alarm: () => 'Not started: the machine reports an alarm',
     refuse_incident: ({ incident }) =>
@@ -568,6 +581,7 @@ const AUTOPILOT_TEXTS: Record<Language, AutopilotTexts> = {
         : `Wznowiono: wiatr ${pl(windMs)} m/s i temperatura ${pl(temperatureC)} °C znów mieszczą się w limitach`,
     queue_pump: ({ pump, maxAtOnce, ahead }) =>
       `W kolejce: pompa ${pump} zasila najwyżej ${plMachines(maxAtOnce)} naraz; wcześniej: ${ahead.join(', ')}`,
+    pump_peers_unnamed: ({ count }) => plOtherMachines(count),
     refuse_offline: () => 'Nie uruchomiono: maszyna jest offline',
     refuse_alarm: () => 'Nie uruchomiono: maszyna zgłasza alarm',
     refuse_incident: ({ incident }) =>

@@ -30,6 +30,7 @@ const SAMPLE = {
   incident: 'Low pressure',
   maxAtOnce: 5,
   ahead: ['Pivot 2'],
+  count: 2,
   pass: 800,
   left: 700,
   used: 9300,
@@ -41,7 +42,7 @@ const SAMPLE = {
 
 describe('the autopilot’s texts', () => {
   it('has every code in Polish and in English, each its own', () => {
-    expect(AUTOPILOT_TEXT_CODES.length).toBe(18);
+    expect(AUTOPILOT_TEXT_CODES.length).toBe(19);
     for (const code of AUTOPILOT_TEXT_CODES) {
       const write = autopilotText as (code: string, language: 'pl' | 'en', params: typeof SAMPLE) => string;
       const english = write(code, 'en', SAMPLE);
@@ -62,6 +63,13 @@ describe('the autopilot’s texts', () => {
       '12 maszyn',
       '22 maszyny',
       '25 maszyn',
+    ]);
+    expect([1, 2, 5, 12, 22].map((count) => autopilotText('pump_peers_unnamed', 'pl', { count }))).toEqual([
+      'inna maszyna na tej pompie',
+      '2 inne maszyny na tej pompie',
+      '5 innych maszyn na tej pompie',
+      '12 innych maszyn na tej pompie',
+      '22 inne maszyny na tej pompie',
     ]);
     expect(autopilotText('pause_frost', 'pl', { temperatureC: -1.5, minC: 0.5 })).toBe(
       'Wstrzymano: -1,5 °C, poniżej progu przymrozku 0,5 °C',

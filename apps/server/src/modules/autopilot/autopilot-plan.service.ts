@@ -1,13 +1,16 @@
-import type { AutopilotPlan, AutopilotPlannedPass } from '@pivot/contracts';
+import type { AutopilotPlan, AutopilotPlannedPass, IncidentKind } from '@pivot/contracts';
 import type { Database } from '../../db/client';
+import { AppError } from '../../errors';
+import { autopilotText } from '../../i18n/messages';
 import type { SignedInUser } from '../../http/request-context';
 import type { SprinklersService } from '../sprinklers';
-import { type AutopilotSources, type WatchedMachine, gatherInput } from './autopilot-inputs';
+import { type AutopilotSources, type GatheredInput, type WatchedMachine, gatherInput } from './autopilot-inputs';
 import { parseMemory } from './autopilot-memory';
-import { type PlannedPass, planComingPasses } from './autopilot-plan';
+import { type PlannedPass, type PumpGroupMember, planPumpGroup } from './autopilot-plan';
 import type { AutopilotSettingsService } from './autopilot-settings.service';
 import { readMemory } from './autopilot-settings.repository';
-import { decideNext } from './decide';
+import { pumpPeersOf } from './autopilot-watch';
+import { type Decision, type QueueDecision, decideNext } from './decide';
 import { explainDecision } from './explain';
 
 /** The days the plan looks ahead. */
@@ -16,10 +19,17 @@ const HOUR_MS = 60 * 60_000;
 
 const BLOCKING_REASONS = new Set(['no_season', 'no_weather_station', 'no_program', 'pace_unknown'] as const);
 type BlockingReason = AutopilotPlan['reason'];
+/** The name a pump peer the reader is not granted goes by while the decision of now is made: never told. */
+const UNSEEN = '\u0000';
+
+/** A machine of the plan: the asked one, or a peer of its pump group, with what its decision is given. */
+type Gathered = { machine: WatchedMachine; input: GatheredInput };
 
 /**
  * The plan on the machine page (docs/autopilot.md, "The plan"): the decision of now and the
- * passes of the coming days, for whoever sees the machine, in their language.
+ * passes of the coming days, for whoever sees the machine, in their language. A machine sharing a
+ * pump is planned with the group's other machines in suggest or auto, as the watcher decides them;
+ * those the reader is not granted hold the pump all the same, but are not named.
  */
 export class AutopilotPlanService {
   constructor(
@@ -27,6 +37,8 @@ export class AutopilotPlanService {
       db: Database;
       sprinklers: Pick<SprinklersService, 'accessible'>;
       settings: Pick<AutopilotSettingsService, 'settingsFor'>;
+      /** The machines the watcher looks at, with their memory (its `watched`): a pump group's peers. */
+      watched: () => Promise<WatchedMachine[]>;
       sources: AutopilotSources;
       openIncidents: AutopilotSources['openIncidents'];
       clock?: () => number;
@@ -47,57 +59,147 @@ export class AutopilotPlanService {
       rules: stored.rules,
       memory: parseMemory(await readMemory(db, sprinklerId)),
     };
-    const input = await gatherInput(sources, machine, await this.deps.openIncidents(), now);
-    const alone = { ...input, pump: { watering: [], due: [] } };
-    const decision = decideNext(alone);
-    const programReason = input.program.reason;
-    const reason: BlockingReason =
-      programReason !== null && BLOCKING_REASONS.has(programReason as NonNullable<BlockingReason>)
-        ? (programReason as NonNullable<BlockingReason>)
-        : null;
-    // The autopilot's own pass going on: the plan starts after it, its sectors refilled. Or its
-    // last pass, ended after the balance's day: its sectors (not due now) refilled at its end.
-    const { run, watered } = machine.memory;
-    const wateredAreas = (watered?.areas ?? []).filter((name) =>
-      input.areas.some((area) => area.name === name && area.triggerAt === null),
-    );
-    const running =
-      input.machine.watering === 'autopilot' && run !== undefined
-        ? { until: run.startedAt + run.revolutionHours * HOUR_MS, areas: run.areas }
-        : watered !== undefined && wateredAreas.length > 0
-          ? { until: watered.at, areas: wateredAreas }
-          : null;
-    const passes =
-      reason === null
-        ? planComingPasses(alone, {
-            revolutionHours: input.program.revolutionHours,
-            pumpKw: stored.rules.pumpKw,
-            etcMm: input.etcMm,
-            days: PLAN_DAYS,
-            running,
-          })
-        : [];
+    const incidents = await this.deps.openIncidents();
+    const input = await gatherInput(sources, machine, incidents, now);
+    const peers = await this.peersOf(machine, incidents, now);
+    const seen = new Set([sprinklerId]);
+    for (const peer of peers) if (await this.sees(actor, peer.machine.sprinklerId)) seen.add(peer.machine.sprinklerId);
+    const group: Gathered[] = [{ machine, input }, ...peers];
     const { language } = actor;
     const { timeZone } = sources;
+    // The decision of now, as the watcher takes it: with the pump's peers watering or due now.
+    const pump = pumpPeersOf(
+      group.map((member) => ({
+        id: member.machine.sprinklerId,
+        name: seen.has(member.machine.sprinklerId) ? member.machine.name : UNSEEN,
+        input: member.input,
+      })),
+    );
+    const decision = unseenTold(decideNext({ ...input, pump: pump(sprinklerId) }), language);
+    const reason = blockingReason(input);
+    const passes =
+      reason === null ? (planPumpGroup(group.map((member) => memberOf(member, now))).get(sprinklerId) ?? []) : [];
     return {
       mode: stored.mode,
       decidedAt: now,
       days: PLAN_DAYS,
       now: { kind: decision.kind, text: explainDecision(decision, language, now, timeZone) },
-      passes: passes.map((pass) => presentPass(pass, language, now, timeZone)),
+      passes: passes.map((pass) => presentPass(pass, seen, language, now, timeZone)),
       reason,
     };
   }
+
+  /**
+   * The other machines of the machine's pump group whose autopilot is suggest or auto, gathered
+   * as the watcher gathers them (every machine read as the system does); one that cannot be read
+   * is left out, as the watcher leaves it out of its look.
+   */
+  private async peersOf(
+    machine: WatchedMachine,
+    incidents: ReadonlyMap<string, readonly IncidentKind[]>,
+    now: number,
+  ): Promise<Gathered[]> {
+    const group = machine.rules.pumpGroup;
+    if (group === null) return [];
+    const peers = (await this.deps.watched()).filter(
+      (peer) => peer.sprinklerId !== machine.sprinklerId && peer.rules.pumpGroup?.id === group.id,
+    );
+    const gathered = await Promise.all(
+      peers.map(async (peer) => {
+        try {
+          return [{ machine: peer, input: await gatherInput(this.deps.sources, peer, incidents, now) }];
+        } catch {
+          return [];
+        }
+      }),
+    );
+    return gathered.flat();
+  }
+
+  /** Whether the machine is granted to the reader (administrators see every machine). */
+  private async sees(actor: SignedInUser, sprinklerId: number): Promise<boolean> {
+    try {
+      await this.deps.sprinklers.accessible(actor, sprinklerId);
+      return true;
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'sprinkler_not_found') return false;
+      throw error;
+    }
+  }
 }
 
-/** A planned pass told as the start it is: when, in which zone, by when it is due. */
+/** Why the advice gives a machine nothing to plan with, if it does not. */
+function blockingReason(input: GatheredInput): BlockingReason {
+  const programReason = input.program.reason;
+  return programReason !== null && BLOCKING_REASONS.has(programReason as NonNullable<BlockingReason>)
+    ? (programReason as NonNullable<BlockingReason>)
+    : null;
+}
+
+/**
+ * A machine as its pump group is planned: its plan's options (none when the advice gives nothing
+ * to plan with), and until when a run going on holds the pump.
+ */
+function memberOf({ machine, input }: Gathered, now: number): PumpGroupMember {
+  // The autopilot's own pass going on: the plan starts after it, its sectors refilled. Or its
+  // last pass, ended after the balance's day: its sectors (not due now) refilled at its end.
+  const { run, watered } = machine.memory;
+  const wateredAreas = (watered?.areas ?? []).filter((name) =>
+    input.areas.some((area) => area.name === name && area.triggerAt === null),
+  );
+  const ownRun = input.machine.watering === 'autopilot' && run !== undefined;
+  const running = ownRun
+    ? { until: run.startedAt + run.revolutionHours * HOUR_MS, areas: run.areas }
+    : watered !== undefined && wateredAreas.length > 0
+      ? { until: watered.at, areas: wateredAreas }
+      : null;
+  const { revolutionHours } = input.program;
+  // A farmer's run is not known to end: it is taken to hold the pump for a revolution from now.
+  const holdsPumpUntil = ownRun
+    ? running!.until
+    : input.machine.watering === 'farmer'
+      ? now + Math.max(revolutionHours ?? 1, 1) * HOUR_MS
+      : null;
+  return {
+    id: machine.sprinklerId,
+    name: machine.name,
+    input: { ...input, pump: { watering: [], due: [] } },
+    options:
+      blockingReason(input) === null
+        ? { revolutionHours, pumpKw: machine.rules.pumpKw, etcMm: input.etcMm, days: PLAN_DAYS, running }
+        : null,
+    holdsPumpUntil,
+  };
+}
+
+/** The decision of now with the pump's peers the reader is not granted told as "another machine on this pump". */
+function unseenTold(decision: Decision, language: SignedInUser['language']): Decision {
+  const told = (names: string[]) => {
+    const named = names.filter((name) => name !== UNSEEN);
+    const unnamed = names.length - named.length;
+    return unnamed === 0 ? named : [...named, autopilotText('pump_peers_unnamed', language, { count: unnamed })];
+  };
+  const named = <T extends QueueDecision>(queue: T): T => ({
+    ...queue,
+    wateringNow: told(queue.wateringNow),
+    ahead: told(queue.ahead),
+  });
+  if (decision.kind === 'queue_pump') return named(decision);
+  if (decision.kind === 'reconcile' && decision.then.kind === 'queue_pump') {
+    return { ...decision, then: named(decision.then) };
+  }
+  return decision;
+}
+
+/** A planned pass told as the start it is: when, in which zone, by when it is due, and whom it waits for. */
 function presentPass(
   pass: PlannedPass,
+  seen: ReadonlySet<number>,
   language: SignedInUser['language'],
   now: number,
   timeZone: string,
 ): AutopilotPlannedPass {
-  const { decision, ...figures } = pass;
+  const { decision, queued, ...figures } = pass;
   const text = explainDecision(
     {
       kind: 'start',
@@ -113,5 +215,16 @@ function presentPass(
     now,
     timeZone,
   );
-  return { ...figures, text };
+  return {
+    ...figures,
+    queued:
+      queued === null
+        ? null
+        : {
+            wouldStartAt: queued.wouldStartAt,
+            behind: queued.behind.filter((peer) => seen.has(peer.id)).map((peer) => peer.name),
+            unnamed: queued.behind.filter((peer) => !seen.has(peer.id)).length,
+          },
+    text,
+  };
 }

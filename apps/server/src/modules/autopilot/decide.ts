@@ -240,15 +240,21 @@ function timing(input: DecisionInput, planned: Omit<Planned, 'late'>): StartDeci
   return start(next ?? now, true);
 }
 
+/**
+ * The pump group's order among the machines due to start at once: the least slack (hours to the
+ * latest start) first, ties by id. The plan queues its passes by it too.
+ */
+export function byUrgency(a: { id: number; slackHours: number }, b: { id: number; slackHours: number }): number {
+  return a.slackHours - b.slackHours || a.id - b.id;
+}
+
 /** The pump group's say on a start now: null when it may start, else its place in the queue. */
 function pumpQueue(input: DecisionInput, started: StartDecision): QueueDecision | null {
   const group = input.rules.pumpGroup;
   if (group === null) return null;
   const slackHours = (started.dueAt - input.now) / HOUR_MS;
   const free = group.maxAtOnce - input.pump.watering.length;
-  const ranked = [...input.pump.due, { id: input.machine.id, name: input.machine.name, slackHours }].sort(
-    (a, b) => a.slackHours - b.slackHours || a.id - b.id,
-  );
+  const ranked = [...input.pump.due, { id: input.machine.id, name: input.machine.name, slackHours }].sort(byUrgency);
   const place = ranked.findIndex((peer) => peer.id === input.machine.id);
   if (place < free) return null;
   const { kind: _kind, at: _at, zone: _zone, ...planned } = started;

@@ -89,14 +89,16 @@ export const autopilotModule = fp(
       },
       timeZone: config.timeZone,
     };
+    // The machines the watcher looks at, with their memory: the plan finds a pump group's peers among them.
+    const watched = async () =>
+      (await autopilot.watched()).map((machine) => ({ ...machine, memory: parseMemory(machine.memory) }));
     const decisionLog = new AutopilotDecisionLog({ db, logs, timeZone: config.timeZone });
     logs.tellEventsWith('sprinkler_autopilot_decision', (entry, language) => decisionLog.told(entry, language));
     const watch = new AutopilotWatch({
       sources,
       dueAlerts: incidentDesk,
       memory: {
-        watched: async () =>
-          (await autopilot.watched()).map((machine) => ({ ...machine, memory: parseMemory(machine.memory) })),
+        watched,
         saveMemory: (sprinklerId, memory, runWas) => saveMemory(db, sprinklerId, memory, runWas),
         claimStart: (sprinklerId, now, staleBefore, runWas) => claimStart(db, sprinklerId, now, staleBefore, runWas),
       },
@@ -111,6 +113,7 @@ export const autopilotModule = fp(
       db,
       sprinklers,
       settings: autopilot,
+      watched,
       sources,
       openIncidents: sources.openIncidents,
     });

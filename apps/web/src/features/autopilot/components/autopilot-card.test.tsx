@@ -40,6 +40,7 @@ function planOf(changes: Partial<AutopilotPlan> = {}): AutopilotPlan {
     energyKwh: null,
     cost: null,
     estimated: false,
+    queued: null,
     text: 'Start 22:00, the G12 night zone; latest start 09:00 tomorrow',
   };
   return {

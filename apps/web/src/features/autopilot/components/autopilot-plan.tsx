@@ -162,6 +162,7 @@ function PassItem({ pass }: { pass: AutopilotPlannedPass }) {
         {pass.late && <Badge tone="warning">{t('autopilot.plan.late')}</Badge>}
       </div>
       <p className="text-ink-muted">{t('autopilot.plan.due', { time: dates.dateTime(pass.dueAt) })}</p>
+      {pass.queued && <QueuedNote queued={pass.queued} />}
       <dl className="mt-2 flex flex-col gap-0.5">
         <Row label={t('autopilot.plan.sectors')}>{pass.areas.join(', ')}</Row>
         <Row label={t('autopilot.plan.water')}>
@@ -190,6 +191,27 @@ function PassItem({ pass }: { pass: AutopilotPlannedPass }) {
         )}
       </dl>
     </li>
+  );
+}
+
+/**
+ * A pass waiting for its pump: the machines before it (those the reader is not granted, unnamed:
+ * "another machine on this pump"), and when it would start with the pump free.
+ */
+function QueuedNote({ queued }: { queued: NonNullable<AutopilotPlannedPass['queued']> }) {
+  const { t, i18n } = useTranslation();
+  const dates = useDateTimeFormat();
+  const names = [
+    ...queued.behind,
+    ...(queued.unnamed > 0 ? [t('autopilot.plan.queued.unnamed', { count: queued.unnamed })] : []),
+  ];
+  return (
+    <p className="text-ink-muted">
+      {t('autopilot.plan.queued.behind', {
+        names: new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(names),
+        time: dates.dateTime(queued.wouldStartAt),
+      })}
+    </p>
   );
 }
 
