@@ -38,6 +38,7 @@ export class AutopilotPlanService {
     const row = await sprinklers.accessible(actor, sprinklerId);
     const stored = await settings.settingsFor(actor, sprinklerId);
     const now = this.deps.clock?.() ?? Date.now();
+    const storedMemory = await readMemory(db, sprinklerId);
     const machine: WatchedMachine = {
       sprinklerId,
       internalId: row.internalId,
@@ -45,7 +46,8 @@ export class AutopilotPlanService {
       // Off, the plan shows what suggest would say.
       mode: stored.mode === 'off' ? 'suggest' : stored.mode,
       rules: stored.rules,
-      memory: parseMemory(await readMemory(db, sprinklerId)),
+      memory: parseMemory(storedMemory),
+      storedMemory,
     };
     const input = await gatherInput(sources, machine, await this.deps.openIncidents(), now);
     const alone = { ...input, pump: { watering: [], due: [] } };

@@ -85,13 +85,16 @@ export async function saveMemory(db: Queryable, sprinklerId: number, memory: unk
 }
 
 /**
- * Claims a start of the machine at `now` in the watcher's memory (`startingSince`) unless a claim
- * made at or after `staleBefore` holds it: one statement, so of two instances one claims it.
- * Whether this call claimed it.
+ * Claims a start of the machine at `now` in the watcher's memory (`startingSince`), if the stored
+ * memory is still `read` (what the caller decided on: no instance started the machine or saved
+ * anything of it since) and no claim made at or after `staleBefore` holds it. One statement: of
+ * two instances that read the same memory one claims it, and an instance whose look began
+ * before another's start ended finds the memory changed. Whether this call claimed it.
  */
 export async function claimStart(
   db: Queryable,
   sprinklerId: number,
+  read: unknown,
   now: number,
   staleBefore: number,
 ): Promise<boolean> {
@@ -101,6 +104,7 @@ export async function claimStart(
     .where(
       and(
         eq(autopilotSettings.sprinklerId, sprinklerId),
+        sql`${autopilotSettings.memory} = ${JSON.stringify(read ?? {})}::jsonb`,
         sql`coalesce((${autopilotSettings.memory} ->> 'startingSince')::bigint, 0) < ${staleBefore}::bigint`,
       ),
     )

@@ -8,7 +8,12 @@
  * is started twice and a start cut short by a crash is seen at the next look.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { AutopilotStartFailure, ErrorCode, ProgramData } from '@pivot/contracts';
+import {
+  type AutopilotStartFailure,
+  COMMAND_CLOCK_TOLERANCE_MS,
+  type ErrorCode,
+  type ProgramData,
+} from '@pivot/contracts';
 import { AppError } from '../../errors';
 import { RepeatingJob } from '../../time/repeating-job';
 import { type AutopilotSources, type GatheredInput, type WatchedMachine, gatherInput } from './autopilot-inputs';
@@ -24,15 +29,35 @@ import {
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
-/** A start claimed longer ago than this, with the machine not running, was cut short: it is decided afresh. */
-export const START_CLAIM_STALE_MS = 5 * MINUTE_MS;
+/**
+ * Beyond its commands' timeouts, how long a start may take: the database's and the event loop's
+ * busy moments between its steps (the claim, the program, front, the memory saved).
+ */
+export const START_CLAIM_MARGIN_MS = 15_000;
+
+/**
+ * How old a start's claim is when the start is surely over: its two commands (the program, then
+ * front) each wait at most the command timeout, and a machine acts on a command only until its
+ * expiry (sent + timeout, give or take the clocks' tolerance). A claim this old, with the machine
+ * not running, was cut short (the instance died): it is forgotten and the start decided afresh.
+ */
+export function startClaimStaleMs(commandTimeoutMs: number): number {
+  return 2 * (commandTimeoutMs + COMMAND_CLOCK_TOLERANCE_MS) + START_CLAIM_MARGIN_MS;
+}
+
+/** The claim's stale time with the default command timeout (5 s, `COMMAND_TIMEOUT_MS`). */
+export const START_CLAIM_STALE_MS = startClaimStaleMs(5000);
 
 /** What the watcher keeps of the machines it looks at: their memory, and the start claim. */
 export type AutopilotMemoryStore = {
   watched(): Promise<WatchedMachine[]>;
   saveMemory(sprinklerId: number, memory: AutopilotMemory): Promise<void>;
-  /** Claims a start of the machine at `now` unless another claim is younger than `staleBefore`; whether it was claimed. */
-  claimStart(sprinklerId: number, now: number, staleBefore: number): Promise<boolean>;
+  /**
+   * Claims a start of the machine at `now`, if its stored memory is still `read` (what this look
+   * decided on; nobody started it or saved anything since) and holds no claim made at or after
+   * `staleBefore`; whether it was claimed.
+   */
+  claimStart(sprinklerId: number, read: unknown, now: number, staleBefore: number): Promise<boolean>;
 };
 
 /** The machine's hands: the commands the autopilot sends, as the server itself (no user). */
@@ -82,6 +107,8 @@ export type AutopilotWatchDeps = {
   logger: FastifyBaseLogger;
   /** How often it looks (`AUTOPILOT_LOOK_SECONDS`): a start is decided at most this late. */
   everyMs: number;
+  /** When a start's claim is stale (`startClaimStaleMs` of the command timeout); START_CLAIM_STALE_MS when not given. */
+  claimStaleMs?: number;
 };
 
 /** What makes two decisions the same news: the same kind about the same moment or reason. */
@@ -127,6 +154,11 @@ export type FollowUp = {
   tell: boolean;
   /** start: the program from the advice, then front; front and stop: a motion; null: none. */
   act: 'start' | 'front' | 'stop' | null;
+  /**
+   * A start was cut short: its claim went stale with the machine at rest (the instance that made
+   * it died before front went through). Its pass is forgotten, not counted as watered.
+   */
+  interrupted: boolean;
 };
 
 /**
@@ -137,14 +169,17 @@ export type FollowUp = {
 export function followDecision(
   decision: Decision,
   memory: AutopilotMemory,
-  at: { now: number; running: boolean; auto: boolean; revolutionHours: number | null },
+  at: { now: number; running: boolean; auto: boolean; revolutionHours: number | null; claimStaleMs?: number },
 ): FollowUp {
   const { now, running, auto } = at;
   const kept: AutopilotMemory = structuredClone(memory);
-  // A start cut short (a crash between its claim and its commands) is forgotten once stale.
-  if (running || (kept.startingSince !== undefined && now - kept.startingSince >= START_CLAIM_STALE_MS)) {
-    delete kept.startingSince;
-  }
+  const stale =
+    kept.startingSince !== undefined && now - kept.startingSince >= (at.claimStaleMs ?? START_CLAIM_STALE_MS);
+  // A start cut short (a crash between its claim and front) is forgotten once stale: the machine
+  // stands, so its pass never began, and its sectors are as dry as the balance says.
+  const interrupted = stale && !running;
+  if (interrupted) delete kept.run;
+  if (running || stale) delete kept.startingSince;
   // The pass ended when the machine stopped (not held by the autopilot's own pause): its sectors
   // are watered today, which the balance (of the days before) does not hold yet.
   if (kept.run && !running && kept.pausedBy === undefined && kept.startingSince === undefined) {
@@ -195,7 +230,7 @@ export function followDecision(
       }
     }
   }
-  return { memory: kept, tell, act };
+  return { memory: kept, tell, act, interrupted };
 }
 
 export class AutopilotWatch {
@@ -236,6 +271,10 @@ export class AutopilotWatch {
 
   private async look(now: number): Promise<void> {
     const { sources, memory, logger } = this.deps;
+    // The look's own clock: `now` moved on by the time the look has taken so far (a claim is made
+    // when it is made, however long the machines before it took).
+    const began = Date.now();
+    const clock = () => now + (Date.now() - began);
     const machines = await memory.watched();
     if (machines.length === 0) return;
     const incidents = await sources.openIncidents();
@@ -253,7 +292,7 @@ export class AutopilotWatch {
     for (const { machine, input } of gathered) {
       try {
         const decision = decideNext({ ...input, pump: peers(machine.sprinklerId) });
-        await this.follow(machine, input, decision, now);
+        await this.follow(machine, input, decision, now, clock);
       } catch (error) {
         logger.error({ err: error, sprinklerId: machine.sprinklerId }, 'the autopilot could not act on a machine');
       }
@@ -261,21 +300,41 @@ export class AutopilotWatch {
   }
 
   /** Tells the log of a new decision, acts on it in auto, and keeps what the next look needs. */
-  private async follow(machine: WatchedMachine, input: GatheredInput, decision: Decision, now: number): Promise<void> {
+  private async follow(
+    machine: WatchedMachine,
+    input: GatheredInput,
+    decision: Decision,
+    now: number,
+    clock: () => number,
+  ): Promise<void> {
     const running = input.detail.status === 'front' || input.detail.status === 'back';
     const step = followDecision(decision, machine.memory, {
       now,
       running,
       auto: machine.mode === 'auto',
       revolutionHours: input.program.programData === null ? null : input.program.revolutionHours,
+      claimStaleMs: this.claimStaleMs,
     });
     const kept = step.memory;
     if (step.tell) await this.deps.log.tell(machine, decision, now);
+    // A start cut short is told as a start that failed: the farmer hears of it, and the next start
+    // that goes through (this look's, when the pass is still due) ends it.
+    if (step.interrupted) {
+      const why: AutopilotStartFailure = 'interrupted';
+      await this.deps.dueAlerts.begin(named(machine), 'start_failed', why, now);
+    }
     await this.alertWhenDue(machine, decision, kept, now);
-    if (step.act === 'start') await this.startPass(machine, input, kept, now);
-    else if (step.act !== null) await this.deps.hands.move(machine, step.act);
+    if (step.act === 'start') {
+      // Another instance claimed the start, or changed the memory since this look read it: the
+      // memory is that instance's now, and is left as it is.
+      if (!(await this.startPass(machine, input, kept, clock))) return;
+    } else if (step.act !== null) await this.deps.hands.move(machine, step.act);
     if (JSON.stringify(kept) !== JSON.stringify(machine.memory))
       await this.deps.memory.saveMemory(machine.sprinklerId, kept);
+  }
+
+  private get claimStaleMs(): number {
+    return this.deps.claimStaleMs ?? START_CLAIM_STALE_MS;
   }
 
   /**
@@ -298,23 +357,31 @@ export class AutopilotWatch {
 
   /**
    * Starts the pass: the program from the advice, then the machine forward. The start is claimed
-   * first, so that of two instances one sends it; the memory says the pass is the autopilot's
+   * first, on the memory this look read, so that of two instances one sends it, and none starts
+   * a machine another has started since it looked; the memory says the pass is the autopilot's
    * before the commands leave, so a crash between them leaves a pass the next look recognises.
+   * False when the claim was refused: the memory is another instance's.
    */
   private async startPass(
     machine: WatchedMachine,
     input: GatheredInput,
     kept: AutopilotMemory,
-    now: number,
-  ): Promise<void> {
+    clock: () => number,
+  ): Promise<boolean> {
     const { programData } = input.program;
-    if (
-      programData === null ||
-      !(await this.deps.memory.claimStart(machine.sprinklerId, now, now - START_CLAIM_STALE_MS))
-    ) {
+    if (programData === null) {
       delete kept.run;
-      return;
+      return true;
     }
+    const claimedAt = clock();
+    const claimed = await this.deps.memory.claimStart(
+      machine.sprinklerId,
+      machine.storedMemory,
+      claimedAt,
+      claimedAt - this.claimStaleMs,
+    );
+    if (!claimed) return false;
+    const now = claimedAt;
     kept.startingSince = now;
     await this.deps.memory.saveMemory(machine.sprinklerId, kept);
     const name = input.detail.currentProgramData?.name ?? machine.name;
@@ -332,6 +399,7 @@ export class AutopilotWatch {
     }
     delete kept.startingSince;
     await this.deps.dueAlerts.end(named(machine), 'start_failed', now);
+    return true;
   }
 }
 

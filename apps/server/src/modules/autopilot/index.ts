@@ -7,7 +7,7 @@ import { parseMemory } from './autopilot-memory';
 import { AutopilotPlanService } from './autopilot-plan.service';
 import { claimStart, readMemory, saveMemory } from './autopilot-settings.repository';
 import { AutopilotSettingsService } from './autopilot-settings.service';
-import { AutopilotWatch } from './autopilot-watch';
+import { AutopilotWatch, startClaimStaleMs } from './autopilot-watch';
 import { autopilotRoutes } from './autopilot.routes';
 import { AutopilotDecisionLog } from './decision-log';
 
@@ -50,7 +50,7 @@ export { explainDecision, spokenMoment } from './explain';
 export type { AutopilotSettingsService, WatchedAutopilot } from './autopilot-settings.service';
 export { claimStart, readMemory, saveMemory } from './autopilot-settings.repository';
 export type { AutopilotWatch, FollowUp, PumpMember } from './autopilot-watch';
-export { followDecision, pumpPeersOf, startNow } from './autopilot-watch';
+export { followDecision, pumpPeersOf, startClaimStaleMs, startNow } from './autopilot-watch';
 export type { AutopilotMemory } from './autopilot-memory';
 
 /**
@@ -60,7 +60,7 @@ export type { AutopilotMemory } from './autopilot-memory';
  * (docs/autopilot.md).
  */
 export const autopilotModule = fp(
-  async (app: FastifyInstance, config: Pick<Config, 'timeZone' | 'autopilotLookMs'>) => {
+  async (app: FastifyInstance, config: Pick<Config, 'timeZone' | 'autopilotLookMs' | 'commandTimeoutMs'>) => {
     const { sprinklers, logs, commands, incidentDesk, weather, waterBalance, programFromAdvice, telemetry } = app;
     const { db } = app.database;
     const autopilot = new AutopilotSettingsService({
@@ -95,17 +95,22 @@ export const autopilotModule = fp(
       dueAlerts: incidentDesk,
       memory: {
         watched: async () =>
-          (await autopilot.watched()).map((machine) => ({ ...machine, memory: parseMemory(machine.memory) })),
+          (await autopilot.watched()).map((machine) => ({
+            ...machine,
+            memory: parseMemory(machine.memory),
+            storedMemory: machine.memory,
+          })),
         saveMemory: async (sprinklerId, memory) => {
           await saveMemory(db, sprinklerId, memory);
         },
-        claimStart: (sprinklerId, now, staleBefore) => claimStart(db, sprinklerId, now, staleBefore),
+        claimStart: (sprinklerId, read, now, staleBefore) => claimStart(db, sprinklerId, read, now, staleBefore),
       },
       hands: new CommandHands({ db, commands, telemetry, logs }),
       log: decisionLog,
       claimLook: (now, withinMs) => incidentDesk.claimJobRun('autopilot', now, withinMs),
       logger: app.log,
       everyMs: config.autopilotLookMs,
+      claimStaleMs: startClaimStaleMs(config.commandTimeoutMs),
     });
     app.decorate('autopilotWatch', watch);
     const plan = new AutopilotPlanService({
