@@ -51,6 +51,9 @@ export const LOG_EVENT_TYPES = [
   // An administrator set a machine's depth at 100 % (docs/advice.md, "The percent timer"): `event`
   // is the depth in mm ("4.5"), empty when it is learned from the machine's reports again.
   'sprinkler_application_depth_updated',
+  // An administrator set the hours a machine's circle takes at 100 % (docs/advice.md, "The
+  // percent timer"): `event` is the hours ("20"), empty when they are learned from the reports again.
+  'sprinkler_hours_per_circle_updated',
   // The farm's own records (docs/advice.md): `event` is the record (loggedRecord), `details` its kind.
   'sprinkler_record_added',
   'sprinkler_record_updated',
@@ -121,6 +124,7 @@ export const LOG_EVENT_PARAMS = {
   webhook_paused: ['webhook', 'detail'],
   sprinkler_crop_seasons_updated: ['years', 'machine'],
   sprinkler_application_depth_updated: ['machine', 'depth'],
+  sprinkler_hours_per_circle_updated: ['machine', 'hours'],
   sprinkler_record_added: ['record', 'machine'],
   sprinkler_record_updated: ['record', 'machine'],
   sprinkler_record_removed: ['record', 'machine'],
@@ -171,7 +175,11 @@ export function logEntryParams(entry: LogEntry): Record<LogEventParam, string> {
 export function logEntryContext(
   entry: Pick<LogEntry, 'eventType' | 'event' | 'details'>,
 ): 'watch' | 'control' | 'learned' | 'taken_over' | FarmRecordKind | undefined {
-  if (entry.eventType === 'sprinkler_application_depth_updated') return entry.event === '' ? 'learned' : undefined;
+  if (
+    entry.eventType === 'sprinkler_application_depth_updated' ||
+    entry.eventType === 'sprinkler_hours_per_circle_updated'
+  )
+    return entry.event === '' ? 'learned' : undefined;
   if (entry.eventType === 'sprinkler_autopilot_updated')
     return entry.details === 'taken_over' ? 'taken_over' : undefined;
   if (RECORD_EVENT_TYPES.has(entry.eventType)) {

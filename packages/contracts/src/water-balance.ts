@@ -188,13 +188,20 @@ export type NextIrrigationList = z.infer<typeof NextIrrigationListSchema>;
 /** Where the smallest and largest percent timers end: a machine's speed setting, %. */
 export const PERCENT_TIMER_RANGE = [1, 100] as const;
 
-/** An administrator's setting of a machine's depth at 100 %: mm, or null to learn it from the reports. */
+/** The most hours a circle at 100 % may take, h: the slowest machines of the field take about four days. */
+export const MAX_HOURS_PER_CIRCLE = 200;
+
+/**
+ * An administrator's setting of a machine's pace at 100 %: its depth, mm, and the hours a circle
+ * takes, each null to learn it from the reports; `hoursPerCircle` left out stays as it was.
+ */
 export const ApplicationDepthBodySchema = z.strictObject({
   depthAtFullSpeed: z.number().positive().max(100).nullable(),
+  hoursPerCircle: z.number().positive().max(MAX_HOURS_PER_CIRCLE).nullable().optional(),
 });
 export type ApplicationDepthBody = z.infer<typeof ApplicationDepthBodySchema>;
 
-/** The machine's depth at 100 %: the setting, what its reports give, and the one the advice uses. */
+/** The machine's pace at 100 %: the settings, what its reports give, and what the advice uses. */
 export const ApplicationDepthSchema = z.strictObject({
   /** mm, typed in by an administrator; null: learned from the reports. */
   setting: z.number().nullable(),
@@ -204,6 +211,16 @@ export const ApplicationDepthSchema = z.strictObject({
   learnedFrom: z.number().int().nonnegative(),
   /** What the advice uses: the setting, else the learned depth. */
   depthAtFullSpeed: z.number().nullable(),
+  /**
+   * Hours a circle takes at 100 %, typed in by an administrator (the maker's timer chart): a
+   * machine that has not watered since it was added has none learned, and the advice and the
+   * autopilot cannot time its arm without it; null: learned.
+   */
+  hoursPerCircleSetting: z.number().nullable(),
+  /** Hours, from the same reports as the depth; null when too few. */
+  hoursPerCircleLearned: z.number().nullable(),
+  /** What the advice uses: the setting, else the learned hours. */
+  hoursPerCircle: z.number().nullable(),
 });
 export type ApplicationDepth = z.infer<typeof ApplicationDepthSchema>;
 

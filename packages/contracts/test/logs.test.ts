@@ -51,7 +51,7 @@ function buildLogEntry(overrides: Partial<LogEntry> = {}): LogEntry {
 }
 
 describe('LOG_EVENT_TYPES', () => {
-  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, then the incidents’, then the webhooks’, then advice’s (seasons, the depth at 100 %), then the backups’, then the broker’s lost accounts, then the autopilot’s decisions, each once', () => {
+  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, then the incidents’, then the webhooks’, then advice’s (seasons, the depth and hours a circle at 100 %), then the backups’, then the broker’s lost accounts, then the autopilot’s decisions, each once', () => {
     expect(new Set(LOG_EVENT_TYPES).size).toBe(LOG_EVENT_TYPES.length);
     expect(LOG_EVENT_TYPES.slice(0, 19)).toEqual(SPEC_EVENT_TYPES);
     expect(LOG_EVENT_TYPES.slice(19)).toEqual([
@@ -76,6 +76,7 @@ describe('LOG_EVENT_TYPES', () => {
       'webhook_paused',
       'sprinkler_crop_seasons_updated',
       'sprinkler_application_depth_updated',
+      'sprinkler_hours_per_circle_updated',
       'sprinkler_record_added',
       'sprinkler_record_updated',
       'sprinkler_record_removed',
@@ -260,6 +261,12 @@ describe('logEntryContext', () => {
     ],
     ['another event', { eventType: 'program_sent', details: 'watch' }, undefined],
     ['a depth at 100 % set', { eventType: 'sprinkler_application_depth_updated', event: '4.5' }, undefined],
+    [
+      'the hours a circle at 100 % learned again',
+      { eventType: 'sprinkler_hours_per_circle_updated', event: '' },
+      'learned',
+    ],
+    ['the hours a circle at 100 % set', { eventType: 'sprinkler_hours_per_circle_updated', event: '20' }, undefined],
     ['a depth at 100 % learned again', { eventType: 'sprinkler_application_depth_updated', event: '' }, 'learned'],
     ['a rain gauge recorded', { eventType: 'sprinkler_record_added', details: 'rain_gauge' }, 'rain_gauge'],
     ['a probe record removed', { eventType: 'sprinkler_record_removed', details: 'probe' }, 'probe'],

@@ -249,11 +249,59 @@ describe('the depth at 100 % through the API', () => {
     expect(back.body).toMatchObject({ setting: null });
   });
 
-  it('writes each setting to the activity log, which the machine’s users read', async () => {
-    // The test above set 2.5 mm and then went back to learning; the refused and invalid calls wrote nothing.
+  it('takes the hours a circle at 100 % from an administrator, kept while the depth changes, and learns them again', async () => {
+    const learned = ApplicationDepthSchema.parse(
+      (await farmer.get(`/api/sprinkler/${sprinklerId}/application-depth/`)).body,
+    );
+    // 0.01°/s at 50 %: a circle in 5 h at 100 %.
+    expect(learned.hoursPerCircleSetting).toBeNull();
+    expect(learned.hoursPerCircleLearned).toBeCloseTo(5, 6);
+    expect(learned.hoursPerCircle).toBe(learned.hoursPerCircleLearned);
+
+    const set = await admin.patch(`/api/sprinkler/${sprinklerId}/application-depth/`, {
+      depthAtFullSpeed: null,
+      hoursPerCircle: 20,
+    });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ setting: null, hoursPerCircleSetting: 20, hoursPerCircle: 20 });
+    // A depth set without the hours leaves them as they were.
+    const depthOnly = await admin.patch(`/api/sprinkler/${sprinklerId}/application-depth/`, { depthAtFullSpeed: 4 });
+    expect(depthOnly.body).toMatchObject({ setting: 4, hoursPerCircleSetting: 20, hoursPerCircle: 20 });
+    expect(
+      (
+        await admin.patch(`/api/sprinkler/${sprinklerId}/application-depth/`, {
+          depthAtFullSpeed: 4,
+          hoursPerCircle: 0,
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await admin.patch(`/api/sprinkler/${sprinklerId}/application-depth/`, {
+          depthAtFullSpeed: 4,
+          hoursPerCircle: 201,
+        })
+      ).status,
+    ).toBe(400);
+
+    const back = await admin.patch(`/api/sprinkler/${sprinklerId}/application-depth/`, {
+      depthAtFullSpeed: null,
+      hoursPerCircle: null,
+    });
+    expect(back.body).toMatchObject({ setting: null, hoursPerCircleSetting: null });
+    expect(ApplicationDepthSchema.parse(back.body).hoursPerCircle).toBeCloseTo(5, 6);
+  });
+
+  it('writes each change to the activity log, which the machine’s users read', async () => {
+    // The tests above set 2.5 mm, went back to learning, set 20 h, then 4 mm, then both back to
+    // learning; the refused and invalid calls wrote nothing, and the hours kept wrote nothing.
     const log = LogListResponseSchema.parse((await farmer.get('/api/logs/')).body);
-    const entries = log.data.filter((entry) => entry.eventType === 'sprinkler_application_depth_updated');
-    expect(entries.map((entry) => entry.event)).toEqual(['', '2.5']);
-    expect(entries[0]!.sprinklerInternalId).not.toBeNull();
+    const changes = (eventType: string) =>
+      log.data.filter((entry) => entry.eventType === eventType).map((entry) => entry.event);
+    expect(changes('sprinkler_application_depth_updated')).toEqual(['', '4', '', '2.5']);
+    expect(changes('sprinkler_hours_per_circle_updated')).toEqual(['', '20']);
+    expect(
+      log.data.find((entry) => entry.eventType === 'sprinkler_hours_per_circle_updated')!.sprinklerInternalId,
+    ).not.toBeNull();
   });
 });

@@ -92,6 +92,13 @@ describe('a depth at 100 % in words', () => {
         .subtitle,
     ).toBe('Machine Field A: the depth at 100 % is learned from its reports again');
   });
+
+  it('writes the hours a circle at 100 % with the locale’s decimal separator', async () => {
+    await activateLocale('pl');
+    expect(
+      logEventText(i18n.t, 'pl', 'sprinkler_hours_per_circle_updated', { machine: 'Pole A', hours: '20.5' }).subtitle,
+    ).toBe('Maszyna Pole A robi obrót w 20,5 h przy 100 %, jak ustawił administrator');
+  });
 });
 
 describe('a farm record in words', () => {

@@ -56,7 +56,6 @@ export function logEventText(
 ): { title: string; subtitle: string } {
   const detail = readableDetail(t, language, (params.detail ?? '').trim());
   const motion = params.motion ?? '';
-  const depth = params.depth ?? '';
   const record = params.record ?? '';
   const mode = params.mode ?? '';
   const values = {
@@ -65,10 +64,9 @@ export function logEventText(
     motion: isMotion(motion) ? t(`activity.motion.${motion}`) : motion,
     // An autopilot's mode is recorded as its name ('suggest'): the page's word for it.
     mode: isAutopilotMode(mode) ? t(`activity.autopilotMode.${mode}`) : mode,
-    // A depth at 100 % is recorded in mm with a dot ("4.5"): the page's decimal separator.
-    depth: /^\d+(?:\.\d+)?$/.test(depth)
-      ? numberFormat(language, { maximumFractionDigits: 2 }).format(Number(depth))
-      : depth,
+    // A depth or hours at 100 % are recorded with a dot ("4.5"): the page's decimal separator.
+    depth: readableDecimal(language, params.depth ?? ''),
+    hours: readableDecimal(language, params.hours ?? ''),
     // A farm record is recorded as "05.06.2026 · 3.5 mm": the app's date style and the page's decimal separator.
     record: record
       .replace(/^(\d{2})\.(\d{2})\.(\d{4})/, (_, day: string, month: string, year: string) =>
@@ -84,4 +82,10 @@ export function logEventText(
       ? t('activity.events.sprinkler_alarm.subtitle', { ...values, context: 'noDetail' })
       : t(`activity.events.${eventType}.subtitle`, { ...values, ...(context ? { context } : {}) });
   return { title: t(`activity.events.${eventType}.title`), subtitle: subtitle.trim() };
+}
+
+function readableDecimal(language: string, value: string): string {
+  return /^\d+(?:\.\d+)?$/.test(value)
+    ? numberFormat(language, { maximumFractionDigits: 2 }).format(Number(value))
+    : value;
 }

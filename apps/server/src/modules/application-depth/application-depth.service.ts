@@ -32,31 +32,38 @@ export type ApplicationDepthServiceDeps = {
   now?: () => number;
 };
 
-/** A machine's depth at 100 % (docs/advice.md, "The percent timer"): an administrator's setting, or learned from its reports. */
+/**
+ * A machine's pace at 100 % (docs/advice.md, "The percent timer"): its depth and the hours a
+ * circle takes, each an administrator's setting or learned from its reports.
+ */
 export class ApplicationDepthService {
   private readonly learned = new Map<string, LearnedPace & { at: number }>();
 
   constructor(private readonly deps: ApplicationDepthServiceDeps) {}
 
-  /** For the water balance, which has checked the user's access. */
+  /** For the water balance and the advice, which have checked the user's access. */
   async of(sprinkler: Pick<SprinklerRow, 'id' | 'internalId'>): Promise<ApplicationDepth> {
     const { db } = this.deps;
     const [row] = await db.select().from(applicationDepths).where(eq(applicationDepths.sprinklerId, sprinkler.id));
     const learned = await this.learn(sprinkler.internalId);
     const setting = row?.depthAtFullSpeed ?? null;
-    return { setting, learned: learned.depth, learnedFrom: learned.pairs, depthAtFullSpeed: setting ?? learned.depth };
+    const hoursSetting = row?.hoursPerCircle ?? null;
+    return {
+      setting,
+      learned: learned.depth,
+      learnedFrom: learned.pairs,
+      depthAtFullSpeed: setting ?? learned.depth,
+      hoursPerCircleSetting: hoursSetting,
+      hoursPerCircleLearned: learned.hoursPerCircle,
+      hoursPerCircle: hoursSetting ?? learned.hoursPerCircle,
+    };
   }
 
-  /**
-   * What a program from the advice times the arm by: the depth at 100 % the advice uses and the
-   * hours a circle takes at 100 %, learned from the reports (an administrator sets only the depth).
-   */
+  /** What a program from the advice times the arm by: the depth at 100 % and the hours a circle takes at 100 %. */
   async pace(
     sprinkler: Pick<SprinklerRow, 'id' | 'internalId'>,
   ): Promise<{ depthAtFullSpeed: number | null; hoursPerCircle: number | null }> {
-    // One after the other: `of` learns (or reads what is kept), and the second look finds it kept.
-    const { depthAtFullSpeed } = await this.of(sprinkler);
-    const { hoursPerCircle } = await this.learn(sprinkler.internalId);
+    const { depthAtFullSpeed, hoursPerCircle } = await this.of(sprinkler);
     return { depthAtFullSpeed, hoursPerCircle };
   }
 
@@ -66,7 +73,8 @@ export class ApplicationDepthService {
 
   /**
    * An administrator's setting (the route lets only administrators in); null goes back to
-   * learning. Written to the activity log with the change: the depth in mm, or empty for learning.
+   * learning, hours left out stay. Each change written to the activity log: the value, or empty
+   * for learning.
    */
   async set(
     actor: SignedInUser,
@@ -77,24 +85,42 @@ export class ApplicationDepthService {
     const { db, logs } = this.deps;
     const sprinkler = await this.deps.sprinklers.accessible(actor, sprinklerId);
     await db.transaction(async (tx) => {
-      if (body.depthAtFullSpeed === null) {
+      const [kept] = await tx
+        .select()
+        .from(applicationDepths)
+        .where(eq(applicationDepths.sprinklerId, sprinkler.id))
+        .for('update');
+      const before = { depthAtFullSpeed: kept?.depthAtFullSpeed ?? null, hoursPerCircle: kept?.hoursPerCircle ?? null };
+      const after = {
+        depthAtFullSpeed: body.depthAtFullSpeed,
+        hoursPerCircle: body.hoursPerCircle === undefined ? before.hoursPerCircle : body.hoursPerCircle,
+      };
+      if (after.depthAtFullSpeed === null && after.hoursPerCircle === null) {
         await tx.delete(applicationDepths).where(eq(applicationDepths.sprinklerId, sprinkler.id));
       } else {
         await tx
           .insert(applicationDepths)
-          .values({ sprinklerId: sprinkler.id, depthAtFullSpeed: body.depthAtFullSpeed })
-          .onConflictDoUpdate({
-            target: applicationDepths.sprinklerId,
-            set: { depthAtFullSpeed: body.depthAtFullSpeed, updatedAt: new Date() },
-          });
+          .values({ sprinklerId: sprinkler.id, ...after })
+          .onConflictDoUpdate({ target: applicationDepths.sprinklerId, set: { ...after, updatedAt: new Date() } });
       }
-      await logs.record(tx, {
-        eventType: 'sprinkler_application_depth_updated',
-        actorUserId: actor.id,
-        sprinkler: loggedMachine(sprinkler),
-        event: body.depthAtFullSpeed === null ? '' : String(body.depthAtFullSpeed),
-        ip: client.ip,
-      });
+      const changes = [
+        {
+          eventType: 'sprinkler_application_depth_updated',
+          value: after.depthAtFullSpeed,
+          was: before.depthAtFullSpeed,
+        },
+        { eventType: 'sprinkler_hours_per_circle_updated', value: after.hoursPerCircle, was: before.hoursPerCircle },
+      ] as const;
+      for (const { eventType, value, was } of changes) {
+        if (value === was) continue;
+        await logs.record(tx, {
+          eventType,
+          actorUserId: actor.id,
+          sprinkler: loggedMachine(sprinkler),
+          event: value === null ? '' : String(value),
+          ip: client.ip,
+        });
+      }
     });
     return this.of(sprinkler);
   }

@@ -1,12 +1,16 @@
-import { type ApplicationDepth, ApplicationDepthBodySchema, adviceEndpoints } from '@pivot/contracts';
+import {
+  type ApplicationDepth,
+  type ApplicationDepthBody,
+  ApplicationDepthBodySchema,
+  adviceEndpoints,
+} from '@pivot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 import { useAction } from '@/lib/use-action';
-import { waterBalanceKey } from './get-water-balance';
 
-/** The machine's depth at 100 %: an administrator's setting, the one learned from its reports, the one used. */
+/** The machine's pace at 100 % (depth, hours a circle): an administrator's settings, those learned from its reports, those used. */
 export function getApplicationDepth(sprinklerId: number): Promise<ApplicationDepth | false> {
   return callEndpoint(adviceEndpoints.applicationDepth, { params: { id: sprinklerId } });
 }
@@ -25,20 +29,22 @@ export function useApplicationDepth(sprinklerId: number, enabled: boolean) {
 }
 
 /**
- * An administrator's setting of the depth at 100 %, mm; null learns it from the machine's reports
- * again. The advice's percent timers follow it, so the water balance is read again.
+ * An administrator's setting of the pace at 100 % (depth, mm; hours a circle); null learns each
+ * from the machine's reports again. The advice's percent timers follow it, so the water balance
+ * and what follows from them are read again.
  */
 export async function updateApplicationDepth(
   sprinklerId: number,
-  depthAtFullSpeed: number | null,
+  pace: ApplicationDepthBody,
 ): Promise<ApplicationDepth | false> {
   const updated = await callEndpoint(adviceEndpoints.setApplicationDepth, {
     params: { id: sprinklerId },
-    body: ApplicationDepthBodySchema.parse({ depthAtFullSpeed }),
+    body: ApplicationDepthBodySchema.parse(pace),
   });
   if (updated) {
     queryClient.setQueryData(applicationDepthKey(sprinklerId), updated);
-    void queryClient.invalidateQueries({ queryKey: waterBalanceKey(sprinklerId) });
+    // The balance's timers, the program from the advice and the autopilot's plan all follow the pace.
+    void queryClient.invalidateQueries({ queryKey: sprinklerKeys.detail(sprinklerId) });
   }
   return updated;
 }

@@ -1,4 +1,4 @@
-import type { ApplicationDepth } from '@pivot/contracts';
+import { type ApplicationDepth, MAX_HOURS_PER_CIRCLE } from '@pivot/contracts';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApplicationDepth, useUpdateApplicationDepth } from '../api/application-depth';
@@ -14,8 +14,9 @@ import { numberFormat } from '@/i18n/number-format';
 const MAX_DEPTH = 100;
 
 /**
- * The machine's depth at 100 %, which turns the advised doses into percent timers: administrators
- * type it in, or leave it empty to have it learned from the machine's reports. Others see nothing.
+ * The machine's pace at 100 %: the depth, which turns the advised doses into percent timers, and
+ * the hours a circle takes, which times the arm to each sector. Administrators type them in, or
+ * leave them empty to have them learned from the machine's reports. Others see nothing.
  */
 export function ApplicationDepthSetting({ sprinklerId }: { sprinklerId: number }) {
   const user = useUser();
@@ -28,28 +29,32 @@ function ApplicationDepthForm({ sprinklerId }: { sprinklerId: number }) {
   const { data } = useApplicationDepth(sprinklerId, true);
   if (data === undefined) return null;
   if (data === false) return <p className="text-sm text-ink-muted">{t('advice.depth.failed')}</p>;
-  // Keyed by the setting: a stored change starts the field from what was stored.
-  return <DepthFields key={String(data.setting)} sprinklerId={sprinklerId} depth={data} />;
+  // Keyed by the settings: a stored change starts the fields from what was stored.
+  return <DepthFields key={`${data.setting}/${data.hoursPerCircleSetting}`} sprinklerId={sprinklerId} depth={data} />;
 }
 
 function DepthFields({ sprinklerId, depth }: { sprinklerId: number; depth: ApplicationDepth }) {
   const { t, i18n } = useTranslation();
   const offlineReason = useOfflineReason();
   const update = useUpdateApplicationDepth();
-  const mm = (value: number) => numberFormat(i18n.language, { maximumFractionDigits: 2 }).format(value);
-  const [text, setText] = useState(depth.setting === null ? '' : mm(depth.setting));
+  const decimal = (value: number) => numberFormat(i18n.language, { maximumFractionDigits: 2 }).format(value);
+  const [text, setText] = useState(depth.setting === null ? '' : decimal(depth.setting));
+  const [hoursText, setHoursText] = useState(
+    depth.hoursPerCircleSetting === null ? '' : decimal(depth.hoursPerCircleSetting),
+  );
   const [error, setError] = useState<string | undefined>();
+  const [hoursError, setHoursError] = useState<string | undefined>();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const typed = text.trim() === '' ? null : parseDecimal(text);
-    if (text.trim() !== '' && (typed === null || typed <= 0 || typed > MAX_DEPTH)) {
-      setError(t('advice.depth.invalid'));
-      return;
-    }
-    setError(undefined);
-    if (await update.run(sprinklerId, typed)) {
-      showToast({ variant: 'success', title: t(typed === null ? 'advice.depth.learnedAgain' : 'advice.depth.saved') });
+    const typed = readOptional(text, MAX_DEPTH);
+    const hours = readOptional(hoursText, MAX_HOURS_PER_CIRCLE);
+    setError(typed === undefined ? t('advice.depth.invalid') : undefined);
+    setHoursError(hours === undefined ? t('advice.depth.invalidHours') : undefined);
+    if (typed === undefined || hours === undefined) return;
+    if (await update.run(sprinklerId, { depthAtFullSpeed: typed, hoursPerCircle: hours })) {
+      const learnedAgain = typed === null && hours === null;
+      showToast({ variant: 'success', title: t(learnedAgain ? 'advice.depth.learnedAgain' : 'advice.depth.saved') });
     }
   };
 
@@ -65,7 +70,11 @@ function DepthFields({ sprinklerId, depth }: { sprinklerId: number; depth: Appli
       <p className="text-sm text-ink-muted">
         {depth.learned === null
           ? t('advice.depth.notLearned')
-          : t('advice.depth.learned', { depth: mm(depth.learned), count: depth.learnedFrom })}
+          : t('advice.depth.learned', {
+              depth: decimal(depth.learned),
+              hours: decimal(depth.hoursPerCircleLearned ?? 0),
+              count: depth.learnedFrom,
+            })}
       </p>
       <TextField
         label={t('advice.depth.label')}
@@ -75,6 +84,15 @@ function DepthFields({ sprinklerId, depth }: { sprinklerId: number; depth: Appli
         error={error}
         inputMode="decimal"
         name="depthAtFullSpeed"
+      />
+      <TextField
+        label={t('advice.depth.hoursLabel')}
+        hint={t('advice.depth.hoursHint')}
+        value={hoursText}
+        onChange={(event) => setHoursText(event.target.value)}
+        error={hoursError}
+        inputMode="decimal"
+        name="hoursPerCircle"
       />
       <Button
         type="submit"
@@ -87,4 +105,11 @@ function DepthFields({ sprinklerId, depth }: { sprinklerId: number; depth: Appli
       </Button>
     </form>
   );
+}
+
+/** A typed value above 0 and at most `max`; null when empty, undefined when it is not one. */
+function readOptional(text: string, max: number): number | null | undefined {
+  if (text.trim() === '') return null;
+  const value = parseDecimal(text);
+  return value === null || value <= 0 || value > max ? undefined : value;
 }
