@@ -174,6 +174,9 @@ describe('the autopilot at work', () => {
     // The claim is young (its commands could still be waited for, 3 s each): nothing is done.
     await look(now + 10_000);
     expect(count(await log(), 'program_sent')).toBe(sentBefore);
+    // Nor when it goes stale while the look reads the machine: the next look takes it up, and tells of it.
+    await look(now + 22_995);
+    expect(count(await log(), 'program_sent')).toBe(sentBefore);
     expect(await status()).toBe('stop');
     // Once stale (both timeouts and a margin: 23 s), the start cut short is told, and its pass is
     // not taken as watered. The machine leaves the program unanswered: this start fails too.

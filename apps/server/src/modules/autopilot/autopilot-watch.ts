@@ -327,7 +327,7 @@ export class AutopilotWatch {
     if (step.act === 'start') {
       // Another instance claimed the start, or changed the memory since this look read it: the
       // memory is that instance's now, and is left as it is.
-      if (!(await this.startPass(machine, input, kept, clock))) return;
+      if (!(await this.startPass(machine, input, kept, now, clock))) return;
     } else if (step.act !== null) await this.deps.hands.move(machine, step.act);
     if (JSON.stringify(kept) !== JSON.stringify(machine.memory))
       await this.deps.memory.saveMemory(machine.sprinklerId, kept);
@@ -366,6 +366,7 @@ export class AutopilotWatch {
     machine: WatchedMachine,
     input: GatheredInput,
     kept: AutopilotMemory,
+    lookedAt: number,
     clock: () => number,
   ): Promise<boolean> {
     const { programData } = input.program;
@@ -374,11 +375,13 @@ export class AutopilotWatch {
       return true;
     }
     const claimedAt = clock();
+    // Stale by the look's moment, as `followDecision` judged it: a claim that went stale during
+    // the look is taken up by the next one, which tells of the start it cut short.
     const claimed = await this.deps.memory.claimStart(
       machine.sprinklerId,
       machine.storedMemory,
       claimedAt,
-      claimedAt - this.claimStaleMs,
+      lookedAt - this.claimStaleMs,
     );
     if (!claimed) return false;
     const now = claimedAt;
