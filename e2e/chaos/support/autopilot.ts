@@ -238,6 +238,11 @@ export async function startOutcome(server: ServerProcess, admin: HttpSession, du
   return {
     starts: due.witness.carriedOut('motion', 'front').length,
     programs: due.witness.carriedOut('program').length,
+    /** Delivered, carried out or not (too late, refused). */
+    received: {
+      fronts: due.witness.received('motion', 'front').length,
+      programs: due.witness.received('program').length,
+    },
     log,
     ...records,
     pending: records.commands.filter((command) => command.outcome === 'pending').length,
@@ -254,7 +259,7 @@ export async function reportStart(key: string, scenario: string, outcome: StartO
     withoutOutcome: outcome.pending,
     starts: outcome.starts,
     programs: outcome.programs,
-    note: `${note}; commands: ${outcome.commands.map((command) => `${command.type} ${command.event} ${command.outcome}`).join(', ')}; log: ${describeLog(outcome.log)}`,
+    note: `${note}; received: ${outcome.received.programs} programs, ${outcome.received.fronts} front; commands: ${outcome.commands.map((command) => `${command.type} ${command.event} ${command.outcome}`).join(', ')}; log: ${describeLog(outcome.log)}`,
   });
 }
 
