@@ -14,7 +14,7 @@ import {
 } from './support/autopilot';
 import { until } from './support/product';
 
-it('g2. kill -9 when the machine receives front: the pass goes on after a restart, nothing started again', async () => {
+it('h2. kill -9 when the machine receives front: the pass goes on after a restart, nothing started again', async () => {
   const { server, admin, due, killedAt, restartMs } = await killMidStart(
     (command) => command.type === 'motion' && command.motion === 'front',
     'mosquitto',
@@ -29,8 +29,8 @@ it('g2. kill -9 when the machine receives front: the pass goes on after a restar
   );
   const outcome = await startOutcome(server, admin, due);
   await reportStart(
-    'g2',
-    'g2. autopilot start, kill -9 at front (Mosquitto + PostgreSQL)',
+    'h2',
+    'h2. autopilot start, kill -9 at front (Mosquitto + PostgreSQL)',
     outcome,
     `restart took ${(restartMs / 1000).toFixed(1)} s`,
   );

@@ -15,7 +15,7 @@ import {
 } from './support/autopilot';
 import { until } from './support/product';
 
-it('g1. kill -9 when the machine receives the program: the start is taken up after a restart, the machine started once', async () => {
+it('h1. kill -9 when the machine receives the program: the start is taken up after a restart, the machine started once', async () => {
   const { server, admin, due, killedAt, restartMs } = await killMidStart(
     (command) => command.type === 'program',
     'embedded',
@@ -30,8 +30,8 @@ it('g1. kill -9 when the machine receives the program: the start is taken up aft
   await until(async () => programEnds(await machineLog(admin, due.machineId)) >= 2, SETTLED_MS);
   const outcome = await startOutcome(server, admin, due);
   await reportStart(
-    'g1',
-    'g1. autopilot start, kill -9 at the program (embedded broker + PGlite)',
+    'h1',
+    'h1. autopilot start, kill -9 at the program (embedded broker + PGlite)',
     outcome,
     `restart took ${(restartMs / 1000).toFixed(1)} s, started ${(startedMs / 1000).toFixed(1)} s after the kill`,
   );

@@ -21,7 +21,7 @@ import { signInAsAdmin, startProductOnMosquitto } from './support/product';
  * while the other looks about three times and finds the claim; the start fails (unanswered, told
  * as such), and a later look starts the machine. Then some ten looks more: none starts it again.
  */
-it('g3. two instances looking every second on one broker and database: the machine is started once', async () => {
+it('h3. two instances looking every second on one broker and database: the machine is started once', async () => {
   const { servers, brokerUrl } = await startProductOnMosquitto([
     { SERVER_ID: 'chaos-autopilot-one', ...AUTOPILOT_ENV },
     { SERVER_ID: 'chaos-autopilot-two', ...AUTOPILOT_ENV },
@@ -35,8 +35,8 @@ it('g3. two instances looking every second on one broker and database: the machi
   await pause(2 * LOOKS_AFTER);
   const outcome = await startOutcome(second, await signInAsAdmin(second), due);
   await reportStart(
-    'g3',
-    'g3. autopilot, two instances looking every second (Mosquitto + PostgreSQL)',
+    'h3',
+    'h3. autopilot, two instances looking every second (Mosquitto + PostgreSQL)',
     outcome,
     'the first program answered late: that start failed, the next went through',
   );
