@@ -416,7 +416,7 @@ class Season {
           name: run.model.machine.name,
           online: true,
           alarm: false,
-          openIncident: false,
+          openIncident: null,
           watering: run.arm.isMoving ? (run.memory.run ? 'autopilot' : 'farmer') : null,
           pausedBy: run.memory.pausedBy ?? null,
           hectares: run.model.hectares,

@@ -1,15 +1,14 @@
 import {
   CropSeasonListSchema,
-  type LatLng,
   NextIrrigationListSchema,
   ProgramFromAdviceSchema,
   type SprinklerDetail,
-  positionAt,
 } from '@pivot/contracts';
 import type { Page, TestInfo } from '@playwright/test';
 import type { HttpSession } from '../support/http-session';
 import { ADMIN } from './support/environment';
 import { expect, expectAccessible, signIn } from './support/fixtures';
+import { machineWithADueHalf } from './support/due-field';
 import { addAndGrant, test } from './support/machines';
 import { detail, machine, openProgram, toast } from './support/programs';
 
@@ -207,21 +206,6 @@ async function adviceOnDemoMachine(
   await expect(advice.getByRole('region', { name: 'Program z porady: najbliższy obrót' })).toBeVisible();
 }
 
-/** Days before today, as the API writes them (dd.mm.yyyy). */
-function daysAgo(days: number): string {
-  const day = new Date(Date.now() - days * 86_400_000);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${pad(day.getDate())}.${pad(day.getMonth() + 1)}.${day.getFullYear()}`;
-}
-
-/** A half of the circle round `centre`, clockwise from `from`°, its arc a corner every 10°. */
-function half(centre: LatLng, from: number, radius: number): [number, number][] {
-  const arc: [number, number][] = [];
-  for (let bearing = from; bearing <= from + 180; bearing += 10) arc.push(positionAt(centre, bearing, radius));
-  const pivot: [number, number] = [centre.lng, centre.lat];
-  return [pivot, ...arc, pivot];
-}
-
 test('the program from the advice waters the sector due when the arm gets there, passes dry over the one not due, and is sent', async ({
   page,
   admin,
@@ -229,59 +213,8 @@ test('the program from the advice waters the sector due when the arm gets there,
   startMachine,
 }) => {
   const farmer = await createUser();
-  // Beside the demo's first machine, whose weather station has told its past: the balance has days.
-  const centre = { lat: -27.361, lng: 26.762 };
-  const east = half(centre, 0.25, 330);
-  const west = half(centre, 180.25, 330);
-  const sector = (name: string, ring: [number, number][]) => ({
-    type: 'Feature' as const,
-    geometry: { type: 'Polygon' as const, coordinates: [ring] },
-    properties: { name, rate: 14 },
-  });
-  const machine = await startMachine({
-    ...centre,
-    armLength: 300,
-    angle: 10,
-    motion: 'front',
-    program: {
-      name: 'Jesień',
-      programData: { type: 'FeatureCollection', features: [sector('Wschód', east), sector('Zachód', west)] },
-    },
-  });
-  const id = await addAndGrant(admin, machine, `Pole ${machine.id}`, farmer.id);
-  // The crop areas are the sectors' halves: shallow roots on sand to the east (water due at once),
-  // roots 3 m deep on loam to the west (nothing due before the season ends).
-  const crop = (name: string, ring: [number, number][]) => ({
-    type: 'Feature',
-    geometry: { type: 'Polygon', coordinates: [ring] },
-    properties: { kind: 'crop', crop: 'potatoes', name },
-  });
-  const mapped = await admin.call('PATCH', `/api/sprinkler/${id}/`, {
-    areaMap: { type: 'FeatureCollection', features: [crop('Ziemniaki', east), crop('Lucerna', west)] },
-  });
-  expect(mapped.status, JSON.stringify(mapped.body)).toBe(200);
-  const stages = [10, 10, 40, 30];
-  const seasons = await admin.call('PUT', `/api/sprinkler/${id}/crop-seasons/`, [
-    {
-      name: 'Ziemniaki płytkie',
-      polygon: 'Ziemniaki',
-      crop: { kc: [1.2, 1.2, 1.2], stages, rootDepth: [0.05, 0.05], p: 0.1 },
-      emergence: daysAgo(20),
-      soil: 'sand',
-    },
-    {
-      name: 'Lucerna głęboka',
-      polygon: 'Lucerna',
-      crop: { kc: [0.5, 0.5, 0.5], stages, rootDepth: [3, 3], p: 0.8 },
-      emergence: daysAgo(20),
-      soil: 'loam',
-    },
-  ]);
-  expect(seasons.status, JSON.stringify(seasons.body)).toBe(200);
-  // The machine's depth at 100 %: with the flow it pumps, the time it takes round.
-  expect((await admin.call('PATCH', `/api/sprinkler/${id}/application-depth/`, { depthAtFullSpeed: 5 })).status).toBe(
-    200,
-  );
+  // Moving, the machine pumps: its time round follows from its flow and the depth set.
+  const { id } = await machineWithADueHalf(admin, startMachine, farmer.id, { motion: 'front' });
 
   await signIn(page, farmer, `/sprinklers/${id}`);
   const preview = page.getByRole('region', { name: 'Program z porady: najbliższy obrót' });

@@ -1,13 +1,8 @@
-import {
-  AutopilotPlanSchema,
-  NextIrrigationListSchema,
-  ProgramFromAdviceSchema,
-  type SprinklerDetail,
-} from '@pivot/contracts';
-import type { HttpSession } from '../support/http-session';
+import { AutopilotPlanSchema } from '@pivot/contracts';
+import { machineWithADueHalf } from './support/due-field';
 import { expect, expectAccessible, signIn } from './support/fixtures';
 import { test } from './support/machines';
-import { detail, openProgram, restoreMachine, toast } from './support/programs';
+import { detail, openProgram, toast } from './support/programs';
 
 /* The server of the run looks every 2 s (AUTOPILOT_LOOK_SECONDS in support/global-setup.ts). */
 
@@ -23,26 +18,18 @@ test('a farmer sets Suggest and is told "Irrigation due" within seconds, sends t
   page,
   admin,
   createUser,
+  startMachine,
 }, testInfo) => {
   test.setTimeout(120_000);
   const farmer = await createUser();
-  // A demo machine at rest with a sector due now, by the autopilot and by the program from the
-  // advice. A machine of the test's own cannot be: standing, it pumps nothing, so its pace (hours
-  // a circle) is known only from hours of reports while watering, and without it the advice plans
-  // nothing (pace_unknown). The demo's machines come with their past reports, but whether one of
-  // them is due depends on the demo farm's calendar and the hour: when none is, the test is skipped.
-  const demo = await demoMachineDueNow(admin);
-  test.skip(demo === undefined, 'No demo machine stands with a sector due now (the demo farm calendar decides)');
-  const original = await detail(admin, demo!.id);
-  const id = original.id;
-  const name = original.name;
-  const granted = await admin.call('PATCH', `/api/sprinkler/${id}/permissions/`, { user: farmer.id, action: 'grant' });
-  expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+  // At rest with its east half due now; its time round at 100 % set, as a machine that has not
+  // watered yet needs (docs/advice.md, "The percent timer").
+  const { id } = await machineWithADueHalf(admin, startMachine, farmer.id, { motion: 'stop', hoursPerCircle: 20 });
+  const name = (await detail(admin, id)).name;
   try {
     await farmerFlow();
   } finally {
     await admin.call('PUT', `/api/sprinkler/${id}/autopilot/`, { mode: 'off', rules: {} });
-    await restoreMachine(admin, original);
   }
 
   async function farmerFlow() {
@@ -124,30 +111,3 @@ test('a farmer sets Suggest and is told "Irrigation due" within seconds, sends t
     expect((await detail(admin, id)).status).toBe('stop');
   }
 });
-
-/**
- * A demo machine online and at rest that the autopilot would start now, with a program from the
- * advice to send; the demo's machines come online in the first seconds of the server's run.
- */
-async function demoMachineDueNow(admin: HttpSession): Promise<SprinklerDetail | undefined> {
-  for (let tries = 0; tries < 15; tries += 1) {
-    const found = await findDueNow(admin);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  return undefined;
-}
-
-async function findDueNow(admin: HttpSession): Promise<SprinklerDetail | undefined> {
-  const withSeasons = NextIrrigationListSchema.parse((await admin.call('GET', '/api/sprinkler/next-irrigation/')).body);
-  for (const { id } of withSeasons) {
-    const found = await detail(admin, id);
-    if (!found.internalId.startsWith('PIVOT-') || found.status !== 'stop' || !found.online) continue;
-    const plan = AutopilotPlanSchema.parse((await admin.call('GET', `/api/sprinkler/${id}/autopilot/plan/`)).body);
-    const advice = ProgramFromAdviceSchema.parse(
-      (await admin.call('GET', `/api/sprinkler/${id}/program-from-advice/`)).body,
-    );
-    if (plan.mode === 'off' && plan.now.kind === 'start' && advice.programData !== null) return found;
-  }
-  return undefined;
-}

@@ -235,6 +235,12 @@ export const AutopilotPlanSchema = z.strictObject({
 export type AutopilotPlan = z.infer<typeof AutopilotPlanSchema>;
 
 /**
+ * The machine page's anchor of its Autopilot card (`/sprinklers/{id}#autopilot`): where an
+ * "Irrigation due" alert leads, to the card's one-tap "Water now as advised".
+ */
+export const AUTOPILOT_CARD_ANCHOR = 'autopilot';
+
+/**
  * Why a machine's autopilot mode changed, as the activity log's `sprinkler_autopilot_updated`
  * entry tells it (`details`): a user set it, or a person's own command or program to a machine
  * in `auto` took the machine over (auto became suggest).

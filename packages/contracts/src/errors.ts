@@ -59,6 +59,16 @@ export const ERROR_STATUS = {
   push_endpoint_taken: 409,
   sprinkler_offline: 409,
   request_in_progress: 409,
+  /** The autopilot's one-tap start (POST …/autopilot/start/) of a machine whose autopilot is off. */
+  autopilot_off: 409,
+  /** The autopilot's one-tap start when it would start no pass now (nothing due, a wait, a skip, no program from the advice…). */
+  nothing_due: 409,
+  /** The autopilot's one-tap start of a machine in alarm, or with an open alarm, unexpected stop or low pressure. */
+  sprinkler_in_alarm: 409,
+  /** The autopilot's one-tap start of a machine already moving. */
+  already_watering: 409,
+  /** The autopilot's one-tap start while a start of the machine is already being made (another tap, tab or the watcher). */
+  start_in_progress: 409,
   too_many_webhooks: 409,
   payload_too_large: 413,
   /** A body whose polygons have more corners in all than MAX_CORNERS_PER_MESSAGE (polygon-validity.ts). */
@@ -99,6 +109,20 @@ export const COMMAND_FAILURES = [
   'sprinkler_processing_error',
   'machine_clock_wrong',
   'broker_unreachable',
+] as const satisfies readonly ErrorCode[];
+
+/**
+ * Why the autopilot's one-tap start ("Water now as advised") is refused before any command is
+ * sent: the autopilot off, no pass to start now, the machine offline, in alarm or already moving,
+ * or a start of it already under way.
+ */
+export const AUTOPILOT_START_REFUSALS = [
+  'autopilot_off',
+  'nothing_due',
+  'sprinkler_offline',
+  'sprinkler_in_alarm',
+  'already_watering',
+  'start_in_progress',
 ] as const satisfies readonly ErrorCode[];
 
 export const ErrorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);

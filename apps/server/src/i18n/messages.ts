@@ -54,6 +54,12 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     sprinkler_offline: 'The machine is offline - the command was not sent',
     request_in_progress:
       'This action is still being carried out, or was interrupted - check the machine before you try again',
+    autopilot_off: "The machine's autopilot is off - set it to Suggest or Auto to water as advised",
+    nothing_due: "The autopilot would start no pass now - its plan on the machine's page says why",
+    sprinkler_in_alarm:
+      'The machine is in alarm, or an alarm, unexpected stop or low pressure is open - it was not started',
+    already_watering: 'The machine is already moving - nothing was sent',
+    start_in_progress: 'A start of this machine is already being made - wait a moment and check the machine',
     idempotency_key_reused: 'This request key was already used for another request',
     payload_too_large: 'The request carries more data than the server accepts here - send less at once',
     too_many_corners: `The shapes sent have more than ${MAX_CORNERS_PER_MESSAGE.toLocaleString('en')} corners in all - simplify them or send fewer at once`,
@@ -119,6 +125,12 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     sprinkler_offline: 'Maszyna jest offline - polecenie nie zostało wysłane',
     request_in_progress:
       'To działanie jest jeszcze wykonywane albo zostało przerwane - sprawdź maszynę, zanim spróbujesz ponownie',
+    autopilot_off: 'Autopilot tej maszyny jest wyłączony - ustaw Podpowiada lub Automatycznie, aby nawadniać wg porady',
+    nothing_due: 'Autopilot nie uruchomiłby teraz nawadniania - jego plan na stronie maszyny mówi dlaczego',
+    sprinkler_in_alarm:
+      'Maszyna jest w alarmie albo trwa alarm, nieoczekiwane zatrzymanie lub niskie ciśnienie - nie uruchomiono jej',
+    already_watering: 'Maszyna już jedzie - niczego nie wysłano',
+    start_in_progress: 'Uruchamianie tej maszyny już trwa - odczekaj chwilę i sprawdź maszynę',
     idempotency_key_reused: 'Ten klucz żądania był już użyty dla innego żądania',
     payload_too_large: 'Żądanie zawiera więcej danych, niż serwer tu przyjmuje - wyślij mniej naraz',
     too_many_corners: `Przesłane kształty mają łącznie ponad ${MAX_CORNERS_PER_MESSAGE.toLocaleString('pl')} narożników - uprość je lub wyślij mniej naraz`,
@@ -446,7 +458,8 @@ type AutopilotTexts = {
   queue_pump: (p: { pump: string; maxAtOnce: number; ahead: string[] }) => string;
   refuse_offline: () => string;
   refuse_alarm: () => string;
-  refuse_incident: () => string;
+  /** `incident`: its title, as the alerts name it; null in decisions kept before it was named. */
+  refuse_incident: (p: { incident: string | null }) => string;
   refuse_no_station: () => string;
   refuse_nothing_to_send: () => string;
   refuse_allowance: (p: { pass: number; left: number; used: number; amount: number; unit: WaterUnit }) => string;
@@ -521,7 +534,8 @@ const AUTOPILOT_TEXTS: Record<Language, AutopilotTexts> = {
       `Queued: the pump ${pump} feeds at most ${maxAtOnce} ${maxAtOnce === 1 ? 'machine' : 'machines'} at once; ahead: ${ahead.join(', ')}`,
     refuse_offline: () => 'Not started: the machine is offline',
     refuse_alarm: () => 'Not started: the machine reports an alarm',
-    refuse_incident: () => 'Not started: the machine has an open incident',
+    refuse_incident: ({ incident }) =>
+      incident === null ? 'Not started: the machine has an open incident' : `Not started: open incident “${incident}”`,
     refuse_no_station: () =>
       'Not started: no recent wind and temperature reading from the station to check the limits against',
     refuse_nothing_to_send: () =>
@@ -556,7 +570,10 @@ const AUTOPILOT_TEXTS: Record<Language, AutopilotTexts> = {
       `W kolejce: pompa ${pump} zasila najwyżej ${plMachines(maxAtOnce)} naraz; wcześniej: ${ahead.join(', ')}`,
     refuse_offline: () => 'Nie uruchomiono: maszyna jest offline',
     refuse_alarm: () => 'Nie uruchomiono: maszyna zgłasza alarm',
-    refuse_incident: () => 'Nie uruchomiono: maszyna ma otwarty incydent',
+    refuse_incident: ({ incident }) =>
+      incident === null
+        ? 'Nie uruchomiono: maszyna ma otwarty incydent'
+        : `Nie uruchomiono: otwarty incydent „${incident}”`,
     refuse_no_station: () =>
       'Nie uruchomiono: brak świeżego odczytu wiatru i temperatury ze stacji, by sprawdzić limity',
     refuse_nothing_to_send: () =>

@@ -11,6 +11,7 @@ import { useTestApp } from '../support/test-app';
 describe('a person’s command to a machine whose autopilot is in auto', () => {
   const t = useTestApp({}, { signInAdmin: true });
   let farmer: ApiClient;
+  let farmerId: number;
   let machine: PivotMachine;
   let sprinklerId: number;
   let url: string;
@@ -18,6 +19,7 @@ describe('a person’s command to a machine whose autopilot is in auto', () => {
   beforeAll(async () => {
     const owner = await t.signedInUser();
     farmer = owner.client;
+    farmerId = owner.user.id;
     const id = `AP-${Date.now().toString(36)}`;
     machine = await startRegisteredMachine(t.app, id);
     sprinklerId = SprinklerListItemSchema.parse((await t.admin.post('/api/sprinkler/', { internalId: id })).body).id;
@@ -77,6 +79,23 @@ describe('a person’s command to a machine whose autopilot is in auto', () => {
         event: 'stop',
         ip: '',
         failure: 'sprinkler_motion_failure',
+      },
+    );
+    expect(await modeNow()).toBe('auto');
+  });
+
+  it("the autopilot's own pass, sent for the person who asked for it with one tap, takes nothing over", async () => {
+    expect((await farmer.put(url, { mode: 'auto', rules: {} })).status).toBe(200);
+    const sprinkler = (await t.app.sprinklers.find(t.database.db, sprinklerId))!;
+    await t.app.commands.run(
+      { type: 'motion', motion: 'stop' },
+      {
+        actorUserId: farmerId,
+        machine: { id: sprinkler.id, name: sprinkler.name, internalId: sprinkler.internalId },
+        event: 'stop',
+        ip: '127.0.0.1',
+        failure: 'sprinkler_motion_failure',
+        autopilot: true,
       },
     );
     expect(await modeNow()).toBe('auto');

@@ -1,4 +1,4 @@
-import { TARIFF_PRESETS } from '@pivot/contracts';
+import { type IncidentKind, TARIFF_PRESETS } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
 import { type Decision, type DecisionInput, decideNext, explainDecision } from '../../src/modules/autopilot';
 import { HOUR, NEXT_DAY, TIME_ZONE, area, at, input, rain, rules } from './fixtures';
@@ -406,7 +406,7 @@ describe('the autopilot: wind and frost', () => {
 
 describe('the autopilot: the farmer always wins', () => {
   /** Due now, in the cheap zone, dry and calm: everything says start, but the machine's state. */
-  const tempting = (state: { online?: boolean; alarm?: boolean; openIncident?: boolean }) => {
+  const tempting = (state: { online?: boolean; alarm?: boolean; openIncident?: IncidentKind | null }) => {
     const given = input({ now: at('22:00'), rules: rules(G12), areas: [area({ triggerAt: at('23:00') })] });
     return { ...given, machine: { ...given.machine, ...state } };
   };
@@ -415,10 +415,10 @@ describe('the autopilot: the farmer always wins', () => {
     [{ online: false }, 'offline', 'Not started: the machine is offline', 'Nie uruchomiono: maszyna jest offline'],
     [{ alarm: true }, 'alarm', 'Not started: the machine reports an alarm', 'Nie uruchomiono: maszyna zgłasza alarm'],
     [
-      { openIncident: true },
+      { openIncident: 'low_pressure' as const },
       'incident',
-      'Not started: the machine has an open incident',
-      'Nie uruchomiono: maszyna ma otwarty incydent',
+      'Not started: open incident “Low pressure”',
+      'Nie uruchomiono: otwarty incydent „Niskie ciśnienie”',
     ],
   ])('never starts a machine %o', (state, reason, english, polish) => {
     const given = tempting(state);

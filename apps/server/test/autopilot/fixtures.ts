@@ -44,7 +44,7 @@ export function input(overrides: Partial<DecisionInput> = {}): DecisionInput {
       name: 'Pivot 1',
       online: true,
       alarm: false,
-      openIncident: false,
+      openIncident: null,
       watering: null,
       pausedBy: null,
       hectares: 50,

@@ -27,6 +27,7 @@ const SAMPLE = {
   temperatureC: 1,
   minC: 2,
   pump: 'Well 1',
+  incident: 'Low pressure',
   maxAtOnce: 5,
   ahead: ['Pivot 2'],
   pass: 800,

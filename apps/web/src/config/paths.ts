@@ -25,7 +25,11 @@ export const paths = {
   adminAlerts: { pattern: 'admin/alerts', link: () => '/admin/alerts' },
   adminBackups: { pattern: 'admin/backups', link: () => '/admin/backups' },
   sprinklers: { pattern: 'sprinklers', link: () => '/sprinklers' },
-  sprinkler: { pattern: 'sprinklers/:id', link: (id: number) => `/sprinklers/${id}` },
+  /** A machine's page; with `anchor`, scrolled to that card of it (the Autopilot card's: AUTOPILOT_CARD_ANCHOR). */
+  sprinkler: {
+    pattern: 'sprinklers/:id',
+    link: (id: number, anchor?: string) => (anchor ? `/sprinklers/${id}#${anchor}` : `/sprinklers/${id}`),
+  },
   sector: {
     pattern: 'sprinklers/:id/:programId/:sector',
     link: (id: number, programId: number, sector: string) =>

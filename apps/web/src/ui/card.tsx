@@ -1,4 +1,4 @@
-import type { HTMLAttributes } from 'react';
+import type { HTMLAttributes, Ref } from 'react';
 
 export type CardVariant = 'card' | 'box';
 
@@ -9,7 +9,7 @@ const VARIANT_CLASSES: Record<CardVariant, string> = {
   box: 'rounded-lg bg-surface-muted p-4',
 };
 
-export type CardProps = HTMLAttributes<HTMLElement> & { variant?: CardVariant };
+export type CardProps = HTMLAttributes<HTMLElement> & { variant?: CardVariant; ref?: Ref<HTMLElement> };
 
 export function Card({ variant = 'card', className = '', ...props }: CardProps) {
   return <section className={`${VARIANT_CLASSES[variant]} ${className}`} {...props} />;

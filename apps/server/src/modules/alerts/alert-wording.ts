@@ -180,6 +180,11 @@ function readableDetail(language: Language, detail: string): string {
   return ALARM_REASONS[language][detail] ?? detail;
 }
 
+/** An incident's name, as its alert's title says it ("Low pressure"). */
+export function incidentTitle(language: Language, kind: IncidentKind): string {
+  return WORDING[language][kind].began.title;
+}
+
 /** An incident phase as a title and a sentence, in the user's language. */
 export function alertWords(
   language: Language,

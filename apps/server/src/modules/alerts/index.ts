@@ -18,7 +18,7 @@ declare module 'fastify' {
 
 export type { AlertsService, RaisedAlert } from './alerts.service';
 export { alertOfLogEntry } from './alerts.service';
-export { alertWords } from './alert-wording';
+export { alertWords, incidentTitle } from './alert-wording';
 
 export type AlertsModuleOptions = Pick<Config, 'publicUrl' | 'mailFrom' | 'timeZone'>;
 

@@ -1,5 +1,5 @@
 import type https from 'node:https';
-import type { Language, PushPayload, PushSubscriptionBody } from '@pivot/contracts';
+import { AUTOPILOT_CARD_ANCHOR, type Language, type PushPayload, type PushSubscriptionBody } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import webpush, { WebPushError } from 'web-push';
 import { RepeatingJob } from '../../time/repeating-job';
@@ -261,10 +261,12 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 function payloadFor(language: Language, alert: NonNullable<ReturnType<typeof alertOfLogEntry>>): PushPayload {
   const { title, sentence } = alertWords(language, alert);
   const localePrefix = language === 'en' ? '/en' : '';
+  // "Irrigation due" opens the machine's Autopilot card, whose one tap starts the pass.
+  const anchor = alert.kind === 'irrigation_due' && alert.phase === 'began' ? `#${AUTOPILOT_CARD_ANCHOR}` : '';
   return {
     title: `${title}: ${alert.sprinklerName}`,
     body: sentence,
-    url: `${localePrefix}/sprinklers/${alert.sprinklerId}`,
+    url: `${localePrefix}/sprinklers/${alert.sprinklerId}${anchor}`,
     tag: `${alert.sprinklerId}-${alert.kind}`,
   };
 }

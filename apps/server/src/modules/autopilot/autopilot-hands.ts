@@ -1,7 +1,9 @@
 /**
- * The autopilot's hands (docs/autopilot.md, "The watcher"): the commands it sends as the server
- * itself, no user, through the commands module as every command goes: recorded, sent, answered,
- * a failure logged and thrown; a success logged here as a person's is.
+ * The autopilot's hands (docs/autopilot.md, "The watcher", "One tap"): the commands it sends, for
+ * the server itself (no user, no address: the watcher) or for the person who asked for the pass
+ * with one tap (their id and address), through the commands module as every command goes:
+ * recorded, sent, answered, a failure logged and thrown; a success logged here as a person's is.
+ * They are the autopilot's own pass whoever asked: they take nothing over.
  */
 import type { ProgramData } from '@pivot/contracts';
 import type { Database } from '../../db/client';
@@ -9,10 +11,7 @@ import type { MachineCommands } from '../commands';
 import type { LogsService } from '../logs';
 import type { TelemetryService } from '../telemetry';
 import type { WatchedMachine } from './autopilot-inputs';
-import type { AutopilotHands } from './autopilot-watch';
-
-/** The server's own commands carry no address: no request asked for them. */
-const NO_ADDRESS = '';
+import type { AutopilotHands, PassActor } from './autopilot-watch';
 
 export class CommandHands implements AutopilotHands {
   constructor(
@@ -24,36 +23,41 @@ export class CommandHands implements AutopilotHands {
     },
   ) {}
 
-  async sendProgram(machine: WatchedMachine, name: string, programData: ProgramData): Promise<void> {
+  async sendProgram(machine: WatchedMachine, name: string, programData: ProgramData, by: PassActor): Promise<void> {
     const logged = loggedMachine(machine);
     await this.deps.commands.run(
       { type: 'program', program: { name, programData } },
-      { actorUserId: null, machine: logged, event: name, ip: NO_ADDRESS, failure: 'program_send_failure' },
+      { ...audit(by), machine: logged, event: name, failure: 'program_send_failure' },
     );
     await this.deps.logs.record(this.deps.db, {
       eventType: 'program_sent',
-      actorUserId: null,
+      actorUserId: by.userId,
       sprinkler: logged,
       event: name,
-      ip: NO_ADDRESS,
+      ip: by.ip,
     });
   }
 
-  async move(machine: WatchedMachine, motion: 'front' | 'stop'): Promise<void> {
+  async move(machine: WatchedMachine, motion: 'front' | 'stop', by: PassActor): Promise<void> {
     const logged = loggedMachine(machine);
     const result = await this.deps.commands.run(
       { type: 'motion', motion },
-      { actorUserId: null, machine: logged, event: motion, ip: NO_ADDRESS, failure: 'sprinkler_motion_failure' },
+      { ...audit(by), machine: logged, event: motion, failure: 'sprinkler_motion_failure' },
     );
     await this.deps.telemetry.confirmStatus(this.deps.db, machine.internalId, result.status);
     await this.deps.logs.record(this.deps.db, {
       eventType: 'sprinkler_motion_success',
-      actorUserId: null,
+      actorUserId: by.userId,
       sprinkler: logged,
       event: motion,
-      ip: NO_ADDRESS,
+      ip: by.ip,
     });
   }
+}
+
+/** Who the command is sent for; the autopilot's own pass, which takes nothing over. */
+function audit(by: PassActor) {
+  return { actorUserId: by.userId, ip: by.ip, autopilot: true } as const;
 }
 
 function loggedMachine(machine: WatchedMachine) {

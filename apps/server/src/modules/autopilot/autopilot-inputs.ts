@@ -224,7 +224,7 @@ export async function gatherInput(
       name: machine.name,
       online: detail.online,
       alarm: detail.status === 'alarm',
-      openIncident: (openIncidents.get(machine.internalId) ?? []).some((kind) => SAFETY_INCIDENTS.includes(kind)),
+      openIncident: SAFETY_INCIDENTS.find((kind) => openIncidents.get(machine.internalId)?.includes(kind)) ?? null,
       watering: running ? (memory.run ? 'autopilot' : 'farmer') : null,
       pausedBy: memory.pausedBy ?? null,
       hectares,

@@ -23,6 +23,8 @@ export const AutopilotMemorySchema = z.object({
       revolutionHours: z.number(),
       areas: z.array(z.string()).default([]),
       pausedAt: z.number().optional(),
+      /** A person asked for it with one tap ("Water now as advised"): ended with its revolution in any mode. */
+      asked: z.boolean().optional(),
     })
     .optional(),
   /** The autopilot's last pass's end and sectors: not due again until the balance holds that day. */

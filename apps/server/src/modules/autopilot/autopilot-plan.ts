@@ -65,7 +65,7 @@ function startOf(timing: TimingDecision, now: number): number {
 export function planComingPasses(input: DecisionInput, options: PlanOptions): PlannedPass[] {
   const end = input.now + options.days * DAY_MS;
   const rules = { ...input.rules, wind: null, frost: null, pumpGroup: null };
-  const machine = { ...input.machine, online: true, alarm: false, openIncident: false, watering: null, pausedBy: null };
+  const machine = { ...input.machine, online: true, alarm: false, openIncident: null, watering: null, pausedBy: null };
   const refill = (area: DecisionInput['areas'][number], at: number) => ({
     ...area,
     depletionMm: 0,

@@ -123,12 +123,13 @@ export class AutopilotSettingsService {
   /**
    * The farmer always wins: a person's command or program to a machine whose autopilot is auto
    * turns it to suggest, logged as 'taken_over' in one transaction. A send of the server itself
-   * (`actorUserId` null: the watcher) takes nothing over; a machine in suggest or off stays so.
+   * (`actorUserId` null: the watcher), or of the autopilot's own pass a person asked for with one
+   * tap (`autopilot`), takes nothing over; a machine in suggest or off stays so.
    * Answers whether the machine was taken over.
    */
-  async takeOver(sending: Pick<CommandSending, 'machine' | 'actorUserId' | 'ip'>): Promise<boolean> {
+  async takeOver(sending: Pick<CommandSending, 'machine' | 'actorUserId' | 'ip' | 'autopilot'>): Promise<boolean> {
     const { machine, actorUserId, ip } = sending;
-    if (actorUserId === null || machine.id === null) return false;
+    if (actorUserId === null || sending.autopilot || machine.id === null) return false;
     const sprinklerId = machine.id;
     // Most machines are not in auto: a look without a lock first.
     if ((await findAutopilotSettings(this.deps.db, sprinklerId))?.mode !== 'auto') return false;

@@ -60,10 +60,18 @@ export type AutopilotMemoryStore = {
   claimStart(sprinklerId: number, read: unknown, now: number, staleBefore: number): Promise<boolean>;
 };
 
-/** The machine's hands: the commands the autopilot sends, as the server itself (no user). */
+/**
+ * Whom the autopilot's commands are sent for, as the activity log names them: the server itself
+ * (no user, no address: the watcher), or the person who asked for the pass with one tap.
+ */
+export type PassActor = { userId: number | null; ip: string };
+/** The watcher's own commands: no request asked for them. */
+export const THE_SERVER: PassActor = { userId: null, ip: '' };
+
+/** The machine's hands: the commands the autopilot sends, for the server itself or for a person. */
 export type AutopilotHands = {
-  sendProgram(machine: WatchedMachine, name: string, programData: ProgramData): Promise<void>;
-  move(machine: WatchedMachine, motion: 'front' | 'stop'): Promise<void>;
+  sendProgram(machine: WatchedMachine, name: string, programData: ProgramData, by: PassActor): Promise<void>;
+  move(machine: WatchedMachine, motion: 'front' | 'stop', by: PassActor): Promise<void>;
 };
 
 /** The decision's activity-log entry, told to each reader in their language. */
@@ -148,6 +156,20 @@ export function startNow(decision: Decision): StartDecision | null {
   return timing.kind === 'start' ? timing : null;
 }
 
+/**
+ * The memory of a pass the autopilot starts: when, the hours its revolution takes, its sectors (the
+ * rain skip before it is followed). `asked`: a person asked for it with one tap, in any mode.
+ */
+export function beginRun(
+  kept: AutopilotMemory,
+  start: StartDecision,
+  at: { now: number; revolutionHours: number; asked?: boolean },
+): void {
+  kept.run = { startedAt: at.now, revolutionHours: at.revolutionHours, areas: start.areas };
+  if (at.asked) kept.run.asked = true;
+  delete kept.lastSkip;
+}
+
 /** What a look does on a decision: the memory after it, whether to tell the log, the command to give. */
 export type FollowUp = {
   memory: AutopilotMemory;
@@ -215,7 +237,13 @@ export function followDecision(
       if (auto && kept.run && !running) act = 'front';
       break;
     case 'watering':
-      if (auto && kept.run && running && now - kept.run.startedAt >= kept.run.revolutionHours * HOUR_MS) {
+      // The autopilot's pass ends with its revolution: in auto, and in any mode for one a person asked for.
+      if (
+        (auto || kept.run?.asked === true) &&
+        kept.run &&
+        running &&
+        now - kept.run.startedAt >= kept.run.revolutionHours * HOUR_MS
+      ) {
         act = 'stop';
         kept.watered = { at: now, areas: kept.run.areas };
         delete kept.run;
@@ -225,8 +253,7 @@ export function followDecision(
       const start = startNow(decision);
       if (auto && start !== null && !running && at.revolutionHours !== null) {
         act = 'start';
-        kept.run = { startedAt: now, revolutionHours: at.revolutionHours, areas: start.areas };
-        delete kept.lastSkip;
+        beginRun(kept, start, { now, revolutionHours: at.revolutionHours });
       }
     }
   }
@@ -325,10 +352,10 @@ export class AutopilotWatch {
     }
     await this.alertWhenDue(machine, decision, kept, now);
     if (step.act === 'start') {
-      // Another instance claimed the start, or changed the memory since this look read it: the
-      // memory is that instance's now, and is left as it is.
-      if (!(await this.startPass(machine, input, kept, now, clock))) return;
-    } else if (step.act !== null) await this.deps.hands.move(machine, step.act);
+      // Another holds the start's claim, or changed the memory since this look read it: the memory
+      // is theirs now, and is left as it is.
+      if (!(await this.startPass(machine, input, kept, now, THE_SERVER, clock))) return;
+    } else if (step.act !== null) await this.deps.hands.move(machine, step.act, THE_SERVER);
     if (JSON.stringify(kept) !== JSON.stringify(machine.memory))
       await this.deps.memory.saveMemory(machine.sprinklerId, kept);
   }
@@ -356,52 +383,62 @@ export class AutopilotWatch {
   }
 
   /**
-   * Starts the pass: the program from the advice, then the machine forward. The start is claimed
-   * first, on the memory this look read, so that of two instances one sends it, and none starts
-   * a machine another has started since it looked; the memory says the pass is the autopilot's
-   * before the commands leave, so a crash between them leaves a pass the next look recognises.
-   * False when the claim was refused: the memory is another instance's.
+   * Starts the pass whose memory `kept` holds (`beginRun`): the program from the advice, then the
+   * machine forward, for the server (the watcher, in auto) or for the person who asked with one
+   * tap. The start is claimed first, on the memory the caller read (`machine.storedMemory`), so
+   * that of two instances, two taps or a tap and a look one sends it, and none starts a machine
+   * another has started since it read it: false, and nothing sent, when the claim is refused (the
+   * memory is another's then, and is left as it is). The memory says the pass is the autopilot's
+   * before the commands leave, so a crash between them leaves a pass the next look recognises. A
+   * command that fails is thrown; the watcher's own failed start opens start_failed (a person is
+   * answered at once), and a start that goes through ends it, and an open "Irrigation due". The
+   * caller keeps the memory after a start that went through. `now`: when the caller read the
+   * machine, by which a claim is judged stale; `clock`: the time the claim is dated by.
    */
-  private async startPass(
+  async startPass(
     machine: WatchedMachine,
     input: GatheredInput,
     kept: AutopilotMemory,
-    lookedAt: number,
-    clock: () => number,
+    now: number,
+    by: PassActor,
+    clock: () => number = () => now,
   ): Promise<boolean> {
     const { programData } = input.program;
-    if (programData === null) {
-      delete kept.run;
-      return true;
-    }
+    if (programData === null) return false;
     const claimedAt = clock();
-    // Stale by the look's moment, as `followDecision` judged it: a claim that went stale during
-    // the look is taken up by the next one, which tells of the start it cut short.
+    // Stale by the moment the caller read the machine, as `followDecision` judged it: a claim that
+    // went stale during the look is taken up by the next one, which tells of the start it cut short.
     const claimed = await this.deps.memory.claimStart(
       machine.sprinklerId,
       machine.storedMemory,
       claimedAt,
-      lookedAt - this.claimStaleMs,
+      now - this.claimStaleMs,
     );
     if (!claimed) return false;
-    const now = claimedAt;
-    kept.startingSince = now;
+    kept.startingSince = claimedAt;
     await this.deps.memory.saveMemory(machine.sprinklerId, kept);
     const name = input.detail.currentProgramData?.name ?? machine.name;
     try {
-      await this.deps.hands.sendProgram(machine, name, programData);
-      await this.deps.hands.move(machine, 'front');
+      await this.deps.hands.sendProgram(machine, name, programData, by);
+      await this.deps.hands.move(machine, 'front', by);
     } catch (error) {
-      // The command's failure is in the log already (the commands module's); the farmer is alerted,
-      // and the next look tries again.
+      // The command's failure is in the log already (the commands module's); the pass is forgotten,
+      // the farmer is alerted of the watcher's own, and the next look tries again.
       delete kept.run;
       delete kept.startingSince;
       await this.deps.memory.saveMemory(machine.sprinklerId, kept);
-      await this.deps.dueAlerts.begin(named(machine), 'start_failed', startFailureOf(error), now);
+      if (by.userId === null) {
+        await this.deps.dueAlerts.begin(named(machine), 'start_failed', startFailureOf(error), now);
+      }
       throw error;
     }
     delete kept.startingSince;
     await this.deps.dueAlerts.end(named(machine), 'start_failed', now);
+    // The machine waters: "Irrigation due" (suggest) is over now, not at the next look.
+    if (kept.dueAlerted) {
+      await this.deps.dueAlerts.end(named(machine), 'irrigation_due', now);
+      delete kept.dueAlerted;
+    }
     return true;
   }
 }

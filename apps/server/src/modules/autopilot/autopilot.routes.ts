@@ -4,11 +4,13 @@ import { endpointRoute } from '../../http/endpoint-route';
 import { clientInfo, requestLanguage, signedIn } from '../../http/request-context';
 import type { AutopilotPlanService } from './autopilot-plan.service';
 import type { AutopilotSettingsService } from './autopilot-settings.service';
+import type { AutopilotStartService } from './autopilot-start.service';
 
 export const autopilotRoutes: FastifyPluginAsyncZod<{
   autopilot: AutopilotSettingsService;
   plan: AutopilotPlanService;
-}> = async (app, { autopilot, plan }) => {
+  start: AutopilotStartService;
+}> = async (app, { autopilot, plan, start }) => {
   endpointRoute(app, autopilotEndpoints.settings, {}, async (request) =>
     autopilot.settingsFor(signedIn(request).user, request.params.id),
   );
@@ -20,5 +22,10 @@ export const autopilotRoutes: FastifyPluginAsyncZod<{
   // Told in the page's language (Accept-Language), as the machines list is, else the account's.
   endpointRoute(app, autopilotEndpoints.plan, {}, async (request) =>
     plan.planFor({ ...signedIn(request).user, language: requestLanguage(request) }, request.params.id),
+  );
+
+  // One tap: the pass the autopilot would start now, for the person (control), as a command is sent.
+  endpointRoute(app, autopilotEndpoints.start, { idempotent: true }, async (request) =>
+    start.start(signedIn(request).user, request.params.id, clientInfo(request)),
   );
 };

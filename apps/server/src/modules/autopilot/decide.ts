@@ -17,7 +17,7 @@
  * A pass that goes ahead after a rain skip whose rain did not come is said so (`reconcile`); at 80 %
  * of the allowance every decision carries `allowanceWarning`.
  */
-import { ALLOWANCE_WARNING_SHARE, type AutopilotRules, type TariffZone } from '@pivot/contracts';
+import { ALLOWANCE_WARNING_SHARE, type AutopilotRules, type IncidentKind, type TariffZone } from '@pivot/contracts';
 import { allowedAt, ruleBoundaries, tariffAt } from './autopilot-rules';
 
 const HOUR_MS = 60 * 60_000;
@@ -56,7 +56,8 @@ export type MachineState = {
   name: string;
   online: boolean;
   alarm: boolean;
-  openIncident: boolean;
+  /** The open incident that keeps it from being started (the first of SAFETY_INCIDENTS), if one is. */
+  openIncident: IncidentKind | null;
   /** Who started the run going on now, if one is. */
   watering: 'autopilot' | 'farmer' | null;
   /** The autopilot's own pause, if the machine is held by one. */
@@ -151,7 +152,8 @@ export type DecisionBody =
   | { kind: 'pause_frost'; temperatureC: number; minC: number; stopsRunning: boolean }
   /** The figures are null when no weather limit is set any longer. */
   | { kind: 'resume'; windMs: number | null; temperatureC: number | null }
-  | { kind: 'refuse'; reason: RefuseReason }
+  /** `incident`: which one, when the reason is an open incident (kept decisions older than it lack it). */
+  | { kind: 'refuse'; reason: RefuseReason; incident?: IncidentKind }
   | { kind: 'not_due'; triggerAt: number | null; area: string | null; depletionMm: number | null; rawMm: number | null }
   | { kind: 'watering' };
 
@@ -308,7 +310,8 @@ export function decideNext(input: DecisionInput): Decision {
   // 1. Safety: the farmer's machine is never started in these states.
   if (!machine.online) return decided({ kind: 'refuse', reason: 'offline' });
   if (machine.alarm) return decided({ kind: 'refuse', reason: 'alarm' });
-  if (machine.openIncident) return decided({ kind: 'refuse', reason: 'incident' });
+  if (machine.openIncident !== null)
+    return decided({ kind: 'refuse', reason: 'incident', incident: machine.openIncident });
 
   // 2. Weather: pause, hold or resume.
   const held = weather(input, pass.length > 0);

@@ -4,6 +4,7 @@
  */
 import type { Language } from '@pivot/contracts';
 import { type SpokenMoment, type SpokenZone, autopilotText } from '../../i18n/messages';
+import { incidentTitle } from '../alerts';
 import { addDays, localDate } from '../../time/local-day';
 import { localClock } from './autopilot-rules';
 import type { Decision, DecisionBody, TimingDecision, ZoneAt } from './decide';
@@ -90,7 +91,10 @@ function bodyText(
       }
       if (decision.reason === 'offline') return autopilotText('refuse_offline', language);
       if (decision.reason === 'alarm') return autopilotText('refuse_alarm', language);
-      if (decision.reason === 'incident') return autopilotText('refuse_incident', language);
+      if (decision.reason === 'incident') {
+        const incident = decision.incident === undefined ? null : incidentTitle(language, decision.incident);
+        return autopilotText('refuse_incident', language, { incident });
+      }
       if (decision.reason === 'nothing_to_send') return autopilotText('refuse_nothing_to_send', language);
       return autopilotText('refuse_no_station', language);
     }

@@ -7,6 +7,7 @@ import { parseMemory } from './autopilot-memory';
 import { AutopilotPlanService } from './autopilot-plan.service';
 import { claimStart, readMemory, saveMemory } from './autopilot-settings.repository';
 import { AutopilotSettingsService } from './autopilot-settings.service';
+import { AutopilotStartService } from './autopilot-start.service';
 import { AutopilotWatch, startClaimStaleMs } from './autopilot-watch';
 import { autopilotRoutes } from './autopilot.routes';
 import { AutopilotDecisionLog } from './decision-log';
@@ -49,15 +50,15 @@ export type {
 export { explainDecision, spokenMoment } from './explain';
 export type { AutopilotSettingsService, WatchedAutopilot } from './autopilot-settings.service';
 export { claimStart, readMemory, saveMemory } from './autopilot-settings.repository';
-export type { AutopilotWatch, FollowUp, PumpMember } from './autopilot-watch';
-export { followDecision, pumpPeersOf, startClaimStaleMs, startNow } from './autopilot-watch';
+export type { AutopilotWatch, FollowUp, PassActor, PumpMember } from './autopilot-watch';
+export { beginRun, followDecision, pumpPeersOf, startClaimStaleMs, startNow } from './autopilot-watch';
 export type { AutopilotMemory } from './autopilot-memory';
 
 /**
  * The module: `app.autopilot` (the settings service), its routes, the takeover (the commands
  * module tells it of every command about to be sent, and a person's command or program to a
- * machine in auto turns that machine to suggest), the watcher (`app.autopilotWatch`) and the plan
- * (docs/autopilot.md).
+ * machine in auto turns that machine to suggest), the watcher (`app.autopilotWatch`), the plan
+ * and the one-tap start of the pass the autopilot would start now (docs/autopilot.md).
  */
 export const autopilotModule = fp(
   async (app: FastifyInstance, config: Pick<Config, 'timeZone' | 'autopilotLookMs' | 'commandTimeoutMs'>) => {
@@ -120,7 +121,8 @@ export const autopilotModule = fp(
       sources,
       openIncidents: sources.openIncidents,
     });
-    await app.register(autopilotRoutes, { prefix: '/api', autopilot, plan });
+    const start = new AutopilotStartService({ db, sprinklers, settings: autopilot, sources, watch });
+    await app.register(autopilotRoutes, { prefix: '/api', autopilot, plan, start });
     app.addHook('onReady', async () => {
       watch.start();
     });

@@ -22,6 +22,8 @@ export type CommandAudit = Pick<NewLogEntry, 'actorUserId' | 'ip' | 'event'> & {
   machine: NonNullable<NewLogEntry['sprinkler']>;
   /** The event type a failure is logged as. */
   failure: LogEventType | ((failure: Failure) => LogEventType);
+  /** Sent by the autopilot's hands for its own pass, whoever asked for it (CommandSending). */
+  autopilot?: true;
 };
 
 /**
@@ -34,6 +36,11 @@ export type CommandSending = {
   machine: NonNullable<NewLogEntry['sprinkler']>;
   actorUserId: number | null;
   ip: string;
+  /**
+   * Sent by the autopilot's hands for its own pass: by the watcher, or for the person who asked
+   * for it with one tap ("Water now as advised", the person its actor). Not a person's own command.
+   */
+  autopilot?: true;
 };
 
 /** The error a failed command answers with, by how it failed. */
@@ -137,6 +144,7 @@ export class MachineCommands {
         machine: audit.machine,
         actorUserId: audit.actorUserId,
         ip: audit.ip,
+        ...(audit.autopilot ? { autopilot: true } : {}),
       });
     }
     const id = randomUUID();

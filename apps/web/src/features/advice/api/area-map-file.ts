@@ -10,8 +10,8 @@ import { downloadFile } from '@/lib/download-file';
 import { queryClient } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 import { useAction } from '@/lib/use-action';
+import { readIssues } from '@/lib/validation-issues';
 import { cropSeasonsKey } from './get-crop-seasons';
-import { readIssues } from './update-crop-seasons';
 import { waterBalanceKey } from './get-water-balance';
 
 /** The refusals the card lists with their places in the file rather than as a toast. */

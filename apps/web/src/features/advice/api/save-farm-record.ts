@@ -8,9 +8,9 @@ import {
 import { type ApiFailure, requestEndpoint } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { useAction } from '@/lib/use-action';
+import { issuesOrMessage } from '@/lib/validation-issues';
 import { farmRecordsKey } from './get-farm-records';
 import { waterBalanceKey } from './get-water-balance';
-import { readIssues } from './update-crop-seasons';
 
 /** Stored, or refused with the code (its message is the page's) and the fields it concerns. */
 export type SaveFarmRecordResult =
@@ -49,13 +49,8 @@ export async function saveFarmRecord(
   }
   const { error, body: answer } = result.failure;
   if (!error || !SHOWN_ON_FIELDS.has(error.code)) return false;
-  const issues = readIssues(answer);
   // A refusal without a field (a day after today) is the date's.
-  return {
-    ok: false,
-    code: error.code,
-    issues: issues.length > 0 ? issues : [{ path: 'body.date', message: error.message }],
-  };
+  return { ok: false, code: error.code, issues: issuesOrMessage(answer, error.message, 'body.date') };
 }
 
 export function useSaveFarmRecord() {

@@ -2,6 +2,7 @@ import { type CropSeason, CropSeasonsSchema, type ValidationIssue, adviceEndpoin
 import { requestEndpoint } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { useAction } from '@/lib/use-action';
+import { issuesOrMessage } from '@/lib/validation-issues';
 import { zodInPageLanguage } from '@/lib/zod-language';
 import { cropSeasonsKey } from './get-crop-seasons';
 import { waterBalanceKey } from './get-water-balance';
@@ -45,20 +46,7 @@ export async function updateCropSeasons(
   }
   const { error, body } = result.failure;
   if (!error || !SHOWN_ON_FIELDS.has(error.code)) return false;
-  const issues = readIssues(body);
-  return { ok: false, issues: issues.length > 0 ? issues : [{ path: 'body', message: error.message }] };
-}
-
-/** The issues an error answer lists, each a path and a message. */
-export function readIssues(body: unknown): ValidationIssue[] {
-  if (typeof body !== 'object' || body === null || !('issues' in body) || !Array.isArray(body.issues)) return [];
-  return body.issues.filter(
-    (issue): issue is ValidationIssue =>
-      typeof issue === 'object' &&
-      issue !== null &&
-      typeof (issue as Record<string, unknown>).path === 'string' &&
-      typeof (issue as Record<string, unknown>).message === 'string',
-  );
+  return { ok: false, issues: issuesOrMessage(body, error.message) };
 }
 
 export function useUpdateCropSeasons() {

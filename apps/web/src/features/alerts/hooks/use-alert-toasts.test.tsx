@@ -101,6 +101,16 @@ describe('live alerts', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  it('lead an "Irrigation due" to the machine\'s Autopilot card, whose one tap starts the pass', async () => {
+    await renderFollower();
+    act(() => events.send(alert({ kind: 'irrigation_due', detail: 'Wschód' })));
+    const toast = await screen.findByRole('alert');
+    expect(within(toast).getByRole('link', { name: 'Open the autopilot' })).toHaveAttribute(
+      'href',
+      '/en/sprinklers/7#autopilot',
+    );
+  });
+
   it('show an incident that ends as a success', async () => {
     await renderFollower();
     act(() => events.send(alert({ kind: 'low_pressure', phase: 'ended', detail: '2.4 bar' })));

@@ -7,6 +7,7 @@ import {
 import { type ApiFailure, requestEndpoint } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { useAction } from '@/lib/use-action';
+import { issuesOrMessage } from '@/lib/validation-issues';
 import { autopilotPlansKey } from './get-autopilot-plan';
 import { autopilotSettingsKey } from './get-autopilot-settings';
 
@@ -34,19 +35,7 @@ export async function saveAutopilotSettings(
     return { ok: true, settings: result.data };
   }
   if (result.failure.error?.code !== 'validation_error') return false;
-  const issues = readIssues(result.failure.body);
-  return { ok: false, issues: issues.length > 0 ? issues : [{ path: 'body', message: result.failure.error.message }] };
-}
-
-function readIssues(body: unknown): ValidationIssue[] {
-  if (typeof body !== 'object' || body === null || !('issues' in body) || !Array.isArray(body.issues)) return [];
-  return body.issues.filter(
-    (issue): issue is ValidationIssue =>
-      typeof issue === 'object' &&
-      issue !== null &&
-      typeof (issue as Record<string, unknown>).path === 'string' &&
-      typeof (issue as Record<string, unknown>).message === 'string',
-  );
+  return { ok: false, issues: issuesOrMessage(result.failure.body, result.failure.error.message) };
 }
 
 export function useSaveAutopilotSettings() {

@@ -5,24 +5,27 @@ import {
   AutopilotRulesSchema,
   AutopilotSettingsBodySchema,
   AutopilotSettingsSchema,
+  SprinklerDetailSchema,
 } from '@pivot/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import type { Locale } from '@/config/locales';
 import enAdvice from '@/i18n/locales/en.advice.json';
 import plAdvice from '@/i18n/locales/pl.advice.json';
 import { dateTimeFormat } from '@/i18n/use-date-time-format';
 import { queryClient } from '@/lib/query-client';
 import { session } from '@/lib/session';
-import { buildUser } from '@/test-factories';
+import { buildSprinklerDetail, buildUser } from '@/test-factories';
 import { renderInApp } from '@/test-utils';
 import { dismissToast, toastStore } from '@/ui/toast/toast-store';
 import { AutopilotCard } from './autopilot-card';
 
 const PATH = '/api/sprinkler/7/autopilot/';
 const PLAN_PATH = '/api/sprinkler/7/autopilot/plan/';
+const START_PATH = '/api/sprinkler/7/autopilot/start/';
 
 /** A plan as the server tells it in English: the decision of now and two coming passes, the second estimated. */
 function planOf(changes: Partial<AutopilotPlan> = {}): AutopilotPlan {
@@ -58,8 +61,10 @@ let stored: AutopilotSettings;
 let plan: AutopilotPlan;
 let puts: unknown[];
 let calls: string[];
-/** A refusal the server gives the next PUT, if set. */
+/** A refusal the server gives the next PUT or start, if set. */
 let refuseNext: { status: number; body: unknown } | undefined;
+/** The machine's answer to a start: held until the test lets it go. */
+let answerStart: Promise<void>;
 
 beforeEach(() => {
   stored = { mode: 'off', rules: AutopilotRulesSchema.parse({}), updatedAt: null };
@@ -67,6 +72,7 @@ beforeEach(() => {
   puts = [];
   calls = [];
   refuseNext = undefined;
+  answerStart = Promise.resolve();
   document.cookie = 'csrf_token=token-1; path=/';
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
     const { pathname } = new URL(url, 'http://localhost');
@@ -84,6 +90,14 @@ beforeEach(() => {
       }
       const parsed = AutopilotSettingsBodySchema.parse(body);
       stored = { ...parsed, updatedAt: Date.UTC(2026, 5, 7, 12) };
+    } else if (pathname === START_PATH && method === 'POST') {
+      await answerStart;
+      if (refuseNext) {
+        const refusal = refuseNext;
+        refuseNext = undefined;
+        return json(refusal.status, refusal.body);
+      }
+      return json(200, z.encode(SprinklerDetailSchema, buildSprinklerDetail({ id: 7, status: 'front' })));
     } else if (pathname === PLAN_PATH && method === 'GET') {
       return json(200, AutopilotPlanSchema.parse(plan));
     } else if (pathname !== PATH || method !== 'GET') {
@@ -317,5 +331,98 @@ describe("the autopilot card's plan", () => {
     await vi.waitFor(() => expect(asked()).toBe(2));
     const again = await screen.findByRole('region', { name: 'What the autopilot will do' });
     expect(await within(again).findAllByText(/450 kWh · about 270 PLN/)).toHaveLength(2);
+  });
+});
+
+describe("the autopilot card's one tap", () => {
+  const startPlan = () =>
+    planOf({
+      now: { kind: 'start', text: 'Start 14:05; latest start 09:00 tomorrow' },
+      passes: planOf().passes.map((pass, index) => (index === 0 ? { ...pass, at: Date.UTC(2026, 5, 8, 12) } : pass)),
+    });
+  const starts = () => calls.filter((call) => call === `POST ${START_PATH}`).length;
+  const plansAsked = () => calls.filter((call) => call === `GET ${PLAN_PATH}`).length;
+
+  it('starts the pass the plan says, in one tap, says so and asks for the plan again', async () => {
+    const user = userEvent.setup();
+    stored = { mode: 'suggest', rules: AutopilotRulesSchema.parse({}), updatedAt: Date.UTC(2026, 5, 1) };
+    plan = startPlan();
+    let letGo = (): void => undefined;
+    answerStart = new Promise((resolve) => {
+      letGo = () => resolve();
+    });
+    await renderCard('control');
+    const region = await screen.findByRole('region', { name: 'What the autopilot will do' });
+    const button = await within(region).findByRole('button', { name: 'Water now as advised' });
+    // What one tap sends is said above it: the sectors and the water of the pass of now.
+    expect(
+      within(region).getByText(
+        'Sends the program from the advice to the machine and starts it forward now: sectors North, East, 12.3 mm (1,234 m³). The autopilot stops it after one revolution.',
+      ),
+    ).toBeVisible();
+
+    await user.click(button);
+    // No dialog; while the machine has not confirmed, a second tap sends nothing more.
+    await vi.waitFor(() => expect(button).toBeDisabled());
+    await user.click(button);
+    letGo();
+    await vi.waitFor(() =>
+      expect(toastStore.get().map((toast) => toast.title)).toEqual(['Watering started as advised']),
+    );
+    expect(starts()).toBe(1);
+    await vi.waitFor(() => expect(plansAsked()).toBe(2));
+    // The machine's detail is the one the server answered.
+    expect(queryClient.getQueryData(['sprinklers', 'detail', 7])).toMatchObject({ status: 'front' });
+  });
+
+  it('says a refusal without claiming a start, and asks for the plan again', async () => {
+    const user = userEvent.setup();
+    stored = { mode: 'auto', rules: AutopilotRulesSchema.parse({}), updatedAt: Date.UTC(2026, 5, 1) };
+    plan = startPlan();
+    refuseNext = { status: 409, body: { code: 'already_watering', message: 'The machine is already moving' } };
+    await renderCard('control');
+    const region = await screen.findByRole('region', { name: 'What the autopilot will do' });
+    await user.click(await within(region).findByRole('button', { name: 'Water now as advised' }));
+    await vi.waitFor(() => expect(plansAsked()).toBe(2));
+    expect(starts()).toBe(1);
+    expect(toastStore.get().map((toast) => toast.title)).not.toContain('Watering started as advised');
+  });
+
+  it('is offered in Polish, and only to a user with control, while the autopilot (not off) would start now', async () => {
+    stored = { mode: 'suggest', rules: AutopilotRulesSchema.parse({}), updatedAt: Date.UTC(2026, 5, 1) };
+    plan = startPlan();
+    const polish = await renderCard('control', 'pl');
+    const region = await screen.findByRole('region', { name: 'Co zrobi autopilot' });
+    expect(await within(region).findByRole('button', { name: 'Nawadniaj teraz wg porady' })).toBeEnabled();
+    expect(
+      within(region).getByText(/^Wysyła do maszyny program z porady .*sektory North, East, 12,3 mm/),
+    ).toBeVisible();
+    polish.unmount();
+    queryClient.clear();
+
+    const watched = await renderCard('watch');
+    await screen.findByText('Start 14:05; latest start 09:00 tomorrow');
+    expect(screen.queryByRole('button', { name: 'Water now as advised' })).toBeNull();
+    watched.unmount();
+    queryClient.clear();
+
+    // A wait, or the autopilot off: nothing to start now.
+    plan = planOf();
+    const waiting = await renderCard('control');
+    await screen.findByText(/Start put off until 22:00/);
+    expect(screen.queryByRole('button', { name: 'Water now as advised' })).toBeNull();
+    waiting.unmount();
+    queryClient.clear();
+    plan = { ...startPlan(), mode: 'off' };
+    await renderCard('control');
+    await screen.findByText('Start 14:05; latest start 09:00 tomorrow');
+    expect(screen.queryByRole('button', { name: 'Water now as advised' })).toBeNull();
+    expect(starts()).toBe(0);
+  });
+
+  it('has its texts in both languages', () => {
+    expect(Object.keys(plAdvice.autopilot.waterNow).sort()).toEqual(Object.keys(enAdvice.autopilot.waterNow).sort());
+    expect(plAdvice.autopilot.waterNow.button).toBe('Nawadniaj teraz wg porady');
+    expect(enAdvice.autopilot.waterNow.button).toBe('Water now as advised');
   });
 });

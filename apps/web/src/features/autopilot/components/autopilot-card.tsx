@@ -1,12 +1,14 @@
 import {
+  AUTOPILOT_CARD_ANCHOR,
   AUTOPILOT_MODES,
   type AutopilotSettings,
   type SprinklerDetail,
   TARIFF_PRESETS,
   WEEKDAYS,
 } from '@pivot/contracts';
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { useAutopilotSettings } from '../api/get-autopilot-settings';
 import { useSaveAutopilotSettings } from '../api/save-autopilot-settings';
 import { AutopilotPlanSection } from './autopilot-plan';
@@ -44,8 +46,21 @@ import { showToast } from '@/ui/toast/toast-store';
 export function AutopilotCard({ sprinkler }: { sprinkler: Pick<SprinklerDetail, 'id' | 'level'> }) {
   const { t } = useTranslation();
   const { data } = useAutopilotSettings(sprinkler.id);
+  const card = useRef<HTMLElement>(null);
+  const { hash } = useLocation();
+  // Arriving by its anchor (an "Irrigation due" alert): the card comes after the page's first
+  // screen, so the browser's own jump to the anchor found nothing; its top is shown now, and its
+  // one tap once the plan says to start (autopilot-plan.tsx).
+  useEffect(() => {
+    if (hash === `#${AUTOPILOT_CARD_ANCHOR}`) card.current?.scrollIntoView?.({ block: 'start' });
+  }, [hash]);
   return (
-    <Card aria-labelledby="autopilot-title" className="flex flex-col gap-3">
+    <Card
+      ref={card}
+      id={AUTOPILOT_CARD_ANCHOR}
+      aria-labelledby="autopilot-title"
+      className="flex scroll-mt-4 flex-col gap-3"
+    >
       <h2 id="autopilot-title" className="text-lg font-semibold">
         {t('autopilot.title')}
       </h2>
@@ -142,7 +157,7 @@ function AutopilotFields({
           </p>
         </fieldset>
 
-        <AutopilotPlanSection sprinklerId={sprinklerId} />
+        <AutopilotPlanSection sprinklerId={sprinklerId} controls={controls} />
 
         <h3 className="text-sm font-semibold">{t('autopilot.rulesTitle')}</h3>
 

@@ -1,11 +1,15 @@
-import type { AutopilotPlan, AutopilotPlannedPass } from '@pivot/contracts';
-import { type ReactNode, useId, useState } from 'react';
+import { AUTOPILOT_CARD_ANCHOR, type AutopilotPlan, type AutopilotPlannedPass } from '@pivot/contracts';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { useAutopilotPlan } from '../api/get-autopilot-plan';
+import { useStartAutopilotPass } from '../api/start-autopilot-pass';
 import { numberFormat } from '@/i18n/number-format';
 import { useDateTimeFormat } from '@/i18n/use-date-time-format';
+import { useOfflineReason } from '@/lib/use-offline-reason';
 import { Badge } from '@/ui/badge';
 import { Button } from '@/ui/button';
+import { showToast } from '@/ui/toast/toast-store';
 
 /** The passes shown before the farmer asks for the rest: the next few are what a farmer acts on. */
 const FIRST_PASSES = 3;
@@ -13,9 +17,10 @@ const FIRST_PASSES = 3;
 /**
  * What the machine's autopilot will do (docs/autopilot.md, "The plan"): its decision of now, and
  * the passes it would start over the coming days, or why there is nothing to plan. The server
- * tells the texts in the page's language; the figures are formatted here.
+ * tells the texts in the page's language; the figures are formatted here. While the decision of
+ * now is to start, a user with control starts that pass with one tap ("One tap").
  */
-export function AutopilotPlanSection({ sprinklerId }: { sprinklerId: number }) {
+export function AutopilotPlanSection({ sprinklerId, controls }: { sprinklerId: number; controls: boolean }) {
   const { t } = useTranslation();
   const titleId = useId();
   const { data, isPending } = useAutopilotPlan(sprinklerId);
@@ -26,12 +31,12 @@ export function AutopilotPlanSection({ sprinklerId }: { sprinklerId: number }) {
       </h3>
       {isPending && <p className="text-sm text-ink-muted">{t('autopilot.plan.loading')}</p>}
       {data === false && <p className="text-sm text-ink-muted">{t('autopilot.plan.loadFailed')}</p>}
-      {data && <PlanBody plan={data} />}
+      {data && <PlanBody plan={data} sprinklerId={sprinklerId} controls={controls} />}
     </section>
   );
 }
 
-function PlanBody({ plan }: { plan: AutopilotPlan }) {
+function PlanBody({ plan, sprinklerId, controls }: { plan: AutopilotPlan; sprinklerId: number; controls: boolean }) {
   const { t } = useTranslation();
   const passesId = useId();
   const withoutCost = plan.passes.some((pass) => pass.energyKwh === null);
@@ -49,6 +54,10 @@ function PlanBody({ plan }: { plan: AutopilotPlan }) {
           <span className="font-medium">{t('autopilot.plan.now')}: </span>
           {plan.now.text}
         </p>
+      )}
+      {/* The autopilot (not off) would start a pass now, and the advice gives its program. */}
+      {controls && plan.mode !== 'off' && plan.now.kind === 'start' && plan.reason === null && (
+        <WaterNow sprinklerId={sprinklerId} pass={plan.passes[0]} />
       )}
       {plan.reason !== null ? (
         <p role="note" className="text-sm">
@@ -83,6 +92,54 @@ function PlanBody({ plan }: { plan: AutopilotPlan }) {
         </>
       )}
     </>
+  );
+}
+
+/**
+ * "Water now as advised": one tap, no dialog, since the line above it says what is sent (the
+ * pass of now: its sectors and water) and that it starts now. Disabled while it is under way and
+ * while the connection is lost. Arriving by an "Irrigation due" alert (the card's anchor), the
+ * page scrolls to it.
+ */
+function WaterNow({ sprinklerId, pass }: { sprinklerId: number; pass: AutopilotPlannedPass | undefined }) {
+  const { t, i18n } = useTranslation();
+  const offlineReason = useOfflineReason();
+  const start = useStartAutopilotPass();
+  const button = useRef<HTMLButtonElement>(null);
+  const { hash } = useLocation();
+  const arrived = useRef(false);
+  useEffect(() => {
+    if (arrived.current || hash !== `#${AUTOPILOT_CARD_ANCHOR}`) return;
+    arrived.current = true;
+    button.current?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+  }, [hash]);
+  const whole = numberFormat(i18n.language, { maximumFractionDigits: 0 });
+  const tenth = numberFormat(i18n.language, { maximumFractionDigits: 1 });
+  const tap = async () => {
+    const detail = await start.run(sprinklerId);
+    if (detail) showToast({ variant: 'success', title: t('autopilot.waterNow.started') });
+  };
+  return (
+    <div className="flex flex-col gap-2 rounded-lg border border-water bg-surface p-3">
+      <p className="text-sm">
+        {pass
+          ? t('autopilot.waterNow.sends', {
+              sectors: pass.areas.join(', '),
+              mm: tenth.format(pass.waterMm),
+              m3: whole.format(pass.waterM3),
+            })
+          : t('autopilot.waterNow.sendsProgram')}
+      </p>
+      <Button
+        ref={button}
+        className="self-start"
+        disabled={start.isPending || offlineReason !== undefined}
+        title={offlineReason}
+        onClick={() => void tap()}
+      >
+        {t('autopilot.waterNow.button')}
+      </Button>
+    </div>
   );
 }
 
