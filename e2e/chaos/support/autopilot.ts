@@ -5,14 +5,13 @@ import {
   type LogEntry,
   LogListResponseSchema,
   PROTOCOL_VERSION,
-  type ProgramData,
   SprinklerDetailSchema,
   type WeatherMessage,
-  positionAt,
   topics,
 } from '@pivot/contracts';
 import type { MqttClient } from 'mqtt';
 import { expect, inject } from 'vitest';
+import { halvesField } from '../../support/halves-field';
 import type { HttpSession } from '../../support/http-session';
 import type { ServerProcess } from '../../support/server-process';
 import { startWitnessedMachine } from './commands';
@@ -42,24 +41,8 @@ export const AUTOPILOT_ENV = { AUTOPILOT_LOOK_SECONDS: '1' } as const;
 /** Rules that hold nothing back: no wind or frost limit (they need a current station reading), no rain skip, every hour. */
 const OPEN_RULES = { wind: null, frost: null, rainSkip: null };
 
-/** A half of the circle round the machine, clockwise from `from`°, a little beyond the arm, a corner every 10°. */
-function half(from: number): [number, number][] {
-  const arc: [number, number][] = [];
-  for (let bearing = from; bearing <= from + 180; bearing += 10) arc.push(positionAt(CENTRE, bearing, ARM * 1.2));
-  const pivot: [number, number] = [CENTRE.lng, CENTRE.lat];
-  return [pivot, ...arc, pivot];
-}
-const polygon = (ring: [number, number][]) => ({ type: 'Polygon' as const, coordinates: [ring] });
-const EAST = half(0.25);
-const WEST = half(180.25);
-/** The machine's program: the East and West halves. */
-const HALVES: ProgramData = {
-  type: 'FeatureCollection',
-  features: [
-    { type: 'Feature', geometry: polygon(EAST), properties: { name: 'Wschód', rate: 14 } },
-    { type: 'Feature', geometry: polygon(WEST), properties: { name: 'Zachód', rate: 14 } },
-  ],
-};
+/** The machine's field: its program's halves, the crop areas under them and their seasons. */
+const FIELD = halvesField(CENTRE, ARM * 1.2);
 
 /** A day before today as the API writes it (dd.mm.yyyy), by the server's calendar (Europe/Warsaw, its default). */
 function daysAgo(days: number): string {
@@ -117,38 +100,16 @@ export type DueMachine = Awaited<ReturnType<typeof startDueMachine>>;
 export async function startDueMachine(admin: HttpSession, brokerUrl: string, prefix: string) {
   const started = await startWitnessedMachine(admin, brokerUrl, prefix, {
     angle: 10,
-    program: { name: 'Połówki', programData: HALVES },
+    program: { name: 'Połówki', programData: FIELD.programData },
     programProcessingMs: 200,
     movingTelemetryMs: 1000,
     restingTelemetryMs: 2000,
   });
   started.machine.speakFor(new PastWeather(started.machineId));
   const { sprinklerId } = started;
-  const crop = (name: string, ring: [number, number][]) => ({
-    type: 'Feature',
-    geometry: polygon(ring),
-    properties: { kind: 'crop', crop: 'potatoes', name },
-  });
   const calls = [
-    await admin.call('PATCH', `/api/sprinkler/${sprinklerId}/`, {
-      areaMap: { type: 'FeatureCollection', features: [crop('East', EAST), crop('West', WEST)] },
-    }),
-    await admin.call('PUT', `/api/sprinkler/${sprinklerId}/crop-seasons/`, [
-      {
-        name: 'East',
-        polygon: 'East',
-        crop: { kc: [1.2, 1.2, 1.2], stages: [10, 10, 40, 30], rootDepth: [0.05, 0.05], p: 0.1 },
-        emergence: daysAgo(SEASON_DAYS),
-        soil: 'sand',
-      },
-      {
-        name: 'West',
-        polygon: 'West',
-        crop: { kc: [0.5, 0.5, 0.5], stages: [10, 10, 40, 30], rootDepth: [3, 3], p: 0.8 },
-        emergence: daysAgo(SEASON_DAYS),
-        soil: 'loam',
-      },
-    ]),
+    await admin.call('PATCH', `/api/sprinkler/${sprinklerId}/`, { areaMap: FIELD.areaMap }),
+    await admin.call('PUT', `/api/sprinkler/${sprinklerId}/crop-seasons/`, FIELD.seasons(daysAgo(SEASON_DAYS))),
     await admin.call('PATCH', `/api/sprinkler/${sprinklerId}/application-depth/`, {
       depthAtFullSpeed: 5,
       hoursPerCircle: 20,
