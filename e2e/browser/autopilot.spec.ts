@@ -1,8 +1,8 @@
-import { AutopilotPlanSchema } from '@pivot/contracts';
+import { AutopilotPlanSchema, LogListResponseSchema } from '@pivot/contracts';
 import { machineWithADueHalf } from './support/due-field';
 import { expect, expectAccessible, signIn } from './support/fixtures';
 import { test } from './support/machines';
-import { detail, openProgram, toast } from './support/programs';
+import { detail, toast } from './support/programs';
 
 /* The server of the run looks every 2 s (AUTOPILOT_LOOK_SECONDS in support/global-setup.ts). */
 
@@ -14,7 +14,7 @@ function hourFromNow(hours: number): string {
   return `${hour}:00`;
 }
 
-test('a farmer sets Suggest and is told "Irrigation due" within seconds, sends the program from the advice, then sets Auto and reads its plan', async ({
+test('a farmer sets Suggest and is told "Irrigation due" within seconds, waters as advised with one tap, then sets Auto and reads its plan', async ({
   page,
   admin,
   createUser,
@@ -58,25 +58,29 @@ test('a farmer sets Suggest and is told "Irrigation due" within seconds, sends t
     await expect(due).toContainText('Pora nawadniać');
     await expect(plan).toContainText(/Teraz: Start/);
     await page.screenshot({ path: testInfo.outputPath('irrigation-due.png') });
-    await due.getByRole('link', { name: 'Otwórz maszynę' }).click();
-    await expect(page).toHaveURL(new RegExp(`/sprinklers/${id}$`));
+    await due.getByRole('link', { name: 'Otwórz autopilota' }).click();
+    await expect(page).toHaveURL(new RegExp(`/sprinklers/${id}#autopilot$`));
 
-    // The program from the advice: one tap makes it, and it is sent as every program is (two more).
-    await page
-      .getByRole('region', { name: 'Porady nawadniania' })
-      .getByRole('button', { name: 'Program z porady' })
-      .click();
-    await expect(page.getByText(/Utworzono program Porada/)).toBeVisible();
-    const advised = (await detail(admin, id)).programs.find((program) => program.name.startsWith('Porada'))!;
-    const item = await openProgram(page, advised.name);
-    await item.getByRole('button', { name: 'Wyślij do maszyny' }).click();
-    await page
-      .getByRole('dialog', { name: `Wysłać „${advised.name}” do maszyny?` })
-      .getByRole('button', { name: 'Wyślij' })
-      .click();
-    await expect(toast(page, `„${advised.name}” jest teraz aktywny na maszynie`)).toBeVisible({ timeout: 30_000 });
+    // One tap: the program from the advice is sent and the machine started, as auto would.
+    const waterNow = plan.getByRole('button', { name: 'Nawadniaj teraz wg porady' });
+    await expect(waterNow).toBeInViewport();
+    await expect(plan).toContainText(
+      'Wysyła do maszyny program z porady i od razu uruchamia ją do przodu: sektory Wschód',
+    );
+    await waterNow.click();
+    await expect(toast(page, 'Rozpoczęto nawadnianie wg porady')).toBeVisible({ timeout: 30_000 });
+    const started = await detail(admin, id);
+    expect(started.status).toBe('front');
+    expect(started.currentProgramData!.features.map((feature) => feature.properties.name)).toEqual([
+      'Wschód',
+      'Zachód',
+    ]);
+    expect(started.currentProgramData!.features[0]!.properties.rate).toBeGreaterThan(0);
+    await expect(due).toBeHidden();
+    await expect(plan).toContainText('Teraz: Nawadnia: bez zmian');
 
-    // Auto, allowed from 3 hours from now for 2 hours: the autopilot waits, and its plan lists the pass.
+    // Auto, allowed from 3 hours from now for 2 hours: the pass tapped goes on, and the plan lists
+    // the next one in the window, after the revolution (its sectors taken as refilled then).
     await form.getByRole('radio', { name: 'Automatycznie' }).check();
     const window = form.getByRole('group', { name: 'Okno 1' });
     await window.getByLabel('Od').fill(hourFromNow(3));
@@ -94,7 +98,7 @@ test('a farmer sets Suggest and is told "Irrigation due" within seconds, sends t
     });
     // The plan is asked again after the save.
     expect(await (await planned).json()).toMatchObject({ mode: 'auto' });
-    await expect(plan).toContainText(`Teraz: Start odłożony na`);
+    await expect(plan).toContainText('Teraz: Nawadnia: bez zmian');
     const passes = plan.getByRole('list', { name: /^Najbliższe przejazdy/ }).getByRole('listitem');
     await expect(passes.first()).toContainText(`Start`);
     await expect(passes.first()).toContainText(`${hourFromNow(3)}`);
@@ -104,10 +108,17 @@ test('a farmer sets Suggest and is told "Irrigation due" within seconds, sends t
     await expectAccessible(page, 'autopilot card with its plan');
     await card.screenshot({ path: testInfo.outputPath('autopilot-plan.png') });
 
-    // What the page showed is what the server plans, and the machine was not started.
+    // What the page showed is what the server plans; the tapped pass still waters, the farmer's.
     const stored = AutopilotPlanSchema.parse((await admin.call('GET', `/api/sprinkler/${id}/autopilot/plan/`)).body);
     expect(stored.mode).toBe('auto');
     expect(stored.passes.length).toBeGreaterThan(0);
-    expect((await detail(admin, id)).status).toBe('stop');
+    expect((await detail(admin, id)).status).toBe('front');
+    const log = LogListResponseSchema.parse((await admin.call('GET', '/api/logs/')).body).data.filter(
+      (entry) => entry.sprinklerName === name,
+    );
+    const byFarmer = (eventType: string) =>
+      log.filter((entry) => entry.eventType === eventType && entry.ip !== '').map((entry) => entry.event);
+    expect(byFarmer('sprinkler_motion_success')).toEqual(['front']);
+    expect(byFarmer('program_sent')).toHaveLength(1);
   }
 });

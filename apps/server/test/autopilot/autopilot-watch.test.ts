@@ -158,15 +158,11 @@ describe('the autopilot at work', () => {
 
   it('of two claims of one start, one wins; a start left claimed by a crash is taken up once stale', async () => {
     const now = Date.now();
-    const read = await readMemory(t.database.db, sprinklerId);
     const claims = await Promise.all([
-      claimStart(t.database.db, sprinklerId, read, now, now - 5 * MINUTE),
-      claimStart(t.database.db, sprinklerId, read, now, now - 5 * MINUTE),
+      claimStart(t.database.db, sprinklerId, now, now - 5 * MINUTE, null),
+      claimStart(t.database.db, sprinklerId, now, now - 5 * MINUTE, null),
     ]);
     expect(claims.filter(Boolean)).toHaveLength(1);
-    // An instance whose look read the memory before another's start (here, the claim) changed it
-    // claims nothing, however stale that start: it decided on a machine that may be running now.
-    expect(await claimStart(t.database.db, sprinklerId, read, now + HOUR, now + HOUR)).toBe(false);
     // As a server killed between its claim and front leaves it: claimed, the pass its own, the machine at rest.
     const run = { startedAt: now, revolutionHours: 20, areas: ['Wschód'] };
     await saveMemory(t.database.db, sprinklerId, { startingSince: now, run });
@@ -174,6 +170,9 @@ describe('the autopilot at work', () => {
     // The claim is young (its commands could still be waited for, 3 s each): nothing is done.
     await look(now + 10_000);
     expect(count(await log(), 'program_sent')).toBe(sentBefore);
+    // Its claim refused, the look leaves the memory as the claiming instance keeps it: the pass is
+    // still the autopilot's when that instance's front goes through (or the claim goes stale).
+    expect(await readMemory(t.database.db, sprinklerId)).toMatchObject({ startingSince: now, run });
     // Nor when it goes stale while the look reads the machine: the next look takes it up, and tells of it.
     await look(now + 22_995);
     expect(count(await log(), 'program_sent')).toBe(sentBefore);
@@ -199,6 +198,25 @@ describe('the autopilot at work', () => {
       event: 'suggest',
       details: 'taken_over',
     });
+  });
+
+  it('never writes over a pass started since the writer read the memory (a tap during a look)', async () => {
+    const { db } = t.database;
+    const kept = await readMemory(db, sprinklerId);
+    const now = Date.now() + 30 * MINUTE;
+    await saveMemory(db, sprinklerId, {});
+    // A tap claims and keeps its pass...
+    expect(await claimStart(db, sprinklerId, now, now - 5 * MINUTE, null)).toBe(true);
+    expect(await saveMemory(db, sprinklerId, { run: { startedAt: now, revolutionHours: 20, areas: [] } }, null)).toBe(
+      true,
+    );
+    // ...while a look that read the memory before it keeps what it decided, or claims a start: refused.
+    expect(await saveMemory(db, sprinklerId, { dueAlerted: true }, null)).toBe(false);
+    expect(await claimStart(db, sprinklerId, now + 6 * MINUTE, now + MINUTE, null)).toBe(false);
+    expect(await readMemory(db, sprinklerId)).toEqual({ run: { startedAt: now, revolutionHours: 20, areas: [] } });
+    // Who read that pass writes on.
+    expect(await saveMemory(db, sprinklerId, { watered: { at: now, areas: [] } }, now)).toBe(true);
+    await saveMemory(db, sprinklerId, kept);
   });
 
   it('in suggest, tells those who control the machine that irrigation is due, until it waters', async () => {

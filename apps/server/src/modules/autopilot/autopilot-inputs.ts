@@ -46,8 +46,6 @@ export type WatchedMachine = {
   mode: 'suggest' | 'auto';
   rules: AutopilotRules;
   memory: AutopilotMemory;
-  /** The memory as stored when the look read it: a start is claimed only while it is still so. */
-  storedMemory: unknown;
 };
 
 export type GatheredInput = Omit<DecisionInput, 'pump'> & {

@@ -38,7 +38,6 @@ export class AutopilotPlanService {
     const row = await sprinklers.accessible(actor, sprinklerId);
     const stored = await settings.settingsFor(actor, sprinklerId);
     const now = this.deps.clock?.() ?? Date.now();
-    const storedMemory = await readMemory(db, sprinklerId);
     const machine: WatchedMachine = {
       sprinklerId,
       internalId: row.internalId,
@@ -46,8 +45,7 @@ export class AutopilotPlanService {
       // Off, the plan shows what suggest would say.
       mode: stored.mode === 'off' ? 'suggest' : stored.mode,
       rules: stored.rules,
-      memory: parseMemory(storedMemory),
-      storedMemory,
+      memory: parseMemory(await readMemory(db, sprinklerId)),
     };
     const input = await gatherInput(sources, machine, await this.deps.openIncidents(), now);
     const alone = { ...input, pump: { watering: [], due: [] } };

@@ -72,31 +72,46 @@ export async function readMemory(db: Queryable, sprinklerId: number): Promise<Re
 }
 
 /**
- * Replaces what the watcher keeps of a machine. Only a machine with settings has a memory (the
- * watcher looks only at machines whose mode is not off): false when there is no row to keep it in.
+ * The start of the pass the memory holds (`run.startedAt`), or null without one: what a writer
+ * read, so that it does not write over a pass another started since (a tap during a look).
  */
-export async function saveMemory(db: Queryable, sprinklerId: number, memory: unknown): Promise<boolean> {
+export type RunMark = number | null;
+
+const storedRun = sql`(${autopilotSettings.memory} #>> '{run,startedAt}')::numeric`;
+const sameRun = (runWas: RunMark) => sql`${storedRun} is not distinct from ${runWas}::numeric`;
+
+/**
+ * Replaces what the watcher keeps of a machine, unless, with `runWas`, the pass it holds is no
+ * longer the one the writer read. Only a machine with settings has a memory (the watcher looks
+ * only at machines whose mode is not off). False when nothing was written.
+ */
+export async function saveMemory(
+  db: Queryable,
+  sprinklerId: number,
+  memory: unknown,
+  runWas?: RunMark,
+): Promise<boolean> {
+  const machine = eq(autopilotSettings.sprinklerId, sprinklerId);
   const rows = await db
     .update(autopilotSettings)
     .set({ memory: memory as Record<string, unknown> })
-    .where(eq(autopilotSettings.sprinklerId, sprinklerId))
+    .where(runWas === undefined ? machine : and(machine, sameRun(runWas)))
     .returning({ sprinklerId: autopilotSettings.sprinklerId });
   return rows.length > 0;
 }
 
 /**
- * Claims a start of the machine at `now` in the watcher's memory (`startingSince`), if the stored
- * memory is still `read` (what the caller decided on: no instance started the machine or saved
- * anything of it since) and no claim made at or after `staleBefore` holds it. One statement: of
- * two instances that read the same memory one claims it, and an instance whose look began
- * before another's start ended finds the memory changed. Whether this call claimed it.
+ * Claims a start of the machine at `now` in the watcher's memory (`startingSince`) unless a claim
+ * made at or after `staleBefore` holds it, or a pass other than `runWas` was started since the
+ * caller read the memory: one statement, so of two instances (or a tap and a look) one claims it.
+ * Whether this call claimed it.
  */
 export async function claimStart(
   db: Queryable,
   sprinklerId: number,
-  read: unknown,
   now: number,
   staleBefore: number,
+  runWas: RunMark,
 ): Promise<boolean> {
   const claimed = await db
     .update(autopilotSettings)
@@ -104,8 +119,8 @@ export async function claimStart(
     .where(
       and(
         eq(autopilotSettings.sprinklerId, sprinklerId),
-        sql`${autopilotSettings.memory} = ${JSON.stringify(read ?? {})}::jsonb`,
         sql`coalesce((${autopilotSettings.memory} ->> 'startingSince')::bigint, 0) < ${staleBefore}::bigint`,
+        sameRun(runWas),
       ),
     )
     .returning({ sprinklerId: autopilotSettings.sprinklerId });

@@ -7,7 +7,7 @@ import { type AutopilotSources, type GatheredInput, SAFETY_INCIDENTS, gatherInpu
 import { parseMemory } from './autopilot-memory';
 import { saveMemory } from './autopilot-settings.repository';
 import type { AutopilotSettingsService } from './autopilot-settings.service';
-import { type AutopilotWatch, type PumpMember, beginRun, pumpPeersOf, startNow } from './autopilot-watch';
+import { type AutopilotWatch, type PumpMember, beginRun, pumpPeersOf, runMark, startNow } from './autopilot-watch';
 import { decideNext } from './decide';
 
 /**
@@ -34,11 +34,7 @@ export class AutopilotStartService {
     // Control, as for a motion or a program: sprinkler_not_found, or watch_only to a watcher.
     const sprinkler = await sprinklers.controllable(actor, sprinklerId);
     // What the watcher looks at: the machine (not off) and its pump group's peers, as it reads them.
-    const watched = (await settings.watched()).map((machine) => ({
-      ...machine,
-      memory: parseMemory(machine.memory),
-      storedMemory: machine.memory,
-    }));
+    const watched = (await settings.watched()).map((machine) => ({ ...machine, memory: parseMemory(machine.memory) }));
     const machine = watched.find((item) => item.sprinklerId === sprinkler.id);
     if (!machine) throw new AppError('autopilot_off');
     const now = this.deps.clock?.() ?? Date.now();
@@ -69,7 +65,7 @@ export class AutopilotStartService {
     if (!(await watch.startPass(machine, input, kept, now, { userId: actor.id, ip: client.ip }))) {
       throw new AppError('start_in_progress');
     }
-    await saveMemory(db, sprinkler.id, kept);
+    await saveMemory(db, sprinkler.id, kept, runMark(kept));
     return sprinklers.present(db, sprinkler, actor);
   }
 }

@@ -18,6 +18,7 @@ import { AppError } from '../../errors';
 import { RepeatingJob } from '../../time/repeating-job';
 import { type AutopilotSources, type GatheredInput, type WatchedMachine, gatherInput } from './autopilot-inputs';
 import type { AutopilotMemory } from './autopilot-memory';
+import type { RunMark } from './autopilot-settings.repository';
 import {
   type Decision,
   type DecisionInput,
@@ -51,13 +52,16 @@ export const START_CLAIM_STALE_MS = startClaimStaleMs(5000);
 /** What the watcher keeps of the machines it looks at: their memory, and the start claim. */
 export type AutopilotMemoryStore = {
   watched(): Promise<WatchedMachine[]>;
-  saveMemory(sprinklerId: number, memory: AutopilotMemory): Promise<void>;
   /**
-   * Claims a start of the machine at `now`, if its stored memory is still `read` (what this look
-   * decided on; nobody started it or saved anything since) and holds no claim made at or after
-   * `staleBefore`; whether it was claimed.
+   * Keeps the machine's memory unless a pass other than `runWas` (its start, as the writer read
+   * it) was started since; whether it was kept.
    */
-  claimStart(sprinklerId: number, read: unknown, now: number, staleBefore: number): Promise<boolean>;
+  saveMemory(sprinklerId: number, memory: AutopilotMemory, runWas: RunMark): Promise<boolean>;
+  /**
+   * Claims a start of the machine at `now` unless another claim is younger than `staleBefore` or
+   * a pass other than `runWas` was started since; whether it was claimed.
+   */
+  claimStart(sprinklerId: number, now: number, staleBefore: number, runWas: RunMark): Promise<boolean>;
 };
 
 /**
@@ -343,6 +347,8 @@ export class AutopilotWatch {
       claimStaleMs: this.claimStaleMs,
     });
     const kept = step.memory;
+    // The pass the memory holds as this look read it: a tap that started one since is not undone.
+    let runWas = runMark(machine.memory);
     if (step.tell) await this.deps.log.tell(machine, decision, now);
     // A start cut short is told as a start that failed: the farmer hears of it, and the next start
     // that goes through (this look's, when the pass is still due) ends it.
@@ -352,12 +358,13 @@ export class AutopilotWatch {
     }
     await this.alertWhenDue(machine, decision, kept, now);
     if (step.act === 'start') {
-      // Another holds the start's claim, or changed the memory since this look read it: the memory
-      // is theirs now, and is left as it is.
-      if (!(await this.startPass(machine, input, kept, now, THE_SERVER, clock))) return;
+      // Another holds the start's claim, or started a pass since this look read the memory: the
+      // memory is theirs, and is left as it is (writing this look's over it could drop their pass).
+      if (await this.startPass(machine, input, kept, now, THE_SERVER, clock)) runWas = runMark(kept);
+      else return;
     } else if (step.act !== null) await this.deps.hands.move(machine, step.act, THE_SERVER);
     if (JSON.stringify(kept) !== JSON.stringify(machine.memory))
-      await this.deps.memory.saveMemory(machine.sprinklerId, kept);
+      await this.deps.memory.saveMemory(machine.sprinklerId, kept, runWas);
   }
 
   private get claimStaleMs(): number {
@@ -385,15 +392,15 @@ export class AutopilotWatch {
   /**
    * Starts the pass whose memory `kept` holds (`beginRun`): the program from the advice, then the
    * machine forward, for the server (the watcher, in auto) or for the person who asked with one
-   * tap. The start is claimed first, on the memory the caller read (`machine.storedMemory`), so
-   * that of two instances, two taps or a tap and a look one sends it, and none starts a machine
-   * another has started since it read it: false, and nothing sent, when the claim is refused (the
-   * memory is another's then, and is left as it is). The memory says the pass is the autopilot's
-   * before the commands leave, so a crash between them leaves a pass the next look recognises. A
-   * command that fails is thrown; the watcher's own failed start opens start_failed (a person is
-   * answered at once), and a start that goes through ends it, and an open "Irrigation due". The
-   * caller keeps the memory after a start that went through. `now`: when the caller read the
-   * machine, by which a claim is judged stale; `clock`: the time the claim is dated by.
+   * tap. The start is claimed first, so that of two instances, two taps or a tap and a look one
+   * sends it, and only while the pass the memory holds is the one the caller read (`runMark`):
+   * false, and nothing sent, when the claim is refused (the memory is another's then, to be left
+   * as it is). The memory says the pass is the autopilot's before the commands leave, so a crash
+   * between them leaves a pass the next look recognises. A command that fails is thrown; the
+   * watcher's own failed start opens start_failed (a person is answered at once), and a start that
+   * goes through ends it, and an open "Irrigation due". The caller keeps the memory after a start
+   * that went through. `now`: when the caller read the machine, by which a claim is judged stale;
+   * `clock`: the time the claim is dated by.
    */
   async startPass(
     machine: WatchedMachine,
@@ -405,18 +412,16 @@ export class AutopilotWatch {
   ): Promise<boolean> {
     const { programData } = input.program;
     if (programData === null) return false;
+    const runWas = runMark(machine.memory);
     const claimedAt = clock();
     // Stale by the moment the caller read the machine, as `followDecision` judged it: a claim that
     // went stale during the look is taken up by the next one, which tells of the start it cut short.
-    const claimed = await this.deps.memory.claimStart(
-      machine.sprinklerId,
-      machine.storedMemory,
-      claimedAt,
-      now - this.claimStaleMs,
-    );
+    const claimed = await this.deps.memory.claimStart(machine.sprinklerId, claimedAt, now - this.claimStaleMs, runWas);
     if (!claimed) return false;
     kept.startingSince = claimedAt;
-    await this.deps.memory.saveMemory(machine.sprinklerId, kept);
+    // Claimed, no other pass can have begun: the pass is kept as the autopilot's before any command.
+    if (!(await this.deps.memory.saveMemory(machine.sprinklerId, kept, runWas))) return false;
+    const started = runMark(kept);
     const name = input.detail.currentProgramData?.name ?? machine.name;
     try {
       await this.deps.hands.sendProgram(machine, name, programData, by);
@@ -426,7 +431,7 @@ export class AutopilotWatch {
       // the farmer is alerted of the watcher's own, and the next look tries again.
       delete kept.run;
       delete kept.startingSince;
-      await this.deps.memory.saveMemory(machine.sprinklerId, kept);
+      await this.deps.memory.saveMemory(machine.sprinklerId, kept, started);
       if (by.userId === null) {
         await this.deps.dueAlerts.begin(named(machine), 'start_failed', startFailureOf(error), now);
       }
@@ -441,6 +446,11 @@ export class AutopilotWatch {
     }
     return true;
   }
+}
+
+/** The start of the pass a memory holds, as the store compares it. */
+export function runMark(memory: AutopilotMemory): RunMark {
+  return memory.run?.startedAt ?? null;
 }
 
 /** A machine of the look, as its pump group's peers see it: its id, name and decision input. */

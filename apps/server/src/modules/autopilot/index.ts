@@ -96,15 +96,9 @@ export const autopilotModule = fp(
       dueAlerts: incidentDesk,
       memory: {
         watched: async () =>
-          (await autopilot.watched()).map((machine) => ({
-            ...machine,
-            memory: parseMemory(machine.memory),
-            storedMemory: machine.memory,
-          })),
-        saveMemory: async (sprinklerId, memory) => {
-          await saveMemory(db, sprinklerId, memory);
-        },
-        claimStart: (sprinklerId, read, now, staleBefore) => claimStart(db, sprinklerId, read, now, staleBefore),
+          (await autopilot.watched()).map((machine) => ({ ...machine, memory: parseMemory(machine.memory) })),
+        saveMemory: (sprinklerId, memory, runWas) => saveMemory(db, sprinklerId, memory, runWas),
+        claimStart: (sprinklerId, now, staleBefore, runWas) => claimStart(db, sprinklerId, now, staleBefore, runWas),
       },
       hands: new CommandHands({ db, commands, telemetry, logs }),
       log: decisionLog,
