@@ -1,4 +1,5 @@
-import { type LatLng, positionAt } from '@pivot/contracts';
+import type { LatLng } from '@pivot/contracts';
+import { halvesField } from '../../support/halves-field';
 import type { HttpSession } from '../../support/http-session';
 import { expect } from './fixtures';
 import { type MachineOptions, type PivotMachine, addAndGrant } from './machines';
@@ -8,14 +9,6 @@ import { type MachineOptions, type PivotMachine, addAndGrant } from './machines'
  * there has days (docs/advice.md, "The demo").
  */
 const BESIDE_THE_DEMO_STATION: LatLng = { lat: -27.361, lng: 26.762 };
-
-/** A half of the circle round `centre`, clockwise from `from`°, its arc a corner every 10°. */
-function half(centre: LatLng, from: number, radius: number): [number, number][] {
-  const arc: [number, number][] = [];
-  for (let bearing = from; bearing <= from + 180; bearing += 10) arc.push(positionAt(centre, bearing, radius));
-  const pivot: [number, number] = [centre.lng, centre.lat];
-  return [pivot, ...arc, pivot];
-}
 
 /** Days before today, as the API writes them (dd.mm.yyyy). */
 function daysAgo(days: number): string {
@@ -37,51 +30,18 @@ export async function machineWithADueHalf(
   userId: number,
   options: { motion: 'front' | 'stop'; hoursPerCircle?: number },
 ): Promise<{ id: number; machine: PivotMachine }> {
-  const centre = BESIDE_THE_DEMO_STATION;
-  const east = half(centre, 0.25, 330);
-  const west = half(centre, 180.25, 330);
-  const sector = (name: string, ring: [number, number][]) => ({
-    type: 'Feature' as const,
-    geometry: { type: 'Polygon' as const, coordinates: [ring] },
-    properties: { name, rate: 14 },
-  });
+  const field = halvesField(BESIDE_THE_DEMO_STATION, 330);
   const machine = await startMachine({
-    ...centre,
+    ...BESIDE_THE_DEMO_STATION,
     armLength: 300,
     angle: 10,
     motion: options.motion,
-    program: {
-      name: 'Jesień',
-      programData: { type: 'FeatureCollection', features: [sector('Wschód', east), sector('Zachód', west)] },
-    },
+    program: { name: 'Jesień', programData: field.programData },
   });
   const id = await addAndGrant(admin, machine, `Pole ${machine.id}`, userId);
-  const crop = (name: string, ring: [number, number][]) => ({
-    type: 'Feature',
-    geometry: { type: 'Polygon', coordinates: [ring] },
-    properties: { kind: 'crop', crop: 'potatoes', name },
-  });
-  const mapped = await admin.call('PATCH', `/api/sprinkler/${id}/`, {
-    areaMap: { type: 'FeatureCollection', features: [crop('Ziemniaki', east), crop('Lucerna', west)] },
-  });
+  const mapped = await admin.call('PATCH', `/api/sprinkler/${id}/`, { areaMap: field.areaMap });
   expect(mapped.status, JSON.stringify(mapped.body)).toBe(200);
-  const stages = [10, 10, 40, 30];
-  const seasons = await admin.call('PUT', `/api/sprinkler/${id}/crop-seasons/`, [
-    {
-      name: 'Ziemniaki płytkie',
-      polygon: 'Ziemniaki',
-      crop: { kc: [1.2, 1.2, 1.2], stages, rootDepth: [0.05, 0.05], p: 0.1 },
-      emergence: daysAgo(20),
-      soil: 'sand',
-    },
-    {
-      name: 'Lucerna głęboka',
-      polygon: 'Lucerna',
-      crop: { kc: [0.5, 0.5, 0.5], stages, rootDepth: [3, 3], p: 0.8 },
-      emergence: daysAgo(20),
-      soil: 'loam',
-    },
-  ]);
+  const seasons = await admin.call('PUT', `/api/sprinkler/${id}/crop-seasons/`, field.seasons(daysAgo(20)));
   expect(seasons.status, JSON.stringify(seasons.body)).toBe(200);
   const pace = await admin.call('PATCH', `/api/sprinkler/${id}/application-depth/`, {
     depthAtFullSpeed: 5,

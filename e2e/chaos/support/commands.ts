@@ -1,4 +1,4 @@
-import { PivotMachine, silentLogger } from '@pivot/simulator';
+import { PivotMachine, type PivotMachineOptions, silentLogger } from '@pivot/simulator';
 import { onTestFinished } from 'vitest';
 import { registerController, uniqueMachineId } from '../../support/controllers';
 import type { HttpSession } from '../../support/http-session';
@@ -9,8 +9,16 @@ import { addMachine, queryDatabase, until } from './product';
 /** What the activity log says when a motion command ends, whichever way. */
 export const MOTION_EVENTS = ['sprinkler_motion_success', 'sprinkler_motion_failure'];
 
-/** A simulated pivot, registered, connected and added, with a witness of the commands it carries out. */
-export async function startWitnessedMachine(admin: HttpSession, brokerUrl: string, prefix: string) {
+/**
+ * A simulated pivot, registered, connected and added, with a witness of the commands it carries
+ * out; `options` as the simulator takes them (its program, where its arm stands…).
+ */
+export async function startWitnessedMachine(
+  admin: HttpSession,
+  brokerUrl: string,
+  prefix: string,
+  options: Partial<Omit<PivotMachineOptions, 'brokerUrl' | 'id' | 'secret'>> = {},
+) {
   const machineId = uniqueMachineId(prefix);
   const witness = new CommandWitness(machineId);
   const machine = new PivotMachine({
@@ -21,6 +29,7 @@ export async function startWitnessedMachine(admin: HttpSession, brokerUrl: strin
     lng: 17.04,
     armLength: 300,
     logger: silentLogger,
+    ...options,
   });
   machine.speakFor(witness);
   await machine.start();

@@ -5,7 +5,8 @@ import path from 'node:path';
  * What one scenario measured. Reports: acknowledged to the controller by the broker, and of
  * those, not in the database at the end. Commands: user actions, how many the machine carried
  * out more than once, and how many ended with no outcome recorded (still pending, or not in the
- * activity log). A figure a scenario does not measure is left out.
+ * activity log). The autopilot's starts: the machine's starts (front carried out) and the programs
+ * it carried out. A figure a scenario does not measure is left out.
  */
 export type ScenarioFigures = {
   /** Orders the summary: a, b, c… */
@@ -16,6 +17,10 @@ export type ScenarioFigures = {
   commands?: number;
   executedTwice?: number;
   withoutOutcome?: number;
+  /** The autopilot's starts the machine carried out (`motion: front`). */
+  starts?: number;
+  /** The programs the machine carried out for them. */
+  programs?: number;
   /** What else the reader needs: the bound checked, why a figure is what it is. */
   note?: string;
 };
@@ -26,6 +31,8 @@ const COLUMNS = [
   ['commands', 'commands'],
   ['executed twice', 'executedTwice'],
   ['no recorded outcome', 'withoutOutcome'],
+  ['starts', 'starts'],
+  ['programs', 'programs'],
 ] as const;
 
 /** Keeps a scenario's figures for the summary and prints them at once: a failing assertion after this still leaves them. */
@@ -63,7 +70,7 @@ export function summaryTable(all: ScenarioFigures[]): string {
       .join(' | ');
   const notes = all.filter((figures) => figures.note).map((figures) => `  ${figures.key}: ${figures.note}`);
   return [
-    'Chaos suite (targets: lost 0, executed twice 0, no recorded outcome 0)',
+    'Chaos suite (targets: lost 0, executed twice 0, no recorded outcome 0, starts 1)',
     line(header),
     widths.map((width) => '-'.repeat(width)).join('-|-'),
     ...rows.map(line),

@@ -87,9 +87,14 @@ export async function storedReports(server: ServerProcess, machineId: string): P
   return new Set(rows.map((row) => row.ts.getTime()));
 }
 
-/** The product as `npm start` runs it: embedded broker (on a port the controllers can find again after a restart) and PGlite. */
-export async function startEmbeddedProduct(): Promise<{ server: ServerProcess; brokerUrl: string }> {
-  const server = await startServer({ ...SERVER_ENV, DATABASE_URL: '', MQTT_PORT: String(await freePort()) });
+/**
+ * The product as `npm start` runs it: embedded broker (on a port the controllers can find again
+ * after a restart) and PGlite; `env` adds to SERVER_ENV.
+ */
+export async function startEmbeddedProduct(
+  env: Record<string, string> = {},
+): Promise<{ server: ServerProcess; brokerUrl: string }> {
+  const server = await startServer({ ...SERVER_ENV, ...env, DATABASE_URL: '', MQTT_PORT: String(await freePort()) });
   onTestFinished(() => server.stop());
   return { server, brokerUrl: server.mqttUrl! };
 }

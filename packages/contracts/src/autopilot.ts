@@ -155,7 +155,8 @@ export type AutopilotSettingsBodyInput = z.input<typeof AutopilotSettingsBodySch
 /**
  * Why the autopilot's start failed, as its `start_failed` incident records it (its detail): the
  * command unanswered, refused, answered unreadably, not sent to a machine offline or with the
- * broker away, the machine's clock wrong, or another error.
+ * broker away, the machine's clock wrong, another error, or the start cut short (`interrupted`: the
+ * server stopped during it, and the machine was found at rest once its claim went stale).
  */
 export const AUTOPILOT_START_FAILURES = [
   'unanswered',
@@ -165,6 +166,7 @@ export const AUTOPILOT_START_FAILURES = [
   'broker_down',
   'clock_wrong',
   'error',
+  'interrupted',
 ] as const;
 export type AutopilotStartFailure = (typeof AUTOPILOT_START_FAILURES)[number];
 

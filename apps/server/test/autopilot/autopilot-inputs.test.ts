@@ -8,7 +8,7 @@ import {
   seasonWater,
 } from '../../src/modules/autopilot/autopilot-inputs';
 import { decisionKey } from '../../src/modules/autopilot/autopilot-watch';
-import { decideNext, followDecision } from '../../src/modules/autopilot';
+import { decideNext, followDecision, startClaimStaleMs } from '../../src/modules/autopilot';
 import { halfCircle } from '../support/fixtures';
 import { HOUR, TIME_ZONE, at, input } from './fixtures';
 
@@ -124,7 +124,10 @@ describe("the watcher's steps on a decision", () => {
   });
 
   it('forgets a start claimed by an instance that died once the claim is stale, not before', () => {
-    const claimed = { startingSince: at('12:00'), run: { startedAt: at('12:00'), revolutionHours: 20, areas: [] } };
+    const claimed = {
+      startingSince: at('12:00'),
+      run: { startedAt: at('12:00'), revolutionHours: 20, areas: ['North'] },
+    };
     const notDue = {
       kind: 'not_due',
       triggerAt: null,
@@ -133,9 +136,24 @@ describe("the watcher's steps on a decision", () => {
       rawMm: null,
       allowanceWarning: null,
     } as const;
-    expect(followDecision(notDue, claimed, { ...resting, now: at('12:04') }).memory).toMatchObject(claimed);
-    const stale = followDecision(notDue, claimed, { ...resting, now: at('12:05') }).memory;
-    expect(stale.startingSince).toBeUndefined();
-    expect(stale.run).toBeUndefined();
+    // Stale once both commands' timeouts (3 s each, and the clocks' tolerance) and a margin have passed.
+    const claimStaleMs = startClaimStaleMs(3000);
+    expect(claimStaleMs).toBe(23_000);
+    const young = followDecision(notDue, claimed, { ...resting, claimStaleMs, now: at('12:00') + 22_000 });
+    expect(young).toMatchObject({ memory: claimed, interrupted: false });
+    const stale = followDecision(notDue, claimed, { ...resting, claimStaleMs, now: at('12:00') + 23_000 });
+    expect(stale.interrupted).toBe(true);
+    expect(stale.memory.startingSince).toBeUndefined();
+    expect(stale.memory.run).toBeUndefined();
+    // The machine never moved: its sectors are as dry as the balance says, not watered by the pass.
+    expect(stale.memory.watered).toBeUndefined();
+    // A machine found running was started after all: its pass goes on, the autopilot's.
+    const started = followDecision({ kind: 'watering', allowanceWarning: null }, claimed, {
+      ...running,
+      claimStaleMs,
+      now: at('12:00') + 23_000,
+    });
+    expect(started).toMatchObject({ interrupted: false, act: null, memory: { run: claimed.run } });
+    expect(started.memory.startingSince).toBeUndefined();
   });
 });

@@ -163,15 +163,35 @@ describe('the autopilot at work', () => {
       claimStart(t.database.db, sprinklerId, now, now - 5 * MINUTE, null),
     ]);
     expect(claims.filter(Boolean)).toHaveLength(1);
-    // As a server killed between its claim and its commands leaves it: claimed, the machine at rest.
-    await saveMemory(t.database.db, sprinklerId, { startingSince: now, run: { startedAt: now, revolutionHours: 20 } });
+    // As a server killed between its claim and front leaves it: claimed, the pass its own, the machine at rest.
+    const run = { startedAt: now, revolutionHours: 20, areas: ['Wschód'] };
+    await saveMemory(t.database.db, sprinklerId, { startingSince: now, run });
     const sentBefore = count(await log(), 'program_sent');
-    await look(now + MINUTE);
+    // The claim is young (its commands could still be waited for, 3 s each): nothing is done.
+    await look(now + 10_000);
+    expect(count(await log(), 'program_sent')).toBe(sentBefore);
+    // Its claim refused, the look leaves the memory as the claiming instance keeps it: the pass is
+    // still the autopilot's when that instance's front goes through (or the claim goes stale).
+    expect(await readMemory(t.database.db, sprinklerId)).toMatchObject({ startingSince: now, run });
+    // Nor when it goes stale while the look reads the machine: the next look takes it up, and tells of it.
+    await look(now + 22_995);
     expect(count(await log(), 'program_sent')).toBe(sentBefore);
     expect(await status()).toBe('stop');
-    await look(now + 6 * MINUTE);
+    // Once stale (both timeouts and a margin: 23 s), the start cut short is told, and its pass is
+    // not taken as watered. The machine leaves the program unanswered: this start fails too.
+    machine.misbehaveNext('missing');
+    await look(now + 30_000);
+    const failed = (await log()).filter((entry) => entry.eventType === 'sprinkler_autopilot_start_failed');
+    expect(failed.map((entry) => entry.event)).toContain('interrupted');
+    expect(await status()).toBe('stop');
+    const forgotten = (await readMemory(t.database.db, sprinklerId)) as { watered?: unknown; startingSince?: number };
+    expect(forgotten.watered).toBeUndefined();
+    expect(forgotten.startingSince).toBeUndefined();
+    // The half is still due: the next look starts it.
+    await look(now + 40_000);
     expect(await eventually(status, (value) => value === 'front')).toBe('front');
     expect(count(await log(), 'program_sent')).toBe(sentBefore + 1);
+    expect(count(await log(), 'sprinkler_autopilot_started_again')).toBe(1);
     // The farmer stops it: a person's command turns the autopilot to suggest.
     await move('stop');
     expect((await log()).find((entry) => entry.eventType === 'sprinkler_autopilot_updated')).toMatchObject({
@@ -251,6 +271,7 @@ describe('the autopilot at work', () => {
     await setMode('auto');
     machine.misbehaveNext('missing');
     const now = Date.now() + 2 * HOUR;
+    const startedAgainBefore = count(await log(), 'sprinkler_autopilot_started_again');
     // The program is not answered: the command's timeout (3 s), then the incident.
     await look(now);
     const failed = (await log()).find((entry) => entry.eventType === 'sprinkler_autopilot_start_failed')!;
@@ -261,7 +282,7 @@ describe('the autopilot at work', () => {
     // The next look tries again, and the machine answers.
     await look(now + 10 * MINUTE);
     expect(await eventually(status, (value) => value === 'front')).toBe('front');
-    expect(count(await log(), 'sprinkler_autopilot_started_again')).toBe(1);
+    expect(count(await log(), 'sprinkler_autopilot_started_again')).toBe(startedAgainBefore + 1);
     await move('stop');
   });
 

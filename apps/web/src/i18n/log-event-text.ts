@@ -18,6 +18,7 @@ const START_FAILURES = [
   'broker_down',
   'clock_wrong',
   'error',
+  'interrupted',
 ] as const satisfies readonly AutopilotStartFailure[];
 const isStartFailure = (value: string): value is AutopilotStartFailure =>
   (START_FAILURES as readonly string[]).includes(value);

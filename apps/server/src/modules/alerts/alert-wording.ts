@@ -16,6 +16,7 @@ const START_FAILURES: Record<Language, Record<AutopilotStartFailure, string>> = 
     broker_down: 'the message broker cannot be reached',
     clock_wrong: "the machine's clock is wrong",
     error: 'the command failed',
+    interrupted: 'the server stopped during the start, before the machine was started',
   },
   pl: {
     unanswered: 'maszyna nie odpowiedziała na czas',
@@ -25,6 +26,7 @@ const START_FAILURES: Record<Language, Record<AutopilotStartFailure, string>> = 
     broker_down: 'brak połączenia z brokerem wiadomości',
     clock_wrong: 'zegar maszyny jest źle ustawiony',
     error: 'polecenie się nie powiodło',
+    interrupted: 'serwer zatrzymał się w trakcie uruchamiania, zanim maszyna ruszyła',
   },
 };
 

@@ -8,7 +8,12 @@
  * is started twice and a start cut short by a crash is seen at the next look.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { AutopilotStartFailure, ErrorCode, ProgramData } from '@pivot/contracts';
+import {
+  type AutopilotStartFailure,
+  COMMAND_CLOCK_TOLERANCE_MS,
+  type ErrorCode,
+  type ProgramData,
+} from '@pivot/contracts';
 import { AppError } from '../../errors';
 import { RepeatingJob } from '../../time/repeating-job';
 import { type AutopilotSources, type GatheredInput, type WatchedMachine, gatherInput } from './autopilot-inputs';
@@ -25,8 +30,24 @@ import {
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
-/** A start claimed longer ago than this, with the machine not running, was cut short: it is decided afresh. */
-export const START_CLAIM_STALE_MS = 5 * MINUTE_MS;
+/**
+ * Beyond its commands' timeouts, how long a start may take: the database's and the event loop's
+ * busy moments between its steps (the claim, the program, front, the memory saved).
+ */
+export const START_CLAIM_MARGIN_MS = 15_000;
+
+/**
+ * How old a start's claim is when the start is surely over: its two commands (the program, then
+ * front) each wait at most the command timeout, and a machine acts on a command only until its
+ * expiry (sent + timeout, give or take the clocks' tolerance). A claim this old, with the machine
+ * not running, was cut short (the instance died): it is forgotten and the start decided afresh.
+ */
+export function startClaimStaleMs(commandTimeoutMs: number): number {
+  return 2 * (commandTimeoutMs + COMMAND_CLOCK_TOLERANCE_MS) + START_CLAIM_MARGIN_MS;
+}
+
+/** The claim's stale time with the default command timeout (5 s, `COMMAND_TIMEOUT_MS`). */
+export const START_CLAIM_STALE_MS = startClaimStaleMs(5000);
 
 /** What the watcher keeps of the machines it looks at: their memory, and the start claim. */
 export type AutopilotMemoryStore = {
@@ -98,6 +119,8 @@ export type AutopilotWatchDeps = {
   logger: FastifyBaseLogger;
   /** How often it looks (`AUTOPILOT_LOOK_SECONDS`): a start is decided at most this late. */
   everyMs: number;
+  /** When a start's claim is stale (`startClaimStaleMs` of the command timeout); START_CLAIM_STALE_MS when not given. */
+  claimStaleMs?: number;
 };
 
 /** What makes two decisions the same news: the same kind about the same moment or reason. */
@@ -157,6 +180,11 @@ export type FollowUp = {
   tell: boolean;
   /** start: the program from the advice, then front; front and stop: a motion; null: none. */
   act: 'start' | 'front' | 'stop' | null;
+  /**
+   * A start was cut short: its claim went stale with the machine at rest (the instance that made
+   * it died before front went through). Its pass is forgotten, not counted as watered.
+   */
+  interrupted: boolean;
 };
 
 /**
@@ -167,14 +195,17 @@ export type FollowUp = {
 export function followDecision(
   decision: Decision,
   memory: AutopilotMemory,
-  at: { now: number; running: boolean; auto: boolean; revolutionHours: number | null },
+  at: { now: number; running: boolean; auto: boolean; revolutionHours: number | null; claimStaleMs?: number },
 ): FollowUp {
   const { now, running, auto } = at;
   const kept: AutopilotMemory = structuredClone(memory);
-  // A start cut short (a crash between its claim and its commands) is forgotten once stale.
-  if (running || (kept.startingSince !== undefined && now - kept.startingSince >= START_CLAIM_STALE_MS)) {
-    delete kept.startingSince;
-  }
+  const stale =
+    kept.startingSince !== undefined && now - kept.startingSince >= (at.claimStaleMs ?? START_CLAIM_STALE_MS);
+  // A start cut short (a crash between its claim and front) is forgotten once stale: the machine
+  // stands, so its pass never began, and its sectors are as dry as the balance says.
+  const interrupted = stale && !running;
+  if (interrupted) delete kept.run;
+  if (running || stale) delete kept.startingSince;
   // The pass ended when the machine stopped (not held by the autopilot's own pause): its sectors
   // are watered today, which the balance (of the days before) does not hold yet.
   if (kept.run && !running && kept.pausedBy === undefined && kept.startingSince === undefined) {
@@ -230,7 +261,7 @@ export function followDecision(
       }
     }
   }
-  return { memory: kept, tell, act };
+  return { memory: kept, tell, act, interrupted };
 }
 
 export class AutopilotWatch {
@@ -271,6 +302,10 @@ export class AutopilotWatch {
 
   private async look(now: number): Promise<void> {
     const { sources, memory, logger } = this.deps;
+    // The look's own clock: `now` moved on by the time the look has taken so far (a claim is made
+    // when it is made, however long the machines before it took).
+    const began = Date.now();
+    const clock = () => now + (Date.now() - began);
     const machines = await memory.watched();
     if (machines.length === 0) return;
     const incidents = await sources.openIncidents();
@@ -288,7 +323,7 @@ export class AutopilotWatch {
     for (const { machine, input } of gathered) {
       try {
         const decision = decideNext({ ...input, pump: peers(machine.sprinklerId) });
-        await this.follow(machine, input, decision, now);
+        await this.follow(machine, input, decision, now, clock);
       } catch (error) {
         logger.error({ err: error, sprinklerId: machine.sprinklerId }, 'the autopilot could not act on a machine');
       }
@@ -296,26 +331,44 @@ export class AutopilotWatch {
   }
 
   /** Tells the log of a new decision, acts on it in auto, and keeps what the next look needs. */
-  private async follow(machine: WatchedMachine, input: GatheredInput, decision: Decision, now: number): Promise<void> {
+  private async follow(
+    machine: WatchedMachine,
+    input: GatheredInput,
+    decision: Decision,
+    now: number,
+    clock: () => number,
+  ): Promise<void> {
     const running = input.detail.status === 'front' || input.detail.status === 'back';
     const step = followDecision(decision, machine.memory, {
       now,
       running,
       auto: machine.mode === 'auto',
       revolutionHours: input.program.programData === null ? null : input.program.revolutionHours,
+      claimStaleMs: this.claimStaleMs,
     });
     const kept = step.memory;
     // The pass the memory holds as this look read it: a tap that started one since is not undone.
     let runWas = runMark(machine.memory);
     if (step.tell) await this.deps.log.tell(machine, decision, now);
+    // A start cut short is told as a start that failed: the farmer hears of it, and the next start
+    // that goes through (this look's, when the pass is still due) ends it.
+    if (step.interrupted) {
+      const why: AutopilotStartFailure = 'interrupted';
+      await this.deps.dueAlerts.begin(named(machine), 'start_failed', why, now);
+    }
     await this.alertWhenDue(machine, decision, kept, now);
     if (step.act === 'start') {
-      // Another holds the start's claim (or there is no program to send): the pass is not this look's.
-      if (await this.startPass(machine, input, kept, now, THE_SERVER)) runWas = runMark(kept);
-      else delete kept.run;
+      // Another holds the start's claim, or started a pass since this look read the memory: the
+      // memory is theirs, and is left as it is (writing this look's over it could drop their pass).
+      if (await this.startPass(machine, input, kept, now, THE_SERVER, clock)) runWas = runMark(kept);
+      else return;
     } else if (step.act !== null) await this.deps.hands.move(machine, step.act, THE_SERVER);
     if (JSON.stringify(kept) !== JSON.stringify(machine.memory))
       await this.deps.memory.saveMemory(machine.sprinklerId, kept, runWas);
+  }
+
+  private get claimStaleMs(): number {
+    return this.deps.claimStaleMs ?? START_CLAIM_STALE_MS;
   }
 
   /**
@@ -340,11 +393,14 @@ export class AutopilotWatch {
    * Starts the pass whose memory `kept` holds (`beginRun`): the program from the advice, then the
    * machine forward, for the server (the watcher, in auto) or for the person who asked with one
    * tap. The start is claimed first, so that of two instances, two taps or a tap and a look one
-   * sends it: false, and nothing sent, when another holds the claim. The memory says the pass is
-   * the autopilot's before the commands leave, so a crash between them leaves a pass the next look
-   * recognises. A command that fails is thrown; the watcher's own failed start opens start_failed
-   * (a person is answered at once), and a start that goes through ends it, and an open "Irrigation
-   * due". The caller keeps the memory after a start that went through.
+   * sends it, and only while the pass the memory holds is the one the caller read (`runMark`):
+   * false, and nothing sent, when the claim is refused (the memory is another's then, to be left
+   * as it is). The memory says the pass is the autopilot's before the commands leave, so a crash
+   * between them leaves a pass the next look recognises. A command that fails is thrown; the
+   * watcher's own failed start opens start_failed (a person is answered at once), and a start that
+   * goes through ends it, and an open "Irrigation due". The caller keeps the memory after a start
+   * that went through. `now`: when the caller read the machine, by which a claim is judged stale;
+   * `clock`: the time the claim is dated by.
    */
   async startPass(
     machine: WatchedMachine,
@@ -352,16 +408,17 @@ export class AutopilotWatch {
     kept: AutopilotMemory,
     now: number,
     by: PassActor,
+    clock: () => number = () => now,
   ): Promise<boolean> {
     const { programData } = input.program;
+    if (programData === null) return false;
     const runWas = runMark(machine.memory);
-    if (
-      programData === null ||
-      !(await this.deps.memory.claimStart(machine.sprinklerId, now, now - START_CLAIM_STALE_MS, runWas))
-    ) {
-      return false;
-    }
-    kept.startingSince = now;
+    const claimedAt = clock();
+    // Stale by the moment the caller read the machine, as `followDecision` judged it: a claim that
+    // went stale during the look is taken up by the next one, which tells of the start it cut short.
+    const claimed = await this.deps.memory.claimStart(machine.sprinklerId, claimedAt, now - this.claimStaleMs, runWas);
+    if (!claimed) return false;
+    kept.startingSince = claimedAt;
     // Claimed, no other pass can have begun: the pass is kept as the autopilot's before any command.
     if (!(await this.deps.memory.saveMemory(machine.sprinklerId, kept, runWas))) return false;
     const started = runMark(kept);

@@ -8,7 +8,7 @@ import { AutopilotPlanService } from './autopilot-plan.service';
 import { claimStart, readMemory, saveMemory } from './autopilot-settings.repository';
 import { AutopilotSettingsService } from './autopilot-settings.service';
 import { AutopilotStartService } from './autopilot-start.service';
-import { AutopilotWatch } from './autopilot-watch';
+import { AutopilotWatch, startClaimStaleMs } from './autopilot-watch';
 import { autopilotRoutes } from './autopilot.routes';
 import { AutopilotDecisionLog } from './decision-log';
 
@@ -51,7 +51,7 @@ export { explainDecision, spokenMoment } from './explain';
 export type { AutopilotSettingsService, WatchedAutopilot } from './autopilot-settings.service';
 export { claimStart, readMemory, saveMemory } from './autopilot-settings.repository';
 export type { AutopilotWatch, FollowUp, PassActor, PumpMember } from './autopilot-watch';
-export { beginRun, followDecision, pumpPeersOf, startNow } from './autopilot-watch';
+export { beginRun, followDecision, pumpPeersOf, startClaimStaleMs, startNow } from './autopilot-watch';
 export type { AutopilotMemory } from './autopilot-memory';
 
 /**
@@ -61,7 +61,7 @@ export type { AutopilotMemory } from './autopilot-memory';
  * and the one-tap start of the pass the autopilot would start now (docs/autopilot.md).
  */
 export const autopilotModule = fp(
-  async (app: FastifyInstance, config: Pick<Config, 'timeZone' | 'autopilotLookMs'>) => {
+  async (app: FastifyInstance, config: Pick<Config, 'timeZone' | 'autopilotLookMs' | 'commandTimeoutMs'>) => {
     const { sprinklers, logs, commands, incidentDesk, weather, waterBalance, programFromAdvice, telemetry } = app;
     const { db } = app.database;
     const autopilot = new AutopilotSettingsService({
@@ -107,6 +107,7 @@ export const autopilotModule = fp(
       claimLook: (now, withinMs) => incidentDesk.claimJobRun('autopilot', now, withinMs),
       logger: app.log,
       everyMs: config.autopilotLookMs,
+      claimStaleMs: startClaimStaleMs(config.commandTimeoutMs),
     });
     app.decorate('autopilotWatch', watch);
     const plan = new AutopilotPlanService({
