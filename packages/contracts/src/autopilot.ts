@@ -238,6 +238,11 @@ export const AutopilotPlanSchema = z.strictObject({
   decidedAt: z.number(),
   /** The days the plan looks ahead. */
   days: z.number().int().positive(),
+  /**
+   * The IANA zone its times are told in (the server's `TIME_ZONE`): the zone of the rules' allowed
+   * hours and tariff windows, so a page in another zone still shows a night-zone start at 22:00.
+   */
+  timeZone: z.string(),
   now: z.strictObject({ kind: z.enum(AUTOPILOT_DECISION_KINDS), text: z.string() }),
   passes: z.array(AutopilotPlannedPassSchema),
   /**

@@ -83,6 +83,7 @@ export class AutopilotPlanService {
       mode: stored.mode,
       decidedAt: now,
       days: PLAN_DAYS,
+      timeZone,
       now: { kind: decision.kind, text: explainDecision(decision, language, now, timeZone) },
       passes: passes.map((pass) => presentPass(pass, seen, language, now, timeZone)),
       reason,

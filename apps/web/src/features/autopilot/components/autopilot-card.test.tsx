@@ -15,7 +15,6 @@ import { z } from 'zod';
 import type { Locale } from '@/config/locales';
 import enAdvice from '@/i18n/locales/en.advice.json';
 import plAdvice from '@/i18n/locales/pl.advice.json';
-import { dateTimeFormat } from '@/i18n/use-date-time-format';
 import { queryClient } from '@/lib/query-client';
 import { session } from '@/lib/session';
 import { buildSprinklerDetail, buildUser } from '@/test-factories';
@@ -46,6 +45,7 @@ function planOf(changes: Partial<AutopilotPlan> = {}): AutopilotPlan {
   return {
     mode: 'suggest',
     decidedAt: Date.UTC(2026, 5, 8, 12),
+    timeZone: 'Europe/Warsaw',
     days: 7,
     now: { kind: 'wait', text: 'Start put off until 22:00, the G12 night zone (0.60 instead of 1.10 PLN/kWh)' },
     passes: [
@@ -236,10 +236,11 @@ describe("the autopilot card's plan", () => {
     expect(await within(region).findByText(/Start put off until 22:00, the G12 night zone/)).toBeVisible();
     expect(within(region).getByRole('heading', { name: 'Coming passes, next 7 days' })).toBeVisible();
     const [first, second] = passes(region);
-    const dates = dateTimeFormat('en');
-    expect(first).toHaveAccessibleName(dates.dateTime(plan.passes[0]!.at));
-    expect(first).toHaveTextContent(`Start ${dates.dateTime(plan.passes[0]!.at)}`);
-    expect(first).toHaveTextContent(`Latest start ${dates.dateTime(plan.passes[0]!.dueAt)}`);
+    // In the plan's zone (Europe/Warsaw), the rules' and the server's texts' zone, whatever the
+    // browser's (the tests run in UTC): 20:00 UTC is the 22:00 the decision of now names.
+    expect(first).toHaveAccessibleName('08/06/2026, 22:00');
+    expect(first).toHaveTextContent('Start 08/06/2026, 22:00');
+    expect(first).toHaveTextContent('Latest start 09/06/2026, 09:00');
     expect(first).toHaveTextContent('SectorsNorth, East');
     expect(first).toHaveTextContent('Water12.3 mm · 1,234 m³');
     expect(first).toHaveTextContent('TariffG12 night zone, 0.60 PLN/kWh');

@@ -35,6 +35,7 @@ function passOf(at: number, queued: AutopilotPlannedPass['queued']): AutopilotPl
 const plan: AutopilotPlan = {
   mode: 'auto',
   decidedAt: Date.UTC(2026, 5, 8, 12),
+  timeZone: 'Europe/Warsaw',
   days: 7,
   now: { kind: 'wait', text: 'Start put off until 22:00' },
   passes: [
@@ -74,7 +75,7 @@ async function renderPlan(locale: Locale) {
 describe("the autopilot plan's passes waiting for the pump", () => {
   it('says in English whom a pass waits for, a machine not granted unnamed, and when it would start', async () => {
     await renderPlan('en');
-    const wouldStart = dateTimeFormat('en').dateTime(WOULD_START);
+    const wouldStart = dateTimeFormat('en', 'Europe/Warsaw').dateTime(WOULD_START);
     const items = await screen.findAllByRole('listitem');
     expect(items[0]).toHaveTextContent(
       `Queued for the pump behind Pivot 2 and another machine on this pump; with the pump free it would start ${wouldStart}.`,
@@ -85,7 +86,7 @@ describe("the autopilot plan's passes waiting for the pump", () => {
 
   it('says it in Polish', async () => {
     await renderPlan('pl');
-    const wouldStart = dateTimeFormat('pl').dateTime(WOULD_START);
+    const wouldStart = dateTimeFormat('pl', 'Europe/Warsaw').dateTime(WOULD_START);
     const items = await screen.findAllByRole('listitem');
     expect(items[0]).toHaveTextContent(
       `W kolejce do pompy za: Pivot 2 i inna maszyna na tej pompie; przy wolnej pompie start ${wouldStart}.`,

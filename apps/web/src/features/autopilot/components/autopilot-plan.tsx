@@ -5,7 +5,8 @@ import { useLocation } from 'react-router';
 import { useAutopilotPlan } from '../api/get-autopilot-plan';
 import { useStartAutopilotPass } from '../api/start-autopilot-pass';
 import { numberFormat } from '@/i18n/number-format';
-import { useDateTimeFormat } from '@/i18n/use-date-time-format';
+import { dateTimeFormat } from '@/i18n/use-date-time-format';
+import { useLocale } from '@/i18n/use-locale';
 import { useOfflineReason } from '@/lib/use-offline-reason';
 import { Badge } from '@/ui/badge';
 import { Button } from '@/ui/button';
@@ -73,7 +74,7 @@ function PlanBody({ plan, sprinklerId, controls }: { plan: AutopilotPlan; sprink
           ) : (
             <ol aria-labelledby={passesId} className="flex flex-col gap-2">
               {shown.map((pass) => (
-                <PassItem key={pass.at} pass={pass} />
+                <PassItem key={pass.at} pass={pass} timeZone={plan.timeZone} />
               ))}
             </ol>
           )}
@@ -144,9 +145,9 @@ function WaterNow({ sprinklerId, pass }: { sprinklerId: number; pass: AutopilotP
 }
 
 /** One coming pass: when it starts and by when it is due, its sectors, water, tariff, energy and cost. */
-function PassItem({ pass }: { pass: AutopilotPlannedPass }) {
+function PassItem({ pass, timeZone }: { pass: AutopilotPlannedPass; timeZone: string }) {
   const { t, i18n } = useTranslation();
-  const dates = useDateTimeFormat();
+  const dates = dateTimeFormat(useLocale(), timeZone);
   const whole = numberFormat(i18n.language, { maximumFractionDigits: 0 });
   const tenth = numberFormat(i18n.language, { maximumFractionDigits: 1 });
   const price = numberFormat(i18n.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -162,7 +163,7 @@ function PassItem({ pass }: { pass: AutopilotPlannedPass }) {
         {pass.late && <Badge tone="warning">{t('autopilot.plan.late')}</Badge>}
       </div>
       <p className="text-ink-muted">{t('autopilot.plan.due', { time: dates.dateTime(pass.dueAt) })}</p>
-      {pass.queued && <QueuedNote queued={pass.queued} />}
+      {pass.queued && <QueuedNote queued={pass.queued} timeZone={timeZone} />}
       <dl className="mt-2 flex flex-col gap-0.5">
         <Row label={t('autopilot.plan.sectors')}>{pass.areas.join(', ')}</Row>
         <Row label={t('autopilot.plan.water')}>
@@ -198,9 +199,9 @@ function PassItem({ pass }: { pass: AutopilotPlannedPass }) {
  * A pass waiting for its pump: the machines before it (those the reader is not granted, unnamed:
  * "another machine on this pump"), and when it would start with the pump free.
  */
-function QueuedNote({ queued }: { queued: NonNullable<AutopilotPlannedPass['queued']> }) {
+function QueuedNote({ queued, timeZone }: { queued: NonNullable<AutopilotPlannedPass['queued']>; timeZone: string }) {
   const { t, i18n } = useTranslation();
-  const dates = useDateTimeFormat();
+  const dates = dateTimeFormat(useLocale(), timeZone);
   const names = [
     ...queued.behind,
     ...(queued.unnamed > 0 ? [t('autopilot.plan.queued.unnamed', { count: queued.unnamed })] : []),
