@@ -1,4 +1,9 @@
-import { type AutopilotPlan, AutopilotPlanSchema, ProgramFromAdviceSchema } from '@pivot/contracts';
+import {
+  type AutopilotPlan,
+  AutopilotPlanSchema,
+  LogListResponseSchema,
+  ProgramFromAdviceSchema,
+} from '@pivot/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { machineState } from '../../src/modules/telemetry/telemetry.table';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
@@ -135,5 +140,18 @@ describe("the autopilot's plan of machines sharing a pump", () => {
     const fromNow = (told: AutopilotPlan) => told.passes.map((pass) => pass.at - told.decidedAt);
     expect(fromNow(seen)).toEqual(fromNow(full));
     expect((await onlySecond.get(`/api/sprinkler/${a.id}/autopilot/plan/`)).status).toBe(404);
+  });
+
+  it('tells the same reader the queueing in the activity log without the other machine, and the farmer with it', async () => {
+    const [a, b] = machines as [(typeof machines)[0], (typeof machines)[0]];
+    await t.app.autopilotWatch.lookOnce(Date.now());
+    const queued = async (client: ApiClient) =>
+      LogListResponseSchema.parse((await client.get('/api/logs/', { query: { pageSize: 100 } })).body).data.find(
+        (entry) => entry.eventType === 'sprinkler_autopilot_decision' && entry.sprinklerName === b.name,
+      )?.event;
+    expect(await queued(onlySecond)).toBe(
+      'Queued: the pump Well 1 feeds at most 1 machine at once; ahead: another machine on this pump',
+    );
+    expect(await queued(farmer)).toBe(`Queued: the pump Well 1 feeds at most 1 machine at once; ahead: ${a.name}`);
   });
 });

@@ -1,7 +1,6 @@
 import type { AutopilotPlan, AutopilotPlannedPass, IncidentKind } from '@pivot/contracts';
 import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
-import { autopilotText } from '../../i18n/messages';
 import type { SignedInUser } from '../../http/request-context';
 import type { SprinklersService } from '../sprinklers';
 import { type AutopilotSources, type GatheredInput, type WatchedMachine, gatherInput } from './autopilot-inputs';
@@ -10,8 +9,8 @@ import { type PlannedPass, type PumpGroupMember, planPumpGroup } from './autopil
 import type { AutopilotSettingsService } from './autopilot-settings.service';
 import { readMemory } from './autopilot-settings.repository';
 import { pumpPeersOf } from './autopilot-watch';
-import { type Decision, type QueueDecision, decideNext } from './decide';
-import { explainDecision } from './explain';
+import { decideNext } from './decide';
+import { explainDecision, peersSeenBy } from './explain';
 
 /** The days the plan looks ahead. */
 export const PLAN_DAYS = 7;
@@ -75,7 +74,11 @@ export class AutopilotPlanService {
         input: member.input,
       })),
     );
-    const decision = unseenTold(decideNext({ ...input, pump: pump(sprinklerId) }), language);
+    const decision = peersSeenBy(decideNext({ ...input, pump: pump(sprinklerId) }), {
+      language,
+      seesAll: false,
+      sees: (id) => seen.has(id),
+    });
     const reason = blockingReason(input);
     const passes =
       reason === null ? (planPumpGroup(group.map((member) => memberOf(member, now))).get(sprinklerId) ?? []) : [];
@@ -171,25 +174,6 @@ function memberOf({ machine, input }: Gathered, now: number): PumpGroupMember {
         : null,
     holdsPumpUntil,
   };
-}
-
-/** The decision of now with the pump's peers the reader is not granted told as "another machine on this pump". */
-function unseenTold(decision: Decision, language: SignedInUser['language']): Decision {
-  const told = (names: string[]) => {
-    const named = names.filter((name) => name !== UNSEEN);
-    const unnamed = names.length - named.length;
-    return unnamed === 0 ? named : [...named, autopilotText('pump_peers_unnamed', language, { count: unnamed })];
-  };
-  const named = <T extends QueueDecision>(queue: T): T => ({
-    ...queue,
-    wateringNow: told(queue.wateringNow),
-    ahead: told(queue.ahead),
-  });
-  if (decision.kind === 'queue_pump') return named(decision);
-  if (decision.kind === 'reconcile' && decision.then.kind === 'queue_pump') {
-    return { ...decision, then: named(decision.then) };
-  }
-  return decision;
 }
 
 /** A planned pass told as the start it is: when, in which zone, by when it is due, and whom it waits for. */

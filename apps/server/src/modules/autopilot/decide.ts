@@ -138,6 +138,8 @@ export type QueueDecision = {
   wateringNow: string[];
   /** The machines before this one: those watering, then the more urgent of those due. */
   ahead: string[];
+  /** Their ids, in the same order: a reader not granted one is not told its name (decisions kept before lack them). */
+  aheadIds?: number[];
   slackHours: number;
 } & Planned;
 export type TimingDecision = StartDecision | WaitDecision | QueueDecision;
@@ -259,12 +261,14 @@ function pumpQueue(input: DecisionInput, started: StartDecision): QueueDecision 
   if (place < free) return null;
   const { kind: _kind, at: _at, zone: _zone, ...planned } = started;
   const wateringNow = input.pump.watering.map((peer) => peer.name);
+  const ahead = [...input.pump.watering, ...ranked.slice(0, place)];
   return {
     kind: 'queue_pump',
     pump: group.id,
     maxAtOnce: group.maxAtOnce,
     wateringNow,
-    ahead: [...wateringNow, ...ranked.slice(0, place).map((peer) => peer.name)],
+    ahead: ahead.map((peer) => peer.name),
+    aheadIds: ahead.map((peer) => peer.id),
     slackHours,
     ...planned,
   };

@@ -3,13 +3,12 @@
  * kept as the decision itself with the moment it was made, and told to each reader in their
  * language when the log is read, so that one entry reads in Polish and in English.
  */
-import type { Language } from '@pivot/contracts';
 import type { Database } from '../../db/client';
-import type { LogEntryRow, LogsService } from '../logs';
+import type { LogEntryRow, LogReader, LogsService } from '../logs';
 import type { WatchedMachine } from './autopilot-inputs';
 import type { DecisionLog } from './autopilot-watch';
 import type { Decision } from './decide';
-import { explainDecision } from './explain';
+import { explainDecision, peersSeenBy } from './explain';
 
 type KeptDecision = { at: number; decision: Decision };
 
@@ -28,11 +27,14 @@ export class AutopilotDecisionLog implements DecisionLog {
     });
   }
 
-  /** An entry's decision in the reader's language; one that cannot be read is shown as kept. */
-  told(entry: Pick<LogEntryRow, 'event'>, language: Language): string {
+  /**
+   * An entry's decision in the reader's language, the pump's peers they are not granted unnamed;
+   * one that cannot be read is shown as kept.
+   */
+  told(entry: Pick<LogEntryRow, 'event'>, reader: LogReader): string {
     try {
       const { at, decision } = JSON.parse(entry.event) as KeptDecision;
-      return explainDecision(decision, language, at, this.deps.timeZone);
+      return explainDecision(peersSeenBy(decision, reader), reader.language, at, this.deps.timeZone);
     } catch {
       return entry.event;
     }

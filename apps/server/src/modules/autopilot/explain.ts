@@ -7,7 +7,7 @@ import { type SpokenMoment, type SpokenZone, autopilotText } from '../../i18n/me
 import { incidentTitle } from '../alerts';
 import { addDays, localDate } from '../../time/local-day';
 import { localClock } from './autopilot-rules';
-import type { Decision, DecisionBody, TimingDecision, ZoneAt } from './decide';
+import type { Decision, DecisionBody, QueueDecision, TimingDecision, ZoneAt } from './decide';
 
 /** An instant as the reader is told it, against the local day of `now`. */
 export function spokenMoment(at: number, now: number, timeZone: string): SpokenMoment {
@@ -107,6 +107,38 @@ function bodyText(
     case 'watering':
       return autopilotText('watering', language);
   }
+}
+
+/**
+ * The decision with the pump's peers the reader is not granted told as "another machine on this
+ * pump" (the pump is real, its other machines are not theirs to know): by their ids, or, in a
+ * decision kept before it held them, all of them unless the reader sees every machine.
+ */
+export function peersSeenBy(
+  decision: Decision,
+  reader: { language: Language; seesAll: boolean; sees: (sprinklerId: number) => boolean },
+): Decision {
+  const told = (queue: QueueDecision): QueueDecision => {
+    if (reader.seesAll) return queue;
+    const unseen = new Set(
+      queue.ahead.filter((_, index) => {
+        const id = queue.aheadIds?.[index];
+        return id === undefined || !reader.sees(id);
+      }),
+    );
+    if (unseen.size === 0) return queue;
+    const named = (names: string[]) => {
+      const kept = names.filter((name) => !unseen.has(name));
+      const hidden = names.length - kept.length;
+      return hidden === 0 ? kept : [...kept, autopilotText('pump_peers_unnamed', reader.language, { count: hidden })];
+    };
+    return { ...queue, wateringNow: named(queue.wateringNow), ahead: named(queue.ahead) };
+  };
+  if (decision.kind === 'queue_pump') return { ...decision, ...told(decision) };
+  if (decision.kind === 'reconcile' && decision.then.kind === 'queue_pump') {
+    return { ...decision, then: told(decision.then) };
+  }
+  return decision;
 }
 
 /**

@@ -93,7 +93,7 @@ export const autopilotModule = fp(
     const watched = async () =>
       (await autopilot.watched()).map((machine) => ({ ...machine, memory: parseMemory(machine.memory) }));
     const decisionLog = new AutopilotDecisionLog({ db, logs, timeZone: config.timeZone });
-    logs.tellEventsWith('sprinkler_autopilot_decision', (entry, language) => decisionLog.told(entry, language));
+    logs.tellEventsWith('sprinkler_autopilot_decision', (entry, reader) => decisionLog.told(entry, reader));
     const watch = new AutopilotWatch({
       sources,
       dueAlerts: incidentDesk,

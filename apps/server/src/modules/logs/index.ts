@@ -9,7 +9,7 @@ declare module 'fastify' {
   }
 }
 
-export type { EventTeller, LogsService } from './logs.service';
+export type { EventTeller, LogReader, LogsService } from './logs.service';
 export type { NewLogEntry } from './logs.repository';
 export type { LogEntryRow } from './logs.table';
 

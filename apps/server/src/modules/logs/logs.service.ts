@@ -21,11 +21,15 @@ import type { LogEntryRow } from './logs.table';
 
 export type LogViewer = { id: number; admin: boolean };
 
+/** Who reads an entry: their language, and whether they are granted a machine the entry names besides its own. */
+export type LogReader = { language: Language; seesAll: boolean; sees: (sprinklerId: number) => boolean };
+
 /**
  * An entry's `event` as a reader reads it: for the events whose words the module that writes them
- * makes in the reader's language (an autopilot decision, docs/autopilot.md).
+ * makes in the reader's language, naming only the machines the reader is granted (an autopilot
+ * decision, docs/autopilot.md).
  */
-export type EventTeller = (entry: LogEntryRow, language: Language) => string;
+export type EventTeller = (entry: LogEntryRow, reader: LogReader) => string;
 
 /** The activity log: every module records its events here, and users read what concerns them. */
 export class LogsService {
@@ -64,14 +68,21 @@ export class LogsService {
       viewer.id,
       rows.map((row) => row.id),
     );
+    const told = rows.some((row) => this.tellers.has(row.eventType)) ? await this.readerOf(viewer) : undefined;
     return {
       count,
       data: rows.map((row) => {
         const entry = presentLogEntry(row, reader.readAt, readOneByOne.has(row.id));
         const teller = this.tellers.get(row.eventType);
-        return teller ? { ...entry, event: teller(row, viewer.language) } : entry;
+        return teller && told ? { ...entry, event: teller(row, told) } : entry;
       }),
     };
+  }
+
+  private async readerOf(viewer: LogViewer & { language: Language }): Promise<LogReader> {
+    if (viewer.admin) return { language: viewer.language, seesAll: true, sees: () => true };
+    const granted = new Set((await this.deps.access.machinesOfUsers(this.deps.db, [viewer.id])).get(viewer.id));
+    return { language: viewer.language, seesAll: false, sees: (sprinklerId) => granted.has(sprinklerId) };
   }
 
   private visibleTo(viewer: LogViewer): OwnEntries | 'all' {
