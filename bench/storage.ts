@@ -213,6 +213,7 @@ async function measure(kind: string, handle: DatabaseHandle, days: Report[][]): 
   const silent = { info: () => undefined, warn: () => undefined };
   const partitions = new TelemetryPartitions({
     db: handle.db,
+    kind: handle.kind,
     timeZone: 'UTC',
     logger: silent as unknown as ConstructorParameters<typeof TelemetryPartitions>[0]['logger'],
   });

@@ -1,8 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DatabaseHandle } from '../../db/client';
+import { oneProcessAtATime } from '../../db/one-process-at-a-time';
 import type { BrokerAccounts, DeviceAccount } from '../../gateway/broker-accounts';
 import type { DeviceSecretBox } from './device-secret-box';
-import { exclusivelyForAccounts, listDeviceRows } from './devices.repository';
+import { listDeviceRows } from './devices.repository';
+
+/** Any number unique to this application: the instances and the command take turns restoring accounts. */
+const ACCOUNTS_LOCK_KEY = 7_311_020_39;
 
 /** What one comparison of the broker's accounts with the registered controllers found and did. */
 export type AccountsCheck = {
@@ -51,7 +55,7 @@ export class BrokerAccountRestoration {
   /** The check's figures, or 'busy' when another process is at it now. */
   async run(): Promise<AccountsCheck | 'busy'> {
     const { db, databaseKind } = this.deps;
-    return exclusivelyForAccounts(db, databaseKind, () => this.compareAndRestore());
+    return oneProcessAtATime({ db, kind: databaseKind }, ACCOUNTS_LOCK_KEY, () => this.compareAndRestore());
   }
 
   private async compareAndRestore(): Promise<AccountsCheck> {

@@ -1,8 +1,6 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Database, DatabaseHandle, Queryable } from '../../db/client';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
 import { type DeviceRow, deviceCredentials } from './devices.table';
-
-type DatabaseKind = DatabaseHandle['kind'];
 
 export async function listDeviceRows(db: Queryable): Promise<DeviceRow[]> {
   return db.select().from(deviceCredentials).orderBy(deviceCredentials.machineId);
@@ -77,26 +75,4 @@ export async function resealSecret(
           : eq(deviceCredentials.secretSealed, previouslySealed),
       ),
     );
-}
-
-/** Any number unique to this application: the instances and the command take turns restoring accounts. */
-const ACCOUNTS_LOCK_KEY = 7_311_020_39;
-
-/**
- * Runs `work` while no other process restores the broker's accounts, or answers 'busy'. On
- * PostgreSQL the lock is a transaction's advisory lock, held while `work` runs on other
- * connections; PGlite is one process's, whose runs its caller keeps apart.
- */
-export async function exclusivelyForAccounts<T>(
-  db: Database,
-  kind: DatabaseKind,
-  work: () => Promise<T>,
-): Promise<T | 'busy'> {
-  if (kind === 'pglite') return work();
-  return db.transaction(async (tx) => {
-    const result = await tx.execute(sql`select pg_try_advisory_xact_lock(${ACCOUNTS_LOCK_KEY}) as locked`);
-    // node-postgres answers with the rows under `rows`.
-    const [row] = (result as { rows: { locked: boolean }[] }).rows;
-    return row?.locked === true ? work() : 'busy';
-  });
 }

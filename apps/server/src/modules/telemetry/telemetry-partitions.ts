@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
-import type { Database, Queryable } from '../../db/client';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Database, DatabaseHandle, Queryable } from '../../db/client';
+import { oneProcessAtATime } from '../../db/one-process-at-a-time';
 import { addDays, localDate, localMidnight } from '../../time/local-day';
 
 /** Holds the reports no day partition takes: the rows from before partitioning, an odd timestamp. */
@@ -11,9 +13,19 @@ const DAY_PARTITION = /^telemetry_p(\d{4})(\d{2})(\d{2})$/;
 export const DAYS_AHEAD = 3;
 /**
  * The longest a drop waits for a lock: while it waits for the table's, new reports wait behind
- * it, so it gives up soon and tries again on the packing's next run.
+ * it, so it gives up soon and tries again a moment later, else on the packing's next run.
  */
 const LOCK_TIMEOUT = "'500ms'";
+/** Any number unique to this application: the instances take turns dropping partitions. */
+const DROPS_LOCK_KEY = 7_311_020_40;
+/**
+ * Looks at a partition whose drop did not get its locks this many times in one run, a pause
+ * apart: another instance's packing or an hourly job holds them for moments, not an hour.
+ */
+const DROP_ATTEMPTS = 3;
+const DROP_RETRY_PAUSE_MS = 1_000;
+
+type DropOutcome = 'dropped' | 'kept' | 'not this time';
 
 export function partitionName(date: string): string {
   return `telemetry_p${date.replaceAll('-', '')}`;
@@ -42,7 +54,9 @@ export type EnsureOutcome = 'exists' | 'created' | 'moved' | 'failed';
  * deleting rows; rows in the DEFAULT partition are deleted as they are packed.
  */
 export class TelemetryPartitions {
-  constructor(private readonly deps: { db: Database; timeZone: string; logger: FastifyBaseLogger }) {}
+  constructor(
+    private readonly deps: { db: Database; kind: DatabaseHandle['kind']; timeZone: string; logger: FastifyBaseLogger },
+  ) {}
 
   /** Makes the partitions of today and the DAYS_AHEAD days after it (in TIME_ZONE) that are missing. */
   async ensureAhead(now: Date = new Date()): Promise<void> {
@@ -112,31 +126,39 @@ export class TelemetryPartitions {
    * reports: for each machine and local day with rows in it, a packed day holding as many
    * reports as the day has rows (rows of a day partition are never deleted, and a packed day
    * holds the rows it was packed from, so equal counts are the same reports). A day with a late
-   * report stays until the packing packs that report in. The partitions dropped, by name.
+   * report stays until the packing packs that report in. Instances drop in turns: two at once
+   * deadlocked, each holding one partition the other's look had read. The partitions dropped, by name.
    */
   async dropPacked(beforeDate: string): Promise<string[]> {
     const { timeZone } = this.deps;
-    const dropped: string[] = [];
-    for (const { name, date } of await this.days()) {
-      if (date >= beforeDate) break;
-      const zone = sql.param(timeZone);
-      const done = await this.dropIf(
-        name,
-        sql`select 1 from (
-              select machine_id, (ts at time zone ${zone})::date as day from ${sql.raw(name)} group by 1, 2
-            ) as machine_day
-            left join telemetry_days packed
-              on packed.machine_id = machine_day.machine_id and packed.day = machine_day.day
-            where packed.machine_id is null or packed.report_count <> (
-              select count(*) from telemetry
-              where telemetry.machine_id = machine_day.machine_id
-                and telemetry.ts >= (machine_day.day::timestamp at time zone ${zone})
-                and telemetry.ts < ((machine_day.day + 1)::timestamp at time zone ${zone}))
-            limit 1`,
-      );
-      if (done) dropped.push(name);
-    }
-    return dropped;
+    const zone = sql.param(timeZone);
+    const blocker = (name: string) =>
+      sql`select 1 from (
+            select machine_id, (ts at time zone ${zone})::date as day from ${sql.raw(name)} group by 1, 2
+          ) as machine_day
+          left join telemetry_days packed
+            on packed.machine_id = machine_day.machine_id and packed.day = machine_day.day
+          where packed.machine_id is null or packed.report_count <> (
+            select count(*) from telemetry
+            where telemetry.machine_id = machine_day.machine_id
+              and telemetry.ts >= (machine_day.day::timestamp at time zone ${zone})
+              and telemetry.ts < ((machine_day.day + 1)::timestamp at time zone ${zone}))
+          limit 1`;
+    return this.inTurn(async () => {
+      const dropped: string[] = [];
+      let pending = (await this.days()).filter(({ date }) => date < beforeDate).map(({ name }) => name);
+      for (let attempt = 1; pending.length > 0 && attempt <= DROP_ATTEMPTS; attempt += 1) {
+        if (attempt > 1) await sleep(DROP_RETRY_PAUSE_MS);
+        const failed: string[] = [];
+        for (const name of pending) {
+          const outcome = await this.dropIf(name, blocker(name));
+          if (outcome === 'dropped') dropped.push(name);
+          if (outcome === 'not this time') failed.push(name);
+        }
+        pending = failed;
+      }
+      return dropped;
+    });
   }
 
   /**
@@ -146,10 +168,12 @@ export class TelemetryPartitions {
   async dropBefore(beforeDate: string): Promise<{ partitions: number; packedDays: number; rows: number }> {
     const { db, timeZone } = this.deps;
     let partitions = 0;
-    for (const { name, date } of await this.days()) {
-      if (date >= beforeDate) break;
-      if (await this.dropIf(name)) partitions += 1;
-    }
+    await this.inTurn(async () => {
+      for (const { name, date } of await this.days()) {
+        if (date >= beforeDate) break;
+        if ((await this.dropIf(name)) === 'dropped') partitions += 1;
+      }
+    });
     const before = localMidnight(timeZone, beforeDate);
     return db.transaction(async (tx) => {
       const rows = rowsOf(
@@ -166,22 +190,27 @@ export class TelemetryPartitions {
    * Drops a day partition in one short transaction, unless `blocker` finds a row: no report
    * can enter it between the look and the drop (its lock), and a kill leaves it whole.
    */
-  private async dropIf(name: string, blocker?: ReturnType<typeof sql>): Promise<boolean> {
+  private async dropIf(name: string, blocker?: ReturnType<typeof sql>): Promise<DropOutcome> {
     try {
       return await this.deps.db.transaction(async (tx) => {
         await tx.execute(sql.raw(`set local lock_timeout = ${LOCK_TIMEOUT}`));
-        if (!(await this.exists(tx, name))) return false;
+        if (!(await this.exists(tx, name))) return 'kept';
         // Share mode: reports of that day wait, reads go on; every other partition is untouched.
         await tx.execute(sql.raw(`lock table ${name} in share mode`));
-        if (blocker && rowsOf(await tx.execute(blocker)).length > 0) return false;
+        if (blocker && rowsOf(await tx.execute(blocker)).length > 0) return 'kept';
         await tx.execute(sql.raw(`drop table ${name}`));
-        return true;
+        return 'dropped';
       });
     } catch (error) {
-      // A lock not had in time, or another instance dropped it first: the next run looks again.
+      // A lock not had in time: looked at again.
       this.deps.logger.info({ err: error, partition: name }, 'telemetry partition not dropped this time');
-      return false;
+      return 'not this time';
     }
+  }
+
+  /** Runs drops while no other instance drops partitions, after the one that does. */
+  private inTurn<T>(drops: () => Promise<T>): Promise<T> {
+    return oneProcessAtATime(this.deps, DROPS_LOCK_KEY, drops, { wait: true });
   }
 
   private async exists(db: Queryable, name: string): Promise<boolean> {
