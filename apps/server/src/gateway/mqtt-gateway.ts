@@ -101,6 +101,7 @@ export class MqttGateway {
   private client: MqttClient | undefined;
   /** With shared subscriptions, a second connection hears every machine for live updates. */
   private liveClient: MqttClient | undefined;
+  private readonly noneConnectedWatchers: (() => Promise<void>)[] = [];
 
   constructor(private readonly options: MqttGatewayOptions) {
     this.replyFilter = topicFilters.replies(options.serverId);
@@ -132,6 +133,20 @@ export class MqttGateway {
   /** Called for every machine report on every server instance, for live updates to browsers. */
   watch(listener: (event: MachineEvent) => void): void {
     this.reports.watch(listener);
+  }
+
+  /**
+   * Called when no controller is connected, whatever was last heard of them: the embedded broker
+   * has just started (a restart after a kill -9 left machines online in the database, and
+   * commands sent to them then would go unanswered until they reconnect).
+   */
+  whenNoneConnected(listener: () => Promise<void>): void {
+    this.noneConnectedWatchers.push(listener);
+  }
+
+  /** Tells every `whenNoneConnected` listener, and waits for them (before controllers are let in). */
+  async noneConnected(): Promise<void> {
+    for (const listener of this.noneConnectedWatchers) await listener();
   }
 
   /** Called when any server instance (this one included) registered or removed a controller. */

@@ -105,7 +105,11 @@ export const machineGatewayPlugin = fp(
     app.decorate('disconnectDevice', broker?.disconnect ?? emqx);
     app.addHook('onReady', async () => {
       await gateway.start();
-      broker?.admitDevices();
+      if (broker) {
+        // The embedded broker starts empty: no controller is connected until it is let in.
+        await gateway.noneConnected();
+        broker.admitDevices();
+      }
     });
     app.addHook('preClose', () => gateway.close());
     app.addHook('onClose', async () => {

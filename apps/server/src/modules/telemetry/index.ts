@@ -50,11 +50,17 @@ export const telemetryModule = fp(
     app.gateway.handle('telemetry', telemetry.handlers.telemetry);
     app.gateway.handle('presence', telemetry.handlers.presence);
     app.gateway.handle('program', telemetry.handlers.program);
+    app.gateway.whenNoneConnected(() => telemetry.allDisconnected());
     app.gateway.watch((event) => telemetry.announce(event));
     app.health.check(() => telemetry.problems());
 
     app.decorate('storedReports', new StoredReports({ db, timeZone: config.timeZone }));
-    const partitions = new TelemetryPartitions({ db, timeZone: config.timeZone, logger: app.log });
+    const partitions = new TelemetryPartitions({
+      db,
+      kind: app.database.kind,
+      timeZone: config.timeZone,
+      logger: app.log,
+    });
     app.decorate('telemetryPartitions', partitions);
     const packer = new TelemetryPacker({
       db,

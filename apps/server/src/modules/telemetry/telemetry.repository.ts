@@ -126,6 +126,14 @@ export async function updatePresence(db: Queryable, machineId: string, online: b
     .onConflictDoUpdate({ target: machineState.machineId, set: { online, presenceAt: at, changedAt: CHANGED_NOW } });
 }
 
+/** Every machine offline from `at` on (no controller is connected: the embedded broker has just started). */
+export async function markAllOffline(db: Queryable, at: Date): Promise<void> {
+  await db
+    .update(machineState)
+    .set({ online: false, presenceAt: at, changedAt: CHANGED_NOW })
+    .where(eq(machineState.online, true));
+}
+
 export async function updateMachineProgram(
   db: Queryable,
   machineId: string,

@@ -12,6 +12,7 @@ import {
   findLiveStates,
   findMachineStates,
   findRunningPrograms,
+  markAllOffline,
   updateMachineProgram,
   updateMachineStatus,
   updatePresence,
@@ -56,6 +57,11 @@ export class TelemetryService {
       updatePresence(this.db, machineId, message.online, new Date(message.ts ?? Date.now())),
     program: ({ machineId }, message) => updateMachineProgram(this.db, machineId, message.program),
   };
+
+  /** No controller is connected (the embedded broker has just started): every machine offline until it says otherwise. */
+  allDisconnected(): Promise<void> {
+    return markAllOffline(this.db, new Date());
+  }
 
   /** A machine's report as it arrives on this instance, for the browsers watching it. */
   announce(event: MachineEvent): void {
