@@ -2,6 +2,7 @@ import { AutopilotPlanSchema, AutopilotSettingsSchema, SprinklerDetailSchema } f
 import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { readMemory } from '../../src/modules/autopilot';
+import { incidents } from '../../src/modules/incidents/incidents.table';
 import { logEntries } from '../../src/modules/logs/logs.table';
 import { useTestApp } from '../support/test-app';
 import { HOUR, MINUTE, OPEN_RULES, TIME_ZONE, useMachineDueNow } from './machine-due-now';
@@ -125,6 +126,23 @@ describe('the one-tap start of the pass the autopilot advises', () => {
     // The server's own stop: no actor.
     expect((await commandActors()).at(-1)).toEqual(['sprinkler_motion_success', 'stop', null]);
     expect(((await readMemory(t.database.db, due.sprinklerId)) as { run?: unknown }).run).toBeUndefined();
+  });
+
+  it('refuses a machine with an open safety incident, and sends nothing', async () => {
+    await setMode('suggest');
+    const [incident] = await t.database.db
+      .insert(incidents)
+      .values({ machineId: due.machine.id, kind: 'unexpected_stop', beganAt: new Date() })
+      .returning({ id: incidents.id });
+    try {
+      const before = (await commandActors()).length;
+      const refused = await due.farmer.post(startUrl());
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ code: 'sprinkler_in_alarm' });
+      expect(await commandActors()).toHaveLength(before);
+    } finally {
+      await t.database.db.delete(incidents).where(eq(incidents.id, incident!.id));
+    }
   });
 
   it('refuses a machine that is offline, and sends nothing', async () => {

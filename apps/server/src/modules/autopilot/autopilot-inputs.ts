@@ -56,6 +56,9 @@ export type GatheredInput = Omit<DecisionInput, 'pump'> & {
   etcMm: Map<string, number>;
 };
 
+/** A machine the autopilot looks at, with what its decision is given. */
+export type GatheredMachine = { machine: WatchedMachine; input: GatheredInput };
+
 export type AutopilotSources = {
   sprinklers: {
     accessible(actor: SignedInUser, id: number): Promise<{ armLength: number }>;
@@ -244,4 +247,33 @@ export async function gatherInput(
     program,
     etcMm,
   };
+}
+
+/**
+ * The other machines of `machine`'s pump group among those the watcher looks at (`watched`),
+ * gathered as the watcher gathers them (every machine read as the system does); one that cannot be
+ * read is left out, as the watcher leaves it out of its look.
+ */
+export async function gatherPumpPeers(
+  sources: AutopilotSources,
+  machine: WatchedMachine,
+  watched: readonly WatchedMachine[],
+  openIncidents: ReadonlyMap<string, readonly IncidentKind[]>,
+  now: number,
+): Promise<GatheredMachine[]> {
+  const group = machine.rules.pumpGroup;
+  if (group === null) return [];
+  const peers = watched.filter(
+    (peer) => peer.sprinklerId !== machine.sprinklerId && peer.rules.pumpGroup?.id === group.id,
+  );
+  const gathered = await Promise.all(
+    peers.map(async (peer) => {
+      try {
+        return [{ machine: peer, input: await gatherInput(sources, peer, openIncidents, now) }];
+      } catch {
+        return [];
+      }
+    }),
+  );
+  return gathered.flat();
 }

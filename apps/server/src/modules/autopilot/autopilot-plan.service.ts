@@ -1,9 +1,16 @@
-import type { AutopilotPlan, AutopilotPlannedPass, IncidentKind } from '@pivot/contracts';
+import type { AutopilotPlan, AutopilotPlannedPass } from '@pivot/contracts';
 import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
 import type { SignedInUser } from '../../http/request-context';
 import type { SprinklersService } from '../sprinklers';
-import { type AutopilotSources, type GatheredInput, type WatchedMachine, gatherInput } from './autopilot-inputs';
+import {
+  type AutopilotSources,
+  type GatheredInput,
+  type GatheredMachine,
+  type WatchedMachine,
+  gatherInput,
+  gatherPumpPeers,
+} from './autopilot-inputs';
 import { parseMemory } from './autopilot-memory';
 import { type PlannedPass, type PumpGroupMember, planPumpGroup } from './autopilot-plan';
 import type { AutopilotSettingsService } from './autopilot-settings.service';
@@ -20,9 +27,6 @@ const BLOCKING_REASONS = new Set(['no_season', 'no_weather_station', 'no_program
 type BlockingReason = AutopilotPlan['reason'];
 /** The name a pump peer the reader is not granted goes by while the decision of now is made: never told. */
 const UNSEEN = '\u0000';
-
-/** A machine of the plan: the asked one, or a peer of its pump group, with what its decision is given. */
-type Gathered = { machine: WatchedMachine; input: GatheredInput };
 
 /**
  * The plan on the machine page (docs/autopilot.md, "The plan"): the decision of now and the
@@ -60,10 +64,10 @@ export class AutopilotPlanService {
     };
     const incidents = await this.deps.openIncidents();
     const input = await gatherInput(sources, machine, incidents, now);
-    const peers = await this.peersOf(machine, incidents, now);
+    const peers = await gatherPumpPeers(sources, machine, await this.deps.watched(), incidents, now);
     const seen = new Set([sprinklerId]);
     for (const peer of peers) if (await this.sees(actor, peer.machine.sprinklerId)) seen.add(peer.machine.sprinklerId);
-    const group: Gathered[] = [{ machine, input }, ...peers];
+    const group: GatheredMachine[] = [{ machine, input }, ...peers];
     const { language } = actor;
     const { timeZone } = sources;
     // The decision of now, as the watcher takes it: with the pump's peers watering or due now.
@@ -93,33 +97,6 @@ export class AutopilotPlanService {
     };
   }
 
-  /**
-   * The other machines of the machine's pump group whose autopilot is suggest or auto, gathered
-   * as the watcher gathers them (every machine read as the system does); one that cannot be read
-   * is left out, as the watcher leaves it out of its look.
-   */
-  private async peersOf(
-    machine: WatchedMachine,
-    incidents: ReadonlyMap<string, readonly IncidentKind[]>,
-    now: number,
-  ): Promise<Gathered[]> {
-    const group = machine.rules.pumpGroup;
-    if (group === null) return [];
-    const peers = (await this.deps.watched()).filter(
-      (peer) => peer.sprinklerId !== machine.sprinklerId && peer.rules.pumpGroup?.id === group.id,
-    );
-    const gathered = await Promise.all(
-      peers.map(async (peer) => {
-        try {
-          return [{ machine: peer, input: await gatherInput(this.deps.sources, peer, incidents, now) }];
-        } catch {
-          return [];
-        }
-      }),
-    );
-    return gathered.flat();
-  }
-
   /** Whether the machine is granted to the reader (administrators see every machine). */
   private async sees(actor: SignedInUser, sprinklerId: number): Promise<boolean> {
     try {
@@ -144,7 +121,7 @@ function blockingReason(input: GatheredInput): BlockingReason {
  * A machine as its pump group is planned: its plan's options (none when the advice gives nothing
  * to plan with), and until when a run going on holds the pump.
  */
-function memberOf({ machine, input }: Gathered, now: number): PumpGroupMember {
+function memberOf({ machine, input }: GatheredMachine, now: number): PumpGroupMember {
   // The autopilot's own pass going on: the plan starts after it, its sectors refilled. Or its
   // last pass, ended after the balance's day: its sectors (not due now) refilled at its end.
   const { run, watered } = machine.memory;

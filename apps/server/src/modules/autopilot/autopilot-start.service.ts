@@ -3,12 +3,12 @@ import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
 import type { ClientInfo, SignedInUser } from '../../http/request-context';
 import type { SprinklersService } from '../sprinklers';
-import { type AutopilotSources, type GatheredInput, SAFETY_INCIDENTS, gatherInput } from './autopilot-inputs';
+import { type AutopilotSources, gatherInput, gatherPumpPeers } from './autopilot-inputs';
 import { parseMemory } from './autopilot-memory';
 import { saveMemory } from './autopilot-settings.repository';
 import type { AutopilotSettingsService } from './autopilot-settings.service';
 import { type AutopilotWatch, type PumpMember, beginRun, pumpPeersOf, runMark, startNow } from './autopilot-watch';
-import { decideNext } from './decide';
+import { type Decision, decideNext } from './decide';
 
 /**
  * "Water now as advised" (docs/autopilot.md, "One tap"): a person with control asks the autopilot
@@ -40,23 +40,16 @@ export class AutopilotStartService {
     const now = this.deps.clock?.() ?? Date.now();
     const incidents = await sources.openIncidents();
     const input = await gatherInput(sources, machine, incidents, now);
-    const open = incidents.get(machine.internalId) ?? [];
-    if (input.detail.status === 'front' || input.detail.status === 'back') throw new AppError('already_watering');
-    if (!input.detail.online || open.includes('offline')) throw new AppError('sprinkler_offline');
-    if (input.machine.alarm || open.some((kind) => SAFETY_INCIDENTS.includes(kind))) {
-      throw new AppError('sprinkler_in_alarm');
-    }
-    const group = machine.rules.pumpGroup?.id;
-    const members: PumpMember[] = [{ id: machine.sprinklerId, name: machine.name, input }];
-    if (group !== undefined) {
-      for (const peer of watched) {
-        if (peer.sprinklerId === machine.sprinklerId || peer.rules.pumpGroup?.id !== group) continue;
-        // A peer that cannot be read is left out, as the watcher leaves it out of its look.
-        const peerInput: GatheredInput | null = await gatherInput(sources, peer, incidents, now).catch(() => null);
-        if (peerInput) members.push({ id: peer.sprinklerId, name: peer.name, input: peerInput });
-      }
-    }
+    if (input.machine.watering !== null) throw new AppError('already_watering');
+    const peers = await gatherPumpPeers(sources, machine, watched, incidents, now);
+    const members: PumpMember[] = [{ machine, input }, ...peers].map((member) => ({
+      id: member.machine.sprinklerId,
+      name: member.machine.name,
+      input: member.input,
+    }));
     const decision = decideNext({ ...input, pump: pumpPeersOf(members)(machine.sprinklerId) });
+    const refused = safetyRefusal(decision);
+    if (refused) throw new AppError(refused);
     const start = startNow(decision);
     const { programData, revolutionHours } = input.program;
     if (start === null || programData === null || revolutionHours === null) throw new AppError('nothing_due');
@@ -68,4 +61,11 @@ export class AutopilotStartService {
     await saveMemory(db, sprinkler.id, kept, runMark(kept));
     return sprinklers.present(db, sprinkler, actor);
   }
+}
+
+/** The decision's safety refusal (decide.ts, rule 1: offline, alarm, an open incident) as the one tap's code. */
+function safetyRefusal(decision: Decision): 'sprinkler_offline' | 'sprinkler_in_alarm' | null {
+  if (decision.kind !== 'refuse') return null;
+  if (decision.reason === 'offline' || decision.incident === 'offline') return 'sprinkler_offline';
+  return decision.reason === 'alarm' || decision.reason === 'incident' ? 'sprinkler_in_alarm' : null;
 }
