@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { fetchAnswerSchemas } from './lib/checked-later';
 
@@ -26,6 +26,11 @@ HTMLDialogElement.prototype.close ??= function close(this: HTMLDialogElement) {
 };
 
 afterEach(cleanup);
+
+// The test command runs this suite beside three others on two cores (scripts/test.sh): a screen
+// whose lazy parts and answers come in 1 s alone can take longer there, and testing-library's
+// findBy… and waitFor give up after 1 s by default. What they wait for is the same; they wait longer.
+configure({ asyncUtilTimeout: 5_000 });
 
 // The tests read answers and live events as a page does once its first screen has shown its data:
 // with their contract schemas there, checked on arrival. lib/checked-later.test.ts covers the

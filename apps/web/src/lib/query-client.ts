@@ -1,4 +1,4 @@
-import { QueryClient, onlineManager } from '@tanstack/react-query';
+import { QueryClient, type QueryFilters, onlineManager } from '@tanstack/react-query';
 import { connection } from './connection';
 import { session } from './session';
 
@@ -27,3 +27,15 @@ onlineManager.setEventListener((setOnline) => {
 session.subscribe(() => {
   if (session.get().status !== 'signed-in') queryClient.clear();
 });
+
+/**
+ * Reads again what the server may have changed: after the user's own change, or when a live event
+ * or a reconnection says so. Marking the queries stale alone is not enough: a query still on its
+ * first read (a new search's page, the last page shown meanwhile) keeps that read if it is in
+ * flight, begun before the change (TanStack Query joins a first fetch rather than cancel it), and
+ * shows what the change replaced. Cancelled first, it is read anew, as every query on screen is.
+ */
+export async function readAgain(filters?: QueryFilters): Promise<void> {
+  await queryClient.cancelQueries(filters);
+  await queryClient.invalidateQueries(filters);
+}

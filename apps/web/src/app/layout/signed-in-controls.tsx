@@ -4,7 +4,7 @@ import { logsKeys } from '@/features/activity/api/get-logs';
 import { NotificationsMenu } from '@/features/activity/components/notifications-menu';
 import { useAlertToasts } from '@/features/alerts/hooks/use-alert-toasts';
 import { onServerChange } from '@/lib/api-client';
-import { queryClient } from '@/lib/query-client';
+import { readAgain } from '@/lib/query-client';
 import { ServerState } from './server-state';
 
 /** The unread count follows what the user does: most changes write an event to the log. */
@@ -13,14 +13,14 @@ function useUnreadCountFollowingChanges() {
     () =>
       onServerChange((path) => {
         // Marking events read refreshes the lists itself, keeping the open list's highlights.
-        if (!path.startsWith('/logs/')) void queryClient.invalidateQueries({ queryKey: logsKeys.unreadCount });
+        if (!path.startsWith('/logs/')) void readAgain({ queryKey: logsKeys.unreadCount });
       }),
     [],
   );
 }
 
 /** Every alert is an entry in the log: the bell's count and the activity list look again. */
-const refreshLog = () => void queryClient.invalidateQueries({ queryKey: logsKeys.all });
+const refreshLog = () => void readAgain({ queryKey: logsKeys.all });
 
 /**
  * The header's buttons for a signed-in user: a chunk of its own, so the login page does not load

@@ -1,6 +1,6 @@
 import { type LogReadRequest, logsEndpoints } from '@pivot/contracts';
 import { callEndpoint } from '@/lib/api-client';
-import { queryClient } from '@/lib/query-client';
+import { readAgain } from '@/lib/query-client';
 import { useAction } from '@/lib/use-action';
 import { logsKeys } from './get-logs';
 
@@ -16,7 +16,7 @@ export async function markLogsRead({ ids, refreshLatest }: MarkLogsReadInput): P
   const body: LogReadRequest | undefined = ids ? { ids } : undefined;
   const done = (await callEndpoint(logsEndpoints.markRead, { body })) !== false;
   if (done) {
-    await queryClient.invalidateQueries({
+    await readAgain({
       queryKey: logsKeys.all,
       predicate: (query) => refreshLatest || query.queryKey[1] !== logsKeys.latest[1],
     });

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
 import { useDateTimeFormat } from '@/i18n/use-date-time-format';
-import { queryClient } from '@/lib/query-client';
+import { readAgain } from '@/lib/query-client';
 import { Dropdown, DropdownItem, DropdownLabel, DropdownSeparator } from '@/ui/dropdown';
 import { IconButton } from '@/ui/icon-button';
 import { BellIcon, ListIcon } from '@/ui/other-icons';
@@ -29,7 +29,7 @@ export function NotificationsMenu() {
 
   const onOpenChange = (opened: boolean) => {
     setOpen(opened);
-    if (!opened) void queryClient.invalidateQueries({ queryKey: logsKeys.latest });
+    if (!opened) void readAgain({ queryKey: logsKeys.latest });
   };
 
   const entries = latest.data ? latest.data.data : [];

@@ -1,4 +1,4 @@
-import { queryClient } from '@/lib/query-client';
+import { readAgain } from '@/lib/query-client';
 
 /** Query keys of the admin panel's lists; the data table adds its paging, sort and search. */
 export const adminKeys = {
@@ -20,5 +20,5 @@ export const adminKeys = {
  * are fetched again.
  */
 export function refreshAfterAdminChange(): Promise<void> {
-  return queryClient.invalidateQueries();
+  return readAgain();
 }

@@ -73,14 +73,10 @@ describe('the broker accounts of the controllers section', () => {
     await user.click(screen.getByRole('button', { name: 'Restore broker accounts' }));
     expect(restoresAsked).toBe(1);
     expect(screen.getByRole('button', { name: 'Restore broker accounts' })).toBeDisabled();
-    expect(
-      await screen.findByText("Making the broker's accounts again: 120 of 900", undefined, { timeout: 3000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText("Making the broker's accounts again: 120 of 900")).toBeInTheDocument();
     expect(
       await screen.findByText(
         "The broker had lost 900 accounts: 899 made again with the controllers' own secrets, 1 need a new secret",
-        undefined,
-        { timeout: 3000 },
       ),
     ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Restore broker accounts' })).toBeEnabled();

@@ -6,7 +6,7 @@ import {
 } from '@pivot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';
-import { queryClient } from '@/lib/query-client';
+import { queryClient, readAgain } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 import { useAction } from '@/lib/use-action';
 
@@ -44,7 +44,7 @@ export async function updateApplicationDepth(
   if (updated) {
     queryClient.setQueryData(applicationDepthKey(sprinklerId), updated);
     // The balance's timers, the program from the advice and the autopilot's plan all follow the pace.
-    void queryClient.invalidateQueries({ queryKey: sprinklerKeys.detail(sprinklerId) });
+    void readAgain({ queryKey: sprinklerKeys.detail(sprinklerId) });
   }
   return updated;
 }

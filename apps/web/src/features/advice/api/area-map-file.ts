@@ -7,7 +7,7 @@ import {
 } from '@pivot/contracts';
 import { callEndpoint, requestEndpoint } from '@/lib/api-client';
 import { downloadFile } from '@/lib/download-file';
-import { queryClient } from '@/lib/query-client';
+import { queryClient, readAgain } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 import { useAction } from '@/lib/use-action';
 import { readIssues } from '@/lib/validation-issues';
@@ -61,7 +61,7 @@ export async function importAreaMap(sprinklerId: number, text: string): Promise<
       sprinklerKeys.detail(sprinklerId),
       (detail) => detail && { ...detail, areaMap: result.data.areaMap },
     );
-    void queryClient.invalidateQueries({ queryKey: waterBalanceKey(sprinklerId) });
+    void readAgain({ queryKey: waterBalanceKey(sprinklerId) });
     return { ok: true };
   }
   const { error, body: answer } = result.failure;

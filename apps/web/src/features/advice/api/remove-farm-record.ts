@@ -1,6 +1,6 @@
 import { adviceEndpoints } from '@pivot/contracts';
 import { requestEndpoint } from '@/lib/api-client';
-import { queryClient } from '@/lib/query-client';
+import { readAgain } from '@/lib/query-client';
 import { useAction } from '@/lib/use-action';
 import { farmRecordsKey } from './get-farm-records';
 import { waterBalanceKey } from './get-water-balance';
@@ -9,8 +9,8 @@ import { waterBalanceKey } from './get-water-balance';
 export async function removeFarmRecord(sprinklerId: number, recordId: number): Promise<boolean> {
   const removed = await requestEndpoint(adviceEndpoints.removeFarmRecord, { params: { id: sprinklerId, recordId } });
   if (!removed.ok) return false;
-  void queryClient.invalidateQueries({ queryKey: farmRecordsKey(sprinklerId) });
-  void queryClient.invalidateQueries({ queryKey: waterBalanceKey(sprinklerId) });
+  void readAgain({ queryKey: farmRecordsKey(sprinklerId) });
+  void readAgain({ queryKey: waterBalanceKey(sprinklerId) });
   return true;
 }
 

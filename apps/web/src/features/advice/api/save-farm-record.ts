@@ -6,7 +6,7 @@ import {
   adviceEndpoints,
 } from '@pivot/contracts';
 import { type ApiFailure, requestEndpoint } from '@/lib/api-client';
-import { queryClient } from '@/lib/query-client';
+import { readAgain } from '@/lib/query-client';
 import { useAction } from '@/lib/use-action';
 import { issuesOrMessage } from '@/lib/validation-issues';
 import { farmRecordsKey } from './get-farm-records';
@@ -43,8 +43,8 @@ export async function saveFarmRecord(
           handlesFailure,
         });
   if (result.ok) {
-    void queryClient.invalidateQueries({ queryKey: farmRecordsKey(sprinklerId) });
-    void queryClient.invalidateQueries({ queryKey: waterBalanceKey(sprinklerId) });
+    void readAgain({ queryKey: farmRecordsKey(sprinklerId) });
+    void readAgain({ queryKey: waterBalanceKey(sprinklerId) });
     return { ok: true, record: result.data };
   }
   const { error, body: answer } = result.failure;

@@ -1,6 +1,6 @@
 import { type CropSeason, CropSeasonsSchema, type ValidationIssue, adviceEndpoints } from '@pivot/contracts';
 import { requestEndpoint } from '@/lib/api-client';
-import { queryClient } from '@/lib/query-client';
+import { queryClient, readAgain } from '@/lib/query-client';
 import { useAction } from '@/lib/use-action';
 import { issuesOrMessage } from '@/lib/validation-issues';
 import { zodInPageLanguage } from '@/lib/zod-language';
@@ -41,7 +41,7 @@ export async function updateCropSeasons(
   });
   if (result.ok) {
     queryClient.setQueryData(cropSeasonsKey(sprinklerId), result.data);
-    void queryClient.invalidateQueries({ queryKey: waterBalanceKey(sprinklerId) });
+    void readAgain({ queryKey: waterBalanceKey(sprinklerId) });
     return { ok: true, seasons: result.data };
   }
   const { error, body } = result.failure;

@@ -1,7 +1,7 @@
 import { type Webhook, webhooksEndpoints } from '@pivot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';
-import { queryClient } from '@/lib/query-client';
+import { readAgain } from '@/lib/query-client';
 
 /** A user's own webhooks (account page), or the administrators' for every alert (admin panel). */
 export type WebhookPlace = 'account' | 'admin';
@@ -29,5 +29,5 @@ export function useWebhooks(place: WebhookPlace) {
 
 /** After a change: the list is read again, with its last delivery and error. */
 export function refreshWebhooks(place: WebhookPlace): Promise<void> {
-  return queryClient.invalidateQueries({ queryKey: webhookKeys.of(place) });
+  return readAgain({ queryKey: webhookKeys.of(place) });
 }

@@ -159,7 +159,7 @@ describe('live alerts', () => {
   it('open the stream again after a drop, and have the log read again for what was missed', async () => {
     await renderFollower();
     act(() => events.drop());
-    await waitFor(() => expect(events.streams).toHaveLength(2), { timeout: 3000 });
+    await waitFor(() => expect(events.streams).toHaveLength(2));
     await waitFor(() => expect(logChanges).toEqual([null]));
     act(() => events.send(alert({ kind: 'offline', phase: 'ended' })));
     expect(await screen.findByText('Machine back online')).toBeInTheDocument();

@@ -5,7 +5,7 @@ import {
   autopilotEndpoints,
 } from '@pivot/contracts';
 import { type ApiFailure, requestEndpoint } from '@/lib/api-client';
-import { queryClient } from '@/lib/query-client';
+import { queryClient, readAgain } from '@/lib/query-client';
 import { useAction } from '@/lib/use-action';
 import { issuesOrMessage } from '@/lib/validation-issues';
 import { autopilotPlansKey } from './get-autopilot-plan';
@@ -31,7 +31,7 @@ export async function saveAutopilotSettings(
   if (result.ok) {
     queryClient.setQueryData(autopilotSettingsKey(sprinklerId), result.data);
     // The plan follows the mode and rules just stored.
-    void queryClient.invalidateQueries({ queryKey: autopilotPlansKey(sprinklerId) });
+    void readAgain({ queryKey: autopilotPlansKey(sprinklerId) });
     return { ok: true, settings: result.data };
   }
   if (result.failure.error?.code !== 'validation_error') return false;

@@ -1,6 +1,6 @@
 import { type SprinklerDetail, autopilotEndpoints } from '@pivot/contracts';
 import { callEndpoint } from '@/lib/api-client';
-import { queryClient } from '@/lib/query-client';
+import { readAgain } from '@/lib/query-client';
 import { sprinklerKeys, storeSprinklerDetail } from '@/lib/sprinkler-detail-cache';
 import { useAction } from '@/lib/use-action';
 import { autopilotPlansKey } from './get-autopilot-plan';
@@ -15,8 +15,8 @@ import { autopilotPlansKey } from './get-autopilot-plan';
 export async function startAutopilotPass(sprinklerId: number): Promise<SprinklerDetail | false> {
   const detail = await callEndpoint(autopilotEndpoints.start, { params: { id: sprinklerId } });
   if (detail) storeSprinklerDetail(detail);
-  else void queryClient.invalidateQueries({ queryKey: sprinklerKeys.detail(sprinklerId), exact: true });
-  void queryClient.invalidateQueries({ queryKey: autopilotPlansKey(sprinklerId) });
+  else void readAgain({ queryKey: sprinklerKeys.detail(sprinklerId), exact: true });
+  void readAgain({ queryKey: autopilotPlansKey(sprinklerId) });
   return detail;
 }
 

@@ -2,7 +2,7 @@ import type { Program, SprinklerDetail } from '@pivot/contracts';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createStore, useStore } from '@/config/create-store';
-import { queryClient } from '@/lib/query-client';
+import { readAgain } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 import { showToast } from '@/ui/toast/toast-store';
 import { sendProgram } from '../api/send-program';
@@ -63,7 +63,7 @@ export function useProgramSending(sprinkler: SprinklerDetail) {
       return;
     }
     const refetch = setInterval(
-      () => void queryClient.invalidateQueries({ queryKey: sprinklerKeys.detail(sprinkler.id) }),
+      () => void readAgain({ queryKey: sprinklerKeys.detail(sprinkler.id) }),
       REFETCH_WHILE_PROCESSING_MS,
     );
     const giveUp = setTimeout(

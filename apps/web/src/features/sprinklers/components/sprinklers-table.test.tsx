@@ -104,9 +104,7 @@ describe('the machines table', () => {
         },
       }),
     );
-    await waitFor(() => expect(screen.getByRole('row', { name: /North field/ })).toHaveTextContent('3.75'), {
-      timeout: 3000,
-    });
+    await waitFor(() => expect(screen.getByRole('row', { name: /North field/ })).toHaveTextContent('3.75'));
     act(() =>
       sendListEvent({
         type: 'program',
@@ -115,9 +113,7 @@ describe('the machines table', () => {
         currentProgramTimestamp: NOW,
       }),
     );
-    await waitFor(() => expect(screen.getByRole('row', { name: /North field/ })).toHaveTextContent('Maize July'), {
-      timeout: 3000,
-    });
+    await waitFor(() => expect(screen.getByRole('row', { name: /North field/ })).toHaveTextContent('Maize July'));
     expect(listRequests).toBe(1);
   });
 
@@ -126,9 +122,7 @@ describe('the machines table', () => {
     listAnswer = [northField(), buildSprinklerListItem({ id: 8, name: 'South field', internalId: 'PIVOT-08' })];
     act(() => sendListEvent({ type: 'machines' }));
     const table = screen.getByRole('table');
-    await waitFor(() => expect(within(table).getByRole('row', { name: /South field/ })).toBeInTheDocument(), {
-      timeout: 3000,
-    });
+    await waitFor(() => expect(within(table).getByRole('row', { name: /South field/ })).toBeInTheDocument());
     expect(listRequests).toBe(2);
   });
 

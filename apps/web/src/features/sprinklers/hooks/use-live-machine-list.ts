@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { pathOf } from '@/lib/api-client';
 import { type AnswerSchemas, laterEndpoint, withAnswerSchemas } from '@/lib/checked-later';
 import { followEventStream } from '@/lib/follow-event-stream';
-import { queryClient } from '@/lib/query-client';
+import { queryClient, readAgain } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 import { applyLiveValues } from './use-live-sprinkler';
 
@@ -47,7 +47,7 @@ function listEventOf({ MachineListEventSchema }: AnswerSchemas, name: string, da
 
 /** Reads the pages again: the one shown now, the others when next shown (an unchanged page is cheap to answer). */
 function readPagesAgain(): void {
-  void queryClient.invalidateQueries({ queryKey: MACHINE_PAGES_KEY });
+  void readAgain({ queryKey: MACHINE_PAGES_KEY });
 }
 
 /**

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { pathOf } from '@/lib/api-client';
 import { laterEndpoint, withAnswerSchemas } from '@/lib/checked-later';
 import { followEventStream } from '@/lib/follow-event-stream';
-import { queryClient } from '@/lib/query-client';
+import { queryClient, readAgain } from '@/lib/query-client';
 import { sprinklerKeys } from '@/lib/sprinkler-detail-cache';
 
 /** The machine's live events, read with their schema once it has come (lib/checked-later.ts). */
@@ -107,7 +107,7 @@ export function useLiveSprinkler(id: number, enabled: boolean): LiveSprinkler {
       onEvent: (event) => onEvent(event.name, event.data),
       onOpen: (reconnected) => {
         setLive((current) => ({ ...current, connection: 'live' }));
-        if (reconnected) void queryClient.invalidateQueries({ queryKey: sprinklerKeys.detail(id) });
+        if (reconnected) void readAgain({ queryKey: sprinklerKeys.detail(id) });
       },
       onDrop: () => setLive((current) => ({ ...current, connection: 'reconnecting' })),
       signal: stop.signal,
