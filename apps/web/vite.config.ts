@@ -7,6 +7,7 @@ import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig, minify } from 'vite';
 import { prerenderPages } from './prerender/vite-plugin.ts';
 import { serviceWorker } from './service-worker/vite-plugin.ts';
+import { precompressedFiles } from './precompress/vite-plugin.ts';
 
 /** In development the API runs on its own port; the dev server passes /api to it. */
 /**
@@ -145,6 +146,35 @@ const MACHINES_SHARED = either(
   ),
 );
 
+const SESSION_START = fileURLToPath(new URL('./src/session-start.ts', import.meta.url));
+
+/**
+ * The page's first script, session-start.ts, which sends the session's refresh call: an entry of
+ * its own, named in every page's head before the app's entry. In the same entry it would wait for
+ * React and the app's code, since no module of an entry runs before all of them have come.
+ */
+const sessionStart: Plugin = {
+  name: 'pivot-session-start',
+  transformIndexHtml: {
+    order: 'post',
+    handler(_html, { bundle, server }) {
+      const entry = Object.values(bundle ?? {}).find(
+        (output) => output.type === 'chunk' && output.isEntry && output.facadeModuleId === SESSION_START,
+      );
+      const src = server ? '/src/session-start.ts' : entry && `/${entry.fileName}`;
+      if (!src) throw new Error('session-start.ts was not built');
+      // First in the head, so that it is asked for first; async, so that it runs as soon as it has
+      // come, not in turn behind the app's entry.
+      return [
+        { tag: 'script', attrs: { type: 'module', async: true, crossorigin: !server, src }, injectTo: 'head-prepend' },
+      ];
+    },
+  },
+};
+
+/** The session's refresh call and the little it imports (lib/session-refresh.ts). */
+const SESSION_REFRESH = sources('(?:lib/session-refresh|lib/cookies|config/env)\\.ts');
+
 export default defineConfig({
   // The service worker comes last: it lists every file the build writes (service-worker/). The
   // prerendered pages are written after the bundle, from its index.html (prerender/).
@@ -153,17 +183,24 @@ export default defineConfig({
     tailwindcss(),
     pureContracts,
     reactRouterProduction,
+    sessionStart,
     prerenderPages(),
     serviceWorker(),
     minifiedColorMode(),
+    precompressedFiles(),
   ],
   build: {
     modulePreload: {
-      // What every page's entry imports (index.html preloads them) is never to be preloaded again.
-      resolveDependencies: (_file, deps) =>
-        deps.filter((dep) => !/^assets\/(?:rolldown-runtime|react|i18n|app)-[\w-]{8}\.js$/.test(dep)),
+      // The page's HTML preloads what its entry imports, so that they come beside the entry rather
+      // than a round trip after it (on a phone's 150 ms, a fifth of a second before any script
+      // runs); a lazy chunk never lists them again (they are loaded by then).
+      resolveDependencies: (_file, deps, { hostType }) =>
+        hostType === 'html'
+          ? deps
+          : deps.filter((dep) => !/^assets\/(?:rolldown-runtime|react|i18n|app)-[\w-]{8}\.js$/.test(dep)),
     },
     rolldownOptions: {
+      input: { index: fileURLToPath(new URL('./index.html', import.meta.url)), 'session-start': SESSION_START },
       output: {
         codeSplitting: {
           groups: [
@@ -171,11 +208,14 @@ export default defineConfig({
             // The modules named, without what they import (the app's, the libraries' chunks).
             { name: 'machine-page', test: MACHINE_PAGE, priority: 2, includeDependenciesRecursively: false },
             { name: 'machines', test: MACHINES_SHARED, priority: 2, includeDependenciesRecursively: false },
+            // What the page's first script sends the session's refresh with (session-start.ts),
+            // without the app's code, which takes it from there.
+            { name: 'session-refresh', test: SESSION_REFRESH, priority: 3 },
             // The app's own modules that main.tsx imports before the first paint: one file beside it.
             {
               name: 'app',
               tags: ['$initial'],
-              test: (id: string) => !/(index\.html|[\\/]src[\\/]main\.tsx)$/.test(id),
+              test: (id: string) => !/(index\.html|[\\/]src[\\/](?:main|session-start)\.tsx?)$/.test(id),
               priority: 1,
             },
           ],

@@ -251,15 +251,17 @@ test.describe('on a server of its own', () => {
     const before = await workerBuild(page);
     expect(Object.keys(await cachedPaths(page))).toEqual([`pivot-app-${before.version}`]);
 
-    // A deploy: a changed page, and so a worker of another version.
+    // A deploy: a changed page, and so a worker of another version. The build's compressed
+    // copies of a file (apps/web/precompress/) are the old version's: they go with it.
     const next = `${before.version}-next`;
-    const indexFile = path.join(webDist, 'index.html');
-    await writeFile(
-      indexFile,
-      (await readFile(indexFile, 'utf8')).replace('<head>', '<head>\n    <meta name="pivot-build" content="next" />'),
+    const deploy = async (file: string, change: (content: string) => string) => {
+      await writeFile(file, change(await readFile(file, 'utf8')));
+      await Promise.all([rm(`${file}.br`, { force: true }), rm(`${file}.gz`, { force: true })]);
+    };
+    await deploy(path.join(webDist, 'index.html'), (page) =>
+      page.replace('<head>', '<head>\n    <meta name="pivot-build" content="next" />'),
     );
-    const workerFile = path.join(webDist, 'sw.js');
-    await writeFile(workerFile, (await readFile(workerFile, 'utf8')).replace(before.version, next));
+    await deploy(path.join(webDist, 'sw.js'), (worker) => worker.replace(before.version, next));
 
     await page.evaluate(async () => {
       const page = window as Window & { workerChanged?: boolean };

@@ -62,6 +62,20 @@ function acceptedLanguage(header: string | undefined): Language | null {
   return null;
 }
 
+/** The language of an address without a language prefix (`/login`, not `/en/login`), and of an answer when nothing names one. */
+export const DEFAULT_LANGUAGE: Language = 'pl';
+
+/**
+ * The language a page arrives in for a visitor, as the web app decides it
+ * (apps/web/src/i18n/locale-detection.ts): the language cookie they chose, else their browser's
+ * first language the app speaks, else the default.
+ */
+export function visitorLanguage(request: FastifyRequest): Language {
+  const fromCookie = LanguageSchema.safeParse(request.cookies[LOCALE_COOKIE]);
+  if (fromCookie.success) return fromCookie.data;
+  return acceptedLanguage(request.headers['accept-language']) ?? DEFAULT_LANGUAGE;
+}
+
 /**
  * The language to answer in: the page's (the web app sends the language it shows as
  * Accept-Language), else the signed-in user's own, else the locale cookie, else Polish. Mail
@@ -72,7 +86,7 @@ export function requestLanguage(request: FastifyRequest): Language {
   if (fromHeader) return fromHeader;
   if (request.auth) return request.auth.user.language;
   const fromCookie = LanguageSchema.safeParse(request.cookies[LOCALE_COOKIE]);
-  return fromCookie.success ? fromCookie.data : 'pl';
+  return fromCookie.success ? fromCookie.data : DEFAULT_LANGUAGE;
 }
 
 /** The token of an `Authorization: Bearer …` header: a user's access token, or the broker's shared secret. */

@@ -5,7 +5,8 @@ import fastifyStatic from '@fastify/static';
 import type { ErrorBody } from '@pivot/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { requestLanguage } from '../http/request-context';
+import { LanguageSchema } from '@pivot/contracts';
+import { DEFAULT_LANGUAGE, requestLanguage, visitorLanguage } from '../http/request-context';
 import { errorMessage } from '../i18n/messages';
 
 /**
@@ -22,15 +23,21 @@ const ASKED_AGAIN = 'no-cache';
 /**
  * The pages whose HTML the web app's build rendered (apps/web/prerender/, the login pages): the
  * page at `/en/login` is `pages/en/login.html`, sent in place of index.html so that it paints
- * before any script has come. Only plain paths are looked up.
+ * before any script has come. An address without a language (`/login`) is sent in the visitor's
+ * language (visitorLanguage: the cookie, else the browser's), as the app would show it: an
+ * English visitor gets the English page at once, not the Polish one with English painted over it
+ * once the scripts have come. Only plain paths are looked up.
  */
 const PRERENDERED_FOLDER = 'pages';
 const PRERENDERABLE_PATH = /^(?:\/[a-z0-9-]+)+$/;
 
-async function pageFile(distDir: string, url: string): Promise<string> {
-  const pathname = url.split(/[?#]/, 1)[0]!;
+async function pageFile(distDir: string, request: FastifyRequest): Promise<string> {
+  const pathname = request.url.split(/[?#]/, 1)[0]!;
   if (!PRERENDERABLE_PATH.test(pathname)) return 'index.html';
-  const prerendered = `${PRERENDERED_FOLDER}${pathname}.html`;
+  const prefixed = LanguageSchema.safeParse(pathname.split('/')[1]).success;
+  const language = prefixed ? DEFAULT_LANGUAGE : visitorLanguage(request);
+  const localized = language === DEFAULT_LANGUAGE ? pathname : `/${language}${pathname}`;
+  const prerendered = `${PRERENDERED_FOLDER}${localized}.html`;
   return (await isFile(path.join(distDir, prerendered))) ? prerendered : 'index.html';
 }
 
@@ -41,7 +48,11 @@ const isFile = (file: string) =>
   );
 
 async function sendPage(distDir: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  return reply.header('cache-control', ASKED_AGAIN).sendFile(await pageFile(distDir, request.url));
+  // The page depends on the language cookie and the browser's languages (pageFile).
+  return reply
+    .header('cache-control', ASKED_AGAIN)
+    .header('vary', 'Cookie, Accept-Language')
+    .sendFile(await pageFile(distDir, request));
 }
 
 /**
@@ -61,6 +72,9 @@ export const webAppPlugin = fp(async (app: FastifyInstance, options: { distDir: 
       root: options.distDir,
       wildcard: true,
       index: false,
+      // The build writes each text file beside itself compressed (apps/web/precompress/): sent as
+      // they are, the page's files cost no compressing while the page asks for its data.
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (reply: FastifyReply, file: string) =>
         reply.header('cache-control', file.startsWith(hashedFolder) ? KEPT_FOR_GOOD : ASKED_AGAIN),

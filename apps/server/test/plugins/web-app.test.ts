@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, createTestApp } from '../support/test-app';
 
@@ -58,6 +58,27 @@ describe('serving the built web app', () => {
     expect(response.headers['cache-control']).toBe('no-cache');
   });
 
+  it.each([
+    ['an English browser', { 'accept-language': 'en-GB,en;q=0.9,pl;q=0.5' }, '/login', 'Pivot login, in English'],
+    ['a Polish browser', { 'accept-language': 'pl-PL,pl;q=0.9' }, '/login', 'Pivot login, prerendered'],
+    ['a browser of neither', { 'accept-language': 'de-DE' }, '/login', 'Pivot login, prerendered'],
+    [
+      'the cookie before the browser',
+      { 'accept-language': 'en', cookie: 'locale=pl' },
+      '/login',
+      'Pivot login, prerendered',
+    ],
+    ['the cookie alone', { cookie: 'locale=en' }, '/login', 'Pivot login, in English'],
+    ['an address with its language', { 'accept-language': 'pl' }, '/en/login', 'Pivot login, in English'],
+    ['a page not rendered in English', { 'accept-language': 'en' }, '/forgot', 'Pivot app'],
+  ])("answers an address without a language in the visitor's: %s", async (_visitor, headers, url, title) => {
+    const response = await t.app.inject({ url, headers });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.body).toContain(title);
+    expect(response.headers.vary).toContain('Accept-Language');
+    expect(response.headers.vary).toContain('Cookie');
+  });
+
   it('serves its files', async () => {
     const response = await t.app.inject({ url: '/assets/app.js' });
     expect(response.statusCode).toBe(200);
@@ -105,6 +126,39 @@ describe('serving the built web app', () => {
     const answer = await t.app.inject({ url: '/api/docs/json', headers: { 'accept-encoding': 'gzip' } });
     expect(answer.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(gunzipSync(answer.rawPayload).toString())).toMatchObject({ openapi: expect.any(String) });
+  });
+
+  it("sends the build's own compressed copy of a file, in an encoding the browser accepts", async () => {
+    // The copies say which they are, so an answer compressed on the fly would show.
+    const script = 'console.log("the file")';
+    await writeFile(path.join(distDir, 'assets', 'built-ABCDEFGH.js'), script);
+    await writeFile(path.join(distDir, 'assets', 'built-ABCDEFGH.js.br'), brotliCompressSync(`${script} // br`));
+    await writeFile(path.join(distDir, 'assets', 'built-ABCDEFGH.js.gz'), gzipSync(`${script} // gz`));
+    const ask = (encodings: string) =>
+      t.app.inject({ url: '/assets/built-ABCDEFGH.js', headers: { 'accept-encoding': encodings } });
+
+    const br = await ask('gzip, deflate, br, zstd');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(`${script} // br`);
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toContain('accept-encoding');
+    const gz = await ask('gzip, deflate');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(`${script} // gz`);
+    const plain = await ask('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+  });
+
+  it('keeps the language in the Vary of a page sent compressed', async () => {
+    await writeFile(path.join(distDir, 'pages', 'login.html.br'), brotliCompressSync('<title>Pivot login, br</title>'));
+    const page = await t.app.inject({ url: '/login', headers: { 'accept-encoding': 'br' } });
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(page.rawPayload).toString()).toContain('Pivot login, br');
+    expect(String(page.headers.vary).toLowerCase().split(/,\s*/)).toEqual(
+      expect.arrayContaining(['cookie', 'accept-language', 'accept-encoding']),
+    );
   });
 
   it('serves a file built after the start, and answers a missing asset with 404, not the app', async () => {

@@ -21,6 +21,14 @@ import { randomKey } from './random-key';
 import { type ServerSentEvent, ServerSentEventParser } from './server-sent-events';
 import { noteServerDate } from './server-clock';
 import { session } from './session';
+import {
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  HEALTH_PATH,
+  REFRESH_PATH,
+  takeEarlyRefresh,
+  withRefreshLock,
+} from './session-refresh';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -72,12 +80,9 @@ export type CheckedLater<Response> = {
 
 export type ApiResult<Response> = { ok: true; data: Response } | { ok: false; failure: ApiFailure };
 
-const CSRF_COOKIE = 'csrf_token';
-const CSRF_HEADER = 'X-CSRF-Token';
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET']);
 /** docs/product.md#calls: a safe call is tried once more on these answers. */
 const RETRIED_STATUSES: ReadonlySet<number> = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
-const REFRESH_LOCK = 'pivot-refresh-token';
 const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 type SessionExpiredHandler = (currentPath: string) => void;
@@ -122,16 +127,15 @@ async function send(
   if (!SAFE_METHODS.has(method)) headers[CSRF_HEADER] = readCookie(CSRF_COOKIE) ?? '';
   if (idempotencyKey) headers[IDEMPOTENCY_HEADER] = idempotencyKey;
   try {
-    const response = await fetch(url, {
-      method,
-      headers,
-      credentials: 'include',
-      signal,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    noteServerDate(response.headers.get('Date'));
-    connection.noteAnswer();
-    return response;
+    return noted(
+      await fetch(url, {
+        method,
+        headers,
+        credentials: 'include',
+        signal,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
+    );
   } catch {
     // No route to the server (a request its page aborted says nothing about the connection).
     if (!signal?.aborted) connection.noteNoAnswer();
@@ -139,17 +143,31 @@ async function send(
   }
 }
 
+/** What an answer tells of the connection and the server's clock, whoever sent its call. */
+function noted(response: Response | null): Response | null {
+  if (!response) {
+    connection.noteNoAnswer();
+    return null;
+  }
+  noteServerDate(response.headers.get('Date'));
+  connection.noteAnswer();
+  return response;
+}
+
 /** The server sets the CSRF cookie on any answer that lacks it; an unsafe call needs it first. */
 async function ensureCsrfCookie(): Promise<void> {
   if (readCookie(CSRF_COOKIE)) return;
-  await send('GET', apiUrl('/health'), undefined, null);
+  await send('GET', apiUrl(HEALTH_PATH), undefined, null);
 }
 
 async function requestNewAccessToken(onSent: () => void): Promise<string | null> {
   await ensureCsrfCookie();
-  const answered = send('POST', apiUrl('/user/refresh-token/'), undefined, null);
+  const answered = send('POST', apiUrl(REFRESH_PATH), undefined, null);
   onSent();
-  const response = await answered;
+  return accessTokenFrom(await answered);
+}
+
+async function accessTokenFrom(response: Response | null): Promise<string | null> {
   if (!response?.ok) return null;
   const access = accessTokenOf(await response.json().catch(() => null));
   if (access === null) return null;
@@ -166,15 +184,6 @@ export function accessTokenOf(body: unknown): string | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   const { access } = body as { access?: unknown };
   return Object.keys(body).length === 1 && typeof access === 'string' && access.length > 0 ? access : null;
-}
-
-/**
- * Refresh tokens are single use, and a used one coming back ends the whole session, so two
- * tabs must never present the same one: the Web Locks API lets one tab refresh at a time,
- * and the next tab then sends the cookie the first one received.
- */
-function withRefreshLock(task: () => Promise<string | null>): Promise<string | null> {
-  return 'locks' in navigator ? navigator.locks.request(REFRESH_LOCK, task) : task();
 }
 
 let refreshing: Promise<string | null> | null = null;
@@ -197,7 +206,13 @@ export function refreshAccessToken(
     onSent();
     return refreshing;
   }
-  refreshing = withRefreshLock(() => requestNewAccessToken(onSent)).finally(() => {
+  // The page load's call may have left already, from the page's first script (session-start.ts).
+  const early = takeEarlyRefresh();
+  if (early) onSent();
+  const renewing = early
+    ? early.then((response) => accessTokenFrom(noted(response)))
+    : withRefreshLock(() => requestNewAccessToken(onSent));
+  refreshing = renewing.finally(() => {
     refreshing = null;
   });
   return refreshing;
