@@ -3,14 +3,17 @@ import { CHROMIUM_LAUNCH_OPTIONS } from './support/chromium';
 
 /**
  * Browser tests: Debian's chromium (never a downloaded browser) against the real server, which
- * the global setup builds and starts once per run. One worker keeps the 2-core machines steady.
+ * the global setup builds once and starts once for each worker. Two workers, a file at a time
+ * each: most of a test is waiting on the server or the machines (a second's reports, the
+ * autopilot's look, a command's answer), so two files side by side take about half as long on the
+ * 2-core machines, and each worker's server is its own, as if it ran alone.
  */
 export default defineConfig({
   testDir: 'browser',
   testMatch: '**/*.spec.ts',
   globalSetup: './browser/support/global-setup.ts',
   outputDir: 'test-results/playwright',
-  workers: 1,
+  workers: 2,
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   timeout: 60_000,
