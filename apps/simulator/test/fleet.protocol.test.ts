@@ -108,11 +108,14 @@ describeOnBrokers('fleet', (brokerUrl) => {
     const identify = await server.send(first.id, { type: 'identify' });
     await vi.waitFor(() => expect(server.repliesTo(identify.id)).toHaveLength(1));
     expect(ReplyMessageSchema.parse(json(server.repliesTo(identify.id)[0]))).toMatchObject({ ok: true });
-    for (const machine of fleet.machines) {
-      expect(PresenceMessageSchema.parse(json(server.on(topics.presence(machine.id)).at(-1)))).toMatchObject({
-        online: true,
-      });
-    }
+    // Each machine announces itself on its own connection, so the others' presence may come after the first's reply.
+    await vi.waitFor(() => {
+      for (const machine of fleet.machines) {
+        expect(PresenceMessageSchema.parse(json(server.on(topics.presence(machine.id)).at(-1)))).toMatchObject({
+          online: true,
+        });
+      }
+    });
     await sleep(1.5 * intervalMs);
     expect(reportTopics.flatMap((topic) => server.on(topic))).toEqual([]);
 
