@@ -22,13 +22,12 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { MACHINE_LIMITS } from '@pivot/contracts';
 import { grantAccess } from '@pivot/server/src/modules/access/access.repository';
 import { insertSprinkler } from '@pivot/server/src/modules/sprinklers/sprinklers.repository';
-import { TelemetryPacker } from '@pivot/server/src/modules/telemetry/telemetry-packer';
-import { telemetryDays } from '@pivot/server/src/modules/telemetry/telemetry-packing.table';
-import { machineState, telemetry } from '@pivot/server/src/modules/telemetry/telemetry.table';
 import { TOP_SPEED_STRETCH_MS, type WaterReport, waterBetween } from '@pivot/server/src/modules/watermap/water-grid';
 import { waterCellYears } from '@pivot/server/src/modules/watermap/watermap.table';
 import { count, eq, sql } from 'drizzle-orm';
 import { type BenchServer, startBenchServer } from './support/bench-server';
+import { packSeason } from './support/pack-season';
+import { storeSeason } from './support/season-store';
 import { insertTelemetryColumns } from './support/bulk-insert';
 import { readOptions } from './support/cli';
 import {
@@ -41,7 +40,7 @@ import {
   printVerdict,
 } from './support/report';
 import { runBenchmark } from './support/run';
-import { type TelemetryColumns, seasonTelemetry } from './support/season-telemetry';
+import type { TelemetryColumns } from './support/season-telemetry';
 import { type LatencySummary, sleep, summarise, timeSequentially, timed } from './support/stats';
 import { getBody } from './support/http';
 
@@ -50,15 +49,10 @@ const DAY_MS = 86_400_000;
 /** The season starts on 1 April, at local midnight in Poland (UTC+2 then), the server's default time zone. */
 const FIRST_DAY = Date.UTC(2025, 3, 1);
 const SEASON_START = FIRST_DAY - 2 * 3_600_000;
-const INSERT_CHUNK = 50_000;
 /** The first requests warm the JIT and the database's caches; they are not counted. */
 const WARM_UP_REQUESTS = 5;
 const MACHINE = { armLength: 400, flow: 90, topSpeed: 3 };
 const CENTRE = { lat: '52.250000', lng: '17.150000' };
-/** The server's default time zone (TIME_ZONE), whose local days the reports are partitioned and packed by. */
-const TIME_ZONE = 'Europe/Warsaw';
-/** TELEMETRY_PACK_AFTER_DAYS's default: the bench server's own packing waits 100 years. */
-const PACK_AFTER_DAYS = 2;
 
 /** The season's day (0 = the first) as the API takes it, dd.mm.yyyy. */
 function dottedDay(day: number): string {
@@ -290,46 +284,6 @@ function change(rows: LatencySummary, packed: LatencySummary): string {
   return `${formatNumber(rows.p50, decimals)} / ${formatNumber(rows.p95, decimals)} ms as rows, ${formatNumber(packed.p50, decimals)} / ${formatNumber(packed.p95, decimals)} ms packed (p95 ${percent >= 0 ? '+' : ''}${formatNumber(percent, 1)} %)`;
 }
 
-/**
- * Packs every day of the season that is due, as the server does once TELEMETRY_PACK_AFTER_DAYS
- * (2) whole days have passed since the season's last: the product's TelemetryPacker, on the
- * server's own database, partitions and telemetry service, then the planner's statistics as
- * autovacuum would leave them.
- */
-async function packSeason(server: BenchServer, machineId: string, seasonEnd: number): Promise<void> {
-  const { app } = server;
-  const { db } = app.database;
-  // The packer packs the machines that have reported, that is, that have a latest state.
-  await db.insert(machineState).values({ machineId }).onConflictDoNothing();
-  const packer = new TelemetryPacker({
-    db,
-    partitions: app.telemetryPartitions,
-    timeZone: TIME_ZONE,
-    packAfterDays: PACK_AFTER_DAYS,
-    logger: app.log,
-  });
-  const partitionsBefore = (await app.telemetryPartitions.days()).length;
-  let days = 0;
-  const packMs = await timed(async () => {
-    days = await packer.packDue(new Date(seasonEnd + PACK_AFTER_DAYS * DAY_MS + 3_600_000));
-  });
-  await db.execute(sql`analyze`);
-  const [rows] = await db.select({ count: count() }).from(telemetry).where(eq(telemetry.machineId, machineId));
-  const [packed] = await db
-    .select({ count: count(), reports: sql<number>`sum(${telemetryDays.reportCount})::int` })
-    .from(telemetryDays)
-    .where(eq(telemetryDays.machineId, machineId));
-  printSection('Packing the season');
-  printFigure(
-    'days packed',
-    `${days} in ${formatNumber(packMs / 1000, 1)} s (${formatNumber(packMs / Math.max(days, 1))} ms a day): ${formatNumber(packed!.reports)} reports in ${packed!.count} packed days, ${rows!.count} rows left`,
-  );
-  printFigure(
-    'day partitions',
-    `${partitionsBefore} before, ${(await app.telemetryPartitions.days()).length} after (those of the days ahead made)`,
-  );
-}
-
 // A season's export as rows takes about a second a day on PGlite at load 10-15: 90 s each.
 runBenchmark('watermap', (180 + (5 + 2 * options.exports) * options.days) * 1000, async () => {
   const reports = Math.round((options.days * DAY_MS) / REPORT_INTERVAL_MS);
@@ -354,24 +308,13 @@ runBenchmark('watermap', (180 + (5 + 2 * options.exports) * options.days) * 1000
     });
     await grantAccess(db, sprinkler.id, user.id, 'control');
 
-    // The reports go into their local days' partitions, as a server that ran the season made them ahead.
-    for (let day = 0; day < options.days; day += 1) {
-      await app.telemetryPartitions.ensureDay(new Date(FIRST_DAY + day * DAY_MS).toISOString().slice(0, 10));
-    }
-    let watering = 0;
-    const insertMs = await timed(async () => {
-      const chunks = seasonTelemetry({
-        machine: MACHINE,
-        start: SEASON_START,
-        count: reports,
-        intervalMs: REPORT_INTERVAL_MS,
-        chunkSize: INSERT_CHUNK,
-        seed: 7,
-      });
-      for (const chunk of chunks) {
-        watering += chunk.flow.filter((flow) => flow > 0).length;
-        await insertTelemetryColumns(db, sprinkler.internalId, chunk);
-      }
+    const { insertMs, watering } = await storeSeason(server, sprinkler.internalId, {
+      machine: MACHINE,
+      firstDay: FIRST_DAY,
+      start: SEASON_START,
+      days: options.days,
+      intervalMs: REPORT_INTERVAL_MS,
+      seed: 7,
     });
     printFigure(
       'generated and inserted',

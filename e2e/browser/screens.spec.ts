@@ -34,6 +34,8 @@ for (const locale of LOCALES) {
   for (const scheme of SCHEMES) {
     for (const [device, viewport] of Object.entries(DEVICES)) {
       test(`every screen in ${locale}, ${scheme}, on a ${device}`, async ({ browser, baseURL, createUser }) => {
+        // Fourteen screens, each checked for accessibility in Polish: alone it takes about a minute here.
+        test.setTimeout(150_000);
         const context = await browser.newContext({
           baseURL,
           viewport,

@@ -227,27 +227,106 @@ test('the irrigation history shows the water applied for the chosen days, with i
   await expect(page).not.toHaveURL(/history=/);
 });
 
-test("the user downloads the machine's reports of the chosen days as a CSV file", async ({ page, openOwnMachine }) => {
+test("the user downloads the machine's reports and its as-applied map of the chosen days", async ({
+  page,
+  openOwnMachine,
+}) => {
   await openOwnMachine('Export field', { ...BRISK, motion: 'front', language: 'en' });
   const card = page.getByRole('region', { name: 'Your data' });
-  const button = card.getByRole('button', { name: 'Download reports (CSV)' });
-  await expectAccessible(page, 'machine page with the reports download');
+  await expectAccessible(page, 'machine page with the downloads');
+  const download = async (name: string) => {
+    const downloading = page.waitForEvent('download');
+    await card.getByRole('button', { name }).click();
+    const file = await downloading;
+    return { name: file.suggestedFilename(), bytes: await readFile((await file.path())!) };
+  };
+  const days = String.raw`\d{2}\.\d{2}\.\d{4}-\d{2}\.\d{2}\.\d{4}`;
   // The default days are the last 7, today included: the reports the machine sent so far.
   await expect
     .poll(
       async () => {
-        const downloading = page.waitForEvent('download');
-        await button.click();
-        const download = await downloading;
-        expect(download.suggestedFilename()).toMatch(/^Export field \d{2}\.\d{2}\.\d{4}-\d{2}\.\d{2}\.\d{4}\.csv$/);
-        const text = await readFile((await download.path())!, 'utf8');
-        const [header, ...records] = text.split('\r\n').filter(Boolean);
+        const { name, bytes } = await download('Download reports (CSV)');
+        expect(name).toMatch(new RegExp(`^Export field ${days}\\.csv$`));
+        const [header, ...records] = bytes.toString('utf8').split('\r\n').filter(Boolean);
         expect(header).toBe('ts,status,angle,distance,speed,pressure,flow');
         return records.filter((record) => /^\d{4}-\d{2}-\d{2}T[\d:.]+Z,front,/.test(record)).length;
       },
       { timeout: 20_000, intervals: [1_000] },
     )
     .toBeGreaterThan(0);
+
+  // The machine waters as it moves: its map holds cells with water, each a square.
+  await expect
+    .poll(
+      async () => {
+        const { name, bytes } = await download('As-applied map (GeoJSON)');
+        expect(name).toMatch(new RegExp(`^Export field ${days}\\.geojson$`));
+        const map = JSON.parse(bytes.toString('utf8')) as {
+          features: { geometry: { coordinates: number[][][] }; properties: { MACHINE: string; DEPTH_MM: number } }[];
+        };
+        for (const { geometry, properties } of map.features) {
+          expect(geometry.coordinates[0]).toHaveLength(5);
+          expect(properties).toMatchObject({ MACHINE: 'Export field', DEPTH_MM: expect.any(Number) });
+        }
+        return map.features.length;
+      },
+      { timeout: 20_000, intervals: [1_000] },
+    )
+    .toBeGreaterThan(0);
+
+  const taskData = await download('As-applied map (ISOXML)');
+  expect(taskData.name).toMatch(new RegExp(`^Export field ${days}\\.taskdata\\.zip$`));
+  for (const file of ['TASKDATA.XML', 'TLG00001.XML', 'TLG00001.BIN']) {
+    expect(taskData.bytes.toString('latin1')).toContain(`TASKDATA/${file}`);
+  }
+
+  const shapefile = await download('As-applied map (shapefile)');
+  expect(shapefile.name).toMatch(new RegExp(`^Export field ${days}\\.zip$`));
+  expect(shapefile.bytes.subarray(0, 4)).toEqual(Buffer.from('PK\x03\x04', 'latin1'));
+  // A zip names its files in plain text: the shapefile's five.
+  for (const ending of ['shp', 'shx', 'dbf', 'prj', 'cpg']) {
+    expect(shapefile.bytes.toString('latin1')).toMatch(
+      new RegExp(`Export_field_\\d{4}-\\d{2}-\\d{2}_\\d{4}-\\d{2}-\\d{2}\\.${ending}`),
+    );
+  }
+});
+
+test('the user downloads the as-applied map of every machine they see from the machines list', async ({
+  page,
+  openOwnMachine,
+}) => {
+  const { id } = await openOwnMachine('Fleet field', { ...BRISK, motion: 'front', language: 'en' });
+  await page.goto('/en/sprinklers');
+  const card = page.getByRole('region', { name: 'Water of all your machines' });
+  await expect(card).toBeVisible();
+  await expectAccessible(page, 'machines list with the map download');
+  const download = async (name: string) => {
+    const downloading = page.waitForEvent('download');
+    await card.getByRole('button', { name }).click();
+    const file = await downloading;
+    return { name: file.suggestedFilename(), bytes: await readFile((await file.path())!) };
+  };
+  await expect
+    .poll(
+      async () => {
+        const { name, bytes } = await download('As-applied map (GeoJSON)');
+        expect(name).toMatch(/^as-applied \d{2}\.\d{2}\.\d{4}-\d{2}\.\d{2}\.\d{4}\.geojson$/);
+        const map = JSON.parse(bytes.toString('utf8')) as { features: { properties: { MACHINE: string } }[] };
+        expect(new Set(map.features.map((feature) => feature.properties.MACHINE))).toEqual(
+          new Set(map.features.length > 0 ? ['Fleet field'] : []),
+        );
+        return map.features.length;
+      },
+      { timeout: 20_000, intervals: [1_000] },
+    )
+    .toBeGreaterThan(0);
+  const shapefiles = await download('As-applied map (shapefiles)');
+  expect(shapefiles.name).toMatch(/^as-applied \d{2}\.\d{2}\.\d{4}-\d{2}\.\d{2}\.\d{4}\.zip$/);
+  // A shapefile per machine, named after it and its id.
+  expect(shapefiles.bytes.toString('latin1')).toContain(`Fleet_field_${id}_`);
+  const taskData = await download('As-applied map (ISOXML)');
+  expect(taskData.name).toMatch(/^as-applied \d{2}\.\d{2}\.\d{4}-\d{2}\.\d{2}\.\d{4}\.taskdata\.zip$/);
+  expect(taskData.bytes.toString('latin1')).toContain('TASKDATA/TASKDATA.XML');
 });
 
 test("a cold load of the machine page asks for the machine and its history beside the user's details, not after them", async ({

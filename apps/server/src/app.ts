@@ -16,6 +16,7 @@ import { accessModule } from './modules/access';
 import { adminModule } from './modules/admin';
 import { adviceModule } from './modules/advice';
 import { applicationDepthModule } from './modules/application-depth';
+import { asAppliedModule } from './modules/as-applied';
 import { autopilotModule } from './modules/autopilot';
 import { commandsModule } from './modules/commands';
 import { cropSeasonsModule } from './modules/crop-seasons';
@@ -131,6 +132,7 @@ export async function buildApp({
   await app.register(programsModule, config);
   await app.register(watermapModule, config);
   await app.register(reportsExportModule);
+  await app.register(asAppliedModule, config);
   await app.register(cropSeasonsModule);
   await app.register(applicationDepthModule);
   await app.register(farmRecordsModule, config);

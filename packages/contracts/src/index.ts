@@ -1,5 +1,6 @@
 export * from './alerts';
 export * from './area-map-file';
+export * from './as-applied';
 export * from './autopilot';
 export * from './backups';
 export * from './broker-hooks';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as alerts from '../src/alerts';
 import * as areaMapFile from '../src/area-map-file';
+import * as asApplied from '../src/as-applied';
 import * as autopilot from '../src/autopilot';
 import * as backups from '../src/backups';
 import * as brokerHooks from '../src/broker-hooks';
@@ -37,6 +38,7 @@ import * as zodMessages from '../src/zod-messages';
 const MODULES = {
   alerts,
   areaMapFile,
+  asApplied,
   autopilot,
   backups,
   brokerHooks,

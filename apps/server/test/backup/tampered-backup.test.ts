@@ -435,6 +435,7 @@ describe('npm run restore', () => {
       expect(refused.trimEnd().split('\n')).toEqual([
         expect.stringMatching(/--lang przyjmuje pl albo en, a nie "de"$/),
       ]);
-    });
+      // Three commands, each a process of its own: on a busy machine one takes over 10 s.
+    }, 90_000);
   });
 });

@@ -76,6 +76,12 @@ const RAW_ANSWERS: Record<string, string> = {
   'GET /api/sprinkler/events': 'text/event-stream',
   'GET /api/sprinkler/{id}/events': 'text/event-stream',
   'GET /api/sprinkler/{id}/reports.csv': 'text/csv',
+  'GET /api/sprinkler/{id}/as-applied.geojson': 'application/geo+json',
+  'GET /api/sprinkler/{id}/as-applied.zip': 'application/zip',
+  'GET /api/sprinkler/{id}/as-applied.taskdata.zip': 'application/zip',
+  'GET /api/sprinkler/as-applied.geojson': 'application/geo+json',
+  'GET /api/sprinkler/as-applied.zip': 'application/zip',
+  'GET /api/sprinkler/as-applied.taskdata.zip': 'application/zip',
 };
 
 const today = new Date();
@@ -85,6 +91,12 @@ const dotted = `${String(today.getDate()).padStart(2, '0')}.${String(today.getMo
 const QUERIES: Record<string, Record<string, string>> = {
   'GET /api/sprinkler/{id}/watermap/': { start: dotted, stop: dotted },
   'GET /api/sprinkler/{id}/reports.csv': { start: dotted, stop: dotted },
+  'GET /api/sprinkler/{id}/as-applied.geojson': { start: dotted, stop: dotted },
+  'GET /api/sprinkler/{id}/as-applied.zip': { start: dotted, stop: dotted },
+  'GET /api/sprinkler/{id}/as-applied.taskdata.zip': { start: dotted, stop: dotted },
+  'GET /api/sprinkler/as-applied.geojson': { start: dotted, stop: dotted },
+  'GET /api/sprinkler/as-applied.zip': { start: dotted, stop: dotted },
+  'GET /api/sprinkler/as-applied.taskdata.zip': { start: dotted, stop: dotted },
   'GET /api/weather-station/{id}/days/': { start: dotted, stop: dotted },
 };
 

@@ -108,7 +108,7 @@ describe("a machine's reports as CSV", () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe(
-      `attachment; filename="Pole _Po_noc_, 1 01.07.2026-01.07.2026.csv"; filename*=UTF-8''${encodeURIComponent('Pole "Północ", 1 01.07.2026-01.07.2026.csv')}`,
+      `attachment; filename="Pole _Polnoc_, 1 01.07.2026-01.07.2026.csv"; filename*=UTF-8''${encodeURIComponent('Pole "Północ", 1 01.07.2026-01.07.2026.csv')}`,
     );
     const [header, ...records] = parseCsv(response.payload);
     expect(header).toEqual([...REPORTS_CSV_COLUMNS]);

@@ -1,32 +1,14 @@
 import { WatermapResponseSchema, dottedOfIsoDate } from '@pivot/contracts';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { telemetry } from '../../src/modules/telemetry/telemetry.table';
 import { localDate } from '../../src/time/local-day';
 import type { ApiClient } from '../support/api-client';
 import { buildSprinkler, grant } from '../support/fixtures';
 import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
+import { TURNING_FLOW, TURNING_REPORT_EVERY_MS, storeTurning } from '../support/turning-machine';
 
-const FLOW = 72; // m³/h
-const REPORT_EVERY_MS = 5_000;
-
-/** A machine turning clockwise at 0.01° a second from the given moment, reporting every 5 s. */
-async function storeTurning(t: TestApp, machineId: string, from: Date, minutes: number) {
-  const rows = [];
-  for (let second = 0; second <= minutes * 60; second += REPORT_EVERY_MS / 1000) {
-    rows.push({
-      machineId,
-      ts: new Date(from.getTime() + second * 1000),
-      status: 'front' as const,
-      angle: (45 + second * 0.01) % 360,
-      distance: 300,
-      speed: 50,
-      pressure: 2.5,
-      flow: FLOW,
-    });
-  }
-  await t.database.db.insert(telemetry).values(rows);
-}
+const FLOW = TURNING_FLOW;
+const REPORT_EVERY_MS = TURNING_REPORT_EVERY_MS;
 
 describe('the watermap', () => {
   let t: TestApp;

@@ -248,7 +248,7 @@ describe('the translation catalogues', () => {
       // its weather stations' readings on the map (map/use-weather-station-facts.ts), the motion buttons' questions.
       [
         new RegExp(`^(${machineCards})$`),
-        /^features\/sprinklers\/components\/(weather-station-(days|facts)|weather-stations-card|reports-download-card|soil-water-legend|map\/soil-water-cell-text|motion-controls)\.tsx?$/,
+        /^features\/sprinklers\/components\/(weather-station-(days|facts)|weather-stations-card|data-download-card|soil-water-legend|map\/soil-water-cell-text|motion-controls)\.tsx?$/,
       ],
       // The login pages (routes.tsx: authScreen), the account and administration screens.
       [

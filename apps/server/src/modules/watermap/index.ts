@@ -14,7 +14,14 @@ declare module 'fastify' {
   }
 }
 
-export { type CellDailyWater, LEAST_SHOWN_WATER_MM, type WatermapService, cellCentre } from './watermap.service';
+export type { AppliedCell } from './applied-water';
+export {
+  type CellDailyWater,
+  LEAST_SHOWN_WATER_MM,
+  type WatermapService,
+  cellCentre,
+  cellCorners,
+} from './watermap.service';
 export type { RunningSlice } from './watermap.repository';
 export { WATER_GRID_STEP_M } from './water-accounting';
 export { MAX_REPORT_GAP_MS } from './water-grid';
@@ -32,7 +39,13 @@ export const watermapModule = fp(
       logger: app.log,
     });
     app.decorate('waterAccounting', accounting);
-    const watermap = new WatermapService(db, sprinklers, accounting);
+    const watermap = new WatermapService({
+      db,
+      sprinklers,
+      accounting,
+      reports: storedReports,
+      timeZone: config.timeZone,
+    });
     app.decorate('watermap', watermap);
     await app.register(watermapRoutes, { prefix: '/api', watermap });
     app.addHook('onReady', async () => accounting.start());

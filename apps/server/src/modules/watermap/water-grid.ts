@@ -79,6 +79,11 @@ function middleStrip(start: number, width: number, radius: number, step: number)
   };
 }
 
+/** A machine watering in place wets a strip about one cell wide along the arm: this many degrees. */
+export function narrowestWedge(radius: number, step: number): number {
+  return ((step / ((2 / 3) * radius)) * 180) / Math.PI;
+}
+
 /** A wedge from the machine's centre, degrees clockwise from north, and the depth of water on it. */
 export type Wedge = { start: number; width: number; radius: number; depthMm: number };
 
@@ -119,9 +124,7 @@ export function sweptWedge(from: WaterReport, to: WaterReport, step: number): We
   const tipMetres = (arcWidth * Math.PI * radius) / 180;
   const farthestMetres = (MACHINE_LIMITS.tipSpeedMPerS * Math.min(elapsedMs, TOP_SPEED_STRETCH_MS)) / 1000;
   if (tipMetres > farthestMetres) return 'implausible';
-  // A machine watering in place wets a strip about one cell wide along the arm.
-  const minimumWidth = ((step / ((2 / 3) * radius)) * 180) / Math.PI;
-  const width = Math.min(FULL_CIRCLE, Math.max(arcWidth, minimumWidth));
+  const width = Math.min(FULL_CIRCLE, Math.max(arcWidth, narrowestWedge(radius, step)));
   const volume = from.flow * (elapsedMs / 3_600_000);
   return {
     start: normaliseDegrees(arcStart - (width - arcWidth) / 2),

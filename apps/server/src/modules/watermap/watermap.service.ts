@@ -2,9 +2,13 @@ import { METRES_PER_DEGREE, type WatermapQuery, type WatermapResponse, parseDott
 import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
 import type { SignedInUser } from '../../http/request-context';
+import { addDays, localMidnight } from '../../time/local-day';
 import type { SprinklersService } from '../sprinklers';
+import type { StoredReports } from '../telemetry';
+import { type AppliedCell, type WaterTimes, waterTimesOfDay } from './applied-water';
 import { type WaterAccounting, WATER_GRID_STEP_M } from './water-accounting';
 import { type DayOfYear, dayOfYear } from './day-of-year';
+import { cellNumber } from './round-grid';
 import { type RunningSlice, runningSumsChanged, runningSumsOfYear, waterPerCell } from './watermap.repository';
 
 const LONGEST_RANGE_DAYS = 366;
@@ -13,18 +17,41 @@ const DAY_MS = 86_400_000;
 /** A cell's water day by day: `daily[i]` is the mm of the i-th day of the range asked for. */
 export type CellDailyWater = { x: number; y: number; daily: Float64Array };
 
-/** A cell centre's latitude and longitude, as the watermap serves them (7 decimals). */
-export function cellCentre(centre: { lat: number; lng: number }, x: number, y: number): [number, number] {
+type LatLng = { lat: number; lng: number };
+
+/** A point `east` and `north` cells from the machine's centre: latitude and longitude to 7 decimals (1 cm). */
+function gridPoint(centre: LatLng, east: number, north: number): [number, number] {
   const metresToLat = 1 / METRES_PER_DEGREE;
   const metresToLng = metresToLat / Math.cos((centre.lat * Math.PI) / 180);
   return [
-    round(centre.lat + (y + 0.5) * WATER_GRID_STEP_M * metresToLat, 7),
-    round(centre.lng + (x + 0.5) * WATER_GRID_STEP_M * metresToLng, 7),
+    round(centre.lat + north * WATER_GRID_STEP_M * metresToLat, 7),
+    round(centre.lng + east * WATER_GRID_STEP_M * metresToLng, 7),
+  ];
+}
+
+/** A cell centre's latitude and longitude, as the watermap serves them (7 decimals). */
+export function cellCentre(centre: LatLng, x: number, y: number): [number, number] {
+  return gridPoint(centre, x + 0.5, y + 0.5);
+}
+
+/**
+ * A cell's corners as [latitude, longitude], counter-clockwise from its south-west one: the
+ * square the watermap's depth covers.
+ */
+export function cellCorners(centre: LatLng, x: number, y: number): [number, number][] {
+  return [
+    gridPoint(centre, x, y),
+    gridPoint(centre, x + 1, y),
+    gridPoint(centre, x + 1, y + 1),
+    gridPoint(centre, x, y + 1),
   ];
 }
 
 /** The least water a cell is shown with: the watermap serves mm to 0.1, and less rounds to nothing. */
 export const LEAST_SHOWN_WATER_MM = 0.05;
+
+/** Less water than this on a day is a rounding's worth, not water that fell: a micrometre. */
+const LEAST_COUNTED_WATER_MM = 0.001;
 
 function withinDays(day: DayOfYear, start: DayOfYear, stop: DayOfYear): boolean {
   const ordinal = (date: DayOfYear) => date.year * 1000 + date.day;
@@ -38,9 +65,13 @@ function round(value: number, decimals: number): number {
 
 export class WatermapService {
   constructor(
-    private readonly db: Database,
-    private readonly sprinklers: SprinklersService,
-    private readonly accounting: Pick<WaterAccounting, 'uncounted'>,
+    private readonly deps: {
+      db: Database;
+      sprinklers: SprinklersService;
+      accounting: Pick<WaterAccounting, 'uncounted'>;
+      reports: Pick<StoredReports, 'ofDays'>;
+      timeZone: string;
+    },
   ) {}
 
   /**
@@ -48,14 +79,14 @@ export class WatermapService {
    * up to its newest report, the water the accounting has not written yet included.
    */
   async watermap(user: SignedInUser, sprinklerId: number, query: WatermapQuery): Promise<WatermapResponse> {
-    const sprinkler = await this.sprinklers.accessible(user, sprinklerId);
+    const sprinkler = await this.deps.sprinklers.accessible(user, sprinklerId);
     const start = dayOfYear(parseDottedDate(query.start)!);
     const stop = dayOfYear(parseDottedDate(query.stop)!);
     const span = Date.UTC(stop.year, 0, stop.day) - Date.UTC(start.year, 0, start.day);
     if (span / DAY_MS >= LONGEST_RANGE_DAYS) throw new AppError('validation_error');
     const [written, uncounted] = await Promise.all([
-      waterPerCell(this.db, sprinkler.internalId, start, stop),
-      this.accounting.uncounted(sprinkler.internalId),
+      waterPerCell(this.deps.db, sprinkler.internalId, start, stop),
+      this.deps.accounting.uncounted(sprinkler.internalId),
     ]);
     const cells = new Map(written.map((cell) => [`${cell.x}:${cell.y}`, cell]));
     for (const { day, cells: water } of uncounted) {
@@ -81,29 +112,44 @@ export class WatermapService {
    */
   async dailyWater(machineId: string, first: Date, last: Date): Promise<{ step: number; cells: CellDailyWater[] }> {
     const dayCount = Math.round((last.getTime() - first.getTime()) / DAY_MS) + 1;
-    const cells = new Map<string, CellDailyWater>();
+    const cells = new Map<number, CellDailyWater>();
+    for await (const { x, y, rangeIndex, water } of this.cellYears(machineId, first, last)) {
+      const key = cellNumber(x, y);
+      let cell = cells.get(key);
+      if (!cell) {
+        cell = { x, y, daily: new Float64Array(dayCount) };
+        cells.set(key, cell);
+      }
+      cell.daily.set(water, rangeIndex);
+    }
+    return { step: WATER_GRID_STEP_M, cells: [...cells.values()] };
+  }
+
+  /**
+   * Each cell's rows of the years from `first` to `last` (UTC midnights of local dates): its
+   * water (mm) on each day of the range in that year, `water[i]` on the day `rangeIndex + i`
+   * counted from `first`.
+   */
+  private async *cellYears(
+    machineId: string,
+    first: Date,
+    last: Date,
+  ): AsyncGenerator<{ x: number; y: number; rangeIndex: number; water: Float64Array }> {
     const start = dayOfYear(first);
     const stop = dayOfYear(last);
     for (let year = start.year; year <= stop.year; year += 1) {
       const from = year === start.year ? start.day : 1;
       const to = year === stop.year ? stop.day : dayOfYear(new Date(Date.UTC(year, 11, 31))).day;
       const rangeIndex = Math.round((Date.UTC(year, 0, from) - first.getTime()) / DAY_MS);
-      for (const row of await runningSumsOfYear(this.db, machineId, year, from, to)) {
+      for (const row of await runningSumsOfYear(this.deps.db, machineId, year, from, to)) {
         if (row.sums.length === 0) continue;
         const sumThrough = (day: number) =>
           day < row.offset ? 0 : row.sums[Math.min(day - row.offset, row.sums.length - 1)]!;
-        const key = `${row.x}:${row.y}`;
-        let cell = cells.get(key);
-        if (!cell) {
-          cell = { x: row.x, y: row.y, daily: new Float64Array(dayCount) };
-          cells.set(key, cell);
-        }
-        for (let day = from; day <= to; day += 1) {
-          cell.daily[rangeIndex + day - from] = sumThrough(day) - sumThrough(day - 1);
-        }
+        const water = new Float64Array(to - from + 1);
+        for (let day = from; day <= to; day += 1) water[day - from] = sumThrough(day) - sumThrough(day - 1);
+        yield { x: row.x, y: row.y, rangeIndex, water };
       }
     }
-    return { step: WATER_GRID_STEP_M, cells: [...cells.values()] };
   }
 
   /**
@@ -115,6 +161,63 @@ export class WatermapService {
     machineId: string,
     options: { firstYear: number; lastYear: number; lowerYear: number; lower: number; sinceRevision: number },
   ): Promise<{ revision: number; rows: RunningSlice[] }> {
-    return runningSumsChanged(this.db, machineId, options);
+    return runningSumsChanged(this.deps.db, machineId, options);
+  }
+
+  /**
+   * For another module (the as-applied export), which has checked the user's access: the water
+   * the machine applied on the local days `firstDate` to `lastDate` (YYYY-MM-DD), per cell (the
+   * watermap's depths, the water not written yet included), with when its first and its last
+   * water fell, to the minute. Those times come from replaying the reports of only the days that
+   * hold some cell's first or last water: a season's passes begin and end on a few days. Cells
+   * with less than the watermap shows are left out.
+   */
+  async appliedWater(machineId: string, firstDate: string, lastDate: string): Promise<AppliedCell[]> {
+    const first = new Date(`${firstDate}T00:00:00Z`);
+    const last = new Date(`${lastDate}T00:00:00Z`);
+    const spans = new Map<number, { x: number; y: number; depthMm: number; firstDay: number; lastDay: number }>();
+    const addWater = (x: number, y: number, index: number, mm: number) => {
+      if (mm < LEAST_COUNTED_WATER_MM) return;
+      const key = cellNumber(x, y);
+      const span = spans.get(key);
+      if (!span) spans.set(key, { x, y, depthMm: mm, firstDay: index, lastDay: index });
+      else {
+        span.depthMm += mm;
+        span.firstDay = Math.min(span.firstDay, index);
+        span.lastDay = Math.max(span.lastDay, index);
+      }
+    };
+    const [uncounted] = await Promise.all([
+      this.deps.accounting.uncounted(machineId),
+      (async () => {
+        for await (const { x, y, rangeIndex, water } of this.cellYears(machineId, first, last)) {
+          water.forEach((mm, index) => addWater(x, y, rangeIndex + index, mm));
+        }
+      })(),
+    ]);
+    for (const { day, cells } of uncounted) {
+      const index = Math.round((Date.UTC(day.year, 0, day.day) - first.getTime()) / DAY_MS);
+      if (index < 0 || first.getTime() + index * DAY_MS > last.getTime()) continue;
+      for (const { x, y, mm } of cells) addWater(x, y, index, mm);
+    }
+    const shown = [...spans.values()].filter((span) => span.depthMm >= LEAST_SHOWN_WATER_MM);
+    const { timeZone, reports } = this.deps;
+    const dateOf = (index: number) => addDays(firstDate, index);
+    const timesOfDay = new Map<number, Map<number, WaterTimes>>();
+    for (const index of new Set(shown.flatMap((span) => [span.firstDay, span.lastDay]))) {
+      const times = await waterTimesOfDay(reports, { timeZone, step: WATER_GRID_STEP_M }, machineId, dateOf(index));
+      timesOfDay.set(index, times);
+    }
+    return shown.map(({ x, y, depthMm, firstDay, lastDay }) => {
+      const key = cellNumber(x, y);
+      // A cell the replay of its day missed (its water a rounding's worth) is given the day's bounds.
+      return {
+        x,
+        y,
+        depthMm,
+        firstTs: timesOfDay.get(firstDay)!.get(key)?.firstTs ?? localMidnight(timeZone, dateOf(firstDay)).getTime(),
+        lastTs: timesOfDay.get(lastDay)!.get(key)?.lastTs ?? localMidnight(timeZone, dateOf(lastDay + 1)).getTime(),
+      };
+    });
   }
 }

@@ -1,7 +1,7 @@
 /**
  * What the machine page shows below the map, which its first paint does not need: the programs
  * panel, the advice, the season chart's card, the crop seasons (with their form), the farm's records,
- * the autopilot, the reports' download and the weather stations' days. One chunk,
+ * the autopilot, the data's download and the weather stations' days. One chunk,
  * fetched once the page has shown the map's data (sprinkler.tsx).
  */
 import type { ProgramBody, SprinklerDetail } from '@pivot/contracts';
@@ -13,7 +13,7 @@ import { useCreateProgram } from '@/features/programs/api/create-program';
 
 export { ProgramsPanel } from '@/features/programs/components/programs-panel';
 export { SeasonChartCard } from '@/features/advice/components/season-chart-card';
-export { ReportsDownloadCard } from '@/features/sprinklers/components/reports-download-card';
+export { DataDownloadCard } from '@/features/sprinklers/components/data-download-card';
 export { WeatherStationsCard } from '@/features/sprinklers/components/weather-stations-card';
 
 /**

@@ -36,7 +36,7 @@ const loadCards = () =>
         import('./sprinkler-cards'),
         loadCataloguePart('programs'),
         loadCataloguePart('advice'),
-        // The weather stations' days and the reports' download.
+        // The weather stations' days and the data's download.
         loadCataloguePart('machineCards'),
         // The crop seasons' and the farm records' cards name a refused import or record.
         loadCataloguePart('errorCodes'),
@@ -51,7 +51,7 @@ const ProgramsPanel = laterPart(async () => (await loadCards()).ProgramsPanel);
 /** The advice, the crop seasons and the farm's records, in the column beside the programs. */
 const AdviceCards = laterPart(async () => (await loadCards()).AdviceCards);
 const SeasonChartCard = laterPart(async () => (await loadCards()).SeasonChartCard);
-const ReportsDownloadCard = laterPart(async () => (await loadCards()).ReportsDownloadCard);
+const DataDownloadCard = laterPart(async () => (await loadCards()).DataDownloadCard);
 /** The weather stations' days, below the season chart (the stations' facts are on the map's markers). */
 const WeatherStationsCard = laterPart(async () => (await loadCards()).WeatherStationsCard);
 
@@ -132,7 +132,7 @@ export function SprinklerRoute() {
         />
         <div className="flex flex-col gap-4 lg:col-start-2 lg:row-span-3 lg:row-start-1">
           <AdviceCards sprinkler={sprinkler} onProgramCreated={setSelectedProgramId} />
-          <ReportsDownloadCard sprinklerId={sprinkler.id} />
+          <DataDownloadCard sprinklerId={sprinkler.id} />
         </div>
         <div className="lg:col-start-1">
           <SeasonChartCard sprinklerId={sprinkler.id} />
