@@ -1,5 +1,7 @@
 import type { TelemetryMessage } from '@pivot/contracts';
+import { silentLogger } from '@pivot/simulator';
 import { asc, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client';
 import { machineState, telemetry } from '../../src/modules/telemetry/telemetry.table';
@@ -9,6 +11,8 @@ import {
   updateLatestState,
   updatePresence,
 } from '../../src/modules/telemetry/telemetry.repository';
+import { QuarantineService } from '../../src/modules/quarantine/quarantine.service';
+import { TelemetryService } from '../../src/modules/telemetry/telemetry.service';
 import { createTestDatabase } from '../support/database';
 import { countUpdates } from '../support/hot-updates';
 
@@ -167,5 +171,26 @@ describe('storing telemetry', () => {
     expect(counted).toEqual({ updated: machines.length, hot: machines.length });
     const states = await findMachineStates(database.db, machines);
     expect(states.get('HOT-0')).toMatchObject({ angle: 10, programName: 'season', programData });
+  });
+
+  it("stores a machine's presence as the messages came, a last will and the reconnect's online right behind it", async () => {
+    // The gateway hands each message over as it arrives, without waiting for the one before to be
+    // stored: on PostgreSQL two connections could commit the pair in either order.
+    const telemetryService = new TelemetryService(
+      database.db,
+      silentLogger as unknown as FastifyBaseLogger,
+      new QuarantineService({ db: database.db, retentionDays: 30 }),
+    );
+    const machines = Array.from({ length: 60 }, (_, index) => `RECONNECTED-${index}`);
+    const at = 1_795_320_000_000;
+    const { presence } = telemetryService.handlers;
+    await Promise.all(
+      machines.flatMap((machineId) => [
+        presence({ machineId, deviceId: machineId }, { v: 1, online: false }),
+        presence({ machineId, deviceId: machineId }, { v: 1, online: true, ts: at }),
+      ]),
+    );
+    const states = await findMachineStates(database.db, machines);
+    expect(machines.filter((machineId) => states.get(machineId)?.online !== true)).toEqual([]);
   });
 });

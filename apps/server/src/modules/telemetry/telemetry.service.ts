@@ -4,6 +4,7 @@ import type { Database, Queryable } from '../../db/client';
 import type { MachineEvent, MachineMessageHandlers } from '../../gateway/mqtt-gateway';
 import type { HealthProblem } from '../../http/health';
 import type { QuarantineService } from '../quarantine';
+import { InArrivalOrder } from './in-arrival-order';
 import { LiveHub } from './live-hub';
 import { TelemetryIngest } from './telemetry-ingest';
 import {
@@ -26,6 +27,8 @@ import type { MachineStateRow } from './telemetry.table';
 export class TelemetryService {
   private readonly ingest: TelemetryIngest;
   private readonly hub = new LiveHub();
+  /** A machine's presence and program messages, stored in the order they came. */
+  private readonly machineMessages = new InArrivalOrder();
 
   constructor(
     private readonly db: Database,
@@ -49,13 +52,16 @@ export class TelemetryService {
 
   /**
    * Where the gateway hands what machines report: telemetry goes through the batching ingest,
-   * presence and program changes (rare) are stored at once.
+   * presence and program changes (rare) are stored at once, each machine's in the order they came.
    */
   readonly handlers: Pick<MachineMessageHandlers, 'telemetry' | 'presence' | 'program'> = {
     telemetry: ({ machineId }, message) => this.ingest.push({ machineId, message }),
-    presence: ({ machineId }, message) =>
-      updatePresence(this.db, machineId, message.online, new Date(message.ts ?? Date.now())),
-    program: ({ machineId }, message) => updateMachineProgram(this.db, machineId, message.program),
+    presence: ({ machineId }, message) => {
+      const at = new Date(message.ts ?? Date.now());
+      return this.machineMessages.run(machineId, () => updatePresence(this.db, machineId, message.online, at));
+    },
+    program: ({ machineId }, message) =>
+      this.machineMessages.run(machineId, () => updateMachineProgram(this.db, machineId, message.program)),
   };
 
   /** No controller is connected (the embedded broker has just started): every machine offline until it says otherwise. */
