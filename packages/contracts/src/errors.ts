@@ -22,6 +22,18 @@ export const ERROR_STATUS = {
   record_area_not_found: 400,
   /** A probe record naming a probe that never reported near the machine. */
   probe_not_found: 400,
+  /** A prescription file (prescriptions.ts) that is no zipped shapefile or GeoJSON, or that is broken. */
+  prescription_unreadable: 400,
+  /** A prescription zip naming a file outside its folder, or unpacking to more than its limit: not opened. */
+  prescription_unsafe_zip: 400,
+  /** A prescription whose coordinate system cannot be turned into latitude and longitude. */
+  prescription_projection: 400,
+  /** A prescription with no polygon that has a number in a rate column (or in the one asked for). */
+  prescription_no_rates: 400,
+  /** A prescribed rate below 0 or above MAX_PRESCRIPTION_RATE_MM. */
+  prescription_rate_out_of_range: 400,
+  /** A prescription none of whose polygons lies on the machine's circle. */
+  prescription_outside_machine: 400,
   password_rejected: 400,
   invalid_link: 400,
   /** Web Push keys that are not a P-256 public key and a 16-byte secret. */
@@ -73,6 +85,8 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   /** A body whose polygons have more corners in all than MAX_CORNERS_PER_MESSAGE (polygon-validity.ts). */
   too_many_corners: 413,
+  /** A prescription with more than MAX_PRESCRIPTION_CORNERS corners in all. */
+  prescription_too_many_corners: 413,
   idempotency_key_reused: 422,
   /** An outbound address (webhook, push endpoint) on loopback, a private network, link-local, multicast… */
   outbound_address_refused: 422,

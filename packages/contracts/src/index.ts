@@ -19,6 +19,7 @@ export * from './machine-state-words';
 export * from './mqtt';
 export * from './passwords';
 export * from './polygon-validity';
+export * from './prescriptions';
 export * from './programs';
 export * from './quarantine';
 export * from './reports-csv';

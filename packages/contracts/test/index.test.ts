@@ -21,6 +21,7 @@ import * as machineStateWords from '../src/machine-state-words';
 import * as mqtt from '../src/mqtt';
 import * as passwords from '../src/passwords';
 import * as polygonValidity from '../src/polygon-validity';
+import * as prescriptions from '../src/prescriptions';
 import * as programs from '../src/programs';
 import * as quarantine from '../src/quarantine';
 import * as reportsCsv from '../src/reports-csv';
@@ -57,6 +58,7 @@ const MODULES = {
   mqtt,
   passwords,
   polygonValidity,
+  prescriptions,
   programs,
   quarantine,
   reportsCsv,

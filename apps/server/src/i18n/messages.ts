@@ -2,6 +2,8 @@ import {
   type ErrorCode,
   type Language,
   MAX_CORNERS_PER_MESSAGE,
+  MAX_PRESCRIPTION_CORNERS,
+  MAX_PRESCRIPTION_RATE_MM,
   MAX_STATION_DAYS,
   type TariffZone,
 } from '@pivot/contracts';
@@ -23,6 +25,17 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     record_area_not_found:
       'The record names an area the machine does not have that day: choose the whole machine, a crop zone or a sector of the loaded program',
     probe_not_found: 'No probe of that name has reported near this machine',
+    prescription_unreadable:
+      'The prescription file could not be read: send a zipped shapefile (.shp, .dbf and .prj in one .zip) or a GeoJSON file',
+    prescription_unsafe_zip:
+      'The zip file names files outside its folder or unpacks to more than the limit: it was not opened',
+    prescription_projection:
+      "The prescription's coordinate system could not be turned into latitude and longitude: export it in WGS 84 (EPSG:4326), with its .prj",
+    prescription_no_rates:
+      'No polygon of the prescription has a number in the rate column: choose the column that holds the rate',
+    prescription_rate_out_of_range: `A prescribed rate is below 0 or above ${MAX_PRESCRIPTION_RATE_MM} mm: check the rate column and its unit (10 m³/ha is 1 mm)`,
+    prescription_outside_machine:
+      "The prescription does not lie on this machine's circle: check that it is this field's, and its coordinate system",
     invalid_day_range: `The days asked for must run from start to stop, cover at most ${MAX_STATION_DAYS} days and end no later than today`,
     password_rejected: 'The password was not accepted',
     invalid_link: 'This link is invalid, used or expired',
@@ -63,6 +76,7 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     idempotency_key_reused: 'This request key was already used for another request',
     payload_too_large: 'The request carries more data than the server accepts here - send less at once',
     too_many_corners: `The shapes sent have more than ${MAX_CORNERS_PER_MESSAGE.toLocaleString('en')} corners in all - simplify them or send fewer at once`,
+    prescription_too_many_corners: `The prescription has more than ${MAX_PRESCRIPTION_CORNERS.toLocaleString('en')} corners in all: simplify it or export a coarser grid`,
     device_not_found: 'No controller with this ID has credentials',
     device_exists: 'A controller with this ID already has credentials - give it a new secret instead',
     broker_unreachable: 'The message broker cannot be reached - nothing was changed, try again',
@@ -93,6 +107,17 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     record_area_not_found:
       'Pomiar wskazuje obszar, którego maszyna tego dnia nie ma: wybierz całą maszynę, strefę uprawy lub sektor wgranego programu',
     probe_not_found: 'Żadna sonda o tej nazwie nie raportowała w pobliżu tej maszyny',
+    prescription_unreadable:
+      'Nie udało się odczytać pliku zalecenia: wyślij spakowany plik shapefile (.shp, .dbf i .prj w jednym .zip) lub plik GeoJSON',
+    prescription_unsafe_zip:
+      'Plik zip wskazuje pliki spoza swojego folderu lub po rozpakowaniu przekracza limit: nie został otwarty',
+    prescription_projection:
+      'Nie udało się przeliczyć układu współrzędnych zalecenia na szerokość i długość geograficzną: wyeksportuj je w WGS 84 (EPSG:4326), z plikiem .prj',
+    prescription_no_rates:
+      'Żaden wielokąt zalecenia nie ma liczby w kolumnie dawki: wybierz kolumnę, w której jest dawka',
+    prescription_rate_out_of_range: `Zalecona dawka jest mniejsza od 0 lub większa niż ${MAX_PRESCRIPTION_RATE_MM} mm: sprawdź kolumnę dawki i jej jednostkę (10 m³/ha to 1 mm)`,
+    prescription_outside_machine:
+      'Zalecenie nie leży na kole tej maszyny: sprawdź, czy dotyczy tego pola, oraz jego układ współrzędnych',
     invalid_day_range: `Zakres dni musi biec od początku do końca, obejmować najwyżej ${MAX_STATION_DAYS} dni i kończyć się najpóźniej dzisiaj`,
     password_rejected: 'Hasło nie zostało przyjęte',
     invalid_link: 'Ten link jest nieprawidłowy, został już użyty lub wygasł',
@@ -134,6 +159,7 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     idempotency_key_reused: 'Ten klucz żądania był już użyty dla innego żądania',
     payload_too_large: 'Żądanie zawiera więcej danych, niż serwer tu przyjmuje - wyślij mniej naraz',
     too_many_corners: `Przesłane kształty mają łącznie ponad ${MAX_CORNERS_PER_MESSAGE.toLocaleString('pl')} narożników - uprość je lub wyślij mniej naraz`,
+    prescription_too_many_corners: `Zalecenie ma łącznie ponad ${MAX_PRESCRIPTION_CORNERS.toLocaleString('pl')} narożników: uprość je lub wyeksportuj rzadszą siatkę`,
     device_not_found: 'Żaden sterownik o tym ID nie ma danych dostępowych',
     device_exists: 'Sterownik o tym ID ma już dane dostępowe - zamiast tego nadaj mu nowy sekret',
     broker_unreachable: 'Brak połączenia z brokerem wiadomości - nic nie zmieniono, spróbuj ponownie',

@@ -114,6 +114,10 @@ const BODIES: Record<string, unknown> = {
   ],
   'PUT /api/sprinkler/{id}/area-map/': { type: 'FeatureCollection', features: [] },
   'PUT /api/sprinkler/{id}/autopilot/': { mode: 'auto', rules: {} },
+  'POST /api/sprinkler/{id}/prescription/': {
+    fileName: 'prescription.geojson',
+    content: Buffer.from(JSON.stringify(buildProgram('Prescribed').programData)).toString('base64'),
+  },
 };
 
 describe('a watch grant, walked over every operation of the OpenAPI document', () => {

@@ -1,6 +1,7 @@
 import { IdParamsSchema } from '../common';
 import { endpoint } from '../endpoint';
 import { COMMAND_FAILURES } from '../errors';
+import { PrescriptionPreviewSchema, PrescriptionRequestSchema } from '../prescriptions';
 import { ProgramBodySchema, ProgramParamsSchema } from '../programs';
 import { SprinklerDetailSchema } from '../sprinklers';
 
@@ -48,4 +49,27 @@ export const send = endpoint({
   errors: ['program_not_found', 'watch_only', ...COMMAND_FAILURES],
   tag,
   summary: 'Uploads a program to its machine; answers once the machine has received it',
+});
+
+export const prescription = endpoint({
+  method: 'POST',
+  path: '/sprinkler/:id/prescription/',
+  params: IdParamsSchema,
+  body: PrescriptionRequestSchema,
+  answer: PrescriptionPreviewSchema,
+  errors: [
+    'sprinkler_not_found',
+    'watch_only',
+    'prescription_unreadable',
+    'prescription_unsafe_zip',
+    'prescription_projection',
+    'prescription_too_many_corners',
+    'prescription_no_rates',
+    'prescription_rate_out_of_range',
+    'prescription_outside_machine',
+  ],
+  tag,
+  summary: "Makes a variable-rate prescription into a program's sectors, to be looked at before it is saved",
+  description:
+    'The file (a zipped shapefile or GeoJSON, base64) is read, its rate column turned into the sectors of a program for this machine, and nothing is stored: the answer is saved as a program with the create call.',
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
 import { programsRoutes } from './programs.routes';
+import { PrescriptionService } from './prescription.service';
 import { ProgramsService } from './programs.service';
 
 declare module 'fastify' {
@@ -12,7 +13,7 @@ declare module 'fastify' {
 
 export type { ProgramsService } from './programs.service';
 
-/** Programs: a machine's irrigation programs of sectors and doses, and sending one to the machine. */
+/** Programs: a machine's irrigation programs of sectors and doses, made by hand or from a prescription, and sending one to the machine. */
 export const programsModule = fp(
   async (app: FastifyInstance, config: Pick<Config, 'maxProgramsPerMachine'>) => {
     const { sprinklers, commands, logs } = app;
@@ -25,7 +26,8 @@ export const programsModule = fp(
     });
     app.decorate('programs', programs);
     sprinklers.showProgramsFrom(programs);
-    await app.register(programsRoutes, { prefix: '/api', programs });
+    const prescriptions = new PrescriptionService({ sprinklers });
+    await app.register(programsRoutes, { prefix: '/api', programs, prescriptions });
   },
   { name: 'programs', dependencies: ['database', 'authentication', 'sprinklers', 'commands', 'logs'] },
 );
