@@ -112,24 +112,25 @@ describe('a prescription made into a program', () => {
     expect(saved.status, JSON.stringify(saved.body)).toBe(201);
   });
 
-  it('joins neighbouring degrees whose rates are alike, and tells how far the prescription under a sector is from its rate', async () => {
-    // Four strips running north–south, 10, 11, 13 and 14 mm. A degree's wedge crosses two strips,
-    // so its mean lies between theirs: the east half's degrees all within 1 mm of each other, not within 0.5.
-    const strips = [10, 11, 13, 14].map((rate, index) =>
+  it('joins neighbouring degrees whose rates are alike, not a gradient beyond twice that, and tells how far the prescription under a sector is from its rate', async () => {
+    // Four strips running north–south, 10, 12, 13 and 15 mm. A degree's wedge crosses two strips,
+    // so its mean lies between theirs: each half's degrees within 1.5 mm of each other.
+    const strips = [10, 12, 13, 15].map((rate, index) =>
       zone(rectangle(-300 + index * 150, -300, -150 + index * 150, 300), { rate }),
     );
     const coarse = await preview({ ...geoJsonFile(strips), alikeMm: 1 });
     const fine = await preview({ ...geoJsonFile(strips), alikeMm: 0.5 });
     expect(fine.sectors.length).toBeGreaterThan(coarse.sectors.length);
     for (const sector of coarse.sectors) {
-      expect(sector.prescribedMax - sector.prescribedMin).toBe(1);
-      expect(sector.meanDifference).toBeLessThanOrEqual(0.5);
+      expect(sector.prescribedMax - sector.prescribedMin).toBe(2);
+      expect(sector.meanDifference).toBeLessThanOrEqual(1);
       expect(sector.rate).toBeGreaterThanOrEqual(sector.prescribedMin);
       expect(sector.rate).toBeLessThanOrEqual(sector.prescribedMax);
     }
-    expect(coarse.sectors.map(({ name }) => name)).toEqual(['0°–180°', '180°–0°']);
-    // Straight north the arm lies along the 13 mm strip.
-    expect(rateAt(fine, 0.5)).toBeCloseTo(13, 0);
+    // North-east the arm lies on the 13 mm strip alone; due east a quarter of its field is the 13 mm strip, the rest 15 mm.
+    expect(rateAt(coarse, 10)).toBeCloseTo(13, 0);
+    expect(rateAt(coarse, 90)).toBeCloseTo(14.5, 0);
+    expect(coarse.sectors.length).toBeLessThanOrEqual(8);
   });
 
   it('leaves out what is not prescribed: a sector over a field with a hole of no rate takes the rest', async () => {

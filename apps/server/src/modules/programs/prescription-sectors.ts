@@ -113,36 +113,62 @@ function degreesOf(grid: CircleGrid): Int16Array {
 /** Runs of degrees, [from, to) with `to` past 360 where a run wraps through north. */
 type Run = { from: number; to: number };
 
+/** Degrees being joined into a run: their prescribed cells' rates summed, and the lowest and highest degree's mean. */
+type Segment = Run & { sum: number; cells: number; low: number; high: number };
+
+const meanOf = (segment: Segment) => segment.sum / segment.cells;
+
 /**
- * Groups the degrees into runs whose means lie within `alikeMm` of each other. It starts where
- * the rate changes, so no run is cut at north for being where the walk began; a degree with
- * nothing prescribed joins the run it is in.
+ * Joins neighbouring degrees into runs, the most alike first: two neighbours join while their
+ * means are within `alikeMm` and no degree of the joined run lies more than twice that from
+ * another. The prescription of a degree is never exact (a 10 m cell of a grid lies half in a 1°
+ * wedge), so a run is judged by its mean, not by its noisiest degree; the spread limit keeps a
+ * slow gradient from joining into one run. A degree with nothing prescribed joins a neighbour.
  */
-function runsOf(means: readonly number[], alikeMm: number): Run[] {
-  const prescribed = means.map((mean, degree) => ({ mean, degree })).filter(({ mean }) => !Number.isNaN(mean));
-  if (prescribed.length === 0) return [];
-  const start = prescribed.find(({ mean }, index) => Math.abs(mean - prescribed.at(index - 1)!.mean) > alikeMm)?.degree;
-  if (start === undefined) return [{ from: 0, to: DEGREES }];
-  const runs: Run[] = [];
-  let run: Run & { low: number; high: number } = { from: start, to: start, low: Infinity, high: -Infinity };
-  for (let step = 0; step < DEGREES; step += 1) {
-    const degree = start + step;
-    const mean = means[degree % DEGREES]!;
-    if (!Number.isNaN(mean)) {
-      const low = Math.min(run.low, mean);
-      const high = Math.max(run.high, mean);
-      if (high - low > alikeMm) {
-        runs.push({ from: run.from, to: degree });
-        run = { from: degree, to: degree, low: mean, high: mean };
-      } else {
-        run.low = low;
-        run.high = high;
+function runsOf(sums: Float64Array, counts: Uint32Array, alikeMm: number): Run[] {
+  if (counts.every((count) => count === 0)) return [];
+  const segments: Segment[] = Array.from(counts, (cells, degree) => {
+    const mean = cells === 0 ? Number.NaN : sums[degree]! / cells;
+    return {
+      from: degree,
+      to: degree + 1,
+      sum: sums[degree]!,
+      cells,
+      low: cells === 0 ? Infinity : mean,
+      high: cells === 0 ? -Infinity : mean,
+    };
+  });
+  const difference = (a: Segment, b: Segment) => (a.cells === 0 || b.cells === 0 ? 0 : Math.abs(meanOf(a) - meanOf(b)));
+  while (segments.length > 1) {
+    let best = -1;
+    let bestDifference = Infinity;
+    for (let index = 0; index < segments.length; index += 1) {
+      const a = segments[index]!;
+      const b = segments[(index + 1) % segments.length]!;
+      const spread = Math.max(a.high, b.high) - Math.min(a.low, b.low);
+      const apart = difference(a, b);
+      if (apart <= alikeMm && !(spread > 2 * alikeMm) && apart < bestDifference) {
+        best = index;
+        bestDifference = apart;
       }
     }
-    run.to = degree + 1;
+    if (best < 0) break;
+    const next = (best + 1) % segments.length;
+    const a = segments[best]!;
+    const b = segments[next]!;
+    const joined: Segment = {
+      from: a.from,
+      to: a.to + (b.to - b.from),
+      sum: a.sum + b.sum,
+      cells: a.cells + b.cells,
+      low: Math.min(a.low, b.low),
+      high: Math.max(a.high, b.high),
+    };
+    segments[best] = joined;
+    segments.splice(next, 1);
   }
-  runs.push({ from: run.from, to: run.to });
-  return runs.map(({ from, to }) => (from >= DEGREES ? { from: from - DEGREES, to: to - DEGREES } : { from, to }));
+  if (segments.length === 1) return [{ from: 0, to: DEGREES }];
+  return segments.map(({ from, to }) => ({ from, to }));
 }
 
 /** The wedge of the arm's circle from `from` to `to` degrees clockwise, a corner a degree; the whole circle without its centre. */
@@ -200,8 +226,7 @@ export function prescriptionSectors(
     sums[degree]! += rates[index]!;
     counts[degree]! += 1;
   }
-  const means = Array.from(counts, (count, degree) => (count === 0 ? Number.NaN : sums[degree]! / count));
-  const runs = runsOf(means, alikeMm);
+  const runs = runsOf(sums, counts, alikeMm);
   if (runs.length === 0) throw new AppError('prescription_outside_machine');
 
   const runOfDegree = new Int16Array(DEGREES);
