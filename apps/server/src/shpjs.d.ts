@@ -1,5 +1,5 @@
 /**
- * shpjs ships no types. The server reads prescriptions' shapefiles with its parts (the zip is
+ * shpjs ships no types. The server reads prescriptions' shapes with its parseShp (the zip is
  * unpacked and checked first, prescription-file.ts); the tests read exported shapefiles back
  * with the whole of it, an independent reader.
  */
@@ -8,6 +8,4 @@ declare module 'shpjs' {
   export default function shp(zip: ArrayBuffer | ArrayBufferView): Promise<Layer | Layer[]>;
   /** The shapes of a .shp, converted to WGS 84 by the .prj's text when given. */
   export function parseShp(shp: ArrayBufferView, prj?: string): unknown[];
-  /** The rows of a .dbf, decoded as the .cpg says (else UTF-8). */
-  export function parseDbf(dbf: ArrayBufferView, cpg?: ArrayBufferView): Record<string, unknown>[];
 }
