@@ -1,6 +1,8 @@
 import { type PrescriptionPreview, PrescriptionPreviewSchema, type ProgramData } from '@pivot/contracts';
 import { strToU8, unzipSync, zipSync } from 'fflate';
+import proj4 from 'proj4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shapefileParts } from '../../src/modules/as-applied/shapefile';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
 import type { ApiClient } from '../support/api-client';
 import { buildSprinkler, grant } from '../support/fixtures';
@@ -197,6 +199,32 @@ describe('a prescription made into a program', () => {
       }
     }
     expect(result.sectors.length).toBeLessThanOrEqual(12);
+  });
+
+  it('converts a shapefile drawn in PUWG 1992 (EPSG:2180) by its .prj', async () => {
+    const puwg1992 =
+      'PROJCS["ETRF_1989_Poland_CS92",GEOGCS["GCS_ETRF_1989",DATUM["D_ETRF_1989",SPHEROID["GRS_1980",6378137.0,298.257222101]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],PARAMETER["False_Easting",500000.0],PARAMETER["False_Northing",-5300000.0],PARAMETER["Central_Meridian",19.0],PARAMETER["Scale_Factor",0.9993],PARAMETER["Latitude_Of_Origin",0.0],UNIT["Meter",1.0]]';
+    const toPuwg = proj4('EPSG:4326', puwg1992);
+    // The east half at 7 mm, the west half at 17 mm, their corners in metres of PUWG 1992.
+    const half = (west: number, east: number, depth: number) => ({
+      corners: rectangle(west, -400, east, 400)
+        .slice(0, 4)
+        .map((position) => toPuwg.forward(position) as [number, number]),
+      MACHINE: 'Pole',
+      DEPTH_MM: depth,
+      VOL_M3: 0,
+      START_UTC: '',
+      END_UTC: '',
+    });
+    const files: Record<string, Uint8Array> = {};
+    for (const entry of shapefileParts('puwg', [half(0, 400, 7), half(-400, 0, 17)])) {
+      files[entry.name] = entry.name.endsWith('.prj') ? strToU8(puwg1992) : Buffer.concat([...entry.chunks]);
+    }
+    const result = await preview(zipFile(files));
+    expect(result.sectors.map(({ name, rate }) => [name, rate])).toEqual([
+      ['0°–180°', 7],
+      ['180°–0°', 17],
+    ]);
   });
 
   it('refuses, in the reader’s language, a zip that names a file outside its folder, and one that unpacks too large', async () => {
