@@ -1,5 +1,18 @@
 import { type PrescriptionPreview, PrescriptionPreviewSchema, type ProgramData } from '@pivot/contracts';
 import { strToU8, unzipSync, zipSync } from 'fflate';
+import {
+  type ExtendedGrid,
+  type ExtendedTask,
+  GridGridTypeEnum,
+  ISOXMLManager,
+  LineStringLineStringTypeEnum,
+  PointPointTypeEnum,
+  PolygonPolygonTypeEnum,
+  type ProcessDataVariable,
+  TAGS,
+  TaskTaskStatusEnum,
+} from 'isoxml';
+import { createGridParamsGenerator } from 'isoxml/dist/entities/Grid/DefaultGridParamsGenerator';
 import proj4 from 'proj4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shapefileParts } from '../../src/modules/as-applied/shapefile';
@@ -224,6 +237,131 @@ describe('a prescription made into a program', () => {
     expect(result.sectors.map(({ name, rate }) => [name, rate])).toEqual([
       ['0°–180°', 7],
       ['180°–0°', 17],
+    ]);
+  });
+
+  /** ISOXML task data of one task, made with the isoxml package as a farm system would. */
+  async function taskData(build: (manager: ISOXMLManager, task: ExtendedTask) => void) {
+    const manager = new ISOXMLManager({ gridParamsGenerator: createGridParamsGenerator(10, 10) });
+    const task = manager.createEntityFromAttributes<ExtendedTask>(TAGS.Task, {
+      TaskStatus: TaskTaskStatusEnum.Planned,
+    });
+    build(manager, task);
+    manager.registerEntity(task);
+    manager.rootElement.attributes.Task = [task];
+    return { fileName: 'TASKDATA.zip', content: Buffer.from(await manager.saveISOXML()).toString('base64') };
+  }
+
+  /** DDI 1, Setpoint Volume Per Area Application Rate, counts 0.01 mm³/m²: 1 mm is 100,000,000. */
+  const DDI_1_PER_MM = 100_000_000;
+
+  it('reads an ISOXML grid of values (type 2) or of zone codes (type 1), and treatment zones drawn as polygons, in mm', async () => {
+    const grid = await taskData((manager, task) => {
+      const variable = manager.createEntityFromAttributes<ProcessDataVariable>(TAGS.ProcessDataVariable, {
+        ProcessDataDDI: '0001',
+        ProcessDataValue: 0,
+      });
+      const halves = {
+        type: 'FeatureCollection' as const,
+        features: [
+          zone(rectangle(0, -400, 400, 400), { rate: 8 * DDI_1_PER_MM }),
+          zone(rectangle(-400, -400, 0, 400), { rate: 16 * DDI_1_PER_MM }),
+        ],
+      };
+      task.addGridFromGeoJSON(halves as never, [variable], ['rate']);
+    });
+    const fromGrid = await preview(grid);
+    expect(fromGrid.column).toBe('DDI 1: Setpoint Volume Per Area Application Rate as [mm³/m²]');
+    expect(fromGrid.unit).toBe('mm');
+    // The grid's 10 m cells on the halves' edge at north and south hold whichever half their centre lay in.
+    expect(
+      fromGrid.sectors.filter(({ toAngle, fromAngle }) => toAngle - fromAngle > 10).map(({ rate }) => rate),
+    ).toEqual([8, 16]);
+
+    const polygons = await taskData((manager, task) => {
+      const point = ([lng, lat]: [number, number]) =>
+        manager.createEntityFromAttributes(TAGS.Point, {
+          PointType: PointPointTypeEnum.Other,
+          PointNorth: lat,
+          PointEast: lng,
+        });
+      const treatmentZone = (code: number, ring: [number, number][], mm: number) =>
+        manager.createEntityFromAttributes(TAGS.TreatmentZone, {
+          TreatmentZoneCode: code,
+          PolygonTreatmentZoneonly: [
+            manager.createEntityFromAttributes(TAGS.Polygon, {
+              PolygonType: PolygonPolygonTypeEnum.TreatmentZone,
+              LineString: [
+                manager.createEntityFromAttributes(TAGS.LineString, {
+                  LineStringType: LineStringLineStringTypeEnum.PolygonExterior,
+                  Point: ring.map(point),
+                }),
+              ],
+            }),
+          ],
+          ProcessDataVariable: [
+            manager.createEntityFromAttributes(TAGS.ProcessDataVariable, {
+              ProcessDataDDI: '0001',
+              ProcessDataValue: mm * DDI_1_PER_MM,
+            }),
+          ],
+        });
+      task.attributes.TreatmentZone = [
+        treatmentZone(1, rectangle(-400, 0, 400, 400), 5) as never,
+        treatmentZone(2, rectangle(-400, -400, 400, 0), 11) as never,
+      ];
+    });
+    // Type 1: 10 m cells each naming its zone, 4 mm west and 9 mm east; zone 0, out of the field, north-east.
+    const codes = await taskData((manager, task) => {
+      const cellLat = 10 / METRES_PER_DEGREE_LAT;
+      const cellLng = 10 / METRES_PER_DEGREE_LNG;
+      const side = 80;
+      const binary = new Uint8Array(side * side);
+      for (let row = 0; row < side; row += 1) {
+        for (let column = 0; column < side; column += 1) {
+          const east = column >= side / 2;
+          binary[row * side + column] = east && row >= side / 2 ? 0 : east ? 2 : 1;
+        }
+      }
+      const treatment = (code: number, mm: number) =>
+        manager.createEntityFromAttributes(TAGS.TreatmentZone, {
+          TreatmentZoneCode: code,
+          ProcessDataVariable: [
+            manager.createEntityFromAttributes(TAGS.ProcessDataVariable, {
+              ProcessDataDDI: '0001',
+              ProcessDataValue: mm * DDI_1_PER_MM,
+            }),
+          ],
+        });
+      const grid = manager.createEntityFromAttributes<ExtendedGrid>(TAGS.Grid, {
+        GridMinimumNorthPosition: CENTRE.lat - (side / 2) * cellLat,
+        GridMinimumEastPosition: CENTRE.lng - (side / 2) * cellLng,
+        GridCellNorthSize: cellLat,
+        GridCellEastSize: cellLng,
+        GridMaximumColumn: side,
+        GridMaximumRow: side,
+        Filename: 'GRD00001',
+        Filelength: side * side,
+        GridType: GridGridTypeEnum.GridType1,
+      });
+      grid.binaryData = binary;
+      task.attributes.Grid = [grid];
+      task.attributes.OutOfFieldTreatmentZoneCode = 0;
+      task.attributes.TreatmentZone = [treatment(0, 0), treatment(1, 4), treatment(2, 9)] as never;
+    });
+    const fromCodes = await preview(codes);
+    expect(fromCodes.sectors.map(({ name, rate }) => [name, rate])).toEqual([
+      ['0°–180°', 9],
+      ['180°–0°', 4],
+    ]);
+    // The north-east quarter, out of the field, is not prescribed: half of the east sector.
+    expect(fromCodes.sectors[0]!.coveredShare).toBeCloseTo(0.5, 1);
+
+    const fromZones = await preview(polygons);
+    // North half 5 mm, south half 11 mm: the sectors run from east to west through south.
+    expect(fromZones.sectors.map(({ name, rate }) => [name, rate])).toEqual([
+      ['90°–270°', 11],
+      ['270°–90°', 5],
     ]);
   });
 

@@ -1,18 +1,18 @@
 /**
- * Reading a prescription file (docs/prescriptions.md): a zipped shapefile or GeoJSON, into its
- * polygons in [longitude, latitude] with each one's attributes. Everything a file could do to the
+ * Reading a prescription file (docs/prescriptions.md): a zipped shapefile, zipped ISOXML task
+ * data (prescription-isoxml.ts) or GeoJSON, into its polygons in [longitude, latitude] with each
+ * one's attributes. Everything a file could do to the
  * server is refused before the work it would cause: a zip's names and unpacked sizes before it
  * is unpacked, a shapefile's corners before its shapes are read, a coordinate system before any
  * position is converted.
  */
 import { MAX_PRESCRIPTION_CORNERS } from '@pivot/contracts';
-import { type UnzipFileInfo, unzipSync } from 'fflate';
+import { type UnzipFileInfo, unzipSync, zipSync } from 'fflate';
 import proj4 from 'proj4';
 import { parseShp } from 'shpjs';
 import { AppError } from '../../errors';
-
-/** One polygon of the file, its rings [longitude, latitude], with its feature's attributes. */
-export type PrescriptionZone = { rings: [number, number][][]; values: Record<string, unknown> };
+import { readIsoxmlPrescription } from './prescription-isoxml';
+import type { PrescriptionZone } from './prescription-zone';
 
 /** The most a zip may unpack to: the shapefile parts of a file at the upload's limit, many times over. */
 const MAX_UNPACKED_BYTES = 64 * 1024 * 1024;
@@ -21,12 +21,31 @@ type ShapefilePart = (typeof SHAPEFILE_PARTS)[number];
 /** GeoJSON's old `crs` member may name WGS 84 itself, in any of these spellings. */
 const WGS84_NAMES = /^(urn:ogc:def:crs:ogc:1\.3:crs84|urn:ogc:def:crs:epsg::4326|epsg:4326|crs84)$/i;
 
-export function readPrescriptionFile(fileName: string, bytes: Uint8Array): PrescriptionZone[] {
+export async function readPrescriptionFile(fileName: string, bytes: Uint8Array): Promise<PrescriptionZone[]> {
   const ending = fileName.toLowerCase().split('.').pop();
-  if (ending === 'zip') return readZippedShapefile(bytes);
+  if (ending === 'zip') return readZip(bytes);
   if (ending === 'geojson' || ending === 'json') return readGeoJson(bytes);
   throw new AppError('prescription_unreadable');
 }
+
+/** A zip of task data (its TASKDATA.XML in any folder) or of shapefiles. */
+async function readZip(bytes: Uint8Array): Promise<PrescriptionZone[]> {
+  const files = unzip(bytes);
+  const taskData = Object.keys(files).find((name) => baseName(name).toUpperCase() === 'TASKDATA.XML');
+  if (taskData === undefined) return readZippedShapefile(files);
+  // The task data's files, flat beside TASKDATA.XML and stored, not deflated again: the package
+  // unpacks what it is given, and it is given only what was checked here.
+  const folder = taskData.slice(0, taskData.length - baseName(taskData).length);
+  const taskFiles = Object.entries(files).filter(([name]) => name.startsWith(folder) && isTaskDataPart(name));
+  return readIsoxmlPrescription(
+    zipSync(Object.fromEntries(taskFiles.map(([name, content]) => [baseName(name).toUpperCase(), content])), {
+      level: 0,
+    }),
+  );
+}
+
+const baseName = (name: string) => name.split(/[/\\]/).pop() ?? name;
+const isTaskDataPart = (name: string) => /\.(xml|bin)$/i.test(name);
 
 /**
  * A name inside a zip that stays in its folder: not absolute, no drive, no `..` step. Unpacked or
@@ -46,11 +65,16 @@ function shapefilePart(name: string): { layer: string; part: ShapefilePart } | n
     : null;
 }
 
+/**
+ * The zip's shapefile parts and task data files, unpacked. Its names and the sizes its directory
+ * gives are checked before anything is unpacked, and the sizes again once unpacked (a directory
+ * may understate them).
+ */
 function unzip(bytes: Uint8Array): Record<string, Uint8Array> {
   let unpacked = 0;
   const wanted = (file: UnzipFileInfo) => {
     if (!staysInFolder(file.name)) throw new AppError('prescription_unsafe_zip');
-    if (shapefilePart(file.name) === null) return false;
+    if (shapefilePart(file.name) === null && !isTaskDataPart(file.name)) return false;
     unpacked += file.originalSize;
     if (unpacked > MAX_UNPACKED_BYTES) throw new AppError('prescription_unsafe_zip');
     return true;
@@ -62,15 +86,14 @@ function unzip(bytes: Uint8Array): Record<string, Uint8Array> {
     if (error instanceof AppError) throw error;
     throw new AppError('prescription_unreadable');
   }
-  // A size the zip's directory understated is caught once unpacked.
   const total = Object.values(files).reduce((sum, file) => sum + file.length, 0);
   if (total > MAX_UNPACKED_BYTES) throw new AppError('prescription_unsafe_zip');
   return files;
 }
 
-function readZippedShapefile(bytes: Uint8Array): PrescriptionZone[] {
+function readZippedShapefile(files: Record<string, Uint8Array>): PrescriptionZone[] {
   const layers = new Map<string, Partial<Record<ShapefilePart, Uint8Array>>>();
-  for (const [name, content] of Object.entries(unzip(bytes))) {
+  for (const [name, content] of Object.entries(files)) {
     const found = shapefilePart(name);
     if (!found) continue;
     const layer = layers.get(found.layer) ?? {};

@@ -9,7 +9,8 @@ import type { z } from 'zod';
 import { AppError } from '../../errors';
 import type { SignedInUser } from '../../http/request-context';
 import type { SprinklersService } from '../sprinklers';
-import { type PrescriptionZone, readPrescriptionFile } from './prescription-file';
+import { readPrescriptionFile } from './prescription-file';
+import type { PrescriptionZone } from './prescription-zone';
 import { type RatedZone, prescriptionSectors } from './prescription-sectors';
 
 /** A column named for a rate or dose is taken for the rate when none is asked for (English, Polish, the export's own). */
@@ -69,7 +70,7 @@ export class PrescriptionService {
     request: z.output<typeof PrescriptionRequestSchema>,
   ): Promise<PrescriptionPreview> {
     const sprinkler = await this.deps.sprinklers.controllable(actor, sprinklerId);
-    const zones = readPrescriptionFile(request.fileName, Buffer.from(request.content, 'base64'));
+    const zones = await readPrescriptionFile(request.fileName, Buffer.from(request.content, 'base64'));
     const columns = numericColumns(zones);
     const column = request.column ?? columns.find((name) => RATE_NAMES.test(name)) ?? columns[0];
     if (column === undefined || !columns.includes(column)) throw new AppError('prescription_no_rates');
