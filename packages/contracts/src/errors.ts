@@ -22,7 +22,7 @@ export const ERROR_STATUS = {
   record_area_not_found: 400,
   /** A probe record naming a probe that never reported near the machine. */
   probe_not_found: 400,
-  /** A prescription file (prescriptions.ts) that is no zipped shapefile or GeoJSON, or that is broken. */
+  /** A prescription file (prescriptions.ts) that is no zipped shapefile, ISOXML task data or GeoJSON, or that is broken. */
   prescription_unreadable: 400,
   /** A prescription zip naming a file outside its folder, or unpacking to more than its limit: not opened. */
   prescription_unsafe_zip: 400,

@@ -3,9 +3,10 @@ import { ProgramDataSchema } from './programs';
 
 /**
  * A variable-rate prescription made into a program (docs/prescriptions.md): a zipped shapefile of
- * polygons or a GeoJSON file, each polygon with a rate in a column the user chooses. A pivot can
- * vary its dose only by the angle of its arm, so the program's sectors are runs of angles whose
- * prescribed rate is alike, each at the area-weighted mean of the prescription under it.
+ * polygons, zipped ISOXML task data or a GeoJSON file, each zone with a rate in a column the user
+ * chooses. A pivot can vary its dose only by the angle of its arm, so the program's sectors are
+ * runs of angles whose prescribed rate is alike, each at the area-weighted mean of the
+ * prescription under it.
  */
 
 /** The largest file read: a 10 m grid of a 2 km machine's circle is about 6 MB as a shapefile. */
@@ -27,7 +28,7 @@ export type PrescriptionUnit = z.infer<typeof PrescriptionUnitSchema>;
 export const PRESCRIPTION_ALIKE_MM = [0.5, 1, 2, 5] as const;
 
 export const PrescriptionRequestSchema = z.strictObject({
-  /** The file's name: its ending tells its format (.zip, .geojson, .json). */
+  /** The file's name: its ending tells its format (.zip of a shapefile or task data, .geojson, .json). */
   fileName: z.string().trim().min(1).max(255),
   /** The file's bytes, base64. */
   content: z.base64().max(Math.ceil(MAX_PRESCRIPTION_FILE_BYTES / 3) * 4),

@@ -26,7 +26,7 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
       'The record names an area the machine does not have that day: choose the whole machine, a crop zone or a sector of the loaded program',
     probe_not_found: 'No probe of that name has reported near this machine',
     prescription_unreadable:
-      'The prescription file could not be read: send a zipped shapefile (.shp, .dbf and .prj in one .zip) or a GeoJSON file',
+      'The prescription file could not be read: send a zipped shapefile (.shp, .dbf and .prj in one .zip), zipped ISOXML task data (TASKDATA.XML) or a GeoJSON file',
     prescription_unsafe_zip:
       'The zip file names files outside its folder or unpacks to more than the limit: it was not opened',
     prescription_projection:
@@ -108,7 +108,7 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
       'Pomiar wskazuje obszar, którego maszyna tego dnia nie ma: wybierz całą maszynę, strefę uprawy lub sektor wgranego programu',
     probe_not_found: 'Żadna sonda o tej nazwie nie raportowała w pobliżu tej maszyny',
     prescription_unreadable:
-      'Nie udało się odczytać pliku zalecenia: wyślij spakowany plik shapefile (.shp, .dbf i .prj w jednym .zip) lub plik GeoJSON',
+      'Nie udało się odczytać pliku zalecenia: wyślij spakowany plik shapefile (.shp, .dbf i .prj w jednym .zip), spakowane dane zadania ISOXML (TASKDATA.XML) lub plik GeoJSON',
     prescription_unsafe_zip:
       'Plik zip wskazuje pliki spoza swojego folderu lub po rozpakowaniu przekracza limit: nie został otwarty',
     prescription_projection:

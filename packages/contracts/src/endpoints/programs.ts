@@ -71,5 +71,5 @@ export const prescription = endpoint({
   tag,
   summary: "Makes a variable-rate prescription into a program's sectors, to be looked at before it is saved",
   description:
-    'The file (a zipped shapefile or GeoJSON, base64) is read, its rate column turned into the sectors of a program for this machine, and nothing is stored: the answer is saved as a program with the create call.',
+    'The file (a zipped shapefile, zipped ISOXML task data or GeoJSON, base64) is read, its rate column turned into the sectors of a program for this machine, and nothing is stored: the answer is saved as a program with the create call.',
 });
