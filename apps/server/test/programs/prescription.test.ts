@@ -461,6 +461,29 @@ describe('a prescription made into a program', () => {
     }
   });
 
+  it('reads one prescription at a time, four more waiting, and refuses a request beyond them for a moment', async () => {
+    // Task data, whose unpacking and parsing wait on promises: the reads overlap unless kept apart.
+    const file = await taskData((manager, task) => {
+      const variable = manager.createEntityFromAttributes<ProcessDataVariable>(TAGS.ProcessDataVariable, {
+        ProcessDataDDI: '0001',
+        ProcessDataValue: 0,
+      });
+      const field = {
+        type: 'FeatureCollection',
+        features: [zone(rectangle(-400, -400, 400, 400), { rate: DDI_1_PER_MM })],
+      };
+      task.addGridFromGeoJSON(field as never, [variable], ['rate']);
+    });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => farmer.post(url(), file)));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    const refused = answers.find((answer) => answer.status === 429)!;
+    expect(refused.body).toMatchObject({ code: 'rate_limited' });
+    expect(refused.headers['retry-after']).toBe('5');
+    // Once they are done, the next is read.
+    expect((await farmer.post(url(), file)).status).toBe(200);
+  });
+
   it('is for whoever may change the machine’s programs, and stores nothing', async () => {
     const file = geoJsonFile([zone(rectangle(-400, -400, 400, 400), { rate: 10 })]);
     const programsBefore = (await farmer.get(`/api/sprinkler/${sprinklerId}/`)).body as { programs: ProgramData[] };

@@ -67,6 +67,7 @@ export const prescription = endpoint({
     'prescription_no_rates',
     'prescription_rate_out_of_range',
     'prescription_outside_machine',
+    'rate_limited',
   ],
   tag,
   summary: "Makes a variable-rate prescription into a program's sectors, to be looked at before it is saved",

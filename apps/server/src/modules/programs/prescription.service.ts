@@ -7,8 +7,9 @@ import {
 } from '@pivot/contracts';
 import type { z } from 'zod';
 import { AppError } from '../../errors';
+import { BoundedWork } from '../../http/bounded-work';
 import type { SignedInUser } from '../../http/request-context';
-import type { SprinklersService } from '../sprinklers';
+import type { SprinklerRow, SprinklersService } from '../sprinklers';
 import { readPrescriptionFile } from './prescription-file';
 import type { PrescriptionZone } from './prescription-zone';
 import { type RatedZone, prescriptionSectors } from './prescription-sectors';
@@ -18,6 +19,13 @@ const RATE_NAMES = /rate|dose|dawk|depth|target|tgt|presc|amount|appl|water|wod|
 /** A column named for cubic metres per hectare is taken in that unit when none is asked for. */
 const PER_HECTARE_NAMES = /(m3|m³).?(per.?)?ha|per.?ha|_ha$/i;
 const CUBIC_METRES_PER_HECTARE_IN_MM = 10;
+/**
+ * One prescription read at a time on an instance, four waiting, any more refused for a moment. A
+ * read holds up to 64 MB unpacked (prescription-file.ts), and task data is unpacked and parsed
+ * in steps that wait on promises: without the turn, a burst of uploads would all hold theirs at once.
+ */
+const READ_AT_ONCE = 1;
+const READS_WAITING = 4;
 
 /** A number, or a numeric text with a decimal point or comma ("12.5", "12,5"); null for anything else. */
 function numberOf(value: unknown): number | null {
@@ -62,6 +70,8 @@ function ratedZones(zones: readonly PrescriptionZone[], column: string, unit: Pr
  * stored: the answer's program is saved with the programs' create call.
  */
 export class PrescriptionService {
+  private readonly reads = new BoundedWork(READ_AT_ONCE, READS_WAITING);
+
   constructor(private readonly deps: { sprinklers: Pick<SprinklersService, 'controllable'> }) {}
 
   async preview(
@@ -70,6 +80,13 @@ export class PrescriptionService {
     request: z.output<typeof PrescriptionRequestSchema>,
   ): Promise<PrescriptionPreview> {
     const sprinkler = await this.deps.sprinklers.controllable(actor, sprinklerId);
+    return this.reads.run(() => this.made(sprinkler, request));
+  }
+
+  private async made(
+    sprinkler: SprinklerRow,
+    request: z.output<typeof PrescriptionRequestSchema>,
+  ): Promise<PrescriptionPreview> {
     const zones = await readPrescriptionFile(request.fileName, Buffer.from(request.content, 'base64'));
     const columns = numericColumns(zones);
     const column = request.column ?? columns.find((name) => RATE_NAMES.test(name)) ?? columns[0];
