@@ -9,7 +9,7 @@ import { PRESCRIPTION_FILE_ACCEPT, PrescriptionFileTooLarge } from '../lib/presc
 import { PrescriptionDialog } from './prescription-dialog';
 
 /**
- * A variable-rate prescription (a zipped shapefile or GeoJSON) made into a new program: the file
+ * A variable-rate prescription (a .zip or a GeoJSON file) made into a new program: the file
  * is chosen, the server makes it into sectors, and the preview stores it once the farmer has
  * looked at it. Nothing is stored before.
  */

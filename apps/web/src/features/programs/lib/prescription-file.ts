@@ -1,6 +1,6 @@
 import { MAX_PRESCRIPTION_FILE_BYTES } from '@pivot/contracts';
 
-/** What the server reads as a prescription: a zipped shapefile or GeoJSON (see the contract's request). */
+/** The endings the server reads a prescription by (see the contract's request): whatever it unpacks comes as a .zip. */
 export const PRESCRIPTION_FILE_ACCEPT = '.zip,.geojson,.json';
 
 /** The longest program name the create call takes. */
