@@ -18,9 +18,11 @@ export type FormDialogProps = {
   submitDisabled?: boolean;
   /** Why the submit button is disabled (its tooltip). */
   submitTitle?: string;
-  /** Two columns of fields from a tablet up. */
-  wide?: boolean;
+  /** Wide: two columns of fields from a tablet up; large: a map beside the fields from a laptop up. */
+  width?: 'normal' | 'wide' | 'large';
 };
+
+const WIDTH_CLASSES = { normal: 'max-w-md', wide: 'max-w-2xl', large: 'max-w-4xl' } as const;
 
 /**
  * A form in a native modal dialog (focus trap, Escape, inert page), open while mounted.
@@ -38,7 +40,7 @@ export function FormDialog({
   pendingLabel,
   submitDisabled = false,
   submitTitle,
-  wide = false,
+  width = 'normal',
 }: FormDialogProps) {
   const { t } = useTranslation();
   const ref = useRef<HTMLDialogElement>(null);
@@ -69,9 +71,7 @@ export function FormDialog({
       }}
       // A click that lands on the dialog element itself is a click on the backdrop around the panel.
       onClick={(event) => event.target === event.currentTarget && onClose()}
-      className={`m-auto w-[calc(100%-2rem)] overflow-y-auto rounded-xl border border-line bg-surface p-0 text-ink shadow-xl backdrop:bg-black/55 ${
-        wide ? 'max-w-2xl' : 'max-w-md'
-      }`}
+      className={`m-auto w-[calc(100%-2rem)] overflow-y-auto rounded-xl border border-line bg-surface p-0 text-ink shadow-xl backdrop:bg-black/55 ${WIDTH_CLASSES[width]}`}
     >
       <form noValidate onSubmit={submit} aria-busy={pending} className="flex flex-col gap-4 p-5 sm:p-6">
         <div className="flex flex-col gap-1">

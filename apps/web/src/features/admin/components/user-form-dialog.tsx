@@ -78,7 +78,7 @@ export function UserFormDialog({ user, onClose }: UserFormDialogProps) {
       onSubmit={submit}
       onClose={onClose}
       pending={create.isPending || update.isPending}
-      wide
+      width="wide"
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <UserFields

@@ -117,7 +117,7 @@ export function SeasonFormDialog({ season, areas, defaultEmergence, onSave, onCl
       submitTitle={offlineReason}
       onSubmit={submit}
       onClose={onClose}
-      wide
+      width="wide"
     >
       <div className="grid gap-4 sm:grid-cols-2">
         {textField('name', { inputMode: undefined })}

@@ -8,6 +8,7 @@ import { useCreateProgram } from '../api/create-program';
 import { useProgramSending } from '../hooks/use-program-sending';
 import { EMPTY_PROGRAM_DATA, machineProgramState } from '../lib/program-data';
 import { MachineProgram } from './machine-program';
+import { PrescriptionImportButton } from './prescription-import-button';
 import { ProgramItem } from './program-item';
 import type { ProgramStatus } from './program-status-badge';
 import { useOfflineReason } from '@/lib/use-offline-reason';
@@ -22,7 +23,7 @@ export type ProgramsPanelProps = {
 /**
  * The machine's programs (docs/product.md, #entities and #states): the one it runs with its upload date (and the mismatch
  * warning when it differs from the database), then the stored ones, to select (the map shows
- * the selected one), create, rename, delete, send, import into and export. A user who may only
+ * the selected one), create (empty, or from a prescription file), rename, delete, send, import into and export. A user who may only
  * watch the machine sees them, opens them and exports them; nothing that would change them is offered.
  */
 export function ProgramsPanel({ sprinkler, selectedProgramId, onSelectProgram }: ProgramsPanelProps) {
@@ -76,13 +77,16 @@ export function ProgramsPanel({ sprinkler, selectedProgramId, onSelectProgram }:
           {t('programs.title')}
         </h2>
         {controls && (
-          <Button
-            disabled={create.isPending || offlineReason !== undefined}
-            title={offlineReason}
-            onClick={() => void newProgram()}
-          >
-            {t('programs.create.action')}
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            <PrescriptionImportButton sprinkler={sprinkler} onCreated={onSelectProgram} />
+            <Button
+              disabled={create.isPending || offlineReason !== undefined}
+              title={offlineReason}
+              onClick={() => void newProgram()}
+            >
+              {t('programs.create.action')}
+            </Button>
+          </div>
         )}
       </div>
       <MachineProgram
