@@ -213,14 +213,17 @@ describe('a program from a prescription', () => {
       '5,092 m³ (+3 m³, +0.1%)',
     );
     expect(within(dialog).getByLabelText('Rate column')).toHaveValue('rate');
-    const map = within(dialog).getByRole('region', { name: "Map of the prescription with the program's sectors" });
-    expect(within(map).getByText('12 mm')).toBeInTheDocument();
+    // The map's code comes after the dialog's (Leaflet is loaded when a map is first shown).
+    const map = await within(dialog).findByRole('region', {
+      name: "Map of the prescription with the program's sectors",
+    });
+    expect(await within(map).findByText('12 mm')).toBeInTheDocument();
     expect(within(map).getByText('24 mm')).toBeInTheDocument();
 
     await user.selectOptions(within(dialog).getByLabelText('Unit of the rate'), 'm³/ha');
     await waitFor(() => expect(rows(dialog)[0]).toEqual(['0°–180°', '1.2 mm', '1.2 mm', '0 mm', '100%']));
     expect(rows(dialog)[1]![1]).toBe('2.4 mm');
-    expect(within(map).getByText('2.4 mm')).toBeInTheDocument();
+    expect(await within(map).findByText('2.4 mm')).toBeInTheDocument();
     expect(within(map).queryByText('24 mm')).toBeNull();
     expect(server.requests[1]!.body).toMatchObject({ fileName: 'Pole 3.geojson', unit: 'm3_per_ha' });
     expect(within(dialog).getByLabelText('Unit of the rate')).toHaveValue('m3_per_ha');
