@@ -12,6 +12,7 @@ import { type LatLng, positionAt } from '@pivot/contracts';
 import { shapefileParts } from '@pivot/server/src/modules/as-applied/shapefile';
 import { readPrescriptionFile } from '@pivot/server/src/modules/programs/prescription-file';
 import { prescriptionSectors } from '@pivot/server/src/modules/programs/prescription-sectors';
+import { millionCornerShapefileZip } from '@pivot/server/test/support/hostile-shapes';
 import { readOptions } from './support/cli';
 import { formatNumber, printFigure, printSection, printTargeted, printTitle } from './support/report';
 import { runBenchmark } from './support/run';
@@ -82,22 +83,6 @@ function detailedGeoJson(): Uint8Array {
   return new TextEncoder().encode(JSON.stringify({ type: 'FeatureCollection', features }));
 }
 
-/** A shapefile of one polygon record that says it has a million points: its bytes are zeros, well deflated. */
-function millionCornerShapefile(): Uint8Array {
-  const points = 1_000_000;
-  const content = 4 + 32 + 4 + 4 + 4 + points * 16;
-  const shp = new Uint8Array(100 + 8 + content);
-  const view = new DataView(shp.buffer);
-  view.setInt32(0, 9994);
-  view.setInt32(24, shp.length / 2);
-  view.setInt32(28, 1000, true);
-  view.setInt32(32, 5, true);
-  view.setInt32(104, content / 2);
-  view.setInt32(108, 5, true);
-  view.setInt32(108 + 40, points, true);
-  return zipSync({ 'million.shp': shp, 'million.dbf': new Uint8Array(33) });
-}
-
 function timeMs(work: () => void): number {
   const started = performance.now();
   work();
@@ -143,7 +128,7 @@ runBenchmark('prescription', 300_000, async () => {
   }
   printSection('a shapefile that says it has a million corners');
   const refusals: number[] = [];
-  const million = millionCornerShapefile();
+  const million = millionCornerShapefileZip();
   for (let run = 0; run < options.runs; run += 1) {
     refusals.push(
       await timeMsAsync(() =>

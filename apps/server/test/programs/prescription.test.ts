@@ -19,6 +19,7 @@ import { shapefileParts } from '../../src/modules/as-applied/shapefile';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
 import type { ApiClient } from '../support/api-client';
 import { buildSprinkler, grant } from '../support/fixtures';
+import { millionCornerShapefileZip } from '../support/hostile-shapes';
 import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
 
 const CENTRE = { lat: 52.3, lng: 17.2 };
@@ -379,22 +380,11 @@ describe('a prescription made into a program', () => {
   });
 
   it('refuses a shapefile of a million corners from its records’ headers, before reading a shape', async () => {
-    // One polygon record that says it has 1,000,000 points, its points zeros (16 MB, well deflated).
-    const points = 1_000_000;
-    const content = 4 + 32 + 4 + 4 + 4 + points * 16;
-    const shp = new Uint8Array(100 + 8 + content);
-    const view = new DataView(shp.buffer);
-    view.setInt32(0, 9994);
-    view.setInt32(24, shp.length / 2);
-    view.setInt32(28, 1000, true);
-    view.setInt32(32, 5, true);
-    view.setInt32(100, 1);
-    view.setInt32(104, content / 2);
-    view.setInt32(108, 5, true);
-    view.setInt32(108 + 36, 1, true);
-    view.setInt32(108 + 40, points, true);
     const started = performance.now();
-    const refused = await farmer.post(url(), zipFile({ 'pole.shp': shp, 'pole.dbf': strToU8('x') }));
+    const refused = await farmer.post(url(), {
+      fileName: 'million.zip',
+      content: Buffer.from(millionCornerShapefileZip()).toString('base64'),
+    });
     expect(refused.status).toBe(413);
     expect(refused.body).toMatchObject({ code: 'prescription_too_many_corners' });
     expect(performance.now() - started).toBeLessThan(5_000);

@@ -1,3 +1,4 @@
+import { strToU8, zipSync } from 'fflate';
 /**
  * Valid shapes as costly as a user can draw them, for bench:hostile-geometry and the tests of the
  * corner budget and the water balance: every edge of a comb or a zigzag overlaps nearly every
@@ -74,4 +75,26 @@ export function features<Properties extends Record<string, unknown>>(
     },
     properties: properties(index),
   }));
+}
+
+/**
+ * A zipped shapefile of one polygon record that says it has a million points, for the
+ * prescription import's test and bench:prescription: its points are zeros (16 MB that deflate to
+ * kilobytes), so only its header counts what reading it would cost.
+ */
+export function millionCornerShapefileZip(): Uint8Array {
+  const points = 1_000_000;
+  const content = 4 + 32 + 4 + 4 + 4 + points * 16;
+  const shp = new Uint8Array(100 + 8 + content);
+  const view = new DataView(shp.buffer);
+  view.setInt32(0, 9994);
+  view.setInt32(24, shp.length / 2);
+  view.setInt32(28, 1000, true);
+  view.setInt32(32, 5, true);
+  view.setInt32(100, 1);
+  view.setInt32(104, content / 2);
+  view.setInt32(108, 5, true);
+  view.setInt32(108 + 36, 1, true);
+  view.setInt32(108 + 40, points, true);
+  return zipSync({ 'million.shp': shp, 'million.dbf': strToU8('x') });
 }

@@ -1,5 +1,5 @@
 import { type CropSeason, type SprinklerDetail, cropAreaNames, seasonYear } from '@pivot/contracts';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AreaMapImportOutcome, exportAreaMap, useImportAreaMap } from '../api/area-map-file';
 import { useCropSeasons } from '../api/get-crop-seasons';
@@ -13,6 +13,7 @@ import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { FIELD_FORMAT, formatDate } from '@/ui/date-picker/dates';
 import { confirmDialog } from '@/ui/dialog/dialogs';
+import { FileButton } from '@/ui/file-button';
 import { IconButton } from '@/ui/icon-button';
 import { ChevronLeftIcon, ChevronRightIcon, PlusIcon } from '@/ui/other-icons';
 import { showToast } from '@/ui/toast/toast-store';
@@ -35,7 +36,6 @@ export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: Sp
   const update = useUpdateCropSeasons();
   const controls = sprinkler.level === 'control';
   const importMap = useImportAreaMap();
-  const fileInput = useRef<HTMLInputElement>(null);
   const [importRefusal, setImportRefusal] = useState<Exclude<AreaMapImportOutcome, { ok: true }> | null>(null);
   const areas = cropAreaNames(sprinkler.areaMap);
   const all = seasons || [];
@@ -167,28 +167,16 @@ export function CropSeasonsCard({ sprinkler, now = new Date() }: { sprinkler: Sp
           {t('advice.seasons.exportMap')}
         </Button>
         {controls && (
-          <>
-            <Button
-              variant="ghost"
-              disabled={offlineReason !== undefined || importMap.isPending}
-              title={offlineReason ?? t('advice.seasons.importMapHint')}
-              onClick={() => fileInput.current?.click()}
-            >
-              {t('advice.seasons.importMap')}
-            </Button>
-            <input
-              ref={fileInput}
-              type="file"
-              accept=".geojson,.json,application/geo+json"
-              hidden
-              aria-label={t('advice.seasons.importMap')}
-              onChange={(event) => {
-                const file = event.target.files?.[0];
-                event.target.value = '';
-                if (file) void importFile(file);
-              }}
-            />
-          </>
+          <FileButton
+            variant="ghost"
+            accept=".geojson,.json,application/geo+json"
+            inputLabel={t('advice.seasons.importMap')}
+            onFile={(file) => void importFile(file)}
+            disabled={offlineReason !== undefined || importMap.isPending}
+            title={offlineReason ?? t('advice.seasons.importMapHint')}
+          >
+            {t('advice.seasons.importMap')}
+          </FileButton>
         )}
       </div>
       {importRefusal && (

@@ -1,8 +1,8 @@
 import type { Program, ProgramData, SprinklerDetail } from '@pivot/contracts';
-import { type ChangeEvent, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '@/i18n/use-locale';
-import { Button } from '@/ui/button';
+import { FileButton } from '@/ui/file-button';
 import { confirmDialog } from '@/ui/dialog/dialogs';
 import { showToast } from '@/ui/toast/toast-store';
 import { useUpdateProgram } from '../api/update-program';
@@ -21,7 +21,6 @@ export function ImportMapButton({ sprinkler, program }: { sprinkler: SprinklerDe
   const { t } = useTranslation();
   const offlineReason = useOfflineReason();
   const locale = useLocale();
-  const input = useRef<HTMLInputElement>(null);
   const update = useUpdateProgram();
   const [reading, setReading] = useState(false);
 
@@ -93,32 +92,15 @@ export function ImportMapButton({ sprinkler, program }: { sprinkler: SprinklerDe
     if (detail) showToast({ variant: 'success', title: t('programs.import.done', { count, name: program.name }) });
   };
 
-  const chosen = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    // The same file may be chosen again after fixing it: the input must not keep it.
-    event.target.value = '';
-    if (file) void importFile(file);
-  };
-
   return (
-    <>
-      <Button
-        variant="secondary"
-        disabled={reading || update.isPending || offlineReason !== undefined}
-        title={offlineReason}
-        onClick={() => input.current?.click()}
-      >
-        {t('programs.actions.import')}
-      </Button>
-      <input
-        ref={input}
-        type="file"
-        accept={MAP_FILE_ACCEPT}
-        onChange={chosen}
-        tabIndex={-1}
-        aria-hidden="true"
-        className="hidden"
-      />
-    </>
+    <FileButton
+      variant="secondary"
+      accept={MAP_FILE_ACCEPT}
+      onFile={(file) => void importFile(file)}
+      disabled={reading || update.isPending || offlineReason !== undefined}
+      title={offlineReason}
+    >
+      {t('programs.actions.import')}
+    </FileButton>
   );
 }

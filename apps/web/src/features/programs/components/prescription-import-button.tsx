@@ -1,8 +1,7 @@
 import type { SprinklerDetail } from '@pivot/contracts';
-import { type ChangeEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOfflineReason } from '@/lib/use-offline-reason';
-import { Button } from '@/ui/button';
+import { FileButton } from '@/ui/file-button';
 import { showToast } from '@/ui/toast/toast-store';
 import { usePrescriptionImport } from '../hooks/use-prescription-import';
 import { PRESCRIPTION_FILE_ACCEPT, PrescriptionFileTooLarge } from '../lib/prescription-file';
@@ -22,7 +21,6 @@ export function PrescriptionImportButton({
 }) {
   const { t } = useTranslation();
   const offlineReason = useOfflineReason();
-  const input = useRef<HTMLInputElement>(null);
   const prescription = usePrescriptionImport(sprinkler.id);
 
   const openFile = async (file: File) => {
@@ -41,32 +39,17 @@ export function PrescriptionImportButton({
     }
   };
 
-  const chosen = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    // The same file may be chosen again after fixing it: the input must not keep it.
-    event.target.value = '';
-    if (file) void openFile(file);
-  };
-
   return (
     <>
-      <Button
+      <FileButton
         variant="secondary"
+        accept={PRESCRIPTION_FILE_ACCEPT}
+        onFile={(file) => void openFile(file)}
         disabled={prescription.reading || offlineReason !== undefined}
         title={offlineReason}
-        onClick={() => input.current?.click()}
       >
         {prescription.reading ? t('programs.prescription.reading') : t('programs.prescription.action')}
-      </Button>
-      <input
-        ref={input}
-        type="file"
-        accept={PRESCRIPTION_FILE_ACCEPT}
-        onChange={chosen}
-        tabIndex={-1}
-        aria-hidden="true"
-        className="hidden"
-      />
+      </FileButton>
       {prescription.shown && (
         <PrescriptionDialog
           sprinkler={sprinkler}
