@@ -1,7 +1,9 @@
 import { AS_APPLIED_FIELDS, WatermapResponseSchema, dottedOfIsoDate } from '@pivot/contracts';
 import { type ExtendedTimeLog, ISOXMLManager } from 'isoxml';
+import { eq } from 'drizzle-orm';
 import shp from 'shpjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sprinklers } from '../../src/modules/sprinklers/sprinklers.table';
 import { localDate } from '../../src/time/local-day';
 import type { ApiClient } from '../support/api-client';
 import { buildSprinkler, grant } from '../support/fixtures';
@@ -232,6 +234,58 @@ describe("a machine's as-applied map, out", () => {
     expect(features.length).toBeGreaterThan(0);
     // 'a' and 49 'ż' are 99 bytes: the 50th would end at byte 101.
     for (const feature of features as Feature[]) expect(feature.properties.MACHINE).toBe(`a${'ż'.repeat(49)}`);
+  });
+
+  it("writes the field's own boundary from the area map into the task data, with its hole, and its area", async () => {
+    const metresPerDegreeLng = 111_320 * Math.cos((52.3 * Math.PI) / 180);
+    const square = (half: number): [number, number][] =>
+      [
+        [-half, -half],
+        [half, -half],
+        [half, half],
+        [-half, half],
+        [-half, -half],
+      ].map(([x, y]): [number, number] => [17.2 + x! / metresPerDegreeLng, 52.3 + y! / 111_320]);
+    const areaMap = {
+      type: 'FeatureCollection' as const,
+      features: [
+        // The field (a feature without a kind is the field, as the map shows it), with a pond in it.
+        {
+          type: 'Feature' as const,
+          properties: { name: 'Pole' },
+          geometry: { type: 'Polygon' as const, coordinates: [square(300), square(50)] },
+        },
+        // A crop area is not the field's boundary.
+        {
+          type: 'Feature' as const,
+          properties: { kind: 'crop', name: 'Kukurydza' },
+          geometry: { type: 'Polygon' as const, coordinates: [square(100)] },
+        },
+      ],
+    };
+    await t.database.db.update(sprinklers).set({ areaMap }).where(eq(sprinklers.id, sprinklerId));
+    try {
+      const response = await download(farmer, 'as-applied.taskdata.zip', '01.03.2026', '30.04.2026');
+      const reader = new ISOXMLManager();
+      await reader.parseISOXMLFile(new Uint8Array(response.rawPayload), 'application/zip');
+      const [field] = reader.rootElement.attributes.Partfield!;
+      // 600 m square less the 100 m pond.
+      expect(Math.abs(field!.attributes.PartfieldArea - 350_000) / 350_000).toBeLessThan(0.005);
+      const [boundary] = field!.attributes.PolygonnonTreatmentZoneonly!;
+      expect(field!.attributes.PolygonnonTreatmentZoneonly).toHaveLength(1);
+      expect(boundary!.attributes.PolygonType).toBe('1');
+      expect(
+        boundary!.attributes.LineString!.map((ring) => [ring.attributes.LineStringType, ring.attributes.Point!.length]),
+      ).toEqual([
+        ['1', 5],
+        ['2', 5],
+      ]);
+    } finally {
+      await t.database.db
+        .update(sprinklers)
+        .set({ areaMap: { type: 'FeatureCollection', features: [] } })
+        .where(eq(sprinklers.id, sprinklerId));
+    }
   });
 
   it('gives ISOXML task data the isoxml package reads back: the field, the machine, a task, and each cell in its TimeLog', async () => {

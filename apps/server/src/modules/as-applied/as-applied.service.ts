@@ -2,7 +2,7 @@ import { AS_APPLIED_FORMATS, type AsAppliedFormat, type AsAppliedQuery, parseDot
 import { AppError } from '../../errors';
 import { withoutMarks } from '../../http/attachment';
 import type { SignedInUser } from '../../http/request-context';
-import type { SprinklersService } from '../sprinklers';
+import { type SprinklersService, areaMapPolygons } from '../sprinklers';
 import { WATER_GRID_STEP_M, type WatermapService } from '../watermap';
 import { type AsAppliedFeature, type AsAppliedLayer, featuresOf } from './as-applied-cells';
 import { geoJsonChunks } from './as-applied-geojson';
@@ -79,7 +79,13 @@ export class AsAppliedService {
     const features = featuresOf(layer, WATER_GRID_STEP_M);
     if (format === 'geojson') return { filename, chunks: geoJsonChunks(streamed(features)) };
     if (format === 'isoxml') {
-      const machine = { ...layer, name: sprinkler.name, armLength: sprinkler.armLength, features: [...features] };
+      const machine = {
+        ...layer,
+        name: sprinkler.name,
+        armLength: sprinkler.armLength,
+        field: areaMapPolygons(sprinkler.areaMap, 'field'),
+        features: [...features],
+      };
       return {
         filename,
         chunks: zipChunks(taskDataEntries(user.email, [machine], { ...days, timeZone: this.deps.timeZone })),
@@ -116,8 +122,14 @@ export class AsAppliedService {
       const { sprinklers } = this.deps;
       const taskMachines = async function* () {
         for await (const { machine, layer } of layers()) {
-          const { armLength } = await sprinklers.accessible(user, machine.id);
-          yield { ...layer, name: machine.name, armLength, features: [...featuresOf(layer, WATER_GRID_STEP_M)] };
+          const { armLength, areaMap } = await sprinklers.accessible(user, machine.id);
+          yield {
+            ...layer,
+            name: machine.name,
+            armLength,
+            field: areaMapPolygons(areaMap, 'field'),
+            features: [...featuresOf(layer, WATER_GRID_STEP_M)],
+          };
         }
       };
       return {

@@ -1,4 +1,5 @@
 import { addDays, localDate, localMidnight } from '../../time/local-day';
+import type { AreaPolygon } from '../sprinklers';
 import type { AsAppliedFeature } from './as-applied-cells';
 import type { ZipEntry } from './zip-stream';
 
@@ -39,6 +40,8 @@ export type TaskMachine = {
   name: string;
   centre: { lat: number; lng: number };
   armLength: number;
+  /** The field's own boundary from the machine's area map; none: the circle its arm waters. */
+  field: AreaPolygon[];
   features: AsAppliedFeature[];
 };
 
@@ -84,8 +87,11 @@ function taskTimes(features: AsAppliedFeature[]): { start: string; stop: string 
   return { start, stop };
 }
 
-/** The circle the arm waters, as the field's boundary: a ring of points, north (C) and east (D). */
-function boundary(machine: TaskMachine): string {
+/** A boundary's point: north (C) and east (D). */
+const point = (lat: number, lng: number) => element('PNT', { A: 2, C: lat.toFixed(9), D: lng.toFixed(9) });
+
+/** The circle the arm waters, as a ring of points. */
+function circleBoundary(machine: TaskMachine): string {
   const { centre } = machine;
   const armLength = fieldRadius(machine);
   const points = Array.from({ length: BOUNDARY_POINTS + 1 }, (_, index) => {
@@ -93,9 +99,52 @@ function boundary(machine: TaskMachine): string {
     const north = centre.lat + (armLength * Math.cos(bearing)) / METRES_PER_DEGREE_LAT;
     const east =
       centre.lng + (armLength * Math.sin(bearing)) / (METRES_PER_DEGREE_LAT * Math.cos((centre.lat * Math.PI) / 180));
-    return element('PNT', { A: 2, C: north.toFixed(9), D: east.toFixed(9) });
+    return point(north, east);
   });
   return element('PLN', { A: 1 }, [element('LSG', { A: 1 }, points)]);
+}
+
+/**
+ * The field's boundary (PLN of type 1, partfield boundary): the area map's field polygons, each
+ * with its outer ring (LSG type 1) and holes (type 2); else the circle the arm waters.
+ */
+function boundaries(machine: TaskMachine): string[] {
+  if (machine.field.length === 0) return [circleBoundary(machine)];
+  return machine.field.map((rings) =>
+    element(
+      'PLN',
+      { A: 1 },
+      rings.map((ring, index) =>
+        element(
+          'LSG',
+          { A: index === 0 ? 1 : 2 },
+          ring.map(([lng, lat]) => point(lat!, lng!)),
+        ),
+      ),
+    ),
+  );
+}
+
+/** The field's area, m²: the boundary's polygons less their holes, on the plane around the pivot. */
+function fieldArea(machine: TaskMachine): number {
+  if (machine.field.length === 0) return Math.PI * fieldRadius(machine) ** 2;
+  const metresPerDegreeLng = METRES_PER_DEGREE_LAT * Math.cos((machine.centre.lat * Math.PI) / 180);
+  const ringArea = (ring: number[][]) => {
+    let twice = 0;
+    for (let index = 0; index + 1 < ring.length; index += 1) {
+      const [x1, y1] = ring[index]!;
+      const [x2, y2] = ring[index + 1]!;
+      twice +=
+        x1! * metresPerDegreeLng * (y2! * METRES_PER_DEGREE_LAT) -
+        x2! * metresPerDegreeLng * (y1! * METRES_PER_DEGREE_LAT);
+    }
+    return Math.abs(twice) / 2;
+  };
+  return machine.field.reduce(
+    (sum, [outer, ...holes]) =>
+      sum + ringArea(outer!) - holes.reduce((holesArea, hole) => holesArea + ringArea(hole), 0),
+    0,
+  );
 }
 
 /** The records in the order the water fell, each at its cell's centre. */
@@ -188,9 +237,9 @@ export async function* taskDataEntries(
     yield { name: `TASKDATA/${timeLog}.XML`, chunks: [xmlFile(timeLogHeader(`DET${n}`))] };
     yield { name: `TASKDATA/${timeLog}.BIN`, chunks: [binary] };
     const { start, stop } = taskTimes(machine.features);
-    const area = Math.round(Math.PI * fieldRadius(machine) ** 2);
+    const area = Math.round(fieldArea(machine));
     children.push(
-      element('PFD', { A: `PFD${n}`, C: machine.name, D: area, E: 'CTR1', F: 'FRM1' }, [boundary(machine)]),
+      element('PFD', { A: `PFD${n}`, C: machine.name, D: area, E: 'CTR1', F: 'FRM1' }, boundaries(machine)),
       element('DVC', { A: `DVC${n}`, B: machine.name, D: CLIENT_NAME, F: '31303030303031', G: 'FF000000006564' }, [
         element(
           'DET',

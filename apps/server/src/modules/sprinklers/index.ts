@@ -13,6 +13,7 @@ declare module 'fastify' {
 }
 
 export { type SprinklerRow, areaMapDigests } from './sprinklers.repository';
+export { type AreaPolygon, areaMapPolygons } from './area-map';
 export { type SprinklersService, type StoredPrograms, loggedMachine } from './sprinklers.service';
 
 /**

@@ -1,7 +1,7 @@
 import { type ForecastFallback, type GeoJson, type ProgramData, isForbiddenZone } from '@pivot/contracts';
 import type { Database } from '../../db/client';
 import { addDays, localMidnight } from '../../time/local-day';
-import type { SprinklerRow } from '../sprinklers';
+import { type SprinklerRow, areaMapPolygons } from '../sprinklers';
 import { WATER_GRID_STEP_M, cellCentre } from '../watermap';
 import type { StationDay, WeatherService } from '../weather';
 import type { ApplicationDepthService } from '../application-depth';
@@ -250,20 +250,6 @@ export function gridCells(grid: WaterGrid, armLength: number): GridCell[] {
   return cells;
 }
 
-/** The polygons (each its rings) of the crop area of that name on the machine's map. */
-function cropAreaPolygons(areaMap: GeoJson, name: string): number[][][][] {
-  if (areaMap.type !== 'FeatureCollection' && areaMap.type !== 'Feature') return [];
-  const features = areaMap.type === 'FeatureCollection' ? areaMap.features : [areaMap];
-  const polygons: number[][][][] = [];
-  for (const feature of features) {
-    const properties = feature.properties ?? {};
-    if (properties.kind !== 'crop' || typeof properties.name !== 'string' || properties.name.trim() !== name) continue;
-    if (feature.geometry?.type === 'Polygon') polygons.push(feature.geometry.coordinates);
-    if (feature.geometry?.type === 'MultiPolygon') polygons.push(...feature.geometry.coordinates);
-  }
-  return polygons;
-}
-
 /**
  * The seasons' cells: crop areas' seasons hold the cells their areas cover (the first season
  * listed keeps a cell two areas share); the whole circle's season holds the cells left. Seasons
@@ -286,7 +272,7 @@ export async function claimCells(
       unclaimed = [];
       continue;
     }
-    const within = await covers.area(grid, area, cropAreaPolygons(areaMap, area));
+    const within = await covers.area(grid, area, areaMapPolygons(areaMap, 'crop', area));
     const left: GridCell[] = [];
     for (const cell of unclaimed) {
       if (within[cell.index] === 1) claim.cells.push(cell);
