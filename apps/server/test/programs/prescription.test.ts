@@ -451,8 +451,9 @@ describe('a prescription made into a program', () => {
     }
   });
 
-  it('reads one prescription at a time, four more waiting, and refuses a request beyond them for a moment', async () => {
-    // Task data, whose unpacking and parsing wait on promises: the reads overlap unless kept apart.
+  it('answers a burst of the same prescription alike, or asks for a moment, and never fails one', async () => {
+    // How many are refused depends on how the requests interleave; the gate's own order and
+    // refusals are proven step by step in test/http/bounded-work.test.ts.
     const file = await taskData((manager, task) => {
       const variable = manager.createEntityFromAttributes<ProcessDataVariable>(TAGS.ProcessDataVariable, {
         ProcessDataDDI: '0001',
@@ -465,12 +466,16 @@ describe('a prescription made into a program', () => {
       task.addGridFromGeoJSON(field as never, [variable], ['rate']);
     });
     const answers = await Promise.all(Array.from({ length: 8 }, () => farmer.post(url(), file)));
-    const statuses = answers.map((answer) => answer.status).sort();
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
-    const refused = answers.find((answer) => answer.status === 429)!;
-    expect(refused.body).toMatchObject({ code: 'rate_limited' });
-    expect(refused.headers['retry-after']).toBe('5');
-    // Once they are done, the next is read.
+    const read = answers.filter((answer) => answer.status === 200);
+    const refused = answers.filter((answer) => answer.status !== 200);
+    // One read and four waiting always get through.
+    expect(read.length).toBeGreaterThanOrEqual(5);
+    for (const answer of read) expect(answer.body).toEqual(read[0]!.body);
+    for (const answer of refused) {
+      expect(answer.status).toBe(429);
+      expect(answer.body).toMatchObject({ code: 'rate_limited' });
+      expect(answer.headers['retry-after']).toBe('5');
+    }
     expect((await farmer.post(url(), file)).status).toBe(200);
   });
 
