@@ -3,6 +3,7 @@ import { type ExtendedTimeLog, ISOXMLManager } from 'isoxml';
 import { eq } from 'drizzle-orm';
 import shp from 'shpjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sprinklerAccess } from '../../src/modules/access/access.table';
 import { sprinklers } from '../../src/modules/sprinklers/sprinklers.table';
 import { localDate } from '../../src/time/local-day';
 import type { ApiClient } from '../support/api-client';
@@ -288,7 +289,7 @@ describe("a machine's as-applied map, out", () => {
     }
   });
 
-  it('gives ISOXML task data the isoxml package reads back: the field, the machine, a task, and each cell in its TimeLog', async () => {
+  it('gives ISOXML task data the isoxml package reads back without a warning: the field, the machine, a task a day, each cell in its TimeLog', async () => {
     const response = await download(farmer, 'as-applied.taskdata.zip', '01.03.2026', '30.04.2026');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/zip');
@@ -297,41 +298,46 @@ describe("a machine's as-applied map, out", () => {
     );
     const reader = new ISOXMLManager();
     await reader.parseISOXMLFile(new Uint8Array(response.rawPayload), 'application/zip');
-    // The standard's file names are upper case (TLG00001.BIN); the reader looks for .bin and
-    // notes the difference of letter case, nothing else.
-    expect(
-      reader.getWarnings().filter((warning) => !/^Letter case of filename TLG00001\.(bin|xml) /.test(warning)),
-    ).toEqual([]);
+    expect(reader.getWarnings()).toEqual([]);
     const root = reader.rootElement.attributes;
     expect(root.Partfield?.map((field) => field.attributes.PartfieldDesignator)).toEqual(['Pole Północ']);
     expect(root.Partfield![0]!.attributes.PartfieldArea).toBe(Math.round(Math.PI * 300 ** 2));
     expect(root.Device?.map((device) => device.attributes.DeviceDesignator)).toEqual(['Pole Północ']);
-    const [task] = root.Task!;
-    const timeLog = task!.attributes.TimeLog![0] as ExtendedTimeLog;
-    const { timeLogs, valuesInfo } = timeLog.parseBinaryFile();
-    expect(timeLog.parsingErrors).toEqual([]);
-    const [depthKey, totalKey] = valuesInfo.map((info) => info.valueKey);
-    expect(valuesInfo.map((info) => info.DDIString)).toEqual(['024D', '0050', '008D']);
+    // The machine watered on two days of the range: a task each, in order.
+    expect(root.Task!.map((task) => task.attributes.TaskDesignator)).toEqual([
+      'Pole Północ 2026-03-10',
+      'Pole Północ 2026-04-02',
+    ]);
+    for (const [task, day] of [
+      [root.Task![0]!, '10.03.2026'],
+      [root.Task![1]!, '02.04.2026'],
+    ] as const) {
+      const timeLog = task.attributes.TimeLog![0] as ExtendedTimeLog;
+      const { timeLogs, valuesInfo } = timeLog.parseBinaryFile();
+      expect(timeLog.parsingErrors).toEqual([]);
+      const [depthKey, totalKey] = valuesInfo.map((info) => info.valueKey);
+      expect(valuesInfo.map((info) => info.DDIString)).toEqual(['024D', '0050', '008D']);
 
-    const { features } = await geoJson('01.03.2026', '30.04.2026');
-    expect(timeLogs).toHaveLength(features.length);
-    for (const record of timeLogs) {
-      const { PositionNorth: lat, PositionEast: lng } = record.position as {
-        PositionNorth: number;
-        PositionEast: number;
-      };
-      const cell = features.find(({ geometry }) => cellInside([{ lat, lng, mm: 0 }], geometry.coordinates[0]!))!;
-      expect(Math.abs(record.values[depthKey!]! / 10_000 - cell.properties.DEPTH_MM)).toBeLessThan(0.1);
-      // The GPS time is the cell's first water in UTC; the record's own time is Warsaw's clock
-      // (the reader takes it for UTC): an hour ahead in March, two from the end of March.
-      const { GpsUtcDate, GpsUtcTime } = record.position as { GpsUtcDate: number; GpsUtcTime: number };
-      const firstWater = Date.parse(cell.properties.START_UTC);
-      expect(Date.UTC(1980, 0, 1) + GpsUtcDate * 86_400_000 + GpsUtcTime).toBe(firstWater);
-      const clockAhead = firstWater < Date.parse('2026-03-29T01:00:00Z') ? 3_600_000 : 7_200_000;
-      expect((record.time as Date).getTime() - firstWater).toBe(clockAhead);
+      const { features } = await geoJson(day, day);
+      expect(timeLogs).toHaveLength(features.length);
+      for (const record of timeLogs) {
+        const { PositionNorth: lat, PositionEast: lng } = record.position as {
+          PositionNorth: number;
+          PositionEast: number;
+        };
+        const cell = features.find(({ geometry }) => cellInside([{ lat, lng, mm: 0 }], geometry.coordinates[0]!))!;
+        expect(Math.abs(record.values[depthKey!]! / 10_000 - cell.properties.DEPTH_MM)).toBeLessThan(0.1);
+        // The GPS time is the cell's first water of the day in UTC; the record's own time is
+        // Warsaw's clock (the reader takes it for UTC): an hour ahead in March, two from its end.
+        const { GpsUtcDate, GpsUtcTime } = record.position as { GpsUtcDate: number; GpsUtcTime: number };
+        const firstWater = Date.parse(cell.properties.START_UTC);
+        expect(Date.UTC(1980, 0, 1) + GpsUtcDate * 86_400_000 + GpsUtcTime).toBe(firstWater);
+        const clockAhead = firstWater < Date.parse('2026-03-29T01:00:00Z') ? 3_600_000 : 7_200_000;
+        expect((record.time as Date).getTime() - firstWater).toBe(clockAhead);
+      }
+      // The running total of the volume ends at the day's volume, in litres.
+      expect(timeLogs.at(-1)!.values[totalKey!]! / 1000).toBeCloseTo(totalVolume(features), 0);
     }
-    // The running total of the volume ends at the map's volume, in litres.
-    expect(timeLogs.at(-1)!.values[totalKey!]! / 1000).toBeCloseTo(totalVolume(features), 0);
   });
 
   it('gives an empty map for days without water, in each format', async () => {
@@ -390,26 +396,55 @@ describe("a machine's as-applied map, out", () => {
       expect(pole.features).toHaveLength((await geoJson('01.03.2026', '05.05.2026')).features.length);
     });
 
-    it('gives one ISOXML task data set with a field, a device, a task and a TimeLog per watered machine', async () => {
+    it('gives one ISOXML task data set with a field and a device per watered machine, a task and a TimeLog per its day', async () => {
       const response = await fleetDownload(farmer, 'as-applied.taskdata.zip', '01.03.2026', '05.05.2026');
       expect(response.statusCode).toBe(200);
       const reader = new ISOXMLManager();
       await reader.parseISOXMLFile(new Uint8Array(response.rawPayload), 'application/zip');
-      expect(
-        reader.getWarnings().filter((warning) => !/^Letter case of filename TLG0000[12]\.(bin|xml) /.test(warning)),
-      ).toEqual([]);
+      expect(reader.getWarnings()).toEqual([]);
       const { Partfield, Device, Task } = reader.rootElement.attributes;
       // In the machines' order by name, as the list shows them.
-      expect(Device?.map((device) => device.attributes.DeviceDesignator)).toEqual([
-        `a${'ż'.repeat(99)}`,
-        'Pole Północ',
-      ]);
+      const longName = `a${'ż'.repeat(99)}`;
+      expect(Device?.map((device) => device.attributes.DeviceDesignator)).toEqual([longName, 'Pole Północ']);
       expect(Partfield).toHaveLength(2);
+      expect(Task!.map((task) => task.attributes.TaskDesignator)).toEqual([
+        `${longName} 2026-05-05`,
+        'Pole Północ 2026-03-10',
+        'Pole Północ 2026-04-02',
+      ]);
       const counts = Task!.map(
         (task) => (task.attributes.TimeLog![0] as ExtendedTimeLog).parseBinaryFile().timeLogs.length,
       );
       expect(counts[0]).toBeGreaterThan(0);
-      expect(counts[1]).toBe((await geoJson('01.03.2026', '05.05.2026')).features.length);
+      expect(counts[1]).toBe((await geoJson('10.03.2026', '10.03.2026')).features.length);
+      expect(counts[2]).toBe((await geoJson('02.04.2026', '02.04.2026')).features.length);
+    });
+
+    it('refuses task data of more machine-days than a task data set numbers, before writing anything', async () => {
+      const dealer = await t.buildUser();
+      const fleet = await t.database.db
+        .insert(sprinklers)
+        .values(
+          Array.from({ length: 274 }, (_, index) => ({
+            internalId: `FLEET-${index}-${Date.now().toString(36)}`,
+            name: `Fleet ${index}`,
+            lat: '52.200000',
+            lng: '17.100000',
+            armLength: 400,
+          })),
+        )
+        .returning({ id: sprinklers.id });
+      await t.database.db
+        .insert(sprinklerAccess)
+        .values(fleet.map(({ id }) => ({ sprinklerId: id, userId: dealer.id, level: 'watch' as const })));
+      const client = t.client();
+      await client.login(dealer.email, USER_PASSWORD);
+      // 274 machines × 365 days is over 99,999 TimeLogs; 364 days fit.
+      const year = await fleetDownload(client, 'as-applied.taskdata.zip', '01.01.2026', '31.12.2026');
+      expect(year.statusCode).toBe(400);
+      expect(year.json()).toMatchObject({ code: 'validation_error', issues: [{ path: 'query.stop' }] });
+      const fewerDays = await fleetDownload(client, 'as-applied.taskdata.zip', '01.01.2026', '30.12.2026');
+      expect(fewerDays.statusCode).toBe(200);
     });
 
     it('gives a user without machines an empty map: no features, one empty shapefile', async () => {

@@ -2,11 +2,11 @@ import { AS_APPLIED_FORMATS, type AsAppliedFormat, type AsAppliedQuery, parseDot
 import { AppError } from '../../errors';
 import { withoutMarks } from '../../http/attachment';
 import type { SignedInUser } from '../../http/request-context';
-import { type SprinklersService, areaMapPolygons } from '../sprinklers';
+import { type SprinklerRow, type SprinklersService, areaMapPolygons } from '../sprinklers';
 import { WATER_GRID_STEP_M, type WatermapService } from '../watermap';
 import { type AsAppliedFeature, type AsAppliedLayer, featuresOf } from './as-applied-cells';
 import { geoJsonChunks } from './as-applied-geojson';
-import { taskDataEntries } from './isoxml';
+import { MAX_TIME_LOGS, type TaskDay, type TaskMachine, taskDataEntries } from './isoxml';
 import { shapefileParts } from './shapefile';
 import { zipChunks } from './zip-stream';
 
@@ -31,7 +31,8 @@ function plainName(text: string): string {
     .replace(/^_+|_+$/g, '');
 }
 
-type Days = { first: string; last: string };
+/** The range's first and last local day (YYYY-MM-DD), and how many days it holds. */
+type Days = { first: string; last: string; count: number };
 
 /** What a layer needs of a machine, in its row's form or its list item's. */
 type MachineLocated = { name: string; internalId: string; lat: string | number; lng: string | number };
@@ -40,7 +41,7 @@ type MachineLocated = { name: string; internalId: string; lat: string | number; 
 function daysOf(query: AsAppliedQuery): Days {
   const [first, last] = [isoDate(query.start), isoDate(query.stop)];
   if ((Date.parse(last) - Date.parse(first)) / DAY_MS >= LONGEST_RANGE_DAYS) throw new AppError('validation_error');
-  return { first, last };
+  return { first, last, count: (Date.parse(last) - Date.parse(first)) / DAY_MS + 1 };
 }
 
 async function* streamed(features: Iterable<AsAppliedFeature>): AsyncGenerator<AsAppliedFeature> {
@@ -55,7 +56,7 @@ export class AsAppliedService {
   constructor(
     private readonly deps: {
       sprinklers: Pick<SprinklersService, 'accessible' | 'list'>;
-      watermap: Pick<WatermapService, 'appliedWater'>;
+      watermap: Pick<WatermapService, 'appliedWater' | 'appliedWaterByDay'>;
       /** The server's time zone: the task data's TimeLog writes local times. */
       timeZone: string;
     },
@@ -74,23 +75,13 @@ export class AsAppliedService {
   ): Promise<AsAppliedFile> {
     const sprinkler = await this.deps.sprinklers.accessible(user, sprinklerId);
     const days = daysOf(query);
-    const layer = await this.layerOf(sprinkler, days);
     const filename = `${sprinkler.name} ${query.start}-${query.stop}.${AS_APPLIED_FORMATS[format]}`;
-    const features = featuresOf(layer, WATER_GRID_STEP_M);
-    if (format === 'geojson') return { filename, chunks: geoJsonChunks(streamed(features)) };
     if (format === 'isoxml') {
-      const machine = {
-        ...layer,
-        name: sprinkler.name,
-        armLength: sprinkler.armLength,
-        field: areaMapPolygons(sprinkler.areaMap, 'field'),
-        features: [...features],
-      };
-      return {
-        filename,
-        chunks: zipChunks(taskDataEntries(user.email, [machine], { ...days, timeZone: this.deps.timeZone })),
-      };
+      const machine = this.taskMachine(sprinkler, days);
+      return { filename, chunks: zipChunks(taskDataEntries(user.email, [machine], this.deps.timeZone)) };
     }
+    const features = featuresOf(await this.layerOf(sprinkler, days), WATER_GRID_STEP_M);
+    if (format === 'geojson') return { filename, chunks: geoJsonChunks(streamed(features)) };
     const baseName =
       plainName(`${sprinkler.name}_${days.first}_${days.last}`) || `as-applied_${days.first}_${days.last}`;
     return { filename, chunks: zipChunks(shapefileParts(baseName, [...features])) };
@@ -119,23 +110,22 @@ export class AsAppliedService {
       };
     }
     if (format === 'isoxml') {
+      if (machines.length * days.count > MAX_TIME_LOGS) {
+        throw new AppError('validation_error', {
+          issues: [
+            {
+              path: 'query.stop',
+              message: `At most ${MAX_TIME_LOGS} machine-days fit in one task data set: ask for fewer days`,
+            },
+          ],
+        });
+      }
       const { sprinklers } = this.deps;
+      const taskMachine = (sprinkler: SprinklerRow) => this.taskMachine(sprinkler, days);
       const taskMachines = async function* () {
-        for await (const { machine, layer } of layers()) {
-          const { armLength, areaMap } = await sprinklers.accessible(user, machine.id);
-          yield {
-            ...layer,
-            name: machine.name,
-            armLength,
-            field: areaMapPolygons(areaMap, 'field'),
-            features: [...featuresOf(layer, WATER_GRID_STEP_M)],
-          };
-        }
+        for (const { id } of machines) yield taskMachine(await sprinklers.accessible(user, id));
       };
-      return {
-        filename,
-        chunks: zipChunks(taskDataEntries(user.email, taskMachines(), { ...days, timeZone: this.deps.timeZone })),
-      };
+      return { filename, chunks: zipChunks(taskDataEntries(user.email, taskMachines(), this.deps.timeZone)) };
     }
     const entries = async function* () {
       let none = true;
@@ -148,6 +138,26 @@ export class AsAppliedService {
       if (none) yield* shapefileParts(`as-applied_${days.first}_${days.last}`, []);
     };
     return { filename, chunks: zipChunks(entries()) };
+  }
+
+  /** A machine as the task data writes it: its field, and its water a day at a time, counted as the day before has been written. */
+  private taskMachine(
+    sprinkler: MachineLocated & Pick<SprinklerRow, 'armLength' | 'areaMap'>,
+    days: Days,
+  ): TaskMachine {
+    const { watermap } = this.deps;
+    const centre = { lat: Number(sprinkler.lat), lng: Number(sprinkler.lng) };
+    return {
+      name: sprinkler.name,
+      centre,
+      armLength: sprinkler.armLength,
+      field: areaMapPolygons(sprinkler.areaMap, 'field'),
+      days: (async function* (): AsyncGenerator<TaskDay> {
+        for await (const { date, cells } of watermap.appliedWaterByDay(sprinkler.internalId, days.first, days.last)) {
+          yield { date, features: [...featuresOf({ machine: sprinkler.name, centre, cells }, WATER_GRID_STEP_M)] };
+        }
+      })(),
+    };
   }
 
   /** Each machine's layer with water in the range, counted as the one before has been written. */

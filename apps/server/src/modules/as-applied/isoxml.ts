@@ -35,15 +35,22 @@ const BOUNDARY_POINTS = 72;
 const SOFTWARE_VERSION = '1.0';
 const METRES_PER_DEGREE_LAT = 111_320;
 
-/** One machine's as-applied water for the task data. */
+/** A machine's water on one local day (YYYY-MM-DD): a task of the task data. */
+export type TaskDay = { date: string; features: AsAppliedFeature[] };
+
+/** One machine's as-applied water for the task data, day by day. */
 export type TaskMachine = {
   name: string;
   centre: { lat: number; lng: number };
   armLength: number;
   /** The field's own boundary from the machine's area map; none: the circle its arm waters. */
   field: AreaPolygon[];
-  features: AsAppliedFeature[];
+  /** Its days with water, in order, each read as the one before has been written. */
+  days: AsyncIterable<TaskDay> | Iterable<TaskDay>;
 };
+
+/** The task data numbers a TimeLog's files in five digits. */
+export const MAX_TIME_LOGS = 99_999;
 
 const hex = (ddi: number) => ddi.toString(16).toUpperCase().padStart(4, '0');
 
@@ -62,9 +69,8 @@ function element(tag: string, attributes: Record<string, string | number>, child
   return children.length === 0 ? `<${tag}${written}/>` : `<${tag}${written}>\n${children.join('\n')}\n</${tag}>`;
 }
 
-/** How far the field reaches: the arm's length, or the farthest watered cell's corner when it has none. */
-function fieldRadius({ centre, armLength, features }: TaskMachine): number {
-  if (armLength > 0) return armLength;
+/** How far from the centre water fell: the farthest corner of a day's cells, metres. */
+function farthestCorner(centre: TaskMachine['centre'], features: AsAppliedFeature[]): number {
   const metresPerDegreeLng = METRES_PER_DEGREE_LAT * Math.cos((centre.lat * Math.PI) / 180);
   let farthest = 0;
   for (const { corners } of features) {
@@ -76,7 +82,10 @@ function fieldRadius({ centre, armLength, features }: TaskMachine): number {
   return farthest;
 }
 
-/** When the machine's first water of the range fell and its last (not by spreading: a 2 km arm has 126,000 cells). */
+/** A field as the boundary needs it: the machine, and how far its arm reaches (or its water, when it has no arm length). */
+type FieldOf = Pick<TaskMachine, 'centre' | 'field'> & { radius: number };
+
+/** When the day's first water fell and its last (not by spreading: a 2 km arm has 126,000 cells). */
 function taskTimes(features: AsAppliedFeature[]): { start: string; stop: string } {
   let start = features[0]!.START_UTC;
   let stop = features[0]!.END_UTC;
@@ -91,14 +100,12 @@ function taskTimes(features: AsAppliedFeature[]): { start: string; stop: string 
 const point = (lat: number, lng: number) => element('PNT', { A: 2, C: lat.toFixed(9), D: lng.toFixed(9) });
 
 /** The circle the arm waters, as a ring of points. */
-function circleBoundary(machine: TaskMachine): string {
-  const { centre } = machine;
-  const armLength = fieldRadius(machine);
+function circleBoundary({ centre, radius }: FieldOf): string {
   const points = Array.from({ length: BOUNDARY_POINTS + 1 }, (_, index) => {
     const bearing = ((index % BOUNDARY_POINTS) / BOUNDARY_POINTS) * 2 * Math.PI;
-    const north = centre.lat + (armLength * Math.cos(bearing)) / METRES_PER_DEGREE_LAT;
+    const north = centre.lat + (radius * Math.cos(bearing)) / METRES_PER_DEGREE_LAT;
     const east =
-      centre.lng + (armLength * Math.sin(bearing)) / (METRES_PER_DEGREE_LAT * Math.cos((centre.lat * Math.PI) / 180));
+      centre.lng + (radius * Math.sin(bearing)) / (METRES_PER_DEGREE_LAT * Math.cos((centre.lat * Math.PI) / 180));
     return point(north, east);
   });
   return element('PLN', { A: 1 }, [element('LSG', { A: 1 }, points)]);
@@ -108,7 +115,7 @@ function circleBoundary(machine: TaskMachine): string {
  * The field's boundary (PLN of type 1, partfield boundary): the area map's field polygons, each
  * with its outer ring (LSG type 1) and holes (type 2); else the circle the arm waters.
  */
-function boundaries(machine: TaskMachine): string[] {
+function boundaries(machine: FieldOf): string[] {
   if (machine.field.length === 0) return [circleBoundary(machine)];
   return machine.field.map((rings) =>
     element(
@@ -126,8 +133,8 @@ function boundaries(machine: TaskMachine): string[] {
 }
 
 /** The field's area, m²: the boundary's polygons less their holes, on the plane around the pivot. */
-function fieldArea(machine: TaskMachine): number {
-  if (machine.field.length === 0) return Math.PI * fieldRadius(machine) ** 2;
+function fieldArea(machine: FieldOf): number {
+  if (machine.field.length === 0) return Math.PI * machine.radius ** 2;
   const metresPerDegreeLng = METRES_PER_DEGREE_LAT * Math.cos((machine.centre.lat * Math.PI) / 180);
   const ringArea = (ring: number[][]) => {
     let twice = 0;
@@ -216,30 +223,55 @@ const encoder = new TextEncoder();
 const xmlFile = (root: string) => encoder.encode(`<?xml version="1.0" encoding="UTF-8"?>\n${root}\n`);
 
 /**
- * The task data of machines' as-applied water over local days `first` to `last`, in `TASKDATA/`:
- * a TimeLog per machine (TLGnnnnn.XML and .BIN), written as each machine comes, then
- * TASKDATA.XML (the customer and farm, each machine's field as the circle its arm waters, the
- * machine as a device of class 10, a task of the days), which names them all; readers find the
- * files by name, whatever their order in the zip. A machine without water in the days is left out.
+ * The task data of machines' as-applied water, in `TASKDATA/`: a task per machine and local day
+ * with water, each with its TimeLog (TLGnnnnn.xml and .bin), written
+ * as each day comes, then TASKDATA.XML (the customer and farm, each machine's field, the machine
+ * as a device of class 10, its tasks), which names them all; readers find the files by name,
+ * whatever their order in the zip. A machine without water in the days is left out. At most
+ * `MAX_TIME_LOGS` tasks: the caller keeps machines × days within it.
  */
 export async function* taskDataEntries(
   customer: string,
   machines: AsyncIterable<TaskMachine> | Iterable<TaskMachine>,
-  { first, last, timeZone }: { first: string; last: string; timeZone: string },
+  timeZone: string,
 ): AsyncGenerator<ZipEntry> {
   const children = [element('CTR', { A: 'CTR1', B: customer }), element('FRM', { A: 'FRM1', B: customer, I: 'CTR1' })];
-  let n = 0;
+  let machineCount = 0;
+  let taskCount = 0;
   for await (const machine of machines) {
-    if (machine.features.length === 0) continue;
-    n += 1;
-    const timeLog = `TLG${String(n).padStart(5, '0')}`;
-    const binary = timeLogBinary(machine.features, timeZone);
-    yield { name: `TASKDATA/${timeLog}.XML`, chunks: [xmlFile(timeLogHeader(`DET${n}`))] };
-    yield { name: `TASKDATA/${timeLog}.BIN`, chunks: [binary] };
-    const { start, stop } = taskTimes(machine.features);
-    const area = Math.round(fieldArea(machine));
+    const n = machineCount + 1;
+    const tasks: string[] = [];
+    let farthestWater = 0;
+    for await (const { date, features } of machine.days) {
+      if (features.length === 0) continue;
+      taskCount += 1;
+      const timeLog = `TLG${String(taskCount).padStart(5, '0')}`;
+      const binary = timeLogBinary(features, timeZone);
+      yield { name: `TASKDATA/${timeLog}.xml`, chunks: [xmlFile(timeLogHeader(`DET${n}`))] };
+      yield { name: `TASKDATA/${timeLog}.bin`, chunks: [binary] };
+      if (machine.armLength <= 0) farthestWater = Math.max(farthestWater, farthestCorner(machine.centre, features));
+      const { start, stop } = taskTimes(features);
+      tasks.push(
+        element(
+          'TSK',
+          { A: `TSK${taskCount}`, B: `${machine.name} ${date}`, C: 'CTR1', D: 'FRM1', E: `PFD${n}`, G: 4 },
+          [
+            element('TIM', { A: `${start.slice(0, 19)}.000Z`, B: `${stop.slice(0, 19)}.000Z`, D: 4 }),
+            element('DAN', { A: CLIENT_NAME, C: `DVC${n}` }),
+            element('TLG', { A: timeLog, B: binary.length, C: 1 }),
+          ],
+        ),
+      );
+    }
+    if (tasks.length === 0) continue;
+    machineCount = n;
+    const field = { ...machine, radius: machine.armLength > 0 ? machine.armLength : farthestWater };
     children.push(
-      element('PFD', { A: `PFD${n}`, C: machine.name, D: area, E: 'CTR1', F: 'FRM1' }, boundaries(machine)),
+      element(
+        'PFD',
+        { A: `PFD${n}`, C: machine.name, D: Math.round(fieldArea(field)), E: 'CTR1', F: 'FRM1' },
+        boundaries(field),
+      ),
       element('DVC', { A: `DVC${n}`, B: machine.name, D: CLIENT_NAME, F: '31303030303031', G: 'FF000000006564' }, [
         element(
           'DET',
@@ -257,15 +289,7 @@ export async function* taskDataEntries(
         ),
         element('DVP', { A: 201, B: 0, C: 1 / DEPTH_PER_MM, D: 1, E: 'mm' }),
       ]),
-      element(
-        'TSK',
-        { A: `TSK${n}`, B: `${machine.name} ${first}–${last}`, C: 'CTR1', D: 'FRM1', E: `PFD${n}`, G: 4 },
-        [
-          element('TIM', { A: `${start.slice(0, 19)}.000Z`, B: `${stop.slice(0, 19)}.000Z`, D: 4 }),
-          element('DAN', { A: CLIENT_NAME, C: `DVC${n}` }),
-          element('TLG', { A: timeLog, B: binary.length, C: 1 }),
-        ],
-      ),
+      ...tasks,
     );
   }
   const root = element(

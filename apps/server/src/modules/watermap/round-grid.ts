@@ -8,6 +8,11 @@ export function cellNumber(x: number, y: number): number {
   return (x + HALF_AXIS) * AXIS + y + HALF_AXIS;
 }
 
+/** The cell a `cellNumber` names. */
+export function cellOfNumber(key: number): { x: number; y: number } {
+  return { x: Math.floor(key / AXIS) - HALF_AXIS, y: (key % AXIS) - HALF_AXIS };
+}
+
 /** A cell's water (mm) as the accounting writes it. */
 export type CellWater = { x: number; y: number; mm: number };
 

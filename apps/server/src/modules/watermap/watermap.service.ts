@@ -8,7 +8,7 @@ import type { StoredReports } from '../telemetry';
 import { type AppliedCell, type WaterTimes, waterTimesOfDay } from './applied-water';
 import { type WaterAccounting, WATER_GRID_STEP_M } from './water-accounting';
 import { type DayOfYear, dayOfYear } from './day-of-year';
-import { cellNumber } from './round-grid';
+import { cellNumber, cellOfNumber } from './round-grid';
 import { type RunningSlice, runningSumsChanged, runningSumsOfYear, waterPerCell } from './watermap.repository';
 
 const LONGEST_RANGE_DAYS = 366;
@@ -173,11 +173,8 @@ export class WatermapService {
    * with less than the watermap shows are left out.
    */
   async appliedWater(machineId: string, firstDate: string, lastDate: string): Promise<AppliedCell[]> {
-    const first = new Date(`${firstDate}T00:00:00Z`);
-    const last = new Date(`${lastDate}T00:00:00Z`);
     const spans = new Map<number, { x: number; y: number; depthMm: number; firstDay: number; lastDay: number }>();
-    const addWater = (x: number, y: number, index: number, mm: number) => {
-      if (mm < LEAST_COUNTED_WATER_MM) return;
+    await this.eachDayOfWater(machineId, firstDate, lastDate, (x, y, index, mm) => {
       const key = cellNumber(x, y);
       const span = spans.get(key);
       if (!span) spans.set(key, { x, y, depthMm: mm, firstDay: index, lastDay: index });
@@ -186,38 +183,108 @@ export class WatermapService {
         span.firstDay = Math.min(span.firstDay, index);
         span.lastDay = Math.max(span.lastDay, index);
       }
+    });
+    const shown = [...spans.values()].filter((span) => span.depthMm >= LEAST_SHOWN_WATER_MM);
+    const timesOfDay = new Map<number, Map<number, WaterTimes>>();
+    for (const index of new Set(shown.flatMap((span) => [span.firstDay, span.lastDay]))) {
+      timesOfDay.set(index, await this.waterTimes(machineId, addDays(firstDate, index)));
+    }
+    return shown.map(({ x, y, depthMm, firstDay, lastDay }) => ({
+      x,
+      y,
+      depthMm,
+      firstTs: this.firstWater(timesOfDay.get(firstDay)!, x, y, addDays(firstDate, firstDay)),
+      lastTs: this.lastWater(timesOfDay.get(lastDay)!, x, y, addDays(firstDate, lastDay)),
+    }));
+  }
+
+  /**
+   * For another module (the as-applied export's task per day), which has checked the user's
+   * access: `appliedWater` of each local day from `firstDate` to `lastDate` that has water, in
+   * order, each day's times from replaying that day's reports. The range's water is held as
+   * pairs of numbers (16 bytes a cell and day), not as a day's cells, until its day is given.
+   */
+  async *appliedWaterByDay(
+    machineId: string,
+    firstDate: string,
+    lastDate: string,
+  ): AsyncGenerator<{ date: string; cells: AppliedCell[] }> {
+    const days = new Map<number, { keys: number[]; mm: number[] }>();
+    await this.eachDayOfWater(machineId, firstDate, lastDate, (x, y, index, mm) => {
+      let day = days.get(index);
+      if (!day) days.set(index, (day = { keys: [], mm: [] }));
+      day.keys.push(cellNumber(x, y));
+      day.mm.push(mm);
+    });
+    for (const index of [...days.keys()].sort((a, b) => a - b)) {
+      const { keys, mm } = days.get(index)!;
+      days.delete(index);
+      // A cell's written water and the part not written yet come as two pairs.
+      const depths = new Map<number, number>();
+      keys.forEach((key, position) => depths.set(key, (depths.get(key) ?? 0) + mm[position]!));
+      const shown = [...depths].filter(([, depthMm]) => depthMm >= LEAST_SHOWN_WATER_MM);
+      if (shown.length === 0) continue;
+      const date = addDays(firstDate, index);
+      const times = await this.waterTimes(machineId, date);
+      yield {
+        date,
+        cells: shown.map(([key, depthMm]) => {
+          const { x, y } = cellOfNumber(key);
+          return {
+            x,
+            y,
+            depthMm,
+            firstTs: this.firstWater(times, x, y, date),
+            lastTs: this.lastWater(times, x, y, date),
+          };
+        }),
+      };
+    }
+  }
+
+  /**
+   * Each cell's water on each local day of `firstDate` to `lastDate` (its index counted from
+   * `firstDate`), the written water and the part the accounting has not written yet as separate
+   * calls; a rounding's worth is left out.
+   */
+  private async eachDayOfWater(
+    machineId: string,
+    firstDate: string,
+    lastDate: string,
+    add: (x: number, y: number, dayIndex: number, mm: number) => void,
+  ): Promise<void> {
+    const first = new Date(`${firstDate}T00:00:00Z`);
+    const last = new Date(`${lastDate}T00:00:00Z`);
+    const counted = (x: number, y: number, index: number, mm: number) => {
+      if (mm >= LEAST_COUNTED_WATER_MM) add(x, y, index, mm);
     };
     const [uncounted] = await Promise.all([
       this.deps.accounting.uncounted(machineId),
       (async () => {
         for await (const { x, y, rangeIndex, water } of this.cellYears(machineId, first, last)) {
-          water.forEach((mm, index) => addWater(x, y, rangeIndex + index, mm));
+          water.forEach((mm, index) => counted(x, y, rangeIndex + index, mm));
         }
       })(),
     ]);
     for (const { day, cells } of uncounted) {
       const index = Math.round((Date.UTC(day.year, 0, day.day) - first.getTime()) / DAY_MS);
       if (index < 0 || first.getTime() + index * DAY_MS > last.getTime()) continue;
-      for (const { x, y, mm } of cells) addWater(x, y, index, mm);
+      for (const { x, y, mm } of cells) counted(x, y, index, mm);
     }
-    const shown = [...spans.values()].filter((span) => span.depthMm >= LEAST_SHOWN_WATER_MM);
+  }
+
+  private waterTimes(machineId: string, date: string): Promise<Map<number, WaterTimes>> {
     const { timeZone, reports } = this.deps;
-    const dateOf = (index: number) => addDays(firstDate, index);
-    const timesOfDay = new Map<number, Map<number, WaterTimes>>();
-    for (const index of new Set(shown.flatMap((span) => [span.firstDay, span.lastDay]))) {
-      const times = await waterTimesOfDay(reports, { timeZone, step: WATER_GRID_STEP_M }, machineId, dateOf(index));
-      timesOfDay.set(index, times);
-    }
-    return shown.map(({ x, y, depthMm, firstDay, lastDay }) => {
-      const key = cellNumber(x, y);
-      // A cell the replay of its day missed (its water a rounding's worth) is given the day's bounds.
-      return {
-        x,
-        y,
-        depthMm,
-        firstTs: timesOfDay.get(firstDay)!.get(key)?.firstTs ?? localMidnight(timeZone, dateOf(firstDay)).getTime(),
-        lastTs: timesOfDay.get(lastDay)!.get(key)?.lastTs ?? localMidnight(timeZone, dateOf(lastDay + 1)).getTime(),
-      };
-    });
+    return waterTimesOfDay(reports, { timeZone, step: WATER_GRID_STEP_M }, machineId, date);
+  }
+
+  /** When a cell's first water of a day fell; a cell the day's replay missed (a rounding's worth of water) is given the day's start. */
+  private firstWater(times: Map<number, WaterTimes>, x: number, y: number, date: string): number {
+    return times.get(cellNumber(x, y))?.firstTs ?? localMidnight(this.deps.timeZone, date).getTime();
+  }
+
+  /** When a cell's last water of a day fell, or the day's end. */
+  private lastWater(times: Map<number, WaterTimes>, x: number, y: number, date: string): number {
+    return times.get(cellNumber(x, y))?.lastTs ?? localMidnight(this.deps.timeZone, addDays(date, 1)).getTime();
   }
 }
