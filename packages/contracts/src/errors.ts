@@ -42,6 +42,10 @@ export const ERROR_STATUS = {
   invalid_credentials: 403,
   current_password_required: 400,
   current_password_incorrect: 403,
+  /** An authenticator's code or a recovery code that is wrong, used already, or from too far off in time. */
+  second_factor_incorrect: 403,
+  /** A second step of signing in whose challenge is unknown, expired, used or tried too often: sign in again. */
+  second_factor_challenge_expired: 401,
   forbidden: 403,
   csrf_mismatch: 403,
   /** A watch grant: the machine can be seen, not moved or reprogrammed. */
@@ -82,6 +86,12 @@ export const ERROR_STATUS = {
   /** The autopilot's one-tap start while a start of the machine is already being made (another tap, tab or the watcher). */
   start_in_progress: 409,
   too_many_webhooks: 409,
+  /** A new second factor asked for while one is in force: turn it off first. */
+  second_factor_already_enabled: 409,
+  /** A code to confirm a second factor that was not set up first (or whose set-up has expired). */
+  second_factor_not_started: 409,
+  /** New recovery codes, or turning off, asked of an account without a second factor. */
+  second_factor_not_enabled: 409,
   payload_too_large: 413,
   /** A body whose polygons have more corners in all than MAX_CORNERS_PER_MESSAGE (polygon-validity.ts). */
   too_many_corners: 413,

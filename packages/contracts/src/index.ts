@@ -27,6 +27,7 @@ export * from './soil-textures';
 export * from './sprinklers';
 export * from './station-days';
 export * from './user-list';
+export * from './second-factor';
 export * from './users';
 export * from './water-balance';
 export * from './watermap';

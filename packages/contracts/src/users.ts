@@ -101,7 +101,24 @@ export const LoginBodySchema = z.strictObject({
 });
 export type LoginBody = z.infer<typeof LoginBodySchema>;
 
-export const LoginResponseSchema = z.strictObject({ user: UserSchema, access: z.string().min(1) });
+/** Signed in: the user and an access token (the refresh cookie is set beside). */
+export const SignedInSchema = z.strictObject({ user: UserSchema, access: z.string().min(1) });
+export type SignedInAnswer = z.infer<typeof SignedInSchema>;
+
+/**
+ * A right password on an account with a second factor (docs/two-factor.md), from a browser it
+ * does not remember: the authenticator's code, or a recovery code, is asked for next.
+ */
+export const SecondFactorChallengeSchema = z.strictObject({
+  secondFactor: z.strictObject({
+    /** Sent back with the code (POST /user/login/second-factor/) within `expiresInSeconds`; single-use. */
+    challenge: z.string().min(1),
+    expiresInSeconds: z.number().int().positive(),
+  }),
+});
+export type SecondFactorChallenge = z.infer<typeof SecondFactorChallengeSchema>;
+
+export const LoginResponseSchema = z.union([SignedInSchema, SecondFactorChallengeSchema]);
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 
 export const RefreshResponseSchema = z.strictObject({ access: z.string().min(1) });

@@ -13,6 +13,7 @@ export * as logsEndpoints from './logs';
 export * as machineHistoryEndpoints from './machine-history';
 export * as programsEndpoints from './programs';
 export * as quarantineEndpoints from './quarantine';
+export * as secondFactorEndpoints from './second-factor';
 export * as sessionEndpoints from './session';
 export * as sprinklersEndpoints from './sprinklers';
 export * as usersEndpoints from './users';

@@ -1,0 +1,83 @@
+import { IdParamsSchema } from '../common';
+import { endpoint } from '../endpoint';
+import {
+  RecoveryCodesSchema,
+  SecondFactorConfirmBodySchema,
+  SecondFactorPasswordBodySchema,
+  SecondFactorSetupSchema,
+  SecondFactorSignInBodySchema,
+  SecondFactorStatusSchema,
+} from '../second-factor';
+import { MessageResponseSchema, SignedInSchema } from '../users';
+
+/* Two-step sign-in (docs/two-factor.md): an authenticator app's code after the password. */
+const tag = 'second factor';
+
+export const signIn = endpoint({
+  method: 'POST',
+  path: '/user/login/second-factor/',
+  body: SecondFactorSignInBodySchema,
+  answer: SignedInSchema,
+  errors: ['second_factor_incorrect', 'second_factor_challenge_expired', 'rate_limited'],
+  tag,
+  summary: "Signs in with the login's challenge and an authenticator's code or a recovery code",
+});
+
+export const status = endpoint({
+  method: 'GET',
+  path: '/user/second-factor/',
+  answer: SecondFactorStatusSchema,
+  errors: [],
+  tag,
+  summary: "Whether the signed-in user's second factor is on, since when, and how many recovery codes are left",
+});
+
+export const setup = endpoint({
+  method: 'POST',
+  path: '/user/second-factor/setup/',
+  body: SecondFactorPasswordBodySchema,
+  answer: SecondFactorSetupSchema,
+  errors: ['current_password_incorrect', 'second_factor_already_enabled', 'rate_limited'],
+  tag,
+  summary: 'A new secret for an authenticator app, in force once a code from it confirms it',
+});
+
+export const confirm = endpoint({
+  method: 'POST',
+  path: '/user/second-factor/',
+  body: SecondFactorConfirmBodySchema,
+  answer: RecoveryCodesSchema,
+  errors: ['second_factor_incorrect', 'second_factor_not_started', 'rate_limited'],
+  tag,
+  summary: 'Turns the second factor on with a code from the app just set up; answers the recovery codes, once',
+});
+
+export const disable = endpoint({
+  method: 'POST',
+  path: '/user/second-factor/disable/',
+  body: SecondFactorPasswordBodySchema,
+  answer: MessageResponseSchema,
+  errors: ['current_password_incorrect', 'second_factor_not_enabled', 'rate_limited'],
+  tag,
+  summary: "Turns the signed-in user's second factor off, and forgets the browsers it remembered",
+});
+
+export const recoveryCodes = endpoint({
+  method: 'POST',
+  path: '/user/second-factor/recovery-codes/',
+  body: SecondFactorPasswordBodySchema,
+  answer: RecoveryCodesSchema,
+  errors: ['current_password_incorrect', 'second_factor_not_enabled', 'rate_limited'],
+  tag,
+  summary: 'A new set of recovery codes; the ones before stop working',
+});
+
+export const reset = endpoint({
+  method: 'DELETE',
+  path: '/user/:id/second-factor/',
+  params: IdParamsSchema,
+  answer: MessageResponseSchema,
+  errors: ['user_not_found', 'second_factor_not_enabled'],
+  tag,
+  summary: "Turns a person's second factor off when they lost it (administrators); they set it up again",
+});
