@@ -86,8 +86,12 @@ runBenchmark('as-applied', (120 + options.days * 3) * 1000, async () => {
     const { access } = await server.signIn(user.email);
     const query = new URLSearchParams({ start: dottedDay(0), stop: dottedDay(options.days - 1) });
     printSection(`The season's export, ${dottedDay(0)} to ${dottedDay(options.days - 1)}, one request at a time`);
-    /** Times `options.exports` downloads after one not counted; `download` gives the file's bytes. */
-    const timeExports = async (format: string, download: () => Promise<number>) => {
+    /**
+     * Times `options.exports` downloads after one not counted; `download` gives the file's bytes.
+     * The goal is the issue's, for GeoJSON and the shapefile: the task data's task a day replays
+     * every day's reports (docs/as-applied.md), and is timed without one.
+     */
+    const timeExports = async (format: string, download: () => Promise<number>, targeted = true) => {
       await download();
       let bytes = 0;
       const times = summarise(await timeSequentially(options.exports, async () => (bytes = await download())));
@@ -95,7 +99,7 @@ runBenchmark('as-applied', (120 + options.days * 3) * 1000, async () => {
         `${format} p50 / max`,
         `${formatNumber(times.p50)} / ${formatNumber(times.max)} ms (${times.count} requests), ${formatNumber(bytes / 1e6, 2)} MB`,
       );
-      printTargeted(`${format}, slowest`, times.max, 'ms', { below: TARGET_MS });
+      if (targeted) printTargeted(`${format}, slowest`, times.max, 'ms', { below: TARGET_MS });
     };
     let geoJson = '';
     await timeExports('GeoJSON', async () => {
@@ -107,6 +111,7 @@ runBenchmark('as-applied', (120 + options.days * 3) * 1000, async () => {
       async () =>
         (await getBytes(server.baseUrl, `/api/sprinkler/${sprinkler.id}/as-applied.taskdata.zip?${query}`, access))
           .length,
+      false,
     );
     await timeExports(
       'shapefile (zip)',
