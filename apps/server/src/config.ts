@@ -87,6 +87,7 @@ const EnvSchema = z.object({
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).default(900),
   REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(20),
   COOKIE_SECURE: booleanFromEnv.optional(),
+  REQUIRE_ADMIN_2FA: booleanFromEnv.default(false),
   TRUST_PROXY: trustProxyFromEnv.default(false),
   ADMIN_EMAIL: optionalText,
   ADMIN_PASSWORD: optionalText,
@@ -214,6 +215,8 @@ const ConfigSchema = EnvSchema.superRefine((values, context) => {
     /** How long a just-replaced refresh token still gets a new one instead of ending the session. */
     refreshReuseGraceSeconds: values.REFRESH_REUSE_GRACE_SECONDS,
     cookieSecure: values.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
+    /** Administrators must sign in with a second factor: until they set one up, only that is open to them (docs/two-factor.md). */
+    requireAdminSecondFactor: values.REQUIRE_ADMIN_2FA,
     /** Whose X-Forwarded-For and X-Forwarded-Proto to believe: every peer, none, or these addresses. */
     trustProxy: values.TRUST_PROXY,
     adminEmail: values.ADMIN_EMAIL?.toLowerCase(),

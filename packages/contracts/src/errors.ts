@@ -47,6 +47,8 @@ export const ERROR_STATUS = {
   /** A second step of signing in whose challenge is unknown, expired, used or tried too often: sign in again. */
   second_factor_challenge_expired: 401,
   forbidden: 403,
+  /** An administrator of a server that requires two-step sign-in (REQUIRE_ADMIN_2FA) who has not set it up: only that is open. */
+  second_factor_required: 403,
   csrf_mismatch: 403,
   /** A watch grant: the machine can be seen, not moved or reprogrammed. */
   watch_only: 403,

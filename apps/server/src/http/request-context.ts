@@ -2,11 +2,21 @@ import { type Language, LanguageSchema } from '@pivot/contracts';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
 
-export type Access = 'public' | 'user' | 'admin';
+/**
+ * Who may call a route: anyone; a signed-in user; an administrator; or `enrolling`, a signed-in
+ * user even one who must still set up a second factor (REQUIRE_ADMIN_2FA): the account and its
+ * second factor's set-up, all such a user may reach.
+ */
+export type Access = 'public' | 'user' | 'admin' | 'enrolling';
 
 /** The signed-in account as every module sees it: who acts, and in which language to answer. */
 export type SignedInUser = { id: number; email: string; admin: boolean; language: Language };
-export type Authenticated = { user: SignedInUser; sessionId: string };
+export type Authenticated = {
+  user: SignedInUser;
+  sessionId: string;
+  /** An administrator who must sign in with a second factor and has none yet (docs/two-factor.md). */
+  secondFactorDue: boolean;
+};
 
 /** Where a request comes from, as the activity log and the sessions record it. */
 export type ClientInfo = { ip: string; userAgent: string | null };

@@ -14,7 +14,8 @@ declare module 'fastify' {
  * Resolves the bearer token of every request to a route registered after this plugin (the
  * API's), and enforces each route's `access` setting. Routes are closed by default: only those
  * that declare `access: 'public'` skip sign-in. The web app's files and the API docs are
- * registered before it and stay open.
+ * registered before it and stay open. An administrator who must use a second factor and has
+ * none reaches only the routes of `access: 'enrolling'` (docs/two-factor.md).
  */
 export const authenticationPlugin = fp(
   async (app: FastifyInstance) => {
@@ -26,6 +27,7 @@ export const authenticationPlugin = fp(
         request.auth = token ? await app.identify(token) : null;
         if (access === 'public') return;
         if (!request.auth) throw new AppError('unauthorized');
+        if (request.auth.secondFactorDue && access !== 'enrolling') throw new AppError('second_factor_required');
         if (access === 'admin' && !request.auth.user.admin) throw new AppError('forbidden');
       };
       const own = route.onRequest ?? [];

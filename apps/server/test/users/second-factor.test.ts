@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { secondFactors, signInChallenges } from '../../src/modules/users/second-factor.table';
 import { totpCode } from '../../src/modules/users/totp';
 import type { ApiClient } from '../support/api-client';
-import { USER_PASSWORD, useTestApp } from '../support/test-app';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, USER_PASSWORD, useTestApp } from '../support/test-app';
 
 const STEP_MS = 30_000;
 
@@ -297,5 +297,45 @@ describe('two-step sign-in', () => {
     const log = LogListResponseSchema.parse((await t.admin.get('/api/logs/', { query: { pageSize: 100 } })).body);
     const entry = log.data.find((item) => item.eventType === 'user_second_factor_reset' && item.event === user.email);
     expect(entry?.details).toBe('admin@pivot.test');
+  });
+});
+
+describe('two-step sign-in required of administrators (REQUIRE_ADMIN_2FA)', () => {
+  const t = useTestApp({ REQUIRE_ADMIN_2FA: 'true' }, { signInAdmin: true });
+
+  it('opens only the account and the set-up to an administrator without it, the rest once it is on, and keeps it on', async () => {
+    const refused = await t.admin.get('/api/user/list/');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'second_factor_required' });
+    expect((await t.admin.get('/api/sprinkler/')).body).toMatchObject({ code: 'second_factor_required' });
+    expect((await t.admin.get('/api/user/')).status).toBe(200);
+    expect((await t.admin.get('/api/user/second-factor/')).body).toMatchObject({ enabled: false });
+
+    // Users who are not administrators are not asked.
+    const { client } = await t.signedInUser();
+    expect((await client.get('/api/sprinkler/')).status).toBe(200);
+
+    const setup = await t.admin.post('/api/user/second-factor/setup/', { password: ADMIN_PASSWORD });
+    const { secret } = setup.body as { secret: string };
+    await awayFromStepEdge();
+    expect((await t.admin.post('/api/user/second-factor/', { code: totpCode(secret, Date.now()) })).status).toBe(200);
+    expect((await t.admin.get('/api/user/list/')).status).toBe(200);
+    const off = await t.admin.post('/api/user/second-factor/disable/', { password: ADMIN_PASSWORD });
+    expect(off.status).toBe(403);
+    expect(off.body).toMatchObject({ code: 'second_factor_required' });
+    // A new sign-in asks for the code.
+    const again = await t.client().post('/api/user/login/', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    expect(again.body).toHaveProperty('secondFactor');
+  });
+
+  it('asks it again of an administrator whose second factor another reset, on their very next call', async () => {
+    const { user: other, client: otherClient } = await t.signedInUser({ admin: true });
+    const setup = await otherClient.post('/api/user/second-factor/setup/', { password: USER_PASSWORD });
+    await awayFromStepEdge();
+    const code = totpCode((setup.body as { secret: string }).secret, Date.now());
+    expect((await otherClient.post('/api/user/second-factor/', { code })).status).toBe(200);
+    expect((await otherClient.get('/api/user/list/')).status).toBe(200);
+    expect((await t.admin.delete(`/api/user/${other.id}/second-factor/`)).status).toBe(200);
+    expect((await otherClient.get('/api/user/list/')).body).toMatchObject({ code: 'second_factor_required' });
   });
 });

@@ -57,7 +57,7 @@ export const disable = endpoint({
   path: '/user/second-factor/disable/',
   body: SecondFactorPasswordBodySchema,
   answer: MessageResponseSchema,
-  errors: ['current_password_incorrect', 'second_factor_not_enabled', 'rate_limited'],
+  errors: ['current_password_incorrect', 'second_factor_not_enabled', 'second_factor_required', 'rate_limited'],
   tag,
   summary: "Turns the signed-in user's second factor off, and forgets the browsers it remembered",
 });

@@ -2,6 +2,7 @@ import { and, count, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, or, s
 import type { Database, Queryable } from '../../db/client';
 import { users } from './users.table';
 import { accessTokenKeys, linkTokens, refreshTokens, sessions, throttleEvents } from './auth.table';
+import { secondFactors } from './second-factor.table';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -76,9 +77,16 @@ export async function revokeUserSessions(db: Queryable, userId: number, exceptSe
  */
 export function prepareSessionUserQuery(db: Database) {
   const query = db
-    .select({ id: users.id, email: users.email, admin: users.admin, language: users.language })
+    .select({
+      id: users.id,
+      email: users.email,
+      admin: users.admin,
+      language: users.language,
+      secondFactorOn: sql<boolean>`${secondFactors.enabledAt} is not null`,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(secondFactors, eq(secondFactors.userId, users.id))
     .where(
       and(
         eq(sessions.id, sql.placeholder('sessionId')),

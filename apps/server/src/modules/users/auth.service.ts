@@ -7,7 +7,7 @@ import {
 } from '@pivot/contracts';
 import type { Database, Queryable } from '../../db/client';
 import { AppError, PasswordRejectedError } from '../../errors';
-import type { ClientInfo, SignedInUser } from '../../http/request-context';
+import type { Authenticated, ClientInfo } from '../../http/request-context';
 import { hashToken, randomToken } from '../../secrets';
 import type { LogsService } from '../logs';
 import type { AccessTokens } from './access-tokens';
@@ -51,6 +51,8 @@ export type AuthServiceDeps = {
   throttle: Throttle;
   logs: LogsService;
   secondFactor: Pick<SecondFactorService, 'asksFor' | 'challenge' | 'pass'>;
+  /** REQUIRE_ADMIN_2FA: an administrator without a second factor reaches only its set-up. */
+  requireAdminSecondFactor: boolean;
   /** How long a refresh token that was just replaced still works (docs/decisions/0002-sessions.md). */
   refreshReuseGraceSeconds: number;
   /** Called after a transaction that queued mail has committed. */
@@ -153,11 +155,14 @@ export class AuthService {
   }
 
   /** The signed-in user behind a bearer token, or null when the token or its session is not valid. */
-  async authenticate(accessToken: string): Promise<{ user: SignedInUser; sessionId: string } | null> {
+  async authenticate(accessToken: string): Promise<Authenticated | null> {
     const claims = await this.deps.accessTokens.verify(accessToken);
     if (!claims) return null;
-    const user = await this.findSessionUser(claims.sessionId, claims.userId);
-    return user ? { user, sessionId: claims.sessionId } : null;
+    const found = await this.findSessionUser(claims.sessionId, claims.userId);
+    if (!found) return null;
+    const { secondFactorOn, ...user } = found;
+    const secondFactorDue = this.deps.requireAdminSecondFactor && user.admin && !secondFactorOn;
+    return { user, sessionId: claims.sessionId, secondFactorDue };
   }
 
   /** Sets a password from an activation or reset link; every existing session of the user ends. */

@@ -44,6 +44,7 @@ export type UsersModuleOptions = Pick<
   | 'streamWriteTimeoutMs'
   | 'deviceSecretKey'
   | 'dataDir'
+  | 'requireAdminSecondFactor'
 > & {
   /** Where one-time notices (a generated admin password) are written. */
   print: (text: string) => void;
@@ -83,6 +84,7 @@ export const usersModule = fp(
       throttle,
       logs,
       logger: app.log,
+      requireAdminSecondFactor: options.requireAdminSecondFactor,
     });
     const auth = new AuthService({
       db,
@@ -92,6 +94,7 @@ export const usersModule = fp(
       throttle,
       logs,
       secondFactor,
+      requireAdminSecondFactor: options.requireAdminSecondFactor,
       refreshReuseGraceSeconds: options.refreshReuseGraceSeconds,
       mailQueued,
       sessionsEnded: streamsChanged,

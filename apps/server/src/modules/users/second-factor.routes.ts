@@ -14,13 +14,15 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ secondFactor: SecondFac
   app,
   { secondFactor },
 ) => {
-  endpointRoute(app, secondFactorEndpoints.status, {}, async (request) => secondFactor.status(signedIn(request).user));
+  // What an administrator who must use a second factor and has none may still reach: its set-up.
+  const enrolling = { access: 'enrolling' } as const;
+  endpointRoute(app, secondFactorEndpoints.status, enrolling, async (request) => secondFactor.status(signedIn(request).user));
 
-  endpointRoute(app, secondFactorEndpoints.setup, {}, async (request) =>
+  endpointRoute(app, secondFactorEndpoints.setup, enrolling, async (request) =>
     secondFactor.setup(signedIn(request).user, request.body.password),
   );
 
-  endpointRoute(app, secondFactorEndpoints.confirm, {}, async (request) =>
+  endpointRoute(app, secondFactorEndpoints.confirm, enrolling, async (request) =>
     secondFactor.confirm(signedIn(request).user, request.body.code, clientInfo(request)),
   );
 

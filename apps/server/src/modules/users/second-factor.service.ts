@@ -82,6 +82,8 @@ export class SecondFactorService {
       throttle: Throttle;
       logs: LogsService;
       logger: FastifyBaseLogger;
+      /** REQUIRE_ADMIN_2FA: an administrator may not turn theirs off. */
+      requireAdminSecondFactor: boolean;
     },
   ) {}
 
@@ -119,6 +121,7 @@ export class SecondFactorService {
   }
 
   async disable(actor: SignedInUser, password: string, client: ClientInfo): Promise<void> {
+    if (actor.admin && this.deps.requireAdminSecondFactor) throw new AppError('second_factor_required');
     await this.assertPassword(actor, password);
     await this.deps.db.transaction(async (tx) => {
       if (!(await deleteSecondFactor(tx, actor.id))) throw new AppError('second_factor_not_enabled');

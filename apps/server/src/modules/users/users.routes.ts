@@ -5,7 +5,10 @@ import { clientInfo, signedIn } from '../../http/request-context';
 import type { UsersService } from './users.service';
 
 export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
-  endpointRoute(app, usersEndpoints.profile, {}, async (request) => users.profile(signedIn(request).user));
+  // The account, for the page where an administrator who must use a second factor sets it up.
+  endpointRoute(app, usersEndpoints.profile, { access: 'enrolling' }, async (request) =>
+    users.profile(signedIn(request).user),
+  );
 
   endpointRoute(app, usersEndpoints.updateSelf, {}, async (request) =>
     users.updateSelf(signedIn(request).user, request.body, clientInfo(request)),
