@@ -7,7 +7,8 @@ import { MosquittoDynamicSecurity } from './gateway/mosquitto-dynamic-security';
 import { readLocalBackupEndpoint } from './modules/backups';
 import { commandLanguage, languageOption } from './i18n/command-language';
 import { operatorMessage } from './i18n/messages';
-import { BrokerAccountRestoration, DeviceSecretBox, deviceSecretKey } from './modules/devices';
+import { BrokerAccountRestoration } from './modules/devices';
+import { SecretBox, sealingKey } from './secret-box';
 
 /*
  * `npm run broker:reprovision` (docs/operations.md, "When the broker loses its accounts"): makes
@@ -37,10 +38,10 @@ async function main(language: Language): Promise<void> {
   if (!config.databaseUrl && (await readLocalBackupEndpoint(config.dataDir))) {
     throw new BackupFileError('reprovision_server_running', { dataDir: config.dataDir });
   }
-  const key = await deviceSecretKey(config.deviceSecretKey, config.dataDir, { make: false }).catch((error: Error) => {
+  const key = await sealingKey(config.deviceSecretKey, config.dataDir, { make: false }).catch((error: Error) => {
     throw new CommandError(error.message);
   });
-  const box = new DeviceSecretBox(key);
+  const box = new SecretBox(key, 'device');
   const logger = pino({ level: 'warn' });
   const database = await openDatabase(config);
   let accounts: MosquittoDynamicSecurity | undefined;

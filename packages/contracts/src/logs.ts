@@ -22,12 +22,6 @@ export const LOG_EVENT_TYPES = [
   'user_password_change',
   'user_activated',
   'user_password_reset_requested',
-  // Two-step sign-in (docs/two-factor.md): `event` is the account's email, `details` who did it.
-  'user_second_factor_enabled',
-  'user_second_factor_disabled',
-  'user_second_factor_reset',
-  'user_recovery_code_used',
-  'user_recovery_codes_renewed',
   'device_secret_created',
   'device_secret_replaced',
   'device_removed',
@@ -80,6 +74,12 @@ export const LOG_EVENT_TYPES = [
   // The autopilot's decision for a machine (docs/autopilot.md): `event` is the decision as the
   // server keeps it, told to each reader in their language; `details` the mode it was made in.
   'sprinkler_autopilot_decision',
+  // Two-step sign-in (docs/two-factor.md): `event` is the account's email, `details` who did it.
+  'user_second_factor_enabled',
+  'user_second_factor_disabled',
+  'user_second_factor_reset',
+  'user_recovery_code_used',
+  'user_recovery_codes_renewed',
 ] as const;
 export const LogEventTypeSchema = z.enum(LOG_EVENT_TYPES);
 export type LogEventType = z.infer<typeof LogEventTypeSchema>;

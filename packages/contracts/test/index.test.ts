@@ -25,6 +25,7 @@ import * as prescriptions from '../src/prescriptions';
 import * as programs from '../src/programs';
 import * as quarantine from '../src/quarantine';
 import * as reportsCsv from '../src/reports-csv';
+import * as secondFactor from '../src/second-factor';
 import * as soilTextures from '../src/soil-textures';
 import * as sprinklers from '../src/sprinklers';
 import * as stationDays from '../src/station-days';
@@ -62,6 +63,7 @@ const MODULES = {
   programs,
   quarantine,
   reportsCsv,
+  secondFactor,
   soilTextures,
   sprinklers,
   stationDays,

@@ -51,7 +51,7 @@ function buildLogEntry(overrides: Partial<LogEntry> = {}): LogEntry {
 }
 
 describe('LOG_EVENT_TYPES', () => {
-  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, then the incidents’, then the webhooks’, then advice’s (seasons, the depth and hours a circle at 100 %), then the backups’, then the broker’s lost accounts, then the autopilot’s decisions, each once', () => {
+  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, then the incidents’, then the webhooks’, then advice’s (seasons, the depth and hours a circle at 100 %), then the backups’, then the broker’s lost accounts, then the autopilot’s decisions, then two-step sign-in’s, each once', () => {
     expect(new Set(LOG_EVENT_TYPES).size).toBe(LOG_EVENT_TYPES.length);
     expect(LOG_EVENT_TYPES.slice(0, 19)).toEqual(SPEC_EVENT_TYPES);
     expect(LOG_EVENT_TYPES.slice(19)).toEqual([
@@ -86,6 +86,11 @@ describe('LOG_EVENT_TYPES', () => {
       'backup_overdue',
       'broker_accounts_lost',
       'sprinkler_autopilot_decision',
+      'user_second_factor_enabled',
+      'user_second_factor_disabled',
+      'user_second_factor_reset',
+      'user_recovery_code_used',
+      'user_recovery_codes_renewed',
     ]);
   });
 

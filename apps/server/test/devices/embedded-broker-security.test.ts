@@ -9,7 +9,7 @@ import { PivotMachine } from '@pivot/simulator';
 import { eq, sql } from 'drizzle-orm';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DeviceSecretBox } from '../../src/modules/devices/device-secret-box';
+import { SecretBox } from '../../src/secret-box';
 import { deviceCredentials } from '../../src/modules/devices/devices.table';
 import type { ApiClient } from '../support/api-client';
 import { registerController } from '../support/devices';
@@ -203,7 +203,7 @@ describe('the embedded broker lets in only registered controllers, each to its o
     await connect({ clientId: id, username: id, password: secret });
     await vi.waitFor(async () => expect(await sealedOf()).toMatch(/^v1\./));
     expect(await sealedOf()).not.toContain(secret);
-    const underAnotherKey = new DeviceSecretBox('another key of 32 characters....').seal(id, secret);
+    const underAnotherKey = new SecretBox('another key of 32 characters....', 'device').seal(id, secret);
     await t.database.db.execute(
       sql`update device_credentials set secret_sealed = ${underAnotherKey} where machine_id = ${id}`,
     );

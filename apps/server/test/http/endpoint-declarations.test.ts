@@ -76,6 +76,7 @@ describe('the OpenAPI document and the endpoints declared in the contracts', () 
       'machineHistoryEndpoints',
       'programsEndpoints',
       'quarantineEndpoints',
+      'secondFactorEndpoints',
       'sessionEndpoints',
       'sprinklersEndpoints',
       'usersEndpoints',

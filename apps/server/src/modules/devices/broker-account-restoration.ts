@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DatabaseHandle } from '../../db/client';
 import { oneProcessAtATime } from '../../db/one-process-at-a-time';
 import type { BrokerAccounts, DeviceAccount } from '../../gateway/broker-accounts';
-import type { DeviceSecretBox } from './device-secret-box';
+import type { SecretBox } from '../../secret-box';
 import { listDeviceRows } from './devices.repository';
 
 /** Any number unique to this application: the instances and the command take turns restoring accounts. */
@@ -42,7 +42,7 @@ export class BrokerAccountRestoration {
       db: Database;
       databaseKind: DatabaseHandle['kind'];
       accounts: BrokerAccounts;
-      box: DeviceSecretBox;
+      box: SecretBox;
       logger: FastifyBaseLogger;
     },
   ) {}

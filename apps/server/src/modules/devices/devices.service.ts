@@ -11,7 +11,7 @@ import { hashToken, randomToken, sameSecret } from '../../secrets';
 import { RepeatingJob } from '../../time/repeating-job';
 import type { LogsService } from '../logs';
 import type { AccountsCheck, BrokerAccountRestoration, RestorationProgress } from './broker-account-restoration';
-import type { DeviceSecretBox } from './device-secret-box';
+import type { SecretBox } from '../../secret-box';
 import {
   type StoredSecret,
   deleteDevice,
@@ -38,7 +38,7 @@ export type DevicesDeps = {
   restoration: BrokerAccountRestoration | undefined;
   /** Drops a live connection: the embedded broker's way, or EMQX's API. */
   disconnect: ((machineId: string) => Promise<void>) | undefined;
-  secretBox: DeviceSecretBox;
+  secretBox: SecretBox;
   logger: FastifyBaseLogger;
 };
 

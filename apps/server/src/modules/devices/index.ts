@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config';
 import { BrokerAccountRestoration } from './broker-account-restoration';
 import { brokerQuestionsRoutes } from './broker-questions.routes';
-import { DeviceSecretBox, deviceSecretKey } from './device-secret-box';
+import { SecretBox, sealingKey } from '../../secret-box';
 import { devicesRoutes } from './devices.routes';
 import { DevicesService } from './devices.service';
 
@@ -15,7 +15,6 @@ declare module 'fastify' {
 
 export type { DevicesService } from './devices.service';
 export { BrokerAccountRestoration } from './broker-account-restoration';
-export { DeviceSecretBox, deviceSecretKey } from './device-secret-box';
 
 /**
  * Machine controllers' credentials for the broker: administrators register a controller and get
@@ -27,7 +26,7 @@ export const devicesModule = fp(
     app: FastifyInstance,
     config: Pick<Config, 'mqttDeviceAuth' | 'mqttAuthHttpSecret' | 'deviceSecretKey' | 'dataDir'>,
   ) => {
-    const secretBox = new DeviceSecretBox(await deviceSecretKey(config.deviceSecretKey, config.dataDir));
+    const secretBox = new SecretBox(await sealingKey(config.deviceSecretKey, config.dataDir), 'device');
     const accounts = app.brokerAccounts;
     const devices = new DevicesService({
       db: app.database.db,

@@ -1,4 +1,4 @@
-import { sessionEndpoints } from '@pivot/contracts';
+import { secondFactorEndpoints, sessionEndpoints } from '@pivot/contracts';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpointRoute } from '../../http/endpoint-route';
@@ -9,6 +9,9 @@ import type { AuthService, IssuedRefreshToken } from './auth.service';
 export const REFRESH_COOKIE = 'refresh_token';
 /** The refresh cookie goes only to the calls that use it. */
 const REFRESH_COOKIE_PATH = '/api/user/';
+/** A browser its user chose to remember at the second step: sent only with the two sign-in calls. */
+export const REMEMBERED_BROWSER_COOKIE = 'remembered_browser';
+const REMEMBERED_BROWSER_COOKIE_PATH = '/api/user/login/';
 
 export type AuthRoutesOptions = { auth: AuthService; secureCookies: boolean };
 
@@ -35,8 +38,24 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   const session = { access: 'public' } as const;
   endpointRoute(app, sessionEndpoints.login, session, async (request, reply) => {
-    const signedIn = await auth.login(request.body, clientInfo(request));
+    const answer = await auth.login(request.body, clientInfo(request), request.cookies[REMEMBERED_BROWSER_COOKIE]);
+    if ('secondFactor' in answer) return answer;
+    setRefreshCookie(reply, answer.refresh);
+    return { user: presentUser(answer.user), access: answer.access };
+  });
+
+  endpointRoute(app, secondFactorEndpoints.signIn, session, async (request, reply) => {
+    const signedIn = await auth.signInWithSecondFactor(request.body, clientInfo(request));
     setRefreshCookie(reply, signedIn.refresh);
+    if (signedIn.remember) {
+      reply.setCookie(REMEMBERED_BROWSER_COOKIE, signedIn.remember.token, {
+        path: REMEMBERED_BROWSER_COOKIE_PATH,
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: secureCookies,
+        maxAge: signedIn.remember.maxAgeSeconds,
+      });
+    }
     return { user: presentUser(signedIn.user), access: signedIn.access };
   });
 

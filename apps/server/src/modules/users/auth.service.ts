@@ -1,4 +1,10 @@
-import { type LoginBody, type SetPasswordBody, brokenPasswordRules } from '@pivot/contracts';
+import {
+  type LoginBody,
+  type SecondFactorChallenge,
+  type SecondFactorSignInBody,
+  type SetPasswordBody,
+  brokenPasswordRules,
+} from '@pivot/contracts';
 import type { Database, Queryable } from '../../db/client';
 import { AppError, PasswordRejectedError } from '../../errors';
 import type { ClientInfo, SignedInUser } from '../../http/request-context';
@@ -19,6 +25,7 @@ import {
   useRefreshToken,
 } from './auth.repository';
 import type { PasswordHasher } from './password-hasher';
+import type { RememberedBrowser, SecondFactorService } from './second-factor.service';
 import { BACKOFF_RULES, THROTTLE_RULES, type Throttle } from './throttle';
 import { findUserByEmail, findUserById, updateUser } from './users.repository';
 import type { UserRow } from './users.table';
@@ -43,6 +50,7 @@ export type AuthServiceDeps = {
   accountMail: AccountMail;
   throttle: Throttle;
   logs: LogsService;
+  secondFactor: Pick<SecondFactorService, 'asksFor' | 'challenge' | 'pass'>;
   /** How long a refresh token that was just replaced still works (docs/decisions/0002-sessions.md). */
   refreshReuseGraceSeconds: number;
   /** Called after a transaction that queued mail has committed. */
@@ -65,9 +73,15 @@ export class AuthService {
    * Signs in. Failures make the next try wait, per account and address, per account and per
    * address (docs/operations.md); a try during a wait is refused before the password is checked.
    * An address that has not failed for the account is never held back by the account's failures
-   * from elsewhere, so a guesser cannot lock the user out.
+   * from elsewhere, so a guesser cannot lock the user out. A right password of an account with a
+   * second factor, from a browser it does not remember, is answered with a challenge instead of a
+   * session (signInWithSecondFactor).
    */
-  async login(body: LoginBody, client: ClientInfo): Promise<SignedIn> {
+  async login(
+    body: LoginBody,
+    client: ClientInfo,
+    rememberedBrowser: string | undefined,
+  ): Promise<SignedIn | SecondFactorChallenge> {
     const { throttle, hasher } = this.deps;
     const pairKey = `${body.email} ${client.ip}`;
     const address = await throttle.backoff(BACKOFF_RULES.loginPerAddress, client.ip);
@@ -85,7 +99,19 @@ export class AuthService {
     }
     await throttle.clear(BACKOFF_RULES.loginPerPair, pairKey);
     await throttle.clear(BACKOFF_RULES.loginPerAccount, body.email);
+    const { secondFactor } = this.deps;
+    if (await secondFactor.asksFor(user.id, rememberedBrowser)) return secondFactor.challenge(user.id, body.remember);
     return this.startSession(user, body.remember, client);
+  }
+
+  /** The second step of a sign-in (docs/two-factor.md): its session, and the browser to remember if asked. */
+  async signInWithSecondFactor(
+    body: SecondFactorSignInBody,
+    client: ClientInfo,
+  ): Promise<SignedIn & { remember?: RememberedBrowser }> {
+    const passed = await this.deps.secondFactor.pass(body, client);
+    const signedIn = await this.startSession(passed.user, passed.persistent, client);
+    return { ...signedIn, ...(passed.remember ? { remember: passed.remember } : {}) };
   }
 
   /**

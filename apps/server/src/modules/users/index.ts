@@ -1,12 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Config, PRODUCT_NAME } from '../../config';
+import { SecretBox, sealingKey } from '../../secret-box';
 import { AccessTokens, InstanceTokenKeys, sharedSecretKeys } from './access-tokens';
 import { ACCOUNT_LINK_SECRETS, AccountMail } from './account-mail';
 import { authRoutes } from './auth.routes';
 import { AuthService } from './auth.service';
 import { ensureFirstAdmin } from './first-admin';
 import { PasswordHasher } from './password-hasher';
+import { secondFactorRoutes } from './second-factor.routes';
+import { SecondFactorService } from './second-factor.service';
 import { OpenStreams } from './open-streams';
 import { SignInPurge } from './sign-in-purge';
 import { Throttle } from './throttle';
@@ -39,6 +42,8 @@ export type UsersModuleOptions = Pick<
   | 'adminPassword'
   | 'maxLiveStreams'
   | 'streamWriteTimeoutMs'
+  | 'deviceSecretKey'
+  | 'dataDir'
 > & {
   /** Where one-time notices (a generated admin password) are written. */
   print: (text: string) => void;
@@ -71,6 +76,14 @@ export const usersModule = fp(
       writeTimeoutMs: options.streamWriteTimeoutMs,
     });
     const streamsChanged = () => openStreams.recheckSoon();
+    const secondFactor = new SecondFactorService({
+      db,
+      box: new SecretBox(await sealingKey(options.deviceSecretKey, options.dataDir), 'secondFactor'),
+      hasher,
+      throttle,
+      logs,
+      logger: app.log,
+    });
     const auth = new AuthService({
       db,
       hasher,
@@ -78,6 +91,7 @@ export const usersModule = fp(
       accountMail,
       throttle,
       logs,
+      secondFactor,
       refreshReuseGraceSeconds: options.refreshReuseGraceSeconds,
       mailQueued,
       sessionsEnded: streamsChanged,
@@ -95,6 +109,7 @@ export const usersModule = fp(
 
     await app.register(authRoutes, { prefix: '/api', auth, secureCookies: options.cookieSecure });
     await app.register(usersRoutes, { prefix: '/api', users });
+    await app.register(secondFactorRoutes, { prefix: '/api', secondFactor });
 
     await ensureFirstAdmin(db, hasher, {
       email: options.adminEmail,

@@ -104,6 +104,14 @@ export const BACKOFF_RULES = {
     maxDelayMs: 60 * SECOND,
     windowMs: ONE_HOUR,
   },
+  /** Wrong codes at the second step of signing in, per account, across its challenges (docs/two-factor.md). */
+  secondFactorPerAccount: {
+    kind: 'second_factor_account',
+    free: 5,
+    firstDelayMs: SECOND,
+    maxDelayMs: FIVE_MINUTES,
+    windowMs: ONE_DAY,
+  },
   /** Checks of the current password by a signed-in session: changing the password or the email. */
   currentPassword: {
     kind: 'current_password',

@@ -15,7 +15,8 @@ import type { LogsService } from '../logs';
 import type { AccountMail } from './account-mail';
 import { revokeUserSessions } from './auth.repository';
 import type { PasswordHasher } from './password-hasher';
-import { BACKOFF_RULES, type Throttle } from './throttle';
+import { currentPasswordMatches } from './current-password';
+import type { Throttle } from './throttle';
 import { presentUser } from './users.presenter';
 import {
   countAdmins,
@@ -202,15 +203,8 @@ export class UsersService {
     return account;
   }
 
-  /** Checks a signed-in user's current password; wrong guesses make the next ones wait (docs/operations.md). */
-  private async currentPasswordMatches(account: UserRow, password: string): Promise<boolean> {
-    const { throttle, hasher } = this.deps;
-    const rule = BACKOFF_RULES.currentPassword;
-    const key = String(account.id);
-    throttle.assertWaited((await throttle.backoff(rule, key)).waitMs);
-    const matches = account.passwordHash !== null && (await hasher.verify(account.passwordHash, password));
-    await (matches ? throttle.clear(rule, key) : throttle.record(rule, key));
-    return matches;
+  private currentPasswordMatches(account: UserRow, password: string): Promise<boolean> {
+    return currentPasswordMatches(this.deps, account, password);
   }
 
   private async assertNotLastAdmin(db: Queryable, userId: number): Promise<void> {
