@@ -69,7 +69,6 @@ export function SecondFactorSetupDialog({ setup, onConfirmed, onClose }: SecondF
           <code
             ref={secretRef}
             aria-label={t('account.secondFactor.setup.secret')}
-            data-secret={setup.secret}
             className="min-h-9 min-w-0 flex-1 rounded-md border border-line bg-surface-muted px-3 py-1.5 font-mono text-sm leading-6 break-words select-all"
           >
             {groupedSecret(setup.secret)}
