@@ -47,8 +47,8 @@ test('two-step sign-in: turned on from the account page, then signing in with a 
 
   // The recovery codes, shown once: saved as a file, one kept for later.
   const codesDialog = page.getByRole('dialog', { name: 'Twoje kody odzyskiwania' });
+  await expect(codesDialog.getByRole('listitem')).toHaveCount(10);
   const codes = await codesDialog.getByRole('listitem').allTextContents();
-  expect(codes).toHaveLength(10);
   for (const code of codes) expect(code).toMatch(/^[a-z0-9]{4}(-[a-z0-9]{4}){3}$/);
   const [download] = await Promise.all([
     page.waitForEvent('download'),
