@@ -18,6 +18,7 @@ export async function activateWholeCatalogue(locale: Locale): Promise<void> {
         'advice',
         'admin',
         'errorCodes',
+        'secondFactor',
         'calendar',
         'tables',
       ] as const

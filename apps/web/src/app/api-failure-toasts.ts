@@ -9,6 +9,8 @@ const WARNING_CODES: ReadonlySet<ErrorCode> = new Set([
   'email_taken',
   'access_not_granted',
   'rate_limited',
+  // An administrator's reset of an account that has no second factor: nothing to undo.
+  'second_factor_not_enabled',
 ]);
 
 type GenericError = 'badRequest' | 'unauthorized' | 'forbidden' | 'notFound' | 'server' | 'unknown';

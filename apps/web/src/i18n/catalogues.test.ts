@@ -15,6 +15,7 @@ import enMachineCards from './locales/en.machine-cards.json';
 import enMachineList from './locales/en.machine-list.json';
 import enMachines from './locales/en.machines.json';
 import enPrograms from './locales/en.programs.json';
+import enSecondFactor from './locales/en.second-factor.json';
 import enSignedIn from './locales/en.signed-in.json';
 import plAdmin from './locales/pl.admin.json';
 import plAdvice from './locales/pl.advice.json';
@@ -27,6 +28,7 @@ import plMachineCards from './locales/pl.machine-cards.json';
 import plMachineList from './locales/pl.machine-list.json';
 import plMachines from './locales/pl.machines.json';
 import plPrograms from './locales/pl.programs.json';
+import plSecondFactor from './locales/pl.second-factor.json';
 import plSignedIn from './locales/pl.signed-in.json';
 
 type Catalogue = Record<string, unknown>;
@@ -42,6 +44,7 @@ const parts: Record<string, Catalogue[]> = {
     enAdvice,
     enAdmin,
     enErrorCodes,
+    enSecondFactor,
     enCalendar,
     enTables,
   ],
@@ -56,6 +59,7 @@ const parts: Record<string, Catalogue[]> = {
     plAdvice,
     plAdmin,
     plErrorCodes,
+    plSecondFactor,
     plCalendar,
     plTables,
   ],
@@ -71,6 +75,7 @@ const en: Catalogue = {
   ...enAdvice,
   ...enAdmin,
   ...enErrorCodes,
+  ...enSecondFactor,
   ...enCalendar,
   ...enTables,
 };
@@ -85,6 +90,7 @@ const pl: Catalogue = {
   ...plAdvice,
   ...plAdmin,
   ...plErrorCodes,
+  ...plSecondFactor,
   ...plCalendar,
   ...plTables,
 };
@@ -138,6 +144,7 @@ describe('the translation catalogues', () => {
     expect(Object.keys(plAdmin).sort()).toEqual(Object.keys(enAdmin).sort());
     expect(Object.keys(plAdvice).sort()).toEqual(Object.keys(enAdvice).sort());
     expect(Object.keys(plSignedIn).sort()).toEqual(Object.keys(enSignedIn).sort());
+    expect(Object.keys(plSecondFactor).sort()).toEqual(Object.keys(enSecondFactor).sort());
     expect([...baseKeys(pl)].sort()).toEqual([...baseKeys(en)].sort());
   });
 
@@ -257,6 +264,8 @@ describe('the translation catalogues', () => {
       ],
       [/^programs$/, /^(features\/(programs|admin)\/|app\/routes\/(sector|admin)\.tsx$)/],
       [/^advice$/, /^features\/advice\//],
+      // The login's second step, fetched with its texts once a login answers a challenge (login-form.tsx).
+      [/^secondFactor$/, /^features\/auth\/components\/second-factor-step\.tsx$/],
       [/^admin$/, /^(features\/admin\/|app\/routes\/admin\.tsx$)/],
       [
         new RegExp(`^(${signedIn})$`),
@@ -264,7 +273,7 @@ describe('the translation catalogues', () => {
       ],
     ];
     const asked = new RegExp(
-      `(['\`])(programs|advice|admin|${signedIn}|${auth}|${machineCards}|calendar|table|picker|machineList)\\.[\\w.$]`,
+      `(['\`])(programs|advice|admin|secondFactor|${signedIn}|${auth}|${machineCards}|calendar|table|picker|machineList)\\.[\\w.$]`,
       'g',
     );
     const strays = sourceFiles(source).flatMap((file) => {

@@ -20,7 +20,8 @@ type Catalogue = Record<string, unknown>;
  * machine page's advice and crop seasons cards, `admin` for the administration screens (each
  * fetched with the code that shows it), `errorCodes` for the API's error codes, which a page
  * needs only once a call is refused (app/api-failure-toasts.ts) or with the screens and cards
- * that name a refusal in their own place: most first visits never need them; `calendar` for the
+ * that name a refusal in their own place: most first visits never need them; `secondFactor` for
+ * the login's second step (two-step sign-in), fetched with its code once a login asks for it; `calendar` for the
  * date picker's open calendar, fetched with its code (ui/date-picker/date-picker.tsx); `tables`
  * for the screens with a table, a picker or a list that loads (the machines' list, the
  * administration, account and activity screens, the header's menus), not the machine page.
@@ -36,6 +37,7 @@ export type CataloguePart =
   | 'advice'
   | 'admin'
   | 'errorCodes'
+  | 'secondFactor'
   | 'calendar'
   | 'tables';
 
@@ -51,6 +53,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     advice: () => import('./locales/pl.advice.json'),
     admin: () => import('./locales/pl.admin.json'),
     errorCodes: () => import('./locales/pl.error-codes.json'),
+    secondFactor: () => import('./locales/pl.second-factor.json'),
     calendar: () => import('./locales/pl.calendar.json'),
     tables: () => import('./locales/pl.tables.json'),
   },
@@ -65,6 +68,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     advice: () => import('./locales/en.advice.json'),
     admin: () => import('./locales/en.admin.json'),
     errorCodes: () => import('./locales/en.error-codes.json'),
+    secondFactor: () => import('./locales/en.second-factor.json'),
     calendar: () => import('./locales/en.calendar.json'),
     tables: () => import('./locales/en.tables.json'),
   },

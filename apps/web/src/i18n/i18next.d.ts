@@ -10,6 +10,7 @@ import type enMachineCards from './locales/en.machine-cards.json';
 import type enMachineList from './locales/en.machine-list.json';
 import type enMachines from './locales/en.machines.json';
 import type enPrograms from './locales/en.programs.json';
+import type enSecondFactor from './locales/en.second-factor.json';
 import type enSignedIn from './locales/en.signed-in.json';
 
 /** Keys and interpolation values of t() are checked against the English catalogue, all its parts. */
@@ -27,6 +28,7 @@ declare module 'i18next' {
         typeof enAdvice &
         typeof enAdmin &
         typeof enErrorCodes &
+        typeof enSecondFactor &
         typeof enCalendar &
         typeof enTables;
     };

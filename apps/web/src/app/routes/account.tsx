@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { AccountActions } from '@/features/account/components/account-actions';
 import { AccountForm } from '@/features/account/components/account-form';
 import { ChangePasswordForm } from '@/features/account/components/change-password-form';
+import { SecondFactorCard } from '@/features/account/components/second-factor-card';
 import { SubscriptionCard } from '@/features/account/components/subscription-card';
 import { AlertSettingsCard } from '@/features/alerts/components/alert-settings-card';
 import { WebhooksCard } from '@/features/alerts/components/webhooks-card';
@@ -20,6 +21,7 @@ export function AccountRoute() {
           <AlertSettingsCard />
           <WebhooksCard place="account" />
           <ChangePasswordForm />
+          <SecondFactorCard user={user} />
         </div>
         <div className="flex flex-col gap-6">
           <SubscriptionCard subscription={user.subscription} />

@@ -3,6 +3,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { paths, safeRedirect } from '@/config/paths';
+import { loadCataloguePart } from '@/i18n/i18n';
 import { useLocalize } from '@/i18n/use-locale';
 import { loadSessionSchemas } from '@/lib/load-session-schemas';
 import { Button } from '@/ui/button';
@@ -12,7 +13,10 @@ import { PasswordField } from '@/ui/form/password-field';
 import { LiveFields } from '@/ui/form/live-fields';
 import { TextField } from '@/ui/form/text-field';
 import { AppLink } from '@/ui/link';
+import { WarningIcon } from '@/ui/other-icons';
+import { showToast } from '@/ui/toast/toast-store';
 import { useLogin } from '../api/login';
+import type { SecondFactorStep } from './second-factor-step';
 
 /**
  * The contract's email check, fetched (with zod) once the user starts typing or sends the form,
@@ -21,7 +25,31 @@ import { useLogin } from '../api/login';
 let emailSchema: typeof EmailSchema | undefined;
 const loadEmailSchema = () => loadSessionSchemas().then((schemas) => (emailSchema = schemas.EmailSchema));
 
-/** Email, password and "remember me"; once signed in, back to the page that asked for it. */
+type Step = typeof SecondFactorStep;
+let loadingStep: Promise<Step> | undefined;
+/**
+ * The second step's code and texts (and the error codes' texts it shows by its field), fetched
+ * when a login answers a challenge: most sign-ins never need them, and /login paints without them.
+ */
+function loadSecondFactorStep(): Promise<Step> {
+  loadingStep ??= Promise.all([
+    import('./second-factor-step'),
+    loadCataloguePart('secondFactor'),
+    loadCataloguePart('errorCodes'),
+  ]).then(
+    ([module]) => module.SecondFactorStep,
+    (error: unknown) => {
+      loadingStep = undefined;
+      throw error;
+    },
+  );
+  return loadingStep;
+}
+
+/**
+ * Email, password and "remember me"; for an account with two-step sign-in, then the code in the
+ * same card. Once signed in, back to the page that asked for it.
+ */
 export function LoginForm() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -33,6 +61,11 @@ export function LoginForm() {
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
   const [submitted, setSubmitted] = useState(false);
+  // The second step, once a right password answered a challenge; the code is asked in its place.
+  const [secondStep, setSecondStep] = useState<{ Step: Step; challenge: string } | null>(null);
+  const [openingStep, setOpeningStep] = useState(false);
+  // Back from the second step: the password is asked again (and why, when the challenge ran out).
+  const [returned, setReturned] = useState<'back' | 'expired' | null>(null);
 
   const emailError = !emailSchema?.safeParse(email).success
     ? email.trim() === ''
@@ -46,15 +79,66 @@ export function LoginForm() {
     const schema = emailSchema ?? (await loadEmailSchema());
     setSubmitted(true);
     if (!schema.safeParse(email).success || passwordError) return;
-    const signedIn = await login.run({ email, password, remember });
-    if (signedIn) {
-      await navigate(safeRedirect(searchParams.get('redirect')) ?? localize(paths.home.link()), { replace: true });
+    const answer = await login.run({ email, password, remember });
+    if (!answer) return;
+    if ('secondFactor' in answer) {
+      await openSecondStep(answer.secondFactor.challenge);
+      return;
+    }
+    await goOn();
+  };
+
+  const goOn = () =>
+    navigate(safeRedirect(searchParams.get('redirect')) ?? localize(paths.home.link()), { replace: true });
+
+  const openSecondStep = async (challenge: string) => {
+    setOpeningStep(true);
+    try {
+      const Step = await loadSecondFactorStep();
+      setReturned(null);
+      setSecondStep({ Step, challenge });
+    } catch {
+      // The connection went between the password and the step's code.
+      showToast({
+        variant: 'error',
+        title: t('errors.status.unknown.title'),
+        message: t('errors.status.unknown.message'),
+      });
+    } finally {
+      setOpeningStep(false);
     }
   };
 
+  const backToPassword = (why: 'back' | 'expired') => {
+    setSecondStep(null);
+    setPassword('');
+    setSubmitted(false);
+    setReturned(why);
+  };
+
+  if (secondStep) {
+    return (
+      <Card>
+        <secondStep.Step
+          challenge={secondStep.challenge}
+          onSignedIn={goOn}
+          onBack={() => backToPassword('back')}
+          onExpired={() => backToPassword('expired')}
+        />
+      </Card>
+    );
+  }
+
+  const pending = login.isPending || openingStep;
   return (
     <Card>
       <form ref={form} noValidate onSubmit={submit} className="flex flex-col gap-4">
+        {returned === 'expired' && (
+          <p role="alert" className="flex items-start gap-2 rounded-lg bg-warning-soft p-3 text-sm font-medium">
+            <WarningIcon className="mt-0.5 size-5 shrink-0 text-warning" />
+            {t('errorCodes.second_factor_challenge_expired.message')}
+          </p>
+        )}
         <LiveFields>
           <TextField
             label={t('login.email')}
@@ -73,6 +157,7 @@ export function LoginForm() {
             label={t('login.password')}
             name="password"
             autoComplete="current-password"
+            autoFocus={returned !== null}
             value={password}
             onChange={(event) => {
               void loadEmailSchema();
@@ -91,8 +176,8 @@ export function LoginForm() {
               {t('login.forgot')}
             </AppLink>
           </div>
-          <Button type="submit" disabled={login.isPending} className="mt-2 w-full">
-            {login.isPending ? t('login.submitting') : t('login.submit')}
+          <Button type="submit" disabled={pending} className="mt-2 w-full">
+            {pending ? t('login.submitting') : t('login.submit')}
           </Button>
         </LiveFields>
       </form>
