@@ -48,7 +48,8 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     second_factor_already_enabled: 'Two-step sign-in is already on: turn it off first to set up another app',
     second_factor_not_started: 'Set up the authenticator app first',
     second_factor_not_enabled: 'Two-step sign-in is not on for this account',
-    second_factor_required: 'Administrators of this server must use two-step sign-in: set it up on your account page first',
+    second_factor_required:
+      'Administrators of this server must use two-step sign-in: set it up on your account page first',
     forbidden: 'No permissions',
     csrf_mismatch: 'The request lacks a valid CSRF token',
     watch_only: 'You can only watch this machine: ask an administrator for control',
@@ -132,11 +133,14 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     current_password_required: 'Aby zmienić email, podaj obecne hasło',
     current_password_incorrect: 'Obecne hasło jest nieprawidłowe',
     second_factor_incorrect: 'Kod jest błędny, już użyty lub nieaktualny: wpisz kod, który aplikacja pokazuje teraz',
-    second_factor_challenge_expired: 'Logowanie trwało zbyt długo lub było próbowane zbyt wiele razy: wpisz hasło ponownie',
-    second_factor_already_enabled: 'Logowanie dwuetapowe jest już włączone: wyłącz je, aby skonfigurować inną aplikację',
+    second_factor_challenge_expired:
+      'Logowanie trwało zbyt długo lub było próbowane zbyt wiele razy: wpisz hasło ponownie',
+    second_factor_already_enabled:
+      'Logowanie dwuetapowe jest już włączone: wyłącz je, aby skonfigurować inną aplikację',
     second_factor_not_started: 'Najpierw skonfiguruj aplikację uwierzytelniającą',
     second_factor_not_enabled: 'Logowanie dwuetapowe nie jest włączone dla tego konta',
-    second_factor_required: 'Administratorzy tego serwera muszą używać logowania dwuetapowego: najpierw włącz je na stronie konta',
+    second_factor_required:
+      'Administratorzy tego serwera muszą używać logowania dwuetapowego: najpierw włącz je na stronie konta',
     forbidden: 'Brak uprawnień',
     csrf_mismatch: 'Żądanie nie ma prawidłowego tokenu CSRF',
     watch_only: 'Możesz tylko podglądać tę maszynę: poproś administratora o sterowanie',
