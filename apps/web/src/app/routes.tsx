@@ -1,6 +1,7 @@
 import { type ComponentType, type LazyExoticComponent, lazy, useEffect, useState } from 'react';
 import { type Params, Route, Routes, matchPath, useNavigate } from 'react-router';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '@/config/locales';
+import { useSecondFactorSetUpWhenRequired } from '@/features/account/hooks/use-second-factor-set-up-when-required';
 import { localePrefix, localize, paths, splitLocale } from '@/config/paths';
 import { type CataloguePart, activateLocale, i18n, loadCataloguePart } from '@/i18n/i18n';
 import { onSessionExpired } from '@/lib/api-client';
@@ -202,6 +203,8 @@ function LocaleRoot({ locale }: { locale: Locale }) {
       ),
     [locale, navigate],
   );
+
+  useSecondFactorSetUpWhenRequired(locale);
 
   if (!ready) return <RainLoader />;
   return (

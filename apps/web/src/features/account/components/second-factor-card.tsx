@@ -1,5 +1,5 @@
 import type { SecondFactorSetup, User } from '@pivot/contracts';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { Badge } from '@/ui/badge';
@@ -9,6 +9,7 @@ import { KeyIcon } from '@/ui/other-icons';
 import { showToast } from '@/ui/toast/toast-store';
 import { renewRecoveryCodes, startSecondFactor, turnOffSecondFactor } from '../api/change-second-factor';
 import { useSecondFactorStatus } from '../api/get-second-factor-status';
+import { SECOND_FACTOR_CARD_ID } from '../hooks/use-second-factor-set-up-when-required';
 import type { PasswordCallResult } from '../api/second-factor-password-call';
 import { PasswordDialog } from './password-dialog';
 import { RecoveryCodesDialog } from './recovery-codes-dialog';
@@ -35,6 +36,13 @@ export function SecondFactorCard({ user }: { user: User }) {
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const close = () => setDialog(null);
 
+  // Sent here to set it up (a server that requires it of administrators): the card is in view.
+  useEffect(() => {
+    if (location.hash === `#${SECOND_FACTOR_CARD_ID}`) {
+      document.getElementById(SECOND_FACTOR_CARD_ID)?.scrollIntoView({ block: 'center' });
+    }
+  }, []);
+
   /** What a password dialog's call gave, for the dialog; on success the next dialog or a toast. */
   const withPassword =
     <Answer,>(call: (password: string) => Promise<PasswordCallResult<Answer>>, next: (answer: Answer) => void) =>
@@ -49,9 +57,9 @@ export function SecondFactorCard({ user }: { user: User }) {
 
   const data = status.data || null;
   return (
-    <Card aria-labelledby="account-second-factor">
+    <Card aria-labelledby={SECOND_FACTOR_CARD_ID}>
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
-        <h2 id="account-second-factor" className="flex items-center gap-2 text-lg font-semibold">
+        <h2 id={SECOND_FACTOR_CARD_ID} className="flex items-center gap-2 text-lg font-semibold">
           <KeyIcon className="size-5 text-ink-muted" />
           {t('account.secondFactor.title')}
         </h2>
