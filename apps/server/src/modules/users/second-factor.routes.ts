@@ -16,7 +16,9 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ secondFactor: SecondFac
 ) => {
   // What an administrator who must use a second factor and has none may still reach: its set-up.
   const enrolling = { access: 'enrolling' } as const;
-  endpointRoute(app, secondFactorEndpoints.status, enrolling, async (request) => secondFactor.status(signedIn(request).user));
+  endpointRoute(app, secondFactorEndpoints.status, enrolling, async (request) =>
+    secondFactor.status(signedIn(request).user),
+  );
 
   endpointRoute(app, secondFactorEndpoints.setup, enrolling, async (request) =>
     secondFactor.setup(signedIn(request).user, request.body.password),
