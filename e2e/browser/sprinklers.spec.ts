@@ -276,7 +276,7 @@ test("the user downloads the machine's reports and its as-applied map of the cho
 
   const taskData = await download('As-applied map (ISOXML)');
   expect(taskData.name).toMatch(new RegExp(`^Export field ${days}\\.taskdata\\.zip$`));
-  for (const file of ['TASKDATA.XML', 'TLG00001.XML', 'TLG00001.BIN']) {
+  for (const file of ['TASKDATA.XML', 'TLG00001.xml', 'TLG00001.bin']) {
     expect(taskData.bytes.toString('latin1')).toContain(`TASKDATA/${file}`);
   }
 

@@ -65,7 +65,7 @@ export const asAppliedIsoxml = endpoint({
   tag,
   summary: 'The water a machine applied over a range of days, as ISOXML task data (ISO 11783-10 v4)',
   description:
-    'A zip of TASKDATA/TASKDATA.XML (customer, farm, the field as the circle the arm waters, the machine as a device, a task) and a TimeLog (TLG00001.XML and .BIN): a record per watered cell at its first water, at its centre, with its depth (DDI 589), the running total volume (DDI 80) and the work state (DDI 141).',
+    'A zip of TASKDATA/TASKDATA.XML (customer, farm, the field drawn on the area map or the circle the arm waters, the machine as a device, a task per day with water) and a TimeLog per task (TLGnnnnn.xml and .bin): a record per cell watered that day, at its first water of the day, at its centre, with its depth (DDI 589), the running total volume (DDI 80) and the work state (DDI 141).',
 });
 
 export const fleetAsAppliedGeoJson = endpoint({
@@ -101,5 +101,5 @@ export const fleetAsAppliedIsoxml = endpoint({
   tag,
   summary: 'The water every machine the user may see applied over a range of days, as one ISOXML task data set',
   description:
-    "As a machine's: a field, a device, a task and a TimeLog for each machine with water in the range, all in one TASKDATA.XML.",
+    "As a machine's: a field and a device for each machine with water in the range, a task and a TimeLog for each of its days with water, all in one TASKDATA.XML; more than 99,999 machine-days (machines seen × days asked for) are refused as validation_error.",
 });
