@@ -1,10 +1,8 @@
-import { type RefObject, useEffect, useState } from 'react';
+import type { RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/button';
 import { CheckIcon, CopyIcon } from '@/ui/other-icons';
-
-/** How long "Copied" stays on the button. */
-const COPIED_SHOWN_MS = 4000;
+import { useCopyToClipboard } from '@/ui/use-copy-to-clipboard';
 
 export type CopyButtonProps = {
   text: string;
@@ -17,23 +15,7 @@ export type CopyButtonProps = {
 /** Copies a secret or the recovery codes; says so, or selects them when the clipboard is refused. */
 export function CopyButton({ text, label, source }: CopyButtonProps) {
   const { t } = useTranslation();
-  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
-
-  useEffect(() => {
-    if (copy !== 'copied') return;
-    const timer = setTimeout(() => setCopy('idle'), COPIED_SHOWN_MS);
-    return () => clearTimeout(timer);
-  }, [copy]);
-
-  const copyText = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopy('copied');
-    } catch {
-      if (source.current) window.getSelection()?.selectAllChildren(source.current);
-      setCopy('failed');
-    }
-  };
+  const { state: copy, copy: copyText } = useCopyToClipboard(source);
 
   return (
     <>
@@ -41,7 +23,7 @@ export function CopyButton({ text, label, source }: CopyButtonProps) {
         variant="secondary"
         aria-label={label}
         icon={copy === 'copied' ? <CheckIcon className="size-4" /> : <CopyIcon className="size-4" />}
-        onClick={() => void copyText()}
+        onClick={() => void copyText(text)}
       >
         {copy === 'copied' ? t('account.secondFactor.codes.copied') : t('account.secondFactor.codes.copy')}
       </Button>

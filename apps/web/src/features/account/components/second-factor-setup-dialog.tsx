@@ -2,7 +2,7 @@ import { type SecondFactorSetup, TotpCodeSchema } from '@pivot/contracts';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '@/ui/form-dialog';
-import { TextField } from '@/ui/form/text-field';
+import { OneTimeCodeField } from '@/ui/form/one-time-code-field';
 import { useConfirmSecondFactor } from '../api/change-second-factor';
 import { CopyButton } from './copy-button';
 import { QrCode } from './qr-code';
@@ -76,15 +76,10 @@ export function SecondFactorSetupDialog({ setup, onConfirmed, onClose }: SecondF
           <CopyButton text={setup.secret} label={t('account.secondFactor.setup.copySecret')} source={secretRef} />
         </div>
       </div>
-      <TextField
+      <OneTimeCodeField
         label={t('account.secondFactor.setup.code')}
         name="code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
         autoFocus
-        maxLength={7}
-        spellCheck={false}
-        className="font-mono tracking-[0.3em]"
         value={code}
         onChange={(event) => {
           setCode(event.target.value);

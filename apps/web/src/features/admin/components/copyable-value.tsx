@@ -1,10 +1,8 @@
-import { type Ref, useEffect, useId, useRef, useState } from 'react';
+import { type Ref, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/button';
 import { CheckIcon, CopyIcon } from '@/ui/other-icons';
-
-/** How long "Copied" stays beside the value. */
-const COPIED_SHOWN_MS = 4000;
+import { useCopyToClipboard } from '@/ui/use-copy-to-clipboard';
 
 export type CopyableValueProps = {
   label: string;
@@ -23,23 +21,7 @@ export function CopyableValue({ label, value, copyLabel, copyRef }: CopyableValu
   const { t } = useTranslation();
   const labelId = useId();
   const valueRef = useRef<HTMLElement>(null);
-  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
-
-  useEffect(() => {
-    if (copy !== 'copied') return;
-    const timer = setTimeout(() => setCopy('idle'), COPIED_SHOWN_MS);
-    return () => clearTimeout(timer);
-  }, [copy]);
-
-  const copyValue = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopy('copied');
-    } catch {
-      if (valueRef.current) window.getSelection()?.selectAllChildren(valueRef.current);
-      setCopy('failed');
-    }
-  };
+  const { state: copy, copy: copyValue } = useCopyToClipboard(valueRef);
 
   return (
     <div className="flex flex-col gap-1.5">
@@ -69,7 +51,7 @@ export function CopyableValue({ label, value, copyLabel, copyRef }: CopyableValu
           variant="secondary"
           aria-label={copyLabel}
           icon={copy === 'copied' ? <CheckIcon className="size-4" /> : <CopyIcon className="size-4" />}
-          onClick={() => void copyValue()}
+          onClick={() => void copyValue(value)}
           className="shrink-0"
         >
           {t('admin.devices.secret.copy')}

@@ -3,6 +3,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/button';
 import { CheckboxField } from '@/ui/form/checkbox-field';
+import { OneTimeCodeField } from '@/ui/form/one-time-code-field';
 import { TextField } from '@/ui/form/text-field';
 import { ChevronLeftIcon } from '@/ui/other-icons';
 import { useSecondFactorSignIn } from '../api/second-factor-sign-in';
@@ -82,16 +83,11 @@ export function SecondFactorStep({ challenge, onSignedIn, onBack, onExpired }: S
         </p>
       </div>
       {method === 'code' ? (
-        <TextField
+        <OneTimeCodeField
           key="code"
           label={t('secondFactor.code')}
           name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
           autoFocus
-          maxLength={7}
-          spellCheck={false}
-          className="font-mono tracking-[0.3em]"
           value={code}
           onChange={(event) => {
             setCode(event.target.value);
