@@ -243,6 +243,9 @@ describe('two-step sign-in', () => {
     });
     expect((await browser.login(user.email, USER_PASSWORD)).body).toHaveProperty('access');
     await challengeOf(t.client(), user.email);
+    // The remembered browser skips the code of its own account only.
+    const other = await enrolledUser();
+    await challengeOf(browser, other.user.email);
   });
 
   it('is turned off with the password, forgetting remembered browsers; new recovery codes replace the old', async () => {
