@@ -9,12 +9,25 @@ import { uniqueMachineId } from './support/machines';
 const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots/', import.meta.url));
 mkdirSync(SCREENSHOTS, { recursive: true });
 
-test('a poison report from a registered controller appears in the administrators’ rejected messages, as text', async ({
-  browser,
-  baseURL,
-  admin,
-}) => {
-  const machineId = uniqueMachineId('POISON');
+/**
+ * A poison report from a registered controller appears in the administrators' rejected messages,
+ * as text: one report, then each language and colour mode and the phone as a test of its own.
+ */
+const machineId = uniqueMachineId('POISON');
+// A NUL in the alarm breaks the protocol; the markup must reach the screen as text.
+const report = {
+  v: 1,
+  ts: Date.now(),
+  status: 'alarm',
+  angle: 10,
+  distance: 400,
+  speed: 0,
+  pressure: 0,
+  flow: 0,
+  alarm: '<img src=x onerror=alert(1)>\u0000',
+};
+
+test.beforeAll(async ({ admin }) => {
   const registered = await admin.call('POST', '/api/device/', { machineId });
   expect(registered.status).toBe(201);
   const controller = await mqtt.connectAsync(brokerFromEnvironment(), {
@@ -23,40 +36,29 @@ test('a poison report from a registered controller appears in the administrators
     username: machineId,
     password: (registered.body as { secret: string }).secret,
   });
-  // A NUL in the alarm breaks the protocol; the markup must reach the screen as text.
-  const alarm = '<img src=x onerror=alert(1)>\u0000';
-  const report = {
-    v: 1,
-    ts: Date.now(),
-    status: 'alarm',
-    angle: 10,
-    distance: 400,
-    speed: 0,
-    pressure: 0,
-    flow: 0,
-    alarm,
-  };
   await controller.publishAsync(topics.telemetry(machineId), JSON.stringify(report), { qos: 1 });
   await controller.endAsync();
+});
 
-  for (const [locale, path, texts] of [
-    [
-      'pl',
-      '/admin/rejected-messages',
-      {
-        title: 'Odrzucone wiadomości',
-        tab: 'Odrzucone',
-        reason: 'Nieprawidłowa treść',
-        detail: 'alarm: niewłaściwy format',
-      },
-    ],
-    [
-      'en',
-      '/en/admin/rejected-messages',
-      { title: 'Rejected messages', tab: 'Rejected', reason: 'Invalid content', detail: 'alarm: wrong format' },
-    ],
-  ] as const) {
-    for (const scheme of ['light', 'dark'] as const) {
+for (const [locale, path, texts] of [
+  [
+    'pl',
+    '/admin/rejected-messages',
+    {
+      title: 'Odrzucone wiadomości',
+      tab: 'Odrzucone',
+      reason: 'Nieprawidłowa treść',
+      detail: 'alarm: niewłaściwy format',
+    },
+  ],
+  [
+    'en',
+    '/en/admin/rejected-messages',
+    { title: 'Rejected messages', tab: 'Rejected', reason: 'Invalid content', detail: 'alarm: wrong format' },
+  ],
+] as const) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`the poison report is listed as text (${locale}, ${scheme})`, async ({ browser, baseURL }) => {
       const context = await browser.newContext({
         baseURL,
         colorScheme: scheme,
@@ -76,10 +78,14 @@ test('a poison report from a registered controller appears in the administrators
       await page.screenshot({ path: `${SCREENSHOTS}rejected-messages-${locale}-${scheme}.png`, fullPage: true });
       await expectAccessible(page, `rejected messages (${locale}, ${scheme})`);
       await context.close();
-    }
+    });
   }
+}
 
-  // On a phone each row is a card, and the panel's tabs still fit beside each other.
+test('on a phone each rejected message is a card, and the panel’s tabs still fit beside each other', async ({
+  browser,
+  baseURL,
+}) => {
   const phone = await browser.newContext({
     baseURL,
     viewport: { width: 360, height: 740 },
