@@ -55,9 +55,12 @@ async function announceReports(t: TestApp, internalId: string, first: number, co
   }
 }
 
-/** The `ts` of each telemetry event in a stream's text, in the order they came. */
+/**
+ * The `ts` of each telemetry event in a stream's text, in the order they came. Only whole lines
+ * count: the text read so far may end inside an event.
+ */
 function reportTimes(text: string): number[] {
-  return [...text.matchAll(/^event: telemetry\ndata: (.+)$/gm)].map(
+  return [...text.matchAll(/^event: telemetry\ndata: (.+)\n/gm)].map(
     (match) => (JSON.parse(match[1]!) as { timestamp: number }).timestamp,
   );
 }
