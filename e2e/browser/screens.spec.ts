@@ -6,6 +6,10 @@ import { expect, expectAccessible, openInApp, signIn, test } from './support/fix
 const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots/', import.meta.url));
 mkdirSync(SCREENSHOTS, { recursive: true });
 
+// Eight runs of about a minute each, independent of each other: both workers share them, so the
+// file is not the run's last minutes on one worker while the other waits.
+test.describe.configure({ mode: 'parallel' });
+
 const LOCALES = ['pl', 'en'] as const;
 const SCHEMES = ['light', 'dark'] as const;
 const DEVICES = { desktop: { width: 1280, height: 800 }, phone: { width: 360, height: 740 } } as const;
