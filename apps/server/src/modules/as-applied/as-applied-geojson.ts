@@ -1,3 +1,4 @@
+import { TimeSlicer } from '../../time/time-slicer';
 import type { AsAppliedFeature } from './as-applied-cells';
 
 /** Features written to the response at a time: about 300 kB. */
@@ -9,13 +10,22 @@ function featureJson({ corners, ...properties }: AsAppliedFeature): string {
   return JSON.stringify({ type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring] }, properties });
 }
 
-/** The features as a GeoJSON FeatureCollection (RFC 7946, WGS 84), written as they come. */
+/** A few milliseconds of writing features, then the event loop is handed back. */
+const SLICE_MS = 5;
+
+/**
+ * The features as a GeoJSON FeatureCollection (RFC 7946, WGS 84), written as they come, the event
+ * loop handed back every few milliseconds: a reader that takes each chunk at once would otherwise
+ * get the whole map in one task.
+ */
 export async function* geoJsonChunks(features: AsyncIterable<AsAppliedFeature>): AsyncGenerator<string> {
   let chunk = '{"type":"FeatureCollection","features":[';
   let count = 0;
+  const slicer = new TimeSlicer(SLICE_MS);
   for await (const feature of features) {
     chunk += `${count === 0 ? '' : ','}\n${featureJson(feature)}`;
     count += 1;
+    await slicer.pause();
     if (count % FEATURES_PER_CHUNK === 0) {
       yield chunk;
       chunk = '';

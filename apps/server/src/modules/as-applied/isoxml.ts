@@ -1,7 +1,7 @@
 import { addDays, localDate, localMidnight } from '../../time/local-day';
 import type { AreaPolygon } from '../sprinklers';
 import type { AsAppliedFeature } from './as-applied-cells';
-import type { ZipEntry } from './zip-stream';
+import { type ZipEntry, inPieces } from './zip-stream';
 
 /**
  * ISO 11783-10 (ISOXML) v4 task data of as-applied water, written by hand: the XML is a few
@@ -248,7 +248,7 @@ export async function* taskDataEntries(
       const timeLog = `TLG${String(taskCount).padStart(5, '0')}`;
       const binary = timeLogBinary(features, timeZone);
       yield { name: `TASKDATA/${timeLog}.xml`, chunks: [xmlFile(timeLogHeader(`DET${n}`))] };
-      yield { name: `TASKDATA/${timeLog}.bin`, chunks: [binary] };
+      yield { name: `TASKDATA/${timeLog}.bin`, chunks: inPieces(binary) };
       if (machine.armLength <= 0) farthestWater = Math.max(farthestWater, farthestCorner(machine.centre, features));
       const { start, stop } = taskTimes(features);
       tasks.push(

@@ -2,7 +2,7 @@ import { MACHINE_LIMITS } from '@pivot/contracts';
 import { addDays, localMidnight } from '../../time/local-day';
 import type { StoredReports } from '../telemetry';
 import { cellNumber } from './round-grid';
-import { TimeSlicer } from './time-slicer';
+import { TimeSlicer } from '../../time/time-slicer';
 import {
   TOP_SPEED_STRETCH_MS,
   type WaterReport,

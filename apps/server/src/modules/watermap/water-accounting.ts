@@ -6,7 +6,7 @@ import type { SprinklersService } from '../sprinklers';
 import type { StoredReport, StoredReports } from '../telemetry';
 import { type DayOfYear, dayOfYear } from './day-of-year';
 import { type CellWater, RoundGrid } from './round-grid';
-import { TimeSlicer } from './time-slicer';
+import { TimeSlicer } from '../../time/time-slicer';
 import { type NoWedge, type WaterReport, sweptWedge, waterOnWedge, wedgePieces } from './water-grid';
 import {
   type MachineWater,

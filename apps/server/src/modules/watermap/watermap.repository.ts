@@ -1,5 +1,6 @@
 import { type SQL, and, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
+import { TimeSlicer } from '../../time/time-slicer';
 import type { DayOfYear } from './day-of-year';
 import type { CellWater } from './round-grid';
 import { cellKey } from './water-grid';
@@ -172,6 +173,12 @@ export async function waterPerCell(
   return [...cells.values()];
 }
 
+/**
+ * A season's rows of a large machine are tens of thousands of numbers to read and sum: done a few
+ * milliseconds at a time, so that a watermap or an export does not hold the event loop.
+ */
+const SLICE_MS = 5;
+
 /** A row as read by `storedRows`: its water days and their mm. */
 type StoredRow = { year: number; x: number; y: number; days: number[]; mm: number[] };
 
@@ -194,18 +201,19 @@ async function storedRows(
       string_agg(${year} || ',' || ${x} || ',' || ${y} || ',' || array_to_string(${days}, ' ') || ',' || array_to_string(${mm}, ' '), ';') as text
     from ${waterCellYears} where ${ofMachine} and ${where}`);
   const [result] = (answer as unknown as { rows: { revision: string | number | null; text: string | null }[] }).rows;
-  const rows = !result?.text
-    ? []
-    : result.text.split(';').map((row) => {
-        const [cellYear, cellX, cellY, cellDays, cellMm] = row.split(',');
-        return {
-          year: Number(cellYear),
-          x: Number(cellX),
-          y: Number(cellY),
-          days: cellDays!.split(' ').map(Number),
-          mm: cellMm!.split(' ').map((value) => Math.fround(Number(value))),
-        };
-      });
+  const rows: StoredRow[] = [];
+  const slicer = new TimeSlicer(SLICE_MS);
+  for (const row of result?.text ? result.text.split(';') : []) {
+    const [cellYear, cellX, cellY, cellDays, cellMm] = row.split(',');
+    rows.push({
+      year: Number(cellYear),
+      x: Number(cellX),
+      y: Number(cellY),
+      days: cellDays!.split(' ').map(Number),
+      mm: cellMm!.split(' ').map((value) => Math.fround(Number(value))),
+    });
+    await slicer.pause();
+  }
   return { revision: Number(result?.revision ?? 0), rows };
 }
 
@@ -242,13 +250,14 @@ export async function runningSumsOfYear(
 ): Promise<{ x: number; y: number; offset: number; sums: number[] }[]> {
   const offset = Math.max(from - 1, 1);
   const { rows } = await storedRows(db, machineId, sql`${waterCellYears.year} = ${year}::int`);
-  // A cell whose last water is before the range has no sums: no water in the range.
-  return rows.map((row) => ({
-    x: row.x,
-    y: row.y,
-    offset,
-    sums: runningSums(row, offset, Math.min(to, lastDayOf(row))),
-  }));
+  const slicer = new TimeSlicer(SLICE_MS);
+  const summed: { x: number; y: number; offset: number; sums: number[] }[] = [];
+  for (const row of rows) {
+    // A cell whose last water is before the range has no sums: no water in the range.
+    summed.push({ x: row.x, y: row.y, offset, sums: runningSums(row, offset, Math.min(to, lastDayOf(row))) });
+    await slicer.pause();
+  }
+  return summed;
 }
 
 /** A cell's running sums of one year as read: the element of day d is `sums[d - offset]`; later days hold the last. */

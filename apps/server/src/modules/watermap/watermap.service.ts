@@ -7,11 +7,14 @@ import type { SprinklersService } from '../sprinklers';
 import type { StoredReports } from '../telemetry';
 import { type AppliedCell, type WaterTimes, waterTimesOfDay } from './applied-water';
 import { type WaterAccounting, WATER_GRID_STEP_M } from './water-accounting';
+import { TimeSlicer } from '../../time/time-slicer';
 import { type DayOfYear, dayOfYear } from './day-of-year';
 import { cellNumber, cellOfNumber } from './round-grid';
 import { type RunningSlice, runningSumsChanged, runningSumsOfYear, waterPerCell } from './watermap.repository';
 
 const LONGEST_RANGE_DAYS = 366;
+/** As the accounting: a few milliseconds of work, then the event loop is handed back. */
+const SLICE_MS = 5;
 const DAY_MS = 86_400_000;
 
 /** A cell's water day by day: `daily[i]` is the mm of the i-th day of the range asked for. */
@@ -137,6 +140,8 @@ export class WatermapService {
   ): AsyncGenerator<{ x: number; y: number; rangeIndex: number; water: Float64Array }> {
     const start = dayOfYear(first);
     const stop = dayOfYear(last);
+    // Its readers take each row at once: without a pause here a season's rows would be one task.
+    const slicer = new TimeSlicer(SLICE_MS);
     for (let year = start.year; year <= stop.year; year += 1) {
       const from = year === start.year ? start.day : 1;
       const to = year === stop.year ? stop.day : dayOfYear(new Date(Date.UTC(year, 11, 31))).day;
@@ -148,6 +153,7 @@ export class WatermapService {
         const water = new Float64Array(to - from + 1);
         for (let day = from; day <= to; day += 1) water[day - from] = sumThrough(day) - sumThrough(day - 1);
         yield { x: row.x, y: row.y, rangeIndex, water };
+        await slicer.pause();
       }
     }
   }
