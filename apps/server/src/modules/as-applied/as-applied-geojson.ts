@@ -25,7 +25,7 @@ export async function* geoJsonChunks(features: AsyncIterable<AsAppliedFeature>):
   for await (const feature of features) {
     chunk += `${count === 0 ? '' : ','}\n${featureJson(feature)}`;
     count += 1;
-    await slicer.pause();
+    if (slicer.due()) await slicer.pause();
     if (count % FEATURES_PER_CHUNK === 0) {
       yield chunk;
       chunk = '';

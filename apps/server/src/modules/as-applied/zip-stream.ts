@@ -41,7 +41,7 @@ export async function* zipChunks(entries: AsyncIterable<ZipEntry> | Iterable<Zip
     for (const chunk of entry.chunks) {
       file.push(chunk);
       yield* drain();
-      await slicer.pause();
+      if (slicer.due()) await slicer.pause();
     }
     file.push(new Uint8Array(0), true);
     yield* drain();

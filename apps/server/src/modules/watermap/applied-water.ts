@@ -69,7 +69,7 @@ export async function waterTimesOfDay(
       if (cell) cell.lastTs = run.last.ts;
       else times.set(key, { firstTs: run.first.ts, lastTs: run.last.ts });
     });
-    await slicer.pause();
+    if (slicer.due()) await slicer.pause();
   };
   const dayEnd = localMidnight(timeZone, addDays(date, 1)).getTime();
   let run: Run | undefined;

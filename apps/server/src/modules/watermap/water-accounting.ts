@@ -219,7 +219,7 @@ export class WaterAccounting {
       rows = 0;
     };
     for (const { machineId, from } of machines) {
-      await slicer.pause();
+      if (slicer.due()) await slicer.pause();
       const round = await this.count(machineId, from, until, firstPages.get(machineId) ?? [], slicer);
       if (!round) continue;
       if (rows > 0 && rows + round.grid.size > ROWS_PER_ROUND) await writeRounds();
@@ -266,7 +266,7 @@ export class WaterAccounting {
               size += part.length;
               if (size >= ROWS_PER_WRITE) {
                 await addWaterOfMachines(tx, batch);
-                await slicer.pause();
+                if (slicer.due()) await slicer.pause();
                 batch = [];
                 size = 0;
               }
@@ -305,7 +305,7 @@ export class WaterAccounting {
       more,
     });
     for await (const page of this.pages(machineId, from, until, firstPage)) {
-      await slicer.pause();
+      if (slicer.due()) await slicer.pause();
       for (const report of page) {
         // Each page starts with the last report of the one before.
         if (previous && report.ts <= previous.ts) continue;
@@ -370,7 +370,7 @@ export class WaterAccounting {
     if (typeof wedge === 'string') return wedge;
     for (const piece of wedgePieces(wedge, WATER_GRID_STEP_M, CELLS_PER_PIECE)) {
       waterOnWedge(piece, WATER_GRID_STEP_M, (x, y, depth) => grid.add(x, y, depth));
-      await slicer.pause();
+      if (slicer.due()) await slicer.pause();
     }
     return 'counted';
   }

@@ -153,7 +153,7 @@ export class WatermapService {
         const water = new Float64Array(to - from + 1);
         for (let day = from; day <= to; day += 1) water[day - from] = sumThrough(day) - sumThrough(day - 1);
         yield { x: row.x, y: row.y, rangeIndex, water };
-        await slicer.pause();
+        if (slicer.due()) await slicer.pause();
       }
     }
   }
