@@ -4,6 +4,11 @@ export type Target = { atLeast: number } | { atMost: number } | { below: number 
 const LABEL_WIDTH = 34;
 const VALUE_WIDTH = 22;
 
+/** A figure's label in its column, with a space after it even when it is longer than the column. */
+function labelColumn(label: string): string {
+  return `${label.padEnd(LABEL_WIDTH - 1)} `;
+}
+
 function write(text: string): void {
   process.stdout.write(`${text}\n`);
 }
@@ -33,7 +38,7 @@ export function printTitle(title: string, settings: Record<string, string>): voi
 
 /** A measured figure without a target of its own, for context. */
 export function printFigure(label: string, text: string): void {
-  write(`  ${label.padEnd(LABEL_WIDTH)}${text}`);
+  write(`  ${labelColumn(label)}${text}`);
 }
 
 /** A figure with its target beside it and whether it meets it; missed targets are written in capitals. */
@@ -53,7 +58,7 @@ export function printTargeted(label: string, value: number, unit: string, target
  * words and whether it meets it, laid out like printTargeted.
  */
 export function printVerdict(label: string, figure: string, target: string, met: boolean): boolean {
-  write(`  ${label.padEnd(LABEL_WIDTH)}${figure.padEnd(VALUE_WIDTH)}target ${target}: ${met ? 'met' : 'MISSED'}`);
+  write(`  ${labelColumn(label)}${figure.padEnd(VALUE_WIDTH)}target ${target}: ${met ? 'met' : 'MISSED'}`);
   return met;
 }
 
