@@ -6,8 +6,8 @@ import { expect, expectAccessible, openInApp, signIn, test } from './support/fix
 const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots/', import.meta.url));
 mkdirSync(SCREENSHOTS, { recursive: true });
 
-// Eight runs of about a minute each, independent of each other: both workers share them, so the
-// file is not the run's last minutes on one worker while the other waits.
+// Eight runs of 20-45 s each, independent of each other: both workers share them, so the file is
+// not the run's last minutes on one worker while the other waits.
 test.describe.configure({ mode: 'parallel' });
 
 const LOCALES = ['pl', 'en'] as const;
@@ -38,7 +38,8 @@ for (const locale of LOCALES) {
   for (const scheme of SCHEMES) {
     for (const [device, viewport] of Object.entries(DEVICES)) {
       test(`every screen in ${locale}, ${scheme}, on a ${device}`, async ({ browser, baseURL, createUser }) => {
-        // Fourteen screens, each checked for accessibility in Polish: alone it takes about a minute here.
+        // Fifteen screens, each photographed whole and, in Polish, checked for accessibility: up to 45 s
+        // alone here, more than a minute under CI's load.
         test.setTimeout(150_000);
         const context = await browser.newContext({
           baseURL,
