@@ -25,7 +25,9 @@ async function payloadOf(file: string): Promise<string> {
   return lines.join('\n');
 }
 
-describe('with BACKUP_PASSPHRASE set', () => {
+// Each test runs `npm run backup` as a process of its own (tsx compiling the command): a few
+// seconds alone, more than the default 30 s under the test command's load.
+describe('with BACKUP_PASSPHRASE set', { timeout: 90_000 }, () => {
   let t: TestApp;
   let folder: string;
   let scheduledDir: string;
@@ -75,7 +77,7 @@ describe('with BACKUP_PASSPHRASE set', () => {
   });
 });
 
-describe('a running server without BACKUP_PASSPHRASE', () => {
+describe('a running server without BACKUP_PASSPHRASE', { timeout: 90_000 }, () => {
   it('gives `npm run backup` with BACKUP_PASSPHRASE no unencrypted file: refused before any byte is written', async () => {
     const folder = await mkdtemp(path.join(os.tmpdir(), 'pivot-unencrypted-'));
     const t = await createTestApp();

@@ -327,7 +327,9 @@ describe('a tampered backup', () => {
   });
 });
 
-describe('npm run restore', () => {
+// Each test runs `npm run restore` as a process of its own, some several times: under the test
+// command's load a run takes many seconds.
+describe('npm run restore', { timeout: 90_000 }, () => {
   let folder: string;
   let dataDir: string;
   let encrypted: string;
