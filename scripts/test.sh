@@ -44,14 +44,6 @@ side_by_side() {
   return "$failed"
 }
 
-step "static checks: lint, import cycles (type-only included), format, typecheck, migrations"
-side_by_side \
-  "lint" "npx eslint --max-warnings 0 ." \
-  "no import cycles" "npx tsx scripts/check-import-cycles.ts" \
-  "format" "npx prettier --check ." \
-  "typecheck" "npm run --silent typecheck" \
-  "migrations match the schema" "bash scripts/check-migrations.sh"
-
 step "Debian's mosquitto for the broker-account tests (each starts a private one)"
 bash scripts/ensure-mosquitto.sh
 
@@ -82,14 +74,20 @@ embedded="env -u DATABASE_URL -u TEST_MQTT_URL"
 # database); the server suite on the real services one, so that no two files' machines meet on
 # the shared broker. The browser tests come after, with nothing heavy beside them: their
 # assertions wait seconds, not minutes.
-tests=("tests on the embedded defaults (PGlite, embedded broker)" "$embedded npx vitest run --project '!chaos' --maxWorkers=2")
+# The static checks run one after the other beside them: as a stage of their own, side by side,
+# they left one core idle while the typecheck ended, and the suites leave some of a core free
+# (docs/benchmarks.md, "1 December: where the test command's time goes").
+tests=(
+  "static checks: lint, import cycles (type-only included), format, typecheck, migrations" "bash scripts/static-checks.sh"
+  "tests on the embedded defaults (PGlite, embedded broker)" "$embedded npx vitest run --project '!chaos' --maxWorkers=2"
+)
 if [ ${#real_env[@]} -gt 0 ]; then
   tests+=("server tests on ${real_env[*]}" "env ${real_env[*]} npx vitest run --project server --maxWorkers=1")
 fi
 if node scripts/can-connect.mjs postgres "$postgres_url" || [ "${CI:-}" = "true" ]; then
   tests+=("chaos suite (kill -9, broker restarts, two instances)" "$embedded TEST_DATABASE_URL='$postgres_url' npx vitest run --project chaos")
 fi
-step "the suites on the embedded defaults, and beside them the real services' and the chaos suite"
+step "the static checks and the suites on the embedded defaults, and beside them the real services' and the chaos suite"
 side_by_side "${tests[@]}"
 
 browser=("browser tests (Debian's chromium, the real server on its embedded defaults)" "$embedded npm run --silent test:browser")
