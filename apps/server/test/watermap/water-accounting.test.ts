@@ -279,6 +279,42 @@ describe('the water accounting', () => {
     expect(await accounting.uncounted(machine.machineId)).toEqual([]);
   });
 
+  it('gives the water of a machine never counted from its first report when that is recent, and leaves an old backlog to the runs', async () => {
+    const degrees = degreesInFiveSeconds(300, 0.05);
+    const twoMinutes = (startsAgoMs: number) =>
+      turning(
+        Array.from({ length: 24 }, () => degrees),
+        { distance: 300, flow: 90 },
+      ).map((report) => ({ ...report, ts: report.ts - START + Date.now() - startsAgoMs }));
+    const accountingOf = (machineId: string) =>
+      new WaterAccounting({
+        db: database.db,
+        sprinklers: { machineIds: () => Promise.resolve([machineId]) },
+        reports: { between: reportsBetween, firstPages: reportsOfMachinesBetween },
+        timeZone: 'Europe/Warsaw',
+        logger: pino({ level: 'silent' }),
+      });
+    const uncountedM3 = async (machineId: string) => {
+      const days = await accountingOf(machineId).uncounted(machineId);
+      const mm = days.flatMap((day) => day.cells).reduce((sum, cell) => sum + cell.mm, 0);
+      return (mm / 1000) * WATER_GRID_STEP_M * WATER_GRID_STEP_M;
+    };
+
+    // Added three minutes ago: no run has seen it, yet its two minutes at 90 m³/h show.
+    const added = await machineWith(twoMinutes(3 * 60_000));
+    expect(await uncountedM3(added.machineId)).toBeCloseTo((90 * 120) / 3600, 1);
+    // A run that has made its progress row (at the start of time) changes nothing.
+    await accountingOf(added.machineId).runOnce(new Date(Date.now() - 5 * 60_000));
+    expect(await added.volume()).toBe(0);
+    expect(await uncountedM3(added.machineId)).toBeCloseTo((90 * 120) / 3600, 1);
+
+    // Reports from two hours ago, never counted: a backlog the runs count, not the watermap.
+    const behind = await machineWith(twoMinutes(2 * 3600_000));
+    expect(await uncountedM3(behind.machineId)).toBe(0);
+    await behind.count();
+    expect(await behind.volume()).toBeCloseTo((90 * 120) / 3600, 1);
+  });
+
   it('counts a pair no arm could have swept as a gap in the data, and warns of them once a minute', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {

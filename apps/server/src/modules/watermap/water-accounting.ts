@@ -88,6 +88,9 @@ type Round = {
   more: boolean;
 };
 
+/** The progress of a machine never counted (as `addWaterProgress` writes it): its reports all count. */
+const NEVER_COUNTED = new Date(0);
+
 function settled(): Date {
   return new Date(Date.now() - SETTLE_MS);
 }
@@ -144,29 +147,33 @@ export class WaterAccounting {
 
   /**
    * The water of the machine's reports that no run has written yet, up to its newest report, a
-   * round per local day: none for a machine never counted or behind by more than a few runs,
-   * whose backlog the runs are counting.
+   * round per local day: none for a machine behind by more than a few runs, whose backlog the
+   * runs are counting. A machine never counted is counted from its first report when that is
+   * recent (a machine just added), so its water shows at once, not a run or two later.
    */
   async uncounted(machineId: string): Promise<{ day: DayOfYear; cells: CellWater[] }[]> {
-    const from = (await waterProgressOfMachines(this.deps.db, [machineId])).get(machineId);
     const until = new Date();
-    if (!from || from.getTime() < until.getTime() - UNCOUNTED_AT_MOST_MS) return [];
+    const recent = until.getTime() - UNCOUNTED_AT_MOST_MS;
+    const from = (await waterProgressOfMachines(this.deps.db, [machineId])).get(machineId) ?? NEVER_COUNTED;
+    const neverCounted = from.getTime() === NEVER_COUNTED.getTime();
+    if (!neverCounted && from.getTime() < recent) return [];
     const slicer = new TimeSlicer(SLICE_MS);
     const days: { day: DayOfYear; cells: CellWater[] }[] = [];
     let next: Date | undefined = from;
     while (next) {
-      const firstPages = await this.deps.reports.firstPages(
-        this.deps.db,
-        [{ machineId, from: next }],
-        until,
-        REPORTS_PER_READ,
-      );
-      const round = await this.count(machineId, next, until, firstPages.get(machineId) ?? [], slicer);
+      const firstPage = await this.firstPage(machineId, next, until);
+      if (next === from && neverCounted && (firstPage[0]?.ts ?? Infinity) < recent) return [];
+      const round = await this.count(machineId, next, until, firstPage, slicer);
       if (!round) break;
       days.push({ day: round.day, cells: round.grid.rows(0, round.grid.size) });
       next = round.more ? new Date(round.lastTs) : undefined;
     }
     return days;
+  }
+
+  private async firstPage(machineId: string, from: Date, until: Date): Promise<StoredReport[]> {
+    const pages = await this.deps.reports.firstPages(this.deps.db, [{ machineId, from }], until, REPORTS_PER_READ);
+    return pages.get(machineId) ?? [];
   }
 
   /**
@@ -186,7 +193,7 @@ export class WaterAccounting {
     );
     const gatheredSince = until.getTime() - holdMs;
     let left = machineIds
-      .map((machineId) => ({ machineId, from: progress.get(machineId) ?? new Date(0) }))
+      .map((machineId) => ({ machineId, from: progress.get(machineId) ?? NEVER_COUNTED }))
       .filter(({ from }) => from.getTime() <= gatheredSince);
     while (left.length > 0) {
       const next: { machineId: string; from: Date }[] = [];
