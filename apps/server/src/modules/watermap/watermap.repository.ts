@@ -1,9 +1,8 @@
-import { type SQL, and, eq, gte, lte, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { TimeSlicer } from '../../time/time-slicer';
 import type { DayOfYear } from './day-of-year';
 import type { CellWater } from './round-grid';
-import { cellKey } from './water-grid';
 import { waterCellYears, waterProgress } from './watermap.table';
 
 /**
@@ -137,61 +136,31 @@ export async function addWaterOfMachines(db: Queryable, waters: MachineWater[]):
 }
 
 /**
- * The water per cell over the local days from `start` to `stop`, both included, at most a year
- * apart. Each row's depth is computed in the query, but the rows of a cell in two years (a range
- * across New Year) are added up here: grouping in the query made PostgreSQL hash the rows with
- * their arrays, which spilled a season's to disk and took four times as long as reading them.
- */
-export async function waterPerCell(
-  db: Queryable,
-  machineId: string,
-  start: DayOfYear,
-  stop: DayOfYear,
-): Promise<{ x: number; y: number; depth: number }[]> {
-  const { days, mm, year, x, y } = waterCellYears;
-  const firstDay = sql`case when ${year} = ${start.year}::int then ${start.day}::int else 1 end`;
-  const lastDay = sql`case when ${year} = ${stop.year}::int then ${stop.day}::int else 366 end`;
-  const depth = sql`(select coalesce(sum(water.mm::float8), 0) from unnest(${days}, ${mm}) as water(day, mm)
-    where water.day between ${firstDay} and ${lastDay})`;
-  // One row of JSON, not a row per cell: a season is thousands of cells, and the driver's parsing
-  // of a row's fields took a third of the answer's time on PGlite; JSON.parse reads them at once.
-  const [result] = await db
-    .select({
-      rows: sql<
-        [x: number, y: number, depth: number][]
-      >`coalesce(json_agg(json_build_array(${x}, ${y}, ${depth})), '[]')`,
-    })
-    .from(waterCellYears)
-    .where(and(eq(waterCellYears.machineId, machineId), gte(year, start.year), lte(year, stop.year)));
-  const cells = new Map<string, { x: number; y: number; depth: number }>();
-  for (const [cellX, cellY, cellDepth] of result!.rows) {
-    const key = cellKey(cellX, cellY);
-    const cell = cells.get(key);
-    if (cell) cell.depth += cellDepth;
-    else cells.set(key, { x: cellX, y: cellY, depth: cellDepth });
-  }
-  return [...cells.values()];
-}
-
-/**
  * A season's rows of a large machine are tens of thousands of numbers to read and sum: done a few
  * milliseconds at a time, so that a watermap or an export does not hold the event loop.
  */
 const SLICE_MS = 5;
 
 /** A row as read by `storedRows`: its water days and their mm. */
-type StoredRow = { year: number; x: number; y: number; days: number[]; mm: number[] };
+export type StoredRow = { year: number; x: number; y: number; days: number[]; mm: number[] };
 
 /**
- * The machine's rows that match `where`, read as one text (as JSON or a row per cell, a season's
- * numbers took PGlite longer), and the machine's highest water revision, in one statement: a
- * write between two would go unseen. Each mm is the 4-byte float stored (PostgreSQL writes it in
- * the fewest digits that read back as that float), so sums here are those of the query's.
+ * Which of a machine's rows to read: those of some years, or those changed after a water revision
+ * (of any year: by the revision's index alone, since with the years in the query the planner took
+ * the primary key and read every row of the years).
  */
-async function storedRows(
+export type RowsWanted = { years: [first: number, last: number] } | { changedAfter: number };
+
+/**
+ * The machine's rows wanted, read as one text (as JSON or a row per cell, a season's numbers took
+ * PGlite longer), and the machine's highest water revision, in one statement: a write between two
+ * would go unseen. Each mm is the 4-byte float stored (PostgreSQL writes it in the fewest digits
+ * that read back as that float), so sums here are those of the query's.
+ */
+export async function storedRows(
   db: Queryable,
   machineId: string,
-  where: SQL,
+  wanted: RowsWanted,
 ): Promise<{ revision: number; rows: StoredRow[] }> {
   const { days, mm, year, x, y, revision } = waterCellYears;
   const ofMachine = sql`${waterCellYears.machineId} = ${machineId}`;
@@ -199,7 +168,11 @@ async function storedRows(
     select
       (select max(${revision}) from ${waterCellYears} where ${ofMachine}) as revision,
       string_agg(${year} || ',' || ${x} || ',' || ${y} || ',' || array_to_string(${days}, ' ') || ',' || array_to_string(${mm}, ' '), ';') as text
-    from ${waterCellYears} where ${ofMachine} and ${where}`);
+    from ${waterCellYears} where ${ofMachine} and ${
+      'years' in wanted
+        ? sql`${year} between ${wanted.years[0]}::int and ${wanted.years[1]}::int`
+        : sql`${revision} > ${wanted.changedAfter}::bigint`
+    }`);
   const [result] = (answer as unknown as { rows: { revision: string | number | null; text: string | null }[] }).rows;
   const rows: StoredRow[] = [];
   const slicer = new TimeSlicer(SLICE_MS);
@@ -237,29 +210,6 @@ function lastDayOf(row: StoredRow): number {
   return row.days.at(-1)!;
 }
 
-/**
- * Each cell's running sums of one year from day `from` - 1 (or 1) to `to`, ending with its last
- * day with water: the element of day `first` is `sums[first - offset]`; later days hold the last.
- */
-export async function runningSumsOfYear(
-  db: Queryable,
-  machineId: string,
-  year: number,
-  from: number,
-  to: number,
-): Promise<{ x: number; y: number; offset: number; sums: number[] }[]> {
-  const offset = Math.max(from - 1, 1);
-  const { rows } = await storedRows(db, machineId, sql`${waterCellYears.year} = ${year}::int`);
-  const slicer = new TimeSlicer(SLICE_MS);
-  const summed: { x: number; y: number; offset: number; sums: number[] }[] = [];
-  for (const row of rows) {
-    // A cell whose last water is before the range has no sums: no water in the range.
-    summed.push({ x: row.x, y: row.y, offset, sums: runningSums(row, offset, Math.min(to, lastDayOf(row))) });
-    if (slicer.due()) await slicer.pause();
-  }
-  return summed;
-}
-
 /** A cell's running sums of one year as read: the element of day d is `sums[d - offset]`; later days hold the last. */
 export type RunningSlice = { year: number; x: number; y: number; offset: number; sums: number[] };
 
@@ -275,14 +225,13 @@ export async function runningSumsChanged(
   machineId: string,
   options: { firstYear: number; lastYear: number; lowerYear: number; lower: number; sinceRevision: number },
 ): Promise<{ revision: number; rows: RunningSlice[] }> {
-  const { year, revision } = waterCellYears;
-  // Changed rows by the revision's index alone (its years sorted out here): with the years in the
-  // query, the planner took the primary key and read every row of the years.
-  const rowsWanted =
+  const { revision: highest, rows } = await storedRows(
+    db,
+    machineId,
     options.sinceRevision < 0
-      ? sql`${year} between ${options.firstYear}::int and ${options.lastYear}::int`
-      : sql`${revision} > ${options.sinceRevision}::bigint`;
-  const { revision: highest, rows } = await storedRows(db, machineId, rowsWanted);
+      ? { years: [options.firstYear, options.lastYear] }
+      : { changedAfter: options.sinceRevision },
+  );
   return {
     revision: highest,
     rows: rows.flatMap((row) => {

@@ -7,14 +7,12 @@ import type { SprinklersService } from '../sprinklers';
 import type { StoredReports } from '../telemetry';
 import { type AppliedCell, type WaterTimes, waterTimesOfDay } from './applied-water';
 import { type WaterAccounting, WATER_GRID_STEP_M } from './water-accounting';
-import { TimeSlicer } from '../../time/time-slicer';
 import { type DayOfYear, dayOfYear } from './day-of-year';
 import { cellNumber, cellOfNumber } from './round-grid';
-import { type RunningSlice, runningSumsChanged, runningSumsOfYear, waterPerCell } from './watermap.repository';
+import { StoredWaterYears } from './stored-water-years';
+import { type RunningSlice, runningSumsChanged } from './watermap.repository';
 
 const LONGEST_RANGE_DAYS = 366;
-/** As the accounting: a few milliseconds of work, then the event loop is handed back. */
-const SLICE_MS = 5;
 const DAY_MS = 86_400_000;
 
 /** A cell's water day by day: `daily[i]` is the mm of the i-th day of the range asked for. */
@@ -67,6 +65,8 @@ function round(value: number, decimals: number): number {
 }
 
 export class WatermapService {
+  private readonly storedYears: StoredWaterYears;
+
   constructor(
     private readonly deps: {
       db: Database;
@@ -75,7 +75,9 @@ export class WatermapService {
       reports: Pick<StoredReports, 'ofDays'>;
       timeZone: string;
     },
-  ) {}
+  ) {
+    this.storedYears = new StoredWaterYears(deps.db);
+  }
 
   /**
    * The water a machine applied over local calendar days, per grid cell centre: lat, lng, mm;
@@ -83,23 +85,25 @@ export class WatermapService {
    */
   async watermap(user: SignedInUser, sprinklerId: number, query: WatermapQuery): Promise<WatermapResponse> {
     const sprinkler = await this.deps.sprinklers.accessible(user, sprinklerId);
-    const start = dayOfYear(parseDottedDate(query.start)!);
-    const stop = dayOfYear(parseDottedDate(query.stop)!);
-    const span = Date.UTC(stop.year, 0, stop.day) - Date.UTC(start.year, 0, start.day);
-    if (span / DAY_MS >= LONGEST_RANGE_DAYS) throw new AppError('validation_error');
-    const [written, uncounted] = await Promise.all([
-      waterPerCell(this.deps.db, sprinkler.internalId, start, stop),
+    const first = parseDottedDate(query.start)!;
+    const last = parseDottedDate(query.stop)!;
+    if ((last.getTime() - first.getTime()) / DAY_MS >= LONGEST_RANGE_DAYS) throw new AppError('validation_error');
+    const cells = new Map<number, { x: number; y: number; depth: number }>();
+    const add = (x: number, y: number, mm: number) => {
+      const key = cellNumber(x, y);
+      const cell = cells.get(key);
+      if (cell) cell.depth += mm;
+      else cells.set(key, { x, y, depth: mm });
+    };
+    const [uncounted] = await Promise.all([
       this.deps.accounting.uncounted(sprinkler.internalId),
+      this.storedYears.eachDayWithWater(sprinkler.internalId, first, last, (x, y, _dayIndex, mm) => add(x, y, mm)),
     ]);
-    const cells = new Map(written.map((cell) => [`${cell.x}:${cell.y}`, cell]));
+    const start = dayOfYear(first);
+    const stop = dayOfYear(last);
     for (const { day, cells: water } of uncounted) {
       if (!withinDays(day, start, stop)) continue;
-      for (const { x, y, mm } of water) {
-        const key = `${x}:${y}`;
-        const cell = cells.get(key);
-        if (cell) cell.depth += mm;
-        else cells.set(key, { x, y, depth: mm });
-      }
+      for (const { x, y, mm } of water) add(x, y, mm);
     }
     const centre = { lat: Number(sprinkler.lat), lng: Number(sprinkler.lng) };
     const data = [...cells.values()]
@@ -116,46 +120,16 @@ export class WatermapService {
   async dailyWater(machineId: string, first: Date, last: Date): Promise<{ step: number; cells: CellDailyWater[] }> {
     const dayCount = Math.round((last.getTime() - first.getTime()) / DAY_MS) + 1;
     const cells = new Map<number, CellDailyWater>();
-    for await (const { x, y, rangeIndex, water } of this.cellYears(machineId, first, last)) {
+    await this.storedYears.eachDayWithWater(machineId, first, last, (x, y, dayIndex, mm) => {
       const key = cellNumber(x, y);
       let cell = cells.get(key);
       if (!cell) {
         cell = { x, y, daily: new Float64Array(dayCount) };
         cells.set(key, cell);
       }
-      cell.daily.set(water, rangeIndex);
-    }
+      cell.daily[dayIndex]! += mm;
+    });
     return { step: WATER_GRID_STEP_M, cells: [...cells.values()] };
-  }
-
-  /**
-   * Each cell's rows of the years from `first` to `last` (UTC midnights of local dates): its
-   * water (mm) on each day of the range in that year, `water[i]` on the day `rangeIndex + i`
-   * counted from `first`.
-   */
-  private async *cellYears(
-    machineId: string,
-    first: Date,
-    last: Date,
-  ): AsyncGenerator<{ x: number; y: number; rangeIndex: number; water: Float64Array }> {
-    const start = dayOfYear(first);
-    const stop = dayOfYear(last);
-    // Its readers take each row at once: without a pause here a season's rows would be one task.
-    const slicer = new TimeSlicer(SLICE_MS);
-    for (let year = start.year; year <= stop.year; year += 1) {
-      const from = year === start.year ? start.day : 1;
-      const to = year === stop.year ? stop.day : dayOfYear(new Date(Date.UTC(year, 11, 31))).day;
-      const rangeIndex = Math.round((Date.UTC(year, 0, from) - first.getTime()) / DAY_MS);
-      for (const row of await runningSumsOfYear(this.deps.db, machineId, year, from, to)) {
-        if (row.sums.length === 0) continue;
-        const sumThrough = (day: number) =>
-          day < row.offset ? 0 : row.sums[Math.min(day - row.offset, row.sums.length - 1)]!;
-        const water = new Float64Array(to - from + 1);
-        for (let day = from; day <= to; day += 1) water[day - from] = sumThrough(day) - sumThrough(day - 1);
-        yield { x: row.x, y: row.y, rangeIndex, water };
-        if (slicer.due()) await slicer.pause();
-      }
-    }
   }
 
   /**
@@ -266,11 +240,7 @@ export class WatermapService {
     };
     const [uncounted] = await Promise.all([
       this.deps.accounting.uncounted(machineId),
-      (async () => {
-        for await (const { x, y, rangeIndex, water } of this.cellYears(machineId, first, last)) {
-          water.forEach((mm, index) => counted(x, y, rangeIndex + index, mm));
-        }
-      })(),
+      this.storedYears.eachDayWithWater(machineId, first, last, counted),
     ]);
     for (const { day, cells } of uncounted) {
       const index = Math.round((Date.UTC(day.year, 0, day.day) - first.getTime()) / DAY_MS);
