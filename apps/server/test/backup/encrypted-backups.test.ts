@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBackupFile, readBackupLines } from '../../src/backup/backup-file';
 import { type TestApp, createTestApp } from '../support/test-app';
 import { runBackupCommand } from '../support/backup-command';
+import { withEmbeddedDatabase } from '../support/database';
 
 const PASSPHRASE = 'correct horse battery';
 
@@ -36,6 +37,8 @@ describe('with BACKUP_PASSPHRASE set', { timeout: 90_000 }, () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'pivot-encrypted-'));
     scheduledDir = path.join(folder, 'scheduled');
     t = await createTestApp({ BACKUP_PASSPHRASE: PASSPHRASE, BACKUP_DIR: scheduledDir });
+    // The command opens the embedded database of the server's data folder.
+    await withEmbeddedDatabase(t.dataDir);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
@@ -81,6 +84,7 @@ describe('a running server without BACKUP_PASSPHRASE', { timeout: 90_000 }, () =
   it('gives `npm run backup` with BACKUP_PASSPHRASE no unencrypted file: refused before any byte is written', async () => {
     const folder = await mkdtemp(path.join(os.tmpdir(), 'pivot-unencrypted-'));
     const t = await createTestApp();
+    await withEmbeddedDatabase(t.dataDir);
     try {
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       const target = path.join(folder, 'asked-encrypted.pivotbackup');

@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBackupFile } from '../../src/backup/backup-file';
 import { openDatabase } from '../../src/db/client';
 import { BACKUP_COMMAND } from '../support/backup-command';
+import { withEmbeddedDatabase } from '../support/database';
 
 describe('a backup killed half way', () => {
   let dataDir: string;
   beforeAll(async () => {
     // A stopped embedded server's folder, with enough reports that the backup takes a while.
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'pivot-killed-backup-'));
+    dataDir = await withEmbeddedDatabase(await mkdtemp(path.join(os.tmpdir(), 'pivot-killed-backup-')));
     const database = await openDatabase({ databaseUrl: undefined, dataDir });
     await database.db.execute(sql`insert into telemetry (machine_id, ts, status, angle, distance, speed, pressure, flow)
       select 'M' || (i % 10), now() - (i || ' seconds')::interval, 'front', random() * 360, 400, 60, 2.4, 85

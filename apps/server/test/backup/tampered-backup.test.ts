@@ -14,7 +14,7 @@ import {
 } from '../../src/backup/backup-file';
 import { proveBackup, restoreBackup, takeBackup } from '../../src/backup/backups';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client';
-import { createTestDatabase } from '../support/database';
+import { createTestDatabase, withEmbeddedDatabase } from '../support/database';
 import { migrationsFolder } from '../support/migrations';
 import { runBackupCommand } from '../support/backup-command';
 
@@ -338,18 +338,21 @@ describe('npm run restore', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'pivot-restore-command-'));
     dataDir = path.join(folder, 'data');
-    const source = await openDatabase({ databaseUrl: undefined, dataDir: path.join(folder, 'source') });
+    const source = await openDatabase({
+      databaseUrl: undefined,
+      dataDir: await withEmbeddedDatabase(path.join(folder, 'source')),
+    });
     await seed(source.db, 4, 6, 'source');
     encrypted = path.join(folder, 'encrypted.pivotbackup');
     plain = path.join(folder, 'plain.pivotbackup');
     await takeBackup(source, encrypted, { dataDir: folder, passphrase: PASSPHRASE });
     await takeBackup(source, plain, { dataDir: folder });
     await source.close();
-    const target = await openDatabase({ databaseUrl: undefined, dataDir });
+    const target = await openDatabase({ databaseUrl: undefined, dataDir: await withEmbeddedDatabase(dataDir) });
     await seed(target.db, TARGET_COUNTS.users, TARGET_COUNTS.machines, 'target');
     await target.close();
-    // Two databases made from scratch and two backups, one encrypted with scrypt: over a minute
-    // on two cores shared with the other suites.
+    // Two databases and two backups, one encrypted with scrypt: tens of seconds on two cores
+    // shared with the other suites.
   }, 180_000);
   afterAll(() => rm(folder, { recursive: true, force: true }));
 

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type DatabaseHandle, openPglite, openPostgres } from '../../src/db/client';
+import { type DatabaseHandle, openDatabase, openPglite, openPostgres } from '../../src/db/client';
 
 export function withDatabaseName(url: string, name: string): string {
   const parsed = new URL(url);
@@ -34,6 +36,29 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
       await dropDatabaseOnceClosed(databaseUrl, name);
     },
   };
+}
+
+/**
+ * Puts a migrated embedded database into the data folder `dataDir` (made if missing), as a server
+ * leaves it after its first start, for the tests that open one there or run a command on it: a
+ * copy of one made once a run, since making it (PostgreSQL's initdb in a process of its own, then
+ * the migrations) takes about 10 s of processor. A test of a first start makes its own.
+ */
+export async function withEmbeddedDatabase(dataDir: string): Promise<string> {
+  const template = inject('pgliteFolderTemplate');
+  if (!existsSync(template)) {
+    // Two workers may make it at once: each in a folder of its own, and the first to be done names it.
+    const making = await mkdtemp(`${template}-making-`);
+    const handle = await openDatabase({ databaseUrl: undefined, dataDir: making });
+    await handle.close();
+    await rename(path.join(making, 'pglite'), template).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    });
+    await rm(making, { recursive: true, force: true });
+  }
+  await mkdir(dataDir, { recursive: true });
+  await cp(template, path.join(dataDir, 'pglite'), { recursive: true });
+  return dataDir;
 }
 
 /** pool.end() returns before the server has seen every connection go; drop only once it has. */

@@ -10,6 +10,7 @@ import { withDatabaseName } from './database';
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplatePath: string;
+    pgliteFolderTemplate: string;
     postgresTemplateDatabase: string;
   }
 }
@@ -40,10 +41,14 @@ export default async function setup(project: TestProject) {
   await writeFile(imagePath, Buffer.from(await image.arrayBuffer()));
   await handle.close();
   project.provide('pgliteTemplatePath', imagePath);
+  // Made by the first test that wants it (withEmbeddedDatabase), removed here at the end.
+  const folderTemplate = path.join(os.tmpdir(), `pivot-test-pglite-folder-${process.pid}`);
+  project.provide('pgliteFolderTemplate', folderTemplate);
   project.provide('postgresTemplateDatabase', templateDatabase);
 
   return async () => {
     await rm(imagePath, { force: true });
+    await rm(folderTemplate, { recursive: true, force: true });
     if (databaseUrl) await adminQuery(`drop database if exists ${templateDatabase} with (force)`);
   };
 }
