@@ -71,8 +71,8 @@ embedded="env -u DATABASE_URL -u TEST_MQTT_URL"
 # stopped and started again: a scratch database per scenario and Debian's mosquitto; it mostly
 # waits on the processes it breaks, and prints its figures). Each run builds what it needs into
 # folders of its own. The embedded suites take two workers (each file has its own broker and
-# database); the server suite on the real services one, so that no two files' machines meet on
-# the shared broker. The browser tests come after, with nothing heavy beside them: their
+# database); the server suite on the real services one in each of its two halves, so that no two
+# files' machines meet on one broker. The browser tests come after, with nothing heavy beside them: their
 # assertions wait seconds, not minutes.
 # The static checks run one after the other beside them: as a stage of their own, side by side,
 # they left one core idle while the typecheck ended, and the suites leave some of a core free
@@ -82,7 +82,18 @@ tests=(
   "tests on the embedded defaults (PGlite, embedded broker)" "$embedded npx vitest run --project '!chaos' --maxWorkers=2"
 )
 if [ ${#real_env[@]} -gt 0 ]; then
-  tests+=("server tests on ${real_env[*]}" "env ${real_env[*]} npx vitest run --project server --maxWorkers=1")
+  # In two halves at once: the suite mostly waits on one file at a time. The second half's
+  # machines meet no other file's on a Mosquitto of its own (Debian's, started here).
+  second_env=("${real_env[@]}")
+  if [[ " ${real_env[*]} " == *" TEST_MQTT_URL="* ]]; then
+    second_broker=$(bash scripts/private-mosquitto.sh start "$logs/second-broker")
+    trap 'bash scripts/private-mosquitto.sh stop "$logs/second-broker"; rm -rf "$logs"' EXIT
+    second_env=("${real_env[@]/#TEST_MQTT_URL=*/TEST_MQTT_URL=$second_broker}")
+  fi
+  tests+=(
+    "server tests on ${real_env[*]}, first half" "env ${real_env[*]} npx vitest run --project server --maxWorkers=1 --shard=1/2"
+    "server tests on ${second_env[*]}, second half" "env ${second_env[*]} npx vitest run --project server --maxWorkers=1 --shard=2/2"
+  )
 fi
 if node scripts/can-connect.mjs postgres "$postgres_url" || [ "${CI:-}" = "true" ]; then
   tests+=("chaos suite (kill -9, broker restarts, two instances)" "$embedded TEST_DATABASE_URL='$postgres_url' npx vitest run --project chaos")
