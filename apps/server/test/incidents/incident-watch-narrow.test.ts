@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOpenIncidents } from '../../src/modules/incidents/incidents.repository';
 import { updateLatestState } from '../../src/modules/telemetry/telemetry.repository';
 import { addBareController } from '../support/devices';
+import { stopOwnLooks } from '../support/incident-watch';
 import { type TestApp, createTestApp } from '../support/test-app';
 
 const MACHINE = `NARROW-${Date.now().toString(36)}`;
@@ -33,8 +34,7 @@ describe('the incident watch reads only what can change a verdict', () => {
       await controller.publishAsync(topics.presence(machineId), JSON.stringify(online), { qos: 1, retain: true });
       controllers.push(controller);
     }
-    // The test looks itself, at the moments it chooses.
-    await t.app.incidents.stop();
+    await stopOwnLooks(t);
   });
   afterAll(async () => {
     for (const controller of controllers) await controller.endAsync();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { IncidentWatch } from '../../src/modules/incidents/incident-watch';
 import { findOpenIncidents } from '../../src/modules/incidents/incidents.repository';
 import { updateLatestState } from '../../src/modules/telemetry/telemetry.repository';
-import { anotherIncidentWatch } from '../support/incident-watch';
+import { anotherIncidentWatch, stopOwnLooks } from '../support/incident-watch';
 import { type TestApp, createTestApp } from '../support/test-app';
 
 const FLEET = 300;
@@ -38,8 +38,7 @@ describe('no incident look reads the whole fleet', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    // The test looks itself, at the moments it chooses.
-    await t.app.incidents.stop();
+    await stopOwnLooks(t);
     // A watch looks only once it hears the broker; a real one may take a while to answer on a busy machine.
     await vi.waitFor(() => expect(t.app.gateway.listeningSince).not.toBeNull(), { timeout: 30_000 });
     // A fleet long at work, resting and heard a minute ago, whose states were last written ten

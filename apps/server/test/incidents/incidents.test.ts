@@ -1,7 +1,7 @@
 import { type Alert, AlertSchema, LogListResponseSchema, PushPayloadSchema, topics } from '@pivot/contracts';
 import type mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anotherIncidentWatch } from '../support/incident-watch';
+import { anotherIncidentWatch, stopOwnLooks } from '../support/incident-watch';
 import type { ApiClient } from '../support/api-client';
 import { addBareController } from '../support/devices';
 import { grant } from '../support/fixtures';
@@ -70,7 +70,7 @@ describe('incidents and their alerts', () => {
     address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     // The tests look at the machines themselves, at the moments their reports are dated; the
     // watch's own look every second, at the real time, would judge those reports early.
-    await t.app.incidents.stop();
+    await stopOwnLooks(t);
   });
   afterAll(async () => {
     await controller.endAsync();

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../src/db/client';
 import { findOpenIncidents } from '../../src/modules/incidents/incidents.repository';
-import { anotherIncidentWatch } from '../support/incident-watch';
+import { anotherIncidentWatch, stopOwnLooks } from '../support/incident-watch';
 import { type TestApp, createTestApp } from '../support/test-app';
 
 const FLEET = 300;
@@ -43,7 +43,7 @@ describe('a look that finds hundreds of incidents at once', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    await t.app.incidents.stop();
+    await stopOwnLooks(t);
     await vi.waitFor(() => expect(t.app.gateway.listeningSince).not.toBeNull(), { timeout: 30_000 });
     const farmer = await t.buildUser();
     await t.database.db.execute(sql`

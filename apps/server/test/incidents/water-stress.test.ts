@@ -6,6 +6,7 @@ import { weatherReadings } from '../../src/modules/weather/weather.table';
 import { addDays, localDate } from '../../src/time/local-day';
 import type { ApiClient } from '../support/api-client';
 import { buildSprinkler, grant } from '../support/fixtures';
+import { stopOwnLooks } from '../support/incident-watch';
 import { type TestApp, createTestApp } from '../support/test-app';
 import { dotted, warmDryDay } from '../support/weather-days';
 
@@ -28,6 +29,7 @@ describe('the water stress incident', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ TIME_ZONE });
+    await stopOwnLooks(t);
     const machine = await buildSprinkler(t, { lat: '52.300000', lng: '17.200000', armLength: 100 });
     sprinklerId = machine.id;
     internalId = machine.internalId;

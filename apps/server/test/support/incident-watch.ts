@@ -18,3 +18,12 @@ export function anotherIncidentWatch(t: TestApp, db: Database = t.database.db): 
     logger: t.app.log,
   });
 }
+
+/**
+ * Stops the app's own looks, so that the test looks itself, at the moments it chooses: the
+ * incident watch's every second and the water stress watch's at the start and hourly both hold
+ * the lock a test's look (or the lock a test holds) must find free, longer on a busy machine.
+ */
+export async function stopOwnLooks(t: TestApp): Promise<void> {
+  await Promise.all([t.app.incidents.stop(), t.app.waterStress.stop()]);
+}

@@ -17,6 +17,7 @@ import type { ApiClient } from '../support/api-client';
 import { addBareController } from '../support/devices';
 import { buildSprinkler, grant } from '../support/fixtures';
 import { startListener } from '../support/listener';
+import { stopOwnLooks } from '../support/incident-watch';
 import { type TestApp, createTestApp } from '../support/test-app';
 
 type VerifySignature = (secret: string, header: string, rawBody: string, toleranceSeconds?: number) => boolean;
@@ -210,7 +211,7 @@ describe('alert webhooks', () => {
   describe('with the clock in the test’s hands', () => {
     beforeAll(async () => {
       await t.app.webhookSender.stop();
-      await t.app.incidents.stop();
+      await stopOwnLooks(t);
     });
 
     it('retries a failed delivery with growing delays, the same delivery each time, until it is taken', async () => {
