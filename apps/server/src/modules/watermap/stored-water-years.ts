@@ -77,7 +77,7 @@ export class StoredWaterYears {
   async year(machineId: string, year: number): Promise<WaterYear> {
     const key = `${machineId}\u0000${year}`;
     const kept = this.kept.get(key);
-    // The changed rows by the revision's index alone, their year sorted out here (see runningSumsChanged).
+    // The changed rows of any year (RowsWanted): this year's are sorted out here.
     const { revision, rows } = await storedRows(
       this.db,
       machineId,
