@@ -14,6 +14,7 @@ import { healthPlugin } from './http/health';
 import { localisedValidatorCompiler } from './http/localised-validation';
 import { accessModule } from './modules/access';
 import { adminModule } from './modules/admin';
+import { farmsModule } from './modules/farms';
 import { adviceModule } from './modules/advice';
 import { applicationDepthModule } from './modules/application-depth';
 import { asAppliedModule } from './modules/as-applied';
@@ -143,6 +144,7 @@ export async function buildApp({
   await app.register(autopilotModule, config);
   await app.register(webhooksModule, config);
   await app.register(adminModule);
+  await app.register(farmsModule);
   await app.register(backupsModule, config);
 
   return app;

@@ -55,6 +55,8 @@ export const ERROR_STATUS = {
   not_found: 404,
   user_not_found: 404,
   sprinkler_not_found: 404,
+  /** A farm that does not exist, or one the caller is no member of. */
+  farm_not_found: 404,
   program_not_found: 404,
   record_not_found: 404,
   sprinkler_not_on_broker: 404,
@@ -67,6 +69,11 @@ export const ERROR_STATUS = {
   too_many_programs: 409,
   access_not_granted: 409,
   last_admin: 409,
+  /** The change would leave a farm without an owner. */
+  last_owner: 409,
+  farm_name_taken: 409,
+  /** The account is a member of the farm already: change their role instead. */
+  farm_member_exists: 409,
   program_name_taken: 409,
   device_exists: 409,
   /** The server's own broker ID: no controller may take it. */

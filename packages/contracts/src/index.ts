@@ -11,6 +11,7 @@ export * from './endpoint';
 export * from './endpoints';
 export * from './errors';
 export * from './farm-records';
+export * from './farms';
 export * from './geojson';
 export * from './geometry';
 export * from './live';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdSchema, PagingQuerySchema, listResponseOf } from './common';
 import { FARM_RECORD_KINDS, type FarmRecordKind } from './farm-records';
+import { FARM_ROLES, type FarmRole } from './farms';
 
 export const LOG_EVENT_TYPES = [
   'sprinkler_access_granted',
@@ -80,6 +81,15 @@ export const LOG_EVENT_TYPES = [
   'user_second_factor_reset',
   'user_recovery_code_used',
   'user_recovery_codes_renewed',
+  // Farms (docs/roles.md): the entry names its farm (farmName, as it was then). A member's entry has
+  // their email as `event` and their role as `details`; a farm's own, the actor's email as `event`.
+  'farm_created',
+  'farm_renamed',
+  'farm_member_added',
+  'farm_member_role_changed',
+  'farm_member_removed',
+  // A machine moved to another farm: `event` is the actor's email.
+  'sprinkler_farm_changed',
 ] as const;
 export const LogEventTypeSchema = z.enum(LOG_EVENT_TYPES);
 export type LogEventType = z.infer<typeof LogEventTypeSchema>;
@@ -145,6 +155,12 @@ export const LOG_EVENT_PARAMS = {
   backup_overdue: ['days', 'backup'],
   broker_accounts_lost: ['count', 'restored'],
   sprinkler_autopilot_decision: ['machine', 'decision'],
+  farm_created: ['farm', 'actor'],
+  farm_renamed: ['farm', 'actor'],
+  farm_member_added: ['user', 'farm'],
+  farm_member_role_changed: ['user', 'farm'],
+  farm_member_removed: ['user', 'farm'],
+  sprinkler_farm_changed: ['machine', 'farm'],
 } as const satisfies Record<LogEventType, readonly [string, string]>;
 
 export type LogEventParam = (typeof LOG_EVENT_PARAMS)[LogEventType][number];
@@ -161,17 +177,23 @@ export const LogEntrySchema = z.strictObject({
   eventType: LogEventTypeSchema,
   sprinklerName: z.string().nullable(),
   sprinklerInternalId: z.string().nullable(),
+  /** The farm the event is about, named as it was then (docs/roles.md). */
+  farmName: z.string().nullable(),
   /** True until the reader has marked this entry, or the whole log, as read. */
   unread: z.boolean(),
 });
 export type LogEntry = z.infer<typeof LogEntrySchema>;
 
-/** The named subtitle parameters of an entry, ready for interpolation. */
+/**
+ * The named subtitle parameters of an entry, ready for interpolation: `machine` and `farm` from
+ * the names the entry kept, the others from `event` and then `details`.
+ */
 export function logEntryParams(entry: LogEntry): Record<LogEventParam, string> {
   const [first, second] = LOG_EVENT_PARAMS[entry.eventType];
   const machine = entry.sprinklerName ?? entry.sprinklerInternalId ?? '';
-  const nonMachine = [entry.event, entry.details];
-  const valueOf = (param: LogEventParam) => (param === 'machine' ? machine : (nonMachine.shift() ?? ''));
+  const written = [entry.event, entry.details];
+  const valueOf = (param: LogEventParam) =>
+    param === 'machine' ? machine : param === 'farm' ? (entry.farmName ?? '') : (written.shift() ?? '');
   return { [first]: valueOf(first), [second]: valueOf(second) } as Record<LogEventParam, string>;
 }
 
@@ -181,11 +203,15 @@ export function logEntryParams(entry: LogEntry): Record<LogEventParam, string> {
  * existed hold the administrator's e-mail there and read without one); a depth at 100 % without
  * a value went back to being learned from the machine's reports ('learned'); a farm record names
  * its kind (`details`: 'rain_gauge', 'irrigation' or 'probe'); an autopilot switched from auto to
- * suggest because a person sent the machine a command or a program ('taken_over').
+ * suggest because a person sent the machine a command or a program ('taken_over'); a farm's member
+ * added or given a role names the role (`details`).
  */
 export function logEntryContext(
   entry: Pick<LogEntry, 'eventType' | 'event' | 'details'>,
-): 'watch' | 'control' | 'learned' | 'taken_over' | FarmRecordKind | undefined {
+): 'watch' | 'control' | 'learned' | 'taken_over' | FarmRecordKind | FarmRole | undefined {
+  if (entry.eventType === 'farm_member_added' || entry.eventType === 'farm_member_role_changed') {
+    return (FARM_ROLES as readonly string[]).includes(entry.details) ? (entry.details as FarmRole) : undefined;
+  }
   if (
     entry.eventType === 'sprinkler_application_depth_updated' ||
     entry.eventType === 'sprinkler_hours_per_circle_updated'

@@ -173,6 +173,8 @@ export type SprinklerAdminListResponse = z.infer<typeof SprinklerAdminListRespon
 export const CreateSprinklerBodySchema = z.strictObject({
   internalId: InternalIdSchema,
   name: SprinklerNameSchema.optional(),
+  /** The farm it belongs to; the server's only farm when not said (docs/roles.md). */
+  farmId: IdSchema.optional(),
 });
 export type CreateSprinklerBody = z.infer<typeof CreateSprinklerBodySchema>;
 

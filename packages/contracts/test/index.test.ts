@@ -12,6 +12,7 @@ import * as endpoint from '../src/endpoint';
 import * as endpoints from '../src/endpoints';
 import * as errors from '../src/errors';
 import * as farmRecords from '../src/farm-records';
+import * as farms from '../src/farms';
 import * as geojson from '../src/geojson';
 import * as geometry from '../src/geometry';
 import * as contracts from '../src/index';
@@ -51,6 +52,7 @@ const MODULES = {
   endpoints,
   errors,
   farmRecords,
+  farms,
   geojson,
   geometry,
   live,

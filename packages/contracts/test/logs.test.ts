@@ -45,13 +45,14 @@ function buildLogEntry(overrides: Partial<LogEntry> = {}): LogEntry {
     eventType: 'program_sent',
     sprinklerName: 'Pivot 1',
     sprinklerInternalId: 'PIVOT-001',
+    farmName: null,
     unread: true,
     ...overrides,
   };
 }
 
 describe('LOG_EVENT_TYPES', () => {
-  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, then the incidents’, then the webhooks’, then advice’s (seasons, the depth and hours a circle at 100 %), then the backups’, then the broker’s lost accounts, then the autopilot’s decisions, then two-step sign-in’s, each once', () => {
+  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, then the incidents’, then the webhooks’, then advice’s (seasons, the depth and hours a circle at 100 %), then the backups’, then the broker’s lost accounts, then the autopilot’s decisions, then two-step sign-in’s, then the farms’, each once', () => {
     expect(new Set(LOG_EVENT_TYPES).size).toBe(LOG_EVENT_TYPES.length);
     expect(LOG_EVENT_TYPES.slice(0, 19)).toEqual(SPEC_EVENT_TYPES);
     expect(LOG_EVENT_TYPES.slice(19)).toEqual([
@@ -91,6 +92,12 @@ describe('LOG_EVENT_TYPES', () => {
       'user_second_factor_reset',
       'user_recovery_code_used',
       'user_recovery_codes_renewed',
+      'farm_created',
+      'farm_renamed',
+      'farm_member_added',
+      'farm_member_role_changed',
+      'farm_member_removed',
+      'sprinkler_farm_changed',
     ]);
   });
 
@@ -191,6 +198,16 @@ describe('logEntryParams', () => {
       { user: 'anna@example.com', actor: 'admin@example.com' },
     ],
     [
+      'farm_member_added: the user from event, the farm by its kept name',
+      { eventType: 'farm_member_added', event: 'anna@example.com', details: 'manager', farmName: 'Farm of Nowak' },
+      { user: 'anna@example.com', farm: 'Farm of Nowak' },
+    ],
+    [
+      'sprinkler_farm_changed: the machine and the farm by their kept names',
+      { eventType: 'sprinkler_farm_changed', event: 'admin@example.com', farmName: 'Farm of Nowak' },
+      { machine: 'Pivot 1', farm: 'Farm of Nowak' },
+    ],
+    [
       'user_password_reset_requested: an empty actor stays empty',
       { eventType: 'user_password_reset_requested', event: 'anna@example.com', details: '' },
       { user: 'anna@example.com', actor: '' },
@@ -286,6 +303,9 @@ describe('logEntryContext', () => {
       { eventType: 'sprinkler_autopilot_updated', event: 'suggest', details: 'taken_over' },
       'taken_over',
     ],
+    ['a member added as a manager', { eventType: 'farm_member_added', details: 'manager' }, 'manager'],
+    ['a member made an owner', { eventType: 'farm_member_role_changed', details: 'owner' }, 'owner'],
+    ['a role the server does not know', { eventType: 'farm_member_role_changed', details: 'dealer' }, undefined],
   ])('%s', (_label, overrides, expected) => {
     expect(logEntryContext(buildLogEntry(overrides))).toBe(expected);
   });

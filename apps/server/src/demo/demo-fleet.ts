@@ -67,6 +67,7 @@ export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> 
     password,
   );
   const demoUser = (await app.users.findByEmail(options.email))!;
+  const farm = await demoFarm(app, demoUser.id);
   const server = { ip: '', userAgent: null };
   const added: { sprinklerId: number; machineId: string }[] = [];
 
@@ -81,6 +82,7 @@ export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> 
       const program = demoProgramOn(machine, new Date(history.to).toISOString().slice(0, 10));
       await app.programs.create(admin, sprinkler.id, program, server);
     }
+    if (!(await app.access.farmOfMachine(db, sprinkler.id))) await app.access.placeMachine(db, sprinkler.id, farm.id);
     await app.access.grant(db, sprinkler.id, demoUser.id);
     added.push({ sprinklerId: sprinkler.id, machineId: machine.id });
   }
@@ -99,6 +101,19 @@ export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> 
     );
   }
   return fleet;
+}
+
+/** The demo's farm (docs/roles.md), made at the first start, with the demo user as its owner. */
+const DEMO_FARM = 'Gospodarstwo Demo';
+
+async function demoFarm(app: App, ownerId: number) {
+  const { db } = app.database;
+  const farm =
+    (await app.access.farmsOf(db, ownerId, true)).find((listed) => listed.name === DEMO_FARM) ??
+    (await app.access.createFarm(db, DEMO_FARM));
+  if (!farm) throw new Error(`the demo's farm "${DEMO_FARM}" could not be made`);
+  await app.access.addMember(db, farm.id, ownerId, 'owner');
+  return farm;
 }
 
 type Administrator = NonNullable<Awaited<ReturnType<App['users']['findFirstAdmin']>>>;

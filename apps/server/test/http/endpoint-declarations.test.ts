@@ -72,6 +72,7 @@ describe('the OpenAPI document and the endpoints declared in the contracts', () 
       'backupsEndpoints',
       'brokerEndpoints',
       'devicesEndpoints',
+      'farmsEndpoints',
       'logsEndpoints',
       'machineHistoryEndpoints',
       'programsEndpoints',

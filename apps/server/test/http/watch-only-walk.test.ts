@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/api-client';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
-import { buildProgram, buildSprinkler, grant } from '../support/fixtures';
-import { type TestApp, createTestApp } from '../support/test-app';
+import { buildProgram, buildSprinkler } from '../support/fixtures';
+import {
+  OPERATIONS_WITH_BODIES,
+  RAW_ANSWERS,
+  type WalkTarget,
+  callOperation,
+  documentedOperations,
+} from '../support/operation-walk';
+import { ADMIN_EMAIL, type TestApp, createTestApp } from '../support/test-app';
 
 /**
  * Every operation of the OpenAPI document, walked as a user with a *watch* grant on a machine:
@@ -43,12 +50,23 @@ const THE_USERS_OWN: Record<string, string> = {
   'PATCH /api/account/webhooks/{id}/': "the user's own alert webhooks",
   'DELETE /api/account/webhooks/{id}/': "the user's own alert webhooks",
   'POST /api/account/webhooks/{id}/test': "the user's own alert webhooks",
+  'GET /api/farm/': 'the farms the user belongs to',
   // The broker's questions about devices (POST /api/broker/…) exist only with EMQX's HTTP
   // authentication configured, not in this app, and answer only the broker's shared secret.
 };
 
-/** Administrators only: a watcher, like every user who is not one, is refused with 403 forbidden. */
-const ADMIN_ONLY = new Set([
+/**
+ * Administrators', and those who run the machine's farm: a watcher, a member of the farm, is
+ * refused with 403 forbidden.
+ */
+const FORBIDDEN_TO_A_MEMBER = new Set([
+  'POST /api/farm/',
+  'GET /api/farm/{farmId}/',
+  'PATCH /api/farm/{farmId}/',
+  'POST /api/farm/{farmId}/members/',
+  'PATCH /api/farm/{farmId}/members/{userId}/',
+  'DELETE /api/farm/{farmId}/members/{userId}/',
+  'PATCH /api/sprinkler/{id}/farm/',
   'GET /api/user/list/',
   'POST /api/user/',
   'PATCH /api/user/{id}/',
@@ -78,75 +96,43 @@ const ADMIN_ONLY = new Set([
 ]);
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/** Answers that are not JSON, read raw: each must come as 200 of its type. */
-const RAW_ANSWERS: Record<string, string> = {
-  'GET /api/sprinkler/events': 'text/event-stream',
-  'GET /api/sprinkler/{id}/events': 'text/event-stream',
-  'GET /api/sprinkler/{id}/reports.csv': 'text/csv',
-  'GET /api/sprinkler/{id}/as-applied.geojson': 'application/geo+json',
-  'GET /api/sprinkler/{id}/as-applied.zip': 'application/zip',
-  'GET /api/sprinkler/{id}/as-applied.taskdata.zip': 'application/zip',
-  'GET /api/sprinkler/as-applied.geojson': 'application/geo+json',
-  'GET /api/sprinkler/as-applied.zip': 'application/zip',
-  'GET /api/sprinkler/as-applied.taskdata.zip': 'application/zip',
-};
-
-const today = new Date();
-const dotted = `${String(today.getDate()).padStart(2, '0')}.${String(today.getMonth() + 1).padStart(2, '0')}.${today.getFullYear()}`;
-
-/** What a call needs to pass validation, so that what answers is the access check. */
-const QUERIES: Record<string, Record<string, string>> = {
-  'GET /api/sprinkler/{id}/watermap/': { start: dotted, stop: dotted },
-  'GET /api/sprinkler/{id}/reports.csv': { start: dotted, stop: dotted },
-  'GET /api/sprinkler/{id}/as-applied.geojson': { start: dotted, stop: dotted },
-  'GET /api/sprinkler/{id}/as-applied.zip': { start: dotted, stop: dotted },
-  'GET /api/sprinkler/{id}/as-applied.taskdata.zip': { start: dotted, stop: dotted },
-  'GET /api/sprinkler/as-applied.geojson': { start: dotted, stop: dotted },
-  'GET /api/sprinkler/as-applied.zip': { start: dotted, stop: dotted },
-  'GET /api/sprinkler/as-applied.taskdata.zip': { start: dotted, stop: dotted },
-  'GET /api/weather-station/{id}/days/': { start: dotted, stop: dotted },
-};
 
 /** A station beside the machine: a watcher sees its days as the machine's map shows it. */
 const STATION_ID = 'WS-WALK';
-const BODIES: Record<string, unknown> = {
-  'POST /api/sprinkler/{id}/motion': { motion: 'stop' },
-  'POST /api/sprinkler/{id}/program/': buildProgram('Watched'),
-  'PATCH /api/sprinkler/{id}/program/{programId}/': buildProgram('Renamed by a watcher'),
-  'PATCH /api/sprinkler/{id}/application-depth/': { depthAtFullSpeed: 4 },
-  'POST /api/sprinkler/{id}/records/': { kind: 'rain_gauge', date: dotted, area: { kind: 'machine' }, mm: 5 },
-  'PUT /api/sprinkler/{id}/records/{recordId}/': { kind: 'rain_gauge', date: dotted, area: { kind: 'machine' }, mm: 6 },
-  'PUT /api/sprinkler/{id}/crop-seasons/': [
-    { name: 'Maize', polygon: null, crop: 'maize-grain', emergence: '01.05.2026', soil: 'loam' },
-  ],
-  'PUT /api/sprinkler/{id}/area-map/': { type: 'FeatureCollection', features: [] },
-  'PUT /api/sprinkler/{id}/autopilot/': { mode: 'auto', rules: {} },
-  'POST /api/sprinkler/{id}/prescription/': {
-    fileName: 'prescription.geojson',
-    content: Buffer.from(JSON.stringify(buildProgram('Prescribed').programData)).toString('base64'),
-  },
-};
 
 describe('a watch grant, walked over every operation of the OpenAPI document', () => {
   let t: TestApp;
   let watcher: ApiClient;
   let admin: ApiClient;
   let address: string;
-  let sprinklerId: number;
-  let programId: number;
-  const operations: string[] = [];
+  let target: WalkTarget;
+  let operations: string[];
 
   beforeAll(async () => {
     t = await createTestApp();
     admin = await t.adminClient();
     const sprinkler = await buildSprinkler(t);
-    sprinklerId = sprinkler.id;
-    const created = await admin.post(`/api/sprinkler/${sprinklerId}/program/`, buildProgram('Maize'));
+    const created = await admin.post(`/api/sprinkler/${sprinkler.id}/program/`, buildProgram('Maize'));
     expect(created.status).toBe(201);
-    programId = (created.body as { programs: { id: number }[] }).programs[0]!.id;
+    // The machine is a farm's, run by the administrator as its owner; the watcher is its member.
+    const farm = (await admin.post('/api/farm/', { name: 'Walked farm' })).body as { id: number };
+    expect((await admin.patch(`/api/sprinkler/${sprinkler.id}/farm/`, { farmId: farm.id })).status).toBe(200);
+    expect((await admin.post(`/api/farm/${farm.id}/members/`, { email: ADMIN_EMAIL, role: 'owner' })).status).toBe(201);
     const signedIn = await t.signedInUser();
     watcher = signedIn.client;
-    await grant(t, sprinklerId, signedIn.user.id, 'watch');
+    const granted = await admin.patch(`/api/sprinkler/${sprinkler.id}/permissions/`, {
+      user: signedIn.user.id,
+      action: 'grant',
+      level: 'watch',
+    });
+    expect(granted.status).toBe(200);
+    target = {
+      sprinklerId: sprinkler.id,
+      programId: (created.body as { programs: { id: number }[] }).programs[0]!.id,
+      farmId: farm.id,
+      userId: (await t.app.users.findByEmail(ADMIN_EMAIL))!.id,
+      stationId: STATION_ID,
+    };
     await t.database.db.insert(weatherReadings).values({
       stationId: STATION_ID,
       ts: new Date(),
@@ -157,26 +143,14 @@ describe('a watch grant, walked over every operation of the OpenAPI document', (
       rain: 0,
     });
     address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const document = (await t.client().get('/api/docs/json')).body as {
-      paths: Record<string, Record<string, unknown>>;
-    };
-    for (const [path, methods] of Object.entries(document.paths)) {
-      for (const method of Object.keys(methods)) operations.push(`${method.toUpperCase()} ${path}`);
-    }
+    operations = await documentedOperations(t);
   });
   afterAll(() => t.close());
 
-  const urlOf = (path: string) =>
-    path
-      .replace('/weather-station/{id}/', `/weather-station/${STATION_ID}/`)
-      .replace('{id}', String(sprinklerId))
-      .replace('{programId}', String(programId))
-      // No record is needed: control is asked for before the record is looked up.
-      .replace('{recordId}', '1')
-      .replace('{machineId}', 'NOT-A-MACHINE');
-
   it('finds the machine routes in the document, and every operation listed above', () => {
-    expect([...Object.keys(THE_USERS_OWN), ...ADMIN_ONLY].filter((listed) => !operations.includes(listed))).toEqual([]);
+    expect(
+      [...Object.keys(THE_USERS_OWN), ...FORBIDDEN_TO_A_MEMBER].filter((listed) => !operations.includes(listed)),
+    ).toEqual([]);
     expect(operations).toEqual(
       expect.arrayContaining([
         'POST /api/sprinkler/{id}/motion',
@@ -191,59 +165,50 @@ describe('a watch grant, walked over every operation of the OpenAPI document', (
     const walked: string[] = [];
     for (const operation of operations) {
       if (operation in THE_USERS_OWN) continue;
-      const [method, path] = operation.split(' ') as [string, string];
-      const url = urlOf(path);
       walked.push(operation);
+      const answer = await callOperation(watcher, address, operation, target);
+      const said = `${operation} → ${answer.status} ${answer.code ?? ''}`;
       const rawType = RAW_ANSWERS[operation];
       if (rawType) {
-        const controller = new AbortController();
-        const query = new URLSearchParams(QUERIES[operation] ?? {});
-        const response = await fetch(`${address}${url}${query.size > 0 ? `?${query}` : ''}`, {
-          headers: { authorization: `Bearer ${watcher.access}` },
-          signal: controller.signal,
-        });
-        // A stream never ends by itself: it is closed once its answer began; a file is read whole.
-        if (rawType === 'text/event-stream') controller.abort();
-        else await response.text();
-        if (response.status !== 200 || !response.headers.get('content-type')?.includes(rawType)) {
-          wrong.push(`${operation} → ${response.status}`);
+        if (answer.status !== 200 || !answer.type.includes(rawType)) wrong.push(said);
+      } else if (FORBIDDEN_TO_A_MEMBER.has(operation)) {
+        if (answer.status !== 403 || answer.code !== 'forbidden') wrong.push(said);
+      } else if (UNSAFE.has(operation.split(' ')[0]!)) {
+        if (answer.status !== 403 || answer.code !== 'watch_only' || !answer.message?.includes('only watch')) {
+          wrong.push(`${said} ${answer.message}`);
         }
-        continue;
-      }
-      const response = await watcher.request(method as 'POST', url, BODIES[operation], {
-        query: QUERIES[operation] ?? {},
-        headers: { 'accept-language': 'en' },
-      });
-      const code = (response.body as { code?: string } | undefined)?.code;
-      if (ADMIN_ONLY.has(operation)) {
-        if (response.status !== 403 || code !== 'forbidden')
-          wrong.push(`${operation} (admin only) → ${response.status}`);
-      } else if (UNSAFE.has(method)) {
-        const message = (response.body as { message?: string }).message;
-        if (response.status !== 403 || code !== 'watch_only' || !message?.includes('only watch')) {
-          wrong.push(`${operation} → ${response.status} ${JSON.stringify(response.body)}`);
-        }
-      } else if (response.status !== 200) {
-        wrong.push(`${operation} → ${response.status} ${JSON.stringify(response.body)}`);
+      } else if (answer.status !== 200) {
+        wrong.push(said);
       }
     }
     expect(wrong).toEqual([]);
     // The walk reached every kind of call: reads, the streams, the refused changes, admin routes.
     expect(walked).toEqual(
-      expect.arrayContaining([...Object.keys(RAW_ANSWERS), ...Object.keys(BODIES), 'GET /api/logs/']),
+      expect.arrayContaining([...Object.keys(RAW_ANSWERS), ...OPERATIONS_WITH_BODIES, 'GET /api/logs/']),
     );
   });
 
   it('left the machine as it was: its program unchanged, no command sent', async () => {
-    const detail = (await admin.get(`/api/sprinkler/${sprinklerId}/`)).body as { programs: { name: string }[] };
+    const detail = (await admin.get(`/api/sprinkler/${target.sprinklerId}/`)).body as {
+      name: string;
+      programs: { name: string }[];
+    };
     expect(detail.programs.map((program) => program.name)).toEqual(['Maize']);
+    expect(detail.name).not.toBe('Renamed by a walker');
     const log = (await admin.get('/api/logs/')).body as { data: { eventType: string }[] };
-    expect(log.data.map((entry) => entry.eventType)).toEqual(['program_added']);
+    expect(log.data.map((entry) => entry.eventType).reverse()).toEqual([
+      'program_added',
+      'farm_created',
+      'sprinkler_farm_changed',
+      'farm_member_added',
+      'farm_member_added',
+      'sprinkler_access_granted',
+    ]);
   });
 
   it('says why in the language of the page', async () => {
     const motion = { motion: 'front' };
-    const url = `/api/sprinkler/${sprinklerId}/motion`;
+    const url = `/api/sprinkler/${target.sprinklerId}/motion`;
     const english = await watcher.post(url, motion, { headers: { 'accept-language': 'en' } });
     expect(english.body).toEqual({
       code: 'watch_only',

@@ -5,46 +5,13 @@ import { sessions } from '../../src/modules/users/auth.table';
 import { MAX_STREAMS_PER_USER, STREAMS_RECHECK_MS } from '../../src/modules/users/open-streams';
 import type { ApiClient } from '../support/api-client';
 import { buildSprinkler, grant } from '../support/fixtures';
+import { type OpenedStream, openStream } from '../support/open-stream';
 import { type TestApp, USER_PASSWORD, createTestApp } from '../support/test-app';
 
 /** A change made through this instance reaches its streams at once; this allows for the test machine's pace. */
 const AT_ONCE_MS = 1500;
 /** A change made elsewhere (another instance, the database) reaches them at the next check. */
 const NEXT_CHECK_MS = STREAMS_RECHECK_MS + 1500;
-
-type OpenedStream = {
-  /** Resolves with how long the stream stayed open from now once the server ends it; fails after `withinMs`. */
-  ends: (withinMs: number) => Promise<number>;
-  /** Resolves true when the stream is still open after `ms`. */
-  stillOpenAfter: (ms: number) => Promise<boolean>;
-  close: () => void;
-};
-
-/** Opens a live stream as the browser does, and watches for the server ending it. */
-async function openStream(address: string, client: ApiClient, path: string): Promise<OpenedStream> {
-  const controller = new AbortController();
-  const response = await fetch(`${address}${path}`, {
-    headers: { authorization: `Bearer ${client.access}` },
-    signal: controller.signal,
-  });
-  expect(response.status).toBe(200);
-  const reader = response.body!.getReader();
-  const ended = (async () => {
-    for (;;) if ((await reader.read()).done) return Date.now();
-  })().catch(() => Date.now());
-  const within = <T>(ms: number, fallback: T) =>
-    new Promise<T>((resolve) => setTimeout(() => resolve(fallback), ms).unref());
-  return {
-    ends: async (withinMs) => {
-      const from = Date.now();
-      const at = await Promise.race([ended, within<number | null>(withinMs, null)]);
-      if (at === null) throw new Error(`${path} still open after ${withinMs} ms`);
-      return at - from;
-    },
-    stillOpenAfter: async (ms) => (await Promise.race([ended.then(() => false), within(ms, true)])) === true,
-    close: () => controller.abort(),
-  };
-}
 
 describe('live streams end once no longer allowed', () => {
   let t: TestApp;

@@ -37,7 +37,8 @@ export const changePermissions = endpoint({
   params: IdParamsSchema,
   body: PermissionsBodySchema,
   answer: SprinklerWithUsersSchema,
-  errors: ['not_found', 'access_not_granted'],
+  errors: ['not_found', 'sprinkler_not_found', 'forbidden', 'access_not_granted'],
   tag: 'sprinklers',
-  summary: 'Grants a user access to a machine (watch or control), or revokes it (administrators)',
+  summary:
+    "Grants a user access to a machine (watch or control), or revokes it (administrators; the people who run the machine's farm, to its members)",
 });

@@ -9,6 +9,7 @@ export * as autopilotEndpoints from './autopilot';
 export * as backupsEndpoints from './backups';
 export * as brokerEndpoints from './broker';
 export * as devicesEndpoints from './devices';
+export * as farmsEndpoints from './farms';
 export * as logsEndpoints from './logs';
 export * as machineHistoryEndpoints from './machine-history';
 export * as programsEndpoints from './programs';

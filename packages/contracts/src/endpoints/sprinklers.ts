@@ -62,6 +62,7 @@ export const create = endpoint({
   // The machine is asked to identify itself over the broker before it is added.
   errors: [
     'sprinkler_exists',
+    'farm_not_found',
     'sprinkler_not_on_broker',
     'sprinkler_processing_error',
     'machine_clock_wrong',
@@ -78,9 +79,10 @@ export const update = endpoint({
   params: IdParamsSchema,
   body: UpdateSprinklerBodySchema,
   answer: SprinklerListItemSchema,
-  errors: ['sprinkler_not_found', 'invalid_geometry', 'too_many_corners'],
+  errors: ['sprinkler_not_found', 'forbidden', 'invalid_geometry', 'too_many_corners'],
   tag,
-  summary: 'Renames a machine, or changes its area map or its low-pressure alert (administrators)',
+  summary:
+    "Renames a machine, or changes its area map or its low-pressure alert (administrators, the people who run the machine's farm)",
 });
 
 export const move = endpoint({

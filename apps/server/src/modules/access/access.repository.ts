@@ -1,7 +1,7 @@
-import type { AccessLevel } from '@pivot/contracts';
+import { type AccessLevel, MANAGING_ROLES } from '@pivot/contracts';
 import { type Placeholder, and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { sprinklerAccess } from './access.table';
+import { farmMachines, farmMembers, sprinklerAccess } from './access.table';
 
 /**
  * Grants access at a level, or sets the level of the grant the user has. Granting again at the
@@ -32,32 +32,75 @@ export async function revokeAccess(db: Queryable, sprinklerId: number, userId: n
   return rows.length > 0;
 }
 
-/** The level of the user's grant of the machine; null without one. */
-export async function grantedLevel(db: Queryable, sprinklerId: number, userId: number): Promise<AccessLevel | null> {
-  const rows = await db
-    .select({ level: sprinklerAccess.level })
+/** The members who run a farm: its owners and managers. */
+const MANAGING = inArray(farmMembers.role, [...MANAGING_ROLES]);
+
+/**
+ * Who may use which machine, and how: each grant at its level, and each machine of a farm at
+ * control for the people who run that farm. A person may appear twice for one machine (a
+ * manager with a grant of their own); control is the higher level.
+ */
+function effectiveAccess(db: Queryable, where: { userIds?: number[]; sprinklerIds?: number[] }) {
+  const grants = db
+    .select({ sprinklerId: sprinklerAccess.sprinklerId, userId: sprinklerAccess.userId, level: sprinklerAccess.level })
     .from(sprinklerAccess)
-    .where(and(eq(sprinklerAccess.sprinklerId, sprinklerId), eq(sprinklerAccess.userId, userId)));
-  return rows[0]?.level ?? null;
+    .where(
+      and(
+        where.userIds && inArray(sprinklerAccess.userId, where.userIds),
+        where.sprinklerIds && inArray(sprinklerAccess.sprinklerId, where.sprinklerIds),
+      ),
+    );
+  const managed = db
+    .select({
+      sprinklerId: farmMachines.sprinklerId,
+      userId: farmMembers.userId,
+      level: sql<AccessLevel>`'control'`.as('level'),
+    })
+    .from(farmMachines)
+    .innerJoin(farmMembers, and(eq(farmMembers.farmId, farmMachines.farmId), MANAGING))
+    .where(
+      and(
+        where.userIds && inArray(farmMembers.userId, where.userIds),
+        where.sprinklerIds && inArray(farmMachines.sprinklerId, where.sprinklerIds),
+      ),
+    );
+  return grants.unionAll(managed);
+}
+
+const higher = (a: AccessLevel | undefined, b: AccessLevel): AccessLevel => (a === 'control' ? a : b);
+
+/** The level at which the user may use the machine (by a grant or by running its farm); null for none. */
+export async function effectiveLevel(db: Queryable, sprinklerId: number, userId: number): Promise<AccessLevel | null> {
+  let level: AccessLevel | undefined;
+  for (const row of await effectiveAccess(db, { userIds: [userId], sprinklerIds: [sprinklerId] }))
+    level = higher(level, row.level);
+  return level ?? null;
 }
 
 /**
- * The machines granted to a user (only those at `level`, when given), as a subquery of their ids
- * to filter other queries with.
+ * The machines the user may use (only those they may control, when `level` is control), as a
+ * subquery of their ids to filter other queries with: their grants and their farms' machines.
  */
-export function machineIdsGrantedTo(db: Queryable, userId: number | Placeholder, level?: AccessLevel) {
-  return db
+export function machineIdsUsableBy(db: Queryable, userId: number | Placeholder, level?: 'control') {
+  const granted = db
     .select({ sprinklerId: sprinklerAccess.sprinklerId })
     .from(sprinklerAccess)
     .where(and(eq(sprinklerAccess.userId, userId), level && eq(sprinklerAccess.level, level)));
+  const managed = db
+    .select({ sprinklerId: farmMachines.sprinklerId })
+    .from(farmMachines)
+    .innerJoin(farmMembers, eq(farmMembers.farmId, farmMachines.farmId))
+    .where(and(eq(farmMembers.userId, userId), MANAGING));
+  return granted.union(managed);
 }
 
 /**
- * How many machines are granted to the user: their grants counted on the user's index, never the
- * fleet's rows (a grant's machine always exists: its row's removal removes the grant).
+ * How many machines the user may use: their grants and their farms' machines, counted on the
+ * user's own rows, never the fleet's.
  */
-export async function countMachinesGrantedTo(db: Queryable, userId: number): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(sprinklerAccess).where(eq(sprinklerAccess.userId, userId));
+export async function countMachinesUsableBy(db: Queryable, userId: number): Promise<number> {
+  const usable = machineIdsUsableBy(db, userId).as('usable');
+  const [row] = await db.select({ total: count() }).from(usable);
   return row?.total ?? 0;
 }
 
@@ -69,10 +112,12 @@ export function userIdsGrantedTo(db: Queryable, sprinklerId: number) {
     .where(eq(sprinklerAccess.sprinklerId, sprinklerId));
 }
 
-/** Every grant of the given machines, or of the given users. */
+type Of = { sprinklerIds: number[] } | { userIds: number[] };
+
+/** Every grant of the given machines, or of the given users: grants alone, as the administrators manage them. */
 export async function grantsOf(
   db: Queryable,
-  of: { sprinklerIds: number[] } | { userIds: number[] },
+  of: Of,
 ): Promise<{ sprinklerId: number; userId: number; level: AccessLevel }[]> {
   const condition =
     'sprinklerIds' in of
@@ -83,4 +128,22 @@ export async function grantsOf(
     .select({ sprinklerId: sprinklerAccess.sprinklerId, userId: sprinklerAccess.userId, level: sprinklerAccess.level })
     .from(sprinklerAccess)
     .where(condition);
+}
+
+/**
+ * Who may use the given machines, or what the given users may use, at which level: grants and
+ * farms run together, one row a person and machine.
+ */
+export async function usableOf(
+  db: Queryable,
+  of: Of,
+): Promise<{ sprinklerId: number; userId: number; level: AccessLevel }[]> {
+  if (('sprinklerIds' in of ? of.sprinklerIds : of.userIds).length === 0) return [];
+  const rows = await effectiveAccess(db, of);
+  const byPair = new Map<string, { sprinklerId: number; userId: number; level: AccessLevel }>();
+  for (const row of rows) {
+    const key = `${row.sprinklerId}:${row.userId}`;
+    byPair.set(key, { ...row, level: higher(byPair.get(key)?.level, row.level) });
+  }
+  return [...byPair.values()];
 }

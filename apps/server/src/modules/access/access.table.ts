@@ -1,5 +1,5 @@
-import { ACCESS_LEVELS } from '@pivot/contracts';
-import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { ACCESS_LEVELS, FARM_ROLES } from '@pivot/contracts';
+import { index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sprinklers } from '../sprinklers/sprinklers.table';
 import { users } from '../users/users.table';
 
@@ -21,4 +21,48 @@ export const sprinklerAccess = pgTable(
     primaryKey({ columns: [table.sprinklerId, table.userId] }),
     index('sprinkler_access_user_idx').on(table.userId),
   ],
+);
+
+/** A farm: the machines of one holding, and the people who run and use them (docs/roles.md). */
+export const farms = pgTable(
+  'farms',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('farms_name_idx').on(table.name)],
+);
+
+/** Who belongs to which farm, in which role; a person may belong to several farms. */
+export const farmMembers = pgTable(
+  'farm_members',
+  {
+    farmId: integer('farm_id')
+      .notNull()
+      .references(() => farms.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: FARM_ROLES }).notNull(),
+    addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.farmId, table.userId] }), index('farm_members_user_idx').on(table.userId)],
+);
+
+/**
+ * The farm each machine belongs to: one at most (its key is the machine). A machine the
+ * server's administrator has not placed in a farm yet is theirs alone.
+ */
+export const farmMachines = pgTable(
+  'farm_machines',
+  {
+    sprinklerId: integer('sprinkler_id')
+      .primaryKey()
+      .references(() => sprinklers.id, { onDelete: 'cascade' }),
+    farmId: integer('farm_id')
+      .notNull()
+      .references(() => farms.id, { onDelete: 'restrict' }),
+  },
+  (table) => [index('farm_machines_farm_idx').on(table.farmId)],
 );

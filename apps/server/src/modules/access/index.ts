@@ -8,11 +8,12 @@ declare module 'fastify' {
   }
 }
 
-export type { AccessService } from './access.service';
+export type { AccessService, FarmRow, FarmSummaryRow } from './access.service';
 
 /**
- * Access: which users may use which machines (docs/product.md#roles). It knows only the grants, so every
- * module that needs them, the activity log included, can build on it.
+ * Access: which users may use which machines (docs/roles.md): the farms, their members and
+ * machines, and the grants. It knows only those, so every module that needs them, the activity
+ * log included, can build on it.
  */
 export const accessModule = fp(
   async (app: FastifyInstance) => {

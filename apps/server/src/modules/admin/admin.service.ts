@@ -34,7 +34,7 @@ export class AdminService {
     const { db, access, users, sprinklers } = this.deps;
     const excluding = query.exclude === undefined ? undefined : access.userIdsOf(db, query.exclude);
     const { count, rows } = await users.list(query, excluding);
-    const grants = await access.levelsOfUsers(
+    const grants = await access.grantsOfUsers(
       db,
       rows.map((row) => row.id),
     );
@@ -75,7 +75,8 @@ export class AdminService {
   /**
    * Grants one user access at a level (control when the body names none), changes the level of
    * the user's grant, or revokes it; revoking access the user did not have is access_not_granted.
-   * The log entry of a grant names its level (in `details`, which logEntryContext reads).
+   * The log entry of a grant names its level (in `details`, which logEntryContext reads). The
+   * people who run a machine's farm grant it too, to the farm's members only (docs/roles.md).
    */
   async changePermissions(
     actor: SignedInUser,
@@ -84,12 +85,27 @@ export class AdminService {
     client: ClientInfo,
   ): Promise<SprinklerWithUsers> {
     const { db, access, users, sprinklers, logs } = this.deps;
+    if (!actor.admin) await sprinklers.manageable(actor, sprinklerId);
     const changed = await db.transaction(async (tx) => {
       const sprinkler = await sprinklers.find(tx, sprinklerId);
       const user = await users.find(tx, body.user);
-      if (!sprinkler || !user) throw new AppError('not_found');
-      if (body.action === 'grant') await access.grant(tx, sprinkler.id, user.id, body.level);
-      else if (!(await access.revoke(tx, sprinkler.id, user.id))) throw new AppError('access_not_granted');
+      const farm = await access.farmOfMachine(tx, sprinklerId);
+      const outsideFarm = !actor.admin && (!farm || !user || !(await access.roleIn(tx, farm.id, user.id)));
+      if (!sprinkler || !user || outsideFarm) throw new AppError('not_found');
+      if (body.action === 'grant') {
+        const { joined } = await access.grant(tx, sprinkler.id, user.id, body.level);
+        if (joined) {
+          await logs.record(tx, {
+            eventType: 'farm_member_added',
+            actorUserId: actor.id,
+            subjectUserId: user.id,
+            farm: joined,
+            event: user.email,
+            details: 'member',
+            ip: client.ip,
+          });
+        }
+      } else if (!(await access.revoke(tx, sprinkler.id, user.id))) throw new AppError('access_not_granted');
       await logs.record(tx, {
         eventType: body.action === 'grant' ? 'sprinkler_access_granted' : 'sprinkler_access_revoked',
         actorUserId: actor.id,
@@ -98,6 +114,7 @@ export class AdminService {
         event: user.email,
         details: body.action === 'grant' ? body.level : actor.email,
         ip: client.ip,
+        farm,
       });
       return sprinklers.withUsers(tx, sprinkler);
     });

@@ -15,6 +15,7 @@ export function presentLogEntry(row: LogEntryRow, readAt: Date | null, readOnIts
     eventType: row.eventType,
     sprinklerName: row.sprinklerName,
     sprinklerInternalId: row.sprinklerInternalId,
+    farmName: row.farmName,
     unread: !readOnItsOwn && (readAt === null || row.createdAt > readAt),
   };
 }

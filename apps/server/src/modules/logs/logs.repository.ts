@@ -10,6 +10,8 @@ export type NewLogEntry = {
   subjectUserId?: number | null;
   /** The machine the event is about; id and name are null for one that was never added. */
   sprinkler?: { id: number | null; name: string | null; internalId: string } | null;
+  /** The farm the event is about, named as it is now. */
+  farm?: { id: number; name: string } | null;
   event: string;
   details?: string;
   ip: string;
@@ -21,7 +23,7 @@ export async function insertLogEntry(db: Queryable, entry: NewLogEntry): Promise
   return id!;
 }
 
-/** Rows a statement inserts: nine parameters a row. */
+/** Rows a statement inserts: eleven parameters a row. */
 const ENTRIES_PER_INSERT = 1_000;
 
 /**
@@ -41,6 +43,8 @@ export async function insertLogEntries(db: Queryable, entries: NewLogEntry[]): P
           sprinklerId: entry.sprinkler?.id ?? null,
           sprinklerName: entry.sprinkler?.name ?? null,
           sprinklerInternalId: entry.sprinkler?.internalId ?? null,
+          farmId: entry.farm?.id ?? null,
+          farmName: entry.farm?.name ?? null,
           event: entry.event,
           details: entry.details ?? '',
           ip: entry.ip,
@@ -52,8 +56,11 @@ export async function insertLogEntries(db: Queryable, entries: NewLogEntry[]): P
   return ids;
 }
 
-/** What an ordinary user may read: the entries about themselves and about the machines granted to them. */
-export type OwnEntries = { userId: number; grantedMachineIds: SQLWrapper };
+/**
+ * What an ordinary user may read: the entries about themselves, about the machines they may use
+ * and about the farms they run.
+ */
+export type OwnEntries = { userId: number; grantedMachineIds: SQLWrapper; managedFarmIds: SQLWrapper };
 
 function visibleTo(own: OwnEntries | 'all'): SQL | undefined {
   if (own === 'all') return undefined;
@@ -61,6 +68,7 @@ function visibleTo(own: OwnEntries | 'all'): SQL | undefined {
     eq(logEntries.actorUserId, own.userId),
     eq(logEntries.subjectUserId, own.userId),
     inArray(logEntries.sprinklerId, own.grantedMachineIds),
+    inArray(logEntries.farmId, own.managedFarmIds),
   );
 }
 

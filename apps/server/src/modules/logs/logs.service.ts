@@ -87,7 +87,12 @@ export class LogsService {
 
   private visibleTo(viewer: LogViewer): OwnEntries | 'all' {
     const { db, access } = this.deps;
-    return viewer.admin ? 'all' : { userId: viewer.id, grantedMachineIds: access.machineIdsOf(db, viewer.id) };
+    if (viewer.admin) return 'all';
+    return {
+      userId: viewer.id,
+      grantedMachineIds: access.machineIdsOf(db, viewer.id),
+      managedFarmIds: access.managedFarmIdsOf(db, viewer.id),
+    };
   }
 
   /** Entries of the given types recorded after `afterId`, oldest first: what happened since a look. */

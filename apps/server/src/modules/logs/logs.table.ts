@@ -1,5 +1,6 @@
 import { LOG_EVENT_TYPES } from '@pivot/contracts';
 import { index, integer, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { farms } from '../access/access.table';
 import { sprinklers } from '../sprinklers/sprinklers.table';
 import { users } from '../users/users.table';
 
@@ -17,6 +18,9 @@ export const logEntries = pgTable(
     /** Kept as they were at the time, so the entry still reads right after a rename or delete. */
     sprinklerName: text('sprinkler_name'),
     sprinklerInternalId: text('sprinkler_internal_id'),
+    /** The farm the event is about: its managers read it in the farm's log. */
+    farmId: integer('farm_id').references(() => farms.id, { onDelete: 'set null' }),
+    farmName: text('farm_name'),
     event: text('event').notNull(),
     details: text('details').notNull().default(''),
     ip: text('ip').notNull().default(''),
@@ -26,6 +30,7 @@ export const logEntries = pgTable(
     index('log_entries_actor_idx').on(table.actorUserId),
     index('log_entries_subject_idx').on(table.subjectUserId),
     index('log_entries_sprinkler_idx').on(table.sprinklerId),
+    index('log_entries_farm_idx').on(table.farmId),
   ],
 );
 

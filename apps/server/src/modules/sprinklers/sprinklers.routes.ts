@@ -35,7 +35,7 @@ export const sprinklersRoutes: FastifyPluginAsyncZod<{ sprinklers: SprinklersSer
   endpointRoute(
     app,
     sprinklersEndpoints.update,
-    { access: 'admin', bodyLimit: GEOMETRY_BODY_LIMIT, compiledAnswer: true },
+    { bodyLimit: GEOMETRY_BODY_LIMIT, compiledAnswer: true },
     async (request) => sprinklers.update(signedIn(request).user, request.params.id, request.body, clientInfo(request)),
   );
 

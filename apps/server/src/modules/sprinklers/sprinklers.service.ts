@@ -79,15 +79,6 @@ function centreOf(sprinkler: SprinklerRow) {
   return { lat: Number(sprinkler.lat), lng: Number(sprinkler.lng) };
 }
 
-/**
- * What the user may do with a machine whose granted users are `users`: administrators control
- * every machine; anyone else has their grant's level (watch when, oddly, not among them).
- */
-function levelAmong(user: SignedInUser, users: AssignedUser[]): AccessLevel {
-  if (user.admin) return 'control';
-  return users.find((granted) => granted.id === user.id)?.level ?? 'watch';
-}
-
 export class SprinklersService {
   private storedPrograms: StoredPrograms | undefined;
   private readonly details = new LruCache<number, CachedDetail>(CACHED_DETAILS);
@@ -144,10 +135,26 @@ export class SprinklersService {
     throw new AppError('watch_only');
   }
 
-  /** The user's level on a machine they may see: control for administrators, else their grant's. */
-  async levelOf(user: SignedInUser, id: number): Promise<AccessLevel> {
+  /**
+   * A machine the user may manage (rename, set up, grant to the farm's members): administrators
+   * and the people who run its farm. Anyone else who may see it is forbidden; to the others it
+   * does not exist.
+   */
+  async manageable(user: SignedInUser, id: number): Promise<SprinklerRow> {
+    const sprinkler = await this.accessible(user, id);
+    if (!user.admin && !(await this.deps.access.runsFarmOf(this.deps.db, id, user.id))) {
+      throw new AppError('forbidden');
+    }
+    return sprinkler;
+  }
+
+  /**
+   * The user's level on a machine they may see: control for administrators and the people who
+   * run its farm, else their grant's (docs/roles.md).
+   */
+  async levelOf(user: SignedInUser, id: number, db: Queryable = this.deps.db): Promise<AccessLevel> {
     if (user.admin) return 'control';
-    const level = await this.deps.access.levelOf(this.deps.db, id, user.id);
+    const level = await this.deps.access.levelOf(db, id, user.id);
     if (!level) throw new AppError('sprinkler_not_found');
     return level;
   }
@@ -293,7 +300,7 @@ export class SprinklersService {
             state: live.state ?? undefined,
             humiditySensors: presentSensorsNear(centre, sprinkler.armLength, live.soilSensors),
           },
-          levelAmong(user, current.users),
+          await this.levelOf(user, id),
         );
       }
     }
@@ -302,13 +309,13 @@ export class SprinklersService {
     const sprinkler = await this.accessible(user, id);
     const parts = await this.parts(db, sprinkler);
     this.details.set(id, parts);
-    return presentSprinklerDetail(parts, levelAmong(user, parts.users));
+    return presentSprinklerDetail(parts, await this.levelOf(user, id));
   }
 
   /** The detail of a machine already known to be accessible to `viewer`, as the viewer sees it. */
   async present(db: Queryable, sprinkler: SprinklerRow, viewer: SignedInUser): Promise<SprinklerDetail> {
     const parts = await this.parts(db, sprinkler);
-    return presentSprinklerDetail(parts, levelAmong(viewer, parts.users));
+    return presentSprinklerDetail(parts, await this.levelOf(viewer, sprinkler.id, db));
   }
 
   /** Everything a machine's detail shows, read now. */
@@ -345,7 +352,7 @@ export class SprinklersService {
   /** The users granted each of the given machines, by last name, first name and id, with their grants' levels. */
   async assignedUsers(db: Queryable, sprinklerIds: number[]): Promise<Map<number, AssignedUser[]>> {
     const { access, users } = this.deps;
-    const grants = await access.levelsOnMachines(db, sprinklerIds);
+    const grants = await access.grantsOnMachines(db, sprinklerIds);
     const rows = await users.findMany(db, [...new Set([...grants.values()].flatMap((levels) => [...levels.keys()]))]);
     return new Map(
       [...grants].map(([sprinklerId, levels]) => [
@@ -363,8 +370,9 @@ export class SprinklersService {
    * where it stands and how long its arm is.
    */
   async create(actor: SignedInUser, body: CreateSprinklerBody, client: ClientInfo): Promise<SprinklerListItem> {
-    const { db, commands, logs } = this.deps;
+    const { db, commands, logs, access } = this.deps;
     if (await findSprinklerByInternalId(db, body.internalId)) throw new AppError('sprinkler_exists');
+    const farm = await this.farmForNewMachine(body.farmId);
     const attempt = { actorUserId: actor.id, event: actor.email, ip: client.ip };
     const identity = await commands.run(
       { type: 'identify' },
@@ -394,7 +402,8 @@ export class SprinklersService {
         model: identity.model ?? null,
         firmware: identity.firmware ?? null,
       });
-      await logs.record(tx, { ...attempt, eventType: 'sprinkler_added', sprinkler: loggedMachine(created) });
+      if (farm) await access.placeMachine(tx, created.id, farm.id);
+      await logs.record(tx, { ...attempt, eventType: 'sprinkler_added', sprinkler: loggedMachine(created), farm });
       return created;
     });
     this.deps.arms.learn(sprinkler.internalId, {
@@ -406,13 +415,26 @@ export class SprinklersService {
     return item!;
   }
 
-  /** Renames a machine or changes its area map (administrators). */
+  /**
+   * The farm a machine being added goes to: the one named, else the server's only farm; none
+   * when there are several (the administrator places it later, docs/roles.md).
+   */
+  private async farmForNewMachine(farmId: number | undefined) {
+    const { db, access } = this.deps;
+    if (farmId === undefined) return access.onlyFarm(db);
+    const farm = await access.farm(db, farmId);
+    if (!farm) throw new AppError('farm_not_found');
+    return farm;
+  }
+
+  /** Renames a machine or changes its area map (administrators, the people who run its farm). */
   async update(
     actor: SignedInUser,
     id: number,
     body: UpdateSprinklerBody,
     client: ClientInfo,
   ): Promise<SprinklerListItem> {
+    await this.manageable(actor, id);
     const item = await this.deps.db.transaction(async (tx) => {
       const before = await findSprinkler(tx, id);
       if (!before) throw new AppError('sprinkler_not_found');

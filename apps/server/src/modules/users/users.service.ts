@@ -177,8 +177,8 @@ export class UsersService {
     return findUsersByIds(db, ids);
   }
 
-  findByEmail(email: string): Promise<UserRow | undefined> {
-    return findUserByEmail(this.deps.db, email);
+  findByEmail(email: string, db: Queryable = this.deps.db): Promise<UserRow | undefined> {
+    return findUserByEmail(db, email);
   }
 
   /** The administrator created first; the server's own actions (the demo fleet) are done as them. */

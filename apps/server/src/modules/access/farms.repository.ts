@@ -1,0 +1,196 @@
+import { type AccessLevel, type FarmRole, MANAGING_ROLES } from '@pivot/contracts';
+import { type Placeholder, and, asc, count, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
+import { farmMachines, farmMembers, farms, sprinklerAccess } from './access.table';
+
+export type FarmRow = typeof farms.$inferSelect;
+export type FarmSummaryRow = FarmRow & { role: FarmRole | null; machineCount: number; memberCount: number };
+
+/** Farm names are unique; the database says which insert lost. */
+function isNameTaken(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } }).cause ?? error;
+  return (cause as { code?: string }).code === '23505';
+}
+
+/** The new farm, or null when a farm of that name exists. */
+export async function insertFarm(db: Queryable, name: string): Promise<FarmRow | null> {
+  const rows = await db.insert(farms).values({ name }).onConflictDoNothing().returning();
+  return rows[0] ?? null;
+}
+
+/** The renamed farm; undefined when there is none; null when another farm has the name. */
+export async function renameFarm(db: Queryable, id: number, name: string): Promise<FarmRow | undefined | null> {
+  try {
+    const [row] = await db.update(farms).set({ name }).where(eq(farms.id, id)).returning();
+    return row;
+  } catch (error) {
+    if (isNameTaken(error)) return null;
+    throw error;
+  }
+}
+
+export async function findFarm(db: Queryable, id: number): Promise<FarmRow | undefined> {
+  const [row] = await db.select().from(farms).where(eq(farms.id, id));
+  return row;
+}
+
+/** The first farms by id, at most `limit` of them. */
+export function findFarms(db: Queryable, limit: number): Promise<FarmRow[]> {
+  return db.select().from(farms).orderBy(asc(farms.id)).limit(limit);
+}
+
+/**
+ * Farms with the user's role in each and how many machines and members each has: those the
+ * user belongs to, or every farm (`all`, for the server's administrators), by name.
+ */
+export async function listFarms(db: Queryable, userId: number, all: boolean): Promise<FarmSummaryRow[]> {
+  const machineCount = db.select({ total: count() }).from(farmMachines).where(eq(farmMachines.farmId, farms.id));
+  const memberCount = db.select({ total: count() }).from(farmMembers).where(eq(farmMembers.farmId, farms.id));
+  const own = db
+    .select({ farmId: farmMembers.farmId, role: farmMembers.role })
+    .from(farmMembers)
+    .where(eq(farmMembers.userId, userId))
+    .as('own');
+  return db
+    .select({
+      id: farms.id,
+      name: farms.name,
+      createdAt: farms.createdAt,
+      role: own.role,
+      machineCount: sql<number>`(${machineCount})::int`,
+      memberCount: sql<number>`(${memberCount})::int`,
+    })
+    .from(farms)
+    .leftJoin(own, eq(own.farmId, farms.id))
+    .where(all ? undefined : isNotNull(own.farmId))
+    .orderBy(asc(farms.name), asc(farms.id));
+}
+
+/** The user's role in the farm; null when they are no member. */
+export async function findRole(db: Queryable, farmId: number, userId: number): Promise<FarmRole | null> {
+  const [row] = await db
+    .select({ role: farmMembers.role })
+    .from(farmMembers)
+    .where(and(eq(farmMembers.farmId, farmId), eq(farmMembers.userId, userId)));
+  return row?.role ?? null;
+}
+
+/** The farm's members and their roles, in the order they joined. */
+export function listMembers(db: Queryable, farmId: number): Promise<{ userId: number; role: FarmRole }[]> {
+  return db
+    .select({ userId: farmMembers.userId, role: farmMembers.role })
+    .from(farmMembers)
+    .where(eq(farmMembers.farmId, farmId))
+    .orderBy(asc(farmMembers.addedAt), asc(farmMembers.userId));
+}
+
+/** Adds a member; false when they were one already (their role is left as it was). */
+export async function insertMember(db: Queryable, farmId: number, userId: number, role: FarmRole): Promise<boolean> {
+  const rows = await db
+    .insert(farmMembers)
+    .values({ farmId, userId, role })
+    .onConflictDoNothing()
+    .returning({ userId: farmMembers.userId });
+  return rows.length > 0;
+}
+
+export async function updateRole(db: Queryable, farmId: number, userId: number, role: FarmRole): Promise<void> {
+  await db
+    .update(farmMembers)
+    .set({ role })
+    .where(and(eq(farmMembers.farmId, farmId), eq(farmMembers.userId, userId)));
+}
+
+export async function deleteMember(db: Queryable, farmId: number, userId: number): Promise<void> {
+  await db.delete(farmMembers).where(and(eq(farmMembers.farmId, farmId), eq(farmMembers.userId, userId)));
+}
+
+/**
+ * How many owners the farm has, its rows locked: two owners stepping down at once both wait
+ * for the count, so one of them is refused and the farm keeps an owner.
+ */
+export async function countOwnersLocked(db: Queryable, farmId: number): Promise<number> {
+  const rows = await db
+    .select({ userId: farmMembers.userId })
+    .from(farmMembers)
+    .where(and(eq(farmMembers.farmId, farmId), eq(farmMembers.role, 'owner')))
+    .for('update');
+  return rows.length;
+}
+
+/** The farm the machine belongs to; null for one not placed in a farm. */
+export async function findFarmOfMachine(db: Queryable, sprinklerId: number): Promise<FarmRow | null> {
+  const [row] = await db
+    .select({ id: farms.id, name: farms.name, createdAt: farms.createdAt })
+    .from(farmMachines)
+    .innerJoin(farms, eq(farms.id, farmMachines.farmId))
+    .where(eq(farmMachines.sprinklerId, sprinklerId));
+  return row ?? null;
+}
+
+/** Places the machine in the farm, or moves it there. */
+export async function placeMachine(db: Queryable, sprinklerId: number, farmId: number): Promise<void> {
+  await db
+    .insert(farmMachines)
+    .values({ sprinklerId, farmId })
+    .onConflictDoUpdate({ target: farmMachines.sprinklerId, set: { farmId } });
+}
+
+/** The ids of the farm's machines. */
+export async function listMachineIdsOfFarm(db: Queryable, farmId: number): Promise<number[]> {
+  const rows = await db
+    .select({ sprinklerId: farmMachines.sprinklerId })
+    .from(farmMachines)
+    .where(eq(farmMachines.farmId, farmId));
+  return rows.map((row) => row.sprinklerId);
+}
+
+/** The farms the user runs (as an owner or a manager), as a subquery of their ids. */
+export function farmIdsManagedBy(db: Queryable, userId: number | Placeholder) {
+  return db
+    .select({ farmId: farmMembers.farmId })
+    .from(farmMembers)
+    .where(and(eq(farmMembers.userId, userId), inArray(farmMembers.role, [...MANAGING_ROLES])));
+}
+
+/** The grants the given users hold on the farm's machines. */
+export function grantsInFarm(
+  db: Queryable,
+  farmId: number,
+): Promise<{ userId: number; sprinklerId: number; level: AccessLevel }[]> {
+  return db
+    .select({ userId: sprinklerAccess.userId, sprinklerId: sprinklerAccess.sprinklerId, level: sprinklerAccess.level })
+    .from(sprinklerAccess)
+    .innerJoin(farmMachines, eq(farmMachines.sprinklerId, sprinklerAccess.sprinklerId))
+    .where(eq(farmMachines.farmId, farmId));
+}
+
+/** Ends the user's grants of the farm's machines. */
+export async function deleteGrantsInFarm(db: Queryable, farmId: number, userId: number): Promise<void> {
+  await db
+    .delete(sprinklerAccess)
+    .where(
+      and(
+        eq(sprinklerAccess.userId, userId),
+        inArray(
+          sprinklerAccess.sprinklerId,
+          db.select({ id: farmMachines.sprinklerId }).from(farmMachines).where(eq(farmMachines.farmId, farmId)),
+        ),
+      ),
+    );
+}
+
+/** Ends the machine's grants of people who are no members of its farm (after a move). */
+export async function deleteGrantsOutsideFarm(db: Queryable, sprinklerId: number, farmId: number): Promise<void> {
+  await db
+    .delete(sprinklerAccess)
+    .where(
+      and(
+        eq(sprinklerAccess.sprinklerId, sprinklerId),
+        notInArray(
+          sprinklerAccess.userId,
+          db.select({ id: farmMembers.userId }).from(farmMembers).where(eq(farmMembers.farmId, farmId)),
+        ),
+      ),
+    );
+}

@@ -1,0 +1,38 @@
+import { farmsEndpoints } from '@pivot/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { endpointRoute } from '../../http/endpoint-route';
+import { clientInfo, signedIn } from '../../http/request-context';
+import type { FarmsService } from './farms.service';
+
+export const farmsRoutes: FastifyPluginAsync<{ farms: FarmsService }> = async (app, { farms }) => {
+  endpointRoute(app, farmsEndpoints.list, {}, async (request) => farms.list(signedIn(request).user));
+
+  endpointRoute(app, farmsEndpoints.create, { access: 'admin' }, async (request) =>
+    farms.create(signedIn(request).user, request.body, clientInfo(request)),
+  );
+
+  endpointRoute(app, farmsEndpoints.rename, {}, async (request) =>
+    farms.rename(signedIn(request).user, request.params.farmId, request.body, clientInfo(request)),
+  );
+
+  endpointRoute(app, farmsEndpoints.detail, {}, async (request) =>
+    farms.detail(signedIn(request).user, request.params.farmId),
+  );
+
+  endpointRoute(app, farmsEndpoints.addMember, { access: 'admin' }, async (request) =>
+    farms.addMember(signedIn(request).user, request.params.farmId, request.body, clientInfo(request)),
+  );
+
+  endpointRoute(app, farmsEndpoints.changeRole, {}, async (request) => {
+    const { farmId, userId } = request.params;
+    return farms.changeRole(signedIn(request).user, farmId, userId, request.body.role, clientInfo(request));
+  });
+
+  endpointRoute(app, farmsEndpoints.removeMember, {}, async (request) =>
+    farms.removeMember(signedIn(request).user, request.params.farmId, request.params.userId, clientInfo(request)),
+  );
+
+  endpointRoute(app, farmsEndpoints.moveMachine, { access: 'admin' }, async (request) =>
+    farms.moveMachine(signedIn(request).user, request.params.id, request.body, clientInfo(request)),
+  );
+};

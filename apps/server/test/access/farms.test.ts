@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../support/api-client';
+import { buildSprinkler } from '../support/fixtures';
+import { openStream } from '../support/open-stream';
+import { type TestApp, createTestApp } from '../support/test-app';
+
+type FarmDetail = {
+  farm: { id: number; name: string; role: string | null; machineCount: number; memberCount: number };
+  members: { id: number; email: string; role: string; grants: { sprinklerId: number; level: string }[] }[];
+  machines: { id: number; name: string }[];
+};
+
+/** A farm's owners and managers run its people and machines; its members use what they are granted (docs/roles.md). */
+describe('farms', () => {
+  let t: TestApp;
+  let admin: ApiClient;
+  let address: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.adminClient();
+    address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => t.close());
+
+  /** A new farm with one machine and an owner, all through the API as the administrator would. */
+  async function farmWithOwner(name: string) {
+    const created = await admin.post('/api/farm/', { name });
+    expect(created.status).toBe(201);
+    const farm = created.body as { id: number };
+    const machine = await buildSprinkler(t);
+    expect((await admin.patch(`/api/sprinkler/${machine.id}/farm/`, { farmId: farm.id })).status).toBe(200);
+    const owner = await t.signedInUser();
+    const added = await admin.post(`/api/farm/${farm.id}/members/`, { email: owner.user.email, role: 'owner' });
+    expect(added.status).toBe(201);
+    return { farm, machine, owner };
+  }
+
+  /** A person made a member of the farm by the administrator, in a role. */
+  async function member(farmId: number, role: 'manager' | 'member') {
+    const person = await t.signedInUser();
+    expect((await admin.post(`/api/farm/${farmId}/members/`, { email: person.user.email, role })).status).toBe(201);
+    return person;
+  }
+
+  it('refuses a second farm of one name, and an unknown or repeated member, saying why', async () => {
+    const { farm, owner } = await farmWithOwner('Gospodarstwo Zielone');
+    const again = await admin.post(
+      '/api/farm/',
+      { name: 'Gospodarstwo Zielone' },
+      { headers: { 'accept-language': 'pl' } },
+    );
+    expect(again.body).toEqual({ code: 'farm_name_taken', message: 'Gospodarstwo o tej nazwie już istnieje' });
+    const unknown = await admin.post(`/api/farm/${farm.id}/members/`, { email: 'nobody@farm.pl', role: 'member' });
+    expect([unknown.status, (unknown.body as { code: string }).code]).toEqual([404, 'user_not_found']);
+    const twice = await admin.post(
+      `/api/farm/${farm.id}/members/`,
+      { email: owner.user.email, role: 'member' },
+      { headers: { 'accept-language': 'en' } },
+    );
+    expect(twice.body).toEqual({
+      code: 'farm_member_exists',
+      message: 'This person is a member of the farm already: change their role instead',
+    });
+  });
+
+  it("gives the owner control of the farm's machines, to rename them and grant them to members only", async () => {
+    const { farm, machine, owner } = await farmWithOwner('Farm of Nowak');
+    const farms = (await owner.client.get('/api/farm/')).body;
+    expect(farms).toEqual([{ id: farm.id, name: 'Farm of Nowak', role: 'owner', machineCount: 1, memberCount: 1 }]);
+    const detail = (await owner.client.get(`/api/sprinkler/${machine.id}/`)).body as { level: string };
+    expect(detail.level).toBe('control');
+    const renamed = await owner.client.patch(`/api/sprinkler/${machine.id}/`, { name: 'Pivot by the barn' });
+    expect([renamed.status, (renamed.body as { name: string }).name]).toEqual([200, 'Pivot by the barn']);
+
+    // Someone outside the farm is nobody to its owner: 404, nothing granted.
+    const outsider = await t.buildUser();
+    const refused = await owner.client.patch(`/api/sprinkler/${machine.id}/permissions/`, {
+      user: outsider.id,
+      action: 'grant',
+      level: 'watch',
+    });
+    expect(refused.status).toBe(404);
+    expect((await admin.get(`/api/sprinkler/${machine.id}/`)).body).toMatchObject({ users: [] });
+
+    const worker = await member(farm.id, 'member');
+    expect((await worker.client.get(`/api/sprinkler/${machine.id}/`)).status).toBe(404);
+    const granted = await owner.client.patch(`/api/sprinkler/${machine.id}/permissions/`, {
+      user: worker.user.id,
+      action: 'grant',
+      level: 'watch',
+    });
+    expect(granted.status).toBe(200);
+    expect((await worker.client.get(`/api/sprinkler/${machine.id}/`)).body).toMatchObject({ level: 'watch' });
+    // A member runs nothing: no renaming, no granting, no farm's page.
+    expect((await worker.client.patch(`/api/sprinkler/${machine.id}/`, { name: 'Mine' })).status).toBe(403);
+    expect((await worker.client.get(`/api/farm/${farm.id}/`)).status).toBe(403);
+    const members = ((await owner.client.get(`/api/farm/${farm.id}/`)).body as FarmDetail).members;
+    expect(members.map((person) => [person.email, person.role, person.grants])).toEqual([
+      [owner.user.email, 'owner', []],
+      [worker.user.email, 'member', [{ sprinklerId: machine.id, level: 'watch' }]],
+    ]);
+  });
+
+  it('lets a manager change members and managers, never owners, and keeps one owner always', async () => {
+    const { farm, owner } = await farmWithOwner('Farm of Mazur');
+    const manager = await member(farm.id, 'manager');
+    const worker = await member(farm.id, 'member');
+    const roleOf = async (client: ApiClient, userId: number, role: string) =>
+      client.patch(`/api/farm/${farm.id}/members/${userId}/`, { role });
+
+    expect((await roleOf(manager.client, worker.user.id, 'manager')).status).toBe(200);
+    expect((await roleOf(manager.client, worker.user.id, 'member')).status).toBe(200);
+    expect((await roleOf(manager.client, worker.user.id, 'owner')).status).toBe(403);
+    expect((await roleOf(manager.client, owner.user.id, 'member')).status).toBe(403);
+    expect((await manager.client.delete(`/api/farm/${farm.id}/members/${owner.user.id}/`)).status).toBe(403);
+    expect((await worker.client.patch(`/api/farm/${farm.id}/`, { name: 'Taken over' })).status).toBe(403);
+
+    const alone = await roleOf(owner.client, owner.user.id, 'manager');
+    expect([alone.status, (alone.body as { code: string }).code]).toEqual([409, 'last_owner']);
+    const leaving = await owner.client.delete(`/api/farm/${farm.id}/members/${owner.user.id}/`);
+    expect(leaving.status).toBe(409);
+    expect((await roleOf(owner.client, manager.user.id, 'owner')).status).toBe(200);
+    // With a second owner the first may step down.
+    const down = await roleOf(owner.client, owner.user.id, 'member');
+    expect(down.body).toMatchObject({ id: owner.user.id, role: 'member' });
+    expect((await owner.client.get(`/api/farm/${farm.id}/`)).status).toBe(403);
+    const roles = ((await admin.get(`/api/farm/${farm.id}/`)).body as FarmDetail).members.map((person) => person.role);
+    expect(roles).toEqual(['member', 'owner', 'member']);
+  });
+
+  it("ends a removed member's grants and their open stream of the machine at once", async () => {
+    const { farm, machine, owner } = await farmWithOwner('Farm of Kowalski');
+    const worker = await member(farm.id, 'member');
+    await owner.client.patch(`/api/sprinkler/${machine.id}/permissions/`, { user: worker.user.id, action: 'grant' });
+    const stream = await openStream(address, worker.client, `/api/sprinkler/${machine.id}/events`);
+    try {
+      expect((await owner.client.delete(`/api/farm/${farm.id}/members/${worker.user.id}/`)).status).toBe(204);
+      expect(await stream.ends(1500)).toBeLessThan(1500);
+    } finally {
+      stream.close();
+    }
+    expect((await worker.client.get(`/api/sprinkler/${machine.id}/`)).status).toBe(404);
+    expect((await worker.client.get('/api/farm/')).body).toEqual([]);
+    expect((await admin.get(`/api/sprinkler/${machine.id}/`)).body).toMatchObject({ users: [] });
+  });
+
+  it("writes each change in the farm's log, which its managers read and its members do not", async () => {
+    const { farm, owner } = await farmWithOwner('Farm of Wiśniewski');
+    const manager = await member(farm.id, 'manager');
+    const worker = await member(farm.id, 'member');
+    await owner.client.patch(`/api/farm/${farm.id}/`, { name: 'Farm of Wiśniewska' });
+    await manager.client.patch(`/api/farm/${farm.id}/members/${worker.user.id}/`, { role: 'manager' });
+    type Entry = { eventType: string; event: string; details: string; farmName: string | null };
+    const log = ((await manager.client.get('/api/logs/')).body as { data: Entry[] }).data;
+    expect(log.map((entry) => [entry.eventType, entry.farmName, entry.details])).toEqual([
+      ['farm_member_role_changed', 'Farm of Wiśniewska', 'manager'],
+      ['farm_renamed', 'Farm of Wiśniewska', ''],
+      ['farm_member_added', 'Farm of Wiśniewski', 'member'],
+      ['farm_member_added', 'Farm of Wiśniewski', 'manager'],
+      ['farm_member_added', 'Farm of Wiśniewski', 'owner'],
+      ['sprinkler_farm_changed', 'Farm of Wiśniewski', ''],
+      ['farm_created', 'Farm of Wiśniewski', ''],
+    ]);
+    // A member reads only their own entries.
+    const other = await member(farm.id, 'member');
+    const own = ((await other.client.get('/api/logs/')).body as { data: Entry[] }).data;
+    expect(own.map((entry) => [entry.eventType, entry.event])).toEqual([['farm_member_added', other.user.email]]);
+  });
+
+  it('places a machine added while the server has one farm in that farm', async () => {
+    // Several farms exist by now: a machine added without a farm is the administrators' alone.
+    const farms = (await admin.get('/api/farm/')).body as { id: number }[];
+    expect(farms.length).toBeGreaterThan(1);
+    expect(await t.app.access.onlyFarm(t.database.db)).toBeNull();
+  });
+});

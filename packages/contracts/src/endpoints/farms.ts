@@ -1,0 +1,102 @@
+import { IdParamsSchema, NoContentSchema } from '../common';
+import { endpoint } from '../endpoint';
+import {
+  FarmBodySchema,
+  FarmDetailSchema,
+  FarmListSchema,
+  FarmMemberBodySchema,
+  FarmMemberParamsSchema,
+  FarmMemberSchema,
+  FarmParamsSchema,
+  FarmRoleBodySchema,
+  FarmSchema,
+  MachineFarmBodySchema,
+} from '../farms';
+
+/* Farms, their members and roles, and which farm a machine belongs to (docs/roles.md). */
+
+export const list = endpoint({
+  method: 'GET',
+  path: '/farm/',
+  answer: FarmListSchema,
+  errors: [],
+  tag: 'farms',
+  summary: "The farms the caller belongs to, with their role in each (every farm, for the server's administrators)",
+});
+
+export const create = endpoint({
+  method: 'POST',
+  path: '/farm/',
+  body: FarmBodySchema,
+  answer: FarmSchema,
+  status: 201,
+  errors: ['farm_name_taken'],
+  tag: 'farms',
+  summary: 'Creates a farm (administrators)',
+});
+
+export const rename = endpoint({
+  method: 'PATCH',
+  path: '/farm/:farmId/',
+  params: FarmParamsSchema,
+  body: FarmBodySchema,
+  answer: FarmSchema,
+  errors: ['farm_not_found', 'forbidden', 'farm_name_taken'],
+  tag: 'farms',
+  summary: "Renames a farm (its owners, the server's administrators)",
+});
+
+export const detail = endpoint({
+  method: 'GET',
+  path: '/farm/:farmId/',
+  params: FarmParamsSchema,
+  answer: FarmDetailSchema,
+  errors: ['farm_not_found', 'forbidden'],
+  tag: 'farms',
+  summary: "A farm's members with their grants, and its machines (its owners and managers)",
+});
+
+export const addMember = endpoint({
+  method: 'POST',
+  path: '/farm/:farmId/members/',
+  params: FarmParamsSchema,
+  body: FarmMemberBodySchema,
+  answer: FarmMemberSchema,
+  status: 201,
+  errors: ['farm_not_found', 'user_not_found', 'farm_member_exists'],
+  tag: 'farms',
+  summary: 'Makes an existing account a member of a farm, in a role (administrators)',
+});
+
+export const changeRole = endpoint({
+  method: 'PATCH',
+  path: '/farm/:farmId/members/:userId/',
+  params: FarmMemberParamsSchema,
+  body: FarmRoleBodySchema,
+  answer: FarmMemberSchema,
+  errors: ['farm_not_found', 'forbidden', 'user_not_found', 'last_owner'],
+  tag: 'farms',
+  summary: "Changes a member's role (owners: any role; managers: between member and manager)",
+});
+
+export const removeMember = endpoint({
+  method: 'DELETE',
+  path: '/farm/:farmId/members/:userId/',
+  params: FarmMemberParamsSchema,
+  answer: NoContentSchema,
+  status: 204,
+  errors: ['farm_not_found', 'forbidden', 'user_not_found', 'last_owner'],
+  tag: 'farms',
+  summary: "Removes a member, and their grants of the farm's machines (or a member leaves)",
+});
+
+export const moveMachine = endpoint({
+  method: 'PATCH',
+  path: '/sprinkler/:id/farm/',
+  params: IdParamsSchema,
+  body: MachineFarmBodySchema,
+  answer: FarmSchema,
+  errors: ['sprinkler_not_found', 'farm_not_found'],
+  tag: 'farms',
+  summary: 'Moves a machine to a farm; grants of people outside that farm end (administrators)',
+});

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { IdSchema, IdTextSchema } from './common';
+import { AccessLevelSchema } from './sprinklers';
+import { EmailSchema } from './users';
+
+/**
+ * A person's role in a farm (docs/roles.md): an *owner* and a *manager* run the farm (its
+ * members, their grants, its machines' names and settings) and control every machine of it; a
+ * *member* uses the machines granted to them, at their grant's level. Only an owner makes or
+ * unmakes owners, and a farm always keeps one.
+ */
+export const FARM_ROLES = ['owner', 'manager', 'member'] as const;
+export const FarmRoleSchema = z.enum(FARM_ROLES);
+export type FarmRole = z.infer<typeof FarmRoleSchema>;
+
+/** The roles that run a farm. */
+export const MANAGING_ROLES: readonly FarmRole[] = ['owner', 'manager'];
+
+/** The longest name a farm may have, in characters. */
+export const FARM_NAME_MAX = 100;
+
+export const FarmSchema = z.strictObject({
+  id: IdSchema,
+  name: z.string(),
+  /** The caller's role in the farm; null for the server's administrator who is not a member. */
+  role: FarmRoleSchema.nullable(),
+  machineCount: z.number().int().nonnegative(),
+  memberCount: z.number().int().nonnegative(),
+});
+export type Farm = z.infer<typeof FarmSchema>;
+
+export const FarmListSchema = z.array(FarmSchema);
+
+export const FarmBodySchema = z.strictObject({ name: z.string().trim().min(1).max(FARM_NAME_MAX) });
+export type FarmBody = z.infer<typeof FarmBodySchema>;
+
+export const FarmParamsSchema = z.strictObject({ farmId: IdTextSchema });
+export const FarmMemberParamsSchema = z.strictObject({ farmId: IdTextSchema, userId: IdTextSchema });
+
+/** A farm's member as its managers see them, with the grants they hold on the farm's machines. */
+export const FarmMemberSchema = z.strictObject({
+  id: IdSchema,
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  role: FarmRoleSchema,
+  grants: z.array(z.strictObject({ sprinklerId: IdSchema, level: AccessLevelSchema })),
+});
+export type FarmMember = z.infer<typeof FarmMemberSchema>;
+
+/** A farm as its managers run it: its members and its machines. */
+export const FarmDetailSchema = z.strictObject({
+  farm: FarmSchema,
+  members: z.array(FarmMemberSchema),
+  machines: z.array(z.strictObject({ id: IdSchema, name: z.string(), internalId: z.string() })),
+});
+export type FarmDetail = z.infer<typeof FarmDetailSchema>;
+
+/** An existing account made a member of a farm by the server's administrator. */
+export const FarmMemberBodySchema = z.strictObject({ email: EmailSchema, role: FarmRoleSchema });
+export type FarmMemberBody = z.infer<typeof FarmMemberBodySchema>;
+
+export const FarmRoleBodySchema = z.strictObject({ role: FarmRoleSchema });
+export type FarmRoleBody = z.infer<typeof FarmRoleBodySchema>;
+
+/** The farm a machine is moved to. */
+export const MachineFarmBodySchema = z.strictObject({ farmId: IdSchema });
+export type MachineFarmBody = z.infer<typeof MachineFarmBodySchema>;
