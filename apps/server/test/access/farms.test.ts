@@ -128,6 +128,27 @@ describe('farms', () => {
     expect(roles).toEqual(['member', 'owner', 'member']);
   });
 
+  it('keeps an owner when two owners step down at once, and makes one farm of a name asked for twice at once', async () => {
+    const { farm, owner } = await farmWithOwner('Farm of Lewandowski');
+    const second = await member(farm.id, 'manager');
+    await owner.client.patch(`/api/farm/${farm.id}/members/${second.user.id}/`, { role: 'owner' });
+    const both = await Promise.all(
+      [owner, second].map((person) =>
+        person.client.patch(`/api/farm/${farm.id}/members/${person.user.id}/`, { role: 'member' }),
+      ),
+    );
+    expect(both.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const roles = ((await admin.get(`/api/farm/${farm.id}/`)).body as FarmDetail).members.map((person) => person.role);
+    expect(roles.sort()).toEqual(['member', 'owner']);
+
+    const twice = await Promise.all([1, 2].map(() => admin.post('/api/farm/', { name: 'Clicked twice' })));
+    expect(twice.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    const named = ((await admin.get('/api/farm/')).body as { name: string }[]).filter(
+      (listed) => listed.name === 'Clicked twice',
+    );
+    expect(named).toHaveLength(1);
+  });
+
   it("ends a removed member's grants and their open stream of the machine at once", async () => {
     const { farm, machine, owner } = await farmWithOwner('Farm of Kowalski');
     const worker = await member(farm.id, 'member');
