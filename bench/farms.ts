@@ -1,0 +1,121 @@
+/**
+ * A dealer's server seen by farms (issue 36): `--farms` farms (300) of `--machinesPerFarm`
+ * machines (33) at rest, stored straight in the database, each farm with an owner, two managers
+ * and `--membersPerFarm` members (10) granted three of its machines each. Asked one request at a
+ * time, `--requests` (200) each, p50 and p95 of what a farm's manager, a farm's member and the
+ * server's administrator read most: the machines table's first page, the whole list, the farms
+ * list, a farm's page and a machine's page. Target: p95 < 500 ms each, the goal the single-farm
+ * runs hold (issue 38). Before farms, a farm's manager had grants and nothing else: the
+ * member's figures are that path.
+ */
+import { sprinklersEndpoints } from '@pivot/contracts';
+import type { HttpSession } from '@pivot/e2e/support/http-session';
+import { type SQL, sql } from 'drizzle-orm';
+import { startBenchServer } from './support/bench-server';
+import { insertRestingMachines } from './support/bulk-insert';
+import { readOptions } from './support/cli';
+import { formatNumber, printSection, printTargeted, printTitle } from './support/report';
+import { runBenchmark } from './support/run';
+import { summarise, timeSequentially } from './support/stats';
+
+const TARGET_P95_MS = 500;
+
+const options = readOptions({ farms: 300, machinesPerFarm: 33, membersPerFarm: 10, requests: 200 });
+
+runBenchmark('farms', 900_000, async () => {
+  const server = await startBenchServer(options);
+  try {
+    const { db } = server.app.database;
+    const machines = options.farms * options.machinesPerFarm;
+    await insertRestingMachines(db, machines);
+    // Farm f holds the machines REST-(f·k+1)…REST-(f·k+k), in id order.
+    await db.execute(
+      sql`insert into farms (name) select 'Farm ' || f from generate_series(1, ${options.farms}::int) as f`,
+    );
+    await db.execute(sql`
+      insert into farm_machines (sprinkler_id, farm_id)
+      select s.id, f.id from sprinklers s
+      join farms f on f.name = 'Farm ' || ((substring(s.internal_id from 6)::int - 1) / ${options.machinesPerFarm}::int + 1)`);
+    // Per farm: an owner, two managers and the members, each member granted three machines.
+    const perFarm = 3 + options.membersPerFarm;
+    await db.execute(sql`
+      insert into users (first_name, last_name, email, activated_at)
+      select 'Person', 'No ' || n, 'person' || n || '@farms.bench', now()
+      from generate_series(1, ${options.farms * perFarm}::int) as n`);
+    await db.execute(sql`
+      insert into farm_members (farm_id, user_id, role)
+      select f.id, u.id, case when (n - 1) % ${perFarm}::int = 0 then 'owner'
+                               when (n - 1) % ${perFarm}::int < 3 then 'manager' else 'member' end
+      from (select id, substring(email from 7 for position('@' in email) - 7)::int as n from users
+            where email like 'person%@farms.bench') as u
+      join farms f on f.name = 'Farm ' || ((n - 1) / ${perFarm}::int + 1)`);
+    await db.execute(sql`
+      insert into sprinkler_access (sprinkler_id, user_id, level)
+      select fm.sprinkler_id, m.user_id, case when k = 0 then 'control' else 'watch' end
+      from farm_members m
+      cross join generate_series(0, 2) as k
+      join lateral (select sprinkler_id from farm_machines where farm_id = m.farm_id
+                    order by sprinkler_id offset (m.user_id + k) % ${options.machinesPerFarm}::int limit 1) fm on true
+      where m.role = 'member'
+      on conflict do nothing`);
+    await db.execute(sql`analyze`);
+
+    // The measured people: a manager and a member of the middle farm, and the administrator.
+    const farmId = Math.ceil(options.farms / 2);
+    const rowsOf = async <Row>(query: SQL) => ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
+    const [farm] = await rowsOf<{ id: number }>(sql`select id from farms where name = ${`Farm ${farmId}`}`);
+    const manager = await server.createUser();
+    const member = await server.createUser();
+    await db.execute(
+      sql`insert into farm_members (farm_id, user_id, role) values (${farm!.id}, ${manager.id}, 'manager'), (${farm!.id}, ${member.id}, 'member')`,
+    );
+    const [machine] = await rowsOf<{ id: number }>(
+      sql`select sprinkler_id as id from farm_machines where farm_id = ${farm!.id} order by sprinkler_id limit 1`,
+    );
+    await db.execute(sql`insert into sprinkler_access (sprinkler_id, user_id, level) select sprinkler_id, ${member.id}, 'control'
+      from farm_machines where farm_id = ${farm!.id} order by sprinkler_id limit 3`);
+
+    printTitle("Farms at a dealer's scale: what a farm's people read, one request at a time", {
+      database: server.setting.database,
+      fleet: `${formatNumber(machines)} machines at rest in ${options.farms} farms of ${options.machinesPerFarm}`,
+      people: `${formatNumber(options.farms * perFarm)} in farms (an owner, two managers, ${options.membersPerFarm} members with three grants each a farm)`,
+      requests: `${options.requests} of each, one after another, after 20 of warm-up`,
+    });
+
+    const readers: [string, HttpSession][] = [
+      ["a farm's manager (its 33 machines by role)", await server.signIn(manager.email)],
+      ["a farm's member (three grants)", await server.signIn(member.email)],
+      ['the administrator (every machine, every farm)', await server.signInAdmin()],
+    ];
+    const calls = [
+      ['table page', `/api${sprinklersEndpoints.page.path}?pageSize=25`],
+      ['whole list', '/api/sprinkler/'],
+      ['farms', '/api/farm/'],
+      ['farm page', `/api/farm/${farm!.id}/`],
+      ['machine page', `/api/sprinkler/${machine!.id}/`],
+    ] as const;
+    for (const [who, session] of readers) {
+      printSection(who);
+      for (const [label, path] of calls) {
+        const ask = async () => {
+          const answer = await session.call('GET', path);
+          // A member may not read the farm's page: its 403 is the answer measured.
+          if (answer.status !== 200 && !(answer.status === 403 && path.startsWith('/api/farm/'))) {
+            throw new Error(`${who}: ${path} answered ${answer.status}`);
+          }
+        };
+        await timeSequentially(20, ask);
+        const latency = summarise(await timeSequentially(options.requests, ask));
+        printTargeted(
+          `${label} p95 (p50 ${latency.p50.toFixed(1)} ms)`,
+          latency.p95,
+          'ms',
+          { below: TARGET_P95_MS },
+          1,
+        );
+      }
+    }
+  } finally {
+    await server.close();
+  }
+});
