@@ -24,6 +24,8 @@ export const FarmSchema = z.strictObject({
   name: z.string(),
   /** The caller's role in the farm; null for the server's administrator who is not a member. */
   role: FarmRoleSchema.nullable(),
+  /** Its owners require two-step sign-in of every member (docs/two-factor.md). */
+  requireSecondFactor: z.boolean(),
   machineCount: z.number().int().nonnegative(),
   memberCount: z.number().int().nonnegative(),
 });
@@ -62,6 +64,10 @@ export type FarmMemberBody = z.infer<typeof FarmMemberBodySchema>;
 
 export const FarmRoleBodySchema = z.strictObject({ role: FarmRoleSchema });
 export type FarmRoleBody = z.infer<typeof FarmRoleBodySchema>;
+
+/** Whether the farm requires two-step sign-in of its members. */
+export const FarmSecondFactorBodySchema = z.strictObject({ required: z.boolean() });
+export type FarmSecondFactorBody = z.infer<typeof FarmSecondFactorBodySchema>;
 
 /** The farm a machine is moved to. */
 export const MachineFarmBodySchema = z.strictObject({ farmId: IdSchema });

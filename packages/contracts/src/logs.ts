@@ -90,6 +90,9 @@ export const LOG_EVENT_TYPES = [
   'farm_member_removed',
   // A machine moved to another farm: `event` is the actor's email.
   'sprinkler_farm_changed',
+  // A farm's owner required two-step sign-in of its members, or no longer: `event` is their email.
+  'farm_second_factor_required',
+  'farm_second_factor_optional',
 ] as const;
 export const LogEventTypeSchema = z.enum(LOG_EVENT_TYPES);
 export type LogEventType = z.infer<typeof LogEventTypeSchema>;
@@ -161,6 +164,8 @@ export const LOG_EVENT_PARAMS = {
   farm_member_role_changed: ['user', 'farm'],
   farm_member_removed: ['user', 'farm'],
   sprinkler_farm_changed: ['machine', 'farm'],
+  farm_second_factor_required: ['farm', 'actor'],
+  farm_second_factor_optional: ['farm', 'actor'],
 } as const satisfies Record<LogEventType, readonly [string, string]>;
 
 export type LogEventParam = (typeof LOG_EVENT_PARAMS)[LogEventType][number];

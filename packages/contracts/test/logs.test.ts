@@ -98,6 +98,8 @@ describe('LOG_EVENT_TYPES', () => {
       'farm_member_role_changed',
       'farm_member_removed',
       'sprinkler_farm_changed',
+      'farm_second_factor_required',
+      'farm_second_factor_optional',
     ]);
   });
 

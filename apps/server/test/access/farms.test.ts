@@ -66,7 +66,16 @@ describe('farms', () => {
   it("gives the owner control of the farm's machines, to rename them and grant them to members only", async () => {
     const { farm, machine, owner } = await farmWithOwner('Farm of Nowak');
     const farms = (await owner.client.get('/api/farm/')).body;
-    expect(farms).toEqual([{ id: farm.id, name: 'Farm of Nowak', role: 'owner', machineCount: 1, memberCount: 1 }]);
+    expect(farms).toEqual([
+      {
+        id: farm.id,
+        name: 'Farm of Nowak',
+        role: 'owner',
+        requireSecondFactor: false,
+        machineCount: 1,
+        memberCount: 1,
+      },
+    ]);
     const detail = (await owner.client.get(`/api/sprinkler/${machine.id}/`)).body as { level: string };
     expect(detail.level).toBe('control');
     const renamed = await owner.client.patch(`/api/sprinkler/${machine.id}/`, { name: 'Pivot by the barn' });

@@ -63,6 +63,7 @@ const FORBIDDEN_TO_A_MEMBER = new Set([
   'POST /api/farm/',
   'GET /api/farm/{farmId}/',
   'PATCH /api/farm/{farmId}/',
+  'PUT /api/farm/{farmId}/second-factor/',
   'POST /api/farm/{farmId}/members/',
   'PATCH /api/farm/{farmId}/members/{userId}/',
   'DELETE /api/farm/{farmId}/members/{userId}/',

@@ -73,6 +73,7 @@ function bodyOf(operation: string, target: WalkTarget): unknown {
       content: Buffer.from(JSON.stringify(buildProgram('Prescribed').programData)).toString('base64'),
     },
     'PATCH /api/farm/{farmId}/': { name: 'Renamed by a walker' },
+    'PUT /api/farm/{farmId}/second-factor/': { required: true },
     'POST /api/farm/': { name: 'Made by a walker' },
     'POST /api/farm/{farmId}/members/': { email: 'walker@pivot.test', role: 'owner' },
     'PATCH /api/farm/{farmId}/members/{userId}/': { role: 'member' },

@@ -342,3 +342,59 @@ describe('two-step sign-in required of administrators (REQUIRE_ADMIN_2FA)', () =
     expect((await otherClient.get('/api/user/list/')).body).toMatchObject({ code: 'second_factor_required' });
   });
 });
+
+describe("two-step sign-in required by a farm's owner", () => {
+  const t = useTestApp({}, { signInAdmin: true });
+
+  it('asks it of every member of the farm, from their very next call, keeps it on, and lets only an owner decide', async () => {
+    const farm = (await t.admin.post('/api/farm/', { name: 'Farm that asks for codes' })).body as { id: number };
+    const owner = await t.signedInUser();
+    const manager = await t.signedInUser();
+    const member = await t.signedInUser();
+    const outsider = await t.signedInUser();
+    for (const [person, role] of [
+      [owner, 'owner'],
+      [manager, 'manager'],
+      [member, 'member'],
+    ] as const) {
+      expect((await t.admin.post(`/api/farm/${farm.id}/members/`, { email: person.user.email, role })).status).toBe(
+        201,
+      );
+    }
+    const require = (client: ApiClient, required: boolean) =>
+      client.put(`/api/farm/${farm.id}/second-factor/`, { required });
+    expect((await require(manager.client, true)).status).toBe(403);
+    const required = await require(owner.client, true);
+    expect(required.body).toMatchObject({ id: farm.id, requireSecondFactor: true });
+
+    // Everyone in the farm, its owner too, now reaches only their account and the set-up.
+    for (const person of [owner, manager, member]) {
+      expect((await person.client.get('/api/sprinkler/')).body).toMatchObject({ code: 'second_factor_required' });
+      expect((await person.client.get('/api/user/')).status).toBe(200);
+    }
+    expect((await outsider.client.get('/api/sprinkler/')).status).toBe(200);
+
+    const setup = await member.client.post('/api/user/second-factor/setup/', { password: USER_PASSWORD });
+    const { secret } = setup.body as { secret: string };
+    await awayFromStepEdge();
+    expect((await member.client.post('/api/user/second-factor/', { code: totpCode(secret, Date.now()) })).status).toBe(
+      200,
+    );
+    expect((await member.client.get('/api/sprinkler/')).status).toBe(200);
+    const off = await member.client.post('/api/user/second-factor/disable/', { password: USER_PASSWORD });
+    expect(off.body).toMatchObject({ code: 'second_factor_required' });
+
+    // The administrator (the server's operator) lifts it; the others are free again at once.
+    expect((await require(t.admin, false)).body).toMatchObject({ requireSecondFactor: false });
+    expect((await manager.client.get('/api/sprinkler/')).status).toBe(200);
+    const log = LogListResponseSchema.parse((await t.admin.get('/api/logs/', { query: { pageSize: 100 } })).body);
+    expect(
+      log.data
+        .filter((entry) => entry.eventType.startsWith('farm_second_factor'))
+        .map((entry) => [entry.eventType, entry.farmName, entry.event]),
+    ).toEqual([
+      ['farm_second_factor_optional', 'Farm that asks for codes', ADMIN_EMAIL],
+      ['farm_second_factor_required', 'Farm that asks for codes', owner.user.email],
+    ]);
+  });
+});

@@ -9,6 +9,7 @@ import {
   FarmMemberSchema,
   FarmParamsSchema,
   FarmRoleBodySchema,
+  FarmSecondFactorBodySchema,
   FarmSchema,
   MachineFarmBodySchema,
 } from '../farms';
@@ -44,6 +45,17 @@ export const rename = endpoint({
   errors: ['farm_not_found', 'forbidden', 'farm_name_taken'],
   tag: 'farms',
   summary: "Renames a farm (its owners, the server's administrators)",
+});
+
+export const requireSecondFactor = endpoint({
+  method: 'PUT',
+  path: '/farm/:farmId/second-factor/',
+  params: FarmParamsSchema,
+  body: FarmSecondFactorBodySchema,
+  answer: FarmSchema,
+  errors: ['farm_not_found', 'forbidden'],
+  tag: 'farms',
+  summary: "Requires two-step sign-in of the farm's members, or no longer (its owners, the server's administrators)",
 });
 
 export const detail = endpoint({

@@ -1,5 +1,5 @@
 import type { AccessLevel, FarmRole } from '@pivot/contracts';
-import type { Placeholder } from 'drizzle-orm';
+import { type Placeholder, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import {
   countMachinesUsableBy,
@@ -31,7 +31,9 @@ import {
   listMembers,
   placeMachine,
   renameFarm,
+  secondFactorRequiredBy,
   updateRole,
+  updateSecondFactorRequired,
 } from './farms.repository';
 
 export type { FarmRow, FarmSummaryRow } from './farms.repository';
@@ -158,6 +160,25 @@ export class AccessService {
 
   farm(db: Queryable, farmId: number): Promise<FarmRow | undefined> {
     return findFarm(db, farmId);
+  }
+
+  /** Sets whether the farm requires two-step sign-in of its members; undefined when there is no such farm. */
+  requireSecondFactor(db: Queryable, farmId: number, required: boolean): Promise<FarmRow | undefined> {
+    return updateSecondFactorRequired(db, farmId, required);
+  }
+
+  /**
+   * Whether a farm the user belongs to requires two-step sign-in (docs/two-factor.md), as an
+   * expression over a user id (a column of another module's query, or a value).
+   */
+  secondFactorRequiredBy(userId: SQLWrapper): SQL<boolean> {
+    return secondFactorRequiredBy(userId);
+  }
+
+  /** Whether a farm the user belongs to requires two-step sign-in. */
+  async requiresSecondFactor(db: Queryable, userId: number): Promise<boolean> {
+    const [row] = await db.select({ required: secondFactorRequiredBy(sql`${userId}`) }).from(sql`(select 1) as one`);
+    return row?.required === true;
   }
 
   /** The server's farm when it has exactly one; null otherwise. */

@@ -1,5 +1,15 @@
 import { ACCESS_LEVELS, FARM_ROLES } from '@pivot/contracts';
-import { index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { sprinklers } from '../sprinklers/sprinklers.table';
 import { users } from '../users/users.table';
 
@@ -29,6 +39,8 @@ export const farms = pgTable(
   {
     id: serial('id').primaryKey(),
     name: text('name').notNull(),
+    /** Its owners require two-step sign-in of every member (docs/two-factor.md). */
+    requireSecondFactor: boolean('require_second_factor').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex('farms_name_idx').on(table.name)],

@@ -1,5 +1,17 @@
 import { type AccessLevel, type FarmRole, MANAGING_ROLES } from '@pivot/contracts';
-import { type Placeholder, and, asc, count, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
+import {
+  type Placeholder,
+  type SQL,
+  type SQLWrapper,
+  and,
+  asc,
+  count,
+  eq,
+  inArray,
+  isNotNull,
+  notInArray,
+  sql,
+} from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { farmMachines, farmMembers, farms, sprinklerAccess } from './access.table';
 
@@ -55,6 +67,7 @@ export async function listFarms(db: Queryable, userId: number, all: boolean): Pr
     .select({
       id: farms.id,
       name: farms.name,
+      requireSecondFactor: farms.requireSecondFactor,
       createdAt: farms.createdAt,
       role: own.role,
       machineCount: sql<number>`(${machineCount})::int`,
@@ -73,6 +86,25 @@ export async function findRole(db: Queryable, farmId: number, userId: number): P
     .from(farmMembers)
     .where(and(eq(farmMembers.farmId, farmId), eq(farmMembers.userId, userId)));
   return row?.role ?? null;
+}
+
+/** Sets whether the farm requires two-step sign-in of its members; the farm, undefined when there is none. */
+export async function updateSecondFactorRequired(
+  db: Queryable,
+  id: number,
+  required: boolean,
+): Promise<FarmRow | undefined> {
+  const [row] = await db.update(farms).set({ requireSecondFactor: required }).where(eq(farms.id, id)).returning();
+  return row;
+}
+
+/**
+ * Whether a farm the user (a column or a value) belongs to requires two-step sign-in, as an
+ * expression of another module's query: the session's user is read with it on every request.
+ */
+export function secondFactorRequiredBy(userId: SQLWrapper): SQL<boolean> {
+  return sql<boolean>`exists (select 1 from ${farmMembers} join ${farms} on ${farms.id} = ${farmMembers.farmId}
+    where ${farmMembers.userId} = ${userId} and ${farms.requireSecondFactor})`;
 }
 
 /** The farm's members and their roles, in the order they joined. */
@@ -121,7 +153,12 @@ export async function countOwnersLocked(db: Queryable, farmId: number): Promise<
 /** The farm the machine belongs to; null for one not placed in a farm. */
 export async function findFarmOfMachine(db: Queryable, sprinklerId: number): Promise<FarmRow | null> {
   const [row] = await db
-    .select({ id: farms.id, name: farms.name, createdAt: farms.createdAt })
+    .select({
+      id: farms.id,
+      name: farms.name,
+      requireSecondFactor: farms.requireSecondFactor,
+      createdAt: farms.createdAt,
+    })
     .from(farmMachines)
     .innerJoin(farms, eq(farms.id, farmMachines.farmId))
     .where(eq(farmMachines.sprinklerId, sprinklerId));

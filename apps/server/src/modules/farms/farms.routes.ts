@@ -15,6 +15,15 @@ export const farmsRoutes: FastifyPluginAsync<{ farms: FarmsService }> = async (a
     farms.rename(signedIn(request).user, request.params.farmId, request.body, clientInfo(request)),
   );
 
+  endpointRoute(app, farmsEndpoints.requireSecondFactor, {}, async (request) =>
+    farms.requireSecondFactor(
+      signedIn(request).user,
+      request.params.farmId,
+      request.body.required,
+      clientInfo(request),
+    ),
+  );
+
   endpointRoute(app, farmsEndpoints.detail, {}, async (request) =>
     farms.detail(signedIn(request).user, request.params.farmId),
   );

@@ -48,7 +48,14 @@ export class FarmsService {
   /** The farms the caller belongs to; every farm for the server's administrators. */
   async list(actor: SignedInUser, db: Queryable = this.deps.db): Promise<Farm[]> {
     const rows = await this.deps.access.farmsOf(db, actor.id, actor.admin);
-    return rows.map(({ id, name, role, machineCount, memberCount }) => ({ id, name, role, machineCount, memberCount }));
+    return rows.map(({ id, name, role, requireSecondFactor, machineCount, memberCount }) => ({
+      id,
+      name,
+      role,
+      requireSecondFactor,
+      machineCount,
+      memberCount,
+    }));
   }
 
   async create(actor: SignedInUser, body: FarmBody, client: ClientInfo): Promise<Farm> {
@@ -59,7 +66,7 @@ export class FarmsService {
       await logs.record(tx, farmEntry('farm_created', actor, created, client, { event: actor.email }));
       return created;
     });
-    return { id: farm.id, name: farm.name, role: null, machineCount: 0, memberCount: 0 };
+    return { id: farm.id, name: farm.name, role: null, requireSecondFactor: false, machineCount: 0, memberCount: 0 };
   }
 
   async rename(actor: SignedInUser, farmId: number, body: FarmBody, client: ClientInfo): Promise<Farm> {
@@ -70,6 +77,19 @@ export class FarmsService {
       const renamed = await access.renameFarm(tx, farmId, body.name);
       if (!renamed) throw new AppError(renamed === null ? 'farm_name_taken' : 'farm_not_found');
       await logs.record(tx, farmEntry('farm_renamed', actor, renamed, client, { event: actor.email }));
+    });
+    return this.summary(actor, farmId);
+  }
+
+  /** Requires two-step sign-in of the farm's members, or no longer (its owners; docs/two-factor.md). */
+  async requireSecondFactor(actor: SignedInUser, farmId: number, required: boolean, client: ClientInfo): Promise<Farm> {
+    const { db, access, logs } = this.deps;
+    await db.transaction(async (tx) => {
+      const standing = await this.standingIn(tx, actor, farmId);
+      if (standing !== 'operator' && standing !== 'owner') throw new AppError('forbidden');
+      const farm = (await access.requireSecondFactor(tx, farmId, required))!;
+      const eventType = required ? 'farm_second_factor_required' : 'farm_second_factor_optional';
+      await logs.record(tx, farmEntry(eventType, actor, farm, client, { event: actor.email }));
     });
     return this.summary(actor, farmId);
   }

@@ -1,4 +1,20 @@
-import { and, count, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import {
+  and,
+  count,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  ne,
+  or,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client';
 import { users } from './users.table';
 import { accessTokenKeys, linkTokens, refreshTokens, sessions, throttleEvents } from './auth.table';
@@ -75,7 +91,10 @@ export async function revokeUserSessions(db: Queryable, userId: number, exceptSe
  * Asked on every request, so built once per database: on PostgreSQL it is a named prepared
  * statement, planned once per connection.
  */
-export function prepareSessionUserQuery(db: Database) {
+export function prepareSessionUserQuery(
+  db: Database,
+  secondFactorRequiredByFarm: (userId: SQLWrapper) => SQL<boolean>,
+) {
   const query = db
     .select({
       id: users.id,
@@ -83,6 +102,7 @@ export function prepareSessionUserQuery(db: Database) {
       admin: users.admin,
       language: users.language,
       secondFactorOn: sql<boolean>`${secondFactors.enabledAt} is not null`,
+      secondFactorRequiredByFarm: secondFactorRequiredByFarm(users.id),
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

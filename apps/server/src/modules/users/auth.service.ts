@@ -1,3 +1,4 @@
+import type { SQL, SQLWrapper } from 'drizzle-orm';
 import {
   type LoginBody,
   type SecondFactorChallenge,
@@ -53,6 +54,8 @@ export type AuthServiceDeps = {
   secondFactor: Pick<SecondFactorService, 'asksFor' | 'challenge' | 'pass'>;
   /** REQUIRE_ADMIN_2FA: an administrator without a second factor reaches only its set-up. */
   requireAdminSecondFactor: boolean;
+  /** Whether a farm the user belongs to requires a second factor (access), read with the session's user. */
+  secondFactorRequiredByFarm: (userId: SQLWrapper) => SQL<boolean>;
   /** How long a refresh token that was just replaced still works (docs/decisions/0002-sessions.md). */
   refreshReuseGraceSeconds: number;
   /** Called after a transaction that queued mail has committed. */
@@ -68,7 +71,7 @@ export class AuthService {
   private readonly findSessionUser: ReturnType<typeof prepareSessionUserQuery>;
 
   constructor(private readonly deps: AuthServiceDeps) {
-    this.findSessionUser = prepareSessionUserQuery(deps.db);
+    this.findSessionUser = prepareSessionUserQuery(deps.db, deps.secondFactorRequiredByFarm);
   }
 
   /**
@@ -160,8 +163,9 @@ export class AuthService {
     if (!claims) return null;
     const found = await this.findSessionUser(claims.sessionId, claims.userId);
     if (!found) return null;
-    const { secondFactorOn, ...user } = found;
-    const secondFactorDue = this.deps.requireAdminSecondFactor && user.admin && !secondFactorOn;
+    const { secondFactorOn, secondFactorRequiredByFarm, ...user } = found;
+    const required = (this.deps.requireAdminSecondFactor && user.admin) || secondFactorRequiredByFarm;
+    const secondFactorDue = required && !secondFactorOn;
     return { user, sessionId: claims.sessionId, secondFactorDue };
   }
 

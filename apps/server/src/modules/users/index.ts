@@ -85,6 +85,7 @@ export const usersModule = fp(
       logs,
       logger: app.log,
       requireAdminSecondFactor: options.requireAdminSecondFactor,
+      access,
     });
     const auth = new AuthService({
       db,
@@ -95,6 +96,7 @@ export const usersModule = fp(
       logs,
       secondFactor,
       requireAdminSecondFactor: options.requireAdminSecondFactor,
+      secondFactorRequiredByFarm: (userId) => access.secondFactorRequiredBy(userId),
       refreshReuseGraceSeconds: options.refreshReuseGraceSeconds,
       mailQueued,
       sessionsEnded: streamsChanged,

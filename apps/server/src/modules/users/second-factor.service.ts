@@ -15,6 +15,7 @@ import { AppError } from '../../errors';
 import type { ClientInfo, SignedInUser } from '../../http/request-context';
 import type { SecretBox } from '../../secret-box';
 import { hashToken, randomToken } from '../../secrets';
+import type { AccessService } from '../access';
 import type { LogsService } from '../logs';
 import { currentPasswordMatches } from './current-password';
 import type { PasswordHasher } from './password-hasher';
@@ -84,6 +85,8 @@ export class SecondFactorService {
       logger: FastifyBaseLogger;
       /** REQUIRE_ADMIN_2FA: an administrator may not turn theirs off. */
       requireAdminSecondFactor: boolean;
+      /** Nor may the member of a farm that requires it. */
+      access: Pick<AccessService, 'requiresSecondFactor'>;
     },
   ) {}
 
@@ -121,7 +124,10 @@ export class SecondFactorService {
   }
 
   async disable(actor: SignedInUser, password: string, client: ClientInfo): Promise<void> {
-    if (actor.admin && this.deps.requireAdminSecondFactor) throw new AppError('second_factor_required');
+    const required =
+      (actor.admin && this.deps.requireAdminSecondFactor) ||
+      (await this.deps.access.requiresSecondFactor(this.deps.db, actor.id));
+    if (required) throw new AppError('second_factor_required');
     await this.assertPassword(actor, password);
     await this.deps.db.transaction(async (tx) => {
       if (!(await deleteSecondFactor(tx, actor.id))) throw new AppError('second_factor_not_enabled');

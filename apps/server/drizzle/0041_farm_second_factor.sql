@@ -1,0 +1,1 @@
+ALTER TABLE "farms" ADD COLUMN "require_second_factor" boolean DEFAULT false NOT NULL;
