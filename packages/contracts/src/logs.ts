@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, PagingQuerySchema, listResponseOf } from './common';
+import { IdSchema, IdTextSchema, PagingQuerySchema, listResponseOf } from './common';
 import { FARM_RECORD_KINDS, type FarmRecordKind } from './farm-records';
 import { FARM_ROLES, type FarmRole } from './farms';
 
@@ -241,6 +241,8 @@ const RECORD_EVENT_TYPES: ReadonlySet<LogEventType> = new Set([
 
 export const LogQuerySchema = PagingQuerySchema.extend({
   type: z.enum(['all', 'unread']).default('all'),
+  /** Only the entries about this farm and its machines (docs/roles.md). */
+  farm: IdTextSchema.optional(),
 });
 export type LogQuery = z.infer<typeof LogQuerySchema>;
 

@@ -101,6 +101,8 @@ export const SprinklerPageQuerySchema = PagingQuerySchema.extend({
   order: SortOrderSchema.default('asc'),
   search: z.string().trim().max(100).optional(),
   status: SprinklerStatusFilterSchema.optional(),
+  /** Only the machines of this farm (docs/roles.md): the farm the web app is switched to. */
+  farm: IdTextSchema.optional(),
 });
 export type SprinklerPageQuery = z.infer<typeof SprinklerPageQuerySchema>;
 

@@ -197,6 +197,47 @@ describe('farms', () => {
     expect(own.map((entry) => [entry.eventType, entry.event])).toEqual([['farm_member_added', other.user.email]]);
   });
 
+  it('lists one farm at a time when asked: the machines table and the log follow the farm switched to', async () => {
+    const one = await farmWithOwner('Farm switched to first');
+    const other = await farmWithOwner('Farm switched to second');
+    const person = await member(one.farm.id, 'member');
+    await one.owner.client.patch(`/api/sprinkler/${one.machine.id}/permissions/`, {
+      user: person.user.id,
+      action: 'grant',
+      level: 'watch',
+    });
+    expect(
+      (await admin.post(`/api/farm/${other.farm.id}/members/`, { email: person.user.email, role: 'manager' })).status,
+    ).toBe(201);
+    const machinesOf = async (client: ApiClient, farm?: number) => {
+      const page = await client.get('/api/sprinkler/page/', { query: farm === undefined ? {} : { farm } });
+      const { count, data } = page.body as { count: number; data: { id: number }[] };
+      return { status: page.status, count, ids: data.map((machine) => machine.id).sort((a, b) => a - b) };
+    };
+    expect(await machinesOf(person.client, one.farm.id)).toEqual({ status: 200, count: 1, ids: [one.machine.id] });
+    expect(await machinesOf(person.client, other.farm.id)).toEqual({ status: 200, count: 1, ids: [other.machine.id] });
+    expect((await machinesOf(person.client)).ids).toEqual([one.machine.id, other.machine.id]);
+    // A farm the person is no member of is no farm to them.
+    const stranger = await farmWithOwner('Farm not switched to');
+    const refused = await person.client.get('/api/sprinkler/page/', { query: { farm: stranger.farm.id } });
+    expect([refused.status, (refused.body as { code: string }).code]).toEqual([404, 'farm_not_found']);
+    expect((await machinesOf(admin, stranger.farm.id)).ids).toEqual([stranger.machine.id]);
+
+    type Entry = { eventType: string; farmName: string | null; sprinklerName: string | null };
+    const logOf = async (farm: number) =>
+      ((await person.client.get('/api/logs/', { query: { farm } })).body as { data: Entry[] }).data;
+    expect(new Set((await logOf(other.farm.id)).map((entry) => entry.farmName))).toEqual(
+      new Set(['Farm switched to second']),
+    );
+    // A member reads what concerns them and the machines they may use, their history included.
+    expect((await logOf(one.farm.id)).map((entry) => entry.eventType)).toEqual([
+      'sprinkler_access_granted',
+      'farm_member_added',
+      'sprinkler_farm_changed',
+    ]);
+    expect((await person.client.get('/api/logs/', { query: { farm: stranger.farm.id } })).status).toBe(404);
+  });
+
   it('places a machine added while the server has one farm in that farm', async () => {
     // Several farms exist by now: a machine added without a farm is the administrators' alone.
     const farms = (await admin.get('/api/farm/')).body as { id: number }[];

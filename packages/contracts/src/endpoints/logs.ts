@@ -9,9 +9,9 @@ export const list = endpoint({
   path: '/logs/',
   query: LogQuerySchema,
   answer: LogListResponseSchema,
-  errors: [],
+  errors: ['farm_not_found'],
   tag,
-  summary: "One page of the signed-in user's activity log, newest first",
+  summary: "One page of the signed-in user's activity log, newest first (of one farm, when asked)",
 });
 
 export const markRead = endpoint({

@@ -36,9 +36,9 @@ export const page = endpoint({
   path: '/sprinkler/page/',
   query: SprinklerPageQuerySchema,
   answer: SprinklerPageSchema,
-  errors: [],
+  errors: ['farm_not_found'],
   tag,
-  summary: 'One page of the machines the signed-in user may see, sorted, searched and filtered by state',
+  summary: 'One page of the machines the signed-in user may see, sorted, searched and filtered by state and farm',
   description:
     "The search looks in the name, the broker ID and the state as the machines table words it in the request's language (Accept-Language, else the account's).",
 });

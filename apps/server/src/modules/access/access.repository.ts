@@ -77,20 +77,34 @@ export async function effectiveLevel(db: Queryable, sprinklerId: number, userId:
   return level ?? null;
 }
 
+/** The ids of a farm's machines, as a subquery. */
+export function machineIdsInFarm(db: Queryable, farmId: number) {
+  return db.select({ sprinklerId: farmMachines.sprinklerId }).from(farmMachines).where(eq(farmMachines.farmId, farmId));
+}
+
 /**
- * The machines the user may use (only those they may control, when `level` is control), as a
- * subquery of their ids to filter other queries with: their grants and their farms' machines.
+ * The machines the user may use (only those they may control, when `level` is control; only
+ * those of one farm, when `farmId` is given), as a subquery of their ids to filter other
+ * queries with: their grants and their farms' machines.
  */
-export function machineIdsUsableBy(db: Queryable, userId: number | Placeholder, level?: 'control') {
+export function machineIdsUsableBy(db: Queryable, userId: number | Placeholder, level?: 'control', farmId?: number) {
   const granted = db
     .select({ sprinklerId: sprinklerAccess.sprinklerId })
     .from(sprinklerAccess)
-    .where(and(eq(sprinklerAccess.userId, userId), level && eq(sprinklerAccess.level, level)));
+    .where(
+      and(
+        eq(sprinklerAccess.userId, userId),
+        level && eq(sprinklerAccess.level, level),
+        farmId === undefined ? undefined : inArray(sprinklerAccess.sprinklerId, machineIdsInFarm(db, farmId)),
+      ),
+    );
   const managed = db
     .select({ sprinklerId: farmMachines.sprinklerId })
     .from(farmMachines)
     .innerJoin(farmMembers, eq(farmMembers.farmId, farmMachines.farmId))
-    .where(and(eq(farmMembers.userId, userId), MANAGING));
+    .where(
+      and(eq(farmMembers.userId, userId), MANAGING, farmId === undefined ? undefined : eq(farmMachines.farmId, farmId)),
+    );
   return granted.union(managed);
 }
 

@@ -1,11 +1,13 @@
 import type { AccessLevel, FarmRole } from '@pivot/contracts';
 import { type Placeholder, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
+import { AppError } from '../../errors';
 import {
   countMachinesUsableBy,
   effectiveLevel,
   grantAccess,
   grantsOf,
+  machineIdsInFarm,
   machineIdsUsableBy,
   revokeAccess,
   usableOf,
@@ -86,8 +88,22 @@ export class AccessService {
    * A subquery of the ids of the machines the user (or a placeholder's) may use, only those they
    * may control when `level` says so, for `inArray` in another module's query.
    */
-  machineIdsOf(db: Queryable, userId: number | Placeholder, level?: 'control') {
-    return machineIdsUsableBy(db, userId, level);
+  machineIdsOf(db: Queryable, userId: number | Placeholder, level?: 'control', farmId?: number) {
+    return machineIdsUsableBy(db, userId, level, farmId);
+  }
+
+  /** A subquery of the ids of the farm's machines, for `inArray` in another module's query. */
+  machineIdsInFarm(db: Queryable, farmId: number) {
+    return machineIdsInFarm(db, farmId);
+  }
+
+  /**
+   * The farm the user may switch to, as its lists filter by it (docs/roles.md): one they belong
+   * to, any for the server's administrators; farm_not_found for any other.
+   */
+  async switchableFarm(db: Queryable, user: { id: number; admin: boolean }, farmId: number): Promise<void> {
+    const known = user.admin ? await findFarm(db, farmId) : await findRole(db, farmId, user.id);
+    if (!known) throw new AppError('farm_not_found');
   }
 
   /** How many machines the user may use, counted on their own rows. */

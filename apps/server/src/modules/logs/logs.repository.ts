@@ -83,11 +83,18 @@ export type Reader = { userId: number; readAt: Date | null };
 export async function listLogEntries(
   db: Queryable,
   visible: OwnEntries | 'all',
-  options: { unreadOf?: Reader; limit: number; offset: number },
+  options: {
+    unreadOf?: Reader;
+    /** Only the entries about this farm or its machines. */
+    ofFarm?: { farmId: number; machineIds: SQLWrapper };
+    limit: number;
+    offset: number;
+  },
 ): Promise<{ count: number; rows: LogEntryRow[] }> {
-  const { unreadOf } = options;
+  const { unreadOf, ofFarm } = options;
   const where = and(
     visibleTo(visible),
+    ofFarm && or(eq(logEntries.farmId, ofFarm.farmId), inArray(logEntries.sprinklerId, ofFarm.machineIds)),
     unreadOf?.readAt ? gt(logEntries.createdAt, unreadOf.readAt) : undefined,
     unreadOf
       ? notExists(

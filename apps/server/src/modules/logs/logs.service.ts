@@ -58,8 +58,12 @@ export class LogsService {
   async list(viewer: LogViewer & { language: Language }, query: LogQuery): Promise<LogListResponse> {
     const { db } = this.deps;
     const reader = { userId: viewer.id, readAt: await findReadAt(db, viewer.id) };
+    if (query.farm !== undefined) await this.deps.access.switchableFarm(db, viewer, query.farm);
     const { count, rows } = await listLogEntries(db, this.visibleTo(viewer), {
       ...(query.type === 'unread' ? { unreadOf: reader } : {}),
+      ...(query.farm === undefined
+        ? {}
+        : { ofFarm: { farmId: query.farm, machineIds: this.deps.access.machineIdsInFarm(db, query.farm) } }),
       limit: query.pageSize,
       offset: (query.page - 1) * query.pageSize,
     });

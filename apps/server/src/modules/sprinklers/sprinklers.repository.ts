@@ -222,7 +222,16 @@ function containing(text: string): string {
 export async function listSprinklerPage(
   db: Queryable,
   request: MachinePageRequest,
-  { among, nowMs, count: countAll }: { among?: SQLWrapper; nowMs: number; count: () => Promise<number> },
+  {
+    among,
+    nowMs,
+    count: countAll,
+  }: {
+    among?: SQLWrapper;
+    nowMs: number;
+    /** How many machines there are without a search or a filter; counted with the page when not given. */
+    count?: () => Promise<number>;
+  },
 ): Promise<{ count: number; rows: { sprinkler: ListedSprinkler; state: ListedState | undefined }[] }> {
   const online = onlineAt(sql`${nowMs}`);
   const { search, status } = request;
@@ -268,7 +277,7 @@ export async function listSprinklerPage(
       .orderBy(sql`${sortedBy.value} ${direction}${sortedBy.nullable ? sql` nulls last` : sql``}`, asc(sprinklers.id))
       .limit(request.pageSize)
       .offset((request.page - 1) * request.pageSize),
-    search || status
+    search || status || !countAll
       ? db
           .select({ total: count() })
           .from(sprinklers)

@@ -214,13 +214,19 @@ export class SprinklersService {
   async page(user: SignedInUser, query: SprinklerPageQuery, language: Language): Promise<SprinklerPage> {
     const { db, access } = this.deps;
     const nowMs = Date.now();
-    const { search, ...rest } = query;
+    const { search, farm, ...rest } = query;
+    if (farm !== undefined) await access.switchableFarm(db, user, farm);
+    // One farm's machines are counted with the page; all of them from the user's own rows.
+    const among =
+      farm === undefined
+        ? user.admin
+          ? { count: () => countSprinklers(db) }
+          : { among: access.machineIdsOf(db, user.id), count: () => access.machineCountOf(db, user.id) }
+        : { among: user.admin ? access.machineIdsInFarm(db, farm) : access.machineIdsOf(db, user.id, undefined, farm) };
     const { count, rows } = await listSprinklerPage(
       db,
       { ...rest, ...(search ? { search: { text: search, states: statesWordedAs(search, language) } } : {}) },
-      user.admin
-        ? { nowMs, count: () => countSprinklers(db) }
-        : { nowMs, among: access.machineIdsOf(db, user.id), count: () => access.machineCountOf(db, user.id) },
+      { nowMs, ...among },
     );
     return {
       count,
