@@ -144,7 +144,7 @@ export async function buildApp({
   await app.register(autopilotModule, config);
   await app.register(webhooksModule, config);
   await app.register(adminModule);
-  await app.register(farmsModule);
+  await app.register(farmsModule, config);
   await app.register(backupsModule, config);
 
   return app;

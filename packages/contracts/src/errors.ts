@@ -57,6 +57,7 @@ export const ERROR_STATUS = {
   sprinkler_not_found: 404,
   /** A farm that does not exist, or one the caller is no member of. */
   farm_not_found: 404,
+  invitation_not_found: 404,
   program_not_found: 404,
   record_not_found: 404,
   sprinkler_not_on_broker: 404,
@@ -74,6 +75,8 @@ export const ERROR_STATUS = {
   farm_name_taken: 409,
   /** The account is a member of the farm already: change their role instead. */
   farm_member_exists: 409,
+  /** The address has an invitation to the farm waiting: resend it instead. */
+  invitation_pending: 409,
   program_name_taken: 409,
   device_exists: 409,
   /** The server's own broker ID: no controller may take it. */

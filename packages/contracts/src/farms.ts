@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { IdSchema, IdTextSchema } from './common';
 import { AccessLevelSchema } from './sprinklers';
-import { EmailSchema } from './users';
+import { PasswordInputSchema } from './passwords';
+import { EmailSchema, PersonNameSchema } from './users';
 
 /**
  * A person's role in a farm (docs/roles.md): an *owner* and a *manager* run the farm (its
@@ -72,3 +73,55 @@ export type FarmSecondFactorBody = z.infer<typeof FarmSecondFactorBodySchema>;
 /** The farm a machine is moved to. */
 export const MachineFarmBodySchema = z.strictObject({ farmId: IdSchema });
 export type MachineFarmBody = z.infer<typeof MachineFarmBodySchema>;
+
+/** How long an invitation's link works once mailed. */
+export const INVITATION_LIFETIME_DAYS = 7;
+
+/** An invitation not yet accepted or revoked, as the farm's managers see it. */
+export const FarmInvitationSchema = z.strictObject({
+  id: IdSchema,
+  email: z.string(),
+  role: FarmRoleSchema,
+  /** ms since the epoch */
+  sentAt: z.number(),
+  /** ms since the epoch; null until its mail has gone out. */
+  expiresAt: z.number().nullable(),
+});
+export type FarmInvitation = z.infer<typeof FarmInvitationSchema>;
+
+export const FarmInvitationListSchema = z.array(FarmInvitationSchema);
+
+export const FarmInvitationBodySchema = z.strictObject({ email: EmailSchema, role: FarmRoleSchema });
+export type FarmInvitationBody = z.infer<typeof FarmInvitationBodySchema>;
+
+export const FarmInvitationParamsSchema = z.strictObject({ farmId: IdTextSchema, invitationId: IdTextSchema });
+
+export const InvitationTokenSchema = z.string().min(1).max(200);
+
+/** What the invitation's page shows before it is accepted. */
+export const InvitationPreviewSchema = z.strictObject({
+  farmName: z.string(),
+  email: z.string(),
+  role: FarmRoleSchema,
+  /** Whether the invited address has an account: it then accepts with its password, else sets one. */
+  accountExists: z.boolean(),
+});
+export type InvitationPreview = z.infer<typeof InvitationPreviewSchema>;
+
+export const InvitationPreviewQuerySchema = z.strictObject({ token: InvitationTokenSchema });
+
+/**
+ * Accepting: a person with an account confirms with their password; a new person gives their
+ * names and sets a password, repeated.
+ */
+export const AcceptInvitationBodySchema = z.union([
+  z.strictObject({ token: InvitationTokenSchema, password: PasswordInputSchema }),
+  z.strictObject({
+    token: InvitationTokenSchema,
+    first_name: PersonNameSchema,
+    last_name: PersonNameSchema,
+    newPassword: PasswordInputSchema,
+    repeatNewPassword: PasswordInputSchema,
+  }),
+]);
+export type AcceptInvitationBody = z.infer<typeof AcceptInvitationBodySchema>;

@@ -93,6 +93,9 @@ export const LOG_EVENT_TYPES = [
   // A farm's owner required two-step sign-in of its members, or no longer: `event` is their email.
   'farm_second_factor_required',
   'farm_second_factor_optional',
+  // An invitation to a farm mailed (again) or revoked: `event` is the invited address, `details` the role.
+  'farm_invitation_sent',
+  'farm_invitation_revoked',
 ] as const;
 export const LogEventTypeSchema = z.enum(LOG_EVENT_TYPES);
 export type LogEventType = z.infer<typeof LogEventTypeSchema>;
@@ -166,6 +169,8 @@ export const LOG_EVENT_PARAMS = {
   sprinkler_farm_changed: ['machine', 'farm'],
   farm_second_factor_required: ['farm', 'actor'],
   farm_second_factor_optional: ['farm', 'actor'],
+  farm_invitation_sent: ['user', 'farm'],
+  farm_invitation_revoked: ['user', 'farm'],
 } as const satisfies Record<LogEventType, readonly [string, string]>;
 
 export type LogEventParam = (typeof LOG_EVENT_PARAMS)[LogEventType][number];
@@ -214,7 +219,11 @@ export function logEntryParams(entry: LogEntry): Record<LogEventParam, string> {
 export function logEntryContext(
   entry: Pick<LogEntry, 'eventType' | 'event' | 'details'>,
 ): 'watch' | 'control' | 'learned' | 'taken_over' | FarmRecordKind | FarmRole | undefined {
-  if (entry.eventType === 'farm_member_added' || entry.eventType === 'farm_member_role_changed') {
+  if (
+    entry.eventType === 'farm_member_added' ||
+    entry.eventType === 'farm_member_role_changed' ||
+    entry.eventType === 'farm_invitation_sent'
+  ) {
     return (FARM_ROLES as readonly string[]).includes(entry.details) ? (entry.details as FarmRole) : undefined;
   }
   if (

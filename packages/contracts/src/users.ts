@@ -5,7 +5,8 @@ import { PasswordInputSchema } from './passwords';
 /** The longest each user field may be, in characters: the forms cap their fields at these. */
 export const USER_FIELD_LIMITS = { name: 100, company: 200, email: 254, phone: 32 } as const;
 
-const NameSchema = z.string().trim().min(1).max(USER_FIELD_LIMITS.name);
+/** A person's first or last name. */
+export const PersonNameSchema = z.string().trim().min(1).max(USER_FIELD_LIMITS.name);
 /** Optional text fields: a form's empty field means "none". */
 function emptyAsNull<T extends z.ZodType<string | null>>(schema: T) {
   return z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), schema);
@@ -56,8 +57,8 @@ export function userInitials(user: Pick<User, 'first_name' | 'last_name'>): stri
 
 /** docs/product.md#entities: requests name the company `company`; answers name it `company_name`. */
 export const CreateUserBodySchema = z.strictObject({
-  first_name: NameSchema,
-  last_name: NameSchema,
+  first_name: PersonNameSchema,
+  last_name: PersonNameSchema,
   company: CompanySchema.default(null),
   email: EmailSchema,
   phone: PhoneSchema.default(null),
@@ -69,8 +70,8 @@ export type CreateUserBody = z.infer<typeof CreateUserBodySchema>;
 
 /** What users may change about themselves. */
 export const UpdateSelfBodySchema = z.strictObject({
-  first_name: NameSchema.optional(),
-  last_name: NameSchema.optional(),
+  first_name: PersonNameSchema.optional(),
+  last_name: PersonNameSchema.optional(),
   company: CompanySchema.optional(),
   email: EmailSchema.optional(),
   phone: PhoneSchema.optional(),

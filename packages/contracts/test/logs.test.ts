@@ -100,6 +100,8 @@ describe('LOG_EVENT_TYPES', () => {
       'sprinkler_farm_changed',
       'farm_second_factor_required',
       'farm_second_factor_optional',
+      'farm_invitation_sent',
+      'farm_invitation_revoked',
     ]);
   });
 

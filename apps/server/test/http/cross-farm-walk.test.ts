@@ -23,6 +23,8 @@ const THE_CALLERS_OWN = [
   /\/api\/account\//,
   /\/api\/push\//,
   /^GET \/api\/alerts\/events$/,
+  // An invitation's page and its acceptance: its mailed token is the proof, whoever calls.
+  /^(GET|POST) \/api\/invitation\//,
   /^GET \/api\/health$/,
 ];
 
@@ -109,7 +111,13 @@ describe("a farm's manager, walked over every operation against another farm's i
       humidity: 60,
       rain: 0,
     });
+    const invitation = await admin.post(`/api/farm/${farmB.id}/invitations/`, {
+      email: 'invited@farm-b.pl',
+      role: 'member',
+    });
+    expect(invitation.status).toBe(201);
     target = {
+      invitationId: (invitation.body as { id: number }).id,
       sprinklerId: pivotB.id,
       programId: (program.body as { programs: { id: number }[] }).programs[0]!.id,
       farmId: farmB.id,

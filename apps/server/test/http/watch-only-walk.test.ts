@@ -28,6 +28,8 @@ const THE_USERS_OWN: Record<string, string> = {
   'POST /api/user/logout/': 'the session (would end the walk)',
   'POST /api/user/set-password/': 'a mailed link, before signing in',
   'POST /api/user/password-email/': 'a mailed link, before signing in',
+  'GET /api/invitation/{id}/': 'a mailed link, before signing in',
+  'POST /api/invitation/{id}/accept/': 'a mailed link, before signing in',
   'GET /api/user/': 'the account',
   'PATCH /api/user/': 'the account',
   'DELETE /api/user/': 'the account (would end the walk)',
@@ -64,6 +66,10 @@ const FORBIDDEN_TO_A_MEMBER = new Set([
   'GET /api/farm/{farmId}/',
   'PATCH /api/farm/{farmId}/',
   'PUT /api/farm/{farmId}/second-factor/',
+  'GET /api/farm/{farmId}/invitations/',
+  'POST /api/farm/{farmId}/invitations/',
+  'POST /api/farm/{farmId}/invitations/{invitationId}/resend/',
+  'DELETE /api/farm/{farmId}/invitations/{invitationId}/',
   'POST /api/farm/{farmId}/members/',
   'PATCH /api/farm/{farmId}/members/{userId}/',
   'DELETE /api/farm/{farmId}/members/{userId}/',
@@ -127,7 +133,13 @@ describe('a watch grant, walked over every operation of the OpenAPI document', (
       level: 'watch',
     });
     expect(granted.status).toBe(200);
+    const invitation = await admin.post(`/api/farm/${farm.id}/invitations/`, {
+      email: 'invited@pivot.test',
+      role: 'member',
+    });
+    expect(invitation.status).toBe(201);
     target = {
+      invitationId: (invitation.body as { id: number }).id,
       sprinklerId: sprinkler.id,
       programId: (created.body as { programs: { id: number }[] }).programs[0]!.id,
       farmId: farm.id,
@@ -204,6 +216,7 @@ describe('a watch grant, walked over every operation of the OpenAPI document', (
       'farm_member_added',
       'farm_member_added',
       'sprinkler_access_granted',
+      'farm_invitation_sent',
     ]);
   });
 

@@ -45,7 +45,14 @@ const QUERIES: Record<string, Record<string, string>> = {
 };
 
 /** The ids a walk puts into the paths, and the person a body about someone names. */
-export type WalkTarget = { sprinklerId: number; programId: number; farmId: number; userId: number; stationId: string };
+export type WalkTarget = {
+  sprinklerId: number;
+  programId: number;
+  farmId: number;
+  userId: number;
+  invitationId: number;
+  stationId: string;
+};
 
 function bodyOf(operation: string, target: WalkTarget): unknown {
   const bodies: Record<string, unknown> = {
@@ -74,6 +81,7 @@ function bodyOf(operation: string, target: WalkTarget): unknown {
     },
     'PATCH /api/farm/{farmId}/': { name: 'Renamed by a walker' },
     'PUT /api/farm/{farmId}/second-factor/': { required: true },
+    'POST /api/farm/{farmId}/invitations/': { email: 'invited-by-a-walker@pivot.test', role: 'member' },
     'POST /api/farm/': { name: 'Made by a walker' },
     'POST /api/farm/{farmId}/members/': { email: 'walker@pivot.test', role: 'owner' },
     'PATCH /api/farm/{farmId}/members/{userId}/': { role: 'member' },
@@ -108,6 +116,7 @@ export async function callOperation(
     .replace('{programId}', String(target.programId))
     .replace('{farmId}', String(target.farmId))
     .replace('{userId}', String(target.userId))
+    .replace('{invitationId}', String(target.invitationId))
     // No record is needed: access is decided before the record is looked up.
     .replace('{recordId}', '1')
     .replace('{machineId}', 'NOT-A-MACHINE');

@@ -144,7 +144,7 @@ function undoQuotedPrintableBreaks(mail: string): string {
 }
 
 /** The link of the given kind in a mail, with its user id and token. */
-export function linkIn(mail: string, kind: 'activation' | 'set-password') {
+export function linkIn(mail: string, kind: 'activation' | 'set-password' | 'invitation') {
   const match = new RegExp(`${PUBLIC_URL}(/en)?/${kind}/(\\d+)/([A-Za-z0-9_-]+)`).exec(mail);
   if (!match) throw new Error(`no ${kind} link in mail:\n${mail}`);
   return { url: match[0], uid: Number(match[2]), token: match[3]!, english: match[1] === '/en' };

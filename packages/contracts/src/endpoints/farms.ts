@@ -1,8 +1,13 @@
 import { IdParamsSchema, NoContentSchema } from '../common';
 import { endpoint } from '../endpoint';
 import {
+  AcceptInvitationBodySchema,
   FarmBodySchema,
   FarmDetailSchema,
+  FarmInvitationBodySchema,
+  FarmInvitationListSchema,
+  FarmInvitationParamsSchema,
+  FarmInvitationSchema,
   FarmListSchema,
   FarmMemberBodySchema,
   FarmMemberParamsSchema,
@@ -10,6 +15,8 @@ import {
   FarmParamsSchema,
   FarmRoleBodySchema,
   FarmSecondFactorBodySchema,
+  InvitationPreviewQuerySchema,
+  InvitationPreviewSchema,
   FarmSchema,
   MachineFarmBodySchema,
 } from '../farms';
@@ -111,4 +118,71 @@ export const moveMachine = endpoint({
   errors: ['sprinkler_not_found', 'farm_not_found'],
   tag: 'farms',
   summary: 'Moves a machine to a farm; grants of people outside that farm end (administrators)',
+});
+
+export const invitations = endpoint({
+  method: 'GET',
+  path: '/farm/:farmId/invitations/',
+  params: FarmParamsSchema,
+  answer: FarmInvitationListSchema,
+  errors: ['farm_not_found', 'forbidden'],
+  tag: 'farms',
+  summary: "The farm's invitations not yet accepted or revoked (its owners and managers)",
+});
+
+export const invite = endpoint({
+  method: 'POST',
+  path: '/farm/:farmId/invitations/',
+  params: FarmParamsSchema,
+  body: FarmInvitationBodySchema,
+  answer: FarmInvitationSchema,
+  status: 201,
+  errors: ['farm_not_found', 'forbidden', 'farm_member_exists', 'invitation_pending'],
+  tag: 'farms',
+  summary:
+    'Invites a person by e-mail, in a role: a link, hashed at rest, single-use, for 7 days (owners; managers not as owner)',
+});
+
+export const resendInvitation = endpoint({
+  method: 'POST',
+  path: '/farm/:farmId/invitations/:invitationId/resend/',
+  params: FarmInvitationParamsSchema,
+  answer: FarmInvitationSchema,
+  errors: ['farm_not_found', 'forbidden', 'invitation_not_found'],
+  tag: 'farms',
+  summary: 'Mails an invitation again with a new link; the link mailed before stops working',
+});
+
+export const revokeInvitation = endpoint({
+  method: 'DELETE',
+  path: '/farm/:farmId/invitations/:invitationId/',
+  params: FarmInvitationParamsSchema,
+  answer: NoContentSchema,
+  status: 204,
+  errors: ['farm_not_found', 'forbidden', 'invitation_not_found'],
+  tag: 'farms',
+  summary: 'Revokes an invitation: its link stops working',
+});
+
+export const previewInvitation = endpoint({
+  method: 'GET',
+  path: '/invitation/:id/',
+  params: IdParamsSchema,
+  query: InvitationPreviewQuerySchema,
+  answer: InvitationPreviewSchema,
+  errors: ['invalid_link'],
+  tag: 'farms',
+  summary: "An invitation's farm, address and role, for its page (the mailed link's token)",
+});
+
+export const acceptInvitation = endpoint({
+  method: 'POST',
+  path: '/invitation/:id/accept/',
+  params: IdParamsSchema,
+  body: AcceptInvitationBodySchema,
+  answer: NoContentSchema,
+  status: 204,
+  errors: ['invalid_link', 'invalid_credentials', 'password_rejected', 'rate_limited'],
+  tag: 'farms',
+  summary: 'Accepts an invitation: with the password of the account it was sent to, or as a new person setting one',
 });

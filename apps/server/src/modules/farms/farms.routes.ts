@@ -1,10 +1,14 @@
 import { farmsEndpoints } from '@pivot/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { endpointRoute } from '../../http/endpoint-route';
-import { clientInfo, signedIn } from '../../http/request-context';
+import { clientInfo, requestLanguage, signedIn } from '../../http/request-context';
+import type { FarmInvitations } from './farm-invitations.service';
 import type { FarmsService } from './farms.service';
 
-export const farmsRoutes: FastifyPluginAsync<{ farms: FarmsService }> = async (app, { farms }) => {
+export const farmsRoutes: FastifyPluginAsync<{ farms: FarmsService; invitations: FarmInvitations }> = async (
+  app,
+  { farms, invitations },
+) => {
   endpointRoute(app, farmsEndpoints.list, {}, async (request) => farms.list(signedIn(request).user));
 
   endpointRoute(app, farmsEndpoints.create, { access: 'admin' }, async (request) =>
@@ -43,5 +47,36 @@ export const farmsRoutes: FastifyPluginAsync<{ farms: FarmsService }> = async (a
 
   endpointRoute(app, farmsEndpoints.moveMachine, { access: 'admin' }, async (request) =>
     farms.moveMachine(signedIn(request).user, request.params.id, request.body, clientInfo(request)),
+  );
+
+  endpointRoute(app, farmsEndpoints.invitations, {}, async (request) =>
+    invitations.list(signedIn(request).user, request.params.farmId),
+  );
+
+  endpointRoute(app, farmsEndpoints.invite, {}, async (request) =>
+    invitations.invite(
+      signedIn(request).user,
+      request.params.farmId,
+      request.body,
+      requestLanguage(request),
+      clientInfo(request),
+    ),
+  );
+
+  endpointRoute(app, farmsEndpoints.resendInvitation, {}, async (request) =>
+    invitations.resend(signedIn(request).user, request.params.farmId, request.params.invitationId, clientInfo(request)),
+  );
+
+  endpointRoute(app, farmsEndpoints.revokeInvitation, {}, async (request) =>
+    invitations.revoke(signedIn(request).user, request.params.farmId, request.params.invitationId, clientInfo(request)),
+  );
+
+  // The mailed link's page: its token is the proof, before signing in.
+  endpointRoute(app, farmsEndpoints.previewInvitation, { access: 'public' }, async (request) =>
+    invitations.preview(request.params.id, request.query.token),
+  );
+
+  endpointRoute(app, farmsEndpoints.acceptInvitation, { access: 'public' }, async (request) =>
+    invitations.accept(request.params.id, request.body, clientInfo(request)),
   );
 };

@@ -235,6 +235,12 @@ export class FarmsService {
     return this.summary(actor, body.farmId);
   }
 
+  /** Refuses unless the caller may invite people to the farm in this role (those who may give it). */
+  async assertMayInvite(db: Queryable, actor: SignedInUser, farmId: number, role: FarmRole): Promise<void> {
+    const standing = await this.standingIn(db, actor, farmId);
+    if (!isManaging(standing) || !mayHandle(standing, role)) throw new AppError('forbidden');
+  }
+
   /**
    * What the caller is to the farm. A farm that does not exist and one the caller is no member
    * of answer alike (farm_not_found): to others it does not exist.

@@ -15,7 +15,7 @@ declare module 'fastify' {
 export type { MailService } from './mail.service';
 export type { OutgoingMail } from './mail-transport';
 export type { SecretIssuer } from './mail-secrets';
-export { activationMail, emailChangedMail, escapeHtml, passwordResetMail } from './mail-templates';
+export { activationMail, emailChangedMail, escapeHtml, farmInvitationMail, passwordResetMail } from './mail-templates';
 
 /** Mail: the durable outbox and the worker that sends it, by SMTP or into the outbox folder. */
 export const mailModule = fp(

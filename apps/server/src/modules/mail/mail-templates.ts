@@ -1,4 +1,4 @@
-import type { Language } from '@pivot/contracts';
+import type { FarmRole, Language } from '@pivot/contracts';
 
 export type MailTemplateInput = { language: Language; firstName: string; link: string; productName: string };
 export type MailContent = { subject: string; text: string; html: string };
@@ -91,6 +91,49 @@ export function activationMail(input: MailTemplateInput): MailContent {
 
 export function passwordResetMail(input: MailTemplateInput): MailContent {
   return renderLinkMail(PASSWORD_RESET[input.language], input);
+}
+
+/** An invitation to a farm: who invites, to which farm, in which role (docs/roles.md). */
+export type FarmInvitationInput = Omit<MailTemplateInput, 'firstName'> & {
+  farmName: string;
+  inviter: string;
+  role: FarmRole;
+};
+
+const ROLE_WORDS: Record<Language, Record<FarmRole, string>> = {
+  en: { owner: 'an owner', manager: 'a manager', member: 'a member' },
+  pl: { owner: 'właściciel', manager: 'zarządca', member: 'członek' },
+};
+
+const FARM_INVITATION: Record<Language, Omit<Wording, 'intro'> & { intro: (input: FarmInvitationInput) => string }> = {
+  en: {
+    subject: (productName) => `You are invited to a farm in ${productName}`,
+    intro: ({ inviter, farmName, role, productName }) =>
+      `${inviter} invites you to the farm ${farmName} in ${productName}, as ${ROLE_WORDS.en[role]}. Open the link below to accept: set a password if you are new, or confirm with yours.`,
+    button: 'Accept the invitation',
+    expiry: 'The link is valid for 7 days and works once.',
+    ignore: 'If you did not expect this mail, you can ignore it.',
+  },
+  pl: {
+    subject: (productName) => `Zaproszenie do gospodarstwa w serwisie ${productName}`,
+    intro: ({ inviter, farmName, role, productName }) =>
+      `${inviter} zaprasza Cię do gospodarstwa ${farmName} w serwisie ${productName} (rola: ${ROLE_WORDS.pl[role]}). Aby przyjąć zaproszenie, otwórz poniższy link: ustaw hasło, jeśli jesteś tu nowy, albo potwierdź swoim.`,
+    button: 'Przyjmij zaproszenie',
+    expiry: 'Link jest ważny przez 7 dni i działa jeden raz.',
+    ignore: 'Jeśli nie spodziewasz się tej wiadomości, po prostu ją zignoruj.',
+  },
+};
+
+export function farmInvitationMail(input: FarmInvitationInput): MailContent {
+  const wording = FARM_INVITATION[input.language];
+  return render({
+    ...input,
+    firstName: '',
+    subject: wording.subject(input.productName),
+    intro: wording.intro(input),
+    link: { href: input.link, button: wording.button },
+    closing: `${wording.expiry} ${wording.ignore}`,
+  });
 }
 
 export function emailChangedMail(input: EmailChangedInput): MailContent {

@@ -197,6 +197,24 @@ export class UsersService {
     return insertUserIfAbsent(this.deps.db, { ...values, passwordHash, activatedAt: new Date() });
   }
 
+  /**
+   * An account made by accepting an invitation (docs/roles.md): activated, with the password
+   * the person set, in the caller's transaction; email_taken when the address has one already.
+   */
+  async createInvited(
+    db: Queryable,
+    values: Pick<NewUserRow, 'firstName' | 'lastName' | 'email' | 'language'>,
+    password: string,
+  ): Promise<UserRow> {
+    const passwordHash = await this.deps.hasher.hash(password);
+    return insertUser(db, { ...values, passwordHash, activatedAt: new Date() });
+  }
+
+  /** Whether the password is the account's; wrong guesses make the next ones wait, as for a signed-in user. */
+  passwordMatches(account: UserRow, password: string): Promise<boolean> {
+    return this.currentPasswordMatches(account, password);
+  }
+
   private async account(actor: SignedInUser): Promise<UserRow> {
     const account = await findUserById(this.deps.db, actor.id);
     if (!account) throw new AppError('unauthorized');
