@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/api-client';
 import { buildSprinkler } from '../support/fixtures';
 import { openStream } from '../support/open-stream';
-import { type TestApp, createTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 type FarmDetail = {
   farm: { id: number; name: string; role: string | null; machineCount: number; memberCount: number };
@@ -12,15 +12,13 @@ type FarmDetail = {
 
 /** A farm's owners and managers run its people and machines; its members use what they are granted (docs/roles.md). */
 describe('farms', () => {
-  let t: TestApp;
+  const t = useTestApp({}, { signInAdmin: true });
   let admin: ApiClient;
   let address: string;
   beforeAll(async () => {
-    t = await createTestApp();
-    admin = await t.adminClient();
+    admin = t.admin;
     address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
-  afterAll(() => t.close());
 
   /** A new farm with one machine and an owner, all through the API as the administrator would. */
   async function farmWithOwner(name: string) {

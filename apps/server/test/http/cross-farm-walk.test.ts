@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/api-client';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
 import { buildProgram, buildSprinkler } from '../support/fixtures';
-import { RAW_ANSWERS, type WalkTarget, callOperation, documentedOperations } from '../support/operation-walk';
+import {
+  ADMINISTRATORS_ONLY,
+  RAW_ANSWERS,
+  type WalkTarget,
+  callOperation,
+  documentedOperations,
+} from '../support/operation-walk';
 import { type TestApp, createTestApp } from '../support/test-app';
 
 /**
@@ -27,37 +33,6 @@ const THE_CALLERS_OWN = [
   /^(GET|POST) \/api\/invitation\//,
   /^GET \/api\/health$/,
 ];
-
-/** The server's administrators' calls: refused to anyone else with 403 forbidden, whatever they name. */
-const ADMINISTRATORS_ONLY = new Set([
-  'GET /api/user/list/',
-  'POST /api/user/',
-  'PATCH /api/user/{id}/',
-  'DELETE /api/user/{id}/',
-  'DELETE /api/user/{id}/second-factor/',
-  'GET /api/sprinkler/list/',
-  'POST /api/sprinkler/',
-  'PATCH /api/sprinkler/{id}/application-depth/',
-  'PATCH /api/sprinkler/{id}/farm/',
-  'GET /api/device/',
-  'POST /api/device/',
-  'POST /api/device/{machineId}/secret/',
-  'DELETE /api/device/{machineId}/',
-  'GET /api/device/accounts/',
-  'POST /api/device/accounts/restore/',
-  'GET /api/quarantine/',
-  'GET /api/admin/alert-defaults/',
-  'PUT /api/admin/alert-defaults/',
-  'GET /api/admin/webhooks/',
-  'POST /api/admin/webhooks/',
-  'PATCH /api/admin/webhooks/{id}/',
-  'DELETE /api/admin/webhooks/{id}/',
-  'POST /api/admin/webhooks/{id}/test',
-  'GET /api/admin/backup/',
-  'GET /api/admin/backup/status/',
-  'POST /api/farm/',
-  'POST /api/farm/{farmId}/members/',
-]);
 
 /** Calls about no one thing: each answers, without farm B's machine in it. */
 const LISTS = [

@@ -3,6 +3,7 @@ import type { ApiClient } from '../support/api-client';
 import { weatherReadings } from '../../src/modules/weather/weather.table';
 import { buildProgram, buildSprinkler } from '../support/fixtures';
 import {
+  ADMINISTRATORS_ONLY,
   OPERATIONS_WITH_BODIES,
   RAW_ANSWERS,
   type WalkTarget,
@@ -58,11 +59,11 @@ const THE_USERS_OWN: Record<string, string> = {
 };
 
 /**
- * Administrators', and those who run the machine's farm: a watcher, a member of the farm, is
- * refused with 403 forbidden.
+ * The administrators' calls, and those of the people who run the machine's farm: a watcher, a
+ * member of the farm, is refused with 403 forbidden.
  */
 const FORBIDDEN_TO_A_MEMBER = new Set([
-  'POST /api/farm/',
+  ...ADMINISTRATORS_ONLY,
   'GET /api/farm/{farmId}/',
   'PATCH /api/farm/{farmId}/',
   'PUT /api/farm/{farmId}/second-factor/',
@@ -70,36 +71,10 @@ const FORBIDDEN_TO_A_MEMBER = new Set([
   'POST /api/farm/{farmId}/invitations/',
   'POST /api/farm/{farmId}/invitations/{invitationId}/resend/',
   'DELETE /api/farm/{farmId}/invitations/{invitationId}/',
-  'POST /api/farm/{farmId}/members/',
   'PATCH /api/farm/{farmId}/members/{userId}/',
   'DELETE /api/farm/{farmId}/members/{userId}/',
-  'PATCH /api/sprinkler/{id}/farm/',
-  'GET /api/user/list/',
-  'POST /api/user/',
-  'PATCH /api/user/{id}/',
-  'DELETE /api/user/{id}/',
-  'DELETE /api/user/{id}/second-factor/',
-  'GET /api/sprinkler/list/',
-  'POST /api/sprinkler/',
   'PATCH /api/sprinkler/{id}/',
   'PATCH /api/sprinkler/{id}/permissions/',
-  'PATCH /api/sprinkler/{id}/application-depth/',
-  'GET /api/device/',
-  'POST /api/device/',
-  'POST /api/device/{machineId}/secret/',
-  'DELETE /api/device/{machineId}/',
-  'GET /api/device/accounts/',
-  'POST /api/device/accounts/restore/',
-  'GET /api/quarantine/',
-  'GET /api/admin/alert-defaults/',
-  'PUT /api/admin/alert-defaults/',
-  'GET /api/admin/webhooks/',
-  'POST /api/admin/webhooks/',
-  'PATCH /api/admin/webhooks/{id}/',
-  'DELETE /api/admin/webhooks/{id}/',
-  'POST /api/admin/webhooks/{id}/test',
-  'GET /api/admin/backup/',
-  'GET /api/admin/backup/status/',
 ]);
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

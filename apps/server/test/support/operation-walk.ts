@@ -15,6 +15,37 @@ export async function documentedOperations(t: TestApp): Promise<string[]> {
   );
 }
 
+/** The server's administrators' calls: refused to anyone else with 403 forbidden, whatever they name. */
+export const ADMINISTRATORS_ONLY = new Set([
+  'GET /api/user/list/',
+  'POST /api/user/',
+  'PATCH /api/user/{id}/',
+  'DELETE /api/user/{id}/',
+  'DELETE /api/user/{id}/second-factor/',
+  'GET /api/sprinkler/list/',
+  'POST /api/sprinkler/',
+  'PATCH /api/sprinkler/{id}/application-depth/',
+  'PATCH /api/sprinkler/{id}/farm/',
+  'GET /api/device/',
+  'POST /api/device/',
+  'POST /api/device/{machineId}/secret/',
+  'DELETE /api/device/{machineId}/',
+  'GET /api/device/accounts/',
+  'POST /api/device/accounts/restore/',
+  'GET /api/quarantine/',
+  'GET /api/admin/alert-defaults/',
+  'PUT /api/admin/alert-defaults/',
+  'GET /api/admin/webhooks/',
+  'POST /api/admin/webhooks/',
+  'PATCH /api/admin/webhooks/{id}/',
+  'DELETE /api/admin/webhooks/{id}/',
+  'POST /api/admin/webhooks/{id}/test',
+  'GET /api/admin/backup/',
+  'GET /api/admin/backup/status/',
+  'POST /api/farm/',
+  'POST /api/farm/{farmId}/members/',
+]);
+
 /** Answers that are not JSON, read raw: each comes as 200 of its type to one who may read it. */
 export const RAW_ANSWERS: Record<string, string> = {
   'GET /api/sprinkler/events': 'text/event-stream',

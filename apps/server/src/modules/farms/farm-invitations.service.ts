@@ -100,8 +100,7 @@ export class FarmInvitations {
         mailBy: new Date(Date.now() + MAILING_WINDOW_MS),
       });
       if (!created) throw new AppError('invitation_pending');
-      await this.mailInvitation(tx, created, farm, actor);
-      await this.log(tx, 'farm_invitation_sent', actor, farm, created, client);
+      await this.send(tx, created, farm, actor, client);
       return created;
     });
     mail.wake();
@@ -113,9 +112,7 @@ export class FarmInvitations {
     const renewed = await db.transaction(async (tx) => {
       const open = await this.openInvitation(tx, actor, farmId, invitationId);
       const invitation = await renewInvitation(tx, open.id, new Date(Date.now() + MAILING_WINDOW_MS));
-      const farm = (await access.farm(tx, farmId))!;
-      await this.mailInvitation(tx, invitation, farm, actor);
-      await this.log(tx, 'farm_invitation_sent', actor, farm, invitation, client);
+      await this.send(tx, invitation, (await access.farm(tx, farmId))!, actor, client);
       return invitation;
     });
     mail.wake();
@@ -212,7 +209,14 @@ export class FarmInvitations {
     return invitation;
   }
 
-  private async mailInvitation(db: Queryable, invitation: FarmInvitationRow, farm: FarmRow, actor: SignedInUser) {
+  /** Queues the invitation's mail, its link made as it goes out, and logs the sending. */
+  private async send(
+    db: Queryable,
+    invitation: FarmInvitationRow,
+    farm: FarmRow,
+    actor: SignedInUser,
+    client: ClientInfo,
+  ): Promise<void> {
     const { mail, publicUrl, productName } = this.deps;
     const localePrefix = invitation.language === 'en' ? '/en' : '';
     await mail.queueWithSecret(
@@ -230,6 +234,7 @@ export class FarmInvitations {
       }),
       { issuer: INVITATION_LINK_SECRETS, id: invitation.id },
     );
+    await this.log(db, 'farm_invitation_sent', actor, farm, invitation, client);
   }
 
   private log(
