@@ -58,6 +58,7 @@ export const ERROR_STATUS = {
   /** A farm that does not exist, or one the caller is no member of. */
   farm_not_found: 404,
   invitation_not_found: 404,
+  dealer_not_found: 404,
   program_not_found: 404,
   record_not_found: 404,
   sprinkler_not_on_broker: 404,
@@ -73,6 +74,7 @@ export const ERROR_STATUS = {
   /** The change would leave a farm without an owner. */
   last_owner: 409,
   farm_name_taken: 409,
+  dealer_name_taken: 409,
   /** The account is a member of the farm already: change their role instead. */
   farm_member_exists: 409,
   /** The address has an invitation to the farm waiting: resend it instead. */

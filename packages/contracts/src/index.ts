@@ -6,6 +6,7 @@ export * from './backups';
 export * from './broker-hooks';
 export * from './common';
 export * from './crop-seasons';
+export * from './dealers';
 export * from './devices';
 export * from './endpoint';
 export * from './endpoints';

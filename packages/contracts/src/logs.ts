@@ -96,6 +96,9 @@ export const LOG_EVENT_TYPES = [
   // An invitation to a farm mailed (again) or revoked: `event` is the invited address, `details` the role.
   'farm_invitation_sent',
   'farm_invitation_revoked',
+  // A farm granted a dealer access (`event` the dealer's name, `details` the level), or ended it.
+  'farm_dealer_granted',
+  'farm_dealer_revoked',
 ] as const;
 export const LogEventTypeSchema = z.enum(LOG_EVENT_TYPES);
 export type LogEventType = z.infer<typeof LogEventTypeSchema>;
@@ -171,6 +174,8 @@ export const LOG_EVENT_PARAMS = {
   farm_second_factor_optional: ['farm', 'actor'],
   farm_invitation_sent: ['user', 'farm'],
   farm_invitation_revoked: ['user', 'farm'],
+  farm_dealer_granted: ['dealer', 'farm'],
+  farm_dealer_revoked: ['dealer', 'farm'],
 } as const satisfies Record<LogEventType, readonly [string, string]>;
 
 export type LogEventParam = (typeof LOG_EVENT_PARAMS)[LogEventType][number];
@@ -238,7 +243,7 @@ export function logEntryContext(
       ? (entry.details as FarmRecordKind)
       : undefined;
   }
-  if (entry.eventType !== 'sprinkler_access_granted') return undefined;
+  if (entry.eventType !== 'sprinkler_access_granted' && entry.eventType !== 'farm_dealer_granted') return undefined;
   return entry.details === 'watch' || entry.details === 'control' ? entry.details : undefined;
 }
 

@@ -7,6 +7,7 @@ import * as backups from '../src/backups';
 import * as brokerHooks from '../src/broker-hooks';
 import * as common from '../src/common';
 import * as cropSeasons from '../src/crop-seasons';
+import * as dealers from '../src/dealers';
 import * as devices from '../src/devices';
 import * as endpoint from '../src/endpoint';
 import * as endpoints from '../src/endpoints';
@@ -47,6 +48,7 @@ const MODULES = {
   brokerHooks,
   common,
   cropSeasons,
+  dealers,
   devices,
   endpoint,
   endpoints,

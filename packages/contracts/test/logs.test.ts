@@ -102,6 +102,8 @@ describe('LOG_EVENT_TYPES', () => {
       'farm_second_factor_optional',
       'farm_invitation_sent',
       'farm_invitation_revoked',
+      'farm_dealer_granted',
+      'farm_dealer_revoked',
     ]);
   });
 
@@ -307,6 +309,7 @@ describe('logEntryContext', () => {
       { eventType: 'sprinkler_autopilot_updated', event: 'suggest', details: 'taken_over' },
       'taken_over',
     ],
+    ['a dealer granted control', { eventType: 'farm_dealer_granted', details: 'control' }, 'control'],
     ['a member added as a manager', { eventType: 'farm_member_added', details: 'manager' }, 'manager'],
     ['a member made an owner', { eventType: 'farm_member_role_changed', details: 'owner' }, 'owner'],
     ['a role the server does not know', { eventType: 'farm_member_role_changed', details: 'dealer' }, undefined],

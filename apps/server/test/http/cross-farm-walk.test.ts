@@ -42,6 +42,8 @@ const LISTS = [
   'GET /api/logs/',
   'GET /api/farm/',
   'GET /api/sprinkler/as-applied.geojson',
+  'GET /api/dealer/',
+  'GET /api/dealer/fleet/',
 ];
 
 describe("a farm's manager, walked over every operation against another farm's ids", () => {
@@ -91,7 +93,13 @@ describe("a farm's manager, walked over every operation against another farm's i
       role: 'member',
     });
     expect(invitation.status).toBe(201);
+    // B grants a dealer the manager of A is no member of: nothing of it reaches them.
+    const dealer = (await admin.post('/api/dealer/', { name: 'Dealer of farm B' })).body as { id: number };
+    expect(
+      (await admin.put(`/api/farm/${farmB.id}/dealers/${dealer.id}/`, { level: 'control', machines: 'all' })).status,
+    ).toBe(200);
     target = {
+      dealerId: dealer.id,
       invitationId: (invitation.body as { id: number }).id,
       sprinklerId: pivotB.id,
       programId: (program.body as { programs: { id: number }[] }).programs[0]!.id,

@@ -71,6 +71,7 @@ describe('the OpenAPI document and the endpoints declared in the contracts', () 
       'autopilotEndpoints',
       'backupsEndpoints',
       'brokerEndpoints',
+      'dealersEndpoints',
       'devicesEndpoints',
       'farmsEndpoints',
       'logsEndpoints',

@@ -71,6 +71,9 @@ const FORBIDDEN_TO_A_MEMBER = new Set([
   'POST /api/farm/{farmId}/invitations/',
   'POST /api/farm/{farmId}/invitations/{invitationId}/resend/',
   'DELETE /api/farm/{farmId}/invitations/{invitationId}/',
+  'GET /api/farm/{farmId}/dealers/',
+  'PUT /api/farm/{farmId}/dealers/{dealerId}/',
+  'DELETE /api/farm/{farmId}/dealers/{dealerId}/',
   'PATCH /api/farm/{farmId}/members/{userId}/',
   'DELETE /api/farm/{farmId}/members/{userId}/',
   'PATCH /api/sprinkler/{id}/',
@@ -113,7 +116,10 @@ describe('a watch grant, walked over every operation of the OpenAPI document', (
       role: 'member',
     });
     expect(invitation.status).toBe(201);
+    const dealer = await admin.post('/api/dealer/', { name: 'Walked dealer' });
+    expect(dealer.status).toBe(201);
     target = {
+      dealerId: (dealer.body as { id: number }).id,
       invitationId: (invitation.body as { id: number }).id,
       sprinklerId: sprinkler.id,
       programId: (created.body as { programs: { id: number }[] }).programs[0]!.id,

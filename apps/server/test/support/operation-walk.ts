@@ -44,6 +44,8 @@ export const ADMINISTRATORS_ONLY = new Set([
   'GET /api/admin/backup/status/',
   'POST /api/farm/',
   'POST /api/farm/{farmId}/members/',
+  'POST /api/dealer/',
+  'POST /api/dealer/{dealerId}/members/',
 ]);
 
 /** Answers that are not JSON, read raw: each comes as 200 of its type to one who may read it. */
@@ -82,6 +84,7 @@ export type WalkTarget = {
   farmId: number;
   userId: number;
   invitationId: number;
+  dealerId: number;
   stationId: string;
 };
 
@@ -112,6 +115,9 @@ function bodyOf(operation: string, target: WalkTarget): unknown {
     },
     'PATCH /api/farm/{farmId}/': { name: 'Renamed by a walker' },
     'PUT /api/farm/{farmId}/second-factor/': { required: true },
+    'PUT /api/farm/{farmId}/dealers/{dealerId}/': { level: 'control', machines: 'all' },
+    'POST /api/dealer/': { name: 'Dealer made by a walker' },
+    'POST /api/dealer/{dealerId}/members/': { email: 'walker@pivot.test' },
     'POST /api/farm/{farmId}/invitations/': { email: 'invited-by-a-walker@pivot.test', role: 'member' },
     'POST /api/farm/': { name: 'Made by a walker' },
     'POST /api/farm/{farmId}/members/': { email: 'walker@pivot.test', role: 'owner' },
@@ -148,6 +154,7 @@ export async function callOperation(
     .replace('{farmId}', String(target.farmId))
     .replace('{userId}', String(target.userId))
     .replace('{invitationId}', String(target.invitationId))
+    .replace('{dealerId}', String(target.dealerId))
     // No record is needed: access is decided before the record is looked up.
     .replace('{recordId}', '1')
     .replace('{machineId}', 'NOT-A-MACHINE');

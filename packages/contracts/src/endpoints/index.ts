@@ -8,6 +8,7 @@ export * as alertsEndpoints from './alerts';
 export * as autopilotEndpoints from './autopilot';
 export * as backupsEndpoints from './backups';
 export * as brokerEndpoints from './broker';
+export * as dealersEndpoints from './dealers';
 export * as devicesEndpoints from './devices';
 export * as farmsEndpoints from './farms';
 export * as logsEndpoints from './logs';

@@ -1,7 +1,14 @@
 import { type AccessLevel, MANAGING_ROLES } from '@pivot/contracts';
-import { type Placeholder, and, count, eq, inArray, sql } from 'drizzle-orm';
+import { type Placeholder, and, count, eq, exists, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { farmMachines, farmMembers, sprinklerAccess } from './access.table';
+import {
+  dealerGrantMachines,
+  dealerGrants,
+  dealerMembers,
+  farmMachines,
+  farmMembers,
+  sprinklerAccess,
+} from './access.table';
 
 /**
  * Grants access at a level, or sets the level of the grant the user has. Granting again at the
@@ -30,6 +37,26 @@ export async function revokeAccess(db: Queryable, sprinklerId: number, userId: n
     .where(and(eq(sprinklerAccess.sprinklerId, sprinklerId), eq(sprinklerAccess.userId, userId)))
     .returning({ userId: sprinklerAccess.userId });
   return rows.length > 0;
+}
+
+/** A dealer's grant in force for its members: not expired, on the database's clock. */
+const DEALER_GRANT_IN_FORCE = and(
+  eq(dealerGrants.dealerId, dealerMembers.dealerId),
+  or(isNull(dealerGrants.expiresAt), gt(dealerGrants.expiresAt, sql`now()`)),
+);
+
+/** A farm's machine a dealer's grant covers: all the farm's, or one it names. */
+function dealtMachine(db: Queryable) {
+  const named = db
+    .select({ one: sql`1` })
+    .from(dealerGrantMachines)
+    .where(
+      and(
+        eq(dealerGrantMachines.grantId, dealerGrants.id),
+        eq(dealerGrantMachines.sprinklerId, farmMachines.sprinklerId),
+      ),
+    );
+  return and(eq(farmMachines.farmId, dealerGrants.farmId), or(dealerGrants.allMachines, exists(named)));
 }
 
 /** The members who run a farm: its owners and managers. */
@@ -64,7 +91,18 @@ function effectiveAccess(db: Queryable, where: { userIds?: number[]; sprinklerId
         where.sprinklerIds && inArray(farmMachines.sprinklerId, where.sprinklerIds),
       ),
     );
-  return grants.unionAll(managed);
+  const dealt = db
+    .select({ sprinklerId: farmMachines.sprinklerId, userId: dealerMembers.userId, level: dealerGrants.level })
+    .from(dealerMembers)
+    .innerJoin(dealerGrants, DEALER_GRANT_IN_FORCE)
+    .innerJoin(farmMachines, dealtMachine(db))
+    .where(
+      and(
+        where.userIds && inArray(dealerMembers.userId, where.userIds),
+        where.sprinklerIds && inArray(farmMachines.sprinklerId, where.sprinklerIds),
+      ),
+    );
+  return grants.unionAll(managed).unionAll(dealt);
 }
 
 const higher = (a: AccessLevel | undefined, b: AccessLevel): AccessLevel => (a === 'control' ? a : b);
@@ -105,7 +143,19 @@ export function machineIdsUsableBy(db: Queryable, userId: number | Placeholder, 
     .where(
       and(eq(farmMembers.userId, userId), MANAGING, farmId === undefined ? undefined : eq(farmMachines.farmId, farmId)),
     );
-  return granted.union(managed);
+  const dealt = db
+    .select({ sprinklerId: farmMachines.sprinklerId })
+    .from(dealerMembers)
+    .innerJoin(dealerGrants, DEALER_GRANT_IN_FORCE)
+    .innerJoin(farmMachines, dealtMachine(db))
+    .where(
+      and(
+        eq(dealerMembers.userId, userId),
+        level && eq(dealerGrants.level, level),
+        farmId === undefined ? undefined : eq(farmMachines.farmId, farmId),
+      ),
+    );
+  return granted.union(managed).union(dealt);
 }
 
 /**

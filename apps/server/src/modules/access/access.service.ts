@@ -14,6 +14,18 @@ import {
   userIdsGrantedTo,
 } from './access.repository';
 import {
+  type DealerGrantRow,
+  type DealerRow,
+  deleteDealerGrant,
+  findDealer,
+  insertDealer,
+  insertDealerMember,
+  listDealerGrantsOfFarm,
+  listDealers,
+  listFarmsDealtTo,
+  saveDealerGrant,
+} from './dealers.repository';
+import {
   type FarmRow,
   type FarmSummaryRow,
   countOwnersLocked,
@@ -38,6 +50,7 @@ import {
   updateSecondFactorRequired,
 } from './farms.repository';
 
+export type { DealerGrantRow, DealerRow } from './dealers.repository';
 export type { FarmRow, FarmSummaryRow } from './farms.repository';
 
 type Levels = Map<number, Map<number, AccessLevel>>;
@@ -240,6 +253,43 @@ export class AccessService {
   /** How many owners the farm has, locked against a second change counting at once. */
   ownerCount(db: Queryable, farmId: number): Promise<number> {
     return countOwnersLocked(db, farmId);
+  }
+
+  // Dealers.
+
+  createDealer(db: Queryable, name: string): Promise<DealerRow | null> {
+    return insertDealer(db, name);
+  }
+
+  dealers(db: Queryable): Promise<DealerRow[]> {
+    return listDealers(db);
+  }
+
+  dealer(db: Queryable, dealerId: number): Promise<DealerRow | undefined> {
+    return findDealer(db, dealerId);
+  }
+
+  addDealerMember(db: Queryable, dealerId: number, userId: number): Promise<boolean> {
+    return insertDealerMember(db, dealerId, userId);
+  }
+
+  /** Grants a dealer the farm's machines (or changes its grant); machines named must be the farm's. */
+  saveDealerGrant(db: Queryable, grant: Parameters<typeof saveDealerGrant>[1]): Promise<number> {
+    return saveDealerGrant(db, grant);
+  }
+
+  /** False when the dealer had no grant of the farm. */
+  revokeDealer(db: Queryable, farmId: number, dealerId: number): Promise<boolean> {
+    return deleteDealerGrant(db, farmId, dealerId);
+  }
+
+  dealerGrantsOfFarm(db: Queryable, farmId: number): Promise<DealerGrantRow[]> {
+    return listDealerGrantsOfFarm(db, farmId);
+  }
+
+  /** The farms granted, in force, to the user's dealers. */
+  farmsDealtTo(db: Queryable, userId: number) {
+    return listFarmsDealtTo(db, userId);
   }
 
   /** Whether the user runs (owns or manages) the farm the machine belongs to. */

@@ -78,3 +78,70 @@ export const farmMachines = pgTable(
   },
   (table) => [index('farm_machines_farm_idx').on(table.farmId)],
 );
+
+/** A dealer: an organisation that services farms' machines, with its own members (docs/roles.md). */
+export const dealers = pgTable(
+  'dealers',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('dealers_name_idx').on(table.name)],
+);
+
+export const dealerMembers = pgTable(
+  'dealer_members',
+  {
+    dealerId: integer('dealer_id')
+      .notNull()
+      .references(() => dealers.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.dealerId, table.userId] }),
+    index('dealer_members_user_idx').on(table.userId),
+  ],
+);
+
+/**
+ * What a farm grants a dealer: watch or control over all its machines or some, until it is
+ * revoked or, when given, until `expiresAt`. One grant a farm and dealer.
+ */
+export const dealerGrants = pgTable(
+  'dealer_grants',
+  {
+    id: serial('id').primaryKey(),
+    farmId: integer('farm_id')
+      .notNull()
+      .references(() => farms.id, { onDelete: 'cascade' }),
+    dealerId: integer('dealer_id')
+      .notNull()
+      .references(() => dealers.id, { onDelete: 'cascade' }),
+    level: text('level', { enum: ACCESS_LEVELS }).notNull(),
+    /** False: only the machines in dealer_grant_machines. */
+    allMachines: boolean('all_machines').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('dealer_grants_farm_dealer_idx').on(table.farmId, table.dealerId),
+    index('dealer_grants_dealer_idx').on(table.dealerId),
+  ],
+);
+
+export const dealerGrantMachines = pgTable(
+  'dealer_grant_machines',
+  {
+    grantId: integer('grant_id')
+      .notNull()
+      .references(() => dealerGrants.id, { onDelete: 'cascade' }),
+    sprinklerId: integer('sprinkler_id')
+      .notNull()
+      .references(() => sprinklers.id, { onDelete: 'cascade' }),
+  },
+  (table) => [primaryKey({ columns: [table.grantId, table.sprinklerId] })],
+);

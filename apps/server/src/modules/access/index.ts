@@ -8,7 +8,7 @@ declare module 'fastify' {
   }
 }
 
-export type { AccessService, FarmRow, FarmSummaryRow } from './access.service';
+export type { AccessService, DealerGrantRow, DealerRow, FarmRow, FarmSummaryRow } from './access.service';
 
 /**
  * Access: which users may use which machines (docs/roles.md): the farms, their members and

@@ -1,14 +1,16 @@
-import { farmsEndpoints } from '@pivot/contracts';
+import { dealersEndpoints, farmsEndpoints } from '@pivot/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { endpointRoute } from '../../http/endpoint-route';
 import { clientInfo, requestLanguage, signedIn } from '../../http/request-context';
+import type { DealersService } from './dealers.service';
 import type { FarmInvitations } from './farm-invitations.service';
 import type { FarmsService } from './farms.service';
 
-export const farmsRoutes: FastifyPluginAsync<{ farms: FarmsService; invitations: FarmInvitations }> = async (
-  app,
-  { farms, invitations },
-) => {
+export const farmsRoutes: FastifyPluginAsync<{
+  farms: FarmsService;
+  invitations: FarmInvitations;
+  dealers: DealersService;
+}> = async (app, { farms, invitations, dealers }) => {
   endpointRoute(app, farmsEndpoints.list, {}, async (request) => farms.list(signedIn(request).user));
 
   endpointRoute(app, farmsEndpoints.create, { access: 'admin' }, async (request) =>
@@ -78,5 +80,30 @@ export const farmsRoutes: FastifyPluginAsync<{ farms: FarmsService; invitations:
 
   endpointRoute(app, farmsEndpoints.acceptInvitation, { access: 'public' }, async (request) =>
     invitations.accept(request.params.id, request.body, clientInfo(request)),
+  );
+
+  endpointRoute(app, dealersEndpoints.list, {}, async () => dealers.list());
+
+  endpointRoute(app, dealersEndpoints.create, { access: 'admin' }, async (request) =>
+    dealers.create(request.body.name),
+  );
+
+  endpointRoute(app, dealersEndpoints.addMember, { access: 'admin' }, async (request) =>
+    dealers.addMember(request.params.dealerId, request.body.email),
+  );
+
+  endpointRoute(app, dealersEndpoints.fleet, {}, async (request) => dealers.fleet(signedIn(request).user));
+
+  endpointRoute(app, dealersEndpoints.farmGrants, {}, async (request) =>
+    dealers.farmGrants(signedIn(request).user, request.params.farmId),
+  );
+
+  endpointRoute(app, dealersEndpoints.grant, {}, async (request) => {
+    const { farmId, dealerId } = request.params;
+    return dealers.grant(signedIn(request).user, farmId, dealerId, request.body, clientInfo(request));
+  });
+
+  endpointRoute(app, dealersEndpoints.revoke, {}, async (request) =>
+    dealers.revoke(signedIn(request).user, request.params.farmId, request.params.dealerId, clientInfo(request)),
   );
 };

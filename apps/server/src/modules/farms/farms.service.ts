@@ -235,6 +235,11 @@ export class FarmsService {
     return this.summary(actor, body.farmId);
   }
 
+  /** Refuses unless the caller runs the farm: its owners and managers, the server's administrators. */
+  async assertRuns(db: Queryable, actor: SignedInUser, farmId: number): Promise<void> {
+    if (!isManaging(await this.standingIn(db, actor, farmId))) throw new AppError('forbidden');
+  }
+
   /** Refuses unless the caller may invite people to the farm in this role (those who may give it). */
   async assertMayInvite(db: Queryable, actor: SignedInUser, farmId: number, role: FarmRole): Promise<void> {
     const standing = await this.standingIn(db, actor, farmId);
