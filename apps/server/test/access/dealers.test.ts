@@ -94,6 +94,11 @@ describe('dealers', () => {
     ]);
     const page = (await technician.client.get('/api/sprinkler/page/')).body as { count: number };
     expect(page.count).toBe(3);
+    // Switched to one of the farms granted, the table shows what that farm granted.
+    const southOnly = await technician.client.get('/api/sprinkler/page/', { query: { farm: south.farm.id } });
+    expect((southOnly.body as { data: { id: number }[] }).data.map((machine) => machine.id)).toEqual([
+      south.machines[0],
+    ]);
   });
 
   it('lets only those who run the farm grant, and only its own machines', async () => {

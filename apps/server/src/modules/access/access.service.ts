@@ -20,6 +20,7 @@ import {
   findDealer,
   insertDealer,
   insertDealerMember,
+  isFarmDealtTo,
   listDealerGrantsOfFarm,
   listDealers,
   listFarmsDealtTo,
@@ -112,10 +113,12 @@ export class AccessService {
 
   /**
    * The farm the user may switch to, as its lists filter by it (docs/roles.md): one they belong
-   * to, any for the server's administrators; farm_not_found for any other.
+   * to or their dealer is granted, any for the server's administrators; farm_not_found for any other.
    */
   async switchableFarm(db: Queryable, user: { id: number; admin: boolean }, farmId: number): Promise<void> {
-    const known = user.admin ? await findFarm(db, farmId) : await findRole(db, farmId, user.id);
+    const known = user.admin
+      ? (await findFarm(db, farmId)) !== undefined
+      : (await findRole(db, farmId, user.id)) !== null || (await isFarmDealtTo(db, farmId, user.id));
     if (!known) throw new AppError('farm_not_found');
   }
 

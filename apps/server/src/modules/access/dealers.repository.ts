@@ -109,6 +109,23 @@ export async function listDealerGrantsOfFarm(db: Queryable, farmId: number): Pro
   }));
 }
 
+/** Whether a grant in force of the farm reaches the user through a dealer of theirs. */
+export async function isFarmDealtTo(db: Queryable, farmId: number, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: dealerGrants.id })
+    .from(dealerMembers)
+    .innerJoin(
+      dealerGrants,
+      and(
+        eq(dealerGrants.dealerId, dealerMembers.dealerId),
+        or(isNull(dealerGrants.expiresAt), gt(dealerGrants.expiresAt, sql`now()`)),
+      ),
+    )
+    .where(and(eq(dealerMembers.userId, userId), eq(dealerGrants.farmId, farmId)))
+    .limit(1);
+  return row !== undefined;
+}
+
 /**
  * The farms whose grants in force reach the user through their dealers, with the dealer, the
  * level and the machines each grant covers.
