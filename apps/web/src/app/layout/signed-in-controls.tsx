@@ -3,8 +3,10 @@ import { AccountMenu } from '@/features/account/components/account-menu';
 import { logsKeys } from '@/features/activity/api/get-logs';
 import { NotificationsMenu } from '@/features/activity/components/notifications-menu';
 import { useAlertToasts } from '@/features/alerts/hooks/use-alert-toasts';
+import { useFarmsLink } from '@/features/farms/hooks/use-farms-link';
 import { onServerChange } from '@/lib/api-client';
 import { readAgain } from '@/lib/query-client';
+import { useUser } from '@/lib/session';
 import { ServerState } from './server-state';
 
 /** The unread count follows what the user does: most changes write an event to the log. */
@@ -29,10 +31,11 @@ const refreshLog = () => void readAgain({ queryKey: logsKeys.all });
 export default function SignedInControls() {
   useUnreadCountFollowingChanges();
   useAlertToasts(refreshLog);
+  const farmsLink = useFarmsLink(Boolean(useUser()?.admin));
   return (
     <ServerState>
       <NotificationsMenu />
-      <AccountMenu />
+      <AccountMenu farmsLink={farmsLink} />
     </ServerState>
   );
 }
