@@ -25,17 +25,25 @@ function useUnreadCountFollowingChanges() {
 const refreshLog = () => void readAgain({ queryKey: logsKeys.all });
 
 /**
+ * The account menu, with the farms' screen for a user who belongs to a farm or an administrator:
+ * it reads the farms' list, so it renders inside the server state.
+ */
+function AccountMenuWithFarms() {
+  const farmsLink = useFarmsLink(Boolean(useUser()?.admin));
+  return <AccountMenu farmsLink={farmsLink} />;
+}
+
+/**
  * The header's buttons for a signed-in user: a chunk of its own, so the login page does not load
  * it. Being on every signed-in page, it also follows the live alerts and shows them as toasts.
  */
 export default function SignedInControls() {
   useUnreadCountFollowingChanges();
   useAlertToasts(refreshLog);
-  const farmsLink = useFarmsLink(Boolean(useUser()?.admin));
   return (
     <ServerState>
       <NotificationsMenu />
-      <AccountMenu farmsLink={farmsLink} />
+      <AccountMenuWithFarms />
     </ServerState>
   );
 }
