@@ -17,9 +17,9 @@ export function MoveToFarmDialog({ sprinkler, onClose }: { sprinkler: SprinklerL
   const { t } = useTranslation();
   const { data: farms, isPending } = useFarms();
   const move = useMoveSprinklerToFarm();
-  const [picked, setPicked] = useState('');
+  // None is picked at first: the list does not say which farm the machine is in now.
+  const [farmId, setFarmId] = useState('');
   const choices = farms || [];
-  const farmId = picked || (choices[0] ? String(choices[0].id) : '');
 
   const submit = async () => {
     if (!farmId) return;
@@ -57,8 +57,11 @@ export function MoveToFarmDialog({ sprinkler, onClose }: { sprinkler: SprinklerL
         <SelectField
           label={t('admin.sprinklers.moveToFarm.label')}
           value={farmId}
-          onChange={(event) => setPicked(event.target.value)}
-          options={choices.map((farm) => ({ value: String(farm.id), label: farm.name }))}
+          onChange={(event) => setFarmId(event.target.value)}
+          options={[
+            { value: '', label: t('admin.sprinklers.moveToFarm.choose') },
+            ...choices.map((farm) => ({ value: String(farm.id), label: farm.name })),
+          ]}
         />
       )}
     </FormDialog>

@@ -56,7 +56,7 @@ export function FarmTable<Row>({
                   >
                     <span
                       aria-hidden="true"
-                      className="w-28 shrink-0 font-medium whitespace-normal text-ink-muted sm:hidden"
+                      className="w-24 shrink-0 font-medium whitespace-normal text-ink-muted sm:hidden"
                     >
                       {column.header}
                     </span>

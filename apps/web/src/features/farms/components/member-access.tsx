@@ -30,8 +30,8 @@ function AccessSelect({ member, name, machine }: { member: FarmMember; name: str
   };
 
   return (
-    <li className="flex items-center justify-between gap-3">
-      <span className="min-w-0 [overflow-wrap:anywhere]">{machine.name}</span>
+    <li className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+      <span className="min-w-0 flex-1 basis-32 [overflow-wrap:anywhere]">{machine.name}</span>
       <select
         aria-label={t('farms.access.of', { name, machine: machine.name })}
         value={shown}
@@ -60,7 +60,7 @@ export function MemberAccess({ member, name, machines }: { member: FarmMember; n
   if (member.role !== 'member') return <span className="text-ink-muted">{t('farms.access.runsFarm')}</span>;
   if (machines.length === 0) return <span className="text-ink-muted">{t('farms.access.noMachines')}</span>;
   return (
-    <ul aria-label={t('farms.access.listLabel', { name })} className="flex min-w-56 flex-col gap-1.5">
+    <ul aria-label={t('farms.access.listLabel', { name })} className="flex flex-col gap-2 sm:min-w-56">
       {machines.map((machine) => (
         <AccessSelect key={machine.id} member={member} name={name} machine={machine} />
       ))}
