@@ -32,6 +32,9 @@ const ADMIN_SCREENS = {
   sprinklers: '/sprinklers',
   sprinkler: '/sprinklers/1',
   sector: '/sprinklers/1/1/north',
+  farms: '/farms',
+  // The demo fleet's farm, the server's first.
+  farm: '/farms/1',
 };
 
 for (const locale of LOCALES) {

@@ -21,6 +21,7 @@ export async function activateWholeCatalogue(locale: Locale): Promise<void> {
         'secondFactor',
         'calendar',
         'tables',
+        'farms',
       ] as const
     ).map((part) => loadCataloguePart(part)),
   );

@@ -11,6 +11,10 @@ const WARNING_CODES: ReadonlySet<ErrorCode> = new Set([
   'rate_limited',
   // An administrator's reset of an account that has no second factor: nothing to undo.
   'second_factor_not_enabled',
+  // A farm's name taken, a person already its member, its last owner to keep (docs/roles.md).
+  'farm_name_taken',
+  'farm_member_exists',
+  'last_owner',
 ]);
 
 type GenericError = 'badRequest' | 'unauthorized' | 'forbidden' | 'notFound' | 'server' | 'unknown';

@@ -77,6 +77,11 @@ const signedInScreen = (load: () => Promise<ComponentType>, parts: readonly Cata
 const adminScreen = (load: () => Promise<ComponentType>) =>
   machineScreen(load, ['admin', 'programs', 'signedIn', 'errorCodes', 'auth', 'tables']);
 
+/** A farms screen: its texts are the `farms` part's. */
+const farmsScreen = (load: () => Promise<ComponentType>) => screen(load, ['farms']);
+/** Both farms screens are one chunk, asked for from one place (one list of its files in the entry). */
+const loadFarmsScreens = () => import('./routes/farms');
+
 /** A screen that signs a user in or sets a password: its texts are the `auth` part's. */
 const authScreen = (load: () => Promise<ComponentType>) => screen(load, ['auth']);
 
@@ -94,6 +99,8 @@ const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
     screen(async () => (await import('./routes/account')).AccountRoute, ['signedIn', 'errorCodes', 'auth', 'tables']),
   ],
   [paths.activity.pattern, signedInScreen(async () => (await import('./routes/activity')).ActivityRoute, ['tables'])],
+  [paths.farms.pattern, farmsScreen(async () => (await loadFarmsScreens()).FarmsRoute)],
+  [paths.farm.pattern, farmsScreen(async () => (await loadFarmsScreens()).FarmRoute)],
   [paths.adminUsers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminUsersRoute)],
   [paths.adminSprinklers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminSprinklersRoute)],
   [

@@ -35,6 +35,10 @@ export const paths = {
     link: (id: number, programId: number, sector: string) =>
       `/sprinklers/${id}/${programId}/${encodeURIComponent(sector)}`,
   },
+  /** The farms the user belongs to (every farm for the server's administrators). */
+  farms: { pattern: 'farms', link: () => '/farms' },
+  /** A farm as its owners and managers run it: its members, their grants, its machines. */
+  farm: { pattern: 'farms/:farmId', link: (farmId: number) => `/farms/${farmId}` },
   account: { pattern: 'dashboard/account', link: () => '/dashboard/account' },
   activity: { pattern: 'dashboard/activity', link: () => '/dashboard/activity' },
 } as const;

@@ -9,6 +9,7 @@ import enAdvice from './locales/en.advice.json';
 import enAuth from './locales/en.auth.json';
 import enCalendar from './locales/en.calendar.json';
 import enTables from './locales/en.tables.json';
+import enFarms from './locales/en.farms.json';
 import enErrorCodes from './locales/en.error-codes.json';
 import enBase from './locales/en.json';
 import enMachineCards from './locales/en.machine-cards.json';
@@ -22,6 +23,7 @@ import plAdvice from './locales/pl.advice.json';
 import plAuth from './locales/pl.auth.json';
 import plCalendar from './locales/pl.calendar.json';
 import plTables from './locales/pl.tables.json';
+import plFarms from './locales/pl.farms.json';
 import plErrorCodes from './locales/pl.error-codes.json';
 import plBase from './locales/pl.json';
 import plMachineCards from './locales/pl.machine-cards.json';
@@ -47,6 +49,7 @@ const parts: Record<string, Catalogue[]> = {
     enSecondFactor,
     enCalendar,
     enTables,
+    enFarms,
   ],
   pl: [
     plBase,
@@ -62,6 +65,7 @@ const parts: Record<string, Catalogue[]> = {
     plSecondFactor,
     plCalendar,
     plTables,
+    plFarms,
   ],
 };
 const en: Catalogue = {
@@ -78,6 +82,7 @@ const en: Catalogue = {
   ...enSecondFactor,
   ...enCalendar,
   ...enTables,
+  ...enFarms,
 };
 const pl: Catalogue = {
   ...plBase,
@@ -93,6 +98,7 @@ const pl: Catalogue = {
   ...plSecondFactor,
   ...plCalendar,
   ...plTables,
+  ...plFarms,
 };
 const catalogues: Record<string, Catalogue> = { en, pl };
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
@@ -145,6 +151,7 @@ describe('the translation catalogues', () => {
     expect(Object.keys(plAdvice).sort()).toEqual(Object.keys(enAdvice).sort());
     expect(Object.keys(plSignedIn).sort()).toEqual(Object.keys(enSignedIn).sort());
     expect(Object.keys(plSecondFactor).sort()).toEqual(Object.keys(enSecondFactor).sort());
+    expect(Object.keys(plFarms).sort()).toEqual(Object.keys(enFarms).sort());
     expect([...baseKeys(pl)].sort()).toEqual([...baseKeys(en)].sort());
   });
 
@@ -230,7 +237,7 @@ describe('the translation catalogues', () => {
     }
   });
 
-  it("keep the programs', the advice's, the administration's, the signed-in screens' and the sign-in forms' texts to the code that loads them", () => {
+  it("keep the programs', the advice's, the administration's, the farms', the signed-in screens' and the sign-in forms' texts to the code that loads them", () => {
     // routes.tsx fetches `programs` with the sector and administration screens (the machine
     // page with its programs panel), `advice` comes with the machine page's advice cards, `admin`
     // with the administration's screens, `signedIn` with the home, account, activity and
@@ -267,13 +274,15 @@ describe('the translation catalogues', () => {
       // The login's second step, fetched with its texts once a login answers a challenge (login-form.tsx).
       [/^secondFactor$/, /^features\/auth\/components\/second-factor-step\.tsx$/],
       [/^admin$/, /^(features\/admin\/|app\/routes\/admin\.tsx$)/],
+      // The farms' screens (routes.tsx: farmsScreen).
+      [/^farms$/, /^(features\/farms\/|app\/routes\/farms\.tsx$)/],
       [
         new RegExp(`^(${signedIn})$`),
         /^(features\/(activity|account|alerts|admin)\/|app\/routes\/(home|account|activity|admin)\.tsx$|app\/layout\/signed-in-controls\.tsx$|ui\/form\/alert-choice-fields\.tsx$|i18n\/log-event-text\.ts$)/,
       ],
     ];
     const asked = new RegExp(
-      `(['\`])(programs|advice|admin|secondFactor|${signedIn}|${auth}|${machineCards}|calendar|table|picker|machineList)\\.[\\w.$]`,
+      `(['\`])(programs|advice|admin|farms|secondFactor|${signedIn}|${auth}|${machineCards}|calendar|table|picker|machineList)\\.[\\w.$]`,
       'g',
     );
     const strays = sourceFiles(source).flatMap((file) => {
@@ -289,6 +298,7 @@ describe('the translation catalogues', () => {
     expect(enPrograms).toHaveProperty('programs');
     expect(enAdvice).toHaveProperty('advice');
     expect(enAdmin).toHaveProperty('admin');
+    expect(enFarms).toHaveProperty('farms');
     expect(strays).toEqual([]);
   });
 });

@@ -24,7 +24,8 @@ type Catalogue = Record<string, unknown>;
  * the login's second step (two-step sign-in), fetched with its code once a login asks for it; `calendar` for the
  * date picker's open calendar, fetched with its code (ui/date-picker/date-picker.tsx); `tables`
  * for the screens with a table, a picker or a list that loads (the machines' list, the
- * administration, account and activity screens, the header's menus), not the machine page.
+ * administration, account and activity screens, the header's menus), not the machine page;
+ * `farms` for the farms' screens (the list and a farm's members, grants and machines).
  */
 export type CataloguePart =
   | 'base'
@@ -39,7 +40,8 @@ export type CataloguePart =
   | 'errorCodes'
   | 'secondFactor'
   | 'calendar'
-  | 'tables';
+  | 'tables'
+  | 'farms';
 
 const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: Catalogue }>>> = {
   pl: {
@@ -56,6 +58,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     secondFactor: () => import('./locales/pl.second-factor.json'),
     calendar: () => import('./locales/pl.calendar.json'),
     tables: () => import('./locales/pl.tables.json'),
+    farms: () => import('./locales/pl.farms.json'),
   },
   en: {
     base: () => import('./locales/en.json'),
@@ -71,6 +74,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     secondFactor: () => import('./locales/en.second-factor.json'),
     calendar: () => import('./locales/en.calendar.json'),
     tables: () => import('./locales/en.tables.json'),
+    farms: () => import('./locales/en.farms.json'),
   },
 };
 

@@ -5,6 +5,7 @@ import type enAdvice from './locales/en.advice.json';
 import type enAuth from './locales/en.auth.json';
 import type enCalendar from './locales/en.calendar.json';
 import type enTables from './locales/en.tables.json';
+import type enFarms from './locales/en.farms.json';
 import type enErrorCodes from './locales/en.error-codes.json';
 import type enMachineCards from './locales/en.machine-cards.json';
 import type enMachineList from './locales/en.machine-list.json';
@@ -30,7 +31,8 @@ declare module 'i18next' {
         typeof enErrorCodes &
         typeof enSecondFactor &
         typeof enCalendar &
-        typeof enTables;
+        typeof enTables &
+        typeof enFarms;
     };
     strictKeyChecks: true;
     strictInterpolationChecks: true;

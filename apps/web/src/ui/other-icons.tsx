@@ -66,6 +66,13 @@ export const PivotIcon = icon(
     <circle cx="12" cy="12" r="1.5" />
   </>,
 );
+/** A barn: a farm, with its machines and people. */
+export const FarmIcon = icon(
+  <>
+    <path d="M3 21V9.5L12 4l9 5.5V21z" />
+    <path d="M9 21v-6h6v6M9 15l6 6M15 15l-6 6" />
+  </>,
+);
 export const PlusIcon = icon(<path d="M12 5v14M5 12h14" />);
 export const PencilIcon = icon(
   <>

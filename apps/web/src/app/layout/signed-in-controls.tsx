@@ -3,8 +3,10 @@ import { AccountMenu } from '@/features/account/components/account-menu';
 import { logsKeys } from '@/features/activity/api/get-logs';
 import { NotificationsMenu } from '@/features/activity/components/notifications-menu';
 import { useAlertToasts } from '@/features/alerts/hooks/use-alert-toasts';
+import { useFarmsLink } from '@/features/farms/hooks/use-farms-link';
 import { onServerChange } from '@/lib/api-client';
 import { readAgain } from '@/lib/query-client';
+import { useUser } from '@/lib/session';
 import { ServerState } from './server-state';
 
 /** The unread count follows what the user does: most changes write an event to the log. */
@@ -23,6 +25,15 @@ function useUnreadCountFollowingChanges() {
 const refreshLog = () => void readAgain({ queryKey: logsKeys.all });
 
 /**
+ * The account menu, with the farms' screen for a user who belongs to a farm or an administrator:
+ * it reads the farms' list, so it renders inside the server state.
+ */
+function AccountMenuWithFarms() {
+  const farmsLink = useFarmsLink(Boolean(useUser()?.admin));
+  return <AccountMenu farmsLink={farmsLink} />;
+}
+
+/**
  * The header's buttons for a signed-in user: a chunk of its own, so the login page does not load
  * it. Being on every signed-in page, it also follows the live alerts and shows them as toasts.
  */
@@ -32,7 +43,7 @@ export default function SignedInControls() {
   return (
     <ServerState>
       <NotificationsMenu />
-      <AccountMenu />
+      <AccountMenuWithFarms />
     </ServerState>
   );
 }

@@ -3,11 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
 import { useUser } from '@/lib/session';
 import { Dropdown, DropdownItem, DropdownLabel, DropdownSeparator } from '@/ui/dropdown';
-import { ListIcon, LogoutIcon, ShieldIcon, UserIcon } from '@/ui/other-icons';
+import { FarmIcon, ListIcon, LogoutIcon, ShieldIcon, UserIcon } from '@/ui/other-icons';
 import { useLogout } from '../hooks/use-logout';
 
-/** The round button with the user's initials, and the account menu under it. */
-export function AccountMenu() {
+/**
+ * The round button with the user's initials, and the account menu under it. `farmsLink` adds the
+ * farms' screen, for a user who belongs to a farm or an administrator (the app asks the farms' list).
+ */
+export function AccountMenu({ farmsLink = false }: { farmsLink?: boolean }) {
   const { t } = useTranslation();
   const user = useUser();
   const logout = useLogout();
@@ -37,6 +40,11 @@ export function AccountMenu() {
       <DropdownItem to={paths.activity.link()} icon={<ListIcon className="size-4" />}>
         {t('nav.activity')}
       </DropdownItem>
+      {farmsLink && (
+        <DropdownItem to={paths.farms.link()} icon={<FarmIcon className="size-4" />}>
+          {t('nav.farms')}
+        </DropdownItem>
+      )}
       {user.admin && (
         <DropdownItem to={paths.adminUsers.link()} icon={<ShieldIcon className="size-4" />}>
           {t('nav.admin')}

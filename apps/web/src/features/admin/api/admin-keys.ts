@@ -12,6 +12,8 @@ export const adminKeys = {
   quarantine: ['admin', 'quarantine'] as const,
   alertDefaults: ['admin', 'alert-defaults'] as const,
   backupStatus: ['admin', 'backup-status'] as const,
+  /** Every farm, to place a machine in one. */
+  farms: ['admin', 'farms'] as const,
 };
 
 /**

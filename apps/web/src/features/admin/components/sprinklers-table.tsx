@@ -16,8 +16,9 @@ import { useChangeAccessLevel } from '../hooks/use-change-access-level';
 import { useRevokeAccess } from '../hooks/use-revoke-access';
 import { AccessList } from './access-list';
 import { DeviceCredentialsBadge } from './device-credentials-badge';
-import { PencilIcon } from '@/ui/other-icons';
+import { FarmIcon, PencilIcon } from '@/ui/other-icons';
 import { GrantUserDialog } from './grant-user-dialog';
+import { MoveToFarmDialog } from './move-to-farm-dialog';
 import { userName } from './user-name';
 import { parseDecimal } from '@/lib/decimal';
 import { numberFormat } from '@/i18n/number-format';
@@ -33,6 +34,7 @@ export function SprinklersTable() {
   const { revoke } = useRevokeAccess();
   const { changeLevel } = useChangeAccessLevel();
   const [granting, setGranting] = useState<SprinklerListItem | null>(null);
+  const [moving, setMoving] = useState<SprinklerListItem | null>(null);
 
   const bar = numberFormat(useLocale(), { maximumFractionDigits: 2 });
 
@@ -167,12 +169,20 @@ export function SprinklersTable() {
       header: t('admin.sprinklers.columns.actions'),
       className: 'whitespace-nowrap',
       cell: ({ sprinkler }) => (
-        <IconButton
-          label={t('admin.sprinklers.rename.action', { name: sprinkler.name })}
-          onClick={() => void rename(sprinkler)}
-        >
-          <PencilIcon className="size-4" />
-        </IconButton>
+        <span className="inline-flex gap-1">
+          <IconButton
+            label={t('admin.sprinklers.rename.action', { name: sprinkler.name })}
+            onClick={() => void rename(sprinkler)}
+          >
+            <PencilIcon className="size-4" />
+          </IconButton>
+          <IconButton
+            label={t('admin.sprinklers.moveToFarm.action', { name: sprinkler.name })}
+            onClick={() => setMoving(sprinkler)}
+          >
+            <FarmIcon className="size-4" />
+          </IconButton>
+        </span>
       ),
     },
   ];
@@ -190,6 +200,7 @@ export function SprinklersTable() {
         emptyMessage={t('admin.sprinklers.empty')}
       />
       {granting && <GrantUserDialog sprinkler={granting} onClose={() => setGranting(null)} />}
+      {moving && <MoveToFarmDialog sprinkler={moving} onClose={() => setMoving(null)} />}
     </>
   );
 }

@@ -1,0 +1,17 @@
+import { readAgain } from '@/lib/query-client';
+
+/** Query keys of the farms' screens: the list (also the header's menu reads it) and each farm. */
+export const farmsKeys = {
+  all: ['farms'] as const,
+  list: ['farms', 'list'] as const,
+  detail: (farmId: number) => ['farms', 'detail', farmId] as const,
+};
+
+/**
+ * After a change to a farm (or a failure that says the screen was out of date), the farm and the
+ * farms' list are read again: a role, a member or a name shows in both, and leaving a farm may
+ * take the header's link to the farms away.
+ */
+export function refreshFarms(): Promise<void> {
+  return readAgain({ queryKey: farmsKeys.all });
+}
