@@ -9,7 +9,14 @@ import { buildUser } from '@/test-factories';
 import { renderInApp } from '@/test-utils';
 import SignedInControls from './signed-in-controls';
 
-const FARM: Farm = { id: 10, name: 'Green Acres', role: 'member', machineCount: 2, memberCount: 3 };
+const FARM: Farm = {
+  id: 10,
+  name: 'Green Acres',
+  role: 'member',
+  requireSecondFactor: false,
+  machineCount: 2,
+  memberCount: 3,
+};
 
 let farms: Farm[];
 let asked: string[];

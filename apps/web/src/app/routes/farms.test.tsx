@@ -158,6 +158,7 @@ class FakeServer {
       id: farm.id,
       name: farm.name,
       role: this.roleIn(farm, this.viewer().id),
+      requireSecondFactor: false,
       machineCount: farm.machines.length,
       memberCount: farm.members.length,
     };
