@@ -194,6 +194,8 @@ export const LogEntrySchema = z.strictObject({
   sprinklerInternalId: z.string().nullable(),
   /** The farm the event is about, named as it was then (docs/roles.md). */
   farmName: z.string().nullable(),
+  /** The dealer the actor acted for, when they acted through the farm's grant to their dealer. */
+  dealerName: z.string().nullable(),
   /** True until the reader has marked this entry, or the whole log, as read. */
   unread: z.boolean(),
 });

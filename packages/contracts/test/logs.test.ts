@@ -46,6 +46,7 @@ function buildLogEntry(overrides: Partial<LogEntry> = {}): LogEntry {
     sprinklerName: 'Pivot 1',
     sprinklerInternalId: 'PIVOT-001',
     farmName: null,
+    dealerName: null,
     unread: true,
     ...overrides,
   };

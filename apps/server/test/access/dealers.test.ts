@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dealerGrants } from '../../src/modules/access/access.table';
 import type { ApiClient } from '../support/api-client';
-import { buildSprinkler } from '../support/fixtures';
+import { buildProgram, buildSprinkler } from '../support/fixtures';
 import { openStream } from '../support/open-stream';
 import { useTestApp } from '../support/test-app';
 
@@ -94,6 +94,25 @@ describe('dealers', () => {
     ]);
     const page = (await technician.client.get('/api/sprinkler/page/')).body as { count: number };
     expect(page.count).toBe(3);
+    // What the dealer's member does is in the farm's log with the dealer's name; the owner's without.
+    expect(
+      (await technician.client.post(`/api/sprinkler/${south.machines[0]}/program/`, buildProgram('By the dealer')))
+        .status,
+    ).toBe(201);
+    expect(
+      (await south.owner.client.post(`/api/sprinkler/${south.machines[0]}/program/`, buildProgram('By the owner')))
+        .status,
+    ).toBe(201);
+    type Entry = { eventType: string; event: string; dealerName: string | null };
+    const log = (
+      (await south.owner.client.get('/api/logs/', { query: { farm: south.farm.id } })).body as { data: Entry[] }
+    ).data;
+    expect(
+      log.filter((entry) => entry.eventType === 'program_added').map((entry) => [entry.event, entry.dealerName]),
+    ).toEqual([
+      ['By the owner', null],
+      ['By the dealer', 'Agro Serwis'],
+    ]);
     // Switched to one of the farms granted, the table shows what that farm granted.
     const southOnly = await technician.client.get('/api/sprinkler/page/', { query: { farm: south.farm.id } });
     expect((southOnly.body as { data: { id: number }[] }).data.map((machine) => machine.id)).toEqual([

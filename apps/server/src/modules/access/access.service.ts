@@ -16,6 +16,7 @@ import {
 import {
   type DealerGrantRow,
   type DealerRow,
+  dealerActingOn,
   deleteDealerGrant,
   findDealer,
   insertDealer,
@@ -288,6 +289,14 @@ export class AccessService {
 
   dealerGrantsOfFarm(db: Queryable, farmId: number): Promise<DealerGrantRow[]> {
     return listDealerGrantsOfFarm(db, farmId);
+  }
+
+  /**
+   * The dealer through which the user acts on the machine (a grant of their dealer, not a farm
+   * of theirs), as an expression of the log's insert; null when they act as themselves.
+   */
+  dealerActingOn(userId: number, sprinklerId: number): SQL<string | null> {
+    return dealerActingOn(userId, sprinklerId);
   }
 
   /** The farms granted, in force, to the user's dealers. */

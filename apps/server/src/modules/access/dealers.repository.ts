@@ -1,7 +1,15 @@
 import type { AccessLevel } from '@pivot/contracts';
-import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { type SQL, and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { dealerGrantMachines, dealerGrants, dealerMembers, dealers, farmMachines, farms } from './access.table';
+import {
+  dealerGrantMachines,
+  dealerGrants,
+  dealerMembers,
+  dealers,
+  farmMachines,
+  farmMembers,
+  farms,
+} from './access.table';
 
 export type DealerRow = typeof dealers.$inferSelect;
 export type DealerGrantRow = typeof dealerGrants.$inferSelect & { dealerName: string; machineIds: number[] };
@@ -107,6 +115,25 @@ export async function listDealerGrantsOfFarm(db: Queryable, farmId: number): Pro
     dealerName,
     machineIds: named.filter((machine) => machine.grantId === grant.id).map((machine) => machine.sprinklerId),
   }));
+}
+
+/**
+ * The dealer through which the user acts on the machine, as an expression for the log's insert:
+ * a dealer of theirs whose grant in force covers it, when the user is no member of the machine's
+ * farm (a member acts as themselves); null otherwise.
+ */
+export function dealerActingOn(userId: number, sprinklerId: number): SQL<string | null> {
+  return sql<string | null>`(select ${dealers.name} from ${dealerMembers}
+    join ${dealers} on ${dealers.id} = ${dealerMembers.dealerId}
+    join ${dealerGrants} on ${dealerGrants.dealerId} = ${dealerMembers.dealerId}
+      and (${dealerGrants.expiresAt} is null or ${dealerGrants.expiresAt} > now())
+    join ${farmMachines} on ${farmMachines.farmId} = ${dealerGrants.farmId}
+    where ${dealerMembers.userId} = ${userId} and ${farmMachines.sprinklerId} = ${sprinklerId}
+      and (${dealerGrants.allMachines} or exists (select 1 from ${dealerGrantMachines}
+        where ${dealerGrantMachines.grantId} = ${dealerGrants.id} and ${dealerGrantMachines.sprinklerId} = ${sprinklerId}))
+      and not exists (select 1 from ${farmMembers}
+        where ${farmMembers.farmId} = ${farmMachines.farmId} and ${farmMembers.userId} = ${userId})
+    order by ${dealers.name} limit 1)`;
 }
 
 /** Whether a grant in force of the farm reaches the user through a dealer of theirs. */

@@ -16,6 +16,7 @@ export function presentLogEntry(row: LogEntryRow, readAt: Date | null, readOnIts
     sprinklerName: row.sprinklerName,
     sprinklerInternalId: row.sprinklerInternalId,
     farmName: row.farmName,
+    dealerName: row.dealerName,
     unread: !readOnItsOwn && (readAt === null || row.createdAt > readAt),
   };
 }

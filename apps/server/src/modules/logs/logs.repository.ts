@@ -18,8 +18,12 @@ export type NewLogEntry = {
 };
 
 /** Returns the new entry's id. */
-export async function insertLogEntry(db: Queryable, entry: NewLogEntry): Promise<number> {
-  const [id] = await insertLogEntries(db, [entry]);
+export async function insertLogEntry(
+  db: Queryable,
+  entry: NewLogEntry,
+  dealerActingOn?: DealerActingOn,
+): Promise<number> {
+  const [id] = await insertLogEntries(db, [entry], dealerActingOn);
   return id!;
 }
 
@@ -30,7 +34,14 @@ const ENTRIES_PER_INSERT = 1_000;
  * Inserts the entries in as few statements as the parameter limit allows; their ids, in the
  * entries' order (a statement takes its ids from the sequence in the order of its rows).
  */
-export async function insertLogEntries(db: Queryable, entries: NewLogEntry[]): Promise<number[]> {
+/** The dealer an actor acted for on a machine, as an expression of the insert (access's). */
+export type DealerActingOn = (userId: number, sprinklerId: number) => SQL<string | null>;
+
+export async function insertLogEntries(
+  db: Queryable,
+  entries: NewLogEntry[],
+  dealerActingOn?: DealerActingOn,
+): Promise<number[]> {
   const ids: number[] = [];
   for (const chunk of chunked(entries, ENTRIES_PER_INSERT)) {
     const rows = await db
@@ -45,6 +56,10 @@ export async function insertLogEntries(db: Queryable, entries: NewLogEntry[]): P
           sprinklerInternalId: entry.sprinkler?.internalId ?? null,
           farmId: entry.farm?.id ?? null,
           farmName: entry.farm?.name ?? null,
+          dealerName:
+            dealerActingOn && entry.actorUserId !== null && entry.sprinkler?.id
+              ? dealerActingOn(entry.actorUserId, entry.sprinkler.id)
+              : null,
           event: entry.event,
           details: entry.details ?? '',
           ip: entry.ip,

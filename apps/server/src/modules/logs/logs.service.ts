@@ -47,12 +47,16 @@ export class LogsService {
    * about, so neither exists without the other.
    */
   record(db: Queryable, entry: NewLogEntry): Promise<number> {
-    return insertLogEntry(db, entry);
+    return insertLogEntry(db, entry, this.dealerActingOn);
   }
+
+  /** A dealer's member's action on a farm's machine names the dealer (docs/roles.md). */
+  private readonly dealerActingOn = (userId: number, sprinklerId: number) =>
+    this.deps.access.dealerActingOn(userId, sprinklerId);
 
   /** Records events in a few statements (record's, for many at once); their entries' ids, in order. */
   recordAll(db: Queryable, entries: NewLogEntry[]): Promise<number[]> {
-    return insertLogEntries(db, entries);
+    return insertLogEntries(db, entries, this.dealerActingOn);
   }
 
   async list(viewer: LogViewer & { language: Language }, query: LogQuery): Promise<LogListResponse> {

@@ -21,6 +21,8 @@ export const logEntries = pgTable(
     /** The farm the event is about: its managers read it in the farm's log. */
     farmId: integer('farm_id').references(() => farms.id, { onDelete: 'set null' }),
     farmName: text('farm_name'),
+    /** The dealer the actor acted for, through the farm's grant to it (docs/roles.md). */
+    dealerName: text('dealer_name'),
     event: text('event').notNull(),
     details: text('details').notNull().default(''),
     ip: text('ip').notNull().default(''),

@@ -50,7 +50,14 @@ export function ActivityLog() {
       header: t('activity.columns.machine'),
       cell: (entry) => entry.sprinklerName ?? entry.sprinklerInternalId ?? '—',
     },
-    { id: 'details', header: t('activity.columns.details'), cell: (entry) => eventText(entry).subtitle },
+    {
+      id: 'details',
+      header: t('activity.columns.details'),
+      cell: (entry) =>
+        entry.dealerName
+          ? `${eventText(entry).subtitle} · ${t('activity.forDealer', { dealer: entry.dealerName })}`
+          : eventText(entry).subtitle,
+    },
     { id: 'ip', header: t('activity.columns.ip'), cell: (entry) => entry.ip || '—', className: 'whitespace-nowrap' },
   ];
 
