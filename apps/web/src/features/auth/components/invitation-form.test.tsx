@@ -98,9 +98,10 @@ describe('the invitation page', () => {
 
     expect(await screen.findByText('Green Acres invites you as a manager')).toBeInTheDocument();
     expect(screen.getByText('manager')).toBeInTheDocument();
-    const email = screen.getByLabelText('Invited email');
-    expect(email).toHaveValue('nowa.osoba@farm.pl');
-    expect(email).toHaveAttribute('readonly');
+    // The address is shown, not edited: the invitation is for it.
+    expect(screen.getByRole('term')).toHaveTextContent('Invited email');
+    expect(screen.getByRole('definition')).toHaveTextContent('nowa.osoba@farm.pl');
+    expect(screen.queryByRole('textbox', { name: /email/i })).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Confirm with your password')).not.toBeInTheDocument();
     // The password's rules show as they do when a password is set from an activation link.
     expect(screen.getByText('at least 8 characters')).toBeInTheDocument();
@@ -156,7 +157,8 @@ describe('the invitation page', () => {
 
     expect(await screen.findByText('Zielone Pola zaprasza Cię jako członka')).toBeInTheDocument();
     expect(screen.getByText('członek')).toBeInTheDocument();
-    expect(screen.getByLabelText('Zaproszony adres email')).toHaveValue('nowa.osoba@farm.pl');
+    expect(screen.getByRole('term')).toHaveTextContent('Zaproszony adres email');
+    expect(screen.getByRole('definition')).toHaveTextContent('nowa.osoba@farm.pl');
     expect(screen.queryByLabelText('Imię')).not.toBeInTheDocument();
     const password = screen.getByLabelText('Potwierdź swoim hasłem');
 

@@ -159,28 +159,16 @@ function AcceptForm({ id, token, preview, onLinkDead, onAccountChanged }: Accept
             {t(`invitation.roleMeaning.${preview.role}`)}
           </p>
         </Card>
-        <TextField
-          label={t('invitation.email')}
-          type="email"
-          name="email"
-          autoComplete="username"
-          value={preview.email}
-          readOnly
-          className="read-only:bg-surface-muted"
-        />
+        {/* The address as text, wrapped whole however long: in a read-only field its end was cut off. */}
+        <dl className="flex flex-col gap-1.5">
+          <dt className="text-sm font-medium">{t('invitation.email')}</dt>
+          <dd className="rounded-md border border-line bg-surface-muted px-3 py-2 break-all">{preview.email}</dd>
+        </dl>
+        {/* For the browser's password manager: the account the password belongs to. */}
+        <input type="email" name="email" autoComplete="username" value={preview.email} readOnly hidden />
         {preview.accountExists ? (
           <>
             <p className="text-sm text-ink-muted">{t('invitation.existingAccount')}</p>
-            {wrongPassword && (
-              <p
-                id={warningId}
-                role="alert"
-                className="flex items-start gap-2 rounded-lg bg-warning-soft p-3 text-sm font-medium"
-              >
-                <WarningIcon className="mt-0.5 size-5 shrink-0 text-warning" />
-                {t('invitation.wrongPassword')}
-              </p>
-            )}
             <PasswordField
               label={t('invitation.password')}
               name="password"
@@ -191,9 +179,19 @@ function AcceptForm({ id, token, preview, onLinkDead, onAccountChanged }: Accept
                 setWrongPassword(false);
               }}
               error={passwordError}
-              // Refused by the server: the warning above tells why (it is no rule of the field's own).
+              // Refused by the server: the warning under it tells why (it is no rule of the field's own).
               {...(wrongPassword ? { 'aria-invalid': true, 'aria-describedby': warningId } : {})}
             />
+            {wrongPassword && (
+              <p
+                id={warningId}
+                role="alert"
+                className="-mt-2 flex items-start gap-2 rounded-lg bg-warning-soft p-3 text-sm font-medium"
+              >
+                <WarningIcon className="mt-0.5 size-5 shrink-0 text-warning" />
+                {t('invitation.wrongPassword')}
+              </p>
+            )}
           </>
         ) : (
           <>
