@@ -19,8 +19,8 @@ export async function waitForMail(dataDir: string, recipient: string, marker = '
   throw new Error(`no mail to ${recipient} in the outbox`);
 }
 
-/** The path of a mailed link, such as /activation/12/abc or /en/set-password/12/abc. */
-export function mailedLinkPath(mail: string, kind: 'activation' | 'set-password'): string {
+/** The path of a mailed link, such as /activation/12/abc, /en/set-password/12/abc or /invitation/3/abc. */
+export function mailedLinkPath(mail: string, kind: 'activation' | 'set-password' | 'invitation'): string {
   const match = new RegExp(`https?://[^/\\s]+((?:/en)?/${kind}/\\d+/[A-Za-z0-9_-]+)`).exec(mail);
   if (!match?.[1]) throw new Error(`no ${kind} link in the mail:\n${mail}`);
   return match[1];

@@ -22,6 +22,7 @@ describe('locale paths', () => {
   it('build links with their parameters', () => {
     expect(paths.sector.link(3, 9, 'north field')).toBe('/sprinklers/3/9/north%20field');
     expect(paths.activation.link(12, 'a-b_c')).toBe('/activation/12/a-b_c');
+    expect(paths.invitation.link(7, 'x_Y-z')).toBe('/invitation/7/x_Y-z');
   });
 
   it('know the pages where an expired session does not send anyone to the login page', () => {
@@ -29,6 +30,8 @@ describe('locale paths', () => {
     expect(isSessionFreePath('/en/forgot')).toBe(true);
     expect(isSessionFreePath('/en/activation/1/x')).toBe(true);
     expect(isSessionFreePath('/set-password/1/x')).toBe(true);
+    expect(isSessionFreePath('/invitation/3/x')).toBe(true);
+    expect(isSessionFreePath('/en/invitation/3/x')).toBe(true);
     expect(isSessionFreePath('/dashboard/account')).toBe(false);
   });
 

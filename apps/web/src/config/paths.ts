@@ -19,6 +19,11 @@ export const paths = {
     pattern: 'set-password/:uid/:token',
     link: (uid: number, token: string) => `/set-password/${uid}/${encodeURIComponent(token)}`,
   },
+  /** A farm's invitation mailed to a person (docs/roles.md, "Invitations"): accepted there, signed in or not. */
+  invitation: {
+    pattern: 'invitation/:id/:token',
+    link: (id: number, token: string) => `/invitation/${id}/${encodeURIComponent(token)}`,
+  },
   adminUsers: { pattern: 'admin/users', link: () => '/admin/users' },
   adminSprinklers: { pattern: 'admin/sprinklers', link: () => '/admin/sprinklers' },
   adminRejectedMessages: { pattern: 'admin/rejected-messages', link: () => '/admin/rejected-messages' },
@@ -77,7 +82,8 @@ export function isSessionFreePath(pathname: string): boolean {
     path === paths.login.link() ||
     path === paths.forgot.link() ||
     path.startsWith('/activation/') ||
-    path.startsWith('/set-password/')
+    path.startsWith('/set-password/') ||
+    path.startsWith('/invitation/')
   );
 }
 

@@ -267,7 +267,7 @@ describe('the translation catalogues', () => {
       // The login pages (routes.tsx: authScreen), the account and administration screens.
       [
         new RegExp(`^(${auth})$`),
-        /^(features\/(auth|account|admin)\/|app\/routes\/(login|forgot|set-password)\.tsx$|ui\/form\/(user-fields|new-password-fields|password-rules|password-field)\.tsx$)/,
+        /^(features\/(auth|account|admin)\/|app\/routes\/(login|forgot|set-password|invitation)\.tsx$|ui\/form\/(user-fields|new-password-fields|password-rules|password-field)\.tsx$)/,
       ],
       [/^programs$/, /^(features\/(programs|admin)\/|app\/routes\/(sector|admin)\.tsx$)/],
       [/^advice$/, /^features\/advice\//],
