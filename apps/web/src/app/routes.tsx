@@ -90,7 +90,10 @@ const PUBLIC_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.forgot.pattern, authScreen(async () => (await import('./routes/forgot')).ForgotRoute)],
   [paths.activation.pattern, authScreen(async () => (await import('./routes/set-password')).ActivationRoute)],
   [paths.setPassword.pattern, authScreen(async () => (await import('./routes/set-password')).SetPasswordRoute)],
-  [paths.invitation.pattern, authScreen(async () => (await import('./routes/invitation')).InvitationRoute)],
+  [
+    paths.invitation.pattern,
+    screen(async () => (await import('./routes/invitation')).InvitationRoute, ['auth', 'invitation']),
+  ],
 ];
 const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.home.pattern, signedInScreen(async () => (await import('./routes/home')).HomeRoute)],

@@ -10,6 +10,7 @@ import enAuth from './locales/en.auth.json';
 import enCalendar from './locales/en.calendar.json';
 import enTables from './locales/en.tables.json';
 import enFarms from './locales/en.farms.json';
+import enInvitation from './locales/en.invitation.json';
 import enErrorCodes from './locales/en.error-codes.json';
 import enBase from './locales/en.json';
 import enMachineCards from './locales/en.machine-cards.json';
@@ -24,6 +25,7 @@ import plAuth from './locales/pl.auth.json';
 import plCalendar from './locales/pl.calendar.json';
 import plTables from './locales/pl.tables.json';
 import plFarms from './locales/pl.farms.json';
+import plInvitation from './locales/pl.invitation.json';
 import plErrorCodes from './locales/pl.error-codes.json';
 import plBase from './locales/pl.json';
 import plMachineCards from './locales/pl.machine-cards.json';
@@ -50,6 +52,7 @@ const parts: Record<string, Catalogue[]> = {
     enCalendar,
     enTables,
     enFarms,
+    enInvitation,
   ],
   pl: [
     plBase,
@@ -66,6 +69,7 @@ const parts: Record<string, Catalogue[]> = {
     plCalendar,
     plTables,
     plFarms,
+    plInvitation,
   ],
 };
 const en: Catalogue = {
@@ -83,6 +87,7 @@ const en: Catalogue = {
   ...enCalendar,
   ...enTables,
   ...enFarms,
+  ...enInvitation,
 };
 const pl: Catalogue = {
   ...plBase,
@@ -99,6 +104,7 @@ const pl: Catalogue = {
   ...plCalendar,
   ...plTables,
   ...plFarms,
+  ...plInvitation,
 };
 const catalogues: Record<string, Catalogue> = { en, pl };
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
@@ -274,6 +280,8 @@ describe('the translation catalogues', () => {
       // The login's second step, fetched with its texts once a login answers a challenge (login-form.tsx).
       [/^secondFactor$/, /^features\/auth\/components\/second-factor-step\.tsx$/],
       [/^admin$/, /^(features\/admin\/|app\/routes\/admin\.tsx$)/],
+      // An invitation's page (routes.tsx), apart from the login pages' texts.
+      [/^invitation$/, /^(features\/auth\/components\/invitation-form\.tsx|app\/routes\/invitation\.tsx)$/],
       // The farms' screens (routes.tsx: farmsScreen).
       [/^farms$/, /^(features\/farms\/|app\/routes\/farms\.tsx$)/],
       [
@@ -282,7 +290,7 @@ describe('the translation catalogues', () => {
       ],
     ];
     const asked = new RegExp(
-      `(['\`])(programs|advice|admin|farms|secondFactor|${signedIn}|${auth}|${machineCards}|calendar|table|picker|machineList)\\.[\\w.$]`,
+      `(['\`])(programs|advice|admin|farms|invitation|secondFactor|${signedIn}|${auth}|${machineCards}|calendar|table|picker|machineList)\\.[\\w.$]`,
       'g',
     );
     const strays = sourceFiles(source).flatMap((file) => {
@@ -299,6 +307,7 @@ describe('the translation catalogues', () => {
     expect(enAdvice).toHaveProperty('advice');
     expect(enAdmin).toHaveProperty('admin');
     expect(enFarms).toHaveProperty('farms');
+    expect(enInvitation).toHaveProperty('invitation');
     expect(strays).toEqual([]);
   });
 });
