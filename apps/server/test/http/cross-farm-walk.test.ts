@@ -46,10 +46,11 @@ const LISTS = [
   'GET /api/dealer/fleet/',
 ];
 
-describe("a farm's manager, walked over every operation against another farm's ids", () => {
+describe("a farm's manager, and a member the farm removed, walked over every operation against its ids", () => {
   let t: TestApp;
   let admin: ApiClient;
   let manager: ApiClient;
+  let formerMember: ApiClient;
   let address: string;
   let target: WalkTarget;
   let operations: string[];
@@ -107,18 +108,26 @@ describe("a farm's manager, walked over every operation against another farm's i
       userId: ownerOfB.id,
       stationId: 'WS-FARM-B',
     };
+    // Once B's member with control of its machine, until B's owner removed them.
+    const former = await t.signedInUser();
+    formerMember = former.client;
+    await admin.post(`/api/farm/${farmB.id}/members/`, { email: former.user.email, role: 'member' });
+    await admin.patch(`/api/sprinkler/${pivotB.id}/permissions/`, { user: former.user.id, action: 'grant' });
+    expect((await formerMember.get(`/api/sprinkler/${pivotB.id}/`)).status).toBe(200);
+    expect((await admin.delete(`/api/farm/${farmB.id}/members/${former.user.id}/`)).status).toBe(204);
     address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     operations = await documentedOperations(t);
   });
   afterAll(() => t.close());
 
-  it("finds nothing of farm B: 404 for each of its ids, 403 for the administrators' calls", async () => {
+  /** Walks every operation about farm B's ids as `client`: 404 for each, 403 for the administrators' calls. */
+  async function walkFindingNothing(client: ApiClient) {
     const wrong: string[] = [];
     let walked = 0;
     for (const operation of operations) {
       if (THE_CALLERS_OWN.some((own) => own.test(operation)) || LISTS.includes(operation)) continue;
       walked += 1;
-      const answer = await callOperation(manager, address, operation, target);
+      const answer = await callOperation(client, address, operation, target);
       const said = `${operation} → ${answer.status} ${answer.code ?? ''}`;
       if (ADMINISTRATORS_ONLY.has(operation)) {
         if (answer.status !== 403 || answer.code !== 'forbidden') wrong.push(said);
@@ -130,6 +139,14 @@ describe("a farm's manager, walked over every operation against another farm's i
     }
     expect(wrong).toEqual([]);
     expect(walked).toBeGreaterThan(60);
+  }
+
+  it("finds nothing of farm B: 404 for each of its ids, 403 for the administrators' calls", async () => {
+    await walkFindingNothing(manager);
+  });
+
+  it('finds nothing of farm B either as the member B removed, whose grant went with them', async () => {
+    await walkFindingNothing(formerMember);
   });
 
   it("lists without farm B's machine", async () => {

@@ -88,6 +88,7 @@ const STATION_ID = 'WS-WALK';
 describe('a watch grant, walked over every operation of the OpenAPI document', () => {
   let t: TestApp;
   let watcher: ApiClient;
+  let dealerWatcher: ApiClient;
   let admin: ApiClient;
   let address: string;
   let target: WalkTarget;
@@ -118,8 +119,15 @@ describe('a watch grant, walked over every operation of the OpenAPI document', (
     expect(invitation.status).toBe(201);
     const dealer = await admin.post('/api/dealer/', { name: 'Walked dealer' });
     expect(dealer.status).toBe(201);
+    // A dealer's member, watching the farm's machines through the farm's grant to their dealer.
+    const technician = await t.signedInUser();
+    dealerWatcher = technician.client;
+    const dealerId = (dealer.body as { id: number }).id;
+    expect((await admin.post(`/api/dealer/${dealerId}/members/`, { email: technician.user.email })).status).toBe(204);
+    const dealt = await admin.put(`/api/farm/${farm.id}/dealers/${dealerId}/`, { level: 'watch', machines: 'all' });
+    expect(dealt.status).toBe(200);
     target = {
-      dealerId: (dealer.body as { id: number }).id,
+      dealerId,
       invitationId: (invitation.body as { id: number }).id,
       sprinklerId: sprinkler.id,
       programId: (created.body as { programs: { id: number }[] }).programs[0]!.id,
@@ -154,17 +162,28 @@ describe('a watch grant, walked over every operation of the OpenAPI document', (
     );
   });
 
-  it('refuses every unsafe call about the machine with 403 watch_only, and answers every safe one', async () => {
+  /**
+   * Walks every operation as a watcher: each unsafe call about the machine is 403 watch_only,
+   * each safe one answers; the farm's own calls answer `farmCalls` (a member is refused them, to
+   * a dealer's member the farm is none of theirs), the administrators' 403.
+   */
+  async function walkAsWatcher(client: ApiClient, farmCalls: 403 | 404) {
     const wrong: string[] = [];
     const walked: string[] = [];
     for (const operation of operations) {
       if (operation in THE_USERS_OWN) continue;
       walked.push(operation);
-      const answer = await callOperation(watcher, address, operation, target);
+      const answer = await callOperation(client, address, operation, target);
       const said = `${operation} → ${answer.status} ${answer.code ?? ''}`;
       const rawType = RAW_ANSWERS[operation];
       if (rawType) {
         if (answer.status !== 200 || !answer.type.includes(rawType)) wrong.push(said);
+      } else if (
+        operation.includes('/api/farm/{farmId}/') &&
+        farmCalls === 404 &&
+        !ADMINISTRATORS_ONLY.has(operation)
+      ) {
+        if (answer.status !== 404) wrong.push(said);
       } else if (FORBIDDEN_TO_A_MEMBER.has(operation)) {
         if (answer.status !== 403 || answer.code !== 'forbidden') wrong.push(said);
       } else if (UNSAFE.has(operation.split(' ')[0]!)) {
@@ -180,6 +199,14 @@ describe('a watch grant, walked over every operation of the OpenAPI document', (
     expect(walked).toEqual(
       expect.arrayContaining([...Object.keys(RAW_ANSWERS), ...OPERATIONS_WITH_BODIES, 'GET /api/logs/']),
     );
+  }
+
+  it('refuses every unsafe call about the machine with 403 watch_only, and answers every safe one', async () => {
+    await walkAsWatcher(watcher, 403);
+  });
+
+  it("does the same for a dealer's member watching through the farm's grant, to whom the farm's own calls are 404", async () => {
+    await walkAsWatcher(dealerWatcher, 404);
   });
 
   it('left the machine as it was: its program unchanged, no command sent', async () => {
@@ -198,6 +225,7 @@ describe('a watch grant, walked over every operation of the OpenAPI document', (
       'farm_member_added',
       'sprinkler_access_granted',
       'farm_invitation_sent',
+      'farm_dealer_granted',
     ]);
   });
 
