@@ -67,11 +67,12 @@ export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> 
     password,
   );
   const demoUser = (await app.users.findByEmail(options.email))!;
-  const farm = await demoFarm(app, demoUser.id);
+  const people = await demoPeople(app, options.email, password);
+  const farms = await demoFarms(app, demoUser.id, people.neighbourId);
   const server = { ip: '', userAgent: null };
   const added: { sprinklerId: number; machineId: string }[] = [];
 
-  for (const machine of DEMO_MACHINES) {
+  for (const [index, machine] of DEMO_MACHINES.entries()) {
     let sprinkler = await app.sprinklers.findByMachineId(db, machine.id);
     if (!sprinkler) {
       const added = await app.sprinklers.create(admin, { internalId: machine.id, name: machine.name }, server);
@@ -82,7 +83,10 @@ export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> 
       const program = demoProgramOn(machine, new Date(history.to).toISOString().slice(0, 10));
       await app.programs.create(admin, sprinkler.id, program, server);
     }
-    if (!(await app.access.farmOfMachine(db, sprinkler.id))) await app.access.placeMachine(db, sprinkler.id, farm.id);
+    if (!(await app.access.farmOfMachine(db, sprinkler.id))) {
+      const farm = index < DEMO_MACHINES.length - NEIGHBOURS_MACHINES ? farms.own : farms.neighbours;
+      await app.access.placeMachine(db, sprinkler.id, farm.id);
+    }
     await app.access.grant(db, sprinkler.id, demoUser.id);
     added.push({ sprinklerId: sprinkler.id, machineId: machine.id });
   }
@@ -92,28 +96,88 @@ export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> 
   const probeReadings = await seedDemoSoil(app, history);
   const reports = await seedDemoReports(app, history);
   await seedDemoSeasons(app, admin, added, options.timeZone);
+  await demoDealer(app, people.technicianId, farms);
   fleet.startReporting();
   app.log.info({ readings, probeReadings, reports }, 'demo history stored');
 
   if (created && !options.password) {
     options.print(
-      `\nDemo user created (${DEMO_MACHINES.length} simulated machines).\n  email:    ${options.email}\n  password: ${password}\n`,
+      `\nDemo user created (${DEMO_MACHINES.length} simulated machines).\n  email:    ${options.email}\n  password: ${password}\n` +
+        `  The same password opens the neighbour who owns the second farm (${people.neighbourEmail}) and\n` +
+        `  the dealer's technician who services both (${people.technicianEmail}).\n`,
     );
   }
   return fleet;
 }
 
-/** The demo's farm (docs/roles.md), made at the first start, with the demo user as its owner. */
+/**
+ * The demo's people and organisations (docs/roles.md): two farms, the demo user owning the first
+ * and managing the second (its owner a neighbour), and a dealer whose technician watches the first
+ * and controls the second. The last machines of the fleet are the neighbour's.
+ */
 const DEMO_FARM = 'Gospodarstwo Demo';
+const NEIGHBOURS_FARM = 'Gospodarstwo Sąsiada';
+const NEIGHBOURS_MACHINES = 2;
+const DEMO_DEALER = 'Agro Serwis Demo';
 
-async function demoFarm(app: App, ownerId: number) {
+/** The neighbour and the dealer's technician, at the demo user's domain, with the demo's password. */
+async function demoPeople(app: App, demoEmail: string, password: string) {
+  const domain = demoEmail.slice(demoEmail.indexOf('@'));
+  const neighbourEmail = `sasiad${domain}`;
+  const technicianEmail = `serwis${domain}`;
+  for (const [email, firstName, lastName, company] of [
+    [neighbourEmail, 'Jan', 'Sąsiad', NEIGHBOURS_FARM],
+    [technicianEmail, 'Piotr', 'Serwisant', DEMO_DEALER],
+  ] as const) {
+    await app.users.createActivated({ firstName, lastName, company, email, language: 'pl' }, password);
+  }
+  const idOf = async (email: string) => (await app.users.findByEmail(email))!.id;
+  return {
+    neighbourEmail,
+    technicianEmail,
+    neighbourId: await idOf(neighbourEmail),
+    technicianId: await idOf(technicianEmail),
+  };
+}
+
+async function demoFarms(app: App, demoUserId: number, neighbourId: number) {
   const { db } = app.database;
-  const farm =
-    (await app.access.farmsOf(db, ownerId, true)).find((listed) => listed.name === DEMO_FARM) ??
-    (await app.access.createFarm(db, DEMO_FARM));
-  if (!farm) throw new Error(`the demo's farm "${DEMO_FARM}" could not be made`);
-  await app.access.addMember(db, farm.id, ownerId, 'owner');
-  return farm;
+  const farmNamed = async (name: string) => {
+    const farm =
+      (await app.access.farmsOf(db, demoUserId, true)).find((listed) => listed.name === name) ??
+      (await app.access.createFarm(db, name));
+    if (!farm) throw new Error(`the demo's farm "${name}" could not be made`);
+    return farm;
+  };
+  const own = await farmNamed(DEMO_FARM);
+  const neighbours = await farmNamed(NEIGHBOURS_FARM);
+  await app.access.addMember(db, own.id, demoUserId, 'owner');
+  await app.access.addMember(db, neighbours.id, neighbourId, 'owner');
+  await app.access.addMember(db, neighbours.id, demoUserId, 'manager');
+  return { own, neighbours };
+}
+
+async function demoDealer(app: App, technicianId: number, farms: Awaited<ReturnType<typeof demoFarms>>) {
+  const { db } = app.database;
+  const dealer =
+    (await app.access.dealers(db)).find((listed) => listed.name === DEMO_DEALER) ??
+    (await app.access.createDealer(db, DEMO_DEALER));
+  if (!dealer) throw new Error(`the demo's dealer "${DEMO_DEALER}" could not be made`);
+  await app.access.addDealerMember(db, dealer.id, technicianId);
+  const granted = await app.access.dealerGrantsOfFarm(db, farms.own.id);
+  if (granted.some((grant) => grant.dealerId === dealer.id)) return;
+  for (const [farm, level] of [
+    [farms.own, 'watch'],
+    [farms.neighbours, 'control'],
+  ] as const) {
+    await app.access.saveDealerGrant(db, {
+      farmId: farm.id,
+      dealerId: dealer.id,
+      level,
+      machineIds: 'all',
+      expiresAt: null,
+    });
+  }
 }
 
 type Administrator = NonNullable<Awaited<ReturnType<App['users']['findFirstAdmin']>>>;
