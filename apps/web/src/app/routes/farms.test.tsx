@@ -4,6 +4,9 @@ import {
   type ErrorCode,
   type Farm,
   FarmDetailSchema,
+  type FarmInvitation,
+  FarmInvitationListSchema,
+  FarmInvitationSchema,
   FarmListSchema,
   FarmMemberSchema,
   type FarmRole,
@@ -60,6 +63,9 @@ class FakeServer {
       ],
     },
   ];
+  invitations: (FarmInvitation & { farmId: number })[] = [
+    { farmId: 10, id: 50, email: 'piotr@farm.pl', role: 'member', sentAt: Date.UTC(2026, 10, 20, 9), expiresAt: null },
+  ];
   /** The next call of "METHOD /path/" fails with this code. */
   failNext = new Map<string, ErrorCode>();
   calls: { call: string; body: unknown }[] = [];
@@ -109,10 +115,14 @@ class FakeServer {
       farm.members.push({ id: person.id, role, grants: [] });
       return [201, FarmMemberSchema.parse(this.member(farm.members.at(-1)!))];
     }
-    const member = farm.members.find((candidate) => candidate.id === Number(userId));
-    if (!member) return this.refuse('user_not_found');
     const mayHandle = (role: FarmRole) =>
       standing === 'operator' || standing === 'owner' || (standing === 'manager' && role !== 'owner');
+    if (path.startsWith(`/api/farm/${farm.id}/invitations/`)) {
+      if (!mayHandle('member')) return this.refuse('forbidden');
+      return this.invitationCall(farm, method, path.slice(`/api/farm/${farm.id}/invitations/`.length), body, mayHandle);
+    }
+    const member = farm.members.find((candidate) => candidate.id === Number(userId));
+    if (!member) return this.refuse('user_not_found');
     const owners = farm.members.filter((candidate) => candidate.role === 'owner').length;
     if (call === `PATCH /api/farm/${farm.id}/members/${member.id}/`) {
       const { role } = body as { role: FarmRole };
@@ -125,6 +135,47 @@ class FakeServer {
       if (member.id !== viewer.id && !mayHandle(member.role)) return this.refuse('forbidden');
       if (member.role === 'owner' && owners <= 1) return this.refuse('last_owner');
       farm.members = farm.members.filter((candidate) => candidate !== member);
+      return [204];
+    }
+    return this.refuse('not_found');
+  }
+
+  private invitationCall(
+    farm: FarmState,
+    method: string,
+    rest: string,
+    body: unknown,
+    mayHandle: (role: FarmRole) => boolean,
+  ): [number, unknown?] {
+    const present = ({ farmId: _farmId, ...invitation }: FarmInvitation & { farmId: number }) => invitation;
+    if (method === 'GET' && rest === '') {
+      const open = this.invitations.filter((invitation) => invitation.farmId === farm.id);
+      return [200, FarmInvitationListSchema.parse(open.map(present))];
+    }
+    if (method === 'POST' && rest === '') {
+      const { email, role } = body as { email: string; role: FarmRole };
+      if (!mayHandle(role)) return this.refuse('forbidden');
+      const person = ACCOUNTS.find((account) => account.email === email);
+      if (person && this.roleIn(farm, person.id)) return this.refuse('farm_member_exists');
+      if (this.invitations.some((invitation) => invitation.farmId === farm.id && invitation.email === email)) {
+        return this.refuse('invitation_pending');
+      }
+      const sentAt = Date.UTC(2026, 10, 25, 12);
+      const invitation = { farmId: farm.id, id: 60 + this.invitations.length, email, role, sentAt, expiresAt: null };
+      this.invitations.push(invitation);
+      return [201, FarmInvitationSchema.parse(present(invitation))];
+    }
+    const [, id, resend] = /^(\d+)\/(resend\/)?$/.exec(rest) ?? [];
+    const invitation = this.invitations.find(
+      (candidate) => candidate.farmId === farm.id && candidate.id === Number(id),
+    );
+    if (!invitation) return this.refuse('invitation_not_found');
+    if (method === 'POST' && resend) {
+      invitation.expiresAt = Date.UTC(2026, 11, 2, 12);
+      return [200, FarmInvitationSchema.parse(present(invitation))];
+    }
+    if (method === 'DELETE' && !resend) {
+      this.invitations = this.invitations.filter((candidate) => candidate !== invitation);
       return [204];
     }
     return this.refuse('not_found');
@@ -429,6 +480,62 @@ describe("a farm's screen", () => {
     await renderAt('/farms/10', NEWCOMER);
     expect(await screen.findByRole('heading', { level: 1, name: 'Page Not Found' })).toBeInTheDocument();
     expect(toastStore.get()).toEqual([]);
+  });
+
+  it('lets an owner invite a person in any role, warns of an address invited already, resends and revokes', async () => {
+    const user = await renderAt('/farms/10', OWNER);
+    const waiting = await screen.findByRole('table', { name: 'Invitations waiting' });
+    const row = (await within(waiting).findByText('piotr@farm.pl')).closest('tr')!;
+    expect(row).toHaveTextContent(/Member.*20\/11\/2026.*Not mailed yet/);
+
+    const invite = screen.getByRole('region', { name: 'Invite a person' });
+    const role = within(invite).getByRole('combobox', { name: 'Role' });
+    expect([...(role as HTMLSelectElement).options].map((option) => option.value)).toEqual([
+      'owner',
+      'manager',
+      'member',
+    ]);
+    await user.click(within(invite).getByRole('button', { name: 'Send invitation' }));
+    expect(within(invite).getByRole('textbox', { name: 'Email' })).toHaveAccessibleDescription(
+      "Enter the person's email.",
+    );
+    expect(sent('POST /api/farm/10/invitations/')).toEqual([]);
+
+    await user.type(within(invite).getByRole('textbox', { name: 'Email' }), 'piotr@farm.pl');
+    await user.click(within(invite).getByRole('button', { name: 'Send invitation' }));
+    expect(
+      await screen.findByText('This address has an invitation to the farm waiting: resend it instead.'),
+    ).toBeInTheDocument();
+    expect(toastStore.get().at(-1)).toMatchObject({ variant: 'warning' });
+
+    await user.clear(within(invite).getByRole('textbox', { name: 'Email' }));
+    await user.type(within(invite).getByRole('textbox', { name: 'Email' }), 'zofia@farm.pl');
+    await user.selectOptions(role, 'owner');
+    await user.click(within(invite).getByRole('button', { name: 'Send invitation' }));
+    expect(await screen.findByText('zofia@farm.pl is invited to join the farm: Owner.')).toBeInTheDocument();
+    expect(sent('POST /api/farm/10/invitations/').at(-1)).toEqual({ email: 'zofia@farm.pl', role: 'owner' });
+    expect(await within(waiting).findByText('zofia@farm.pl')).toBeInTheDocument();
+    expect(within(invite).getByRole('textbox', { name: 'Email' })).toHaveValue('');
+
+    await user.click(within(row).getByRole('button', { name: 'Resend the invitation to piotr@farm.pl' }));
+    expect(await screen.findByText('The invitation to piotr@farm.pl was sent again')).toBeInTheDocument();
+    expect(sent('POST /api/farm/10/invitations/50/resend/')).toHaveLength(1);
+    await waitFor(() => expect(row).toHaveTextContent('02/12/2026'));
+
+    await user.click(within(row).getByRole('button', { name: 'Revoke the invitation to piotr@farm.pl' }));
+    const dialog = screen.getByRole('dialog', { name: 'Revoke the invitation to piotr@farm.pl?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    expect(await screen.findByText('The invitation to piotr@farm.pl was revoked')).toBeInTheDocument();
+    await waitFor(() => expect(within(waiting).queryByText('piotr@farm.pl')).not.toBeInTheDocument());
+    expect(sent('DELETE /api/farm/10/invitations/50/')).toHaveLength(1);
+  });
+
+  it('lets a manager invite a member or a manager, not an owner', async () => {
+    await renderAt('/farms/10', MANAGER);
+    const invite = await screen.findByRole('region', { name: 'Invite a person' });
+    const role = within(invite).getByRole('combobox', { name: 'Role' });
+    expect([...(role as HTMLSelectElement).options].map((option) => option.value)).toEqual(['manager', 'member']);
+    expect(await screen.findByRole('table', { name: 'Invitations waiting' })).toHaveTextContent('piotr@farm.pl');
   });
 
   it('speaks Polish', async () => {

@@ -8,13 +8,16 @@ import { useMemberActions } from '../hooks/use-member-actions';
 import { mayRename, standingOf } from '../lib/farm-rules';
 import { AddMemberForm } from './add-member-form';
 import { FarmMachines } from './farm-machines';
+import { InvitationsTable } from './invitations-table';
+import { InviteForm } from './invite-form';
 import { MembersTable } from './members-table';
 import { RenameFarmButton, RenameFarmForm } from './rename-farm';
 
 /**
  * A farm as its owners and managers (and the server's administrator) run it: its name (renamed in
  * place by an owner or the administrator), its members with their roles and what each may use of
- * its machines, its machines, and for the administrator a form that adds an existing account.
+ * its machines, the invitations waiting and a form to invite a person by email, its machines, and
+ * for the administrator a form that adds an existing account.
  */
 export function FarmView({
   detail,
@@ -67,9 +70,13 @@ export function FarmView({
           onLeave={() => void leave()}
         />
       </section>
+      <InvitationsTable farm={farm} />
       <div className="grid items-start gap-6 lg:grid-cols-2">
         <FarmMachines machines={detail.machines} />
-        {viewer.admin && <AddMemberForm farmId={farm.id} />}
+        <div className="flex flex-col gap-6">
+          <InviteForm farmId={farm.id} standing={standing} />
+          {viewer.admin && <AddMemberForm farmId={farm.id} />}
+        </div>
       </div>
     </Page>
   );

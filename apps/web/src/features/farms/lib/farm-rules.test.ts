@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mayRemove, mayRename, rolesToGive, runsFarm, standingOf } from './farm-rules';
+import { mayRemove, mayRename, rolesToGive, rolesToInvite, runsFarm, standingOf } from './farm-rules';
 
 describe("the farm screen's rules (docs/roles.md)", () => {
   it("take the server's administrator as the operator, member or not", () => {
@@ -31,5 +31,11 @@ describe("the farm screen's rules (docs/roles.md)", () => {
     expect(mayRemove('manager', { id: 2, role: 'owner' }, 1)).toBe(false);
     expect(mayRemove('owner', { id: 2, role: 'owner' }, 1)).toBe(true);
     expect(mayRemove('owner', { id: 1, role: 'owner' }, 1)).toBe(false);
+  });
+
+  it('let owners and the operator invite in any role, managers not as owner', () => {
+    expect(rolesToInvite('owner')).toEqual(['owner', 'manager', 'member']);
+    expect(rolesToInvite('operator')).toEqual(['owner', 'manager', 'member']);
+    expect(rolesToInvite('manager')).toEqual(['manager', 'member']);
   });
 });

@@ -41,3 +41,8 @@ export function rolesToGive(standing: Standing, current: FarmRole): readonly Far
 export function mayRemove(standing: Standing, member: { id: number; role: FarmRole }, viewerId: number): boolean {
   return member.id !== viewerId && mayHandle(standing, member.role);
 }
+
+/** The roles the viewer may invite a person in: owners and the operator any, managers not owner. */
+export function rolesToInvite(standing: Standing): readonly FarmRole[] {
+  return FARM_ROLES.filter((role) => mayHandle(standing, role));
+}
