@@ -40,7 +40,13 @@ const NEWCOMER = buildUser({ id: 5, first_name: 'Nina', last_name: 'New', email:
 const ACCOUNTS = [ADMIN, OWNER, MANAGER, MEMBER, NEWCOMER];
 
 type Member = { id: number; role: FarmRole; grants: { sprinklerId: number; level: AccessLevel }[] };
-type FarmState = { id: number; name: string; members: Member[]; machines: { id: number; name: string }[] };
+type FarmState = {
+  id: number;
+  name: string;
+  members: Member[];
+  machines: { id: number; name: string }[];
+  requireSecondFactor?: boolean;
+};
 
 /**
  * The farms' calls of the server in miniature, for the user signed in (docs/roles.md): a farm the
@@ -105,6 +111,11 @@ class FakeServer {
     if (call === `PATCH /api/farm/${farm.id}/`) {
       if (standing !== 'operator' && standing !== 'owner') return this.refuse('forbidden');
       farm.name = (body as { name: string }).name;
+      return [200, FarmSchema.parse(this.summary(farm))];
+    }
+    if (call === `PUT /api/farm/${farm.id}/second-factor/`) {
+      if (standing !== 'operator' && standing !== 'owner') return this.refuse('forbidden');
+      farm.requireSecondFactor = (body as { required: boolean }).required;
       return [200, FarmSchema.parse(this.summary(farm))];
     }
     if (call === `POST /api/farm/${farm.id}/members/`) {
@@ -209,7 +220,7 @@ class FakeServer {
       id: farm.id,
       name: farm.name,
       role: this.roleIn(farm, this.viewer().id),
-      requireSecondFactor: false,
+      requireSecondFactor: farm.requireSecondFactor ?? false,
       machineCount: farm.machines.length,
       memberCount: farm.members.length,
     };
@@ -528,6 +539,41 @@ describe("a farm's screen", () => {
     expect(await screen.findByText('The invitation to piotr@farm.pl was revoked')).toBeInTheDocument();
     await waitFor(() => expect(within(waiting).queryByText('piotr@farm.pl')).not.toBeInTheDocument());
     expect(sent('DELETE /api/farm/10/invitations/50/')).toHaveLength(1);
+  });
+
+  it('lets an owner require two-step sign-in of every member, and no longer', async () => {
+    const user = await renderAt('/farms/10', OWNER);
+    const setting = await screen.findByRole('switch', { name: 'Require two-step sign-in of every member' });
+    expect(setting).not.toBeChecked();
+    expect(setting).toBeEnabled();
+    expect(setting).toHaveAccessibleDescription(/reaches only their account's set-up/);
+
+    await user.click(setting);
+    expect(await screen.findByText('Green Acres now requires two-step sign-in of every member')).toBeInTheDocument();
+    expect(sent('PUT /api/farm/10/second-factor/')).toEqual([{ required: true }]);
+    await waitFor(() => expect(server.farms[0]!.requireSecondFactor).toBe(true));
+    expect(setting).toBeChecked();
+
+    await user.click(setting);
+    expect(await screen.findByText('Green Acres no longer requires two-step sign-in')).toBeInTheDocument();
+    expect(sent('PUT /api/farm/10/second-factor/').at(-1)).toEqual({ required: false });
+    await waitFor(() => expect(setting).not.toBeChecked());
+  });
+
+  it('shows a manager whether the farm requires two-step sign-in, without letting them change it', async () => {
+    server.farms[0]!.requireSecondFactor = true;
+    await renderAt('/farms/10', MANAGER);
+    const setting = await screen.findByRole('switch', { name: 'Require two-step sign-in of every member' });
+    expect(setting).toBeChecked();
+    expect(setting).toBeDisabled();
+    expect(setting).toHaveAccessibleDescription(/Only the farm's owners change this\.$/);
+  });
+
+  it('lets the administrator require two-step sign-in', async () => {
+    const user = await renderAt('/farms/10', ADMIN);
+    await user.click(await screen.findByRole('switch', { name: 'Require two-step sign-in of every member' }));
+    expect(await screen.findByText('Green Acres now requires two-step sign-in of every member')).toBeInTheDocument();
+    expect(sent('PUT /api/farm/10/second-factor/')).toEqual([{ required: true }]);
   });
 
   it('lets a manager invite a member or a manager, not an owner', async () => {

@@ -5,18 +5,20 @@ import { paths } from '@/config/paths';
 import { ButtonLink } from '@/ui/button';
 import { Page } from '@/ui/page';
 import { useMemberActions } from '../hooks/use-member-actions';
-import { mayRename, standingOf } from '../lib/farm-rules';
+import { mayRename, mayRequireSecondFactor, standingOf } from '../lib/farm-rules';
 import { AddMemberForm } from './add-member-form';
 import { FarmMachines } from './farm-machines';
 import { InvitationsTable } from './invitations-table';
 import { InviteForm } from './invite-form';
 import { MembersTable } from './members-table';
 import { RenameFarmButton, RenameFarmForm } from './rename-farm';
+import { SecondFactorSetting } from './second-factor-setting';
 
 /**
  * A farm as its owners and managers (and the server's administrator) run it: its name (renamed in
  * place by an owner or the administrator), its members with their roles and what each may use of
- * its machines, the invitations waiting and a form to invite a person by email, its machines, and
+ * its machines, the invitations waiting and a form to invite a person by email, whether the farm
+ * requires two-step sign-in (its owners and the administrator switch it), its machines, and
  * for the administrator a form that adds an existing account.
  */
 export function FarmView({
@@ -72,7 +74,10 @@ export function FarmView({
       </section>
       <InvitationsTable farm={farm} />
       <div className="grid items-start gap-6 lg:grid-cols-2">
-        <FarmMachines machines={detail.machines} />
+        <div className="flex flex-col gap-6">
+          <FarmMachines machines={detail.machines} />
+          <SecondFactorSetting farm={farm} editable={mayRequireSecondFactor(standing)} />
+        </div>
         <div className="flex flex-col gap-6">
           <InviteForm farmId={farm.id} standing={standing} />
           {viewer.admin && <AddMemberForm farmId={farm.id} />}

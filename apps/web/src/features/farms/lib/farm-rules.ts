@@ -18,6 +18,11 @@ export function mayRename(standing: Standing): boolean {
   return standing === 'operator' || standing === 'owner';
 }
 
+/** Owners and the operator require two-step sign-in of the farm's members (managers see whether it does). */
+export function mayRequireSecondFactor(standing: Standing): boolean {
+  return standing === 'operator' || standing === 'owner';
+}
+
 /** Owners and managers (and the operator) see a farm's members and grant its machines. */
 export function runsFarm(standing: Standing | null): boolean {
   return standing === 'operator' || standing === 'owner' || standing === 'manager';
