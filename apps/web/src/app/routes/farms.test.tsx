@@ -3,6 +3,9 @@ import {
   ERROR_STATUS,
   type ErrorCode,
   type Farm,
+  DealerGrantListSchema,
+  DealerGrantSchema,
+  DealerListSchema,
   FarmDetailSchema,
   type FarmInvitation,
   FarmInvitationListSchema,
@@ -72,6 +75,17 @@ class FakeServer {
   invitations: (FarmInvitation & { farmId: number })[] = [
     { farmId: 10, id: 50, email: 'piotr@farm.pl', role: 'member', sentAt: Date.UTC(2026, 10, 20, 9), expiresAt: null },
   ];
+  dealers = [
+    { id: 30, name: 'AgroService' },
+    { id: 31, name: 'PivotCare' },
+  ];
+  grants: {
+    farmId: number;
+    dealerId: number;
+    level: AccessLevel;
+    machines: 'all' | number[];
+    expiresAt: number | null;
+  }[] = [{ farmId: 10, dealerId: 31, level: 'watch', machines: [8], expiresAt: Date.UTC(2026, 0, 31, 22) }];
   /** The next call of "METHOD /path/" fails with this code. */
   failNext = new Map<string, ErrorCode>();
   calls: { call: string; body: unknown }[] = [];
@@ -98,6 +112,7 @@ class FakeServer {
       this.farms.push(farm);
       return [201, FarmSchema.parse(this.summary(farm))];
     }
+    if (call === 'GET /api/dealer/') return [200, DealerListSchema.parse(this.dealers)];
     const permissions = /^\/api\/sprinkler\/(\d+)\/permissions\/$/.exec(path);
     if (method === 'PATCH' && permissions) return this.changePermissions(Number(permissions[1]), body);
     const [, farmId, , userId] = /^\/api\/farm\/(\d+)\/(members\/(\d+)\/)?/.exec(path) ?? [];
@@ -128,6 +143,10 @@ class FakeServer {
     }
     const mayHandle = (role: FarmRole) =>
       standing === 'operator' || standing === 'owner' || (standing === 'manager' && role !== 'owner');
+    if (path.startsWith(`/api/farm/${farm.id}/dealers/`)) {
+      if (!mayHandle('member')) return this.refuse('forbidden');
+      return this.dealerCall(farm, method, path.slice(`/api/farm/${farm.id}/dealers/`.length), body);
+    }
     if (path.startsWith(`/api/farm/${farm.id}/invitations/`)) {
       if (!mayHandle('member')) return this.refuse('forbidden');
       return this.invitationCall(farm, method, path.slice(`/api/farm/${farm.id}/invitations/`.length), body, mayHandle);
@@ -148,6 +167,36 @@ class FakeServer {
       farm.members = farm.members.filter((candidate) => candidate !== member);
       return [204];
     }
+    return this.refuse('not_found');
+  }
+
+  private dealerCall(farm: FarmState, method: string, rest: string, body: unknown): [number, unknown?] {
+    const present = (grant: FakeServer['grants'][number]) => ({
+      dealer: this.dealers.find((dealer) => dealer.id === grant.dealerId)!,
+      level: grant.level,
+      machines: grant.machines,
+      expiresAt: grant.expiresAt,
+      grantedAt: Date.UTC(2025, 11, 1),
+      inForce: grant.expiresAt === null || grant.expiresAt > Date.now(),
+    });
+    if (method === 'GET' && rest === '') {
+      const held = this.grants.filter((grant) => grant.farmId === farm.id);
+      return [200, DealerGrantListSchema.parse(held.map(present))];
+    }
+    const dealer = this.dealers.find((candidate) => `${candidate.id}/` === rest);
+    if (!dealer) return this.refuse('dealer_not_found');
+    this.grants = this.grants.filter((grant) => grant.farmId !== farm.id || grant.dealerId !== dealer.id);
+    if (method === 'PUT') {
+      const { level, machines, expiresAt } = body as {
+        level: AccessLevel;
+        machines: 'all' | number[];
+        expiresAt: number | null;
+      };
+      const grant = { farmId: farm.id, dealerId: dealer.id, level, machines, expiresAt };
+      this.grants.push(grant);
+      return [200, DealerGrantSchema.parse(present(grant))];
+    }
+    if (method === 'DELETE') return [204];
     return this.refuse('not_found');
   }
 
@@ -574,6 +623,71 @@ describe("a farm's screen", () => {
     await user.click(await screen.findByRole('switch', { name: 'Require two-step sign-in of every member' }));
     expect(await screen.findByText('Green Acres now requires two-step sign-in of every member')).toBeInTheDocument();
     expect(sent('PUT /api/farm/10/second-factor/')).toEqual([{ required: true }]);
+  });
+
+  it("lists the farm's grants to dealers, grants one control of all machines and another watch of one machine until a day, and revokes", async () => {
+    const user = await renderAt('/farms/10', MANAGER);
+    const table = await screen.findByRole('table', { name: "Dealers' access" });
+    const pivotCare = (await within(table).findByText('PivotCare')).closest('tr')!;
+    expect(pivotCare).toHaveTextContent(/Watch.*South field.*Expired/);
+
+    const form = screen.getByRole('region', { name: 'Grant a dealer access' });
+    const dealer = within(form).getByRole('combobox', { name: 'Dealer' });
+    await waitFor(() =>
+      expect([...(dealer as HTMLSelectElement).options].map((option) => option.text)).toEqual([
+        'Choose a dealer',
+        'AgroService',
+        'PivotCare',
+      ]),
+    );
+    await user.click(within(form).getByRole('button', { name: 'Grant access' }));
+    expect(dealer).toHaveAccessibleDescription('Choose a dealer.');
+
+    await user.selectOptions(dealer, 'AgroService');
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Access' }), 'control');
+    await user.click(within(form).getByRole('button', { name: 'Grant access' }));
+    expect(await screen.findByText('AgroService can now control the machines of Green Acres.')).toBeInTheDocument();
+    expect(sent('PUT /api/farm/10/dealers/30/')).toEqual([{ level: 'control', machines: 'all', expiresAt: null }]);
+    const agro = (await within(table).findByText('AgroService')).closest('tr')!;
+    expect(agro).toHaveTextContent(/Control.*All machines of the farm.*Until revoked/);
+    expect(within(form).getByRole('combobox', { name: 'Dealer' })).toHaveValue('');
+
+    await user.selectOptions(dealer, 'PivotCare');
+    await user.click(within(form).getByRole('radio', { name: 'Only these machines:' }));
+    await user.click(within(form).getByRole('button', { name: 'Grant access' }));
+    expect(within(form).getByText('Tick at least one machine.')).toBeInTheDocument();
+    await user.click(within(form).getByRole('checkbox', { name: 'North field' }));
+    await user.type(within(form).getByRole('textbox', { name: 'Until (optional)' }), '31.12.2099');
+    await user.click(within(form).getByRole('button', { name: 'Grant access' }));
+    expect(await screen.findByText('PivotCare can now watch the machines of Green Acres.')).toBeInTheDocument();
+    expect(sent('PUT /api/farm/10/dealers/31/')).toEqual([
+      { level: 'watch', machines: [7], expiresAt: new Date(2099, 11, 31, 23, 59, 59, 999).getTime() },
+    ]);
+    await waitFor(async () =>
+      expect((await within(table).findByText('PivotCare')).closest('tr')).toHaveTextContent(
+        /Watch.*North field.*31\/12\/2099, 23:59/,
+      ),
+    );
+    expect((await within(table).findByText('PivotCare')).closest('tr')).not.toHaveTextContent('Expired');
+
+    await user.click(within(agro).getByRole('button', { name: 'Revoke the access of AgroService' }));
+    const dialog = screen.getByRole('dialog', { name: 'Revoke the access of AgroService?' });
+    expect(dialog).toHaveTextContent('The members of AgroService lose their access to the machines of Green Acres');
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    expect(await screen.findByText('AgroService no longer has access to Green Acres')).toBeInTheDocument();
+    await waitFor(() => expect(within(table).queryByText('AgroService')).not.toBeInTheDocument());
+    expect(sent('DELETE /api/farm/10/dealers/30/')).toHaveLength(1);
+  });
+
+  it('refuses an end date in the past', async () => {
+    const user = await renderAt('/farms/10', OWNER);
+    const form = await screen.findByRole('region', { name: 'Grant a dealer access' });
+    await waitFor(() => expect(within(form).getByRole('option', { name: 'AgroService' })).toBeInTheDocument());
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Dealer' }), 'AgroService');
+    await user.type(within(form).getByRole('textbox', { name: 'Until (optional)' }), '01.01.2020');
+    await user.click(within(form).getByRole('button', { name: 'Grant access' }));
+    expect(within(form).getByText('Enter a day from today on, as DD.MM.YYYY.')).toBeInTheDocument();
+    expect(sent('PUT /api/farm/10/dealers/30/')).toEqual([]);
   });
 
   it('lets a manager invite a member or a manager, not an owner', async () => {

@@ -7,6 +7,10 @@ export const farmsKeys = {
   detail: (farmId: number) => ['farms', 'detail', farmId] as const,
   /** A farm's invitations waiting to be accepted. */
   invitations: (farmId: number) => ['farms', 'invitations', farmId] as const,
+  /** A farm's grants to dealers. */
+  dealerGrants: (farmId: number) => ['farms', 'dealerGrants', farmId] as const,
+  /** The dealers a farm may grant access (a dealer the administrator creates shows at once). */
+  dealers: ['farms', 'dealers'] as const,
 };
 
 /**

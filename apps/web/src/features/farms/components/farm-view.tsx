@@ -7,7 +7,9 @@ import { Page } from '@/ui/page';
 import { useMemberActions } from '../hooks/use-member-actions';
 import { mayRename, mayRequireSecondFactor, standingOf } from '../lib/farm-rules';
 import { AddMemberForm } from './add-member-form';
+import { DealerGrants } from './dealer-grants';
 import { FarmMachines } from './farm-machines';
+import { GrantDealerForm } from './grant-dealer-form';
 import { InvitationsTable } from './invitations-table';
 import { InviteForm } from './invite-form';
 import { MembersTable } from './members-table';
@@ -18,7 +20,8 @@ import { SecondFactorSetting } from './second-factor-setting';
  * A farm as its owners and managers (and the server's administrator) run it: its name (renamed in
  * place by an owner or the administrator), its members with their roles and what each may use of
  * its machines, the invitations waiting and a form to invite a person by email, whether the farm
- * requires two-step sign-in (its owners and the administrator switch it), its machines, and
+ * requires two-step sign-in (its owners and the administrator switch it), its grants to dealers
+ * with a form to grant one, its machines, and
  * for the administrator a form that adds an existing account.
  */
 export function FarmView({
@@ -82,6 +85,10 @@ export function FarmView({
           <InviteForm farmId={farm.id} standing={standing} />
           {viewer.admin && <AddMemberForm farmId={farm.id} />}
         </div>
+      </div>
+      <DealerGrants farm={farm} machines={detail.machines} />
+      <div className="grid items-start gap-6 lg:grid-cols-2">
+        <GrantDealerForm farm={farm} machines={detail.machines} />
       </div>
     </Page>
   );
