@@ -22,6 +22,7 @@ export async function activateWholeCatalogue(locale: Locale): Promise<void> {
         'calendar',
         'tables',
         'farms',
+        'dealers',
       ] as const
     ).map((part) => loadCataloguePart(part)),
   );

@@ -10,6 +10,7 @@ import enAuth from './locales/en.auth.json';
 import enCalendar from './locales/en.calendar.json';
 import enTables from './locales/en.tables.json';
 import enFarms from './locales/en.farms.json';
+import enDealers from './locales/en.dealers.json';
 import enErrorCodes from './locales/en.error-codes.json';
 import enBase from './locales/en.json';
 import enMachineCards from './locales/en.machine-cards.json';
@@ -24,6 +25,7 @@ import plAuth from './locales/pl.auth.json';
 import plCalendar from './locales/pl.calendar.json';
 import plTables from './locales/pl.tables.json';
 import plFarms from './locales/pl.farms.json';
+import plDealers from './locales/pl.dealers.json';
 import plErrorCodes from './locales/pl.error-codes.json';
 import plBase from './locales/pl.json';
 import plMachineCards from './locales/pl.machine-cards.json';
@@ -50,6 +52,7 @@ const parts: Record<string, Catalogue[]> = {
     enCalendar,
     enTables,
     enFarms,
+    enDealers,
   ],
   pl: [
     plBase,
@@ -66,6 +69,7 @@ const parts: Record<string, Catalogue[]> = {
     plCalendar,
     plTables,
     plFarms,
+    plDealers,
   ],
 };
 const en: Catalogue = {
@@ -83,6 +87,7 @@ const en: Catalogue = {
   ...enCalendar,
   ...enTables,
   ...enFarms,
+  ...enDealers,
 };
 const pl: Catalogue = {
   ...plBase,
@@ -99,6 +104,7 @@ const pl: Catalogue = {
   ...plCalendar,
   ...plTables,
   ...plFarms,
+  ...plDealers,
 };
 const catalogues: Record<string, Catalogue> = { en, pl };
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
@@ -152,6 +158,7 @@ describe('the translation catalogues', () => {
     expect(Object.keys(plSignedIn).sort()).toEqual(Object.keys(enSignedIn).sort());
     expect(Object.keys(plSecondFactor).sort()).toEqual(Object.keys(enSecondFactor).sort());
     expect(Object.keys(plFarms).sort()).toEqual(Object.keys(enFarms).sort());
+    expect(Object.keys(plDealers).sort()).toEqual(Object.keys(enDealers).sort());
     expect([...baseKeys(pl)].sort()).toEqual([...baseKeys(en)].sort());
   });
 
@@ -276,13 +283,15 @@ describe('the translation catalogues', () => {
       [/^admin$/, /^(features\/admin\/|app\/routes\/admin\.tsx$)/],
       // The farms' screens (routes.tsx: farmsScreen).
       [/^farms$/, /^(features\/farms\/|app\/routes\/farms\.tsx$)/],
+      // A dealer's fleet (routes.tsx).
+      [/^dealers$/, /^(features\/dealers\/|app\/routes\/dealer\.tsx$)/],
       [
         new RegExp(`^(${signedIn})$`),
         /^(features\/(activity|account|alerts|admin)\/|app\/routes\/(home|account|activity|admin)\.tsx$|app\/layout\/signed-in-controls\.tsx$|ui\/form\/alert-choice-fields\.tsx$|i18n\/log-event-text\.ts$)/,
       ],
     ];
     const asked = new RegExp(
-      `(['\`])(programs|advice|admin|farms|secondFactor|${signedIn}|${auth}|${machineCards}|calendar|table|picker|machineList)\\.[\\w.$]`,
+      `(['\`])(programs|advice|admin|farms|dealers|secondFactor|${signedIn}|${auth}|${machineCards}|calendar|table|picker|machineList)\\.[\\w.$]`,
       'g',
     );
     const strays = sourceFiles(source).flatMap((file) => {
@@ -299,6 +308,7 @@ describe('the translation catalogues', () => {
     expect(enAdvice).toHaveProperty('advice');
     expect(enAdmin).toHaveProperty('admin');
     expect(enFarms).toHaveProperty('farms');
+    expect(enDealers).toHaveProperty('dealers');
     expect(strays).toEqual([]);
   });
 });

@@ -25,7 +25,8 @@ type Catalogue = Record<string, unknown>;
  * date picker's open calendar, fetched with its code (ui/date-picker/date-picker.tsx); `tables`
  * for the screens with a table, a picker or a list that loads (the machines' list, the
  * administration, account and activity screens, the header's menus), not the machine page;
- * `farms` for the farms' screens (the list and a farm's members, grants and machines).
+ * `farms` for the farms' screens (the list and a farm's members, grants and machines); `dealers`
+ * for a dealer's fleet.
  */
 export type CataloguePart =
   | 'base'
@@ -41,7 +42,8 @@ export type CataloguePart =
   | 'secondFactor'
   | 'calendar'
   | 'tables'
-  | 'farms';
+  | 'farms'
+  | 'dealers';
 
 const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: Catalogue }>>> = {
   pl: {
@@ -59,6 +61,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     calendar: () => import('./locales/pl.calendar.json'),
     tables: () => import('./locales/pl.tables.json'),
     farms: () => import('./locales/pl.farms.json'),
+    dealers: () => import('./locales/pl.dealers.json'),
   },
   en: {
     base: () => import('./locales/en.json'),
@@ -75,6 +78,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     calendar: () => import('./locales/en.calendar.json'),
     tables: () => import('./locales/en.tables.json'),
     farms: () => import('./locales/en.farms.json'),
+    dealers: () => import('./locales/en.dealers.json'),
   },
 };
 

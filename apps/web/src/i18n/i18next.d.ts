@@ -6,6 +6,7 @@ import type enAuth from './locales/en.auth.json';
 import type enCalendar from './locales/en.calendar.json';
 import type enTables from './locales/en.tables.json';
 import type enFarms from './locales/en.farms.json';
+import type enDealers from './locales/en.dealers.json';
 import type enErrorCodes from './locales/en.error-codes.json';
 import type enMachineCards from './locales/en.machine-cards.json';
 import type enMachineList from './locales/en.machine-list.json';
@@ -32,7 +33,8 @@ declare module 'i18next' {
         typeof enSecondFactor &
         typeof enCalendar &
         typeof enTables &
-        typeof enFarms;
+        typeof enFarms &
+        typeof enDealers;
     };
     strictKeyChecks: true;
     strictInterpolationChecks: true;
