@@ -11,14 +11,14 @@ import { DealerRoute } from './dealer';
 
 const GREEN_ACRES: DealerFleetFarm = {
   farm: { id: 10, name: 'Green Acres' },
-  dealerName: 'AgroService',
+  dealerName: 'Agro Service',
   level: 'control',
   expiresAt: null,
   machines: { total: 4, online: 3, moving: 1, inAlarm: 1 },
 };
 const HILL_FARM: DealerFleetFarm = {
   farm: { id: 11, name: 'Hill Farm' },
-  dealerName: 'AgroService',
+  dealerName: 'Agro Service',
   level: 'watch',
   expiresAt: Date.UTC(2099, 11, 31, 12),
   machines: { total: 1, online: 0, moving: 0, inAlarm: 0 },
@@ -63,7 +63,7 @@ describe("a dealer's fleet", () => {
     const green = await screen.findByRole('region', { name: 'Green Acres' });
     const hill = screen.getByRole('region', { name: 'Hill Farm' });
     expect(green.compareDocumentPosition(hill) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
-    expect(green).toHaveTextContent('Granted to AgroService');
+    expect(green).toHaveTextContent('Granted to Agro Service');
     expect(green).toHaveTextContent('Control');
     expect(green).toHaveTextContent('Access until the farm revokes it');
     const counts = (card: HTMLElement) =>
@@ -93,7 +93,7 @@ describe("a dealer's fleet", () => {
     await renderFleet('pl');
     expect(await screen.findByRole('heading', { level: 1, name: 'Flota serwisu' })).toBeInTheDocument();
     const green = await screen.findByRole('region', { name: 'Green Acres' });
-    expect(green).toHaveTextContent('Udostępnione serwisowi AgroService');
+    expect(green).toHaveTextContent('Udostępnione serwisowi Agro Service');
     expect(green).toHaveTextContent('W alarmie');
   });
 });

@@ -1,4 +1,5 @@
 import type { DealerFleetFarm } from '@pivot/contracts';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { useLocale } from '@/i18n/use-locale';
@@ -20,7 +21,7 @@ const COUNT_TONES: Record<Count, string> = {
 function FleetCard({ entry }: { entry: DealerFleetFarm }) {
   const { t } = useTranslation();
   const format = useDateTimeFormat();
-  const headingId = `fleet-farm-${entry.farm.id}-${entry.dealerName}`;
+  const headingId = useId();
   return (
     <Card aria-labelledby={headingId} className="flex flex-col gap-4">
       <div className="flex items-start gap-3">
@@ -35,7 +36,7 @@ function FleetCard({ entry }: { entry: DealerFleetFarm }) {
         </div>
         <Badge tone={entry.level === 'control' ? 'water' : 'muted'}>{t(`dealers.fleet.levels.${entry.level}`)}</Badge>
       </div>
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 md:grid-cols-2 lg:grid-cols-4">
         {COUNTS.map((count) => (
           <div key={count} className="flex flex-col rounded-lg bg-surface-muted px-3 py-2">
             <dt className="text-xs font-medium text-ink-muted">{t(`dealers.fleet.counts.${count}`)}</dt>
@@ -75,7 +76,7 @@ export function FleetCards() {
     (a, b) => collator.compare(a.farm.name, b.farm.name) || collator.compare(a.dealerName, b.dealerName),
   );
   return (
-    <div className="grid items-start gap-6 md:grid-cols-2 xl:grid-cols-3">
+    <div className="grid items-start gap-6 md:grid-cols-2">
       {sorted.map((entry) => (
         <FleetCard key={`${entry.farm.id} ${entry.dealerName}`} entry={entry} />
       ))}
