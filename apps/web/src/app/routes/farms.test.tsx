@@ -6,6 +6,7 @@ import {
   DealerGrantListSchema,
   DealerGrantSchema,
   DealerListSchema,
+  DealerSchema,
   FarmDetailSchema,
   type FarmInvitation,
   FarmInvitationListSchema,
@@ -113,6 +114,23 @@ class FakeServer {
       return [201, FarmSchema.parse(this.summary(farm))];
     }
     if (call === 'GET /api/dealer/') return [200, DealerListSchema.parse(this.dealers)];
+    if (call === 'POST /api/dealer/') {
+      if (!viewer.admin) return this.refuse('forbidden');
+      const { name } = body as { name: string };
+      if (this.dealers.some((dealer) => dealer.name === name)) return this.refuse('dealer_name_taken');
+      const dealer = { id: 30 + this.dealers.length, name };
+      this.dealers.push(dealer);
+      return [201, DealerSchema.parse(dealer)];
+    }
+    const dealerMembers = /^\/api\/dealer\/(\d+)\/members\/$/.exec(path);
+    if (method === 'POST' && dealerMembers) {
+      if (!viewer.admin) return this.refuse('forbidden');
+      if (!this.dealers.some((dealer) => dealer.id === Number(dealerMembers[1])))
+        return this.refuse('dealer_not_found');
+      const { email } = body as { email: string };
+      if (!ACCOUNTS.some((account) => account.email === email)) return this.refuse('user_not_found');
+      return [204];
+    }
     const permissions = /^\/api\/sprinkler\/(\d+)\/permissions\/$/.exec(path);
     if (method === 'PATCH' && permissions) return this.changePermissions(Number(permissions[1]), body);
     const [, farmId, , userId] = /^\/api\/farm\/(\d+)\/(members\/(\d+)\/)?/.exec(path) ?? [];
@@ -363,11 +381,41 @@ describe('the farms screen', () => {
     expect(within(table).getByRole('link', { name: 'Green Acres' })).toHaveAttribute('href', '/en/farms/10');
     expect(row).toHaveTextContent(/Green Acres.*Member.*2.*3/);
     expect(screen.queryByRole('textbox', { name: 'Name of the farm' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Dealers' })).not.toBeInTheDocument();
   });
 
   it('says so when the user belongs to no farm', async () => {
     await renderAt('/farms', NEWCOMER);
     expect(await screen.findByText('You do not belong to any farm yet.')).toBeInTheDocument();
+  });
+
+  it("lets the server's administrator create a dealer and add an existing account to it", async () => {
+    const user = await renderAt('/farms', ADMIN);
+    const panel = await screen.findByRole('region', { name: 'Dealers' });
+    const create = within(panel).getByRole('form', { name: 'New dealer' });
+    await user.click(within(create).getByRole('button', { name: 'Create dealer' }));
+    expect(within(create).getByRole('textbox', { name: 'Name of the dealer' })).toHaveAccessibleDescription(
+      'Give the dealer a name.',
+    );
+    await user.type(within(create).getByRole('textbox', { name: 'Name of the dealer' }), 'AgroService');
+    await user.click(within(create).getByRole('button', { name: 'Create dealer' }));
+    expect(await screen.findByText('A dealer with this name already exists.')).toBeInTheDocument();
+    expect(toastStore.get().at(-1)).toMatchObject({ variant: 'warning' });
+    await user.clear(within(create).getByRole('textbox', { name: 'Name of the dealer' }));
+    await user.type(within(create).getByRole('textbox', { name: 'Name of the dealer' }), 'Field Techs');
+    await user.click(within(create).getByRole('button', { name: 'Create dealer' }));
+    expect(await screen.findByText('Dealer Field Techs created')).toBeInTheDocument();
+    expect(sent('POST /api/dealer/').at(-1)).toEqual({ name: 'Field Techs' });
+
+    const add = within(panel).getByRole('form', { name: 'Add a member to a dealer' });
+    const dealer = within(add).getByRole('combobox', { name: 'Dealer' });
+    await waitFor(() => expect(within(dealer).getByRole('option', { name: 'Field Techs' })).toBeInTheDocument());
+    await user.selectOptions(dealer, 'Field Techs');
+    await user.type(within(add).getByRole('textbox', { name: 'Email of the member' }), 'nina@farm.pl');
+    await user.click(within(add).getByRole('button', { name: 'Add to the dealer' }));
+    expect(await screen.findByText('nina@farm.pl is now a member of Field Techs')).toBeInTheDocument();
+    expect(sent('POST /api/dealer/32/members/')).toEqual([{ email: 'nina@farm.pl' }]);
+    expect(within(add).getByRole('textbox', { name: 'Email of the member' })).toHaveValue('');
   });
 
   it("lets the server's administrator create a farm, then takes them to it", async () => {
