@@ -35,6 +35,8 @@ const ADMIN_SCREENS = {
   farms: '/farms',
   // The demo fleet's farm, the server's first.
   farm: '/farms/1',
+  // The administrator's fleet is empty: the screen says so.
+  dealer: '/dealer',
 };
 
 for (const locale of LOCALES) {

@@ -23,6 +23,7 @@ export async function activateWholeCatalogue(locale: Locale): Promise<void> {
         'tables',
         'farms',
         'invitation',
+        'dealers',
       ] as const
     ).map((part) => loadCataloguePart(part)),
   );

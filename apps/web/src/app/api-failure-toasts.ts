@@ -15,6 +15,9 @@ const WARNING_CODES: ReadonlySet<ErrorCode> = new Set([
   'farm_name_taken',
   'farm_member_exists',
   'last_owner',
+  // An address invited already (resend instead), a dealer's name taken.
+  'invitation_pending',
+  'dealer_name_taken',
 ]);
 
 type GenericError = 'badRequest' | 'unauthorized' | 'forbidden' | 'notFound' | 'server' | 'unknown';

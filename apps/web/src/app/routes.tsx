@@ -105,6 +105,7 @@ const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
   [paths.activity.pattern, signedInScreen(async () => (await import('./routes/activity')).ActivityRoute, ['tables'])],
   [paths.farms.pattern, farmsScreen(async () => (await loadFarmsScreens()).FarmsRoute)],
   [paths.farm.pattern, farmsScreen(async () => (await loadFarmsScreens()).FarmRoute)],
+  [paths.dealer.pattern, screen(async () => (await import('./routes/dealer')).DealerRoute, ['dealers'])],
   [paths.adminUsers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminUsersRoute)],
   [paths.adminSprinklers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminSprinklersRoute)],
   [

@@ -44,6 +44,8 @@ export const paths = {
   farms: { pattern: 'farms', link: () => '/farms' },
   /** A farm as its owners and managers run it: its members, their grants, its machines. */
   farm: { pattern: 'farms/:farmId', link: (farmId: number) => `/farms/${farmId}` },
+  /** A dealer's fleet: the farms granted to the user's dealers, side by side. */
+  dealer: { pattern: 'dealer', link: () => '/dealer' },
   account: { pattern: 'dashboard/account', link: () => '/dashboard/account' },
   activity: { pattern: 'dashboard/activity', link: () => '/dashboard/activity' },
 } as const;

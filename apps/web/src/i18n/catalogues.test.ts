@@ -11,6 +11,7 @@ import enCalendar from './locales/en.calendar.json';
 import enTables from './locales/en.tables.json';
 import enFarms from './locales/en.farms.json';
 import enInvitation from './locales/en.invitation.json';
+import enDealers from './locales/en.dealers.json';
 import enErrorCodes from './locales/en.error-codes.json';
 import enBase from './locales/en.json';
 import enMachineCards from './locales/en.machine-cards.json';
@@ -26,6 +27,7 @@ import plCalendar from './locales/pl.calendar.json';
 import plTables from './locales/pl.tables.json';
 import plFarms from './locales/pl.farms.json';
 import plInvitation from './locales/pl.invitation.json';
+import plDealers from './locales/pl.dealers.json';
 import plErrorCodes from './locales/pl.error-codes.json';
 import plBase from './locales/pl.json';
 import plMachineCards from './locales/pl.machine-cards.json';
@@ -53,6 +55,7 @@ const parts: Record<string, Catalogue[]> = {
     enTables,
     enFarms,
     enInvitation,
+    enDealers,
   ],
   pl: [
     plBase,
@@ -70,6 +73,7 @@ const parts: Record<string, Catalogue[]> = {
     plTables,
     plFarms,
     plInvitation,
+    plDealers,
   ],
 };
 const en: Catalogue = {
@@ -88,6 +92,7 @@ const en: Catalogue = {
   ...enTables,
   ...enFarms,
   ...enInvitation,
+  ...enDealers,
 };
 const pl: Catalogue = {
   ...plBase,
@@ -105,6 +110,7 @@ const pl: Catalogue = {
   ...plTables,
   ...plFarms,
   ...plInvitation,
+  ...plDealers,
 };
 const catalogues: Record<string, Catalogue> = { en, pl };
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
@@ -158,6 +164,7 @@ describe('the translation catalogues', () => {
     expect(Object.keys(plSignedIn).sort()).toEqual(Object.keys(enSignedIn).sort());
     expect(Object.keys(plSecondFactor).sort()).toEqual(Object.keys(enSecondFactor).sort());
     expect(Object.keys(plFarms).sort()).toEqual(Object.keys(enFarms).sort());
+    expect(Object.keys(plDealers).sort()).toEqual(Object.keys(enDealers).sort());
     expect([...baseKeys(pl)].sort()).toEqual([...baseKeys(en)].sort());
   });
 
@@ -284,13 +291,15 @@ describe('the translation catalogues', () => {
       [/^invitation$/, /^(features\/auth\/components\/invitation-form\.tsx|app\/routes\/invitation\.tsx)$/],
       // The farms' screens (routes.tsx: farmsScreen).
       [/^farms$/, /^(features\/farms\/|app\/routes\/farms\.tsx$)/],
+      // A dealer's fleet (routes.tsx).
+      [/^dealers$/, /^(features\/dealers\/|app\/routes\/dealer\.tsx$)/],
       [
         new RegExp(`^(${signedIn})$`),
         /^(features\/(activity|account|alerts|admin)\/|app\/routes\/(home|account|activity|admin)\.tsx$|app\/layout\/signed-in-controls\.tsx$|ui\/form\/alert-choice-fields\.tsx$|i18n\/log-event-text\.ts$)/,
       ],
     ];
     const asked = new RegExp(
-      `(['\`])(programs|advice|admin|farms|invitation|secondFactor|${signedIn}|${auth}|${machineCards}|calendar|table|picker|machineList)\\.[\\w.$]`,
+      `(['\`])(programs|advice|admin|farms|invitation|dealers|secondFactor|${signedIn}|${auth}|${machineCards}|calendar|table|picker|machineList)\\.[\\w.$]`,
       'g',
     );
     const strays = sourceFiles(source).flatMap((file) => {
@@ -308,6 +317,7 @@ describe('the translation catalogues', () => {
     expect(enAdmin).toHaveProperty('admin');
     expect(enFarms).toHaveProperty('farms');
     expect(enInvitation).toHaveProperty('invitation');
+    expect(enDealers).toHaveProperty('dealers');
     expect(strays).toEqual([]);
   });
 });

@@ -26,7 +26,8 @@ type Catalogue = Record<string, unknown>;
  * for the screens with a table, a picker or a list that loads (the machines' list, the
  * administration, account and activity screens, the header's menus), not the machine page;
  * `farms` for the farms' screens (the list and a farm's members, grants and machines); `invitation`
- * for the page of an invitation to a farm (apart from `auth`, so that the login pages do not load it).
+ * for the page of an invitation to a farm (apart from `auth`, so that the login pages do not load
+ * it); `dealers` for a dealer's fleet.
  */
 export type CataloguePart =
   | 'base'
@@ -43,7 +44,8 @@ export type CataloguePart =
   | 'calendar'
   | 'tables'
   | 'farms'
-  | 'invitation';
+  | 'invitation'
+  | 'dealers';
 
 const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: Catalogue }>>> = {
   pl: {
@@ -62,6 +64,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     tables: () => import('./locales/pl.tables.json'),
     farms: () => import('./locales/pl.farms.json'),
     invitation: () => import('./locales/pl.invitation.json'),
+    dealers: () => import('./locales/pl.dealers.json'),
   },
   en: {
     base: () => import('./locales/en.json'),
@@ -79,6 +82,7 @@ const catalogues: Record<Locale, Record<CataloguePart, () => Promise<{ default: 
     tables: () => import('./locales/en.tables.json'),
     farms: () => import('./locales/en.farms.json'),
     invitation: () => import('./locales/en.invitation.json'),
+    dealers: () => import('./locales/en.dealers.json'),
   },
 };
 

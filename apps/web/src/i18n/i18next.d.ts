@@ -7,6 +7,7 @@ import type enCalendar from './locales/en.calendar.json';
 import type enTables from './locales/en.tables.json';
 import type enFarms from './locales/en.farms.json';
 import type enInvitation from './locales/en.invitation.json';
+import type enDealers from './locales/en.dealers.json';
 import type enErrorCodes from './locales/en.error-codes.json';
 import type enMachineCards from './locales/en.machine-cards.json';
 import type enMachineList from './locales/en.machine-list.json';
@@ -34,7 +35,8 @@ declare module 'i18next' {
         typeof enCalendar &
         typeof enTables &
         typeof enFarms &
-        typeof enInvitation;
+        typeof enInvitation &
+        typeof enDealers;
     };
     strictKeyChecks: true;
     strictInterpolationChecks: true;

@@ -1,4 +1,11 @@
-import { type Farm, FarmListSchema, LogListResponseSchema, type User } from '@pivot/contracts';
+import {
+  type DealerFleetFarm,
+  DealerFleetSchema,
+  type Farm,
+  FarmListSchema,
+  LogListResponseSchema,
+  type User,
+} from '@pivot/contracts';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -18,7 +25,16 @@ const FARM: Farm = {
   memberCount: 3,
 };
 
+const GRANTED: DealerFleetFarm = {
+  farm: { id: 10, name: 'Green Acres' },
+  dealerName: 'AgroService',
+  level: 'control',
+  expiresAt: null,
+  machines: { total: 2, online: 1, moving: 0, inAlarm: 0 },
+};
+
 let farms: Farm[];
+let fleet: DealerFleetFarm[];
 let asked: string[];
 let alerts: FakeEventStreams;
 
@@ -36,6 +52,7 @@ beforeEach(() => {
 
 beforeEach(() => {
   farms = [];
+  fleet = [];
   asked = [];
   alerts = new FakeEventStreams();
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
@@ -45,6 +62,7 @@ beforeEach(() => {
     if (pathname === '/api/alerts/events') return alerts.open(init.signal);
     if (pathname === '/api/logs/') return json(LogListResponseSchema.parse({ count: 0, data: [] }));
     if (pathname === '/api/farm/') return json(FarmListSchema.parse(farms));
+    if (pathname === '/api/dealer/fleet/') return json(DealerFleetSchema.parse(fleet));
     return new Response(JSON.stringify({ code: 'not_found', message: 'no such call' }), { status: 404 });
   });
 });
@@ -85,5 +103,17 @@ describe("the header's account menu", () => {
     const menu = await openAccountMenu(buildUser({ admin: true }));
     expect(within(menu).getByRole('menuitem', { name: 'Farms' })).toBeInTheDocument();
     expect(asked).not.toContain('/api/farm/');
+  });
+
+  it("links to the dealer's fleet for a member of a dealer some farm has granted access", async () => {
+    fleet = [GRANTED];
+    const menu = await openAccountMenu(buildUser());
+    expect(await within(menu).findByRole('menuitem', { name: "Dealer's fleet" })).toHaveAttribute('href', '/en/dealer');
+  });
+
+  it("shows no fleet while the user's dealers have no farm granted (or they belong to no dealer)", async () => {
+    const menu = await openAccountMenu(buildUser());
+    await vi.waitFor(() => expect(asked).toContain('/api/dealer/fleet/'));
+    expect(within(menu).queryByRole('menuitem', { name: "Dealer's fleet" })).not.toBeInTheDocument();
   });
 });

@@ -3,6 +3,7 @@ import { AccountMenu } from '@/features/account/components/account-menu';
 import { logsKeys } from '@/features/activity/api/get-logs';
 import { NotificationsMenu } from '@/features/activity/components/notifications-menu';
 import { useAlertToasts } from '@/features/alerts/hooks/use-alert-toasts';
+import { useFleetLink } from '@/features/dealers/hooks/use-fleet-link';
 import { useFarmsLink } from '@/features/farms/hooks/use-farms-link';
 import { onServerChange } from '@/lib/api-client';
 import { readAgain } from '@/lib/query-client';
@@ -25,12 +26,14 @@ function useUnreadCountFollowingChanges() {
 const refreshLog = () => void readAgain({ queryKey: logsKeys.all });
 
 /**
- * The account menu, with the farms' screen for a user who belongs to a farm or an administrator:
- * it reads the farms' list, so it renders inside the server state.
+ * The account menu, with the farms' screen for a user who belongs to a farm or an administrator,
+ * and the dealer's fleet for a member of a dealer that farms have granted access: it reads the
+ * farms' list and the fleet, so it renders inside the server state.
  */
 function AccountMenuWithFarms() {
   const farmsLink = useFarmsLink(Boolean(useUser()?.admin));
-  return <AccountMenu farmsLink={farmsLink} />;
+  const fleetLink = useFleetLink();
+  return <AccountMenu farmsLink={farmsLink} fleetLink={fleetLink} />;
 }
 
 /**

@@ -3,7 +3,14 @@ import {
   ERROR_STATUS,
   type ErrorCode,
   type Farm,
+  DealerGrantListSchema,
+  DealerGrantSchema,
+  DealerListSchema,
+  DealerSchema,
   FarmDetailSchema,
+  type FarmInvitation,
+  FarmInvitationListSchema,
+  FarmInvitationSchema,
   FarmListSchema,
   FarmMemberSchema,
   type FarmRole,
@@ -37,7 +44,13 @@ const NEWCOMER = buildUser({ id: 5, first_name: 'Nina', last_name: 'New', email:
 const ACCOUNTS = [ADMIN, OWNER, MANAGER, MEMBER, NEWCOMER];
 
 type Member = { id: number; role: FarmRole; grants: { sprinklerId: number; level: AccessLevel }[] };
-type FarmState = { id: number; name: string; members: Member[]; machines: { id: number; name: string }[] };
+type FarmState = {
+  id: number;
+  name: string;
+  members: Member[];
+  machines: { id: number; name: string }[];
+  requireSecondFactor?: boolean;
+};
 
 /**
  * The farms' calls of the server in miniature, for the user signed in (docs/roles.md): a farm the
@@ -60,6 +73,20 @@ class FakeServer {
       ],
     },
   ];
+  invitations: (FarmInvitation & { farmId: number })[] = [
+    { farmId: 10, id: 50, email: 'piotr@farm.pl', role: 'member', sentAt: Date.UTC(2026, 10, 20, 9), expiresAt: null },
+  ];
+  dealers = [
+    { id: 30, name: 'AgroService' },
+    { id: 31, name: 'PivotCare' },
+  ];
+  grants: {
+    farmId: number;
+    dealerId: number;
+    level: AccessLevel;
+    machines: 'all' | number[];
+    expiresAt: number | null;
+  }[] = [{ farmId: 10, dealerId: 31, level: 'watch', machines: [8], expiresAt: Date.UTC(2026, 0, 31, 22) }];
   /** The next call of "METHOD /path/" fails with this code. */
   failNext = new Map<string, ErrorCode>();
   calls: { call: string; body: unknown }[] = [];
@@ -86,6 +113,24 @@ class FakeServer {
       this.farms.push(farm);
       return [201, FarmSchema.parse(this.summary(farm))];
     }
+    if (call === 'GET /api/dealer/') return [200, DealerListSchema.parse(this.dealers)];
+    if (call === 'POST /api/dealer/') {
+      if (!viewer.admin) return this.refuse('forbidden');
+      const { name } = body as { name: string };
+      if (this.dealers.some((dealer) => dealer.name === name)) return this.refuse('dealer_name_taken');
+      const dealer = { id: 30 + this.dealers.length, name };
+      this.dealers.push(dealer);
+      return [201, DealerSchema.parse(dealer)];
+    }
+    const dealerMembers = /^\/api\/dealer\/(\d+)\/members\/$/.exec(path);
+    if (method === 'POST' && dealerMembers) {
+      if (!viewer.admin) return this.refuse('forbidden');
+      if (!this.dealers.some((dealer) => dealer.id === Number(dealerMembers[1])))
+        return this.refuse('dealer_not_found');
+      const { email } = body as { email: string };
+      if (!ACCOUNTS.some((account) => account.email === email)) return this.refuse('user_not_found');
+      return [204];
+    }
     const permissions = /^\/api\/sprinkler\/(\d+)\/permissions\/$/.exec(path);
     if (method === 'PATCH' && permissions) return this.changePermissions(Number(permissions[1]), body);
     const [, farmId, , userId] = /^\/api\/farm\/(\d+)\/(members\/(\d+)\/)?/.exec(path) ?? [];
@@ -101,6 +146,11 @@ class FakeServer {
       farm.name = (body as { name: string }).name;
       return [200, FarmSchema.parse(this.summary(farm))];
     }
+    if (call === `PUT /api/farm/${farm.id}/second-factor/`) {
+      if (standing !== 'operator' && standing !== 'owner') return this.refuse('forbidden');
+      farm.requireSecondFactor = (body as { required: boolean }).required;
+      return [200, FarmSchema.parse(this.summary(farm))];
+    }
     if (call === `POST /api/farm/${farm.id}/members/`) {
       const { email, role } = body as { email: string; role: FarmRole };
       const person = ACCOUNTS.find((account) => account.email === email);
@@ -109,10 +159,18 @@ class FakeServer {
       farm.members.push({ id: person.id, role, grants: [] });
       return [201, FarmMemberSchema.parse(this.member(farm.members.at(-1)!))];
     }
-    const member = farm.members.find((candidate) => candidate.id === Number(userId));
-    if (!member) return this.refuse('user_not_found');
     const mayHandle = (role: FarmRole) =>
       standing === 'operator' || standing === 'owner' || (standing === 'manager' && role !== 'owner');
+    if (path.startsWith(`/api/farm/${farm.id}/dealers/`)) {
+      if (!mayHandle('member')) return this.refuse('forbidden');
+      return this.dealerCall(farm, method, path.slice(`/api/farm/${farm.id}/dealers/`.length), body);
+    }
+    if (path.startsWith(`/api/farm/${farm.id}/invitations/`)) {
+      if (!mayHandle('member')) return this.refuse('forbidden');
+      return this.invitationCall(farm, method, path.slice(`/api/farm/${farm.id}/invitations/`.length), body, mayHandle);
+    }
+    const member = farm.members.find((candidate) => candidate.id === Number(userId));
+    if (!member) return this.refuse('user_not_found');
     const owners = farm.members.filter((candidate) => candidate.role === 'owner').length;
     if (call === `PATCH /api/farm/${farm.id}/members/${member.id}/`) {
       const { role } = body as { role: FarmRole };
@@ -125,6 +183,77 @@ class FakeServer {
       if (member.id !== viewer.id && !mayHandle(member.role)) return this.refuse('forbidden');
       if (member.role === 'owner' && owners <= 1) return this.refuse('last_owner');
       farm.members = farm.members.filter((candidate) => candidate !== member);
+      return [204];
+    }
+    return this.refuse('not_found');
+  }
+
+  private dealerCall(farm: FarmState, method: string, rest: string, body: unknown): [number, unknown?] {
+    const present = (grant: FakeServer['grants'][number]) => ({
+      dealer: this.dealers.find((dealer) => dealer.id === grant.dealerId)!,
+      level: grant.level,
+      machines: grant.machines,
+      expiresAt: grant.expiresAt,
+      grantedAt: Date.UTC(2025, 11, 1),
+      inForce: grant.expiresAt === null || grant.expiresAt > Date.now(),
+    });
+    if (method === 'GET' && rest === '') {
+      const held = this.grants.filter((grant) => grant.farmId === farm.id);
+      return [200, DealerGrantListSchema.parse(held.map(present))];
+    }
+    const dealer = this.dealers.find((candidate) => `${candidate.id}/` === rest);
+    if (!dealer) return this.refuse('dealer_not_found');
+    this.grants = this.grants.filter((grant) => grant.farmId !== farm.id || grant.dealerId !== dealer.id);
+    if (method === 'PUT') {
+      const { level, machines, expiresAt } = body as {
+        level: AccessLevel;
+        machines: 'all' | number[];
+        expiresAt: number | null;
+      };
+      const grant = { farmId: farm.id, dealerId: dealer.id, level, machines, expiresAt };
+      this.grants.push(grant);
+      return [200, DealerGrantSchema.parse(present(grant))];
+    }
+    if (method === 'DELETE') return [204];
+    return this.refuse('not_found');
+  }
+
+  private invitationCall(
+    farm: FarmState,
+    method: string,
+    rest: string,
+    body: unknown,
+    mayHandle: (role: FarmRole) => boolean,
+  ): [number, unknown?] {
+    const present = ({ farmId: _farmId, ...invitation }: FarmInvitation & { farmId: number }) => invitation;
+    if (method === 'GET' && rest === '') {
+      const open = this.invitations.filter((invitation) => invitation.farmId === farm.id);
+      return [200, FarmInvitationListSchema.parse(open.map(present))];
+    }
+    if (method === 'POST' && rest === '') {
+      const { email, role } = body as { email: string; role: FarmRole };
+      if (!mayHandle(role)) return this.refuse('forbidden');
+      const person = ACCOUNTS.find((account) => account.email === email);
+      if (person && this.roleIn(farm, person.id)) return this.refuse('farm_member_exists');
+      if (this.invitations.some((invitation) => invitation.farmId === farm.id && invitation.email === email)) {
+        return this.refuse('invitation_pending');
+      }
+      const sentAt = Date.UTC(2026, 10, 25, 12);
+      const invitation = { farmId: farm.id, id: 60 + this.invitations.length, email, role, sentAt, expiresAt: null };
+      this.invitations.push(invitation);
+      return [201, FarmInvitationSchema.parse(present(invitation))];
+    }
+    const [, id, resend] = /^(\d+)\/(resend\/)?$/.exec(rest) ?? [];
+    const invitation = this.invitations.find(
+      (candidate) => candidate.farmId === farm.id && candidate.id === Number(id),
+    );
+    if (!invitation) return this.refuse('invitation_not_found');
+    if (method === 'POST' && resend) {
+      invitation.expiresAt = Date.UTC(2026, 11, 2, 12);
+      return [200, FarmInvitationSchema.parse(present(invitation))];
+    }
+    if (method === 'DELETE' && !resend) {
+      this.invitations = this.invitations.filter((candidate) => candidate !== invitation);
       return [204];
     }
     return this.refuse('not_found');
@@ -158,7 +287,7 @@ class FakeServer {
       id: farm.id,
       name: farm.name,
       role: this.roleIn(farm, this.viewer().id),
-      requireSecondFactor: false,
+      requireSecondFactor: farm.requireSecondFactor ?? false,
       machineCount: farm.machines.length,
       memberCount: farm.members.length,
     };
@@ -252,11 +381,41 @@ describe('the farms screen', () => {
     expect(within(table).getByRole('link', { name: 'Green Acres' })).toHaveAttribute('href', '/en/farms/10');
     expect(row).toHaveTextContent(/Green Acres.*Member.*2.*3/);
     expect(screen.queryByRole('textbox', { name: 'Name of the farm' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Dealers' })).not.toBeInTheDocument();
   });
 
   it('says so when the user belongs to no farm', async () => {
     await renderAt('/farms', NEWCOMER);
     expect(await screen.findByText('You do not belong to any farm yet.')).toBeInTheDocument();
+  });
+
+  it("lets the server's administrator create a dealer and add an existing account to it", async () => {
+    const user = await renderAt('/farms', ADMIN);
+    const panel = await screen.findByRole('region', { name: 'Dealers' });
+    const create = within(panel).getByRole('form', { name: 'New dealer' });
+    await user.click(within(create).getByRole('button', { name: 'Create dealer' }));
+    expect(within(create).getByRole('textbox', { name: 'Name of the dealer' })).toHaveAccessibleDescription(
+      'Give the dealer a name.',
+    );
+    await user.type(within(create).getByRole('textbox', { name: 'Name of the dealer' }), 'AgroService');
+    await user.click(within(create).getByRole('button', { name: 'Create dealer' }));
+    expect(await screen.findByText('A dealer with this name already exists.')).toBeInTheDocument();
+    expect(toastStore.get().at(-1)).toMatchObject({ variant: 'warning' });
+    await user.clear(within(create).getByRole('textbox', { name: 'Name of the dealer' }));
+    await user.type(within(create).getByRole('textbox', { name: 'Name of the dealer' }), 'Field Techs');
+    await user.click(within(create).getByRole('button', { name: 'Create dealer' }));
+    expect(await screen.findByText('Dealer Field Techs created')).toBeInTheDocument();
+    expect(sent('POST /api/dealer/').at(-1)).toEqual({ name: 'Field Techs' });
+
+    const add = within(panel).getByRole('form', { name: 'Add a member to a dealer' });
+    const dealer = within(add).getByRole('combobox', { name: 'Dealer' });
+    await waitFor(() => expect(within(dealer).getByRole('option', { name: 'Field Techs' })).toBeInTheDocument());
+    await user.selectOptions(dealer, 'Field Techs');
+    await user.type(within(add).getByRole('textbox', { name: 'Email of the member' }), 'nina@farm.pl');
+    await user.click(within(add).getByRole('button', { name: 'Add to the dealer' }));
+    expect(await screen.findByText('nina@farm.pl is now a member of Field Techs')).toBeInTheDocument();
+    expect(sent('POST /api/dealer/32/members/')).toEqual([{ email: 'nina@farm.pl' }]);
+    expect(within(add).getByRole('textbox', { name: 'Email of the member' })).toHaveValue('');
   });
 
   it("lets the server's administrator create a farm, then takes them to it", async () => {
@@ -429,6 +588,162 @@ describe("a farm's screen", () => {
     await renderAt('/farms/10', NEWCOMER);
     expect(await screen.findByRole('heading', { level: 1, name: 'Page Not Found' })).toBeInTheDocument();
     expect(toastStore.get()).toEqual([]);
+  });
+
+  it('lets an owner invite a person in any role, warns of an address invited already, resends and revokes', async () => {
+    const user = await renderAt('/farms/10', OWNER);
+    const waiting = await screen.findByRole('table', { name: 'Invitations waiting' });
+    const row = (await within(waiting).findByText('piotr@farm.pl')).closest('tr')!;
+    expect(row).toHaveTextContent(/Member.*20\/11\/2026.*Not mailed yet/);
+
+    const invite = screen.getByRole('region', { name: 'Invite a person' });
+    const role = within(invite).getByRole('combobox', { name: 'Role' });
+    expect([...(role as HTMLSelectElement).options].map((option) => option.value)).toEqual([
+      'owner',
+      'manager',
+      'member',
+    ]);
+    await user.click(within(invite).getByRole('button', { name: 'Send invitation' }));
+    expect(within(invite).getByRole('textbox', { name: 'Email' })).toHaveAccessibleDescription(
+      "Enter the person's email.",
+    );
+    expect(sent('POST /api/farm/10/invitations/')).toEqual([]);
+
+    await user.type(within(invite).getByRole('textbox', { name: 'Email' }), 'piotr@farm.pl');
+    await user.click(within(invite).getByRole('button', { name: 'Send invitation' }));
+    expect(
+      await screen.findByText('This address has an invitation to the farm waiting: resend it instead.'),
+    ).toBeInTheDocument();
+    expect(toastStore.get().at(-1)).toMatchObject({ variant: 'warning' });
+
+    await user.clear(within(invite).getByRole('textbox', { name: 'Email' }));
+    await user.type(within(invite).getByRole('textbox', { name: 'Email' }), 'zofia@farm.pl');
+    await user.selectOptions(role, 'owner');
+    await user.click(within(invite).getByRole('button', { name: 'Send invitation' }));
+    expect(await screen.findByText('zofia@farm.pl is invited to join the farm: Owner.')).toBeInTheDocument();
+    expect(sent('POST /api/farm/10/invitations/').at(-1)).toEqual({ email: 'zofia@farm.pl', role: 'owner' });
+    expect(await within(waiting).findByText('zofia@farm.pl')).toBeInTheDocument();
+    expect(within(invite).getByRole('textbox', { name: 'Email' })).toHaveValue('');
+
+    await user.click(within(row).getByRole('button', { name: 'Resend the invitation to piotr@farm.pl' }));
+    expect(await screen.findByText('The invitation to piotr@farm.pl was sent again')).toBeInTheDocument();
+    expect(sent('POST /api/farm/10/invitations/50/resend/')).toHaveLength(1);
+    await waitFor(() => expect(row).toHaveTextContent('02/12/2026'));
+
+    await user.click(within(row).getByRole('button', { name: 'Revoke the invitation to piotr@farm.pl' }));
+    const dialog = screen.getByRole('dialog', { name: 'Revoke the invitation to piotr@farm.pl?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    expect(await screen.findByText('The invitation to piotr@farm.pl was revoked')).toBeInTheDocument();
+    await waitFor(() => expect(within(waiting).queryByText('piotr@farm.pl')).not.toBeInTheDocument());
+    expect(sent('DELETE /api/farm/10/invitations/50/')).toHaveLength(1);
+  });
+
+  it('lets an owner require two-step sign-in of every member, and no longer', async () => {
+    const user = await renderAt('/farms/10', OWNER);
+    const setting = await screen.findByRole('switch', { name: 'Require two-step sign-in of every member' });
+    expect(setting).not.toBeChecked();
+    expect(setting).toBeEnabled();
+    expect(setting).toHaveAccessibleDescription(/reaches only their account's set-up/);
+
+    await user.click(setting);
+    expect(await screen.findByText('Green Acres now requires two-step sign-in of every member')).toBeInTheDocument();
+    expect(sent('PUT /api/farm/10/second-factor/')).toEqual([{ required: true }]);
+    await waitFor(() => expect(server.farms[0]!.requireSecondFactor).toBe(true));
+    expect(setting).toBeChecked();
+
+    await user.click(setting);
+    expect(await screen.findByText('Green Acres no longer requires two-step sign-in')).toBeInTheDocument();
+    expect(sent('PUT /api/farm/10/second-factor/').at(-1)).toEqual({ required: false });
+    await waitFor(() => expect(setting).not.toBeChecked());
+  });
+
+  it('shows a manager whether the farm requires two-step sign-in, without letting them change it', async () => {
+    server.farms[0]!.requireSecondFactor = true;
+    await renderAt('/farms/10', MANAGER);
+    const setting = await screen.findByRole('switch', { name: 'Require two-step sign-in of every member' });
+    expect(setting).toBeChecked();
+    expect(setting).toBeDisabled();
+    expect(setting).toHaveAccessibleDescription(/Only the farm's owners change this\.$/);
+  });
+
+  it('lets the administrator require two-step sign-in', async () => {
+    const user = await renderAt('/farms/10', ADMIN);
+    await user.click(await screen.findByRole('switch', { name: 'Require two-step sign-in of every member' }));
+    expect(await screen.findByText('Green Acres now requires two-step sign-in of every member')).toBeInTheDocument();
+    expect(sent('PUT /api/farm/10/second-factor/')).toEqual([{ required: true }]);
+  });
+
+  it("lists the farm's grants to dealers, grants one control of all machines and another watch of one machine until a day, and revokes", async () => {
+    const user = await renderAt('/farms/10', MANAGER);
+    const table = await screen.findByRole('table', { name: "Dealers' access" });
+    const pivotCare = (await within(table).findByText('PivotCare')).closest('tr')!;
+    expect(pivotCare).toHaveTextContent(/Watch.*South field.*Expired/);
+
+    const form = screen.getByRole('region', { name: 'Grant a dealer access' });
+    const dealer = within(form).getByRole('combobox', { name: 'Dealer' });
+    await waitFor(() =>
+      expect([...(dealer as HTMLSelectElement).options].map((option) => option.text)).toEqual([
+        'Choose a dealer',
+        'AgroService',
+        'PivotCare',
+      ]),
+    );
+    await user.click(within(form).getByRole('button', { name: 'Grant access' }));
+    expect(dealer).toHaveAccessibleDescription('Choose a dealer.');
+
+    await user.selectOptions(dealer, 'AgroService');
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Access' }), 'control');
+    await user.click(within(form).getByRole('button', { name: 'Grant access' }));
+    expect(await screen.findByText('AgroService can now control the machines of Green Acres.')).toBeInTheDocument();
+    expect(sent('PUT /api/farm/10/dealers/30/')).toEqual([{ level: 'control', machines: 'all', expiresAt: null }]);
+    const agro = (await within(table).findByText('AgroService')).closest('tr')!;
+    expect(agro).toHaveTextContent(/Control.*All machines of the farm.*Until revoked/);
+    expect(within(form).getByRole('combobox', { name: 'Dealer' })).toHaveValue('');
+
+    await user.selectOptions(dealer, 'PivotCare');
+    await user.click(within(form).getByRole('radio', { name: 'Only these machines:' }));
+    await user.click(within(form).getByRole('button', { name: 'Grant access' }));
+    expect(within(form).getByText('Tick at least one machine.')).toBeInTheDocument();
+    await user.click(within(form).getByRole('checkbox', { name: 'North field' }));
+    await user.type(within(form).getByRole('textbox', { name: 'Until (optional)' }), '31.12.2099');
+    await user.click(within(form).getByRole('button', { name: 'Grant access' }));
+    expect(await screen.findByText('PivotCare can now watch the machines of Green Acres.')).toBeInTheDocument();
+    expect(sent('PUT /api/farm/10/dealers/31/')).toEqual([
+      { level: 'watch', machines: [7], expiresAt: new Date(2099, 11, 31, 23, 59, 59, 999).getTime() },
+    ]);
+    await waitFor(async () =>
+      expect((await within(table).findByText('PivotCare')).closest('tr')).toHaveTextContent(
+        /Watch.*North field.*31\/12\/2099, 23:59/,
+      ),
+    );
+    expect((await within(table).findByText('PivotCare')).closest('tr')).not.toHaveTextContent('Expired');
+
+    await user.click(within(agro).getByRole('button', { name: 'Revoke the access of AgroService' }));
+    const dialog = screen.getByRole('dialog', { name: 'Revoke the access of AgroService?' });
+    expect(dialog).toHaveTextContent('The members of AgroService lose their access to the machines of Green Acres');
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    expect(await screen.findByText('AgroService no longer has access to Green Acres')).toBeInTheDocument();
+    await waitFor(() => expect(within(table).queryByText('AgroService')).not.toBeInTheDocument());
+    expect(sent('DELETE /api/farm/10/dealers/30/')).toHaveLength(1);
+  });
+
+  it('refuses an end date in the past', async () => {
+    const user = await renderAt('/farms/10', OWNER);
+    const form = await screen.findByRole('region', { name: 'Grant a dealer access' });
+    await waitFor(() => expect(within(form).getByRole('option', { name: 'AgroService' })).toBeInTheDocument());
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Dealer' }), 'AgroService');
+    await user.type(within(form).getByRole('textbox', { name: 'Until (optional)' }), '01.01.2020');
+    await user.click(within(form).getByRole('button', { name: 'Grant access' }));
+    expect(within(form).getByText('Enter a day from today on, as DD.MM.YYYY.')).toBeInTheDocument();
+    expect(sent('PUT /api/farm/10/dealers/30/')).toEqual([]);
+  });
+
+  it('lets a manager invite a member or a manager, not an owner', async () => {
+    await renderAt('/farms/10', MANAGER);
+    const invite = await screen.findByRole('region', { name: 'Invite a person' });
+    const role = within(invite).getByRole('combobox', { name: 'Role' });
+    expect([...(role as HTMLSelectElement).options].map((option) => option.value)).toEqual(['manager', 'member']);
+    expect(await screen.findByRole('table', { name: 'Invitations waiting' })).toHaveTextContent('piotr@farm.pl');
   });
 
   it('speaks Polish', async () => {

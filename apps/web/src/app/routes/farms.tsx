@@ -5,6 +5,7 @@ import { useFarm } from '@/features/farms/api/get-farm';
 import { FarmForbidden } from '@/features/farms/components/farm-forbidden';
 import { FarmView } from '@/features/farms/components/farm-view';
 import { FarmsTable } from '@/features/farms/components/farms-table';
+import { DealersPanel } from '@/features/farms/components/dealers-panel';
 import { NewFarmForm } from '@/features/farms/components/new-farm-form';
 import { useUser } from '@/lib/session';
 import { ButtonLink } from '@/ui/button';
@@ -14,7 +15,10 @@ import { useAppNavigate } from '@/ui/link';
 import { Page } from '@/ui/page';
 import { StatusPage } from '../layout/error-page';
 
-/** The farms the user belongs to (docs/roles.md); the server's administrator also creates one here. */
+/**
+ * The farms the user belongs to (docs/roles.md); the server's administrator also creates one here,
+ * and the dealers, with their members.
+ */
 export function FarmsRoute() {
   const { t } = useTranslation();
   const user = useUser();
@@ -23,7 +27,12 @@ export function FarmsRoute() {
     <Page title={t('farms.title')} description={t('farms.description')}>
       <div className={user.admin ? 'grid items-start gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]' : ''}>
         <FarmsTable />
-        {user.admin && <NewFarmForm />}
+        {user.admin && (
+          <div className="flex flex-col gap-6">
+            <NewFarmForm />
+            <DealersPanel />
+          </div>
+        )}
       </div>
     </Page>
   );

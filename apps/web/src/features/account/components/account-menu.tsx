@@ -3,14 +3,15 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
 import { useUser } from '@/lib/session';
 import { Dropdown, DropdownItem, DropdownLabel, DropdownSeparator } from '@/ui/dropdown';
-import { FarmIcon, ListIcon, LogoutIcon, ShieldIcon, UserIcon } from '@/ui/other-icons';
+import { FarmIcon, ListIcon, LogoutIcon, PivotIcon, ShieldIcon, UserIcon } from '@/ui/other-icons';
 import { useLogout } from '../hooks/use-logout';
 
 /**
  * The round button with the user's initials, and the account menu under it. `farmsLink` adds the
- * farms' screen, for a user who belongs to a farm or an administrator (the app asks the farms' list).
+ * farms' screen, for a user who belongs to a farm or an administrator (the app asks the farms' list);
+ * `fleetLink` the dealer's fleet, for a member of a dealer some farm has granted access.
  */
-export function AccountMenu({ farmsLink = false }: { farmsLink?: boolean }) {
+export function AccountMenu({ farmsLink = false, fleetLink = false }: { farmsLink?: boolean; fleetLink?: boolean }) {
   const { t } = useTranslation();
   const user = useUser();
   const logout = useLogout();
@@ -43,6 +44,11 @@ export function AccountMenu({ farmsLink = false }: { farmsLink?: boolean }) {
       {farmsLink && (
         <DropdownItem to={paths.farms.link()} icon={<FarmIcon className="size-4" />}>
           {t('nav.farms')}
+        </DropdownItem>
+      )}
+      {fleetLink && (
+        <DropdownItem to={paths.dealer.link()} icon={<PivotIcon className="size-4" />}>
+          {t('nav.fleet')}
         </DropdownItem>
       )}
       {user.admin && (

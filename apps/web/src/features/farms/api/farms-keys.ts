@@ -1,10 +1,16 @@
 import { readAgain } from '@/lib/query-client';
 
-/** Query keys of the farms' screens: the list (also the header's menu reads it) and each farm. */
+/** Query keys of the farms' screens: the list (also the header's menu reads it), each farm and what hangs on it. */
 export const farmsKeys = {
   all: ['farms'] as const,
   list: ['farms', 'list'] as const,
   detail: (farmId: number) => ['farms', 'detail', farmId] as const,
+  /** A farm's invitations waiting to be accepted. */
+  invitations: (farmId: number) => ['farms', 'invitations', farmId] as const,
+  /** A farm's grants to dealers. */
+  dealerGrants: (farmId: number) => ['farms', 'dealerGrants', farmId] as const,
+  /** The dealers a farm may grant access (a dealer the administrator creates shows at once). */
+  dealers: ['farms', 'dealers'] as const,
 };
 
 /**

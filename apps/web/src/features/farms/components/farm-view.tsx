@@ -5,16 +5,24 @@ import { paths } from '@/config/paths';
 import { ButtonLink } from '@/ui/button';
 import { Page } from '@/ui/page';
 import { useMemberActions } from '../hooks/use-member-actions';
-import { mayRename, standingOf } from '../lib/farm-rules';
+import { mayRename, mayRequireSecondFactor, standingOf } from '../lib/farm-rules';
 import { AddMemberForm } from './add-member-form';
+import { DealerGrants } from './dealer-grants';
 import { FarmMachines } from './farm-machines';
+import { GrantDealerForm } from './grant-dealer-form';
+import { InvitationsTable } from './invitations-table';
+import { InviteForm } from './invite-form';
 import { MembersTable } from './members-table';
 import { RenameFarmButton, RenameFarmForm } from './rename-farm';
+import { SecondFactorSetting } from './second-factor-setting';
 
 /**
  * A farm as its owners and managers (and the server's administrator) run it: its name (renamed in
  * place by an owner or the administrator), its members with their roles and what each may use of
- * its machines, its machines, and for the administrator a form that adds an existing account.
+ * its machines, the invitations waiting and a form to invite a person by email, whether the farm
+ * requires two-step sign-in (its owners and the administrator switch it), its grants to dealers
+ * with a form to grant one, its machines, and
+ * for the administrator a form that adds an existing account.
  */
 export function FarmView({
   detail,
@@ -67,9 +75,20 @@ export function FarmView({
           onLeave={() => void leave()}
         />
       </section>
+      <InvitationsTable farm={farm} />
       <div className="grid items-start gap-6 lg:grid-cols-2">
-        <FarmMachines machines={detail.machines} />
-        {viewer.admin && <AddMemberForm farmId={farm.id} />}
+        <div className="flex flex-col gap-6">
+          <FarmMachines machines={detail.machines} />
+          <SecondFactorSetting farm={farm} editable={mayRequireSecondFactor(standing)} />
+        </div>
+        <div className="flex flex-col gap-6">
+          <InviteForm farmId={farm.id} standing={standing} />
+          {viewer.admin && <AddMemberForm farmId={farm.id} />}
+        </div>
+      </div>
+      <DealerGrants farm={farm} machines={detail.machines} />
+      <div className="grid items-start gap-6 lg:grid-cols-2">
+        <GrantDealerForm farm={farm} machines={detail.machines} />
       </div>
     </Page>
   );

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { mayRemove, mayRename, rolesToGive, runsFarm, standingOf } from './farm-rules';
+import {
+  mayRemove,
+  mayRename,
+  mayRequireSecondFactor,
+  rolesToGive,
+  rolesToInvite,
+  runsFarm,
+  standingOf,
+} from './farm-rules';
 
 describe("the farm screen's rules (docs/roles.md)", () => {
   it("take the server's administrator as the operator, member or not", () => {
@@ -31,5 +39,17 @@ describe("the farm screen's rules (docs/roles.md)", () => {
     expect(mayRemove('manager', { id: 2, role: 'owner' }, 1)).toBe(false);
     expect(mayRemove('owner', { id: 2, role: 'owner' }, 1)).toBe(true);
     expect(mayRemove('owner', { id: 1, role: 'owner' }, 1)).toBe(false);
+  });
+
+  it('let owners and the operator invite in any role, managers not as owner', () => {
+    expect(rolesToInvite('owner')).toEqual(['owner', 'manager', 'member']);
+    expect(rolesToInvite('operator')).toEqual(['owner', 'manager', 'member']);
+    expect(rolesToInvite('manager')).toEqual(['manager', 'member']);
+  });
+
+  it('let owners and the operator require two-step sign-in, not managers', () => {
+    expect(mayRequireSecondFactor('owner')).toBe(true);
+    expect(mayRequireSecondFactor('operator')).toBe(true);
+    expect(mayRequireSecondFactor('manager')).toBe(false);
   });
 });

@@ -18,6 +18,11 @@ export function mayRename(standing: Standing): boolean {
   return standing === 'operator' || standing === 'owner';
 }
 
+/** Owners and the operator require two-step sign-in of the farm's members (managers see whether it does). */
+export function mayRequireSecondFactor(standing: Standing): boolean {
+  return standing === 'operator' || standing === 'owner';
+}
+
 /** Owners and managers (and the operator) see a farm's members and grant its machines. */
 export function runsFarm(standing: Standing | null): boolean {
   return standing === 'operator' || standing === 'owner' || standing === 'manager';
@@ -40,4 +45,9 @@ export function rolesToGive(standing: Standing, current: FarmRole): readonly Far
 /** Whether the viewer may remove a member; oneself leaves instead (anyone may). */
 export function mayRemove(standing: Standing, member: { id: number; role: FarmRole }, viewerId: number): boolean {
   return member.id !== viewerId && mayHandle(standing, member.role);
+}
+
+/** The roles the viewer may invite a person in: owners and the operator any, managers not owner. */
+export function rolesToInvite(standing: Standing): readonly FarmRole[] {
+  return FARM_ROLES.filter((role) => mayHandle(standing, role));
 }

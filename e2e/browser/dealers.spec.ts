@@ -1,0 +1,136 @@
+import type { Browser, Page } from '@playwright/test';
+import { type TestUser, expect, expectAccessible, signIn } from './support/fixtures';
+import { addAndGrant, test } from './support/machines';
+
+/** A toast with this text: a success is a status, a warning or an error an alert. */
+const toast = (page: Page, text: string, role: 'status' | 'alert' = 'status') =>
+  page.getByRole(role).filter({ hasText: text });
+
+/** A browser of the person's own (their own cookies and session), signed in at a path. */
+async function signedIn(browser: Browser, baseURL: string, person: TestUser, path: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL, locale: 'pl-PL', serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await signIn(page, person, path);
+  return page;
+}
+
+test("a farm's owner grants a dealer control of all its machines, the dealer's member sees the farm in the fleet, and the owner revokes it", async ({
+  page,
+  browser,
+  server,
+  admin,
+  createUser,
+  startMachine,
+}) => {
+  test.setTimeout(120_000);
+  const [owner, servicer] = await Promise.all([
+    createUser({ firstName: 'Olga', lastName: 'Właścicielka' }),
+    createUser({ firstName: 'Sebastian', lastName: 'Serwisant' }),
+  ]);
+  const machine = await startMachine();
+  const machineName = `Pole ${machine.id}`;
+  const machineId = await addAndGrant(admin, machine, machineName);
+  const farmName = `Gospodarstwo ${machine.id}`;
+  const dealerName = `Serwis ${machine.id}`;
+
+  // Through the API the administrator makes the farm with its owner and machine, and the dealer with its member.
+  const farm = await admin.call('POST', '/api/farm/', { name: farmName });
+  expect(farm.status, JSON.stringify(farm.body)).toBe(201);
+  const farmId = (farm.body as { id: number }).id;
+  expect((await admin.call('POST', `/api/farm/${farmId}/members/`, { email: owner.email, role: 'owner' })).status).toBe(
+    201,
+  );
+  expect((await admin.call('PATCH', `/api/sprinkler/${machineId}/farm/`, { farmId })).status).toBe(200);
+  const dealer = await admin.call('POST', '/api/dealer/', { name: dealerName });
+  expect(dealer.status, JSON.stringify(dealer.body)).toBe(201);
+  const dealerId = (dealer.body as { id: number }).id;
+  expect((await admin.call('POST', `/api/dealer/${dealerId}/members/`, { email: servicer.email })).status).toBe(204);
+
+  // Before any grant the dealer's member has no fleet in the account menu.
+  const servicerPage = await signedIn(browser, server.baseUrl, servicer, '/dealer');
+  await expect(servicerPage.getByText('Żadne gospodarstwo nie udostępniło maszyn Twojemu serwisowi.')).toBeVisible();
+
+  // The owner grants the dealer control of all the farm's machines, until revoked.
+  await signIn(page, owner, `/farms/${farmId}`);
+  await expect(page.getByRole('heading', { level: 1, name: farmName })).toBeVisible();
+  const grants = page.getByRole('table', { name: 'Dostęp serwisów' });
+  await expect(grants).toContainText('Żaden serwis nie ma dostępu do maszyn gospodarstwa.');
+  const form = page.getByRole('region', { name: 'Udostępnij maszyny serwisowi' });
+  await form.getByRole('combobox', { name: 'Serwis' }).selectOption({ label: dealerName });
+  await form.getByRole('combobox', { name: 'Dostęp' }).selectOption('control');
+  await form.getByRole('button', { name: 'Udostępnij' }).click();
+  await expect(
+    toast(page, `Serwis ${dealerName} może teraz sterować maszynami gospodarstwa ${farmName}.`),
+  ).toBeVisible();
+  const grant = grants.getByRole('row').filter({ hasText: dealerName });
+  await expect(grant).toContainText('Sterowanie');
+  await expect(grant).toContainText('Wszystkie maszyny gospodarstwa');
+  await expect(grant).toContainText('Do odwołania');
+  await expectAccessible(page, "a farm's page with a dealer's grant, as its owner");
+
+  // The dealer's member finds the fleet in the account menu, with the farm and its machine.
+  await servicerPage.reload();
+  await servicerPage.getByRole('button', { name: 'Menu konta: Sebastian Serwisant' }).click();
+  await servicerPage.getByRole('menuitem', { name: 'Flota serwisu' }).click();
+  await expect(servicerPage).toHaveURL(/\/dealer$/);
+  const card = servicerPage.getByRole('region', { name: farmName });
+  await expect(card).toContainText(`Udostępnione serwisowi ${dealerName}`);
+  await expect(card).toContainText('Sterowanie');
+  await expect(card).toContainText('Dostęp do odwołania przez gospodarstwo');
+  await expect(card.getByRole('definition').first()).toHaveText('1');
+  await expectAccessible(servicerPage, "a dealer's fleet");
+
+  // The owner revokes it after a question; after a reload the dealer's fleet is empty.
+  await grant.getByRole('button', { name: `Odbierz dostęp serwisowi ${dealerName}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Odebrać dostęp serwisowi ${dealerName}?` });
+  await dialog.getByRole('button', { name: 'Odbierz' }).click();
+  await expect(toast(page, `Serwis ${dealerName} nie ma już dostępu do gospodarstwa ${farmName}`)).toBeVisible();
+  await expect(grants.getByRole('row').filter({ hasText: dealerName })).toHaveCount(0);
+
+  await servicerPage.reload();
+  await expect(servicerPage.getByText('Żadne gospodarstwo nie udostępniło maszyn Twojemu serwisowi.')).toBeVisible();
+  await expect(servicerPage.getByRole('region', { name: farmName })).toHaveCount(0);
+  await servicerPage.getByRole('button', { name: 'Menu konta: Sebastian Serwisant' }).click();
+  await expect(servicerPage.getByRole('menuitem', { name: 'Aktywność' })).toBeVisible();
+  await expect(servicerPage.getByRole('menuitem', { name: 'Flota serwisu' })).toHaveCount(0);
+  await servicerPage.context().close();
+});
+
+test("a farm's owner invites an address, sees it waiting, and revokes it", async ({ page, admin, createUser }) => {
+  const owner = await createUser({ firstName: 'Olga', lastName: 'Właścicielka' });
+  const farm = await admin.call('POST', '/api/farm/', { name: `Gospodarstwo ${owner.id}` });
+  expect(farm.status, JSON.stringify(farm.body)).toBe(201);
+  const farmId = (farm.body as { id: number }).id;
+  expect((await admin.call('POST', `/api/farm/${farmId}/members/`, { email: owner.email, role: 'owner' })).status).toBe(
+    201,
+  );
+  const invited = `zaproszony.${owner.id}@example.com`;
+
+  await signIn(page, owner, `/farms/${farmId}`);
+  const waiting = page.getByRole('table', { name: 'Oczekujące zaproszenia' });
+  await expect(waiting).toContainText('Żadne zaproszenie nie czeka.');
+  const invite = page.getByRole('region', { name: 'Zaproś osobę' });
+  await invite.getByRole('textbox', { name: 'E-mail' }).fill(invited);
+  await invite.getByRole('combobox', { name: 'Rola' }).selectOption('manager');
+  await invite.getByRole('button', { name: 'Wyślij zaproszenie' }).click();
+  await expect(toast(page, `${invited} ma zaproszenie do gospodarstwa: Zarządca.`)).toBeVisible();
+  const row = waiting.getByRole('row').filter({ hasText: invited });
+  await expect(row).toContainText('Zarządca');
+  await expect(invite.getByRole('textbox', { name: 'E-mail' })).toHaveValue('');
+
+  // The same address again is the user's to correct: a warning.
+  await invite.getByRole('textbox', { name: 'E-mail' }).fill(invited);
+  await invite.getByRole('button', { name: 'Wyślij zaproszenie' }).click();
+  await expect(toast(page, 'Już zaproszono', 'alert')).toHaveAttribute('data-variant', 'warning');
+  await expectAccessible(page, "a farm's page with an invitation waiting");
+
+  await row.getByRole('button', { name: `Odwołaj zaproszenie dla ${invited}` }).click();
+  await page
+    .getByRole('dialog', { name: `Odwołać zaproszenie dla ${invited}?` })
+    .getByRole('button', { name: 'Odwołaj' })
+    .click();
+  await expect(toast(page, `Zaproszenie dla ${invited} odwołano`)).toBeVisible();
+  await expect(waiting.getByRole('row').filter({ hasText: invited })).toHaveCount(0);
+  const listed = await admin.call('GET', `/api/farm/${farmId}/invitations/`);
+  expect(listed.body).toEqual([]);
+});
