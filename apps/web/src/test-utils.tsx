@@ -1,6 +1,7 @@
 import { type RenderResult, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
+import { vi } from 'vitest';
 import type { Locale } from './config/locales';
 import { activateLocale, loadCataloguePart } from './i18n/i18n';
 
@@ -37,4 +38,23 @@ export async function renderInApp(
 ): Promise<RenderResult> {
   await activateWholeCatalogue(locale);
   return render(<MemoryRouter initialEntries={[path]}>{element}</MemoryRouter>);
+}
+
+/** What a test's fake server answers to a call: its status and its JSON body (none when undefined). */
+export type FakeAnswer = [status: number, body?: unknown];
+
+/**
+ * Sends the app's calls to a test's fake server instead of the network: `answer` gets each call's
+ * method, path and JSON body, and its answer comes back as the server's would.
+ */
+export function answerFetchWith(answer: (method: string, pathname: string, body: unknown) => FakeAnswer): void {
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+    const { pathname } = new URL(url, 'http://localhost');
+    const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+    const [status, answered] = answer(init.method ?? 'GET', pathname, body);
+    return new Response(answered === undefined ? null : JSON.stringify(answered), {
+      status,
+      headers: { 'content-type': 'application/json' },
+    });
+  });
 }

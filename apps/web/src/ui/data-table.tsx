@@ -1,19 +1,16 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type ReactNode, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IconButton } from './icon-button';
+import { TableBody, type TableColumn } from './table-body';
 import { useDebouncedValue } from './use-debounced-value';
 import { ChevronLeftIcon, ChevronRightIcon, SearchIcon, SortAscIcon, SortDescIcon, SortIcon } from './other-icons';
 
 export type SortOrder = 'asc' | 'desc';
 
-export type Column<Row> = {
-  id: string;
-  header: string;
-  cell: (row: Row) => ReactNode;
+export type Column<Row> = TableColumn<Row> & {
   /** Sortable columns send their id as `sort` to the query. */
   sortable?: boolean;
-  className?: string;
 };
 
 export type TableQuery = {
@@ -247,37 +244,13 @@ export function DataTable<Row>({
               })}
             </tr>
           </thead>
-          <tbody className="max-sm:block">
-            {status ? (
-              <tr className="max-sm:block">
-                <td colSpan={columns.length} className="px-4 py-10 text-center text-ink-muted max-sm:block">
-                  {status}
-                </td>
-              </tr>
-            ) : (
-              tablePage?.data.map((row) => (
-                <tr
-                  key={rowKey(row)}
-                  className={`border-t border-line first:border-t-0 max-sm:block max-sm:px-4 max-sm:py-3 ${rowClassName?.(row) ?? ''}`}
-                >
-                  {columns.map((column) => (
-                    <td
-                      key={column.id}
-                      className={`px-4 py-3 align-top max-sm:flex max-sm:gap-3 max-sm:px-0 max-sm:py-1 ${column.className ?? ''}`}
-                    >
-                      <span
-                        aria-hidden="true"
-                        className="w-28 shrink-0 font-medium whitespace-normal text-ink-muted sm:hidden"
-                      >
-                        {column.header}
-                      </span>
-                      <span className="min-w-0 break-words">{column.cell(row)}</span>
-                    </td>
-                  ))}
-                </tr>
-              ))
-            )}
-          </tbody>
+          <TableBody
+            columns={columns}
+            rows={tablePage?.data ?? []}
+            rowKey={rowKey}
+            {...(rowClassName ? { rowClassName } : {})}
+            status={status}
+          />
         </table>
       </div>
 

@@ -18,7 +18,7 @@ import { type ApiFailure, onApiFailure } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { session } from '@/lib/session';
 import { buildSprinklerListItem, buildUser } from '@/test-factories';
-import { renderInApp } from '@/test-utils';
+import { answerFetchWith, renderInApp } from '@/test-utils';
 import { DialogHost } from '@/ui/dialog/dialog-host';
 import { dialogStore } from '@/ui/dialog/dialogs';
 import { Toaster } from '@/ui/toast/toaster';
@@ -137,15 +137,7 @@ beforeEach(() => {
   failures = [];
   document.cookie = 'csrf_token=token-1; path=/';
   session.signIn(FARMER, 'access-1');
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const { pathname } = new URL(url, 'http://localhost');
-    const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-    const [status, answer] = server.answer(init.method ?? 'GET', pathname, body);
-    return new Response(answer === undefined ? null : JSON.stringify(answer), {
-      status,
-      headers: { 'content-type': 'application/json' },
-    });
-  });
+  answerFetchWith((method, pathname, body) => server.answer(method, pathname, body));
 });
 
 afterEach(() => {

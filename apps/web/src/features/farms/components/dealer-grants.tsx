@@ -8,7 +8,8 @@ import { TrashIcon } from '@/ui/other-icons';
 import { showToast } from '@/ui/toast/toast-store';
 import { useDealerGrants } from '../api/get-dealer-grants';
 import { useRevokeDealer } from '../api/revoke-dealer';
-import { FarmTable, type FarmTableColumn } from './farm-table';
+import { StaticTable } from '@/ui/static-table';
+import type { TableColumn } from '@/ui/table-body';
 
 type Machine = FarmDetail['machines'][number];
 
@@ -40,7 +41,7 @@ export function DealerGrants({ farm, machines }: { farm: { id: number; name: str
   const machineNames = (ids: readonly number[]) =>
     ids.map((id) => machines.find((machine) => machine.id === id)?.name ?? `#${id}`).join(', ');
 
-  const columns: FarmTableColumn<DealerGrant>[] = [
+  const columns: TableColumn<DealerGrant>[] = [
     {
       id: 'dealer',
       header: t('farms.dealers.columns.dealer'),
@@ -93,7 +94,7 @@ export function DealerGrants({ farm, machines }: { farm: { id: number; name: str
   else if (!grants) content = <p className="text-ink-muted">{t('farms.dealers.loadFailed')}</p>;
   else
     content = (
-      <FarmTable
+      <StaticTable
         label={t('farms.dealers.tableLabel')}
         columns={columns}
         rows={grants}

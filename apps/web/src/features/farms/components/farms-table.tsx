@@ -4,7 +4,8 @@ import { paths } from '@/config/paths';
 import { useLocale } from '@/i18n/use-locale';
 import { AppLink } from '@/ui/link';
 import { useFarms } from '../api/get-farms';
-import { FarmTable, type FarmTableColumn } from './farm-table';
+import { StaticTable } from '@/ui/static-table';
+import type { TableColumn } from '@/ui/table-body';
 import { RoleBadge } from './role-badge';
 
 /** The farms the user belongs to, by name, with their role and how many machines and people each has. */
@@ -18,7 +19,7 @@ export function FarmsTable() {
 
   const collator = new Intl.Collator(locale, { numeric: true, sensitivity: 'base' });
   const sorted = [...farms].sort((a, b) => collator.compare(a.name, b.name));
-  const columns: FarmTableColumn<Farm>[] = [
+  const columns: TableColumn<Farm>[] = [
     {
       id: 'name',
       header: t('farms.columns.name'),
@@ -43,7 +44,7 @@ export function FarmsTable() {
     },
   ];
   return (
-    <FarmTable
+    <StaticTable
       label={t('farms.tableLabel')}
       columns={columns}
       rows={sorted}

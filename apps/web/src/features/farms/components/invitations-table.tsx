@@ -8,7 +8,8 @@ import { showToast } from '@/ui/toast/toast-store';
 import { useInvitations } from '../api/get-invitations';
 import { useResendInvitation } from '../api/resend-invitation';
 import { useRevokeInvitation } from '../api/revoke-invitation';
-import { FarmTable, type FarmTableColumn } from './farm-table';
+import { StaticTable } from '@/ui/static-table';
+import type { TableColumn } from '@/ui/table-body';
 import { RoleBadge } from './role-badge';
 
 /**
@@ -38,7 +39,7 @@ export function InvitationsTable({ farm }: { farm: { id: number; name: string } 
     showToast({ variant: 'success', title: t('farms.invitations.revoke.done', { email: invitation.email }) });
   };
 
-  const columns: FarmTableColumn<FarmInvitation>[] = [
+  const columns: TableColumn<FarmInvitation>[] = [
     {
       id: 'email',
       header: t('farms.invitations.columns.email'),
@@ -99,7 +100,7 @@ export function InvitationsTable({ farm }: { farm: { id: number; name: string } 
   else if (!invitations) content = <p className="text-ink-muted">{t('farms.invitations.loadFailed')}</p>;
   else
     content = (
-      <FarmTable
+      <StaticTable
         label={t('farms.invitations.tableLabel')}
         columns={columns}
         rows={invitations}

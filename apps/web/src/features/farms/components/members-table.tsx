@@ -6,7 +6,8 @@ import { LogoutIcon, TrashIcon } from '@/ui/other-icons';
 import { type Standing, mayRemove, rolesToGive } from '../lib/farm-rules';
 import { memberName } from '../lib/member-name';
 import type { useMemberActions } from '../hooks/use-member-actions';
-import { FarmTable, type FarmTableColumn } from './farm-table';
+import { StaticTable } from '@/ui/static-table';
+import type { TableColumn } from '@/ui/table-body';
 import { MemberAccess } from './member-access';
 import { RoleBadge } from './role-badge';
 
@@ -59,7 +60,7 @@ export function MembersTable({
   onLeave: () => void;
 }) {
   const { t } = useTranslation();
-  const columns: FarmTableColumn<FarmMember>[] = [
+  const columns: TableColumn<FarmMember>[] = [
     {
       id: 'name',
       header: t('farms.members.columns.name'),
@@ -123,7 +124,7 @@ export function MembersTable({
     },
   ];
   return (
-    <FarmTable
+    <StaticTable
       label={t('farms.members.tableLabel')}
       columns={columns}
       rows={detail.members}
