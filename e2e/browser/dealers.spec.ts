@@ -1,18 +1,5 @@
-import type { Browser, Page } from '@playwright/test';
-import { type TestUser, expect, expectAccessible, signIn } from './support/fixtures';
+import { expect, expectAccessible, signIn, signedInPage, toastWith } from './support/fixtures';
 import { addAndGrant, test } from './support/machines';
-
-/** A toast with this text: a success is a status, a warning or an error an alert. */
-const toast = (page: Page, text: string, role: 'status' | 'alert' = 'status') =>
-  page.getByRole(role).filter({ hasText: text });
-
-/** A browser of the person's own (their own cookies and session), signed in at a path. */
-async function signedIn(browser: Browser, baseURL: string, person: TestUser, path: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, locale: 'pl-PL', serviceWorkers: 'block' });
-  const page = await context.newPage();
-  await signIn(page, person, path);
-  return page;
-}
 
 test("a farm's owner grants a dealer control of all its machines, the dealer's member sees the farm in the fleet, and the owner revokes it", async ({
   page,
@@ -47,7 +34,7 @@ test("a farm's owner grants a dealer control of all its machines, the dealer's m
   expect((await admin.call('POST', `/api/dealer/${dealerId}/members/`, { email: servicer.email })).status).toBe(204);
 
   // Before any grant the dealer's member has no fleet in the account menu.
-  const servicerPage = await signedIn(browser, server.baseUrl, servicer, '/dealer');
+  const servicerPage = await signedInPage(browser, server.baseUrl, servicer, '/dealer');
   await expect(servicerPage.getByText('Żadne gospodarstwo nie udostępniło maszyn Twojemu serwisowi.')).toBeVisible();
 
   // The owner grants the dealer control of all the farm's machines, until revoked.
@@ -60,7 +47,7 @@ test("a farm's owner grants a dealer control of all its machines, the dealer's m
   await form.getByRole('combobox', { name: 'Dostęp' }).selectOption('control');
   await form.getByRole('button', { name: 'Udostępnij' }).click();
   await expect(
-    toast(page, `Serwis ${dealerName} może teraz sterować maszynami gospodarstwa ${farmName}.`),
+    toastWith(page, `Serwis ${dealerName} może teraz sterować maszynami gospodarstwa ${farmName}.`),
   ).toBeVisible();
   const grant = grants.getByRole('row').filter({ hasText: dealerName });
   await expect(grant).toContainText('Sterowanie');
@@ -84,7 +71,7 @@ test("a farm's owner grants a dealer control of all its machines, the dealer's m
   await grant.getByRole('button', { name: `Odbierz dostęp serwisowi ${dealerName}` }).click();
   const dialog = page.getByRole('dialog', { name: `Odebrać dostęp serwisowi ${dealerName}?` });
   await dialog.getByRole('button', { name: 'Odbierz' }).click();
-  await expect(toast(page, `Serwis ${dealerName} nie ma już dostępu do gospodarstwa ${farmName}`)).toBeVisible();
+  await expect(toastWith(page, `Serwis ${dealerName} nie ma już dostępu do gospodarstwa ${farmName}`)).toBeVisible();
   await expect(grants.getByRole('row').filter({ hasText: dealerName })).toHaveCount(0);
 
   await servicerPage.reload();
@@ -113,7 +100,7 @@ test("a farm's owner invites an address, sees it waiting, and revokes it", async
   await invite.getByRole('textbox', { name: 'E-mail' }).fill(invited);
   await invite.getByRole('combobox', { name: 'Rola' }).selectOption('manager');
   await invite.getByRole('button', { name: 'Wyślij zaproszenie' }).click();
-  await expect(toast(page, `${invited} ma zaproszenie do gospodarstwa: Zarządca.`)).toBeVisible();
+  await expect(toastWith(page, `${invited} ma zaproszenie do gospodarstwa: Zarządca.`)).toBeVisible();
   const row = waiting.getByRole('row').filter({ hasText: invited });
   await expect(row).toContainText('Zarządca');
   await expect(invite.getByRole('textbox', { name: 'E-mail' })).toHaveValue('');
@@ -121,7 +108,7 @@ test("a farm's owner invites an address, sees it waiting, and revokes it", async
   // The same address again is the user's to correct: a warning.
   await invite.getByRole('textbox', { name: 'E-mail' }).fill(invited);
   await invite.getByRole('button', { name: 'Wyślij zaproszenie' }).click();
-  await expect(toast(page, 'Już zaproszono', 'alert')).toHaveAttribute('data-variant', 'warning');
+  await expect(toastWith(page, 'Już zaproszono', 'alert')).toHaveAttribute('data-variant', 'warning');
   await expectAccessible(page, "a farm's page with an invitation waiting");
 
   await row.getByRole('button', { name: `Odwołaj zaproszenie dla ${invited}` }).click();
@@ -129,7 +116,7 @@ test("a farm's owner invites an address, sees it waiting, and revokes it", async
     .getByRole('dialog', { name: `Odwołać zaproszenie dla ${invited}?` })
     .getByRole('button', { name: 'Odwołaj' })
     .click();
-  await expect(toast(page, `Zaproszenie dla ${invited} odwołano`)).toBeVisible();
+  await expect(toastWith(page, `Zaproszenie dla ${invited} odwołano`)).toBeVisible();
   await expect(waiting.getByRole('row').filter({ hasText: invited })).toHaveCount(0);
   const listed = await admin.call('GET', `/api/farm/${farmId}/invitations/`);
   expect(listed.body).toEqual([]);

@@ -1,23 +1,11 @@
-import type { Browser, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { ADMIN } from './support/environment';
-import { type TestUser, expect, expectAccessible, signIn } from './support/fixtures';
+import { expect, expectAccessible, signIn, signedInPage, toastWith } from './support/fixtures';
 import { addAndGrant, test } from './support/machines';
-
-/** A toast with this text: a success is a status, a warning or an error an alert. */
-const toast = (page: Page, text: string, role: 'status' | 'alert' = 'status') =>
-  page.getByRole(role).filter({ hasText: text });
 
 /** A member's row in the farm's members table, found by their name. */
 const memberRow = (page: Page, name: string): Locator =>
   page.getByRole('table', { name: 'Członkowie gospodarstwa' }).getByRole('row').filter({ hasText: name });
-
-/** A browser of the person's own (their own cookies and session), signed in at a path. */
-async function signedIn(browser: Browser, baseURL: string, person: TestUser, path: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, locale: 'pl-PL', serviceWorkers: 'block' });
-  const page = await context.newPage();
-  await signIn(page, person, path);
-  return page;
-}
 
 test("the administrator creates a farm and adds its people; its owner makes a member a manager, who grants another member watch on the farm's machine, which that member then watches without controls", async ({
   page,
@@ -68,7 +56,7 @@ test("the administrator creates a farm and adds its people; its owner makes a me
   // Adding someone twice is the user's to correct: a warning, and nothing changes.
   await add.getByRole('textbox', { name: 'E-mail' }).fill(watcher.email);
   await add.getByRole('button', { name: 'Dodaj członka' }).click();
-  const warning = toast(page, 'Ta osoba jest już członkiem gospodarstwa: zmień jej rolę.', 'alert');
+  const warning = toastWith(page, 'Ta osoba jest już członkiem gospodarstwa: zmień jej rolę.', 'alert');
   await expect(warning).toHaveAttribute('data-variant', 'warning');
   await expect(page.getByRole('heading', { name: 'Członkowie (3)' })).toBeVisible();
 
@@ -81,7 +69,7 @@ test("the administrator creates a farm and adds its people; its owner makes a me
   await move.getByRole('combobox', { name: 'Gospodarstwo' }).selectOption({ label: farmName });
   await move.getByRole('button', { name: 'Przenieś' }).click();
   await expect(move).toBeHidden();
-  await expect(toast(page, `Maszyna ${machineName} należy teraz do gospodarstwa ${farmName}.`)).toBeVisible();
+  await expect(toastWith(page, `Maszyna ${machineName} należy teraz do gospodarstwa ${farmName}.`)).toBeVisible();
   await page.goto(`/farms/${farmId}`);
   const machines = page.getByRole('region', { name: 'Maszyny (1)' });
   await expect(machines.getByRole('link', { name: new RegExp(machineName) })).toHaveAttribute(
@@ -91,7 +79,7 @@ test("the administrator creates a farm and adds its people; its owner makes a me
   await expectAccessible(page, "a farm's page, as the administrator");
 
   // The owner finds the farm through the account menu, and makes Marek a manager.
-  const ownerPage = await signedIn(browser, server.baseUrl, owner, '/');
+  const ownerPage = await signedInPage(browser, server.baseUrl, owner, '/');
   await ownerPage.getByRole('button', { name: 'Menu konta: Olga Właścicielka' }).click();
   await ownerPage.getByRole('menuitem', { name: 'Gospodarstwa' }).click();
   const farms = ownerPage.getByRole('table', { name: 'Gospodarstwa' });
@@ -103,13 +91,13 @@ test("the administrator creates a farm and adds its people; its owner makes a me
   await expect(ownerPage.getByRole('region', { name: 'Dodaj członka' })).toHaveCount(0);
   const role = memberRow(ownerPage, manager.email).getByRole('combobox', { name: 'Rola: Marek Zarządca' });
   await role.selectOption('manager');
-  await expect(toast(ownerPage, 'Marek Zarządca: Zarządca')).toBeVisible();
+  await expect(toastWith(ownerPage, 'Marek Zarządca: Zarządca')).toBeVisible();
   await expect(role).toHaveValue('manager');
   await expect(memberRow(ownerPage, manager.email)).toContainText('Steruje wszystkimi maszynami gospodarstwa');
   await ownerPage.context().close();
 
   // The manager may not touch the owner, and grants Ewa watch on the farm's machine.
-  const managerPage = await signedIn(browser, server.baseUrl, manager, `/farms/${farmId}`);
+  const managerPage = await signedInPage(browser, server.baseUrl, manager, `/farms/${farmId}`);
   await expect(managerPage.getByText('Twoja rola: Zarządca')).toBeVisible();
   await expect(memberRow(managerPage, owner.email).getByRole('combobox')).toHaveCount(0);
   await expect(memberRow(managerPage, owner.email).getByRole('button')).toHaveCount(0);
@@ -119,7 +107,7 @@ test("the administrator creates a farm and adds its people; its owner makes a me
   });
   await expect(access).toHaveValue('none');
   await access.selectOption('watch');
-  await expect(toast(managerPage, `Ewa Podglądająca: podgląd maszyny ${machineName}.`)).toBeVisible();
+  await expect(toastWith(managerPage, `Ewa Podglądająca: podgląd maszyny ${machineName}.`)).toBeVisible();
   await expect(access).toHaveValue('watch');
   await expectAccessible(managerPage, "a farm's page, as its manager");
   await managerPage.context().close();
@@ -131,7 +119,7 @@ test("the administrator creates a farm and adds its people; its owner makes a me
   expect(held?.grants).toEqual([{ sprinklerId: machineId, level: 'watch' }]);
 
   // Ewa sees the machine without anything to move it with; the farm's members are not hers to see.
-  const watcherPage = await signedIn(browser, server.baseUrl, watcher, `/sprinklers/${machineId}`);
+  const watcherPage = await signedInPage(browser, server.baseUrl, watcher, `/sprinklers/${machineId}`);
   await expect(watcherPage.getByRole('heading', { level: 1, name: machineName })).toBeVisible();
   await expect(watcherPage.getByRole('note')).toHaveText(
     'Tylko podgląd: możesz obserwować tę maszynę, ale nie możesz nią sterować.',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type axe from 'axe-core';
-import { type Page, test as base, expect } from '@playwright/test';
+import { type Browser, type Page, test as base, expect } from '@playwright/test';
 import { HttpSession } from '../../support/http-session';
 import { mailedLinkPath, waitForMail } from '../../support/outbox';
 import { ADMIN, serverFromEnvironment } from './environment';
@@ -65,6 +65,23 @@ export async function signIn(page: Page, user: { email: string; password: string
   expect(response.status(), await response.text()).toBe(200);
   await page.goto(path);
 }
+
+/** A browser of the person's own (their own cookies and session), signed in at a path, in Polish. */
+export async function signedInPage(
+  browser: Browser,
+  baseURL: string,
+  user: { email: string; password: string },
+  path: string,
+): Promise<Page> {
+  const context = await browser.newContext({ baseURL, locale: 'pl-PL', serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await signIn(page, user, path);
+  return page;
+}
+
+/** A toast with this text: a success is a status, a warning or an error an alert. */
+export const toastWith = (page: Page, text: string, role: 'status' | 'alert' = 'status') =>
+  page.getByRole(role).filter({ hasText: text });
 
 /** Moves to another path the way a link in the app does, without reloading the page. */
 export async function openInApp(page: Page, path: string): Promise<void> {
