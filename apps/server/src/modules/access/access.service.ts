@@ -133,11 +133,6 @@ export class AccessService {
     return userIdsGrantedTo(db, sprinklerId);
   }
 
-  /** The users who may use each of the given machines, in one query. */
-  async usersOfMachines(db: Queryable, sprinklerIds: number[]): Promise<Map<number, number[]>> {
-    return new Map([...(await this.levelsOnMachines(db, sprinklerIds))].map(([id, users]) => [id, [...users.keys()]]));
-  }
-
   /** The machines each of the given users may use, in one query. */
   async machinesOfUsers(db: Queryable, userIds: number[]): Promise<Map<number, number[]>> {
     return new Map([...(await this.levelsOfUsers(db, userIds))].map(([id, machines]) => [id, [...machines.keys()]]));

@@ -190,7 +190,7 @@ export function farmIdsManagedBy(db: Queryable, userId: number | Placeholder) {
     .where(and(eq(farmMembers.userId, userId), inArray(farmMembers.role, [...MANAGING_ROLES])));
 }
 
-/** The grants the given users hold on the farm's machines. */
+/** Every grant of the farm's machines. */
 export function grantsInFarm(
   db: Queryable,
   farmId: number,
