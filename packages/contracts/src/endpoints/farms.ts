@@ -95,7 +95,7 @@ export const changeRole = endpoint({
   answer: FarmMemberSchema,
   errors: ['farm_not_found', 'forbidden', 'user_not_found', 'last_owner'],
   tag: 'farms',
-  summary: "Changes a member's role (owners: any role; managers: between member and manager)",
+  summary: "Changes a member's role (owners: every role; managers: between member and manager)",
 });
 
 export const removeMember = endpoint({
