@@ -34,6 +34,15 @@ export type Farm = z.infer<typeof FarmSchema>;
 
 export const FarmListSchema = z.array(FarmSchema);
 
+/**
+ * A farm the machines list and the activity log can be switched to: one the caller belongs to, or
+ * one granted to their dealer (every farm, for the server's administrators).
+ */
+export const SwitchableFarmSchema = z.strictObject({ id: IdSchema, name: z.string() });
+export type SwitchableFarm = z.infer<typeof SwitchableFarmSchema>;
+
+export const SwitchableFarmListSchema = z.array(SwitchableFarmSchema);
+
 export const FarmBodySchema = z.strictObject({ name: z.string().trim().min(1).max(FARM_NAME_MAX) });
 export type FarmBody = z.infer<typeof FarmBodySchema>;
 

@@ -8,7 +8,10 @@
 export const SPRINKLER_STATUSES = ['stop', 'front', 'back', 'alarm'] as const;
 export type SprinklerStatus = (typeof SPRINKLER_STATUSES)[number];
 
-/** The columns the machines table sorts by: the machine's own, its live values, its program's name and upload date. */
+/**
+ * The columns the machines table sorts by: the machine's own, its live values, its program's name
+ * and upload date, and its farm's name (the farms side by side, docs/roles.md).
+ */
 export const SPRINKLER_PAGE_SORT_FIELDS = [
   'name',
   'internalId',
@@ -20,6 +23,7 @@ export const SPRINKLER_PAGE_SORT_FIELDS = [
   'flow',
   'program',
   'uploaded',
+  'farm',
 ] as const;
 export type SprinklerPageSort = (typeof SPRINKLER_PAGE_SORT_FIELDS)[number];
 

@@ -106,8 +106,12 @@ export const SprinklerPageQuerySchema = PagingQuerySchema.extend({
 });
 export type SprinklerPageQuery = z.infer<typeof SprinklerPageQuerySchema>;
 
+/** A machine as the machines table lists it: its list form and the farm it belongs to (none, on no farm yet). */
+export const SprinklerPageItemSchema = SprinklerListItemSchema.extend({ farmId: IdSchema.nullable() });
+export type SprinklerPageItem = z.infer<typeof SprinklerPageItemSchema>;
+
 /** A page of machines: the number that match, the rows of the page, and which page it is. */
-export const SprinklerPageSchema = listResponseOf(SprinklerListItemSchema).extend({
+export const SprinklerPageSchema = listResponseOf(SprinklerPageItemSchema).extend({
   page: z.number().int().positive(),
   pageSize: z.number().int().positive(),
 });

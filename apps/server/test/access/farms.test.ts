@@ -215,11 +215,27 @@ describe('farms', () => {
     expect(await machinesOf(person.client, one.farm.id)).toEqual({ status: 200, count: 1, ids: [one.machine.id] });
     expect(await machinesOf(person.client, other.farm.id)).toEqual({ status: 200, count: 1, ids: [other.machine.id] });
     expect((await machinesOf(person.client)).ids).toEqual([one.machine.id, other.machine.id]);
+    // Side by side, each machine names its farm, and the farms' names sort the table.
+    expect((await person.client.get('/api/farm/switchable/')).body).toEqual([
+      { id: one.farm.id, name: 'Farm switched to first' },
+      { id: other.farm.id, name: 'Farm switched to second' },
+    ]);
+    for (const [order, farms] of [
+      ['asc', [one.farm.id, other.farm.id]],
+      ['desc', [other.farm.id, one.farm.id]],
+    ] as const) {
+      const page = await person.client.get('/api/sprinkler/page/', { query: { sort: 'farm', order } });
+      const rows = (page.body as { data: { id: number; farmId: number | null }[] }).data;
+      expect(rows.map((row) => row.farmId)).toEqual(farms);
+    }
     // A farm the person is no member of is no farm to them.
     const stranger = await farmWithOwner('Farm not switched to');
     const refused = await person.client.get('/api/sprinkler/page/', { query: { farm: stranger.farm.id } });
     expect([refused.status, (refused.body as { code: string }).code]).toEqual([404, 'farm_not_found']);
     expect((await machinesOf(admin, stranger.farm.id)).ids).toEqual([stranger.machine.id]);
+    const everyFarm = (await admin.get('/api/farm/switchable/')).body as { id: number }[];
+    expect(everyFarm.map((farm) => farm.id)).toEqual(expect.arrayContaining([one.farm.id, stranger.farm.id]));
+    expect(((await person.client.get('/api/farm/switchable/')).body as { id: number }[]).length).toBe(2);
 
     type Entry = { eventType: string; farmName: string | null; sprinklerName: string | null };
     const logOf = async (farm: number) =>

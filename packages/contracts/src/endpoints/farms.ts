@@ -19,6 +19,7 @@ import {
   InvitationPreviewSchema,
   FarmSchema,
   MachineFarmBodySchema,
+  SwitchableFarmListSchema,
 } from '../farms';
 
 /* Farms, their members and roles, and which farm a machine belongs to (docs/roles.md). */
@@ -30,6 +31,16 @@ export const list = endpoint({
   errors: [],
   tag: 'farms',
   summary: "The farms the caller belongs to, with their role in each (every farm, for the server's administrators)",
+});
+
+export const switchable = endpoint({
+  method: 'GET',
+  path: '/farm/switchable/',
+  answer: SwitchableFarmListSchema,
+  errors: [],
+  tag: 'farms',
+  summary:
+    "The farms the machines list and the activity log can be switched to: the caller's and those granted to their dealers, by name",
 });
 
 export const create = endpoint({

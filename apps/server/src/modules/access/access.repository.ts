@@ -9,6 +9,7 @@ import {
   farmMembers,
   sprinklerAccess,
 } from './access.table';
+import { DEALER_GRANT_IN_FORCE } from './dealers.repository';
 
 /**
  * Grants access at a level, or sets the level of the grant the user has. Granting again at the
@@ -38,12 +39,6 @@ export async function revokeAccess(db: Queryable, sprinklerId: number, userId: n
     .returning({ userId: sprinklerAccess.userId });
   return rows.length > 0;
 }
-
-/** A dealer's grant in force for its members: not expired, on the database's clock. */
-const DEALER_GRANT_IN_FORCE = and(
-  eq(dealerGrants.dealerId, dealerMembers.dealerId),
-  or(isNull(dealerGrants.expiresAt), gt(dealerGrants.expiresAt, sql`now()`)),
-);
 
 /** A farm's machine a dealer's grant covers: all the farm's, or one it names. */
 function dealtMachine(db: Queryable) {

@@ -21,7 +21,6 @@ import {
   findDealer,
   insertDealer,
   insertDealerMember,
-  isFarmDealtTo,
   listDealerGrantsOfFarm,
   listDealers,
   listFarmsDealtTo,
@@ -38,12 +37,14 @@ import {
   findFarm,
   findFarms,
   findFarmOfMachine,
+  farmColumnsOfMachine,
   findRole,
   grantsInFarm,
   insertFarm,
   insertMember,
   listFarms,
   listMachineIdsOfFarm,
+  listSwitchableFarms,
   listMembers,
   placeMachine,
   renameFarm,
@@ -117,10 +118,18 @@ export class AccessService {
    * to or their dealer is granted, any for the server's administrators; farm_not_found for any other.
    */
   async switchableFarm(db: Queryable, user: { id: number; admin: boolean }, farmId: number): Promise<void> {
-    const known = user.admin
-      ? (await findFarm(db, farmId)) !== undefined
-      : (await findRole(db, farmId, user.id)) !== null || (await isFarmDealtTo(db, farmId, user.id));
+    const [known] = await listSwitchableFarms(db, user.id, user.admin, farmId);
     if (!known) throw new AppError('farm_not_found');
+  }
+
+  /** The farms the user may switch their lists to, by name (see switchableFarm). */
+  switchableFarms(db: Queryable, user: { id: number; admin: boolean }): Promise<{ id: number; name: string }[]> {
+    return listSwitchableFarms(db, user.id, user.admin);
+  }
+
+  /** The id and name of the farm of the machine a column of another module's query names (null: none). */
+  farmColumnsOfMachine(sprinklerId: SQLWrapper): { id: SQL<number | null>; name: SQL<string | null> } {
+    return farmColumnsOfMachine(sprinklerId);
   }
 
   /** How many machines the user may use, counted on their own rows. */

@@ -11,6 +11,12 @@ import {
   farms,
 } from './access.table';
 
+/** A dealer's grant in force for its members: not expired, on the database's clock. */
+export const DEALER_GRANT_IN_FORCE = and(
+  eq(dealerGrants.dealerId, dealerMembers.dealerId),
+  or(isNull(dealerGrants.expiresAt), gt(dealerGrants.expiresAt, sql`now()`)),
+);
+
 export type DealerRow = typeof dealers.$inferSelect;
 export type DealerGrantRow = typeof dealerGrants.$inferSelect & { dealerName: string; machineIds: number[] };
 
@@ -136,21 +142,13 @@ export function dealerActingOn(userId: number, sprinklerId: number): SQL<string 
     order by ${dealers.name} limit 1)`;
 }
 
-/** Whether a grant in force of the farm reaches the user through a dealer of theirs. */
-export async function isFarmDealtTo(db: Queryable, farmId: number, userId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: dealerGrants.id })
+/** A subquery of the ids of the farms whose grants in force reach the user through their dealers. */
+export function farmIdsDealtTo(db: Queryable, userId: number) {
+  return db
+    .select({ farmId: dealerGrants.farmId })
     .from(dealerMembers)
-    .innerJoin(
-      dealerGrants,
-      and(
-        eq(dealerGrants.dealerId, dealerMembers.dealerId),
-        or(isNull(dealerGrants.expiresAt), gt(dealerGrants.expiresAt, sql`now()`)),
-      ),
-    )
-    .where(and(eq(dealerMembers.userId, userId), eq(dealerGrants.farmId, farmId)))
-    .limit(1);
-  return row !== undefined;
+    .innerJoin(dealerGrants, DEALER_GRANT_IN_FORCE)
+    .where(eq(dealerMembers.userId, userId));
 }
 
 /**
@@ -182,13 +180,7 @@ export async function listFarmsDealtTo(
     })
     .from(dealerMembers)
     .innerJoin(dealers, eq(dealers.id, dealerMembers.dealerId))
-    .innerJoin(
-      dealerGrants,
-      and(
-        eq(dealerGrants.dealerId, dealerMembers.dealerId),
-        or(isNull(dealerGrants.expiresAt), gt(dealerGrants.expiresAt, sql`now()`)),
-      ),
-    )
+    .innerJoin(dealerGrants, DEALER_GRANT_IN_FORCE)
     .innerJoin(farms, eq(farms.id, dealerGrants.farmId))
     .where(eq(dealerMembers.userId, userId))
     .orderBy(asc(farms.name), asc(dealers.name));

@@ -10,10 +10,12 @@ import {
   inArray,
   isNotNull,
   notInArray,
+  or,
   sql,
 } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { farmMachines, farmMembers, farms, sprinklerAccess } from './access.table';
+import { farmIdsDealtTo } from './dealers.repository';
 
 export type FarmRow = typeof farms.$inferSelect;
 export type FarmSummaryRow = FarmRow & { role: FarmRole | null; machineCount: number; memberCount: number };
@@ -77,6 +79,43 @@ export async function listFarms(db: Queryable, userId: number, all: boolean): Pr
     .leftJoin(own, eq(own.farmId, farms.id))
     .where(all ? undefined : isNotNull(own.farmId))
     .orderBy(asc(farms.name), asc(farms.id));
+}
+
+/**
+ * The farms the user may switch their lists to, by name: those they belong to and those granted to
+ * their dealers, or every farm (`all`, for the server's administrators); only `farmId`, when given.
+ */
+export function listSwitchableFarms(
+  db: Queryable,
+  userId: number,
+  all: boolean,
+  farmId?: number,
+): Promise<{ id: number; name: string }[]> {
+  const own = db.select({ farmId: farmMembers.farmId }).from(farmMembers).where(eq(farmMembers.userId, userId));
+  return db
+    .select({ id: farms.id, name: farms.name })
+    .from(farms)
+    .where(
+      and(
+        farmId === undefined ? undefined : eq(farms.id, farmId),
+        all ? undefined : or(inArray(farms.id, own), inArray(farms.id, farmIdsDealtTo(db, userId))),
+      ),
+    )
+    .orderBy(asc(farms.name), asc(farms.id));
+}
+
+/**
+ * The id and the name of the farm of the machine `sprinklerId` names (a column of another
+ * module's query), null for a machine on no farm: expressions for that query's select and order.
+ */
+export function farmColumnsOfMachine(sprinklerId: SQLWrapper): { id: SQL<number | null>; name: SQL<string | null> } {
+  const of = sql`from ${farmMachines} where ${farmMachines.sprinklerId} = ${sprinklerId}`;
+  return {
+    id: sql<number | null>`(select ${farmMachines.farmId} ${of})`,
+    name: sql<
+      string | null
+    >`(select ${farms.name} from ${farms} where ${farms.id} = (select ${farmMachines.farmId} ${of}))`,
+  };
 }
 
 /** The user's role in the farm; null when they are no member. */

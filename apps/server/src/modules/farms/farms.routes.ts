@@ -13,6 +13,8 @@ export const farmsRoutes: FastifyPluginAsync<{
 }> = async (app, { farms, invitations, dealers }) => {
   endpointRoute(app, farmsEndpoints.list, {}, async (request) => farms.list(signedIn(request).user));
 
+  endpointRoute(app, farmsEndpoints.switchable, {}, async (request) => farms.switchable(signedIn(request).user));
+
   endpointRoute(app, farmsEndpoints.create, { access: 'admin' }, async (request) =>
     farms.create(signedIn(request).user, request.body, clientInfo(request)),
   );

@@ -8,6 +8,7 @@ import {
   type FarmRole,
   MANAGING_ROLES,
   type MachineFarmBody,
+  type SwitchableFarm,
 } from '@pivot/contracts';
 import type { Database, Queryable } from '../../db/client';
 import { AppError } from '../../errors';
@@ -56,6 +57,11 @@ export class FarmsService {
       machineCount,
       memberCount,
     }));
+  }
+
+  /** The farms the machines list and the activity log can be switched to (docs/roles.md). */
+  switchable(actor: SignedInUser): Promise<SwitchableFarm[]> {
+    return this.deps.access.switchableFarms(this.deps.db, actor);
   }
 
   async create(actor: SignedInUser, body: FarmBody, client: ClientInfo): Promise<Farm> {

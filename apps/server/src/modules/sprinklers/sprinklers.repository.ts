@@ -182,7 +182,7 @@ const runningProgramName = sql<string | null>`case when ${latestStates.programDa
  * so their order leaves out `nulls last` and can follow their index both ways (the first page by
  * name reads 25 rows of `sprinklers_name_order_idx`, not the fleet).
  */
-const PAGE_SORT_VALUES: Record<SprinklerPageSort, { value: SQLWrapper; nullable: boolean }> = {
+const PAGE_SORT_VALUES: Record<Exclude<SprinklerPageSort, 'farm'>, { value: SQLWrapper; nullable: boolean }> = {
   name: { value: readingOrder(sprinklers.name), nullable: false },
   internalId: { value: readingOrder(sprinklers.internalId), nullable: false },
   distance: { value: latestStates.distance, nullable: true },
@@ -224,15 +224,21 @@ export async function listSprinklerPage(
   request: MachinePageRequest,
   {
     among,
+    farmOf,
     nowMs,
     count: countAll,
   }: {
     among?: SQLWrapper;
+    /** The id and the name of a machine's farm (the access module's expressions), listed and sorted by. */
+    farmOf: (sprinklerId: SQLWrapper) => { id: SQL<number | null>; name: SQL<string | null> };
     nowMs: number;
     /** How many machines there are without a search or a filter; counted with the page when not given. */
     count?: () => Promise<number>;
   },
-): Promise<{ count: number; rows: { sprinkler: ListedSprinkler; state: ListedState | undefined }[] }> {
+): Promise<{
+  count: number;
+  rows: { sprinkler: ListedSprinkler; state: ListedState | undefined; farmId: number | null }[];
+}> {
   const online = onlineAt(sql`${nowMs}`);
   const { search, status } = request;
   const where = and(
@@ -250,7 +256,9 @@ export async function listSprinklerPage(
         : and(online, eq(latestStates.status, status)),
   );
   const direction = request.order === 'desc' ? sql.raw('desc') : sql.raw('asc');
-  const sortedBy = PAGE_SORT_VALUES[request.sort];
+  const farm = farmOf(sprinklers.id);
+  const sortedBy =
+    request.sort === 'farm' ? { value: readingOrder(farm.name), nullable: true } : PAGE_SORT_VALUES[request.sort];
   const withState = eq(latestStates.machineId, sprinklers.internalId);
   const [rows, total] = await Promise.all([
     db
@@ -270,6 +278,7 @@ export async function listSprinklerPage(
           programUploadedAt: latestStates.programUploadedAt,
           programLoaded: sql<boolean>`${latestStates.programData} is not null`,
         },
+        farmId: farm.id,
       })
       .from(sprinklers)
       .leftJoin(latestStates, withState)
@@ -288,8 +297,9 @@ export async function listSprinklerPage(
   ]);
   return {
     count: total,
-    rows: rows.map(({ sprinkler, state }) => ({
+    rows: rows.map(({ sprinkler, state, farmId }) => ({
       sprinkler,
+      farmId,
       // Drizzle nulls a left-joined object only when all its fields are: `programLoaded` is false without a row.
       state: state === null || state.machineId === null ? undefined : state,
     })),

@@ -226,11 +226,14 @@ export class SprinklersService {
     const { count, rows } = await listSprinklerPage(
       db,
       { ...rest, ...(search ? { search: { text: search, states: statesWordedAs(search, language) } } : {}) },
-      { nowMs, ...among },
+      { nowMs, farmOf: (id) => access.farmColumnsOfMachine(id), ...among },
     );
     return {
       count,
-      data: rows.map(({ sprinkler, state }) => presentSprinklerListItem(sprinkler, state, nowMs)),
+      data: rows.map(({ sprinkler, state, farmId }) => ({
+        ...presentSprinklerListItem(sprinkler, state, nowMs),
+        farmId,
+      })),
       page: query.page,
       pageSize: query.pageSize,
     };
