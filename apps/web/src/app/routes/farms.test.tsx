@@ -571,7 +571,8 @@ describe("a farm's screen", () => {
       within(screen.getByRole('dialog', { name: 'Leave Green Acres?' })).getByRole('button', { name: 'Leave' }),
     );
     expect(await screen.findByText('You left Green Acres')).toBeInTheDocument();
-    expect(screen.getByRole('status', { name: 'address' })).toHaveTextContent(/^\/en\/farms$/);
+    // The toast is shown as the call ends; the move to the farms' list is rendered after it.
+    await waitFor(() => expect(screen.getByRole('status', { name: 'address' })).toHaveTextContent(/^\/en\/farms$/));
     expect(await screen.findByText('You do not belong to any farm yet.')).toBeInTheDocument();
     expect(sent('DELETE /api/farm/10/members/4/')).toHaveLength(1);
   });

@@ -1,4 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { FarmSwitch } from '@/features/farms/components/farm-switch';
+import { useFarmNames } from '@/features/farms/hooks/use-farm-names';
 import { ConnectionLostLine } from '@/features/sprinklers/components/connection-lost-line';
 import { SprinklersTable } from '@/features/sprinklers/components/sprinklers-table';
 import { loadCataloguePart } from '@/i18n/i18n';
@@ -16,13 +18,18 @@ const FleetDataCard = laterPart(async () => {
   return DataDownloadCard;
 });
 
-/** The user's machines (docs/product.md#screens), their values kept live, and their water as one map. */
+/**
+ * The user's machines (docs/product.md#screens), their values kept live, and their water as one
+ * map; of one farm or all of them side by side (docs/roles.md).
+ */
 export function SprinklersRoute() {
   const { t } = useTranslation();
+  const farmNames = useFarmNames();
   return (
     <Page title={t('machineList.title')} description={t('machineList.description')} width="full">
       <ConnectionLostLine />
-      <SprinklersTable />
+      <FarmSwitch />
+      <SprinklersTable farmNames={farmNames} />
       <FleetDataCard />
     </Page>
   );

@@ -9,7 +9,7 @@ export type LogsQueryInput = z.input<typeof logsQueryInputSchema>;
 /** Query keys of the activity log: everything under `all` is refreshed once entries are marked read. */
 export const logsKeys = {
   all: ['logs'] as const,
-  list: (type: 'all' | 'unread') => ['logs', 'list', type] as const,
+  list: (type: 'all' | 'unread', farm: number | null) => ['logs', 'list', type, farm] as const,
   latest: ['logs', 'latest'] as const,
   unreadCount: ['logs', 'unread-count'] as const,
 };

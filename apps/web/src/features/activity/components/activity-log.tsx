@@ -2,6 +2,7 @@ import type { LogEntry } from '@pivot/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDateTimeFormat } from '@/i18n/use-date-time-format';
+import { useCurrentFarm } from '@/lib/current-farm';
 import { Button } from '@/ui/button';
 import { type Column, DataTable } from '@/ui/data-table';
 import { CheckIcon } from '@/ui/other-icons';
@@ -13,13 +14,14 @@ import { useLogEventText } from '../hooks/use-log-event-text';
 type Filter = 'all' | 'unread';
 const FILTERS: readonly Filter[] = ['all', 'unread'];
 
-/** The account's activity: All or Unread, newest first, paged on the server. */
+/** The account's activity: All or Unread, newest first, paged on the server; of the farm switched to, or all. */
 export function ActivityLog() {
   const { t } = useTranslation();
   const eventText = useLogEventText();
   const unread = useUnreadCount();
   const markRead = useMarkLogsRead();
   const [filter, setFilter] = useState<Filter>('all');
+  const [farm] = useCurrentFarm();
   const dates = useDateTimeFormat();
 
   const columns: Column<LogEntry>[] = [
@@ -93,8 +95,10 @@ export function ActivityLog() {
       <DataTable
         label={t('activity.tableLabel')}
         columns={columns}
-        queryKey={logsKeys.list(filter)}
-        queryFn={({ page, pageSize }) => getLogs({ type: filter, page, pageSize })}
+        queryKey={logsKeys.list(filter, farm)}
+        queryFn={({ page, pageSize }) =>
+          getLogs({ type: filter, page, pageSize, ...(farm === null ? {} : { farm: String(farm) }) })
+        }
         rowKey={(entry) => entry.id}
         rowClassName={(entry) => (entry.unread ? 'bg-water-soft/50' : '')}
         emptyMessage={filter === 'unread' ? t('activity.emptyUnread') : t('activity.empty')}

@@ -4,6 +4,8 @@ import { readAgain } from '@/lib/query-client';
 export const farmsKeys = {
   all: ['farms'] as const,
   list: ['farms', 'list'] as const,
+  /** The farms the lists can be switched to (a farm joined or left changes them). */
+  switchable: ['farms', 'switchable'] as const,
   detail: (farmId: number) => ['farms', 'detail', farmId] as const,
   /** A farm's invitations waiting to be accepted. */
   invitations: (farmId: number) => ['farms', 'invitations', farmId] as const,

@@ -24,7 +24,10 @@ describe("the machines' answers decoded by hand", () => {
     expect(decodeMachine(detail)).toStrictEqual(sprinklersEndpoints.detail.answer.parse(detail));
     const page = wire(sprinklersEndpoints.page.answer, {
       count: 2,
-      data: [buildSprinklerListItem(), buildSprinklerListItem({ id: 2, ...reported })],
+      data: [
+        { ...buildSprinklerListItem(), farmId: null },
+        { ...buildSprinklerListItem({ id: 2, ...reported }), farmId: 3 },
+      ],
       page: 1,
       pageSize: 25,
     });

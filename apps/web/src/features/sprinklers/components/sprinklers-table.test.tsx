@@ -19,6 +19,8 @@ let listRequests: number;
 /** The queries the table asked the server's page with. */
 let pageQueries: URLSearchParams[];
 let nextIrrigationAnswer: { id: number; nextIrrigation: string | null }[];
+/** The farm of each machine listed (none when not said). */
+let machineFarms: Map<number, number>;
 
 const sendListEvent = (event: MachineListEvent) => events.sendEvent(event.type, event);
 
@@ -43,6 +45,7 @@ beforeEach(() => {
   listRequests = 0;
   pageQueries = [];
   nextIrrigationAnswer = [];
+  machineFarms = new Map();
   session.signIn(buildUser(), 'access-1');
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
     const { pathname, searchParams } = new URL(url, 'http://localhost');
@@ -52,7 +55,9 @@ beforeEach(() => {
       listRequests += 1;
       pageQueries.push(searchParams);
       const [page, pageSize] = [Number(searchParams.get('page')), Number(searchParams.get('pageSize'))];
-      const data = listAnswer.slice((page - 1) * pageSize, page * pageSize);
+      const data = listAnswer
+        .slice((page - 1) * pageSize, page * pageSize)
+        .map((machine) => ({ ...machine, farmId: machineFarms.get(machine.id) ?? null }));
       return Response.json(z.encode(SprinklerPageSchema, { count: listAnswer.length, data, page, pageSize }));
     }
     return Response.json({ code: 'not_found', message: 'no such call' }, { status: 404 });
@@ -64,10 +69,10 @@ afterEach(() => {
   queryClient.clear();
 });
 
-async function renderTable() {
+async function renderTable(farmNames?: ReadonlyMap<number, string>) {
   await renderInApp(
     <QueryClientProvider client={queryClient}>
-      <SprinklersTable />
+      <SprinklersTable farmNames={farmNames} />
     </QueryClientProvider>,
     { path: '/en/sprinklers' },
   );
@@ -76,6 +81,42 @@ async function renderTable() {
 }
 
 describe('the machines table', () => {
+  it("names each machine's farm for a person with several, and sorts by it", async () => {
+    machineFarms = new Map([
+      [7, 1],
+      [8, 2],
+    ]);
+    listAnswer = [northField(), buildSprinklerListItem({ id: 8, name: 'South field', internalId: 'PIVOT-08' })];
+    await renderTable(
+      new Map([
+        [1, 'Home farm'],
+        [2, "Neighbour's farm"],
+      ]),
+    );
+    expect(screen.getByRole('row', { name: /South field/ })).toHaveTextContent("Neighbour's farm");
+    expect(screen.getByRole('row', { name: /North field/ })).toHaveTextContent('Home farm');
+    expect(pageQueries.at(-1)!.has('farm')).toBe(false);
+    await userEvent.click(screen.getByRole('button', { name: /^Farm/ }));
+    await waitFor(() => expect(pageQueries.at(-1)!.get('sort')).toBe('farm'));
+  });
+
+  it('shows only the farm the person switched to, without naming it on every row', async () => {
+    const user = buildUser({ id: 41 });
+    session.signIn(user, 'access-41');
+    localStorage.setItem(`pivot-farm:${user.id}`, '2');
+    machineFarms = new Map([[7, 2]]);
+    await renderTable(
+      new Map([
+        [1, 'Home farm'],
+        [2, "Neighbour's farm"],
+      ]),
+    );
+    expect(pageQueries.at(-1)!.get('farm')).toBe('2');
+    expect(screen.queryByRole('button', { name: /^Farm/ })).toBeNull();
+    expect(screen.getByRole('row', { name: /North field/ })).not.toHaveTextContent("Neighbour's farm");
+    localStorage.removeItem(`pivot-farm:${user.id}`);
+  });
+
   it('takes live values from the event stream instead of asking for the list again', async () => {
     const row = await renderTable();
     expect(row).toHaveTextContent('2.5');

@@ -1,13 +1,14 @@
 import {
   SPRINKLER_PAGE_SORT_FIELDS,
   SPRINKLER_STATUS_FILTERS,
-  type SprinklerListItem,
+  type SprinklerPageItem,
   type SprinklerPageSort,
   type SprinklerStatusFilter,
 } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
 import { useLocale } from '@/i18n/use-locale';
+import { useCurrentFarm } from '@/lib/current-farm';
 import { type Column, DataTable, type TableFilter, type TableQuery } from '@/ui/data-table';
 import { AppLink } from '@/ui/link';
 import { getSprinklerPage } from '../api/get-sprinkler-page';
@@ -19,7 +20,7 @@ import { NextIrrigation } from './next-irrigation';
 import { PresenceDot } from './presence-dot';
 
 /** A column of values with units, which read badly broken over two lines. */
-function measured(column: Column<SprinklerListItem>): Column<SprinklerListItem> {
+function measured(column: Column<SprinklerPageItem>): Column<SprinklerPageItem> {
   return { ...column, className: 'whitespace-nowrap tabular-nums' };
 }
 
@@ -28,11 +29,12 @@ const isPageSort = (sort: string | undefined): sort is SprinklerPageSort =>
 const isStatusFilter = (filter: string | undefined): filter is SprinklerStatusFilter =>
   (SPRINKLER_STATUS_FILTERS as readonly (string | undefined)[]).includes(filter);
 
-/** The table's query as the server's page query: the column ids are the server's sort names. */
-function pageQuery({ page, pageSize, sort, order, search, filter }: TableQuery) {
+/** The table's query as the server's page query (the column ids are the server's sort names), of one farm or all. */
+function pageQuery({ page, pageSize, sort, order, search, filter }: TableQuery, farm: number | null) {
   return {
     page,
     pageSize,
+    ...(farm === null ? {} : { farm: String(farm) }),
     ...(isPageSort(sort) ? { sort, order } : {}),
     ...(search ? { search } : {}),
     ...(isStatusFilter(filter) ? { status: filter } : {}),
@@ -41,11 +43,14 @@ function pageQuery({ page, pageSize, sort, order, search, filter }: TableQuery) 
 
 /**
  * The user's machines with their values (docs/product.md#screens), each linking to its page, and when each last
- * reported. An offline machine's values are its last known, dimmed, and its status says so.
+ * reported. An offline machine's values are its last known, dimmed, and its status says so. Of the
+ * farm the person switched to; of all their farms side by side otherwise, each machine's farm
+ * named when `farmNames` are given (a person with more than one).
  */
-export function SprinklersTable() {
+export function SprinklersTable({ farmNames }: { farmNames?: ReadonlyMap<number, string> }) {
   const { t } = useTranslation();
   const locale = useLocale();
+  const [farm] = useCurrentFarm();
   const values = useMachineValues();
   useLiveMachineList();
   const stateFilter: TableFilter = {
@@ -57,7 +62,7 @@ export function SprinklersTable() {
     })),
   };
 
-  const columns: Column<SprinklerListItem>[] = [
+  const columns: Column<SprinklerPageItem>[] = [
     {
       id: 'name',
       header: t('sprinklers.columns.name'),
@@ -142,14 +147,23 @@ export function SprinklersTable() {
       className: 'whitespace-nowrap',
     },
   ];
+  if (farmNames && farm === null) {
+    columns.splice(1, 0, {
+      id: 'farm',
+      header: t('farmSwitch.label'),
+      sortable: true,
+      cell: (machine) => (machine.farmId === null ? '—' : (farmNames.get(machine.farmId) ?? '—')),
+      className: 'min-w-32',
+    });
+  }
 
   return (
     <DataTable
       label={t('machineList.tableLabel')}
       columns={columns}
       // The server searches the states as this language words them ("do przodu", "offline, was stopped").
-      queryKey={[...MACHINE_PAGES_KEY, locale]}
-      queryFn={(query) => getSprinklerPage(pageQuery(query))}
+      queryKey={[...MACHINE_PAGES_KEY, locale, farm]}
+      queryFn={(query) => getSprinklerPage(pageQuery(query, farm))}
       rowKey={(machine) => machine.id}
       searchable
       filter={stateFilter}

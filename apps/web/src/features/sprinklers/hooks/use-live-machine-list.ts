@@ -20,7 +20,7 @@ export const MACHINE_PAGES_KEY = [...sprinklerKeys.list, 'page'] as const;
 export const SHOW_EVERY_MS = 1000;
 
 /** The list with one machine's live event applied; a `machines` event changes nothing here (the page is read again). */
-export function applyListEvent(list: SprinklerListItem[], event: MachineListEvent): SprinklerListItem[] {
+export function applyListEvent<Item extends SprinklerListItem>(list: Item[], event: MachineListEvent): Item[] {
   if (event.type === 'machines') return list;
   return list.map((machine) => {
     if (machine.id !== event.sprinklerId) return machine;
@@ -69,7 +69,7 @@ export function useLiveMachineList(): void {
         const events = pending;
         pending = [];
         queryClient.setQueriesData<SprinklerPage | false>({ queryKey: MACHINE_PAGES_KEY }, (page) =>
-          page ? { ...page, data: events.reduce(applyListEvent, page.data) } : page,
+          page ? { ...page, data: events.reduce<SprinklerPage['data']>(applyListEvent, page.data) } : page,
         );
       }, SHOW_EVERY_MS);
     };
