@@ -67,12 +67,21 @@ test("a farm's owner grants a dealer control of all its machines, the dealer's m
   await expect(card.getByRole('definition').first()).toHaveText('1');
   await expectAccessible(servicerPage, "a dealer's fleet");
 
+  // The dealer's member has the farm's machine open when the owner revokes.
+  const machinePage = await signedInPage(browser, server.baseUrl, servicer, `/sprinklers/${machineId}`);
+  await expect(machinePage.getByRole('heading', { level: 1, name: machineName })).toBeVisible();
+  await expect(machinePage.getByRole('button', { name: 'Do przodu', exact: true })).toBeVisible();
+
   // The owner revokes it after a question; after a reload the dealer's fleet is empty.
   await grant.getByRole('button', { name: `Odbierz dostęp serwisowi ${dealerName}` }).click();
   const dialog = page.getByRole('dialog', { name: `Odebrać dostęp serwisowi ${dealerName}?` });
   await dialog.getByRole('button', { name: 'Odbierz' }).click();
   await expect(toastWith(page, `Serwis ${dealerName} nie ma już dostępu do gospodarstwa ${farmName}`)).toBeVisible();
   await expect(grants.getByRole('row').filter({ hasText: dealerName })).toHaveCount(0);
+  // The open machine page stops at once, without a reload: its stream ends and the page says why.
+  await expect(machinePage.getByText('Ta maszyna nie istnieje albo nie masz do niej dostępu.')).toBeVisible();
+  await expect(machinePage.getByRole('button', { name: 'Do przodu', exact: true })).toHaveCount(0);
+  await machinePage.context().close();
 
   await servicerPage.reload();
   await expect(servicerPage.getByText('Żadne gospodarstwo nie udostępniło maszyn Twojemu serwisowi.')).toBeVisible();

@@ -14,6 +14,8 @@ export type EventStreamFollower = {
   onOpen?: (reconnected: boolean) => void;
   /** The stream dropped and will be opened again. */
   onDrop?: () => void;
+  /** The server refused the stream for good with 404: what it followed is gone for this user (a revoke). */
+  onGone?: () => void;
   signal: AbortSignal;
 };
 
@@ -59,7 +61,14 @@ function attemptSignal(signal: AbortSignal): { signal: AbortSignal; end: () => v
  * ended) or 404 (nothing to follow: the machine is gone for this user) ends it for good. A lost
  * connection (lib/connection.ts) closes it, and its return opens it again at once.
  */
-export async function followEventStream({ path, onEvent, onOpen, onDrop, signal }: EventStreamFollower): Promise<void> {
+export async function followEventStream({
+  path,
+  onEvent,
+  onOpen,
+  onDrop,
+  onGone,
+  signal,
+}: EventStreamFollower): Promise<void> {
   let retryMs = FIRST_RETRY_MS;
   let dropped = false;
   while (!signal.aborted) {
@@ -71,6 +80,7 @@ export async function followEventStream({ path, onEvent, onOpen, onDrop, signal 
     const closedByLoss = attempt.signal.aborted;
     attempt.end();
     if (signal.aborted) return;
+    if (!end.opened && end.failure.status === 404) onGone?.();
     if (!end.opened && (end.failure.status === 401 || end.failure.status === 404)) return;
     dropped = true;
     onDrop?.();

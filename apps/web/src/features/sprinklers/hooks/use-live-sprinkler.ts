@@ -110,6 +110,8 @@ export function useLiveSprinkler(id: number, enabled: boolean): LiveSprinkler {
         if (reconnected) void readAgain({ queryKey: sprinklerKeys.detail(id) });
       },
       onDrop: () => setLive((current) => ({ ...current, connection: 'reconnecting' })),
+      // Access ended (a revoke, a farm or a dealer's grant ended): the detail, read again, says so.
+      onGone: () => void readAgain({ queryKey: sprinklerKeys.detail(id) }),
       signal: stop.signal,
     });
     return () => stop.abort();
