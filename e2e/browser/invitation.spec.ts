@@ -1,6 +1,16 @@
+import type { Page } from '@playwright/test';
 import { HttpSession } from '../support/http-session';
 import { mailedLinkPath, waitForMail } from '../support/outbox';
-import { GOOD_PASSWORD, type TestUser, expect, expectAccessible, test, uniqueEmail } from './support/fixtures';
+import {
+  GOOD_PASSWORD,
+  type TestUser,
+  expect,
+  expectAccessible,
+  signIn,
+  toastWith,
+  uniqueEmail,
+} from './support/fixtures';
+import { addAndGrant, test } from './support/machines';
 
 type Farm = { id: number; name: string };
 
@@ -117,4 +127,91 @@ test('a person with an account accepts with its password, a wrong one told first
   await page.getByRole('button', { name: 'Zaloguj się' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Dzień dobry, Anna' })).toBeVisible();
   expect(await farmsOf(server.baseUrl, known.email, known.password)).toMatchObject([{ id: farm.id, role: 'member' }]);
+});
+
+test("a farm's owner invites a manager, who joins, invites a member and grants them watch of the farm's machine", async ({
+  page,
+  browser,
+  admin,
+  server,
+  createUser,
+  startMachine,
+}) => {
+  test.setTimeout(120_000);
+  const owner = await createUser({ firstName: 'Olga', lastName: 'Właścicielka' });
+  const [farm] = await farmWithOwner(admin, server.baseUrl, owner);
+  const machine = await startMachine();
+  const machineName = `Pole ${machine.id}`;
+  const machineId = await addAndGrant(admin, machine, machineName);
+  expect((await admin.call('PATCH', `/api/sprinkler/${machineId}/farm/`, { farmId: farm.id })).status).toBe(200);
+
+  /** The farm page's invite form, filled and sent: the invited address gets its link. */
+  const inviteOn = async (inviter: Page, email: string, role: string) => {
+    const form = inviter.getByRole('region', { name: 'Zaproś osobę' });
+    await form.getByRole('textbox', { name: 'E-mail' }).fill(email);
+    await form.getByRole('combobox', { name: 'Rola' }).selectOption({ label: role });
+    await form.getByRole('button', { name: 'Wyślij zaproszenie' }).click();
+    await expect(toastWith(inviter, `${email} ma zaproszenie do gospodarstwa: ${role}.`)).toBeVisible();
+    return mailedLinkPath(await waitForMail(server.dataDir, email, '/invitation/'), 'invitation');
+  };
+  /** A new person's acceptance of a link, then their sign-in: their page at the farm's. */
+  const joinAsNewPerson = async (link: string, email: string, firstName: string) => {
+    const joining = await browser.newPage({ baseURL: server.baseUrl });
+    await joining.goto(link);
+    await joining.getByLabel('Imię').fill(firstName);
+    await joining.getByLabel('Nazwisko').fill('Zaproszona');
+    await joining.getByLabel('Nowe hasło', { exact: true }).fill(GOOD_PASSWORD);
+    await joining.getByLabel('Powtórz nowe hasło').fill(GOOD_PASSWORD);
+    await joining.getByRole('button', { name: 'Przyjmij zaproszenie' }).click();
+    await expect(
+      joining.getByRole('status').filter({ hasText: `Dołączono do gospodarstwa ${farm.name}` }),
+    ).toBeVisible();
+    await joining.getByLabel('Email').fill(email);
+    await joining.getByLabel('Hasło', { exact: true }).fill(GOOD_PASSWORD);
+    await joining.getByRole('button', { name: 'Zaloguj się' }).click();
+    await expect(joining.getByRole('heading', { level: 1, name: `Dzień dobry, ${firstName}` })).toBeVisible();
+    return joining;
+  };
+
+  // The owner invites a manager from the farm's page.
+  await signIn(page, owner, `/farms/${farm.id}`);
+  const managerEmail = uniqueEmail('manager');
+  const managerLink = await inviteOn(page, managerEmail, 'Zarządca');
+  const managerPage = await joinAsNewPerson(managerLink, managerEmail, 'Marta');
+
+  // The manager, new to the farm, invites a member; a manager may not invite an owner.
+  await managerPage.goto(`/farms/${farm.id}`);
+  await expect(managerPage.getByText('Twoja rola: Zarządca')).toBeVisible();
+  const roles = managerPage.getByRole('region', { name: 'Zaproś osobę' }).getByRole('combobox', { name: 'Rola' });
+  await expect(roles.getByRole('option', { name: 'Właściciel' })).toHaveCount(0);
+  const memberEmail = uniqueEmail('member');
+  const memberLink = await inviteOn(managerPage, memberEmail, 'Członek');
+  const memberPage = await joinAsNewPerson(memberLink, memberEmail, 'Ewa');
+
+  // The manager grants the new member watch of the farm's machine.
+  await managerPage.reload();
+  const access = managerPage
+    .getByRole('table', { name: 'Członkowie gospodarstwa' })
+    .getByRole('row')
+    .filter({ hasText: memberEmail })
+    .getByRole('combobox', { name: `Dostęp: Ewa Zaproszona do maszyny ${machineName}` });
+  await access.selectOption('watch');
+  await expect(toastWith(managerPage, `Ewa Zaproszona: podgląd maszyny ${machineName}.`)).toBeVisible();
+
+  // The member watches the machine, with nothing to move it with.
+  await memberPage.goto(`/sprinklers/${machineId}`);
+  await expect(memberPage.getByRole('heading', { level: 1, name: machineName })).toBeVisible();
+  await expect(memberPage.getByRole('note')).toHaveText(
+    'Tylko podgląd: możesz obserwować tę maszynę, ale nie możesz nią sterować.',
+  );
+  await expect(memberPage.getByRole('button', { name: 'Do przodu', exact: true })).toHaveCount(0);
+  // Each step is in the farm's log, which the owner reads.
+  const log = (await admin.call('GET', `/api/logs/?farm=${farm.id}&pageSize=50`)).body as {
+    data: { eventType: string; event: string | null }[];
+  };
+  expect(log.data.map((entry) => entry.eventType)).toEqual(
+    expect.arrayContaining(['farm_invitation_sent', 'farm_member_added', 'sprinkler_access_granted']),
+  );
+  await Promise.all([managerPage.context().close(), memberPage.context().close()]);
+  expect(machine.state().status).toBe('stop');
 });
