@@ -9,30 +9,88 @@
  * the farms, whose member reads the table, a farm's, the whole list and the fleet view. Target:
  * p95 < 500 ms each, the goal the single-farm runs hold (issue 38). Before farms, a farm's
  * manager had grants and nothing else: the member's figures are that path.
+ *
+ * `--liveMachines` of the machines (all of them by default; 0 for none) are a simulated fleet's
+ * controllers in a process of their own, registered as the administrator does and reporting every
+ * `--telemetrySeconds` (30) while the reads are measured, so the reads share the server with the
+ * reports' ingestion, the live state's writes and the list streams' events, as on a dealer's
+ * server at work.
  */
+import { randomBytes } from 'node:crypto';
 import { sprinklersEndpoints } from '@pivot/contracts';
 import type { HttpSession } from '@pivot/e2e/support/http-session';
+import { siteId } from '@pivot/simulator';
 import { type SQL, sql } from 'drizzle-orm';
-import { startBenchServer } from './support/bench-server';
+import { type BenchServer, startBenchServer } from './support/bench-server';
 import { insertRestingMachines } from './support/bulk-insert';
+import { ChildScript } from './support/child-script';
 import { readOptions } from './support/cli';
-import { formatNumber, printSection, printTargeted, printTitle } from './support/report';
+import type { FleetEvent, FleetRequest } from './support/fleet-process';
+import { formatNumber, printFigure, printSection, printTargeted, printTitle } from './support/report';
 import { runBenchmark } from './support/run';
-import { summarise, timeSequentially } from './support/stats';
+import { sleep, summarise, timeSequentially } from './support/stats';
 
 const TARGET_P95_MS = 500;
 
-const options = readOptions({
-  farms: 300,
-  machinesPerFarm: 33,
-  membersPerFarm: 10,
-  dealers: 3,
-  usersPerDealer: 10,
-  requests: 200,
-});
+const options = readOptions(
+  {
+    farms: 300,
+    machinesPerFarm: 33,
+    membersPerFarm: 10,
+    dealers: 3,
+    usersPerDealer: 10,
+    requests: 200,
+    liveMachines: Number.POSITIVE_INFINITY,
+    telemetrySeconds: 30,
+  },
+  ['liveMachines'],
+);
+
+/** How long the live fleet reports before the reads are measured: every machine's first reports are in. */
+const LIVE_WARM_UP_MS = 45_000;
+
+type LiveFleet = { child: ChildScript<FleetRequest, FleetEvent>; machineIds: string[] };
+
+/**
+ * The first `count` machines (REST-1…) made a simulated fleet's: given its IDs, registered as the
+ * administrator registers controllers, and started in a process of their own.
+ */
+async function startLiveFleet(server: BenchServer, count: number): Promise<LiveFleet> {
+  const { db } = server.app.database;
+  const idPrefix = `FARMS${randomBytes(3).toString('hex')}-`;
+  // siteId's numbering: the prefix, SIM- and the number in four digits at least.
+  const liveId = (column: SQL) => sql`${idPrefix} || 'SIM-' || lpad(substring(${column} from 6), 4, '0')`;
+  const isLive = (column: SQL) => sql`substring(${column} from 6)::int <= ${count}::int`;
+  await db.execute(
+    sql`update sprinklers set internal_id = ${liveId(sql`internal_id`)} where ${isLive(sql`internal_id`)}`,
+  );
+  await db.execute(
+    sql`update machine_state set machine_id = ${liveId(sql`machine_id`)} where ${isLive(sql`machine_id`)}`,
+  );
+  const expectedIds = Array.from({ length: count }, (_, index) => siteId(idPrefix, 'SIM', index + 1));
+  const credentials = await server.registerControllers(expectedIds);
+  const child = ChildScript.start<FleetRequest, FleetEvent>(new URL('support/fleet-process.ts', import.meta.url));
+  const { machineIds } = await child.ask(
+    {
+      type: 'start',
+      brokerUrl: server.app.mqttUrl,
+      count,
+      idPrefix,
+      telemetryMs: options.telemetrySeconds * 1000,
+      credentials,
+    },
+    'started',
+  );
+  return { child, machineIds };
+}
+
+/** The reports the server received from the live fleet so far. */
+const reportsOf = (server: BenchServer, fleet: LiveFleet | undefined) =>
+  fleet?.machineIds.reduce((sum, id) => sum + server.app.telemetry.received(id), 0) ?? 0;
 
 runBenchmark('farms', 900_000, async () => {
   const server = await startBenchServer(options);
+  let fleet: LiveFleet | undefined;
   try {
     const { db } = server.app.database;
     const machines = options.farms * options.machinesPerFarm;
@@ -86,6 +144,8 @@ runBenchmark('farms', 900_000, async () => {
       select f.id, d.id, 'control', true from farms f
       join dealers d on (substring(f.name from 6)::int - 1) % ${options.dealers}::int + 1 = substring(d.name from 8)::int`);
     await db.execute(sql`analyze`);
+    const live = Math.min(options.liveMachines, machines);
+    if (live > 0) fleet = await startLiveFleet(server, live);
 
     // The measured people: a manager and a member of the middle farm, and the administrator.
     const farmId = Math.ceil(options.farms / 2);
@@ -111,11 +171,18 @@ runBenchmark('farms', 900_000, async () => {
 
     printTitle("Farms at a dealer's scale: what a farm's people read, one request at a time", {
       database: server.setting.database,
-      fleet: `${formatNumber(machines)} machines at rest in ${options.farms} farms of ${options.machinesPerFarm}`,
+      fleet: `${formatNumber(machines)} machines in ${options.farms} farms of ${options.machinesPerFarm}, ${
+        live > 0
+          ? `${formatNumber(live)} of them simulated controllers reporting every ${options.telemetrySeconds} s`
+          : 'at rest'
+      }`,
       people: `${formatNumber(options.farms * perFarm)} in farms (an owner, two managers, ${options.membersPerFarm} members with three grants each a farm)`,
       dealers: `${options.dealers}, each with ${options.usersPerDealer} members and control of ${Math.ceil(options.farms / options.dealers)} farms (the farms dealt in turn)`,
       requests: `${options.requests} of each, one after another, after 20 of warm-up`,
     });
+
+    if (fleet) await sleep(LIVE_WARM_UP_MS);
+    const measuring = { reports: reportsOf(server, fleet), at: Date.now() };
 
     const page = `/api${sprinklersEndpoints.page.path}?pageSize=25`;
     const farmCalls = [
@@ -162,7 +229,19 @@ runBenchmark('farms', 900_000, async () => {
         );
       }
     }
+    if (fleet) {
+      const reports = reportsOf(server, fleet) - measuring.reports;
+      printSection('the live fleet while the reads were measured');
+      printFigure(
+        'reports received by the server',
+        `${formatNumber(reports)} (${formatNumber((reports / (Date.now() - measuring.at)) * 1000)} reports/s)`,
+      );
+    }
   } finally {
+    if (fleet) {
+      await fleet.child.ask({ type: 'stop', forget: server.external.broker }, 'stopped');
+      await fleet.child.end();
+    }
     await server.close();
   }
 });
