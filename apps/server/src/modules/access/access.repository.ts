@@ -1,5 +1,5 @@
 import { type AccessLevel, MANAGING_ROLES } from '@pivot/contracts';
-import { type Placeholder, and, count, eq, exists, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { type Placeholder, and, count, eq, exists, inArray, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import {
   dealerGrantMachines,
