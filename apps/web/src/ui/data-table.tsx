@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IconButton } from './icon-button';
 import { TableBody, type TableColumn } from './table-body';
+import { ToolbarSelect } from './toolbar-select';
 import { useDebouncedValue } from './use-debounced-value';
 import { ChevronLeftIcon, ChevronRightIcon, SearchIcon, SortAscIcon, SortDescIcon, SortIcon } from './other-icons';
 
@@ -90,7 +91,6 @@ export function DataTable<Row>({
   const search = useDebouncedValue(searchText.trim(), SEARCH_DELAY_MS);
   const pageSizeId = useId();
   const sortId = useId();
-  const filterId = useId();
   const sortable = columns.filter((column) => column.sortable);
 
   const query: TableQuery = {
@@ -155,27 +155,16 @@ export function DataTable<Row>({
             </div>
           )}
           {filter && (
-            <div className="flex items-center gap-2 text-sm">
-              <label htmlFor={filterId} className="text-ink-muted">
-                {filter.label}
-              </label>
-              <select
-                id={filterId}
-                value={filterValue}
-                onChange={(event) => {
-                  setFilterValue(event.target.value);
-                  setPage(1);
-                }}
-                className="h-10 rounded-md border border-line bg-surface px-2 text-ink"
-              >
-                <option value="">{filter.allLabel}</option>
-                {filter.options.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {option.label}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <ToolbarSelect
+              label={filter.label}
+              allLabel={filter.allLabel}
+              options={filter.options}
+              value={filterValue}
+              onChange={(value) => {
+                setFilterValue(value);
+                setPage(1);
+              }}
+            />
           )}
         </div>
       )}

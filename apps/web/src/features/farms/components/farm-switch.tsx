@@ -1,6 +1,7 @@
-import { useEffect, useId } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentFarm } from '@/lib/current-farm';
+import { ToolbarSelect } from '@/ui/toolbar-select';
 import { useSwitchableFarms } from '../api/get-switchable-farms';
 
 /**
@@ -9,7 +10,6 @@ import { useSwitchableFarms } from '../api/get-switchable-farms';
  */
 export function FarmSwitch() {
   const { t } = useTranslation();
-  const id = useId();
   const { data: farms } = useSwitchableFarms();
   const [farmId, switchTo] = useCurrentFarm();
   const gone = Array.isArray(farms) && farmId !== null && !farms.some((farm) => farm.id === farmId);
@@ -18,23 +18,12 @@ export function FarmSwitch() {
   }, [gone, switchTo]);
   if (!Array.isArray(farms) || (farms.length < 2 && farmId === null)) return null;
   return (
-    <div className="flex flex-wrap items-center gap-2 text-sm">
-      <label htmlFor={id} className="font-medium text-ink-muted">
-        {t('farmSwitch.label')}
-      </label>
-      <select
-        id={id}
-        value={farmId ?? ''}
-        onChange={(event) => switchTo(event.target.value ? Number(event.target.value) : null)}
-        className="h-10 max-w-full min-w-0 rounded-md border border-line bg-surface px-2 text-ink"
-      >
-        <option value="">{t('farmSwitch.all')}</option>
-        {farms.map((farm) => (
-          <option key={farm.id} value={farm.id}>
-            {farm.name}
-          </option>
-        ))}
-      </select>
-    </div>
+    <ToolbarSelect
+      label={t('farmSwitch.label')}
+      allLabel={t('farmSwitch.all')}
+      options={farms.map((farm) => ({ value: String(farm.id), label: farm.name }))}
+      value={farmId === null ? '' : String(farmId)}
+      onChange={(value) => switchTo(value ? Number(value) : null)}
+    />
   );
 }
