@@ -9,11 +9,15 @@ import { readBackupLines, openBackupFile } from '../../src/backup/backup-file';
 import { PRODUCT_NAME } from '../../src/config';
 import { mailOutbox } from '../../src/modules/mail/mail.table';
 import { AccountMail } from '../../src/modules/users/account-mail';
+import { REMEMBERED_BROWSER_COOKIE } from '../../src/modules/users/auth.routes';
+import { totpCode } from '../../src/modules/users/totp';
 import { type ApiClient } from '../support/api-client';
 import { registerController } from '../support/devices';
 import { buildSprinkler } from '../support/fixtures';
 import { browserSubscriptionKeys } from '../support/push-service';
 import { PUBLIC_URL, type TestApp, USER_PASSWORD, createTestApp, linkIn } from '../support/test-app';
+
+type SecondFactorAsked = { secondFactor: { challenge: string } };
 
 /** What a backup's payload holds: each table's rows, and the data folder's files. */
 type BackupContent = { rows: Map<string, Record<string, unknown>[]>; files: Map<string, string> };
@@ -105,6 +109,11 @@ describe('a backup opens nothing', () => {
   let found: Map<string, Set<string>>;
   let webhookRequest: { idempotencyKey: string; url: string };
   let webhookSecret: string;
+  let farmInvitationId: number;
+  let guarded: { email: string };
+  let recoveryCodes: string[];
+  let rememberedBrowser: ApiClient;
+  let waitingChallenge: string;
 
   beforeAll(async () => {
     t = await createTestApp({ OUTBOUND_ALLOWED_HOSTS: '127.0.0.1:9' });
@@ -122,7 +131,41 @@ describe('a backup opens nothing', () => {
       language: 'pl',
     });
     expect(invited.status).toBe(201);
+    // A farm's owner invited a new person to the farm; that link went out too.
+    const farmOwner = await t.buildUser();
+    const farmId = ((await admin.post('/api/farm/', { name: 'Farm that invites' })).body as { id: number }).id;
+    await admin.post(`/api/farm/${farmId}/members/`, { email: farmOwner.email, role: 'owner' });
+    const farmOwnerClient = t.client();
+    await farmOwnerClient.login(farmOwner.email, USER_PASSWORD);
+    const farmInvitation = await farmOwnerClient.post(`/api/farm/${farmId}/invitations/`, {
+      email: 'farm.invited@farm.pl',
+      role: 'manager',
+    });
+    expect(farmInvitation.status).toBe(201);
+    farmInvitationId = (farmInvitation.body as { id: number }).id;
     await t.outboxMails();
+    // A farmer with two-step sign-in: a browser remembered, and a sign-in waiting for its code.
+    guarded = await t.buildUser();
+    const guardedClient = t.client();
+    await guardedClient.login(guarded.email, USER_PASSWORD);
+    const setup = await guardedClient.post('/api/user/second-factor/setup/', { password: USER_PASSWORD });
+    const confirmed = await guardedClient.post('/api/user/second-factor/', {
+      code: totpCode((setup.body as { secret: string }).secret, Date.now()),
+    });
+    recoveryCodes = (confirmed.body as { recovery_codes: string[] }).recovery_codes;
+    rememberedBrowser = t.client();
+    const rememberedLogin = await rememberedBrowser.post('/api/user/login/', {
+      email: guarded.email,
+      password: USER_PASSWORD,
+    });
+    const remembering = await rememberedBrowser.post('/api/user/login/second-factor/', {
+      challenge: (rememberedLogin.body as SecondFactorAsked).secondFactor.challenge,
+      recoveryCode: recoveryCodes[0],
+      rememberBrowser: true,
+    });
+    expect(remembering.cookies.has(REMEMBERED_BROWSER_COOKIE)).toBe(true);
+    const waitingLogin = await t.client().post('/api/user/login/', { email: guarded.email, password: USER_PASSWORD });
+    waitingChallenge = (waitingLogin.body as SecondFactorAsked).secondFactor.challenge;
     // Another farmer's reset mail waits in the outbox, as while the mail server is down.
     const waiting = await t.buildUser();
     await t.database.db.transaction(async (tx) => {
@@ -174,7 +217,15 @@ describe('a backup opens nothing', () => {
     const candidates = new Set([...found.values()].flatMap((set) => [...set]));
     const userIds = (backup.rows.get('users') ?? []).map((user) => Number(user.id));
     expect(userIds.length).toBeGreaterThanOrEqual(5);
-    const tried: Record<string, number> = { link: 0, refresh: 0, bearer: 0, localBackup: 0, controller: 0 };
+    const tried: Record<string, number> = {
+      link: 0,
+      farmInvitation: 0,
+      secondFactorChallenge: 0,
+      refresh: 0,
+      bearer: 0,
+      localBackup: 0,
+      controller: 0,
+    };
     const opened: string[] = [];
     for (const candidate of candidates) {
       for (const uid of userIds) {
@@ -187,6 +238,18 @@ describe('a backup opens nothing', () => {
         tried.link! += 1;
         const code = (link.body as { code?: string } | undefined)?.code;
         if (code !== 'invalid_link' && code !== 'validation_error') opened.push(`link ${uid}/${candidate}: ${code}`);
+      }
+      const farmLink = await t.client().get(`/api/invitation/${farmInvitationId}/`, { query: { token: candidate } });
+      tried.farmInvitation! += 1;
+      if (farmLink.status !== 400) opened.push(`farm invitation ${farmInvitationId}/${candidate}: ${farmLink.status}`);
+      // With a recovery code still unused: a live challenge would sign in.
+      const challenge = await t.client().post('/api/user/login/second-factor/', {
+        challenge: candidate,
+        recoveryCode: recoveryCodes[1],
+      });
+      tried.secondFactorChallenge! += 1;
+      if (challenge.status !== 401 && challenge.status !== 400) {
+        opened.push(`second-factor challenge ${candidate}: ${challenge.status}`);
       }
       const refreshing = t.client();
       refreshing.cookies.set('refresh_token', candidate);
@@ -205,6 +268,8 @@ describe('a backup opens nothing', () => {
     }
     expect(opened).toEqual([]);
     expect(tried.link).toBe(candidates.size * userIds.length);
+    expect(tried.farmInvitation).toBe(candidates.size);
+    expect(tried.secondFactorChallenge).toBe(candidates.size);
   });
 
   it('holds no key that signs an access token for a session it names', async () => {
@@ -278,6 +343,20 @@ describe('a backup opens nothing', () => {
       repeatNewPassword: REFUSED_PASSWORD,
     });
     expect(link.body).toMatchObject({ code: 'password_rejected' });
+    const farmLink = linkIn(
+      mails.find((mail) => mail.includes('farm.invited@farm.pl'))!,
+      'invitation',
+    );
+    expect(farmLink.uid).toBe(farmInvitationId);
+    const preview = await t.client().get(`/api/invitation/${farmLink.uid}/`, { query: { token: farmLink.token } });
+    expect(preview.body).toMatchObject({ farmName: 'Farm that invites', email: 'farm.invited@farm.pl' });
+    // The remembered browser skips the code; the waiting sign-in takes a recovery code.
+    expect((await rememberedBrowser.login(guarded.email, USER_PASSWORD)).body).toHaveProperty('access');
+    const waiting = await t.client().post('/api/user/login/second-factor/', {
+      challenge: waitingChallenge,
+      recoveryCode: recoveryCodes[1],
+    });
+    expect(waiting.body).toHaveProperty('access');
     const bearer = await t.client().get('/api/user/', { headers: { authorization: `Bearer ${remembered.access}` } });
     expect(bearer.status).toBe(200);
     const refreshing = t.client();
@@ -286,5 +365,9 @@ describe('a backup opens nothing', () => {
     // And the live token did not come from the backup.
     const everything = JSON.stringify([...backup.rows]) + [...backup.files.values()].join('\n');
     expect(everything).not.toContain(invitation.token);
+    expect(everything).not.toContain(farmLink.token);
+    expect(everything).not.toContain(waitingChallenge);
+    expect(everything).not.toContain(rememberedBrowser.cookies.get(REMEMBERED_BROWSER_COOKIE)!);
+    for (const code of recoveryCodes) expect(everything).not.toContain(code);
   });
 });
