@@ -80,7 +80,9 @@ const report = (machineId: string, ts: number, angle: number) => ({
   },
 });
 
-describe('backups', () => {
+// A backup, a fresh database and a restore into it: seconds alone, tens of seconds beside the
+// rest of the test command on two cores.
+describe('backups', { timeout: 90_000 }, () => {
   let t: TestApp;
   let folder: string;
   let deviceSecret: string;
