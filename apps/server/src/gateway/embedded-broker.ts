@@ -36,6 +36,16 @@ export type EmbeddedBrokerOptions = {
   tls?: { port: number; certFile: string; keyFile: string };
 };
 
+/**
+ * How aedes passes messages on: at once, each, with no queue of its own. Its default queues what
+ * arrives while 100 messages are still being delivered, and empties that queue by recursion, one
+ * frame per message a subscriber had no need to wait for: with thousands of controllers reporting
+ * while the server's connection was slow to read, the process died of "Maximum call stack size
+ * exceeded" (docs/benchmarks.md, "2 December"). Each connection still waits for its own message
+ * to be passed on before reading the next, so what is in flight stays one message a connection.
+ */
+export const MESSAGE_FLOW = { concurrency: 0 } as const;
+
 /** CONNACK 5, "not authorized": anonymous, unknown, a wrong secret or another's client id. */
 const NOT_AUTHORIZED = 5;
 /** CONNACK 3: the credentials could not be checked (the database did not answer); the controller retries. */
@@ -59,6 +69,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const droppedAt = new Map<string, number>();
   let admittingDevices = options.admitDevicesAtOnce ?? true;
   const broker = await Aedes.createBroker({
+    ...MESSAGE_FLOW,
     drainTimeout: 30_000,
     authenticate: (client, username, password, done) => {
       const address = remoteAddress(client);
