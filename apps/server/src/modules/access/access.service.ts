@@ -18,10 +18,12 @@ import {
   type DealerRow,
   dealerActingOn,
   deleteDealerGrant,
+  deleteDealerMember,
   findDealer,
   insertDealer,
   insertDealerMember,
   listDealerGrantsOfFarm,
+  listDealerMemberIds,
   listDealers,
   listFarmsDealtTo,
   saveDealerGrant,
@@ -279,6 +281,15 @@ export class AccessService {
 
   addDealerMember(db: Queryable, dealerId: number, userId: number): Promise<boolean> {
     return insertDealerMember(db, dealerId, userId);
+  }
+
+  dealerMemberIds(db: Queryable, dealerId: number): Promise<number[]> {
+    return listDealerMemberIds(db, dealerId);
+  }
+
+  /** False when the user was no member of the dealer. */
+  removeDealerMember(db: Queryable, dealerId: number, userId: number): Promise<boolean> {
+    return deleteDealerMember(db, dealerId, userId);
   }
 
   /** Grants a dealer the farm's machines (or changes its grant); machines named must be the farm's. */
