@@ -39,6 +39,7 @@ import {
   findFarm,
   findFarms,
   findFarmOfMachine,
+  findFarmsOfMachines,
   farmColumnsOfMachine,
   findRole,
   grantsInFarm,
@@ -334,6 +335,11 @@ export class AccessService {
   /** The farm the machine belongs to; null for one not placed in a farm yet. */
   farmOfMachine(db: Queryable, sprinklerId: number): Promise<FarmRow | null> {
     return findFarmOfMachine(db, sprinklerId);
+  }
+
+  /** The farm of each of the machines placed in one, by machine id. */
+  farmsOfMachines(db: Queryable, sprinklerIds: number[]): Promise<Map<number, { id: number; name: string }>> {
+    return findFarmsOfMachines(db, sprinklerIds);
   }
 
   machineIdsOfFarm(db: Queryable, farmId: number): Promise<number[]> {

@@ -294,7 +294,14 @@ class FakeServer {
     } else if (held) held.level = level ?? 'control';
     else member.grants.push({ sprinklerId, level: level ?? 'control' });
     const machine = farm.machines.find((candidate) => candidate.id === sprinklerId)!;
-    return [200, z.encode(SprinklerWithUsersSchema, { sprinkler: buildSprinklerListItem(machine), users: [] })];
+    return [
+      200,
+      z.encode(SprinklerWithUsersSchema, {
+        sprinkler: buildSprinklerListItem(machine),
+        users: [],
+        farm: { id: farm.id, name: farm.name },
+      }),
+    ];
   }
 
   private refuse(code: ErrorCode): [number, unknown] {
