@@ -70,7 +70,8 @@ export const removeMember = endpoint({
   status: 204,
   errors: ['dealer_not_found', 'user_not_found'],
   tag,
-  summary: "Removes a dealer's member: their access through the dealer ends at once, their open streams too (administrators)",
+  summary:
+    "Removes a dealer's member: their access through the dealer ends at once, their open streams too (administrators)",
 });
 
 export const fleet = endpoint({

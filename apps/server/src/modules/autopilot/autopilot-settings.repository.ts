@@ -63,7 +63,11 @@ export function listActiveAutopilots(db: Queryable): Promise<AutopilotSettingsRo
  * The starts the watcher put off to a moment after `now` (its memory's `plannedStartAt`) among
  * the machines in auto, by machine id, in one statement.
  */
-export async function findPlannedStarts(db: Queryable, sprinklerIds: number[], now: number): Promise<Map<number, number>> {
+export async function findPlannedStarts(
+  db: Queryable,
+  sprinklerIds: number[],
+  now: number,
+): Promise<Map<number, number>> {
   if (sprinklerIds.length === 0) return new Map();
   const plannedAt = sql<number>`(${autopilotSettings.memory} ->> 'plannedStartAt')::float8`;
   const rows = await db

@@ -201,7 +201,10 @@ export class DealersService {
           const at = plannedStarts.get(machine.id);
           return at === undefined ? [] : [{ machine: { id: machine.id, name: machine.name }, at }];
         })
-        .reduce<DealerFleetFarm['nextIrrigation']>((soonest, start) => (soonest && soonest.at <= start.at ? soonest : start), null);
+        .reduce<DealerFleetFarm['nextIrrigation']>(
+          (soonest, start) => (soonest && soonest.at <= start.at ? soonest : start),
+          null,
+        );
       return {
         farm: { id: grant.farmId, name: grant.farmName },
         dealerName: grant.dealerName,

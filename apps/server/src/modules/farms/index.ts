@@ -38,7 +38,9 @@ export const farmsModule = fp(
     });
     await app.register(farmsRoutes, { prefix: '/api', farms, invitations, dealers });
   },
-  { name: 'farms', dependencies: [
+  {
+    name: 'farms',
+    dependencies: [
       'database',
       'authentication',
       'access',
