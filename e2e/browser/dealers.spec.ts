@@ -1,3 +1,4 @@
+import { ADMIN } from './support/environment';
 import { expect, expectAccessible, signIn, signedInPage, toastWith } from './support/fixtures';
 import { addAndGrant, test } from './support/machines';
 
@@ -129,4 +130,69 @@ test("a farm's owner invites an address, sees it waiting, and revokes it", async
   await expect(waiting.getByRole('row').filter({ hasText: invited })).toHaveCount(0);
   const listed = await admin.call('GET', `/api/farm/${farmId}/invitations/`);
   expect(listed.body).toEqual([]);
+});
+
+test("a dealer's fleet card counts the farm's open incidents and opens its machines; the administrator removes the dealer's member", async ({
+  page,
+  browser,
+  server,
+  admin,
+  createUser,
+  startMachine,
+}) => {
+  test.setTimeout(120_000);
+  const servicer = await createUser({ firstName: 'Sebastian', lastName: 'Serwisant' });
+  // Quick to raise its pressure-loss alarm: its safety stops it a second after the water is cut.
+  const machine = await startMachine({ motion: 'front', pressureSafetyDelayMs: 1000 });
+  const machineName = `Pole ${machine.id}`;
+  const machineId = await addAndGrant(admin, machine, machineName);
+  const farmName = `Gospodarstwo ${machine.id}`;
+  const dealerName = `Serwis ${machine.id}`;
+  const farm = await admin.call('POST', '/api/farm/', { name: farmName });
+  const farmId = (farm.body as { id: number }).id;
+  expect((await admin.call('PATCH', `/api/sprinkler/${machineId}/farm/`, { farmId })).status).toBe(200);
+  const dealer = await admin.call('POST', '/api/dealer/', { name: dealerName });
+  const dealerId = (dealer.body as { id: number }).id;
+  expect((await admin.call('POST', `/api/dealer/${dealerId}/members/`, { email: servicer.email })).status).toBe(204);
+  const granted = await admin.call('PUT', `/api/farm/${farmId}/dealers/${dealerId}/`, {
+    level: 'watch',
+    machines: 'all',
+  });
+  expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+
+  // The machine loses its water: its alarm is an open incident on the farm's card.
+  machine.cutWater();
+  const servicerPage = await signedInPage(browser, server.baseUrl, servicer, '/dealer');
+  const card = servicerPage.getByRole('region', { name: farmName });
+  await expect(async () => {
+    await servicerPage.reload();
+    await expect(card.getByRole('definition').nth(4)).toHaveText('1', { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+  // No autopilot in auto has put a start off on the farm's machine.
+  await expect(card.getByRole('term').nth(4)).toHaveText('Otwarte zdarzenia');
+  await expect(card.getByRole('term').nth(5)).toHaveText('Następne nawadnianie');
+  await expect(card.getByRole('definition').nth(5)).toHaveText('Nic nie zaplanowano');
+
+  // Its Machines link switches the machines table to the farm.
+  await card.getByRole('link', { name: `Maszyny gospodarstwa ${farmName}` }).click();
+  await expect(servicerPage).toHaveURL(/\/sprinklers$/);
+  await expect(servicerPage.getByRole('combobox', { name: 'Gospodarstwo' })).toHaveValue(String(farmId));
+  await expect(servicerPage.getByRole('table', { name: 'Maszyny' })).toContainText(machineName);
+
+  // The administrator removes the member from the dealer after a question; their fleet is then empty.
+  await signIn(page, ADMIN, '/farms');
+  const members = page.getByRole('table', { name: `Członkowie serwisu ${dealerName}` });
+  await members
+    .getByRole('row')
+    .filter({ hasText: servicer.email })
+    .getByRole('button', { name: 'Usuń Sebastian Serwisant z serwisu' })
+    .click();
+  await page.getByRole('dialog', { name: 'Usunąć Sebastian Serwisant?' }).getByRole('button', { name: 'Usuń' }).click();
+  await expect(toastWith(page, `Sebastian Serwisant nie jest już członkiem serwisu ${dealerName}`)).toBeVisible();
+  await expect(members).toContainText('Serwis nie ma jeszcze członków.');
+  await expectAccessible(page, "the administrator's dealers with their members");
+
+  await servicerPage.goto('/dealer');
+  await expect(servicerPage.getByText('Żadne gospodarstwo nie udostępniło maszyn Twojemu serwisowi.')).toBeVisible();
+  await servicerPage.context().close();
 });

@@ -19,6 +19,17 @@ export const DealerListSchema = z.array(DealerSchema);
 export const DealerBodySchema = z.strictObject({ name: z.string().trim().min(1).max(DEALER_NAME_MAX) });
 export const DealerMemberBodySchema = z.strictObject({ email: EmailSchema });
 export const DealerParamsSchema = z.strictObject({ dealerId: IdTextSchema });
+export const DealerMemberParamsSchema = z.strictObject({ dealerId: IdTextSchema, userId: IdTextSchema });
+
+/** A dealer's member, as the server's administrators list them. */
+export const DealerMemberSchema = z.strictObject({
+  id: IdSchema,
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+});
+export type DealerMember = z.infer<typeof DealerMemberSchema>;
+export const DealerMemberListSchema = z.array(DealerMemberSchema);
 export const FarmDealerParamsSchema = z.strictObject({ farmId: IdTextSchema, dealerId: IdTextSchema });
 
 /** The machines a grant covers: all the farm's, those it will have included, or the ones named. */
@@ -57,6 +68,15 @@ export const DealerFleetFarmSchema = z.strictObject({
     moving: z.number().int().nonnegative(),
     inAlarm: z.number().int().nonnegative(),
   }),
+  /** The incidents open on the machines granted (alarm, unexpected stop, offline, …; docs/alerts.md). */
+  openIncidents: z.number().int().nonnegative(),
+  /**
+   * The soonest start planned among the machines granted: a pass the autopilot in auto put off to
+   * a later moment (ms since the epoch); null when none is planned.
+   */
+  nextIrrigation: z
+    .strictObject({ machine: z.strictObject({ id: IdSchema, name: z.string() }), at: z.number() })
+    .nullable(),
 });
 export type DealerFleetFarm = z.infer<typeof DealerFleetFarmSchema>;
 export const DealerFleetSchema = z.array(DealerFleetFarmSchema);

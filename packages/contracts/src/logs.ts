@@ -99,6 +99,9 @@ export const LOG_EVENT_TYPES = [
   // A farm granted a dealer access (`event` the dealer's name, `details` the level), or ended it.
   'farm_dealer_granted',
   'farm_dealer_revoked',
+  // The server's administrators added a dealer's member or removed one (`event` the address, `details` the dealer's name).
+  'dealer_member_added',
+  'dealer_member_removed',
 ] as const;
 export const LogEventTypeSchema = z.enum(LOG_EVENT_TYPES);
 export type LogEventType = z.infer<typeof LogEventTypeSchema>;
@@ -176,6 +179,8 @@ export const LOG_EVENT_PARAMS = {
   farm_invitation_revoked: ['user', 'farm'],
   farm_dealer_granted: ['dealer', 'farm'],
   farm_dealer_revoked: ['dealer', 'farm'],
+  dealer_member_added: ['user', 'dealer'],
+  dealer_member_removed: ['user', 'dealer'],
 } as const satisfies Record<LogEventType, readonly [string, string]>;
 
 export type LogEventParam = (typeof LOG_EVENT_PARAMS)[LogEventType][number];

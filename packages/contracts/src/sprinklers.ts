@@ -159,6 +159,8 @@ export type SprinklerDetail = z.infer<typeof SprinklerDetailSchema>;
 export const SprinklerWithUsersSchema = z.strictObject({
   sprinkler: SprinklerListItemSchema,
   users: z.array(AssignedUserSchema),
+  /** The farm the machine belongs to (docs/roles.md); null until the administrator places it in one. */
+  farm: z.strictObject({ id: IdSchema, name: z.string() }).nullable(),
 });
 export type SprinklerWithUsers = z.infer<typeof SprinklerWithUsersSchema>;
 

@@ -105,6 +105,8 @@ describe('LOG_EVENT_TYPES', () => {
       'farm_invitation_revoked',
       'farm_dealer_granted',
       'farm_dealer_revoked',
+      'dealer_member_added',
+      'dealer_member_removed',
     ]);
   });
 

@@ -246,15 +246,20 @@ describe('SprinklerDetailSchema', () => {
 });
 
 describe('SprinklerWithUsersSchema and SprinklerAdminListResponseSchema', () => {
-  const row = { sprinkler: buildListItem(), users: [buildAssignedUser()] };
+  const row = { sprinkler: buildListItem(), users: [buildAssignedUser()], farm: { id: 3, name: 'Green Acres' } };
 
-  it('accepts a machine with its users, in a list envelope', () => {
-    expect(SprinklerWithUsersSchema.parse(row)).toMatchObject({ sprinkler: { lat: 52.41 }, users: [{ id: 5 }] });
+  it('accepts a machine with its users and its farm, or none, in a list envelope', () => {
+    expect(SprinklerWithUsersSchema.parse(row)).toMatchObject({
+      sprinkler: { lat: 52.41 },
+      users: [{ id: 5 }],
+      farm: { name: 'Green Acres' },
+    });
+    expect(SprinklerWithUsersSchema.parse({ ...row, farm: null }).farm).toBeNull();
     expect(SprinklerAdminListResponseSchema.parse({ count: 31, data: [row] }).count).toBe(31);
   });
 
   it('rejects a row without users and an answer without count', () => {
-    expectRejected(SprinklerWithUsersSchema, { sprinkler: buildListItem() });
+    expectRejected(SprinklerWithUsersSchema, { sprinkler: buildListItem(), farm: null });
     expectRejected(SprinklerAdminListResponseSchema, { data: [row] });
   });
 

@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dealerGrants } from '../../src/modules/access/access.table';
+import type { DealerFleetFarm } from '@pivot/contracts';
+import { saveMemory } from '../../src/modules/autopilot';
 import type { ApiClient } from '../support/api-client';
 import { buildProgram, buildSprinkler } from '../support/fixtures';
 import { openStream } from '../support/open-stream';
@@ -83,6 +85,8 @@ describe('dealers', () => {
         level: 'watch',
         expiresAt: null,
         machines: { total: 2, online: 0, moving: 0, inAlarm: 0 },
+        openIncidents: 0,
+        nextIrrigation: null,
       },
       {
         farm: { id: south.farm.id, name: 'South farm' },
@@ -90,6 +94,8 @@ describe('dealers', () => {
         level: 'control',
         expiresAt: inAWeek,
         machines: { total: 1, online: 0, moving: 0, inAlarm: 0 },
+        openIncidents: 0,
+        nextIrrigation: null,
       },
     ]);
     const page = (await technician.client.get('/api/sprinkler/page/')).body as { count: number };
@@ -171,6 +177,99 @@ describe('dealers', () => {
       ['farm_dealer_granted', 'Revoked dealer', 'watch'],
       ['farm_dealer_revoked', 'Revoked dealer', ''],
       ['farm_dealer_granted', 'Revoked dealer', 'control'],
+    ]);
+  });
+
+  it("gives each farm's open incidents and soonest planned start, of the machines granted only", async () => {
+    const farm = await farmWithMachines('Busy farm', 3);
+    const { dealer, technician } = await dealerWithTechnician('Busy dealer');
+    const [alarmed, planned, excluded] = farm.machines as [number, number, number];
+    await farm.owner.client.put(`/api/farm/${farm.farm.id}/dealers/${dealer.id}/`, {
+      level: 'watch',
+      machines: [alarmed, planned],
+    });
+    const machine = async (id: number) => {
+      const { name, internalId } = (await t.admin.get(`/api/sprinkler/${id}/`)).body as {
+        name: string;
+        internalId: string;
+      };
+      return { id, name, internalId };
+    };
+    const now = Date.now();
+    await t.app.incidentDesk.begin(await machine(alarmed), 'alarm', 'E12', now);
+    await t.app.incidentDesk.begin(await machine(alarmed), 'low_pressure', '0.4', now);
+    await t.app.incidentDesk.begin(await machine(excluded), 'alarm', 'E7', now);
+    // The autopilot in auto put a start off: the soonest of the machines granted counts, not the
+    // sooner one of a machine the grant leaves out, nor one in suggest, nor one gone by.
+    const plan = async (id: number, mode: 'auto' | 'suggest', plannedStartAt: number) => {
+      expect((await t.admin.put(`/api/sprinkler/${id}/autopilot/`, { mode, rules: {} })).status).toBe(200);
+      await saveMemory(t.database.db, id, { plannedStartAt });
+    };
+    await plan(planned, 'auto', now + 3 * 3_600_000);
+    await plan(excluded, 'auto', now + 3_600_000);
+    await plan(alarmed, 'suggest', now + 2 * 3_600_000);
+    const fleet = (await technician.client.get('/api/dealer/fleet/')).body as DealerFleetFarm[];
+    const plannedName = (await machine(planned)).name;
+    expect(fleet).toMatchObject([
+      {
+        farm: { id: farm.farm.id },
+        machines: { total: 2 },
+        openIncidents: 2,
+        nextIrrigation: { machine: { id: planned, name: plannedName }, at: now + 3 * 3_600_000 },
+      },
+    ]);
+    await plan(planned, 'auto', now - 60_000);
+    const later = (await technician.client.get('/api/dealer/fleet/')).body as DealerFleetFarm[];
+    expect(later[0]!.nextIrrigation).toBeNull();
+  });
+
+  it("lets the administrators list a dealer's members and remove one, whose access and open streams end", async () => {
+    const farm = await farmWithMachines('Farm of a removed technician', 1);
+    const { dealer, technician } = await dealerWithTechnician('Shrinking dealer');
+    const colleague = await t.signedInUser();
+    await t.admin.post(`/api/dealer/${dealer.id}/members/`, { email: colleague.user.email });
+    await farm.owner.client.put(`/api/farm/${farm.farm.id}/dealers/${dealer.id}/`, { level: 'watch', machines: 'all' });
+    const membersUrl = `/api/dealer/${dealer.id}/members/`;
+    expect((await t.admin.get(membersUrl)).body).toEqual(
+      [technician.user, colleague.user].map((person) => ({
+        id: person.id,
+        first_name: person.firstName,
+        last_name: person.lastName,
+        email: person.email,
+      })),
+    );
+    // Nobody but the server's administrators: not the farm's owner, not a dealer's member.
+    for (const client of [farm.owner.client, technician.client]) {
+      expect((await client.get(membersUrl)).status).toBe(403);
+      expect((await client.delete(`${membersUrl}${colleague.user.id}/`)).status).toBe(403);
+    }
+    expect((await t.admin.get(`/api/dealer/999999/members/`)).status).toBe(404);
+
+    const stream = await openStream(address, technician.client, `/api/sprinkler/${farm.machines[0]}/events`);
+    try {
+      expect((await t.admin.delete(`${membersUrl}${technician.user.id}/`)).status).toBe(204);
+      expect(await stream.ends(1500)).toBeLessThan(1500);
+    } finally {
+      stream.close();
+    }
+    expect((await technician.client.get('/api/dealer/fleet/')).body).toEqual([]);
+    expect(await levelOf(technician.client, farm.machines[0]!)).toBe(404);
+    expect(await levelOf(colleague.client, farm.machines[0]!)).toBe('watch');
+    expect(((await t.admin.get(membersUrl)).body as { id: number }[]).map((member) => member.id)).toEqual([
+      colleague.user.id,
+    ]);
+    const again = await t.admin.delete(`${membersUrl}${technician.user.id}/`);
+    expect([again.status, (again.body as { code: string }).code]).toEqual([404, 'user_not_found']);
+
+    type Entry = { eventType: string; event: string; details: string };
+    const log = ((await t.admin.get('/api/logs/')).body as { data: Entry[] }).data;
+    const entries = log
+      .filter((entry) => entry.eventType.startsWith('dealer_member_') && entry.details === 'Shrinking dealer')
+      .map((entry) => [entry.eventType, entry.event]);
+    expect(entries).toEqual([
+      ['dealer_member_removed', technician.user.email],
+      ['dealer_member_added', colleague.user.email],
+      ['dealer_member_added', technician.user.email],
     ]);
   });
 });

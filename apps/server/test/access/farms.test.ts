@@ -40,6 +40,18 @@ describe('farms', () => {
     return person;
   }
 
+  it("names each machine's farm in the administrators' list of machines, none for one placed in no farm", async () => {
+    const { farm, machine } = await farmWithOwner('Farm in the admin list');
+    const loose = await buildSprinkler(t, { name: 'Pivot in no farm' });
+    type Row = { sprinkler: { id: number }; farm: { id: number; name: string } | null };
+    const listed = async (search: string) =>
+      ((await admin.get('/api/sprinkler/list/', { query: { search } })).body as { data: Row[] }).data;
+    expect((await listed(machine.internalId)).map((row) => row.farm)).toEqual([
+      { id: farm.id, name: 'Farm in the admin list' },
+    ]);
+    expect((await listed(loose.internalId)).map((row) => [row.sprinkler.id, row.farm])).toEqual([[loose.id, null]]);
+  });
+
   it('refuses a second farm of one name, and an unknown or repeated member, saying why', async () => {
     const { farm, owner } = await farmWithOwner('Gospodarstwo Zielone');
     const again = await admin.post(

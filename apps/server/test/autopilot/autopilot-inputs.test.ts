@@ -1,4 +1,4 @@
-import type { ProgramData } from '@pivot/contracts';
+import { type ProgramData, TARIFF_PRESETS } from '@pivot/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   fieldHectares,
@@ -10,7 +10,7 @@ import {
 import { decisionKey } from '../../src/modules/autopilot/autopilot-watch';
 import { decideNext, followDecision, startClaimStaleMs } from '../../src/modules/autopilot';
 import { halfCircle } from '../support/fixtures';
-import { HOUR, TIME_ZONE, at, input } from './fixtures';
+import { HOUR, NEXT_DAY, TIME_ZONE, area, at, input, rules } from './fixtures';
 
 const CENTRE = { lat: 52.3, lng: 17.2 };
 const ARM = 400;
@@ -89,6 +89,20 @@ describe("the watcher's steps on a decision", () => {
     expect(suggest.memory.run).toBeUndefined();
     // The same decision a look later is no news.
     expect(followDecision(start, suggest.memory, { ...resting, auto: false, now: at('19:10') }).tell).toBe(false);
+  });
+
+  it('keeps the start it puts off to the cheap zone, until it starts or has none to put off', () => {
+    const given = (time: string) =>
+      input({
+        now: at(time),
+        rules: rules({ tariff: TARIFF_PRESETS.G12 }),
+        areas: [area({ triggerAt: at('11:00', NEXT_DAY) })],
+      });
+    const waiting = followDecision(decideNext(given('16:00')), {}, { ...resting, now: at('16:00') });
+    expect(waiting.memory.plannedStartAt).toBe(at('22:00'));
+    const started = followDecision(decideNext(given('22:00')), waiting.memory, { ...resting, now: at('22:00') });
+    expect(started.act).toBe('start');
+    expect(started.memory.plannedStartAt).toBeUndefined();
   });
 
   it("counts a pass's revolution in the hours it moves: a pause is taken out on resuming", () => {

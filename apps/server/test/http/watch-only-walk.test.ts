@@ -225,6 +225,7 @@ describe('a watch grant, walked over every operation of the OpenAPI document', (
       'farm_member_added',
       'sprinkler_access_granted',
       'farm_invitation_sent',
+      'dealer_member_added',
       'farm_dealer_granted',
     ]);
   });

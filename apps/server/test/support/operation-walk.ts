@@ -45,7 +45,9 @@ export const ADMINISTRATORS_ONLY = new Set([
   'POST /api/farm/',
   'POST /api/farm/{farmId}/members/',
   'POST /api/dealer/',
+  'GET /api/dealer/{dealerId}/members/',
   'POST /api/dealer/{dealerId}/members/',
+  'DELETE /api/dealer/{dealerId}/members/{userId}/',
 ]);
 
 /** Answers that are not JSON, read raw: each comes as 200 of its type to one who may read it. */

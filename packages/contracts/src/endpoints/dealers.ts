@@ -7,6 +7,8 @@ import {
   DealerGrantSchema,
   DealerListSchema,
   DealerMemberBodySchema,
+  DealerMemberListSchema,
+  DealerMemberParamsSchema,
   DealerParamsSchema,
   DealerSchema,
   FarmDealerParamsSchema,
@@ -50,6 +52,28 @@ export const addMember = endpoint({
   summary: "Makes an existing account a dealer's member (administrators)",
 });
 
+export const members = endpoint({
+  method: 'GET',
+  path: '/dealer/:dealerId/members/',
+  params: DealerParamsSchema,
+  answer: DealerMemberListSchema,
+  errors: ['dealer_not_found'],
+  tag,
+  summary: "A dealer's members, in the order they were added (administrators)",
+});
+
+export const removeMember = endpoint({
+  method: 'DELETE',
+  path: '/dealer/:dealerId/members/:userId/',
+  params: DealerMemberParamsSchema,
+  answer: NoContentSchema,
+  status: 204,
+  errors: ['dealer_not_found', 'user_not_found'],
+  tag,
+  summary:
+    "Removes a dealer's member: their access through the dealer ends at once, their open streams too (administrators)",
+});
+
 export const fleet = endpoint({
   method: 'GET',
   path: '/dealer/fleet/',
@@ -57,7 +81,7 @@ export const fleet = endpoint({
   errors: [],
   tag,
   summary:
-    "The farms granted to the caller's dealers, side by side, each with its machines online, moving and in alarm",
+    "The farms granted to the caller's dealers, side by side, each with its machines online, moving and in alarm, its open incidents and the next start planned",
 });
 
 export const farmGrants = endpoint({

@@ -18,10 +18,12 @@ import {
   type DealerRow,
   dealerActingOn,
   deleteDealerGrant,
+  deleteDealerMember,
   findDealer,
   insertDealer,
   insertDealerMember,
   listDealerGrantsOfFarm,
+  listDealerMemberIds,
   listDealers,
   listFarmsDealtTo,
   saveDealerGrant,
@@ -37,6 +39,7 @@ import {
   findFarm,
   findFarms,
   findFarmOfMachine,
+  findFarmsOfMachines,
   farmColumnsOfMachine,
   findRole,
   grantsInFarm,
@@ -281,6 +284,15 @@ export class AccessService {
     return insertDealerMember(db, dealerId, userId);
   }
 
+  dealerMemberIds(db: Queryable, dealerId: number): Promise<number[]> {
+    return listDealerMemberIds(db, dealerId);
+  }
+
+  /** False when the user was no member of the dealer. */
+  removeDealerMember(db: Queryable, dealerId: number, userId: number): Promise<boolean> {
+    return deleteDealerMember(db, dealerId, userId);
+  }
+
   /** Grants a dealer the farm's machines (or changes its grant); machines named must be the farm's. */
   saveDealerGrant(db: Queryable, grant: Parameters<typeof saveDealerGrant>[1]): Promise<number> {
     return saveDealerGrant(db, grant);
@@ -323,6 +335,11 @@ export class AccessService {
   /** The farm the machine belongs to; null for one not placed in a farm yet. */
   farmOfMachine(db: Queryable, sprinklerId: number): Promise<FarmRow | null> {
     return findFarmOfMachine(db, sprinklerId);
+  }
+
+  /** The farm of each of the machines placed in one, by machine id. */
+  farmsOfMachines(db: Queryable, sprinklerIds: number[]): Promise<Map<number, { id: number; name: string }>> {
+    return findFarmsOfMachines(db, sprinklerIds);
   }
 
   machineIdsOfFarm(db: Queryable, farmId: number): Promise<number[]> {

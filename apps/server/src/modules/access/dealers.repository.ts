@@ -45,6 +45,25 @@ export async function insertDealerMember(db: Queryable, dealerId: number, userId
   return rows.length > 0;
 }
 
+/** The ids of the dealer's members, in the order they were added. */
+export async function listDealerMemberIds(db: Queryable, dealerId: number): Promise<number[]> {
+  const rows = await db
+    .select({ userId: dealerMembers.userId })
+    .from(dealerMembers)
+    .where(eq(dealerMembers.dealerId, dealerId))
+    .orderBy(asc(dealerMembers.addedAt), asc(dealerMembers.userId));
+  return rows.map((row) => row.userId);
+}
+
+/** False when the user was no member of the dealer. */
+export async function deleteDealerMember(db: Queryable, dealerId: number, userId: number): Promise<boolean> {
+  const rows = await db
+    .delete(dealerMembers)
+    .where(and(eq(dealerMembers.dealerId, dealerId), eq(dealerMembers.userId, userId)))
+    .returning({ userId: dealerMembers.userId });
+  return rows.length > 0;
+}
+
 /** The dealers the user is a member of. */
 export function listDealersOfUser(db: Queryable, userId: number): Promise<DealerRow[]> {
   return db

@@ -190,6 +190,20 @@ export async function countOwnersLocked(db: Queryable, farmId: number): Promise<
 }
 
 /** The farm the machine belongs to; null for one not placed in a farm. */
+/** The farm of each of the machines placed in one, by machine id, in one statement. */
+export async function findFarmsOfMachines(
+  db: Queryable,
+  sprinklerIds: number[],
+): Promise<Map<number, { id: number; name: string }>> {
+  if (sprinklerIds.length === 0) return new Map();
+  const rows = await db
+    .select({ sprinklerId: farmMachines.sprinklerId, id: farms.id, name: farms.name })
+    .from(farmMachines)
+    .innerJoin(farms, eq(farms.id, farmMachines.farmId))
+    .where(inArray(farmMachines.sprinklerId, sprinklerIds));
+  return new Map(rows.map(({ sprinklerId, id, name }) => [sprinklerId, { id, name }]));
+}
+
 export async function findFarmOfMachine(db: Queryable, sprinklerId: number): Promise<FarmRow | null> {
   const [row] = await db
     .select({

@@ -57,19 +57,12 @@ export class AdminService {
     };
   }
 
-  /** A page of machines, each with its users; `exclude` leaves out the machines that user has. */
+  /** A page of machines, each with its users and its farm; `exclude` leaves out the machines that user has. */
   async listSprinklers(query: SprinklerAdminListQuery): Promise<SprinklerAdminListResponse> {
     const { db, access, sprinklers } = this.deps;
     const excluding = query.exclude === undefined ? undefined : access.machineIdsOf(db, query.exclude);
     const { count, rows } = await sprinklers.listForAdmin(query, excluding);
-    const [items, users] = await Promise.all([
-      sprinklers.listItems(db, rows),
-      sprinklers.assignedUsers(
-        db,
-        rows.map((row) => row.id),
-      ),
-    ]);
-    return { count, data: items.map((sprinkler) => ({ sprinkler, users: users.get(sprinkler.id) ?? [] })) };
+    return { count, data: await sprinklers.withUsers(db, rows) };
   }
 
   /**
@@ -116,7 +109,8 @@ export class AdminService {
         ip: client.ip,
         farm,
       });
-      return sprinklers.withUsers(tx, sprinkler);
+      const [changed] = await sprinklers.withUsers(tx, [sprinkler]);
+      return changed!;
     });
     sprinklers.machinesChanged();
     return changed;

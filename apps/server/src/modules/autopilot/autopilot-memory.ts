@@ -29,6 +29,11 @@ export const AutopilotMemorySchema = z.object({
     .optional(),
   /** The autopilot's last pass's end and sectors: not due again until the balance holds that day. */
   watered: z.object({ at: z.number(), areas: z.array(z.string()) }).optional(),
+  /**
+   * The start the last decision put off to a later moment (a cheaper tariff zone, the allowed
+   * hours), ms since the epoch: in auto, the pass the autopilot will start then (a dealer's fleet).
+   */
+  plannedStartAt: z.number().optional(),
   /** "Irrigation due" is open for the machine (suggest). */
   dueAlerted: z.boolean().optional(),
   /** Since when a start has been under way: claimed before its commands are sent. */

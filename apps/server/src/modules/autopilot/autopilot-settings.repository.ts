@@ -60,6 +60,30 @@ export function listActiveAutopilots(db: Queryable): Promise<AutopilotSettingsRo
 }
 
 /**
+ * The starts the watcher put off to a moment after `now` (its memory's `plannedStartAt`) among
+ * the machines in auto, by machine id, in one statement.
+ */
+export async function findPlannedStarts(
+  db: Queryable,
+  sprinklerIds: number[],
+  now: number,
+): Promise<Map<number, number>> {
+  if (sprinklerIds.length === 0) return new Map();
+  const plannedAt = sql<number>`(${autopilotSettings.memory} ->> 'plannedStartAt')::float8`;
+  const rows = await db
+    .select({ sprinklerId: autopilotSettings.sprinklerId, at: plannedAt })
+    .from(autopilotSettings)
+    .where(
+      and(
+        eq(autopilotSettings.mode, 'auto'),
+        sql`${autopilotSettings.sprinklerId} = any(${sql.param(sprinklerIds)}::int[])`,
+        sql`${plannedAt} > ${now}`,
+      ),
+    );
+  return new Map(rows.map((row) => [row.sprinklerId, Number(row.at)]));
+}
+
+/**
  * What the autopilot's watcher kept of a machine ({} when nothing, or when the machine has no
  * settings row). Its shape is the watcher's own.
  */

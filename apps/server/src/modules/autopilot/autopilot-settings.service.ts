@@ -15,6 +15,7 @@ import { type SprinklersService, loggedMachine } from '../sprinklers';
 import {
   findAutopilotSettings,
   findAutopilotSettingsForUpdate,
+  findPlannedStarts,
   listActiveAutopilots,
   upsertAutopilotSettings,
 } from './autopilot-settings.repository';
@@ -94,6 +95,15 @@ export class AutopilotSettingsService {
       await this.deps.turnedOff?.({ id: sprinkler.id, name: sprinkler.name, internalId: sprinkler.internalId });
     }
     return presentSettings(row);
+  }
+
+  /**
+   * The passes the autopilot will start itself at a later moment (machines in auto, a start put
+   * off to a cheaper zone or the allowed hours), by machine id: a dealer's fleet. Not access-checked:
+   * the caller names the machines its reader is granted.
+   */
+  plannedStarts(sprinklerIds: number[], now: number): Promise<Map<number, number>> {
+    return findPlannedStarts(this.deps.db, sprinklerIds, now);
   }
 
   /**

@@ -25,6 +25,7 @@ import {
   type PumpPeers,
   type StartDecision,
   type TimingDecision,
+  type WaitDecision,
   decideNext,
 } from './decide';
 
@@ -160,6 +161,12 @@ export function startNow(decision: Decision): StartDecision | null {
   return timing.kind === 'start' ? timing : null;
 }
 
+/** The start a decision puts off to a later moment, if it does (itself, or the timing a reconcile leads to). */
+function startPutOff(decision: Decision): WaitDecision | null {
+  const timing = decision.kind === 'reconcile' ? decision.then : decision;
+  return timing.kind === 'wait' ? timing : null;
+}
+
 /**
  * The memory of a pass the autopilot starts: when, the hours its revolution takes, its sectors (the
  * rain skip before it is followed). `asked`: a person asked for it with one tap, in any mode.
@@ -215,6 +222,9 @@ export function followDecision(
   const key = decisionKey(decision);
   const tell = key !== kept.told;
   kept.told = key;
+  const putOff = startPutOff(decision);
+  if (putOff === null) delete kept.plannedStartAt;
+  else kept.plannedStartAt = putOff.until;
   let act: FollowUp['act'] = null;
   switch (decision.kind) {
     case 'skip_rain':

@@ -1,8 +1,10 @@
-import type { Dealer, DealerFleetFarm, DealerGrant, DealerGrantBody } from '@pivot/contracts';
+import type { Dealer, DealerFleetFarm, DealerGrant, DealerGrantBody, DealerMember } from '@pivot/contracts';
 import type { Database, Queryable } from '../../db/client';
 import { AppError } from '../../errors';
 import type { ClientInfo, SignedInUser } from '../../http/request-context';
 import type { AccessService, DealerGrantRow } from '../access';
+import type { AutopilotSettingsService } from '../autopilot';
+import type { IncidentDesk } from '../incidents';
 import type { LogsService } from '../logs';
 import type { SprinklersService } from '../sprinklers';
 import type { UsersService } from '../users';
@@ -13,9 +15,29 @@ export type DealersServiceDeps = {
   users: UsersService;
   sprinklers: SprinklersService;
   logs: LogsService;
+  incidents: Pick<IncidentDesk, 'openCounts'>;
+  autopilot: Pick<AutopilotSettingsService, 'plannedStarts'>;
   /** Refuses unless the caller runs the farm (farms.service.ts). */
   assertRuns: (db: Queryable, actor: SignedInUser, farmId: number) => Promise<void>;
 };
+
+/** A dealer's member added or removed, in the log: the person's address and the dealer's name. */
+function memberEntry(
+  eventType: 'dealer_member_added' | 'dealer_member_removed',
+  actor: SignedInUser,
+  person: { id: number; email: string },
+  dealer: { name: string },
+  client: ClientInfo,
+) {
+  return {
+    eventType,
+    actorUserId: actor.id,
+    subjectUserId: person.id,
+    event: person.email,
+    details: dealer.name,
+    ip: client.ip,
+  };
+}
 
 function presentGrant(grant: DealerGrantRow, nowMs: number): DealerGrant {
   return {
@@ -47,12 +69,47 @@ export class DealersService {
     return { id: dealer.id, name: dealer.name };
   }
 
-  async addMember(dealerId: number, email: string): Promise<void> {
-    const { db, access, users, sprinklers } = this.deps;
+  /** The dealer's members, in the order they were added. */
+  async members(dealerId: number): Promise<DealerMember[]> {
+    const { db, access, users } = this.deps;
     if (!(await access.dealer(db, dealerId))) throw new AppError('dealer_not_found');
-    const person = await users.findByEmail(email);
-    if (!person) throw new AppError('user_not_found');
-    await access.addDealerMember(db, dealerId, person.id);
+    const ids = await access.dealerMemberIds(db, dealerId);
+    const people = new Map((await users.findMany(db, ids)).map((person) => [person.id, person]));
+    return ids.flatMap((id) => {
+      const person = people.get(id);
+      return person
+        ? [{ id: person.id, first_name: person.firstName, last_name: person.lastName, email: person.email }]
+        : [];
+    });
+  }
+
+  /** Makes an existing account the dealer's member, in the log unless they were one already. */
+  async addMember(actor: SignedInUser, dealerId: number, email: string, client: ClientInfo): Promise<void> {
+    const { db, access, users, logs, sprinklers } = this.deps;
+    await db.transaction(async (tx) => {
+      const dealer = await access.dealer(tx, dealerId);
+      if (!dealer) throw new AppError('dealer_not_found');
+      const person = await users.findByEmail(email, tx);
+      if (!person) throw new AppError('user_not_found');
+      if (!(await access.addDealerMember(tx, dealerId, person.id))) return;
+      await logs.record(tx, memberEntry('dealer_member_added', actor, person, dealer, client));
+    });
+    sprinklers.machinesChanged();
+  }
+
+  /**
+   * Ends a person's membership of the dealer: their access through it ends at once, and so do
+   * their open streams of the machines farms granted the dealer (as a farm's revoke does).
+   */
+  async removeMember(actor: SignedInUser, dealerId: number, userId: number, client: ClientInfo): Promise<void> {
+    const { db, access, users, logs, sprinklers } = this.deps;
+    await db.transaction(async (tx) => {
+      const dealer = await access.dealer(tx, dealerId);
+      if (!dealer) throw new AppError('dealer_not_found');
+      const person = await users.find(tx, userId);
+      if (!person || !(await access.removeDealerMember(tx, dealerId, userId))) throw new AppError('user_not_found');
+      await logs.record(tx, memberEntry('dealer_member_removed', actor, person, dealer, client));
+    });
     sprinklers.machinesChanged();
   }
 
@@ -120,14 +177,34 @@ export class DealersService {
     sprinklers.machinesChanged();
   }
 
-  /** The farms granted to the caller's dealers, side by side, with their machines' states counted. */
+  /**
+   * The farms granted to the caller's dealers, side by side, with their machines' states counted,
+   * their open incidents and the soonest start planned: a statement each for all the farms.
+   */
   async fleet(actor: SignedInUser): Promise<DealerFleetFarm[]> {
-    const { db, access, sprinklers } = this.deps;
+    const { db, access, sprinklers, incidents, autopilot } = this.deps;
     const dealt = await access.farmsDealtTo(db, actor.id);
     if (dealt.length === 0) return [];
     const items = new Map((await sprinklers.list(actor)).map((item) => [item.id, item]));
+    const granted = [...new Set(dealt.flatMap((grant) => grant.machineIds))].flatMap((id) => items.get(id) ?? []);
+    const [openIncidents, plannedStarts] = await Promise.all([
+      incidents.openCounts(granted.map((machine) => machine.internalId)),
+      autopilot.plannedStarts(
+        granted.map((machine) => machine.id),
+        Date.now(),
+      ),
+    ]);
     return dealt.map((grant) => {
       const machines = grant.machineIds.flatMap((id) => items.get(id) ?? []);
+      const next = machines
+        .flatMap((machine) => {
+          const at = plannedStarts.get(machine.id);
+          return at === undefined ? [] : [{ machine: { id: machine.id, name: machine.name }, at }];
+        })
+        .reduce<DealerFleetFarm['nextIrrigation']>(
+          (soonest, start) => (soonest && soonest.at <= start.at ? soonest : start),
+          null,
+        );
       return {
         farm: { id: grant.farmId, name: grant.farmName },
         dealerName: grant.dealerName,
@@ -141,6 +218,8 @@ export class DealersService {
           ).length,
           inAlarm: machines.filter((machine) => machine.status === 'alarm').length,
         },
+        openIncidents: machines.reduce((sum, machine) => sum + (openIncidents.get(machine.internalId) ?? 0), 0),
+        nextIrrigation: next,
       };
     });
   }

@@ -90,9 +90,18 @@ export const farmsRoutes: FastifyPluginAsync<{
     dealers.create(request.body.name),
   );
 
-  endpointRoute(app, dealersEndpoints.addMember, { access: 'admin' }, async (request) =>
-    dealers.addMember(request.params.dealerId, request.body.email),
+  endpointRoute(app, dealersEndpoints.members, { access: 'admin' }, async (request) =>
+    dealers.members(request.params.dealerId),
   );
+
+  endpointRoute(app, dealersEndpoints.addMember, { access: 'admin' }, async (request) =>
+    dealers.addMember(signedIn(request).user, request.params.dealerId, request.body.email, clientInfo(request)),
+  );
+
+  endpointRoute(app, dealersEndpoints.removeMember, { access: 'admin' }, async (request) => {
+    const { dealerId, userId } = request.params;
+    return dealers.removeMember(signedIn(request).user, dealerId, userId, clientInfo(request));
+  });
 
   endpointRoute(app, dealersEndpoints.fleet, {}, async (request) => dealers.fleet(signedIn(request).user));
 

@@ -12,7 +12,7 @@ import { FarmsService } from './farms.service';
  */
 export const farmsModule = fp(
   async (app: FastifyInstance, options: Pick<Config, 'publicUrl'>) => {
-    const { access, users, sprinklers, logs, mail } = app;
+    const { access, users, sprinklers, logs, mail, incidentDesk, autopilot } = app;
     const { db } = app.database;
     const farms = new FarmsService({ db, access, users, sprinklers, logs });
     const invitations = new FarmInvitations({
@@ -32,9 +32,24 @@ export const farmsModule = fp(
       users,
       sprinklers,
       logs,
+      incidents: incidentDesk,
+      autopilot,
       assertRuns: (tx, actor, farmId) => farms.assertRuns(tx, actor, farmId),
     });
     await app.register(farmsRoutes, { prefix: '/api', farms, invitations, dealers });
   },
-  { name: 'farms', dependencies: ['database', 'authentication', 'access', 'users', 'sprinklers', 'logs', 'mail'] },
+  {
+    name: 'farms',
+    dependencies: [
+      'database',
+      'authentication',
+      'access',
+      'users',
+      'sprinklers',
+      'logs',
+      'mail',
+      'incidents',
+      'autopilot',
+    ],
+  },
 );

@@ -3,6 +3,7 @@ import type { Database } from '../../db/client';
 import { type IncidentRecorders, recordIncidents } from './incident-record';
 import {
   claimJobRun,
+  countOpenIncidents,
   endIncidents,
   findOpenIncidents,
   incidentKey,
@@ -32,6 +33,11 @@ export class IncidentDesk {
   async openKinds(): Promise<Map<string, IncidentKind[]>> {
     const open = await findOpenIncidents(this.deps.db);
     return new Map([...open].map(([machineId, kinds]) => [machineId, [...kinds.keys()]]));
+  }
+
+  /** How many incidents are open on each of the machines, by broker ID (none: left out): a dealer's fleet. */
+  openCounts(machineIds: string[]): Promise<Map<string, number>> {
+    return countOpenIncidents(this.deps.db, machineIds);
   }
 
   /** Opens the incident unless it is open; whether this call opened it (and alerted of it). */

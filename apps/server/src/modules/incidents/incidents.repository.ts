@@ -127,6 +127,17 @@ export async function findOpenIncidents(db: Queryable): Promise<Map<string, Map<
   return byMachine;
 }
 
+/** How many incidents are open on each of the machines (by broker ID), in one statement; a machine with none is left out. */
+export async function countOpenIncidents(db: Queryable, machineIds: string[]): Promise<Map<string, number>> {
+  if (machineIds.length === 0) return new Map();
+  const rows = await db
+    .select({ machineId: incidents.machineId, open: sql<number>`count(*)::int` })
+    .from(incidents)
+    .where(and(isNull(incidents.endedAt), sql`${incidents.machineId} = any(${sql.param(machineIds)}::text[])`))
+    .groupBy(incidents.machineId);
+  return new Map(rows.map((row) => [row.machineId, row.open]));
+}
+
 /** An incident to open: its machine, kind, start and detail. */
 export type NewIncident = { machineId: string; kind: IncidentKind; beganAt: Date; detail: string };
 

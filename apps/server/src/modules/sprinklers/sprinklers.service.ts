@@ -349,13 +349,19 @@ export class SprinklersService {
     };
   }
 
-  /** A machine with the users who may use it, as the administrators' screens show it. */
-  async withUsers(db: Queryable, sprinkler: SprinklerRow): Promise<SprinklerWithUsers> {
-    const [[item], users] = await Promise.all([
-      this.listItems(db, [sprinkler]),
-      this.assignedUsers(db, [sprinkler.id]),
+  /** Machines with the users who may use each and their farm, as the administrators' screens show them. */
+  async withUsers(db: Queryable, rows: SprinklerRow[]): Promise<SprinklerWithUsers[]> {
+    const ids = rows.map((row) => row.id);
+    const [items, users, farms] = await Promise.all([
+      this.listItems(db, rows),
+      this.assignedUsers(db, ids),
+      this.deps.access.farmsOfMachines(db, ids),
     ]);
-    return { sprinkler: item!, users: users.get(sprinkler.id) ?? [] };
+    return items.map((item) => ({
+      sprinkler: item,
+      users: users.get(item.id) ?? [],
+      farm: farms.get(item.id) ?? null,
+    }));
   }
 
   /** The users granted each of the given machines, by last name, first name and id, with their grants' levels. */

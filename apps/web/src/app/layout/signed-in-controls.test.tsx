@@ -31,6 +31,8 @@ const GRANTED: DealerFleetFarm = {
   level: 'control',
   expiresAt: null,
   machines: { total: 2, online: 1, moving: 0, inAlarm: 0 },
+  openIncidents: 0,
+  nextIrrigation: null,
 };
 
 let farms: Farm[];

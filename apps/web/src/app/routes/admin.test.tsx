@@ -74,7 +74,11 @@ class FakeServer {
     }
     const id = /^\/api\/device\/([^/]+)\//.exec(path)?.[1];
     if (method === 'GET' && path === '/api/sprinkler/list/') {
-      const data = this.machines.map((sprinkler) => ({ sprinkler, users: [] }));
+      const data = this.machines.map((sprinkler) => ({
+        sprinkler,
+        users: [],
+        farm: sprinkler.id === 1 ? { id: 10, name: 'Green Acres' } : null,
+      }));
       return [200, z.encode(SprinklerAdminListResponseSchema, { count: data.length, data })];
     }
     if (method === 'GET' && path === '/api/sprinkler/')
@@ -172,6 +176,18 @@ describe('the controllers of the admin machines screen', () => {
     const machineRow = (name: string) => within(machines).getByText(name).closest('tr')!;
     await waitFor(() => expect(machineRow('North field')).toHaveTextContent('Credentials set'));
     expect(machineRow('South field')).toHaveTextContent('No credentials');
+  });
+
+  it("names each machine's farm in its own column", async () => {
+    await renderScreen();
+    const machines = await screen.findByRole('table', { name: 'Machines' });
+    const headers = within(machines)
+      .getAllByRole('columnheader')
+      .map((header) => header.textContent);
+    expect(headers.indexOf('Farm')).toBe(headers.indexOf('Machine ID') + 1);
+    const machineRow = async (name: string) => (await within(machines).findByText(name)).closest('tr')!;
+    expect(await machineRow('North field')).toHaveTextContent('Green Acres');
+    expect(await machineRow('South field')).toHaveTextContent('In no farm');
   });
 
   it('registers a controller and shows its secret once, with a copy button; closing forgets it', async () => {

@@ -1,6 +1,7 @@
 import { type DealerFleetFarm, DealerFleetSchema } from '@pivot/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '@/config/locales';
 import { queryClient } from '@/lib/query-client';
@@ -15,6 +16,8 @@ const GREEN_ACRES: DealerFleetFarm = {
   level: 'control',
   expiresAt: null,
   machines: { total: 4, online: 3, moving: 1, inAlarm: 1 },
+  openIncidents: 2,
+  nextIrrigation: { machine: { id: 7, name: 'North pivot' }, at: Date.UTC(2099, 5, 1, 20, 30) },
 };
 const HILL_FARM: DealerFleetFarm = {
   farm: { id: 11, name: 'Hill Farm' },
@@ -22,6 +25,8 @@ const HILL_FARM: DealerFleetFarm = {
   level: 'watch',
   expiresAt: Date.UTC(2099, 11, 31, 12),
   machines: { total: 1, online: 0, moving: 0, inAlarm: 0 },
+  openIncidents: 0,
+  nextIrrigation: null,
 };
 
 let fleet: DealerFleetFarm[];
@@ -40,13 +45,16 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  localStorage.clear();
   vi.unstubAllGlobals();
   queryClient.clear();
   session.signOut();
 });
 
+const USER = buildUser();
+
 async function renderFleet(locale: Locale = 'en') {
-  session.signIn(buildUser(), 'access-1');
+  session.signIn(USER, 'access-1');
   await renderInApp(
     <QueryClientProvider client={queryClient}>
       <DealerRoute />
@@ -56,7 +64,7 @@ async function renderFleet(locale: Locale = 'en') {
 }
 
 describe("a dealer's fleet", () => {
-  it('shows the farms granted side by side, by name, with the dealer, the level, until when and the machines', async () => {
+  it('shows the farms granted side by side, by name: the dealer, the level, until when, the machines, open incidents, the next irrigation', async () => {
     fleet = [HILL_FARM, GREEN_ACRES];
     await renderFleet();
     expect(screen.getByRole('heading', { level: 1, name: "Dealer's fleet" })).toBeInTheDocument();
@@ -70,17 +78,28 @@ describe("a dealer's fleet", () => {
       within(card)
         .getAllByRole('definition')
         .map((count) => count.textContent);
-    expect(counts(green)).toEqual(['4', '3', '1', '1']);
+    expect(counts(green)).toEqual(['4', '3', '1', '1', '2', expect.stringMatching(/^North pivot, 01\/06\/2099/)]);
     expect(
       within(green)
         .getAllByRole('term')
         .map((term) => term.textContent),
-    ).toEqual(['Machines', 'Online', 'Moving', 'In alarm']);
+    ).toEqual(['Machines', 'Online', 'Moving', 'In alarm', 'Open incidents', 'Next irrigation']);
     expect(hill).toHaveTextContent('Watch');
     expect(hill).toHaveTextContent(/Access until 31\/12\/2099/);
-    expect(counts(hill)).toEqual(['1', '0', '0', '0']);
+    expect(counts(hill)).toEqual(['1', '0', '0', '0', '0', 'None planned']);
     expect(screen.getByRole('link', { name: 'The machines' })).toHaveAttribute('href', '/en/sprinklers');
     expect(asked).toEqual(['/api/dealer/fleet/']);
+  });
+
+  it("switches the machines table to a card's farm through its Machines link", async () => {
+    fleet = [GREEN_ACRES, HILL_FARM];
+    await renderFleet();
+    const hill = await screen.findByRole('region', { name: 'Hill Farm' });
+    const link = within(hill).getByRole('link', { name: 'Machines of Hill Farm' });
+    expect(link).toHaveAttribute('href', '/en/sprinklers');
+    expect(link).toHaveTextContent('Machines');
+    await userEvent.click(link);
+    expect(localStorage.getItem(`pivot-farm:${USER.id}`)).toBe('11');
   });
 
   it('says so when no farm has granted the dealer access', async () => {
@@ -95,5 +114,8 @@ describe("a dealer's fleet", () => {
     const green = await screen.findByRole('region', { name: 'Green Acres' });
     expect(green).toHaveTextContent('Udostępnione serwisowi Agro Service');
     expect(green).toHaveTextContent('W alarmie');
+    expect(green).toHaveTextContent('Otwarte zdarzenia');
+    expect(green).toHaveTextContent(/Następne nawadnianie\s*North pivot, 01\.06\.2099/);
+    expect(within(green).getByRole('link', { name: 'Maszyny gospodarstwa Green Acres' })).toBeInTheDocument();
   });
 });

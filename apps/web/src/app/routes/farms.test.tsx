@@ -6,6 +6,7 @@ import {
   DealerGrantListSchema,
   DealerGrantSchema,
   DealerListSchema,
+  DealerMemberListSchema,
   DealerSchema,
   FarmDetailSchema,
   type FarmInvitation,
@@ -80,6 +81,8 @@ class FakeServer {
     { id: 30, name: 'AgroService' },
     { id: 31, name: 'PivotCare' },
   ];
+  /** Each dealer's members' ids, in the order they were added. */
+  dealerMembers = new Map<number, number[]>([[31, [MEMBER.id, NEWCOMER.id]]]);
   grants: {
     farmId: number;
     dealerId: number;
@@ -122,13 +125,33 @@ class FakeServer {
       this.dealers.push(dealer);
       return [201, DealerSchema.parse(dealer)];
     }
-    const dealerMembers = /^\/api\/dealer\/(\d+)\/members\/$/.exec(path);
-    if (method === 'POST' && dealerMembers) {
+    const [, dealerOfMembers, , memberId] = /^\/api\/dealer\/(\d+)\/members\/((\d+)\/)?$/.exec(path) ?? [];
+    if (dealerOfMembers) {
+      const dealerId = Number(dealerOfMembers);
       if (!viewer.admin) return this.refuse('forbidden');
-      if (!this.dealers.some((dealer) => dealer.id === Number(dealerMembers[1])))
-        return this.refuse('dealer_not_found');
+      if (!this.dealers.some((dealer) => dealer.id === dealerId)) return this.refuse('dealer_not_found');
+      const ids = this.dealerMembers.get(dealerId) ?? [];
+      if (method === 'GET') {
+        const listed = ids.map((id) => ACCOUNTS.find((account) => account.id === id)!);
+        return [
+          200,
+          DealerMemberListSchema.parse(
+            listed.map(({ id, first_name, last_name, email }) => ({ id, first_name, last_name, email })),
+          ),
+        ];
+      }
+      if (method === 'DELETE') {
+        if (!ids.includes(Number(memberId))) return this.refuse('user_not_found');
+        this.dealerMembers.set(
+          dealerId,
+          ids.filter((id) => id !== Number(memberId)),
+        );
+        return [204];
+      }
       const { email } = body as { email: string };
-      if (!ACCOUNTS.some((account) => account.email === email)) return this.refuse('user_not_found');
+      const account = ACCOUNTS.find((candidate) => candidate.email === email);
+      if (!account) return this.refuse('user_not_found');
+      if (!ids.includes(account.id)) this.dealerMembers.set(dealerId, [...ids, account.id]);
       return [204];
     }
     const permissions = /^\/api\/sprinkler\/(\d+)\/permissions\/$/.exec(path);
@@ -271,7 +294,14 @@ class FakeServer {
     } else if (held) held.level = level ?? 'control';
     else member.grants.push({ sprinklerId, level: level ?? 'control' });
     const machine = farm.machines.find((candidate) => candidate.id === sprinklerId)!;
-    return [200, z.encode(SprinklerWithUsersSchema, { sprinkler: buildSprinklerListItem(machine), users: [] })];
+    return [
+      200,
+      z.encode(SprinklerWithUsersSchema, {
+        sprinkler: buildSprinklerListItem(machine),
+        users: [],
+        farm: { id: farm.id, name: farm.name },
+      }),
+    ];
   }
 
   private refuse(code: ErrorCode): [number, unknown] {
@@ -408,6 +438,32 @@ describe('the farms screen', () => {
     expect(await screen.findByText('nina@farm.pl is now a member of Field Techs')).toBeInTheDocument();
     expect(sent('POST /api/dealer/32/members/')).toEqual([{ email: 'nina@farm.pl' }]);
     expect(within(add).getByRole('textbox', { name: 'Email of the member' })).toHaveValue('');
+  });
+
+  it("lists each dealer's members to the server's administrator, and removes one after asking", async () => {
+    const user = await renderAt('/farms', ADMIN);
+    const panel = await screen.findByRole('region', { name: 'Dealers' });
+    const care = await within(panel).findByRole('table', { name: 'Members of PivotCare' });
+    await waitFor(() => expect(within(care).getByText('Ewa Member')).toBeInTheDocument());
+    expect(within(care).getByText('nina@farm.pl')).toBeInTheDocument();
+    expect(within(panel).getByRole('region', { name: 'AgroService' })).toHaveTextContent('No members yet.');
+
+    await user.click(within(care).getByRole('button', { name: 'Remove Ewa Member from the dealer' }));
+    const dialog = screen.getByRole('dialog', { name: 'Remove Ewa Member?' });
+    expect(dialog).toHaveTextContent('Ewa Member loses access to the machines the farms granted PivotCare at once');
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('Ewa Member is no longer a member of PivotCare')).toBeInTheDocument();
+    await waitFor(() => expect(within(care).queryByText('Ewa Member')).not.toBeInTheDocument());
+    expect(within(care).getByText('Nina New')).toBeInTheDocument();
+    expect(sent('DELETE /api/dealer/31/members/4/')).toHaveLength(1);
+
+    // A member added shows in their dealer's list.
+    const add = within(panel).getByRole('form', { name: 'Add a member to a dealer' });
+    await user.selectOptions(within(add).getByRole('combobox', { name: 'Dealer' }), 'AgroService');
+    await user.type(within(add).getByRole('textbox', { name: 'Email of the member' }), 'olga@farm.pl');
+    await user.click(within(add).getByRole('button', { name: 'Add to the dealer' }));
+    const agro = within(panel).getByRole('table', { name: 'Members of AgroService' });
+    expect(await within(agro).findByText('Olga Owner')).toBeInTheDocument();
   });
 
   it("lets the server's administrator create a farm, then takes them to it", async () => {

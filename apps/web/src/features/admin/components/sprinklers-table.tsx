@@ -104,6 +104,16 @@ export function SprinklersTable() {
       cell: ({ sprinkler }) => <span className="font-mono text-sm break-all">{sprinkler.internalId}</span>,
     },
     {
+      id: 'farm',
+      header: t('admin.sprinklers.columns.farm'),
+      cell: ({ farm }) =>
+        farm ? (
+          <span className="break-words">{farm.name}</span>
+        ) : (
+          <span className="text-ink-muted">{t('admin.sprinklers.noFarm')}</span>
+        ),
+    },
+    {
       id: 'controller',
       header: t('admin.sprinklers.columns.controller'),
       cell: ({ sprinkler }) => <DeviceCredentialsBadge devices={devices} internalId={sprinkler.internalId} />,

@@ -1,9 +1,12 @@
 import type { DealerFleetFarm } from '@pivot/contracts';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { paths } from '@/config/paths';
 import { useDateTimeFormat } from '@/i18n/use-date-time-format';
 import { useLocale } from '@/i18n/use-locale';
+import { useCurrentFarm } from '@/lib/current-farm';
 import { Badge } from '@/ui/badge';
+import { ButtonLink } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { FarmIcon } from '@/ui/other-icons';
 import { useFleet } from '../api/get-fleet';
@@ -17,11 +20,17 @@ const COUNT_TONES: Record<Count, string> = {
   inAlarm: 'text-error',
 };
 
-/** One farm granted to the user's dealer: who granted it to which dealer, how, until when, and its machines. */
+/**
+ * One farm granted to the user's dealer: who granted it to which dealer, how, until when, its
+ * machines, their open incidents and the next irrigation planned; its link switches the machines
+ * table to the farm.
+ */
 function FleetCard({ entry }: { entry: DealerFleetFarm }) {
   const { t } = useTranslation();
   const format = useDateTimeFormat();
   const headingId = useId();
+  const [, switchTo] = useCurrentFarm();
+  const { nextIrrigation } = entry;
   return (
     <Card aria-labelledby={headingId} className="flex flex-col gap-4">
       <div className="flex items-start gap-3">
@@ -47,12 +56,39 @@ function FleetCard({ entry }: { entry: DealerFleetFarm }) {
             </dd>
           </div>
         ))}
+        <div className="flex flex-col rounded-lg bg-surface-muted px-3 py-2">
+          <dt className="text-xs font-medium text-ink-muted">{t('dealers.fleet.openIncidents')}</dt>
+          <dd className={`text-2xl font-semibold tabular-nums ${entry.openIncidents > 0 ? 'text-error' : ''}`}>
+            {entry.openIncidents}
+          </dd>
+        </div>
+        <div className="col-span-2 flex flex-col rounded-lg bg-surface-muted px-3 py-2 sm:col-span-3 md:col-span-1 lg:col-span-3">
+          <dt className="text-xs font-medium text-ink-muted">{t('dealers.fleet.nextIrrigation')}</dt>
+          <dd className="font-medium [overflow-wrap:anywhere]">
+            {nextIrrigation === null
+              ? t('dealers.fleet.noIrrigationPlanned')
+              : t('dealers.fleet.irrigationAt', {
+                  machine: nextIrrigation.machine.name,
+                  time: format.dateTime(nextIrrigation.at),
+                })}
+          </dd>
+        </div>
       </dl>
-      <p className="text-sm text-ink-muted">
-        {entry.expiresAt === null
-          ? t('dealers.fleet.untilRevoked')
-          : t('dealers.fleet.until', { time: format.dateTime(entry.expiresAt) })}
-      </p>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-ink-muted">
+          {entry.expiresAt === null
+            ? t('dealers.fleet.untilRevoked')
+            : t('dealers.fleet.until', { time: format.dateTime(entry.expiresAt) })}
+        </p>
+        <ButtonLink
+          to={paths.sprinklers.link()}
+          variant="secondary"
+          aria-label={t('dealers.fleet.machinesOf', { farm: entry.farm.name })}
+          onClick={() => switchTo(entry.farm.id)}
+        >
+          {t('dealers.fleet.farmMachines')}
+        </ButtonLink>
+      </div>
     </Card>
   );
 }

@@ -2,6 +2,7 @@ import { DealerMemberBodySchema, dealersEndpoints } from '@pivot/contracts';
 import type { z } from 'zod';
 import { callEndpoint } from '@/lib/api-client';
 import { useAction } from '@/lib/use-action';
+import { refreshFarms } from './farms-keys';
 
 export const addDealerMemberInputSchema = DealerMemberBodySchema;
 export type AddDealerMemberInput = z.input<typeof addDealerMemberInputSchema>;
@@ -12,7 +13,9 @@ export async function addDealerMember(dealerId: number, input: AddDealerMemberIn
     params: { dealerId },
     body: addDealerMemberInputSchema.parse(input),
   });
-  return added !== false;
+  if (added === false) return false;
+  await refreshFarms();
+  return true;
 }
 
 export function useAddDealerMember() {

@@ -13,6 +13,8 @@ export const farmsKeys = {
   dealerGrants: (farmId: number) => ['farms', 'dealerGrants', farmId] as const,
   /** The dealers a farm may grant access (a dealer the administrator creates shows at once). */
   dealers: ['farms', 'dealers'] as const,
+  /** A dealer's members (the server's administrators). */
+  dealerMembers: (dealerId: number) => ['farms', 'dealerMembers', dealerId] as const,
 };
 
 /**

@@ -10,6 +10,7 @@ import { showToast } from '@/ui/toast/toast-store';
 import { useAddDealerMember } from '../api/add-dealer-member';
 import { useCreateDealer } from '../api/create-dealer';
 import { useDealers } from '../api/get-dealers';
+import { DealerMembers } from './dealer-members';
 
 /** The administrator creates a dealer by its name. */
 function NewDealerForm() {
@@ -124,10 +125,12 @@ function AddDealerMemberForm() {
 
 /**
  * The server's administrator's dealers (docs/roles.md, "Dealers"): a dealer created by its name,
- * and an existing account made its member; the farms then grant dealers access on their pages.
+ * an existing account made its member, each dealer's members listed and removed; the farms then
+ * grant dealers access on their pages.
  */
 export function DealersPanel() {
   const { t } = useTranslation();
+  const { data: dealers } = useDealers();
   return (
     <Card aria-labelledby="dealers-panel" className="flex flex-col gap-4">
       <div className="flex flex-col gap-1">
@@ -139,6 +142,12 @@ export function DealersPanel() {
       <NewDealerForm />
       <hr className="border-line" />
       <AddDealerMemberForm />
+      {dealers && (
+        <>
+          <hr className="border-line" />
+          <DealerMembers dealers={dealers} />
+        </>
+      )}
     </Card>
   );
 }
