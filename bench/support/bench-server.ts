@@ -136,7 +136,14 @@ export async function startBenchServer(options: BenchOptions, setup: ServerSetup
       const admin = (await app.users.findFirstAdmin())!;
       const server = { ip: '', userAgent: null };
       const credentials: Credentials = {};
-      for (const id of machineIds) credentials[id] = (await app.devices.register(admin, id, server)).secret;
+      // Fifty at a time: one after another, the 9,900 of bench:farms took most of its 15 minutes.
+      for (let start = 0; start < machineIds.length; start += 50) {
+        await Promise.all(
+          machineIds.slice(start, start + 50).map(async (id) => {
+            credentials[id] = (await app.devices.register(admin, id, server)).secret;
+          }),
+        );
+      }
       return credentials;
     },
     createUser: async () => {
