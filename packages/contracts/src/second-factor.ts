@@ -75,6 +75,8 @@ export const PasskeyRequestOptionsSchema = z.object({
 export type PasskeyRequestOptions = z.infer<typeof PasskeyRequestOptionsSchema>;
 
 const PasskeyAttachmentSchema = z.enum(['platform', 'cross-platform']);
+/** The extensions' outputs the browser adds; none is asked for, only whether the key is discoverable is read. */
+const PasskeyExtensionResultsSchema = z.object({ credProps: z.object({ rk: z.boolean().optional() }).optional() });
 
 /** A new passkey as the browser answers it (attestation 'none' asked: no maker's certificate is read). */
 export const PasskeyRegistrationResponseSchema = z.object({
@@ -90,7 +92,7 @@ export const PasskeyRegistrationResponseSchema = z.object({
     publicKey: base64Url(4000).optional(),
   }),
   authenticatorAttachment: PasskeyAttachmentSchema.optional(),
-  clientExtensionResults: z.object({}),
+  clientExtensionResults: PasskeyExtensionResultsSchema,
 });
 export type PasskeyRegistrationResponse = z.infer<typeof PasskeyRegistrationResponseSchema>;
 
@@ -106,7 +108,7 @@ export const PasskeyAssertionSchema = z.object({
     userHandle: base64Url(200).optional(),
   }),
   authenticatorAttachment: PasskeyAttachmentSchema.optional(),
-  clientExtensionResults: z.object({}),
+  clientExtensionResults: PasskeyExtensionResultsSchema,
 });
 export type PasskeyAssertion = z.infer<typeof PasskeyAssertionSchema>;
 

@@ -261,7 +261,8 @@ describe('a backup opens nothing', { timeout: 90_000 }, () => {
       (async () => {
         const farmLink = await t.client().get(`/api/invitation/${farmInvitationId}/`, { query: { token: candidate } });
         tried.farmInvitation! += 1;
-        if (farmLink.status !== 400) opened.push(`farm invitation ${farmInvitationId}/${candidate}: ${farmLink.status}`);
+        if (farmLink.status !== 400)
+          opened.push(`farm invitation ${farmInvitationId}/${candidate}: ${farmLink.status}`);
       })(),
       (async () => {
         // With a recovery code still unused: a live challenge would sign in.

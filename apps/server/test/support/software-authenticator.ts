@@ -2,6 +2,8 @@ import type { PasskeyAssertion, PasskeyRegistrationResponse } from '@pivot/contr
 import { isoCBOR } from '@simplewebauthn/server/helpers';
 import { type KeyObject, createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 
+type CborValue = Parameters<typeof isoCBOR.encode>[0];
+
 const base64Url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest();
 
@@ -33,7 +35,7 @@ export class SoftwareAuthenticator {
     const jwk = this.keys.publicKey.export({ format: 'jwk' });
     // COSE_Key: kty EC2 (2), alg ES256 (-7), crv P-256 (1), x, y.
     const coseKey = isoCBOR.encode(
-      new Map<number, number | Uint8Array>([
+      new Map<number, CborValue>([
         [1, 2],
         [3, -7],
         [-1, 1],
@@ -52,9 +54,9 @@ export class SoftwareAuthenticator {
       coseKey,
     ]);
     const attestationObject = isoCBOR.encode(
-      new Map<string, string | Uint8Array | Map<string, never>>([
+      new Map<string, CborValue>([
         ['fmt', 'none'],
-        ['attStmt', new Map()],
+        ['attStmt', new Map<string, CborValue>()],
         ['authData', authData],
       ]),
     );

@@ -46,12 +46,17 @@ describe('passkeys as a second factor', () => {
   it('lets an administrator who must use a second factor in with a passkey alone, and keeps the last one', async () => {
     expect((await t.admin.get('/api/logs/')).body).toMatchObject({ code: 'second_factor_required' });
     expect((await t.admin.get('/api/user/passkeys/')).body).toEqual([]);
-    expect(
-      (await t.admin.post('/api/user/passkeys/options/', { password: 'Wrong-pass-1!' })).body,
-    ).toMatchObject({ code: 'current_password_incorrect' });
+    expect((await t.admin.post('/api/user/passkeys/options/', { password: 'Wrong-pass-1!' })).body).toMatchObject({
+      code: 'current_password_incorrect',
+    });
 
     const { authenticator, passkey } = await addPasskey(t.admin, ADMIN_PASSWORD, 'Phone');
-    expect(passkey).toEqual({ id: expect.any(Number), name: 'Phone', created_at: expect.any(String), last_used_at: null });
+    expect(passkey).toEqual({
+      id: expect.any(Number),
+      name: 'Phone',
+      created_at: expect.any(String),
+      last_used_at: null,
+    });
     expect((await t.admin.get('/api/logs/')).status).toBe(200);
     expect(await logEntries(ADMIN_EMAIL)).toContainEqual(['user_passkey_added', 'Phone']);
 
@@ -92,7 +97,10 @@ describe('passkeys as a second factor', () => {
     const [listed] = (await client.get('/api/user/passkeys/')).body as Passkey[];
     expect(listed).toMatchObject({ id: passkey.id, last_used_at: expect.any(String) });
     // The same answer again: its challenge is spent.
-    const copied = await browser.post('/api/user/login/second-factor/', { challenge: prompt.challenge, passkey: answer });
+    const copied = await browser.post('/api/user/login/second-factor/', {
+      challenge: prompt.challenge,
+      passkey: answer,
+    });
     expect(copied.body).toMatchObject({ code: 'second_factor_challenge_expired' });
 
     // A fresh prompt signed with the counter already seen (a cloned key, a replayed signature): refused.
@@ -149,10 +157,16 @@ describe('passkeys as a second factor', () => {
     const prompt = await passkeyPrompt(browser, user.email);
     const wrong = () => authenticator.assert(prompt.options.challenge, { origin: 'https://pivot.example' });
     for (let attempt = 1; attempt <= 4; attempt++) {
-      const refused = await browser.post('/api/user/login/second-factor/', { challenge: prompt.challenge, passkey: wrong() });
+      const refused = await browser.post('/api/user/login/second-factor/', {
+        challenge: prompt.challenge,
+        passkey: wrong(),
+      });
       expect(refused.body).toMatchObject({ code: 'passkey_rejected' });
     }
-    const fifth = await browser.post('/api/user/login/second-factor/', { challenge: prompt.challenge, passkey: wrong() });
+    const fifth = await browser.post('/api/user/login/second-factor/', {
+      challenge: prompt.challenge,
+      passkey: wrong(),
+    });
     expect(fifth.body).toMatchObject({ code: 'second_factor_challenge_expired' });
     const next = await passkeyPrompt(browser, user.email);
     const waiting = await browser.post('/api/user/login/second-factor/', {
@@ -165,7 +179,10 @@ describe('passkeys as a second factor', () => {
   it('registers from its own options only, once, from the right origin, and up to the limit', async () => {
     const { user, client } = await t.signedInUser();
     const authenticator = newAuthenticator();
-    const unasked = await client.post('/api/user/passkeys/', { name: 'Key', response: authenticator.register('c29tZQ') });
+    const unasked = await client.post('/api/user/passkeys/', {
+      name: 'Key',
+      response: authenticator.register('c29tZQ'),
+    });
     expect(unasked.body).toMatchObject({ code: 'passkey_rejected' });
 
     const options = (await client.post('/api/user/passkeys/options/', { password: USER_PASSWORD })).body as Options;

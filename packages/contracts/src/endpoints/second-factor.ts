@@ -125,7 +125,7 @@ export const addPasskey = endpoint({
   status: 201,
   errors: ['passkey_rejected', 'too_many_passkeys'],
   tag,
-  summary: "Keeps the passkey the browser made from the registration options, under the name given",
+  summary: 'Keeps the passkey the browser made from the registration options, under the name given',
 });
 
 export const removePasskey = endpoint({

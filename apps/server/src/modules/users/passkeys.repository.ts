@@ -6,7 +6,11 @@ import { signInChallenges } from './second-factor.table';
 export type PasskeyRow = typeof passkeys.$inferSelect;
 
 export async function listPasskeys(db: Queryable, userId: number): Promise<PasskeyRow[]> {
-  return db.select().from(passkeys).where(eq(passkeys.userId, userId)).orderBy(desc(passkeys.createdAt), desc(passkeys.id));
+  return db
+    .select()
+    .from(passkeys)
+    .where(eq(passkeys.userId, userId))
+    .orderBy(desc(passkeys.createdAt), desc(passkeys.id));
 }
 
 export async function countPasskeys(db: Queryable, userId: number): Promise<number> {
@@ -30,7 +34,14 @@ export async function findUsersPasskey(
 /** Keeps a new passkey; undefined when its credential is kept already (by this account or another). */
 export async function insertPasskey(
   db: Queryable,
-  values: { userId: number; credentialId: string; publicKey: string; counter: number; transports: string[]; name: string },
+  values: {
+    userId: number;
+    credentialId: string;
+    publicKey: string;
+    counter: number;
+    transports: string[];
+    name: string;
+  },
 ): Promise<PasskeyRow | undefined> {
   const [row] = await db.insert(passkeys).values(values).onConflictDoNothing().returning();
   return row;
@@ -40,7 +51,12 @@ export async function insertPasskey(
  * Takes a sign-in's new counter, once: false when another sign-in moved it since it was read, so
  * the same answer sent twice at once signs in no second time.
  */
-export async function takePasskeyUse(db: Queryable, id: number, seenCounter: number, newCounter: number): Promise<boolean> {
+export async function takePasskeyUse(
+  db: Queryable,
+  id: number,
+  seenCounter: number,
+  newCounter: number,
+): Promise<boolean> {
   const rows = await db
     .update(passkeys)
     .set({ counter: newCounter, lastUsedAt: sql`now()` })

@@ -223,7 +223,10 @@ export class PasskeyService {
 
   /** An answer @simplewebauthn refuses (wrong origin, challenge, signature, counter…): why, for the operator. */
   private rejected(error: unknown): undefined {
-    this.deps.logger.info({ reason: error instanceof Error ? error.message : String(error) }, 'a passkey answer refused');
+    this.deps.logger.info(
+      { reason: error instanceof Error ? error.message : String(error) },
+      'a passkey answer refused',
+    );
     return undefined;
   }
 

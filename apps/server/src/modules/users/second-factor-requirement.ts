@@ -20,6 +20,7 @@ export async function assertSecondFactorLeft(
   actor: SignedInUser,
 ): Promise<void> {
   const required =
-    (actor.admin && requirement.requireAdminSecondFactor) || (await requirement.access.requiresSecondFactor(tx, actor.id));
+    (actor.admin && requirement.requireAdminSecondFactor) ||
+    (await requirement.access.requiresSecondFactor(tx, actor.id));
   if (required && !(await hasSecondFactor(tx, actor.id))) throw new AppError('second_factor_required');
 }
