@@ -7,7 +7,7 @@ import type { Locale } from '@/config/locales';
 import { queryClient } from '@/lib/query-client';
 import { session } from '@/lib/session';
 import { buildUser } from '@/test-factories';
-import { answerFetchWith, renderInApp } from '@/test-utils';
+import { answerFetchWith, credentialBytes, renderInApp, stubWebAuthn } from '@/test-utils';
 import { DialogHost } from '@/ui/dialog/dialog-host';
 import { dialogStore } from '@/ui/dialog/dialogs';
 import { Toaster } from '@/ui/toast/toaster';
@@ -29,16 +29,15 @@ const OPTIONS = {
   attestation: 'none',
 };
 
-/** A new passkey as the browser's PublicKeyCredential holds it: bytes, which the page sends as base64url. */
-const bytes = (text: string) => new TextEncoder().encode(text).buffer;
+/** A new passkey as the browser's PublicKeyCredential holds it. */
 const MADE = {
   id: 'bmV3LWtleQ',
-  rawId: bytes('new-key'),
+  rawId: credentialBytes('new-key'),
   type: 'public-key',
   authenticatorAttachment: 'platform',
   response: {
-    attestationObject: bytes('attestation'),
-    clientDataJSON: bytes('client'),
+    attestationObject: credentialBytes('attestation'),
+    clientDataJSON: credentialBytes('client'),
     getTransports: () => ['internal'],
   },
   getClientExtensionResults: () => ({}),
@@ -79,16 +78,11 @@ beforeEach(() => {
     }
     return [404, { code: 'not_found', message: 'no such call' }];
   });
-  vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
-  Object.defineProperty(navigator, 'credentials', {
-    configurable: true,
-    value: { create: () => browserMakes() },
-  });
+  stubWebAuthn({ create: () => browserMakes() });
 });
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  Reflect.deleteProperty(navigator, 'credentials');
   for (const toast of toastStore.get()) dismissToast(toast.id);
   for (const dialog of dialogStore.get()) dialog.settle(false);
   queryClient.clear();

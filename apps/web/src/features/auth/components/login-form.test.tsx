@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '@/config/locales';
 import { session } from '@/lib/session';
 import { buildUser } from '@/test-factories';
-import { renderInApp } from '@/test-utils';
+import { credentialBytes, renderInApp, stubWebAuthn } from '@/test-utils';
 import { LoginForm } from './login-form';
 
 const USER = buildUser({ email: 'jan@farm.pl' });
@@ -16,39 +16,28 @@ const PASSKEY_OPTIONS = {
   userVerification: 'preferred',
 };
 
-/** A passkey's answer as a browser's PublicKeyCredential holds it: bytes, which the page sends as base64url. */
-const bytes = (text: string) => new TextEncoder().encode(text).buffer;
+/** A passkey's answer as a browser's PublicKeyCredential holds it. */
 const SIGNED = {
   id: 'Y3JlZGVudGlhbA',
-  rawId: bytes('credential'),
+  rawId: credentialBytes('credential'),
   type: 'public-key',
   authenticatorAttachment: 'platform',
   response: {
-    authenticatorData: bytes('data'),
-    clientDataJSON: bytes('client'),
-    signature: bytes('signature'),
+    authenticatorData: credentialBytes('data'),
+    clientDataJSON: credentialBytes('client'),
+    signature: credentialBytes('signature'),
     userHandle: null,
   },
   getClientExtensionResults: () => ({}),
 };
-
-/** The browser's WebAuthn, answering each prompt with `browserPasskey`. */
-function stubWebAuthn() {
-  vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
-  Object.defineProperty(navigator, 'credentials', {
-    configurable: true,
-    value: { get: () => browserPasskey() },
-  });
-}
 
 /** What the second step answers, in turn, and the bodies it was sent. */
 let secondStepAnswers: { status: number; body: unknown }[];
 let secondStepBodies: unknown[];
 /** What the login's challenge says the account can answer with. */
 let loginMethods: string[];
-/** The options the passkey prompt was given, and what navigator.credentials.get answers. */
+/** The bodies the passkey prompt's options were asked with. */
 let passkeyOptionsAsked: unknown[];
-let browserPasskey: () => Promise<unknown>;
 
 beforeEach(() => {
   session.signOut();
@@ -78,7 +67,6 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  Reflect.deleteProperty(navigator, 'credentials');
   session.signOut();
 });
 
@@ -170,8 +158,7 @@ describe('the login form of an account with a passkey', () => {
   it('offers the passkey beside the code, and signs in with the answer of the browser’s prompt', async () => {
     loginMethods = ['code', 'passkey'];
     secondStepAnswers = [signedIn];
-    stubWebAuthn();
-    browserPasskey = async () => SIGNED;
+    stubWebAuthn({ get: async () => SIGNED });
     const user = await signInWithPassword();
     expect(await screen.findByRole('textbox', { name: 'Code from the app' })).toBeInTheDocument();
     await user.click(screen.getByLabelText('Remember this browser for 30 days'));
@@ -197,10 +184,10 @@ describe('the login form of an account with a passkey', () => {
   it('asks only for the passkey of an account without the app, and says when the prompt was closed or the passkey refused', async () => {
     loginMethods = ['passkey'];
     secondStepAnswers = [{ status: 403, body: { code: 'passkey_rejected', message: 'Refused' } }];
-    stubWebAuthn();
-    browserPasskey = async () => {
+    let browserPasskey = async (): Promise<unknown> => {
       throw new DOMException('The operation either timed out or was not allowed.', 'NotAllowedError');
     };
+    stubWebAuthn({ get: () => browserPasskey() });
     const user = await signInWithPassword();
     const usePasskey = await screen.findByRole('button', { name: 'Use a passkey' });
     expect(screen.queryByRole('textbox', { name: 'Code from the app' })).not.toBeInTheDocument();
