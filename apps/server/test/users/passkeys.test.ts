@@ -2,6 +2,7 @@ import { LogListResponseSchema, MAX_PASSKEYS, type Passkey } from '@pivot/contra
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { passkeys } from '../../src/modules/users/passkeys.table';
+import { totpCode } from '../../src/modules/users/totp';
 import type { ApiClient } from '../support/api-client';
 import { SoftwareAuthenticator } from '../support/software-authenticator';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, PUBLIC_URL, USER_PASSWORD, useTestApp } from '../support/test-app';
@@ -43,7 +44,7 @@ describe('passkeys as a second factor', () => {
     return log.data.filter((entry) => entry.event === email).map((entry) => [entry.eventType, entry.details]);
   }
 
-  it('lets an administrator who must use a second factor in with a passkey alone, and keeps the last one', async () => {
+  it('lets an administrator who must use a second factor in with a passkey alone, keeps the last one, not the app beside it', async () => {
     expect((await t.admin.get('/api/logs/')).body).toMatchObject({ code: 'second_factor_required' });
     expect((await t.admin.get('/api/user/passkeys/')).body).toEqual([]);
     expect((await t.admin.post('/api/user/passkeys/options/', { password: 'Wrong-pass-1!' })).body).toMatchObject({
@@ -74,6 +75,16 @@ describe('passkeys as a second factor', () => {
       passkey: authenticator.assert(prompt.options.challenge),
     });
     expect(signedIn.status).toBe(200);
+
+    // With the passkey kept, the app may come and go: one second factor is left.
+    const setup = await t.admin.post('/api/user/second-factor/setup/', { password: ADMIN_PASSWORD });
+    const confirmed = await t.admin.post('/api/user/second-factor/', {
+      code: totpCode((setup.body as { secret: string }).secret, Date.now()),
+    });
+    expect(confirmed.status).toBe(200);
+    expect((await passkeyPrompt(t.client(), ADMIN_EMAIL, ADMIN_PASSWORD)).methods).toEqual(['code', 'passkey']);
+    const appOff = await t.admin.post('/api/user/second-factor/disable/', { password: ADMIN_PASSWORD });
+    expect(appOff.status).toBe(200);
   });
 
   it('signs in with a passkey after the password; a copy of an answer and an old counter are refused', async () => {
