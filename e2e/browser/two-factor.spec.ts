@@ -1,23 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { Page } from '@playwright/test';
-import { expect, signIn, test } from './support/fixtures';
+import { enterPassword, expect, signIn, signOut, test } from './support/fixtures';
 import { totpCodeAfter, totpStep } from './support/totp';
-
-/** Signs out from the account page's button, as a user does. */
-async function signOut(page: Page): Promise<void> {
-  await page.goto('/dashboard/account');
-  await page.getByRole('button', { name: 'Wyloguj się' }).click();
-  await page.getByRole('dialog', { name: 'Wylogować się?' }).getByRole('button', { name: 'Wyloguj' }).click();
-  await expect(page).toHaveURL('/login');
-}
-
-/** The login form's first step: email and password. */
-async function enterPassword(page: Page, user: { email: string; password: string }): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Hasło', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Zaloguj się' }).click();
-}
 
 test('two-step sign-in: turned on from the account page, then signing in with a code, a recovery code, and a remembered browser', async ({
   page,

@@ -1,7 +1,7 @@
 import { type RenderResult, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
-import { vi } from 'vitest';
+import { onTestFinished, vi } from 'vitest';
 import type { Locale } from './config/locales';
 import { activateLocale, loadCataloguePart } from './i18n/i18n';
 
@@ -56,5 +56,20 @@ export function answerFetchWith(answer: (method: string, pathname: string, body:
       status,
       headers: { 'content-type': 'application/json' },
     });
+  });
+}
+
+/** Text as the bytes (an ArrayBuffer) a browser's PublicKeyCredential holds; the page sends them as base64url. */
+export const credentialBytes = (text: string): ArrayBuffer => new TextEncoder().encode(text).buffer;
+
+/**
+ * The browser's WebAuthn, which jsdom lacks: `navigator.credentials` answering the passkey
+ * prompts with the test's own functions, for the one test.
+ */
+export function stubWebAuthn(credentials: { get?: () => Promise<unknown>; create?: () => Promise<unknown> }): void {
+  vi.stubGlobal('PublicKeyCredential', vi.fn());
+  Object.defineProperty(navigator, 'credentials', { configurable: true, value: credentials });
+  onTestFinished(() => {
+    Reflect.deleteProperty(navigator, 'credentials');
   });
 }

@@ -66,6 +66,22 @@ export async function signIn(page: Page, user: { email: string; password: string
   await page.goto(path);
 }
 
+/** Signs out from the account page's button, as a user does. */
+export async function signOut(page: Page): Promise<void> {
+  await page.goto('/dashboard/account');
+  await page.getByRole('button', { name: 'Wyloguj się' }).click();
+  await page.getByRole('dialog', { name: 'Wylogować się?' }).getByRole('button', { name: 'Wyloguj' }).click();
+  await expect(page).toHaveURL('/login');
+}
+
+/** The login form's first step: email and password. */
+export async function enterPassword(page: Page, user: { email: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Hasło', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Zaloguj się' }).click();
+}
+
 /** A browser of the person's own (their own cookies and session), signed in at a path, in Polish. */
 export async function signedInPage(
   browser: Browser,

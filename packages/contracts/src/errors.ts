@@ -46,6 +46,8 @@ export const ERROR_STATUS = {
   second_factor_incorrect: 403,
   /** A second step of signing in whose challenge is unknown, expired, used or tried too often: sign in again. */
   second_factor_challenge_expired: 401,
+  /** A passkey's answer that does not verify: another site's, a challenge not asked for, a signature or counter that does not hold. */
+  passkey_rejected: 403,
   forbidden: 403,
   /** An administrator of a server that requires two-step sign-in (REQUIRE_ADMIN_2FA) who has not set it up: only that is open. */
   second_factor_required: 403,
@@ -64,6 +66,8 @@ export const ERROR_STATUS = {
   sprinkler_not_on_broker: 404,
   device_not_found: 404,
   webhook_not_found: 404,
+  /** A passkey that is not the signed-in user's (or no passkey to sign in with). */
+  passkey_not_found: 404,
   /** A station that never reported, or one no machine the user sees lies near. */
   weather_station_not_found: 404,
   email_taken: 409,
@@ -100,6 +104,8 @@ export const ERROR_STATUS = {
   /** The autopilot's one-tap start while a start of the machine is already being made (another tap, tab or the watcher). */
   start_in_progress: 409,
   too_many_webhooks: 409,
+  /** An account holds MAX_PASSKEYS passkeys already: remove one first. */
+  too_many_passkeys: 409,
   /** A new second factor asked for while one is in force: turn it off first. */
   second_factor_already_enabled: 409,
   /** A code to confirm a second factor that was not set up first (or whose set-up has expired). */

@@ -81,6 +81,10 @@ export const LOG_EVENT_TYPES = [
   'user_second_factor_reset',
   'user_recovery_code_used',
   'user_recovery_codes_renewed',
+  // Passkeys (docs/two-factor.md#passkeys): `event` is the account's email, `details` the passkey's name.
+  'user_passkey_added',
+  'user_passkey_removed',
+  'user_passkey_used',
   // Farms (docs/roles.md): the entry names its farm (farmName, as it was then). A member's entry has
   // their email as `event` and their role as `details`; a farm's own, the actor's email as `event`.
   'farm_created',
@@ -136,6 +140,9 @@ export const LOG_EVENT_PARAMS = {
   user_second_factor_reset: ['user', 'actor'],
   user_recovery_code_used: ['user', 'actor'],
   user_recovery_codes_renewed: ['user', 'actor'],
+  user_passkey_added: ['user', 'passkey'],
+  user_passkey_removed: ['user', 'passkey'],
+  user_passkey_used: ['user', 'passkey'],
   device_secret_created: ['machine', 'actor'],
   device_secret_replaced: ['machine', 'actor'],
   device_removed: ['machine', 'actor'],

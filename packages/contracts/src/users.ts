@@ -110,11 +110,17 @@ export type SignedInAnswer = z.infer<typeof SignedInSchema>;
  * A right password on an account with a second factor (docs/two-factor.md), from a browser it
  * does not remember: the authenticator's code, or a recovery code, is asked for next.
  */
+/** A second factor a sign-in's challenge can be answered with: the app's code (or a recovery code), or a passkey. */
+export const SecondFactorMethodSchema = z.enum(['code', 'passkey']);
+export type SecondFactorMethod = z.infer<typeof SecondFactorMethodSchema>;
+
 export const SecondFactorChallengeSchema = z.strictObject({
   secondFactor: z.strictObject({
     /** Sent back with the code (POST /user/login/second-factor/) within `expiresInSeconds`; single-use. */
     challenge: z.string().min(1),
     expiresInSeconds: z.number().int().positive(),
+    /** What the account can answer with: the app's code (and recovery codes), a passkey, or both. */
+    methods: z.array(SecondFactorMethodSchema).min(1),
   }),
 });
 export type SecondFactorChallenge = z.infer<typeof SecondFactorChallengeSchema>;

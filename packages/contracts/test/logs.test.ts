@@ -53,7 +53,7 @@ function buildLogEntry(overrides: Partial<LogEntry> = {}): LogEntry {
 }
 
 describe('LOG_EVENT_TYPES', () => {
-  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, then the incidents’, then the webhooks’, then advice’s (seasons, the depth and hours a circle at 100 %), then the backups’, then the broker’s lost accounts, then the autopilot’s decisions, then two-step sign-in’s, then the farms’, each once', () => {
+  it('lists the 19 event types of the spec in its order, then the controllers’ credential events, then the incidents’, then the webhooks’, then advice’s (seasons, the depth and hours a circle at 100 %), then the backups’, then the broker’s lost accounts, then the autopilot’s decisions, then two-step sign-in’s (the app’s, then passkeys’), then the farms’, each once', () => {
     expect(new Set(LOG_EVENT_TYPES).size).toBe(LOG_EVENT_TYPES.length);
     expect(LOG_EVENT_TYPES.slice(0, 19)).toEqual(SPEC_EVENT_TYPES);
     expect(LOG_EVENT_TYPES.slice(19)).toEqual([
@@ -93,6 +93,9 @@ describe('LOG_EVENT_TYPES', () => {
       'user_second_factor_reset',
       'user_recovery_code_used',
       'user_recovery_codes_renewed',
+      'user_passkey_added',
+      'user_passkey_removed',
+      'user_passkey_used',
       'farm_created',
       'farm_renamed',
       'farm_member_added',

@@ -47,6 +47,10 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     second_factor_challenge_expired: 'The sign-in took too long or was tried too often: enter your password again',
     second_factor_already_enabled: 'Two-step sign-in is already on: turn it off first to set up another app',
     second_factor_not_started: 'Set up the authenticator app first',
+    passkey_rejected:
+      'The passkey was not accepted: it is not one of this account, or its prompt took too long. Try again',
+    passkey_not_found: 'No such passkey on this account',
+    too_many_passkeys: 'This account has the most passkeys it may hold: remove one first',
     second_factor_not_enabled: 'Two-step sign-in is not on for this account',
     second_factor_required:
       'Administrators of this server must use two-step sign-in: set it up on your account page first',
@@ -146,6 +150,10 @@ const ERROR_MESSAGES: Record<Language, Record<ErrorCode, string>> = {
     second_factor_already_enabled:
       'Logowanie dwuetapowe jest już włączone: wyłącz je, aby skonfigurować inną aplikację',
     second_factor_not_started: 'Najpierw skonfiguruj aplikację uwierzytelniającą',
+    passkey_rejected:
+      'Klucz dostępu nie został przyjęty: nie należy do tego konta lub okno trwało zbyt długo. Spróbuj ponownie',
+    passkey_not_found: 'Na tym koncie nie ma takiego klucza dostępu',
+    too_many_passkeys: 'To konto ma już najwięcej kluczy dostępu, ile może mieć: najpierw usuń jeden',
     second_factor_not_enabled: 'Logowanie dwuetapowe nie jest włączone dla tego konta',
     second_factor_required:
       'Administratorzy tego serwera muszą używać logowania dwuetapowego: najpierw włącz je na stronie konta',

@@ -14,10 +14,12 @@ import { totpCode } from '../../src/modules/users/totp';
 import { type ApiClient } from '../support/api-client';
 import { registerController } from '../support/devices';
 import { buildSprinkler } from '../support/fixtures';
+import { SoftwareAuthenticator } from '../support/software-authenticator';
 import { browserSubscriptionKeys } from '../support/push-service';
 import { PUBLIC_URL, type TestApp, USER_PASSWORD, createTestApp, linkIn } from '../support/test-app';
 
 type SecondFactorAsked = { secondFactor: { challenge: string } };
+type PromptOptions = { options: { challenge: string } };
 
 /** What a backup's payload holds: each table's rows, and the data folder's files. */
 type BackupContent = { rows: Map<string, Record<string, unknown>[]>; files: Map<string, string> };
@@ -155,6 +157,17 @@ describe('a backup opens nothing', { timeout: 90_000 }, () => {
       code: totpCode((setup.body as { secret: string }).secret, Date.now()),
     });
     recoveryCodes = (confirmed.body as { recovery_codes: string[] }).recovery_codes;
+    // A passkey beside the app, and another being made (its registration's challenge waiting).
+    const passkeyOptions = async () =>
+      ((await guardedClient.post('/api/user/passkeys/options/', { password: USER_PASSWORD })).body as PromptOptions)
+        .options;
+    const authenticator = new SoftwareAuthenticator(PUBLIC_URL, new URL(PUBLIC_URL).hostname);
+    const added = await guardedClient.post('/api/user/passkeys/', {
+      name: 'Phone',
+      response: authenticator.register((await passkeyOptions()).challenge),
+    });
+    expect(added.status).toBe(201);
+    await passkeyOptions();
     rememberedBrowser = t.client();
     const rememberedLogin = await rememberedBrowser.post('/api/user/login/', {
       email: guarded.email,
@@ -168,6 +181,9 @@ describe('a backup opens nothing', { timeout: 90_000 }, () => {
     expect(remembering.cookies.has(REMEMBERED_BROWSER_COOKIE)).toBe(true);
     const waitingLogin = await t.client().post('/api/user/login/', { email: guarded.email, password: USER_PASSWORD });
     waitingChallenge = (waitingLogin.body as SecondFactorAsked).secondFactor.challenge;
+    // Its passkey prompt asked for: the challenge holds the WebAuthn challenge too.
+    const prompt = await t.client().post('/api/user/login/passkey/', { challenge: waitingChallenge });
+    expect(prompt.status).toBe(200);
     // Another farmer's reset mail waits in the outbox, as while the mail server is down.
     const waiting = await t.buildUser();
     await t.database.db.transaction(async (tx) => {

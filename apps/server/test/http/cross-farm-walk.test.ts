@@ -25,6 +25,7 @@ const THE_CALLERS_OWN = [
   /^(GET|PATCH|DELETE) \/api\/user\/$/,
   /^POST \/api\/user\/password\/$/,
   /^(GET|POST) \/api\/user\/second-factor\//,
+  /^(GET|POST|DELETE) \/api\/user\/passkeys\//,
   /^POST \/api\/logs\/read\/$/,
   /\/api\/account\//,
   /\/api\/push\//,

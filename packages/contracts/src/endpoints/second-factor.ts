@@ -1,6 +1,12 @@
+import { z } from 'zod';
 import { IdParamsSchema } from '../common';
 import { endpoint } from '../endpoint';
 import {
+  PasskeyRegisterBodySchema,
+  PasskeyRegistrationOptionsSchema,
+  PasskeySchema,
+  PasskeySignInOptionsBodySchema,
+  PasskeySignInOptionsSchema,
   RecoveryCodesSchema,
   SecondFactorConfirmBodySchema,
   SecondFactorPasswordBodySchema,
@@ -10,7 +16,7 @@ import {
 } from '../second-factor';
 import { MessageResponseSchema, SignedInSchema } from '../users';
 
-/* Two-step sign-in (docs/two-factor.md): an authenticator app's code after the password. */
+/* Two-step sign-in (docs/two-factor.md): an authenticator app's code or a passkey after the password. */
 const tag = 'second factor';
 
 export const signIn = endpoint({
@@ -18,9 +24,19 @@ export const signIn = endpoint({
   path: '/user/login/second-factor/',
   body: SecondFactorSignInBodySchema,
   answer: SignedInSchema,
-  errors: ['second_factor_incorrect', 'second_factor_challenge_expired', 'rate_limited'],
+  errors: ['second_factor_incorrect', 'passkey_rejected', 'second_factor_challenge_expired', 'rate_limited'],
   tag,
-  summary: "Signs in with the login's challenge and an authenticator's code or a recovery code",
+  summary: "Signs in with the login's challenge and an authenticator's code, a recovery code or a passkey's answer",
+});
+
+export const passkeySignInOptions = endpoint({
+  method: 'POST',
+  path: '/user/login/passkey/',
+  body: PasskeySignInOptionsBodySchema,
+  answer: PasskeySignInOptionsSchema,
+  errors: ['second_factor_challenge_expired', 'passkey_not_found'],
+  tag,
+  summary: "What the browser's passkey prompt needs to answer the login's challenge (the account's passkeys)",
 });
 
 export const status = endpoint({
@@ -80,4 +96,44 @@ export const reset = endpoint({
   errors: ['user_not_found', 'second_factor_not_enabled'],
   tag,
   summary: "Turns a person's second factor off when they lost it (administrators); they set it up again",
+});
+
+export const passkeys = endpoint({
+  method: 'GET',
+  path: '/user/passkeys/',
+  answer: z.array(PasskeySchema),
+  errors: [],
+  tag,
+  summary: "The signed-in user's passkeys: names, when added, when last used",
+});
+
+export const passkeyRegistrationOptions = endpoint({
+  method: 'POST',
+  path: '/user/passkeys/options/',
+  body: SecondFactorPasswordBodySchema,
+  answer: PasskeyRegistrationOptionsSchema,
+  errors: ['current_password_incorrect', 'too_many_passkeys', 'rate_limited'],
+  tag,
+  summary: "What the browser's prompt needs to make a new passkey, for five minutes",
+});
+
+export const addPasskey = endpoint({
+  method: 'POST',
+  path: '/user/passkeys/',
+  body: PasskeyRegisterBodySchema,
+  answer: PasskeySchema,
+  status: 201,
+  errors: ['passkey_rejected', 'too_many_passkeys'],
+  tag,
+  summary: 'Keeps the passkey the browser made from the registration options, under the name given',
+});
+
+export const removePasskey = endpoint({
+  method: 'DELETE',
+  path: '/user/passkeys/:id/',
+  params: IdParamsSchema,
+  answer: MessageResponseSchema,
+  errors: ['passkey_not_found', 'second_factor_required'],
+  tag,
+  summary: "Removes one of the signed-in user's passkeys",
 });

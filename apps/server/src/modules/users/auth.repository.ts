@@ -18,7 +18,7 @@ import {
 import type { Database, Queryable } from '../../db/client';
 import { users } from './users.table';
 import { accessTokenKeys, linkTokens, refreshTokens, sessions, throttleEvents } from './auth.table';
-import { secondFactors } from './second-factor.table';
+import { secondFactorOnSql } from './second-factor.repository';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -101,12 +101,11 @@ export function prepareSessionUserQuery(
       email: users.email,
       admin: users.admin,
       language: users.language,
-      secondFactorOn: sql<boolean>`${secondFactors.enabledAt} is not null`,
+      secondFactorOn: secondFactorOnSql(users.id),
       secondFactorRequiredByFarm: secondFactorRequiredByFarm(users.id),
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(secondFactors, eq(secondFactors.userId, users.id))
     .where(
       and(
         eq(sessions.id, sql.placeholder('sessionId')),

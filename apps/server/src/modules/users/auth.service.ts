@@ -51,7 +51,7 @@ export type AuthServiceDeps = {
   accountMail: AccountMail;
   throttle: Throttle;
   logs: LogsService;
-  secondFactor: Pick<SecondFactorService, 'asksFor' | 'challenge' | 'pass'>;
+  secondFactor: Pick<SecondFactorService, 'methodsFor' | 'challenge' | 'pass'>;
   /** REQUIRE_ADMIN_2FA: an administrator without a second factor reaches only its set-up. */
   requireAdminSecondFactor: boolean;
   /** Whether a farm the user belongs to requires a second factor (access), read with the session's user. */
@@ -105,7 +105,8 @@ export class AuthService {
     await throttle.clear(BACKOFF_RULES.loginPerPair, pairKey);
     await throttle.clear(BACKOFF_RULES.loginPerAccount, body.email);
     const { secondFactor } = this.deps;
-    if (await secondFactor.asksFor(user.id, rememberedBrowser)) return secondFactor.challenge(user.id, body.remember);
+    const methods = await secondFactor.methodsFor(user.id, rememberedBrowser);
+    if (methods.length > 0) return secondFactor.challenge(user.id, body.remember, methods);
     return this.startSession(user, body.remember, client);
   }
 

@@ -1,5 +1,8 @@
+import type { Queryable } from '../../db/client';
+import { AppError } from '../../errors';
 import type { PasswordHasher } from './password-hasher';
 import { BACKOFF_RULES, type Throttle } from './throttle';
+import { findUserById } from './users.repository';
 import type { UserRow } from './users.table';
 
 /**
@@ -17,4 +20,15 @@ export async function currentPasswordMatches(
   const matches = account.passwordHash !== null && (await hasher.verify(account.passwordHash, password));
   await (matches ? throttle.clear(rule, key) : throttle.record(rule, key));
   return matches;
+}
+
+/** The signed-in user's password, or `current_password_incorrect` (a change of the second factor). */
+export async function assertCurrentPassword(
+  deps: { db: Queryable; throttle: Throttle; hasher: PasswordHasher },
+  userId: number,
+  password: string,
+): Promise<void> {
+  const account = await findUserById(deps.db, userId);
+  if (!account) throw new AppError('unauthorized');
+  if (!(await currentPasswordMatches(deps, account, password))) throw new AppError('current_password_incorrect');
 }

@@ -7,6 +7,8 @@ import { ACCOUNT_LINK_SECRETS, AccountMail } from './account-mail';
 import { authRoutes } from './auth.routes';
 import { AuthService } from './auth.service';
 import { ensureFirstAdmin } from './first-admin';
+import { passkeyRoutes } from './passkeys.routes';
+import { PasskeyService, relyingPartyOf } from './passkeys.service';
 import { PasswordHasher } from './password-hasher';
 import { secondFactorRoutes } from './second-factor.routes';
 import { SecondFactorService } from './second-factor.service';
@@ -77,15 +79,25 @@ export const usersModule = fp(
       writeTimeoutMs: options.streamWriteTimeoutMs,
     });
     const streamsChanged = () => openStreams.recheckSoon();
+    const requirement = { requireAdminSecondFactor: options.requireAdminSecondFactor, access };
+    const passkeys = new PasskeyService({
+      ...requirement,
+      db,
+      hasher,
+      throttle,
+      logs,
+      logger: app.log,
+      relyingParty: relyingPartyOf(options.publicUrl, PRODUCT_NAME),
+    });
     const secondFactor = new SecondFactorService({
+      ...requirement,
       db,
       box: new SecretBox(await sealingKey(options.deviceSecretKey, options.dataDir), 'secondFactor'),
       hasher,
       throttle,
       logs,
       logger: app.log,
-      requireAdminSecondFactor: options.requireAdminSecondFactor,
-      access,
+      passkeys,
     });
     const auth = new AuthService({
       db,
@@ -115,6 +127,7 @@ export const usersModule = fp(
     await app.register(authRoutes, { prefix: '/api', auth, secureCookies: options.cookieSecure });
     await app.register(usersRoutes, { prefix: '/api', users });
     await app.register(secondFactorRoutes, { prefix: '/api', secondFactor });
+    await app.register(passkeyRoutes, { prefix: '/api', passkeys });
 
     await ensureFirstAdmin(db, hasher, {
       email: options.adminEmail,

@@ -1,5 +1,6 @@
-import { and, count, eq, gt, isNull, lt, lte, sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, and, count, eq, gt, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
+import { passkeyRegistrations, passkeys } from './passkeys.table';
 import { recoveryCodes, rememberedBrowsers, secondFactors, signInChallenges } from './second-factor.table';
 
 export type SecondFactorRow = typeof secondFactors.$inferSelect;
@@ -141,9 +142,23 @@ export async function forgetRememberedBrowsers(db: Queryable, userId: number): P
   await db.delete(rememberedBrowsers).where(eq(rememberedBrowsers.userId, userId));
 }
 
-/** Challenges and remembered browsers past their time, and set-ups never confirmed within a day. */
+/**
+ * Whether the user has a second factor in force: an authenticator app confirmed or a passkey
+ * (docs/two-factor.md). As SQL, for the session's user read on every request.
+ */
+export function secondFactorOnSql(userId: SQLWrapper): SQL<boolean> {
+  return sql<boolean>`(exists (select 1 from ${secondFactors} where ${secondFactors.userId} = ${userId} and ${secondFactors.enabledAt} is not null) or exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId}))`;
+}
+
+export async function hasSecondFactor(db: Queryable, userId: number): Promise<boolean> {
+  const [row] = await db.select({ on: secondFactorOnSql(sql`${userId}`) }).from(sql`(select 1) as one`);
+  return row?.on === true;
+}
+
+/** Challenges, remembered browsers and passkey registrations past their time, and set-ups never confirmed within a day. */
 export async function deleteDeadSecondFactorRecords(db: Queryable): Promise<void> {
   await db.delete(signInChallenges).where(lte(signInChallenges.expiresAt, sql`now()`));
+  await db.delete(passkeyRegistrations).where(lte(passkeyRegistrations.expiresAt, sql`now()`));
   await db.delete(rememberedBrowsers).where(lte(rememberedBrowsers.expiresAt, sql`now()`));
   await db
     .delete(secondFactors)

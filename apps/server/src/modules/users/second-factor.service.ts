@@ -4,6 +4,7 @@ import {
   type RecoveryCodes,
   SIGN_IN_CHALLENGE_SECONDS,
   type SecondFactorChallenge,
+  type SecondFactorMethod,
   type SecondFactorSetup,
   type SecondFactorSignInBody,
   type SecondFactorStatus,
@@ -15,10 +16,12 @@ import { AppError } from '../../errors';
 import type { ClientInfo, SignedInUser } from '../../http/request-context';
 import type { SecretBox } from '../../secret-box';
 import { hashToken, randomToken } from '../../secrets';
-import type { AccessService } from '../access';
 import type { LogsService } from '../logs';
-import { currentPasswordMatches } from './current-password';
+import { assertCurrentPassword } from './current-password';
+import { countPasskeys, deleteUsersPasskeys } from './passkeys.repository';
+import type { PasskeyService } from './passkeys.service';
 import type { PasswordHasher } from './password-hasher';
+import { type SecondFactorRequirement, assertSecondFactorLeft } from './second-factor-requirement';
 import {
   countRecoveryCodesLeft,
   deleteChallenge,
@@ -70,23 +73,21 @@ function newRecoveryCode(): string {
 const recoveryCodeHash = (code: string) => hashToken(code.replaceAll('-', ''));
 
 /**
- * Two-step sign-in (docs/two-factor.md): an authenticator app's code (TOTP) after the password,
- * ten single-use recovery codes, browsers remembered for 30 days, an administrator's reset. The
- * app's secret is sealed under the server's sealing key; codes and tokens are kept as hashes.
+ * Two-step sign-in (docs/two-factor.md): an authenticator app's code (TOTP) or a passkey after the
+ * password, ten single-use recovery codes, browsers remembered for 30 days, an administrator's
+ * reset. The app's secret is sealed under the server's sealing key; codes and tokens are kept as hashes.
  */
 export class SecondFactorService {
   constructor(
-    private readonly deps: {
+    private readonly deps: SecondFactorRequirement & {
       db: Database;
       box: SecretBox;
       hasher: PasswordHasher;
       throttle: Throttle;
       logs: LogsService;
       logger: FastifyBaseLogger;
-      /** REQUIRE_ADMIN_2FA: an administrator may not turn theirs off. */
-      requireAdminSecondFactor: boolean;
-      /** Nor may the member of a farm that requires it. */
-      access: Pick<AccessService, 'requiresSecondFactor'>;
+      /** The passkeys a sign-in's challenge may be answered with instead of a code. */
+      passkeys: Pick<PasskeyService, 'verifySignIn'>;
     },
   ) {}
 
@@ -102,7 +103,7 @@ export class SecondFactorService {
 
   /** A new secret for the user's app, in place of a set-up not confirmed; none over one in force. */
   async setup(actor: SignedInUser, password: string): Promise<SecondFactorSetup> {
-    await this.assertPassword(actor, password);
+    await assertCurrentPassword(this.deps, actor.id, password);
     const secret = newTotpSecret();
     const saved = await savePendingSecondFactor(this.deps.db, actor.id, this.deps.box.seal(String(actor.id), secret));
     if (!saved) throw new AppError('second_factor_already_enabled');
@@ -123,20 +124,18 @@ export class SecondFactorService {
     });
   }
 
+  /** The app off; refused to a user who must keep a second factor and has no passkey to keep. */
   async disable(actor: SignedInUser, password: string, client: ClientInfo): Promise<void> {
-    const required =
-      (actor.admin && this.deps.requireAdminSecondFactor) ||
-      (await this.deps.access.requiresSecondFactor(this.deps.db, actor.id));
-    if (required) throw new AppError('second_factor_required');
-    await this.assertPassword(actor, password);
+    await assertCurrentPassword(this.deps, actor.id, password);
     await this.deps.db.transaction(async (tx) => {
       if (!(await deleteSecondFactor(tx, actor.id))) throw new AppError('second_factor_not_enabled');
+      await assertSecondFactorLeft(this.deps, tx, actor);
       await this.log(tx, 'user_second_factor_disabled', actor.id, actor.email, actor.email, client);
     });
   }
 
   async renewRecoveryCodes(actor: SignedInUser, password: string, client: ClientInfo): Promise<RecoveryCodes> {
-    await this.assertPassword(actor, password);
+    await assertCurrentPassword(this.deps, actor.id, password);
     const factor = await findSecondFactor(this.deps.db, actor.id);
     if (!factor?.enabledAt) throw new AppError('second_factor_not_enabled');
     return this.deps.db.transaction(async (tx) => {
@@ -146,25 +145,37 @@ export class SecondFactorService {
     });
   }
 
-  /** An administrator turns a person's second factor off (a lost phone and codes); they set it up again. */
+  /**
+   * An administrator turns a person's second factor off (a lost phone and codes), their passkeys
+   * with it (a lost phone holds those too); they set it up again.
+   */
   async reset(admin: SignedInUser, userId: number, client: ClientInfo): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       const user = await findUserById(tx, userId);
       if (!user) throw new AppError('user_not_found');
-      if (!(await deleteSecondFactor(tx, userId))) throw new AppError('second_factor_not_enabled');
+      const appWasOn = await deleteSecondFactor(tx, userId);
+      const passkeysRemoved = await deleteUsersPasskeys(tx, userId);
+      if (!appWasOn && passkeysRemoved === 0) throw new AppError('second_factor_not_enabled');
       await this.log(tx, 'user_second_factor_reset', admin.id, user.email, admin.email, client, userId);
     });
   }
 
-  /** Whether a right password of this user must be followed by a code: a second factor on, and a browser not remembered. */
-  async asksFor(userId: number, rememberedBrowser: string | undefined): Promise<boolean> {
-    const factor = await findSecondFactor(this.deps.db, userId);
-    if (!factor?.enabledAt) return false;
-    return !(rememberedBrowser && (await isRememberedBrowser(this.deps.db, hashToken(rememberedBrowser), userId)));
+  /**
+   * What a right password of this user must be followed by: nothing without a second factor or
+   * from a browser remembered, else the app's code, a passkey, or either.
+   */
+  async methodsFor(userId: number, rememberedBrowser: string | undefined): Promise<SecondFactorMethod[]> {
+    const { db } = this.deps;
+    const methods: SecondFactorMethod[] = [
+      ...((await findSecondFactor(db, userId))?.enabledAt ? (['code'] as const) : []),
+      ...((await countPasskeys(db, userId)) > 0 ? (['passkey'] as const) : []),
+    ];
+    const remembered = rememberedBrowser && (await isRememberedBrowser(db, hashToken(rememberedBrowser), userId));
+    return remembered ? [] : methods;
   }
 
   /** The challenge a right password is answered with: single-use, for SIGN_IN_CHALLENGE_SECONDS. */
-  async challenge(userId: number, persistent: boolean): Promise<SecondFactorChallenge> {
+  async challenge(userId: number, persistent: boolean, methods: SecondFactorMethod[]): Promise<SecondFactorChallenge> {
     const token = randomToken();
     await insertChallenge(this.deps.db, {
       tokenHash: hashToken(token),
@@ -172,13 +183,13 @@ export class SecondFactorService {
       persistent,
       expiresAt: new Date(Date.now() + SIGN_IN_CHALLENGE_SECONDS * 1000),
     });
-    return { secondFactor: { challenge: token, expiresInSeconds: SIGN_IN_CHALLENGE_SECONDS } };
+    return { secondFactor: { challenge: token, expiresInSeconds: SIGN_IN_CHALLENGE_SECONDS, methods } };
   }
 
   /**
-   * The second step: the challenge with a code of the app (each 30-second step taken once) or an
-   * unused recovery code. A wrong one counts against the challenge and the account; the fifth
-   * spends the challenge, and the password is asked again.
+   * The second step: the challenge with a code of the app (each 30-second step taken once), an
+   * unused recovery code or a passkey's answer. A wrong one counts against the challenge and the
+   * account; the fifth spends the challenge, and the password is asked again.
    */
   async pass(body: SecondFactorSignInBody, client: ClientInfo): Promise<PassedSecondFactor> {
     const { db, throttle } = this.deps;
@@ -188,22 +199,17 @@ export class SecondFactorService {
     const rule = BACKOFF_RULES.secondFactorPerAccount;
     const accountKey = String(challenge.userId);
     throttle.assertWaited((await throttle.backoff(rule, accountKey)).waitMs);
-    const factor = await findSecondFactor(db, challenge.userId);
     const user = await findUserById(db, challenge.userId);
-    // Turned off or reset since the password was given: that sign-in starts again.
-    if (!factor?.enabledAt || !user) throw new AppError('second_factor_challenge_expired');
+    if (!user) throw new AppError('second_factor_challenge_expired');
 
-    const passed =
-      'code' in body
-        ? await this.takeCode(challenge.userId, factor.sealedSecret, body.code)
-        : await useRecoveryCode(db, challenge.userId, recoveryCodeHash(body.recoveryCode));
+    const passed = await this.answerTaken(user, challenge.passkeyChallenge, body, client);
     if (!passed) {
       await throttle.record(rule, accountKey);
       if ((await recordChallengeFailure(db, tokenHash)) >= WRONG_CODES_PER_CHALLENGE) {
         await deleteChallenge(db, tokenHash);
         throw new AppError('second_factor_challenge_expired');
       }
-      throw new AppError('second_factor_incorrect');
+      throw new AppError('passkey' in body ? 'passkey_rejected' : 'second_factor_incorrect');
     }
     if (!(await deleteChallenge(db, tokenHash))) throw new AppError('second_factor_challenge_expired');
     await throttle.clear(rule, accountKey);
@@ -215,6 +221,21 @@ export class SecondFactorService {
       persistent: challenge.persistent,
       ...(body.rememberBrowser ? { remember: await this.rememberBrowser(user.id) } : {}),
     };
+  }
+
+  /** Whether the answer passes; an app turned off or reset since the password was given starts that sign-in again. */
+  private async answerTaken(
+    user: UserRow,
+    passkeyChallenge: string | null,
+    body: SecondFactorSignInBody,
+    client: ClientInfo,
+  ): Promise<boolean> {
+    if ('passkey' in body) return this.deps.passkeys.verifySignIn(user, passkeyChallenge, body.passkey, client);
+    const factor = await findSecondFactor(this.deps.db, user.id);
+    if (!factor?.enabledAt) throw new AppError('second_factor_challenge_expired');
+    return 'code' in body
+      ? this.takeCode(user.id, factor.sealedSecret, body.code)
+      : useRecoveryCode(this.deps.db, user.id, recoveryCodeHash(body.recoveryCode));
   }
 
   private async takeCode(userId: number, sealedSecret: string, code: string): Promise<boolean> {
@@ -249,14 +270,6 @@ export class SecondFactorService {
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await replaceRecoveryCodes(db, userId, codes.map(recoveryCodeHash));
     return codes;
-  }
-
-  private async assertPassword(actor: SignedInUser, password: string): Promise<void> {
-    const account = await findUserById(this.deps.db, actor.id);
-    if (!account) throw new AppError('unauthorized');
-    if (!(await currentPasswordMatches(this.deps, account, password))) {
-      throw new AppError('current_password_incorrect');
-    }
   }
 
   private async log(

@@ -44,6 +44,8 @@ export const signInChallenges = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     /** Wrong codes given for it: past a few, it is spent and the password is asked again. */
     failures: integer('failures').notNull().default(0),
+    /** The WebAuthn challenge of its passkey prompt (base64url), once the browser asked for one. */
+    passkeyChallenge: text('passkey_challenge'),
   },
   (table) => [index('sign_in_challenges_user_idx').on(table.userId)],
 );

@@ -5,7 +5,8 @@ import { requestEndpoint } from '@/lib/api-client';
 type PasswordEndpoint =
   | typeof secondFactorEndpoints.setup
   | typeof secondFactorEndpoints.disable
-  | typeof secondFactorEndpoints.recoveryCodes;
+  | typeof secondFactorEndpoints.recoveryCodes
+  | typeof secondFactorEndpoints.passkeyRegistrationOptions;
 
 export type PasswordCallResult<Answer> = { ok: true; data: Answer } | { ok: false; wrongPassword: boolean };
 

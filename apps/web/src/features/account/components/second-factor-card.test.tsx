@@ -49,6 +49,8 @@ beforeEach(() => {
         if (body.password !== PASSWORD) return wrongPassword();
         status = OFF;
         return json(200, { message: 'off' });
+      case 'GET /api/user/passkeys/':
+        return json(200, []);
       case 'POST /api/user/second-factor/recovery-codes/':
         return json(200, { recovery_codes: CODES });
       default:

@@ -9,8 +9,10 @@ import { KeyIcon } from '@/ui/other-icons';
 import { showToast } from '@/ui/toast/toast-store';
 import { renewRecoveryCodes, startSecondFactor, turnOffSecondFactor } from '../api/change-second-factor';
 import { useSecondFactorStatus } from '../api/get-second-factor-status';
+import { usePasskeys } from '../api/passkeys';
 import { SECOND_FACTOR_CARD_ID } from '../hooks/use-second-factor-set-up-when-required';
 import type { PasswordCallResult } from '../api/second-factor-password-call';
+import { PasskeysList } from './passkeys-list';
 import { PasswordDialog } from './password-dialog';
 import { RecoveryCodesDialog } from './recovery-codes-dialog';
 
@@ -27,12 +29,14 @@ type OpenDialog =
 /**
  * Two-step sign-in of the signed-in user (docs/web-app.md#two-step-sign-in): off, how to turn it
  * on (password, the app's QR code and first code, then the recovery codes, shown once); on, since
- * when, the recovery codes left, a new set of them, and turning it off. Each change asks the password.
+ * when, the recovery codes left, a new set of them, and turning it off; the passkeys beside the app
+ * (passkeys-list.tsx). Each change asks the password.
  */
 export function SecondFactorCard({ user }: { user: User }) {
   const { t } = useTranslation();
   const dates = useDateTimeFormat();
   const status = useSecondFactorStatus();
+  const passkeys = usePasskeys();
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const close = () => setDialog(null);
 
@@ -56,6 +60,8 @@ export function SecondFactorCard({ user }: { user: User }) {
     };
 
   const data = status.data || null;
+  // A passkey is a second factor too: with one, two-step sign-in is on though the app is not.
+  const on = Boolean(data?.enabled) || (passkeys.data || []).length > 0;
   return (
     <Card aria-labelledby={SECOND_FACTOR_CARD_ID}>
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
@@ -64,8 +70,8 @@ export function SecondFactorCard({ user }: { user: User }) {
           {t('account.secondFactor.title')}
         </h2>
         {data && (
-          <Badge tone={data.enabled ? 'success' : 'muted'}>
-            {data.enabled ? t('account.secondFactor.on') : t('account.secondFactor.off')}
+          <Badge tone={on ? 'success' : 'muted'}>
+            {on ? t('account.secondFactor.on') : t('account.secondFactor.off')}
           </Badge>
         )}
       </div>
@@ -102,6 +108,8 @@ export function SecondFactorCard({ user }: { user: User }) {
           </div>
         </>
       )}
+
+      {data && <PasskeysList />}
 
       {dialog?.kind === 'turn-on-password' && (
         <PasswordDialog

@@ -13,7 +13,11 @@ import { useAction } from '@/lib/use-action';
 export type SecondFactorSignInInput = z.input<typeof SecondFactorSignInBodySchema>;
 
 /** The refusals the second step shows in its own place rather than as a toast. */
-const STEP_CODES = ['second_factor_incorrect', 'second_factor_challenge_expired'] as const satisfies ErrorCode[];
+const STEP_CODES = [
+  'second_factor_incorrect',
+  'passkey_rejected',
+  'second_factor_challenge_expired',
+] as const satisfies ErrorCode[];
 export type SecondFactorRefusal = (typeof STEP_CODES)[number];
 
 function stepRefusal(code: ErrorCode | undefined): SecondFactorRefusal | null {
@@ -24,9 +28,10 @@ export type SecondFactorSignInResult =
   { ok: true; signedIn: SignedInAnswer } | { ok: false; refusal: SecondFactorRefusal | null };
 
 /**
- * The second step of signing in: the login's challenge with an authenticator's code or a recovery
- * code. Answered like a login, it stores the user and the access token as a login does. A wrong
- * code, or a challenge that ran out, goes back to the step; any other failure is a toast.
+ * The second step of signing in: the login's challenge with an authenticator's code, a recovery
+ * code or a passkey's answer. Answered like a login, it stores the user and the access token as a
+ * login does. A wrong code or passkey, or a challenge that ran out, goes back to the step; any
+ * other failure is a toast.
  */
 export async function signInWithSecondFactor(input: SecondFactorSignInInput): Promise<SecondFactorSignInResult> {
   const body: SecondFactorSignInBody = SecondFactorSignInBodySchema.parse(input);

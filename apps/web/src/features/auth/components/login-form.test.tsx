@@ -4,25 +4,57 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '@/config/locales';
 import { session } from '@/lib/session';
 import { buildUser } from '@/test-factories';
-import { renderInApp } from '@/test-utils';
+import { credentialBytes, renderInApp, stubWebAuthn } from '@/test-utils';
 import { LoginForm } from './login-form';
 
 const USER = buildUser({ email: 'jan@farm.pl' });
 
+const PASSKEY_OPTIONS = {
+  challenge: 'c2lnbi1pbi1jaGFsbGVuZ2U',
+  rpId: 'localhost',
+  allowCredentials: [{ id: 'Y3JlZGVudGlhbA', type: 'public-key', transports: ['internal'] }],
+  userVerification: 'preferred',
+};
+
+/** A passkey's answer as a browser's PublicKeyCredential holds it. */
+const SIGNED = {
+  id: 'Y3JlZGVudGlhbA',
+  rawId: credentialBytes('credential'),
+  type: 'public-key',
+  authenticatorAttachment: 'platform',
+  response: {
+    authenticatorData: credentialBytes('data'),
+    clientDataJSON: credentialBytes('client'),
+    signature: credentialBytes('signature'),
+    userHandle: null,
+  },
+  getClientExtensionResults: () => ({}),
+};
+
 /** What the second step answers, in turn, and the bodies it was sent. */
 let secondStepAnswers: { status: number; body: unknown }[];
 let secondStepBodies: unknown[];
+/** What the login's challenge says the account can answer with. */
+let loginMethods: string[];
+/** The bodies the passkey prompt's options were asked with. */
+let passkeyOptionsAsked: unknown[];
 
 beforeEach(() => {
   session.signOut();
   secondStepBodies = [];
+  loginMethods = ['code'];
+  passkeyOptionsAsked = [];
   document.cookie = 'csrf_token=token-1; path=/';
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
     const { pathname } = new URL(url, 'http://localhost');
     const call = `${init.method ?? 'GET'} ${pathname}`;
     const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
     if (call === 'POST /api/user/login/') {
-      return json(200, { secondFactor: { challenge: 'challenge-1', expiresInSeconds: 300 } });
+      return json(200, { secondFactor: { challenge: 'challenge-1', expiresInSeconds: 300, methods: loginMethods } });
+    }
+    if (call === 'POST /api/user/login/passkey/') {
+      passkeyOptionsAsked.push(JSON.parse(String(init.body)));
+      return json(200, { options: PASSKEY_OPTIONS });
     }
     if (call === 'POST /api/user/login/second-factor/') {
       secondStepBodies.push(JSON.parse(String(init.body)));
@@ -119,5 +151,56 @@ describe('the login form of an account with two-step sign-in', () => {
     await user.click(screen.getByRole('button', { name: 'Wróć do hasła' }));
     expect(screen.getByLabelText('Hasło')).toHaveValue('');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
+
+describe('the login form of an account with a passkey', () => {
+  it('offers the passkey beside the code, and signs in with the answer of the browser’s prompt', async () => {
+    loginMethods = ['code', 'passkey'];
+    secondStepAnswers = [signedIn];
+    stubWebAuthn({ get: async () => SIGNED });
+    const user = await signInWithPassword();
+    expect(await screen.findByRole('textbox', { name: 'Code from the app' })).toBeInTheDocument();
+    await user.click(screen.getByLabelText('Remember this browser for 30 days'));
+    await user.click(screen.getByRole('button', { name: 'Use a passkey' }));
+    await vi.waitFor(() => expect(session.get().status).toBe('signed-in'));
+    expect(passkeyOptionsAsked).toEqual([{ challenge: 'challenge-1' }]);
+    expect(secondStepBodies).toEqual([
+      {
+        challenge: 'challenge-1',
+        rememberBrowser: true,
+        passkey: {
+          id: 'Y3JlZGVudGlhbA',
+          rawId: 'Y3JlZGVudGlhbA',
+          type: 'public-key',
+          authenticatorAttachment: 'platform',
+          response: { authenticatorData: 'ZGF0YQ', clientDataJSON: 'Y2xpZW50', signature: 'c2lnbmF0dXJl' },
+          clientExtensionResults: {},
+        },
+      },
+    ]);
+  });
+
+  it('asks only for the passkey of an account without the app, and says when the prompt was closed or the passkey refused', async () => {
+    loginMethods = ['passkey'];
+    secondStepAnswers = [{ status: 403, body: { code: 'passkey_rejected', message: 'Refused' } }];
+    let browserPasskey = async (): Promise<unknown> => {
+      throw new DOMException('The operation either timed out or was not allowed.', 'NotAllowedError');
+    };
+    stubWebAuthn({ get: () => browserPasskey() });
+    const user = await signInWithPassword();
+    const usePasskey = await screen.findByRole('button', { name: 'Use a passkey' });
+    expect(screen.queryByRole('textbox', { name: 'Code from the app' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Use a recovery code instead' })).not.toBeInTheDocument();
+    await user.click(usePasskey);
+    expect(await screen.findByRole('alert')).toHaveTextContent('The passkey prompt was closed or failed. Try again.');
+    expect(secondStepBodies).toEqual([]);
+
+    browserPasskey = async () => SIGNED;
+    await user.click(screen.getByRole('button', { name: 'Use a passkey' }));
+    await vi.waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent("The passkey is not one of this account's"),
+    );
+    expect(session.get().status).toBe('signed-out');
   });
 });

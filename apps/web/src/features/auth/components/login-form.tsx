@@ -1,4 +1,4 @@
-import type { EmailSchema } from '@pivot/contracts';
+import type { EmailSchema, SecondFactorMethod } from '@pivot/contracts';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -47,8 +47,8 @@ function loadSecondFactorStep(): Promise<Step> {
 }
 
 /**
- * Email, password and "remember me"; for an account with two-step sign-in, then the code in the
- * same card. Once signed in, back to the page that asked for it.
+ * Email, password and "remember me"; for an account with two-step sign-in, then the code or the
+ * passkey in the same card. Once signed in, back to the page that asked for it.
  */
 export function LoginForm() {
   const { t } = useTranslation();
@@ -62,7 +62,11 @@ export function LoginForm() {
   const [remember, setRemember] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   // The second step, once a right password answered a challenge; the code is asked in its place.
-  const [secondStep, setSecondStep] = useState<{ Step: Step; challenge: string } | null>(null);
+  const [secondStep, setSecondStep] = useState<{
+    Step: Step;
+    challenge: string;
+    methods: SecondFactorMethod[];
+  } | null>(null);
   const [openingStep, setOpeningStep] = useState(false);
   // Back from the second step: the password is asked again (and why, when the challenge ran out).
   const [returned, setReturned] = useState<'back' | 'expired' | null>(null);
@@ -82,7 +86,7 @@ export function LoginForm() {
     const answer = await login.run({ email, password, remember });
     if (!answer) return;
     if ('secondFactor' in answer) {
-      await openSecondStep(answer.secondFactor.challenge);
+      await openSecondStep(answer.secondFactor.challenge, answer.secondFactor.methods);
       return;
     }
     await goOn();
@@ -91,12 +95,12 @@ export function LoginForm() {
   const goOn = () =>
     navigate(safeRedirect(searchParams.get('redirect')) ?? localize(paths.home.link()), { replace: true });
 
-  const openSecondStep = async (challenge: string) => {
+  const openSecondStep = async (challenge: string, methods: SecondFactorMethod[]) => {
     setOpeningStep(true);
     try {
       const Step = await loadSecondFactorStep();
       setReturned(null);
-      setSecondStep({ Step, challenge });
+      setSecondStep({ Step, challenge, methods });
     } catch {
       // The connection went between the password and the step's code.
       showToast({
@@ -121,6 +125,7 @@ export function LoginForm() {
       <Card>
         <secondStep.Step
           challenge={secondStep.challenge}
+          methods={secondStep.methods}
           onSignedIn={goOn}
           onBack={() => backToPassword('back')}
           onExpired={() => backToPassword('expired')}
