@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { Aedes, type AedesOptions, type AedesPublishPacket } from 'aedes';
+import { Aedes, type AedesOptions } from 'aedes';
 
 /**
  * Publishes through aedes as controllers' reports arrive in a burst while a subscriber is slow,
@@ -12,11 +12,11 @@ export async function burst(options: Partial<AedesOptions>, messages: number): P
   broker.subscribe(
     'slow/#',
     (_packet, done) => setTimeout(done, 20),
-    () => {},
+    () => undefined,
   );
   const publish = (topic: string) =>
     new Promise<void>((resolve, reject) => {
-      const packet: AedesPublishPacket = {
+      const packet: Parameters<Aedes['publish']>[0] = {
         cmd: 'publish',
         topic,
         payload: Buffer.from('x'),
@@ -39,5 +39,5 @@ export async function burst(options: Partial<AedesOptions>, messages: number): P
 // Run as a script (`tsx aedes-burst.ts <messages>`), the burst meets aedes's own defaults, in a
 // process of its own: what that does to a process cannot be caught inside one.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  console.log(await burst({}, Number(process.argv[2])));
+  process.stdout.write(`${await burst({}, Number(process.argv[2]))}\n`);
 }
