@@ -35,14 +35,16 @@ function DealerMembersTable({ dealer }: { dealer: Dealer }) {
 
   const columns: TableColumn<DealerMember>[] = [
     {
-      id: 'name',
-      header: t('farms.dealerAdmin.members.columns.name'),
-      cell: (member) => <span className="font-medium">{memberName(member)}</span>,
-    },
-    {
-      id: 'email',
-      header: t('farms.dealerAdmin.members.columns.email'),
-      cell: (member) => <span className="[overflow-wrap:anywhere]">{member.email}</span>,
+      id: 'person',
+      header: t('farms.dealerAdmin.members.columns.person'),
+      // The address under the name: the panel is a narrow column, where a column of its own
+      // broke an address into a letter or two a line.
+      cell: (member) => (
+        <span className="flex flex-col">
+          <span className="font-medium">{memberName(member)}</span>
+          <span className="text-sm text-ink-muted [overflow-wrap:anywhere]">{member.email}</span>
+        </span>
+      ),
     },
     {
       id: 'actions',
