@@ -272,4 +272,21 @@ describe('dealers', () => {
       ['dealer_member_added', technician.user.email],
     ]);
   });
+
+  it("adds and removes a dealer's member once when the administrator's click is sent twice at once", async () => {
+    const { dealer } = await dealerWithTechnician('Double-clicked dealer');
+    const person = await t.signedInUser();
+    const membersUrl = `/api/dealer/${dealer.id}/members/`;
+    const added = await Promise.all([1, 2].map(() => t.admin.post(membersUrl, { email: person.user.email })));
+    expect(added.map((answer) => answer.status)).toEqual([204, 204]);
+    const removed = await Promise.all([1, 2].map(() => t.admin.delete(`${membersUrl}${person.user.id}/`)));
+    expect(removed.map((answer) => answer.status).sort()).toEqual([204, 404]);
+
+    type Entry = { eventType: string; event: string; details: string };
+    const log = ((await t.admin.get('/api/logs/')).body as { data: Entry[] }).data;
+    const entries = log
+      .filter((entry) => entry.details === 'Double-clicked dealer' && entry.event === person.user.email)
+      .map((entry) => entry.eventType);
+    expect(entries).toEqual(['dealer_member_removed', 'dealer_member_added']);
+  });
 });
