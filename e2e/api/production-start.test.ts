@@ -36,6 +36,8 @@ describe('the production server that npm start runs', () => {
     );
   });
 
+  // A first start on a new embedded database (its initdb, every migration): seconds alone, more
+  // than a minute beside the rest of the test command.
   it('runs as plain node, answers /api/health, and stops cleanly on SIGTERM', async () => {
     server = await startServer({ DEMO_FLEET: 'false' }, 'compiled');
     const pid = server.child()!.pid!;
@@ -49,5 +51,5 @@ describe('the production server that npm start runs', () => {
     expect(server.child()!.exitCode).toBe(0);
     expect(isRunning(pid)).toBe(false);
     expect(server.errors()).toBe('');
-  });
+  }, 180_000);
 });
