@@ -71,8 +71,13 @@ export async function lostReports(server: ServerProcess, controller: ReportingCo
 
 export type KillOutcome = {
   acknowledged: number;
-  /** Acknowledged reports not in the database, with when each was acknowledged relative to the kill (ms, negative: before). */
-  lost: { ts: number; sinceKill: number }[];
+  /**
+   * Acknowledged reports not in the database: when each was acknowledged relative to the kill (ms,
+   * negative: before), and whether by the broker after the restart. One acknowledged a little
+   * after the kill was begun, on the connection the kill broke, was acknowledged by the dying
+   * process: a signal takes a moment to land, and the controller to read what came before it.
+   */
+  lost: { ts: number; sinceKill: number; afterRestart: boolean }[];
   restartMs: number;
   caughtUp: boolean;
 };
@@ -91,7 +96,9 @@ export async function reportThroughAKill(
   const { controller, sprinklerId } = await startReporting(admin, brokerUrl, 'CHAOS-KILL');
   let killedAt = 0;
   let restartMs = 0;
+  let connectionAtKill = 0;
   const caughtUp = await reportThrough(controller, { admin, sprinklerId }, async () => {
+    connectionAtKill = controller.connection;
     killedAt = Date.now();
     await killed.kill();
     await killed.restart();
@@ -102,6 +109,7 @@ export async function reportThroughAKill(
   const lost = (await lostReports(reader, controller)).map((ts) => ({
     ts,
     sinceKill: controller.acknowledged.get(ts)! - killedAt,
+    afterRestart: controller.acknowledgedOn.get(ts)! > connectionAtKill,
   }));
   return { acknowledged: controller.acknowledged.size, lost, restartMs, caughtUp };
 }
@@ -111,14 +119,15 @@ export function describeLosses(outcome: KillOutcome): string {
   const restart = `restart took ${(outcome.restartMs / 1000).toFixed(1)} s`;
   const notStored = outcome.caughtUp ? [] : ['the newest report never showed in the API'];
   if (outcome.lost.length === 0) return [restart, ...notStored].join(', ');
-  const sinceKill = outcome.lost.map((report) => report.sinceKill);
-  const before = sinceKill.filter((ms) => ms <= 0);
-  const whileRestarting = sinceKill.filter((ms) => ms > 0 && ms <= outcome.restartMs).length;
-  const after = sinceKill.length - before.length - whileRestarting;
+  const before = outcome.lost.filter((report) => report.sinceKill <= 0).map((report) => report.sinceKill);
+  const dying = outcome.lost.filter((report) => report.sinceKill > 0 && !report.afterRestart);
+  const after = outcome.lost.filter((report) => report.afterRestart).length;
   const earliest = before.length > 0 ? ` (the earliest ${-Math.min(...before)} ms before it)` : '';
+  const latest =
+    dying.length > 0 ? ` (the latest ${Math.max(...dying.map((report) => report.sinceKill))} ms after)` : '';
   return [
     `lost: ${before.length} acknowledged before the kill${earliest}`,
-    `${whileRestarting} while the server restarted`,
+    `${dying.length} by the dying process as the kill landed${latest}`,
     `${after} after it was back`,
     restart,
     ...notStored,

@@ -24,6 +24,10 @@ const TICK_MS = 20;
 export class ReportingController {
   /** Acknowledged reports: ts → when the acknowledgement arrived (ms). */
   readonly acknowledged = new Map<number, number>();
+  /** Acknowledged reports: ts → the connection it came on (1 the first, 2 after a reconnection, …). */
+  readonly acknowledgedOn = new Map<number, number>();
+  /** The connection now, or the last one: 1 the first, one more at each reconnection. */
+  connection = 1;
   private published = 0;
   private lastTs = 0;
   private stream: NodeJS.Timeout | undefined;
@@ -55,6 +59,8 @@ export class ReportingController {
     const controller = new ReportingController(machineId, client);
     client.on('message', (_topic, payload) => controller.answer(payload));
     client.on('connect', () => {
+      // The first connection was made before this listener was added: each call is a reconnection.
+      controller.connection += 1;
       client.publish(topics.presence(machineId), JSON.stringify(presence(true)), { qos: 1, retain: true });
     });
     await client.subscribeAsync(topics.commands(machineId), { qos: 1 });
@@ -126,7 +132,9 @@ export class ReportingController {
       flow: this.published,
     };
     this.client.publish(topics.telemetry(this.machineId), JSON.stringify(message), { qos: 1 }, (error) => {
-      if (!error) this.acknowledged.set(ts, Date.now());
+      if (error) return;
+      this.acknowledged.set(ts, Date.now());
+      this.acknowledgedOn.set(ts, this.connection);
     });
   }
 
