@@ -120,7 +120,7 @@ export class PasskeyService {
       challenge: options.challenge,
       expiresAt: new Date(Date.now() + PROMPT_SECONDS * 1000),
     });
-    // The library types a descriptor's `type` as any text; the contract reads it as WebAuthn's one.
+    // The library types a descriptor's `type` as a plain string; the contract reads it as WebAuthn's one.
     return { options: PasskeyCreationOptionsSchema.parse(options) };
   }
 
