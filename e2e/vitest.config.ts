@@ -5,6 +5,7 @@ export default defineProject({
     name: 'e2e',
     include: ['api/**/*.test.ts'],
     testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // A server's start waits up to 180 s (support/server-process.ts).
+    hookTimeout: 240_000,
   },
 });
