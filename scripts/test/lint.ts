@@ -10,9 +10,3 @@ export async function brokenRules(file: string, code: string): Promise<string[]>
   const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
   return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
 }
-
-/** The rules that fail a file on disk (fixtures that must exist as files, such as an import cycle). */
-export async function brokenRulesOfFile(file: string): Promise<string[]> {
-  const [result] = await eslint.lintFiles([path.join(root, file)]);
-  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
-}

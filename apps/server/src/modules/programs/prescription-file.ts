@@ -8,7 +8,7 @@
  */
 import { MAX_PRESCRIPTION_CORNERS } from '@pivot/contracts';
 import { type UnzipFileInfo, unzipSync, zipSync } from 'fflate';
-import proj4 from 'proj4';
+import proj4, { type Converter } from 'proj4';
 import { parseShp } from 'shpjs';
 import { AppError } from '../../errors';
 import { readIsoxmlPrescription } from './prescription-isoxml';
@@ -143,7 +143,7 @@ type Feature = { geometry?: Geometry | null; properties?: Record<string, unknown
  */
 function conversionOf(prj: string | undefined): string | undefined {
   if (!prj) return undefined;
-  let converter: proj4.Converter;
+  let converter: Converter;
   try {
     converter = proj4(prj);
   } catch {

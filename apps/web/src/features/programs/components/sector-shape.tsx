@@ -1,6 +1,6 @@
 /// <reference types="@geoman-io/leaflet-geoman-free" />
 import type { Position } from '@pivot/contracts';
-import { type LatLng, type Layer, type PM, type PathOptions, type Polygon, polygon } from 'leaflet';
+import { type LatLng, type LatLngTuple, type Layer, type PM, type PathOptions, type Polygon, polygon } from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
 import { useMap } from 'react-leaflet';
 import type { Locale } from '@/config/locales';
@@ -118,7 +118,7 @@ export function SectorShape({
     if (!layer) return;
     if (!sameCorners(cornersOfLayer(layer), corners)) {
       if (layer.pm.enabled()) layer.pm.disable();
-      layer.setLatLngs(corners.map(([longitude, latitude]) => [latitude, longitude]));
+      layer.setLatLngs(corners.map(([longitude, latitude]): LatLngTuple => [latitude, longitude]));
     }
     const editable = !drawing && corners.length >= 3;
     if (editable && !layer.pm.enabled()) layer.pm.enable(editOptions(removing));
