@@ -238,7 +238,9 @@ const CASES: Case[] = [
   ],
 ];
 
-describe('a tampered backup', () => {
+// Each case restores into an embedded database; the untouched files' test restores four times:
+// beside the test command's other suites that took over 30 s.
+describe('a tampered backup', { timeout: 90_000 }, () => {
   let source: DatabaseHandle;
   let target: DatabaseHandle;
   let folder: string;
