@@ -216,4 +216,24 @@ describe('the machines table', () => {
     expect(await cellOf(/East field/)).toHaveTextContent(/irrigation\s*—$/);
     expect(await cellOf(/West field/)).toHaveTextContent(/irrigation\s*—$/);
   });
+
+  it('shows no dash for the next irrigation before its answer has come, and "unknown" when it fails', async () => {
+    let answerNextIrrigation!: (response: Response) => void;
+    const calls = fetch;
+    vi.stubGlobal('fetch', (url: string, init?: RequestInit) =>
+      new URL(url, 'http://localhost').pathname === '/api/sprinkler/next-irrigation/'
+        ? new Promise<Response>((resolve) => (answerNextIrrigation = resolve))
+        : calls(url, init),
+    );
+    await renderTable();
+    const table = screen.getByRole('table');
+    const headers = within(table).getAllByRole('columnheader');
+    const column = headers.findIndex((header) => /Next irrigation/.test(header.textContent ?? ''));
+    const cell = () => within(within(table).getByRole('row', { name: /North field/ })).getAllByRole('cell')[column]!;
+    await waitFor(() => expect(answerNextIrrigation).toBeDefined());
+    expect(cell()).toHaveTextContent(/^Next irrigation$/);
+    // A refusal the API client does not retry (a 500 would be, for seconds).
+    answerNextIrrigation(Response.json({ code: 'not_found', message: 'no such call' }, { status: 404 }));
+    await waitFor(() => expect(cell()).toHaveTextContent(/irrigation\s*unknown$/));
+  });
 });
