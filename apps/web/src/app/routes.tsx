@@ -7,6 +7,7 @@ import { type CataloguePart, activateLocale, i18n, loadCataloguePart } from '@/i
 import { onSessionExpired } from '@/lib/api-client';
 import { markScreenShown } from '@/lib/first-screen';
 import { restoredAccessToken, sessionCallSent } from '@/lib/restore-session';
+import { whenIdle } from '@/lib/when-idle';
 import { RainLoader } from '@/ui/global-loader';
 import { RequireSignIn } from './layout/require-sign-in';
 import { askSprinklerPage } from './routes/sprinkler-data';
@@ -139,6 +140,8 @@ const SCREEN_DATA: readonly (readonly [string, ScreenData])[] = [[paths.sprinkle
  * milliseconds to get to: at 50 ms the screen's files went first there (docs/benchmarks.md).
  */
 const SESSION_HEAD_START_MS = 300;
+/** However busy the main thread, the locale data is loaded no later than this, ms. */
+const NUMBER_FORMAT_WARM_UP_MAX_WAIT_MS = 1000;
 
 /**
  * Starts fetching the code of the screen at an address, and the first data it shows, so that
@@ -171,6 +174,11 @@ export async function preloadScreen(pathname: string, search: string): Promise<v
     });
   }
   void screenCode.preload();
+  // A page's first number format has the browser load its locale data: 70–100 ms of the main
+  // thread here, four times that on an emulated phone (docs/benchmarks.md). Made in an idle moment
+  // while the screen's data is on its way, not in the render that shows it.
+  const { locale } = splitLocale(pathname);
+  whenIdle(() => void new Intl.NumberFormat(locale).format(0), NUMBER_FORMAT_WARM_UP_MAX_WAIT_MS);
 }
 
 /** Every screen of docs/product.md#screens, below one locale's prefix. */

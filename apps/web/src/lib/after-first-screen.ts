@@ -8,6 +8,7 @@
 
 import { firstScreenShown } from './first-screen';
 import { queryClient } from './query-client';
+import { whenIdle } from './when-idle';
 
 /** However long the first screen's reads take, what waits for them waits no longer than this. */
 export const FIRST_SCREEN_MAX_WAIT_MS = 4000;
@@ -21,11 +22,7 @@ type Reads = {
   subscribe: (listener: () => void) => () => void;
 };
 
-const idle = () =>
-  new Promise<void>((resolve) => {
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: IDLE_MAX_WAIT_MS });
-    else setTimeout(resolve, 0);
-  });
+const idle = () => new Promise<void>((resolve) => whenIdle(resolve, IDLE_MAX_WAIT_MS));
 
 /** Resolves once no read is in flight, or after FIRST_SCREEN_MAX_WAIT_MS. */
 function settled(reads: Reads): Promise<void> {
