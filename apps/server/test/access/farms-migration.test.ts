@@ -1,18 +1,19 @@
 import { rm } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { asc } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { farmMachines, farmMembers, farms, sprinklerAccess } from '../../src/modules/access/access.table';
 import { migrationsBefore, migrationsFolder } from '../support/migrations';
+import { unmigratedPglite } from '../support/embedded-databases';
 
 describe('the migration that brings farms', () => {
   let client: PGlite;
   afterEach(() => client.close());
 
   async function migratedFrom(seed: string) {
-    client = new PGlite();
+    client = unmigratedPglite();
     const db = drizzle(client, { casing: 'snake_case' });
     const older = await migrationsBefore('0040_farms');
     await migrate(db, { migrationsFolder: older });

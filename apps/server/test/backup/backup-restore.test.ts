@@ -1,7 +1,6 @@
 import { copyFile, mkdtemp, open, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
@@ -31,6 +30,7 @@ import { registerController } from '../support/devices';
 import { buildSprinkler, grant } from '../support/fixtures';
 import { migrationsBefore } from '../support/migrations';
 import { ADMIN_PASSWORD, USER_PASSWORD, type TestApp, createTestApp } from '../support/test-app';
+import { unmigratedPglite } from '../support/embedded-databases';
 
 async function rowsOf<T>(db: Queryable, query: ReturnType<typeof sql>): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
@@ -331,7 +331,7 @@ describe('backups', { timeout: 90_000 }, () => {
 describe('a backup from an older version', () => {
   it('restores and migrates forward', async () => {
     const oldMigrations = await migrationsBefore('0016_backup_history');
-    const client = new PGlite();
+    const client = unmigratedPglite();
     const db = drizzle(client, { casing: 'snake_case' });
     await migrate(db, { migrationsFolder: oldMigrations });
     const old: DatabaseHandle = {

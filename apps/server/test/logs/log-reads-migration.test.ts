@@ -1,14 +1,14 @@
 import { rm } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { logReads } from '../../src/modules/logs/logs.table';
 import { migrationsBefore, migrationsFolder } from '../support/migrations';
+import { unmigratedPglite } from '../support/embedded-databases';
 
 describe('the migration that gives the activity log its own read marks', () => {
-  const client = new PGlite();
+  const client = unmigratedPglite();
   const db = drizzle(client, { casing: 'snake_case' });
   afterAll(() => client.close());
 

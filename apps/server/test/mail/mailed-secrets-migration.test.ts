@@ -1,5 +1,4 @@
 import { rm } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
@@ -8,9 +7,10 @@ import { idempotentRequests } from '../../src/modules/idempotency/idempotency.ta
 import { mailOutbox } from '../../src/modules/mail/mail.table';
 import { hashToken, randomToken } from '../../src/secrets';
 import { migrationsBefore, migrationsFolder } from '../support/migrations';
+import { unmigratedPglite } from '../support/embedded-databases';
 
 describe('the migrations that take tokens out of the mail outbox and the idempotency keys', () => {
-  const client = new PGlite();
+  const client = unmigratedPglite();
   const db = drizzle(client, { casing: 'snake_case' });
   afterAll(() => client.close());
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type DatabaseHandle, openDatabase, openPglite, openPostgres } from '../../src/db/client';
+import { type DatabaseHandle, openDatabase, openPostgres } from '../../src/db/client';
+import { takeEmbeddedDatabase } from './embedded-databases';
 
 export function withDatabaseName(url: string, name: string): string {
   const parsed = new URL(url);
@@ -19,10 +19,7 @@ export function withDatabaseName(url: string, name: string): string {
  */
 export async function createTestDatabase(): Promise<DatabaseHandle> {
   const databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) {
-    const image = await readFile(inject('pgliteTemplatePath'));
-    return openPglite(new PGlite({ loadDataDir: new Blob([image]) }));
-  }
+  if (!databaseUrl) return takeEmbeddedDatabase();
   const name = `pivot_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();

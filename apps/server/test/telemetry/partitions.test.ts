@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { asc, eq, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -19,6 +18,7 @@ import { localDate } from '../../src/time/local-day';
 import { buildSprinkler } from '../support/fixtures';
 import { withDatabaseName } from '../support/database';
 import { type TestApp, createTestApp } from '../support/test-app';
+import { unmigratedPglite } from '../support/embedded-databases';
 
 type Row = typeof telemetry.$inferSelect;
 type AnyDatabase = PgDatabase<PgQueryResultHKT>;
@@ -97,7 +97,7 @@ describe('the migration to a partitioned report table', () => {
   it('keeps every row and the primary key', async () => {
     const url = process.env.DATABASE_URL;
     if (!url) {
-      const client = new PGlite();
+      const client = unmigratedPglite();
       const db = drizzlePglite(client, { casing: 'snake_case' });
       try {
         await convertsKeepingEveryRow(db as unknown as AnyDatabase, (folder) =>

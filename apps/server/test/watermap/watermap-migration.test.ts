@@ -1,13 +1,13 @@
 import { rm } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Queryable } from '../../src/db/client';
 import { StoredWaterYears } from '../../src/modules/watermap/stored-water-years';
 import { runningSumsChanged } from '../../src/modules/watermap/watermap.repository';
 import { migrationsBefore, migrationsFolder } from '../support/migrations';
+import { unmigratedPglite } from '../support/embedded-databases';
 
 /** A month of daily amounts: mm on the given days of the month (1–31), none on the others. */
 function month(amounts: Record<number, number>): number[] {
@@ -15,28 +15,32 @@ function month(amounts: Record<number, number>): number[] {
 }
 
 describe('the migrations of the water grid', () => {
-  let client: PGlite;
-  let db: ReturnType<typeof drizzle>;
-  beforeEach(() => {
-    client = new PGlite();
-    db = drizzle(client, { casing: 'snake_case' });
-  });
-  afterEach(() => client.close());
-
-  async function migrateUpTo(tag: string): Promise<void> {
-    const older = await migrationsBefore(tag);
-    await migrate(db, { migrationsFolder: older });
-    await rm(older, { recursive: true, force: true });
-  }
-
-  /** A month row as the grid kept them before it kept years. */
-  async function storeMonth(cell: { x: number; y: number; month: string }, days: number[]): Promise<void> {
-    const total = days.at(-1)!;
-    await db.execute(sql`insert into water_cells (machine_id, month, x, y, days, total)
-      values ('P1', ${cell.month}, ${cell.x}, ${cell.y}, ${sql.param(days)}::float8[], ${total})`);
+  /**
+   * A database of the test's own, closed when it ends: a test that timed out and still runs
+   * must not migrate or write into the next test's.
+   */
+  function ownDatabase() {
+    const client = unmigratedPglite();
+    onTestFinished(() => client.close());
+    const db = drizzle(client, { casing: 'snake_case' });
+    return {
+      db,
+      migrateUpTo: async (tag: string) => {
+        const older = await migrationsBefore(tag);
+        await migrate(db, { migrationsFolder: older });
+        await rm(older, { recursive: true, force: true });
+      },
+      /** A month row as the grid kept them before it kept years. */
+      storeMonth: async (cell: { x: number; y: number; month: string }, days: number[]) => {
+        const total = days.at(-1)!;
+        await db.execute(sql`insert into water_cells (machine_id, month, x, y, days, total)
+          values ('P1', ${cell.month}, ${cell.x}, ${cell.y}, ${sql.param(days)}::float8[], ${total})`);
+      },
+    };
   }
 
   it('turns the water stored per day into running sums, keeping every month total', async () => {
+    const { db, migrateUpTo } = ownDatabase();
     await migrateUpTo('0001_water_running_sums');
     const perDay = month({ 1: 1.5, 10: 2, 31: 0.5 });
     await db.execute(sql`insert into water_cells (machine_id, month, x, y, days, total)
@@ -52,6 +56,7 @@ describe('the migrations of the water grid', () => {
   });
 
   it('turns month rows into a row per cell and year holding running sums by day of year, losing no water', async () => {
+    const { db, migrateUpTo, storeMonth } = ownDatabase();
     await migrateUpTo('0009_water_cell_years');
     const runningSums = (amounts: number[]) =>
       amounts.map((_, day) => amounts.slice(0, day + 1).reduce((a, b) => a + b));
@@ -88,6 +93,7 @@ describe('the migrations of the water grid', () => {
   });
 
   it('turns running sums of every day into the days with water and their mm, for every reader alike', async () => {
+    const { db, migrateUpTo } = ownDatabase();
     await migrateUpTo('0035_water_grid_days_and_mm');
     /** A year row as the grid kept them before: running sums by day of year up to the last written. */
     const storeYear = (
