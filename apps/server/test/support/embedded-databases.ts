@@ -10,8 +10,8 @@ import { type DatabaseHandle, openPglite } from '../../src/db/client';
  * The embedded databases of one test worker. A file's database, once closed, goes back to the
  * state of the migrated template and serves the next file of the worker (the files of a worker
  * share its modules: apps/server/vitest.config.ts). A new PGlite from the template's image costs
- * about 1.8 s of processor; putting a used one back costs about 0.1 s (docs/benchmarks.md,
- * "3 December").
+ * about 1.8 s of processor; putting a used one back 0.1–0.2 s (docs/benchmarks.md,
+ * "2 December, evening").
  */
 
 /**
