@@ -21,7 +21,7 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Position, type ProgramBody, SprinklerDetailSchema, type SprinklerDetail } from '@pivot/contracts';
-import { CHROMIUM_LAUNCH_OPTIONS } from '@pivot/e2e/support/chromium';
+import { CHROMIUM_LAUNCH_OPTIONS, DEBIAN_CHROMIUM } from '@pivot/e2e/support/chromium';
 import type { HttpSession } from '@pivot/e2e/support/http-session';
 import { waterCellYears } from '@pivot/server/src/modules/watermap/watermap.table';
 import { DEMO_MACHINES, type DemoMachine } from '@pivot/simulator';
@@ -753,7 +753,7 @@ runBenchmark('web-machine', timeLimitMs, () =>
         database: server.setting.database,
         machine: `${DEMO.name}: ${DEMO.armLength} m, simulated ×${TIME_SCALE}, moving, telemetry every ${MOVING_TELEMETRY_MS / 1000} s`,
         season: `${options.days >= SEASON_DAYS ? SEASON_DAYS : options.days} days of 5-second reports${options.days >= SEASON_DAYS ? '' : ` (${formatNumber(options.days / SEASON_MONTHS, 1)} at the start of each month)`}, April–September 2026`,
-        browser: `headless Chromium (${CHROMIUM_LAUNCH_OPTIONS.executablePath}), 1280×800, pl-PL${phone ? `; and an emulated phone: ${PHONE_DESCRIPTION}` : ''}`,
+        browser: `headless Chromium (${DEBIAN_CHROMIUM}), 1280×800, pl-PL${phone ? `; and an emulated phone: ${PHONE_DESCRIPTION}` : ''}`,
       });
       const season = await storeSeason(server, before.internalId, DEMO);
       printFigure(

@@ -28,7 +28,7 @@ import {
   SprinklerDetailSchema,
   WaterBalanceSeasonSchema,
 } from '@pivot/contracts';
-import { CHROMIUM_LAUNCH_OPTIONS } from '@pivot/e2e/support/chromium';
+import { CHROMIUM_LAUNCH_OPTIONS, DEBIAN_CHROMIUM } from '@pivot/e2e/support/chromium';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { seasonChartGeometry } from '../apps/web/src/features/advice/lib/season-chart';
 import { coldContext } from './support/browser-context';
@@ -343,7 +343,7 @@ runBenchmark('web-season-chart', timeLimitMs, () =>
         machine: `${machine.demo.name}: ${machine.demo.armLength} m, ${formatNumber(cells)} cells, simulated`,
         season: `${seasons.map((cropSeason) => `${cropSeason.polygon} from ${cropSeason.emergence}`).join(', ')}; a ${PASS_MM} mm pass every ${PASS_EVERY_DAYS} days, ${formatNumber(stored)} hourly readings`,
         areas: areas.map((area) => `${area.name} ${area.depletion.length} days`).join(', '),
-        browser: `headless Chromium (${CHROMIUM_LAUNCH_OPTIONS.executablePath}), pl-PL`,
+        browser: `headless Chromium (${DEBIAN_CHROMIUM}), pl-PL`,
         target: `no main-thread task ≥ ${TARGET_TASK_MS} ms`,
       });
       const browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
