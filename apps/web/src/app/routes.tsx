@@ -1,4 +1,4 @@
-import { type ComponentType, type LazyExoticComponent, lazy, useEffect, useState } from 'react';
+import { type ComponentType, useEffect, useState } from 'react';
 import { type Params, Route, Routes, matchPath, useNavigate } from 'react-router';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '@/config/locales';
 import { useSecondFactorSetUpWhenRequired } from '@/features/account/hooks/use-second-factor-set-up-when-required';
@@ -9,11 +9,10 @@ import { markScreenShown } from '@/lib/first-screen';
 import { restoredAccessToken, sessionCallSent } from '@/lib/restore-session';
 import { whenIdle } from '@/lib/when-idle';
 import { RainLoader } from '@/ui/global-loader';
-import { RequireSignIn } from './layout/require-sign-in';
+import { RequireSignIn, SignedInScreens } from './layout/require-sign-in';
+import { type PreloadableComponent, preloadableLazy } from './preloadable-lazy';
 import { askSprinklerPage } from './routes/sprinkler-data';
 import { RootLayout } from './layout/root-layout';
-
-type Screen = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
 
 /** Renders a screen, telling lib/first-screen.ts when the first screen of the visit has rendered. */
 function withShownMark(Screen: ComponentType): ComponentType {
@@ -23,8 +22,6 @@ function withShownMark(Screen: ComponentType): ComponentType {
   };
 }
 
-type ScreenModule = { default: ComponentType };
-
 /**
  * A screen whose code is a chunk of its own, fetched when first shown, or earlier by preload(),
  * with the parts of the catalogue its texts are in beside the base (both arrive before it shows).
@@ -32,31 +29,11 @@ type ScreenModule = { default: ComponentType };
  * page prerendered at build time (app/prerender.tsx) is replaced by the same screen, never by
  * the loader for a moment.
  */
-function screen(load: () => Promise<ComponentType>, parts: readonly CataloguePart[] = []): Screen {
-  let loading: Promise<ScreenModule> | undefined;
-  let loaded: ScreenModule | undefined;
-  const preload = () =>
-    (loading ??= Promise.all([load(), ...parts.map((part) => loadCataloguePart(part))]).then(([Component]) => {
-      loaded = { default: withShownMark(Component) };
-      return loaded;
-    }));
-  return Object.assign(
-    lazy(() => (loaded ? alreadyLoaded(loaded) : preload())),
-    { preload },
-  );
-}
-
-/**
- * React's lazy only calls `then` on what its loader returns (its type asks for a Promise): a
- * thenable that calls back at once makes the screen resolve within the render.
- */
-function alreadyLoaded(module: ScreenModule): Promise<ScreenModule> {
-  const thenable: PromiseLike<ScreenModule> = {
-    then<Result>(onLoaded?: ((value: ScreenModule) => Result | PromiseLike<Result>) | null) {
-      return Promise.resolve(onLoaded ? onLoaded(module) : (module as Result));
-    },
-  };
-  return thenable as Promise<ScreenModule>;
+function screen(load: () => Promise<ComponentType>, parts: readonly CataloguePart[] = []): PreloadableComponent {
+  return preloadableLazy(async () => {
+    const [Component] = await Promise.all([load(), ...parts.map((part) => loadCataloguePart(part))]);
+    return { default: withShownMark(Component) };
+  });
 }
 
 /** A screen whose texts are in the `machines` part of the catalogue, and in the other parts given. */
@@ -86,7 +63,7 @@ const loadFarmsScreens = () => import('./routes/farms');
 /** A screen that signs a user in or sets a password: its texts are the `auth` part's. */
 const authScreen = (load: () => Promise<ComponentType>) => screen(load, ['auth']);
 
-const PUBLIC_SCREENS: readonly (readonly [string, Screen])[] = [
+const PUBLIC_SCREENS: readonly (readonly [string, PreloadableComponent])[] = [
   [paths.login.pattern, authScreen(async () => (await import('./routes/login')).LoginRoute)],
   [paths.forgot.pattern, authScreen(async () => (await import('./routes/forgot')).ForgotRoute)],
   [paths.activation.pattern, authScreen(async () => (await import('./routes/set-password')).ActivationRoute)],
@@ -96,7 +73,7 @@ const PUBLIC_SCREENS: readonly (readonly [string, Screen])[] = [
     screen(async () => (await import('./routes/invitation')).InvitationRoute, ['auth', 'invitation']),
   ],
 ];
-const SIGNED_IN_SCREENS: readonly (readonly [string, Screen])[] = [
+const SIGNED_IN_SCREENS: readonly (readonly [string, PreloadableComponent])[] = [
   [paths.home.pattern, signedInScreen(async () => (await import('./routes/home')).HomeRoute)],
   // Its webhooks card names a refused webhook in its own place; its forms, a user's fields and passwords.
   [
@@ -173,6 +150,9 @@ export async function preloadScreen(pathname: string, search: string): Promise<v
       if (token) ask(match.params, new URLSearchParams(search));
     });
   }
+  // The signed-in screens' server state too: a screen that suspended for it would be shown 300 ms
+  // late (app/preloadable-lazy.ts).
+  void SignedInScreens.preload();
   void screenCode.preload();
   // A page's first number format has the browser load its locale data: 70–100 ms of the main
   // thread here, four times that on an emulated phone (docs/benchmarks.md). Made in an idle moment
