@@ -8,6 +8,7 @@ import { useSprinkler } from '@/features/sprinklers/api/get-sprinkler';
 import { useWatermap } from '@/features/sprinklers/api/get-watermap';
 import { ConnectionLostLine } from '@/features/sprinklers/components/connection-lost-line';
 import { MachineFieldView } from '@/features/sprinklers/components/machine-field-view';
+import { useMapLayers } from '@/features/sprinklers/components/map/map-layers';
 import { MotionControls } from '@/features/sprinklers/components/motion-controls';
 import { StatusPanel } from '@/features/sprinklers/components/status-panel';
 import { ViewOnlyNotice } from '@/features/sprinklers/components/view-only-notice';
@@ -67,8 +68,13 @@ export function SprinklerRoute() {
   const history = useHistoryRange();
   const watermap = useWatermap(id, history.query);
   const live = useLiveSprinkler(id, Boolean(sprinkler));
-  // The advice card's balance (one query for both) colours the map's Soil water layer.
-  const { data: waterBalance } = useQuery({ ...waterBalanceQueryOptions(id), enabled: Boolean(sprinkler) });
+  const layers = useMapLayers(history);
+  // The advice card's balance (one query for both) colours the map's Soil water layer, which
+  // starts hidden: not asked for beside the map's first reads, nor drawn into its first paint.
+  const { data: waterBalance } = useQuery({
+    ...waterBalanceQueryOptions(id),
+    enabled: Boolean(sprinkler) && layers.shown.has('soilWater'),
+  });
   const [selectedProgramId, setSelectedProgramId] = useState<number | null>(null);
   const connected = useConnection().online;
 
@@ -109,6 +115,7 @@ export function SprinklerRoute() {
           sprinkler={sprinkler}
           program={selected?.programData ?? sprinkler.currentProgramData}
           history={history}
+          layers={layers}
           watermap={watermap}
           soilWater={waterBalance || null}
         />
