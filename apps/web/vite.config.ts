@@ -227,7 +227,14 @@ export default defineConfig({
     },
   },
   resolve: {
-    alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
+    alias: [
+      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
+      // React 19's own, rather than the shim's copy for React 17 (src/lib/use-sync-external-store.ts).
+      {
+        find: /^use-sync-external-store\/shim$/,
+        replacement: fileURLToPath(new URL('./src/lib/use-sync-external-store.ts', import.meta.url)),
+      },
+    ],
   },
   server: { proxy: { '/api': process.env.API_URL ?? 'http://localhost:3000' } },
 });

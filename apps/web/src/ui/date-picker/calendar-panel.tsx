@@ -4,19 +4,8 @@ import { useLocale } from '@/i18n/use-locale';
 import { Button } from '../button';
 import { ChevronLeftIcon, ChevronRightIcon } from '../other-icons';
 import { IconButton } from '../icon-button';
-import {
-  type DateRange,
-  SHORTCUTS,
-  YEARS_PER_PAGE,
-  type Shortcut,
-  addDays,
-  addMonths,
-  calendarCells,
-  isSameDay,
-  shortcutRange,
-  startOfDay,
-  yearPage,
-} from './dates';
+import { YEARS_PER_PAGE, addMonths, calendarCells, isSameDay, yearPage } from './calendar-days';
+import { type DateRange, SHORTCUTS, type Shortcut, addDays, shortcutRange, startOfDay } from './dates';
 
 export type PickerMode = 'single' | 'range';
 

@@ -2,7 +2,8 @@ import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FieldFrame, type FieldError, describedBy, enterHandler, inputClasses } from '../form/field-frame';
 import { DatePicker, type DatePickerProps } from './date-picker';
-import { FIELD_FORMAT, RANGE_SEPARATOR, isFieldDateDisabled } from './dates';
+import { isFieldDateDisabled } from './calendar-days';
+import { FIELD_FORMAT, RANGE_SEPARATOR } from './dates';
 
 export type DateFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'> & {
   label: ReactNode;

@@ -1,20 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import {
   CALENDAR_CELLS,
-  DEFAULT_OUTPUT_FORMAT,
-  FIELD_FORMAT,
-  RANGE_SEPARATOR,
   YEARS_PER_PAGE,
   addMonths,
   calendarCells,
   daysBetween,
+  isFieldDateDisabled,
+  yearPage,
+} from './calendar-days';
+import {
+  DEFAULT_OUTPUT_FORMAT,
+  FIELD_FORMAT,
+  RANGE_SEPARATOR,
   formatDate,
   formatRange,
-  isFieldDateDisabled,
   parseDate,
   parseRange,
   shortcutRange,
-  yearPage,
 } from './dates';
 
 const day = (year: number, month: number, date: number) => new Date(year, month - 1, date);
