@@ -114,6 +114,7 @@ const MACHINE_PAGE = either(
       // Not the Soil water layer's code (use-soil-water-code.ts) nor the weather stations' card (sprinkler-cards.ts).
       'features/sprinklers/components/(?:map/(?!soil-water)|watermap-controls|map-layer-toggles|machine-field-view|use-soil-water-code|motion-controls|status-panel|view-only-notice)',
       'features/sprinklers/api/(?:get-watermap|move-sprinkler|get-sprinkler)\\.ts',
+      'features/sprinklers/hooks/use-map-layers\\.ts',
       'features/advice/api/get-water-balance\\.ts',
       'ui/map/',
       'lib/use-offline-reason\\.ts',
@@ -131,8 +132,9 @@ const MACHINES_SHARED = either(
   contract('machine-presence', 'geometry'),
   sources(
     [
-      // Not the list's live values (its own chunk) nor the page's address (the entry's, app).
-      'features/sprinklers/hooks/(?!use-history-range|use-live-machine-list)',
+      // Not the list's live values (its own chunk), the page's address (the entry's, app) nor the
+      // machine map's layers (the machine page's).
+      'features/sprinklers/hooks/(?!use-history-range|use-live-machine-list|use-map-layers)',
       'features/sprinklers/lib/',
       'features/sprinklers/components/(?:status-badge|machine-status|report-time|connection-lost-line)\\.tsx',
       'ui/no-connection-line\\.tsx',

@@ -8,11 +8,11 @@ import { useSprinkler } from '@/features/sprinklers/api/get-sprinkler';
 import { useWatermap } from '@/features/sprinklers/api/get-watermap';
 import { ConnectionLostLine } from '@/features/sprinklers/components/connection-lost-line';
 import { MachineFieldView } from '@/features/sprinklers/components/machine-field-view';
-import { useMapLayers } from '@/features/sprinklers/components/map/map-layers';
 import { MotionControls } from '@/features/sprinklers/components/motion-controls';
 import { StatusPanel } from '@/features/sprinklers/components/status-panel';
 import { ViewOnlyNotice } from '@/features/sprinklers/components/view-only-notice';
 import { useHistoryRange } from '@/features/sprinklers/hooks/use-history-range';
+import { useMapLayers } from '@/features/sprinklers/hooks/use-map-layers';
 import { useLiveSprinkler } from '@/features/sprinklers/hooks/use-live-sprinkler';
 import { loadCataloguePart } from '@/i18n/i18n';
 import { useConnection } from '@/lib/connection';
@@ -117,7 +117,7 @@ export function SprinklerRoute() {
           history={history}
           layers={layers}
           watermap={watermap}
-          soilWater={waterBalance || null}
+          soilWater={waterBalance === false ? null : waterBalance}
         />
         {/* On a phone the status and the motion buttons come first, above the map. */}
         <div className="order-first flex flex-col gap-4 lg:order-none">

@@ -1,6 +1,8 @@
+/**
+ * The calendar panel's and the date-range field's day arithmetic, fetched with the calendar
+ * (dates.ts, which a machine page's address needs too, is in every page's first code).
+ */
 import { addDays, startOfDay } from './dates';
-
-/** The calendar panel's and the date-range field's day arithmetic, fetched with the calendar (dates.ts is shared more widely). */
 
 /** docs/product.md#limits: six weeks always, so the panel keeps its height from month to month. */
 export const CALENDAR_CELLS = 42;

@@ -7,9 +7,9 @@ import type {
 } from '@pivot/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { HistoryRange } from '../hooks/use-history-range';
-import { MapLayerToggles } from './map-layer-toggles';
+import type { MapLayers } from '../hooks/use-map-layers';
 import { MachineMap } from './map/machine-map';
-import type { MapLayers } from './map/map-layers';
+import { MapLayerToggles } from './map-layer-toggles';
 import { useSoilWaterCode } from './use-soil-water-code';
 import { WatermapControls } from './watermap-controls';
 
@@ -20,7 +20,7 @@ export function MachineFieldView({
   history,
   layers: { shown, toggle },
   watermap,
-  soilWater = null,
+  soilWater,
 }: {
   sprinkler: SprinklerDetail;
   program: ProgramData | CurrentProgramData | null;
@@ -28,8 +28,11 @@ export function MachineFieldView({
   layers: MapLayers;
   /** Asked for by the page beside the detail, not after it. */
   watermap: UseQueryResult<WatermapResponse | false>;
-  /** The water balance of the last complete day (the advice feature's), for the Soil water layer, once it is shown. */
-  soilWater?: WaterBalance | null;
+  /**
+   * The water balance of the last complete day (the advice feature's), for the Soil water layer:
+   * undefined while it is being read (once the layer is shown), null when there is none.
+   */
+  soilWater: WaterBalance | null | undefined;
 }) {
   // The Soil water layer starts hidden: its code comes when it is first shown.
   const soilWaterCode = useSoilWaterCode(shown.has('soilWater'));

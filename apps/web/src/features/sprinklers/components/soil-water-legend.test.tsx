@@ -28,4 +28,10 @@ describe('the soil water legend', () => {
     await renderInApp(<SoilWaterLegend balance={null} />);
     expect(screen.getByText(/set a crop season/)).toBeInTheDocument();
   });
+
+  it('says the balance is being computed while it is read, not that there is none', async () => {
+    await renderInApp(<SoilWaterLegend balance={undefined} />);
+    expect(screen.getByRole('status')).toHaveTextContent('Computing the soil-water balance…');
+    expect(screen.queryByText(/set a crop season/)).not.toBeInTheDocument();
+  });
 });

@@ -6,10 +6,19 @@ import { SOIL_WATER_CLASSES } from './map/soil-water-scale';
 /**
  * The Soil water layer's legend: the classes of depletion as a share of TAW on one bar, with a
  * line where each zone's RAW lies (water is due beyond it), and the day the balance describes.
+ * `balance` is undefined while it is being read (the page asks for it once the layer is shown),
+ * null when the machine has none.
  */
-export function SoilWaterLegend({ balance }: { balance: WaterBalance | null }) {
+export function SoilWaterLegend({ balance }: { balance: WaterBalance | null | undefined }) {
   const { t } = useTranslation();
   const dottedDay = useDottedDay();
+  if (balance === undefined) {
+    return (
+      <p role="status" className="rounded-lg bg-surface-muted p-3 text-sm text-ink-muted">
+        {t('soilWater.loading')}
+      </p>
+    );
+  }
   if (!balance || balance.cells.length === 0) {
     return <p className="rounded-lg bg-surface-muted p-3 text-sm text-ink-muted">{t('soilWater.none')}</p>;
   }
