@@ -249,6 +249,22 @@ export default tseslint.config(
     rules: { 'pivot/no-literal-text': 'off' },
   },
   {
+    // The web project's files share a document and the app's modules (apps/web/vitest.config.ts):
+    // modules loaded anew there would go on listening to the document beside the new ones.
+    files: ['apps/web/src/**/*.test.{ts,tsx}'],
+    ignores: ['apps/web/src/**/*.fresh-modules.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'vi',
+          property: 'resetModules',
+          message: 'Load modules anew only in a *.fresh-modules.test file: it gets a document and modules of its own.',
+        },
+      ],
+    },
+  },
+  {
     // The server's core (database, gateway, HTTP helpers, plugins) is what the modules build on.
     files: [
       'apps/server/src/{db,gateway,http,plugins,geo,time,i18n,backup}/**',

@@ -124,3 +124,17 @@ describe('the endpoints declared in the contracts', () => {
     ).not.toContain(RULE);
   });
 });
+
+describe("the web tests' shared modules", () => {
+  const loadingAnew = "import { vi } from 'vitest';\nvi.resetModules();\n";
+
+  it('refuse loading the modules anew in a file that shares them', async () => {
+    expect(await brokenRules('apps/web/src/lib/example.test.ts', loadingAnew)).toContain('no-restricted-properties');
+  });
+
+  it('let a fresh-modules file load them anew', async () => {
+    expect(await brokenRules('apps/web/src/lib/example.fresh-modules.test.ts', loadingAnew)).not.toContain(
+      'no-restricted-properties',
+    );
+  });
+});

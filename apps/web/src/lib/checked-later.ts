@@ -68,7 +68,7 @@ export type LaterEndpoint<E extends AnyEndpoint> = Pick<E, 'method' | 'path'> & 
   /**
    * What its schema's decoding changes in an answer, done by hand for one handed over before the
    * schema has come (a machine's lat and lng come as numeric strings and are numbers decoded);
-   * none when decoding changes nothing. checked-later.test.ts holds each to its schema.
+   * none when decoding changes nothing. checked-later.fresh-modules.test.ts holds each to its schema.
    */
   decode?: (wire: unknown) => unknown;
 };

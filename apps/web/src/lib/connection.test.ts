@@ -69,9 +69,12 @@ beforeEach(() => {
   });
   // Every test starts connected, its last answer now.
   connection.noteAnswer();
+  // As the app's QueryClientProvider does: TanStack Query follows the connection while it is mounted.
+  queryClient.mount();
 });
 
 afterEach(() => {
+  queryClient.unmount();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   vi.useRealTimers();

@@ -9,8 +9,8 @@ import { useUser } from './session';
 
 const STORAGE_PREFIX = 'pivot-farm:';
 
-/** Each person's switch, as read from storage or made on this page. */
-const switched = new Map<number, number | null>();
+/** Each person's switch made on this page where storage refused it (a private window's quota). */
+const unstored = new Map<number, number | null>();
 const listeners = new Set<() => void>();
 
 function storedFarm(userId: number): number | null {
@@ -23,8 +23,7 @@ function storedFarm(userId: number): number | null {
 }
 
 function farmOf(userId: number): number | null {
-  if (!switched.has(userId)) switched.set(userId, storedFarm(userId));
-  return switched.get(userId) ?? null;
+  return unstored.has(userId) ? (unstored.get(userId) ?? null) : storedFarm(userId);
 }
 
 function tell(): void {
@@ -34,7 +33,6 @@ function tell(): void {
 /** Another tab's switch is this one's too. */
 function onStorage(event: StorageEvent): void {
   if (event.key !== null && !event.key.startsWith(STORAGE_PREFIX)) return;
-  switched.clear();
   tell();
 }
 
@@ -58,12 +56,13 @@ export function useCurrentFarm(): [farmId: number | null, switchTo: (farmId: num
   const switchTo = useCallback(
     (next: number | null) => {
       if (userId === undefined || farmOf(userId) === next) return;
-      switched.set(userId, next);
       try {
         if (next === null) localStorage.removeItem(`${STORAGE_PREFIX}${userId}`);
         else localStorage.setItem(`${STORAGE_PREFIX}${userId}`, String(next));
+        unstored.delete(userId);
       } catch {
-        // Storage refused (a private window's quota): the switch holds on this page only.
+        // Storage refused: the switch holds on this page only.
+        unstored.set(userId, next);
       }
       tell();
     },

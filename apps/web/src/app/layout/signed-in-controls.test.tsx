@@ -41,18 +41,6 @@ let asked: string[];
 let alerts: FakeEventStreams;
 
 beforeEach(() => {
-  // Radix measures the menu's trigger to place it; jsdom lays nothing out.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe = () => undefined;
-      unobserve = () => undefined;
-      disconnect = () => undefined;
-    },
-  );
-});
-
-beforeEach(() => {
   farms = [];
   fleet = [];
   asked = [];

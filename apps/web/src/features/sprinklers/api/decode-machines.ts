@@ -1,7 +1,7 @@
 /*
  * The machines' answers as their schemas decode them, for an answer handed over before its schema
  * has come (lib/checked-later.ts): a machine's lat and lng come as numeric strings
- * (NumericStringSchema) and are numbers decoded; nothing else in them changes. lib/checked-later.test.ts
+ * (NumericStringSchema) and are numbers decoded; nothing else in them changes. lib/checked-later.fresh-modules.test.ts
  * holds these to the schemas. An answer of another shape is left as it came: its check refuses it.
  */
 

@@ -1,20 +1,8 @@
 import { fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderInApp } from '@/test-utils';
 import { Dropdown, DropdownItem } from './dropdown';
-
-beforeAll(() => {
-  // Radix measures the trigger to place the menu; jsdom lays nothing out.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe = () => undefined;
-      unobserve = () => undefined;
-      disconnect = () => undefined;
-    },
-  );
-});
 
 function renderDropdown(closeOnItemClick?: boolean) {
   const onSelect = vi.fn();
