@@ -37,7 +37,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -66,6 +66,7 @@ import { ChildScript } from './support/child-script';
 import { readOptions } from './support/cli';
 import type { ShareEvent, ShareRequest } from './support/fleet-share-process';
 import type { UsersEvent, UsersRequest } from './support/fleet-users-process';
+import { heapSnapshotArguments, writeHeapSnapshot } from './support/heap-snapshot';
 import { expectStatus } from './support/machine-setup';
 import { CpuMeter, cpuSeconds, memoryParts, residentMegabytes } from './support/proc';
 import {
@@ -271,7 +272,7 @@ async function startSetting(adminPassword: string, instances: number): Promise<S
       'compiled for a fleet',
       [
         ...(options.profile > 0 ? ['--cpu-prof', `--cpu-prof-dir=${DIAGNOSTICS_DIR}`] : []),
-        ...(options.heapSnapshot > 0 ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${DIAGNOSTICS_DIR}`] : []),
+        ...(options.heapSnapshot > 0 ? heapSnapshotArguments(DIAGNOSTICS_DIR) : []),
       ],
     );
     servers[index] = server;
@@ -347,27 +348,16 @@ function readHealth(instance: ServerProcess): Promise<Health | undefined> {
     .catch(() => undefined);
 }
 
-/**
- * Has the instance write a heap snapshot and waits until it answers again (the writing stops it);
- * what became of it, for the run's notes: a snapshot that failed must not cost the run its figures.
- */
-async function writeHeapSnapshot(instance: ServerProcess): Promise<string> {
+/** A heap snapshot of the instance, or why there is none. */
+async function snapshotOf(instance: ServerProcess): Promise<string> {
   const pid = instance.child()?.pid;
   if (pid === undefined) return 'no heap snapshot: the instance was not running';
-  process.kill(pid, 'SIGUSR2');
-  // The signal is handled between two tasks: a health answer before the writing started is no proof.
-  await sleep(1000);
-  const deadline = Date.now() + SNAPSHOT_WITHIN_MS;
-  while (!(await readHealth(instance))) {
-    if (Date.now() > deadline) return `no heap snapshot: pid ${pid} did not answer within ${SNAPSHOT_WITHIN_MS} ms`;
-    await sleep(1000);
-  }
-  const written = (await readdir(DIAGNOSTICS_DIR)).filter(
-    (name) => name.includes(`.${pid}.`) && name.endsWith('.heapsnapshot'),
+  return writeHeapSnapshot(
+    pid,
+    DIAGNOSTICS_DIR,
+    async () => (await readHealth(instance)) !== undefined,
+    SNAPSHOT_WITHIN_MS,
   );
-  return written.length > 0
-    ? `heap snapshot of pid ${pid}: ${path.join(DIAGNOSTICS_DIR, written.at(-1)!)}`
-    : `no heap snapshot of pid ${pid} was written`;
 }
 
 /** The instance's log lines at warning level and above, and what it wrote to stderr. */
@@ -787,7 +777,7 @@ runBenchmark('fleet', (options.warmUpSeconds + options.minutes * 60 + 3600) * 10
       heard = await usersProcess.ask({ type: 'results' }, 'results');
     }
     const memoryAtEnd = await Promise.all(servers.map((instance) => memoryParts(pidOf(instance))));
-    const snapshots = options.heapSnapshot > 0 ? await Promise.all(servers.map(writeHeapSnapshot)) : [];
+    const snapshots = options.heapSnapshot > 0 ? await Promise.all(servers.map(snapshotOf)) : [];
     await usersProcess.ask({ type: 'stop' }, 'stopped');
     const sentTotal = (await Promise.all(shares.map((share) => share.ask({ type: 'stop' }, 'stopped')))).reduce(
       (sum, answer) => sum + answer.acknowledged,

@@ -141,6 +141,8 @@ export async function startServer(
             cwd: repositoryRoot,
             env: { ...childEnv, HOME: process.env.HOME },
             stdio: ['ignore', 'pipe', 'pipe'],
+            // A group of its own, so that a kill reaches the server npm started (or the build it runs).
+            detached: true,
           })
         : spawn(process.execPath, [...nodeOptions, ...NODE_ARGUMENTS[code]], {
             cwd: repositoryRoot,
@@ -173,9 +175,14 @@ export async function startServer(
     const running = child;
     if (!running || running.exitCode !== null || running.signalCode !== null) return;
     const exited = new Promise((resolve) => running.once('exit', resolve));
-    running.kill(signal);
+    // npm hands SIGTERM on to the server; SIGKILL ends npm alone, so it is sent to npm's group.
+    const kill = (sent: typeof signal) =>
+      code === 'npm start' && sent === 'SIGKILL' && running.pid !== undefined
+        ? process.kill(-running.pid, sent)
+        : running.kill(sent);
+    kill(signal);
     // A clean stop that hangs must not hang the tests with it.
-    const killer = setTimeout(() => running.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    const killer = setTimeout(() => kill('SIGKILL'), STOP_TIMEOUT_MS);
     await exited;
     clearTimeout(killer);
   };

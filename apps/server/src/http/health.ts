@@ -59,15 +59,15 @@ const HealthSchema = z.strictObject({
     looks: z.number().int().nonnegative(),
   }),
   /**
-   * This instance's memory, MB (Node's process.memoryUsage()): resident in all, V8's heap as
-   * reserved and as used (live objects and garbage not yet collected), and memory held outside
-   * it (buffers): which of them grows tells where a server's RSS goes.
-   */
-  /**
    * How late this instance's event loop ran over the last minute, ms: the worst 99th percentile
    * of a 10 s slice and the longest delay; a longest delay past 1000 ms is `event_loop_delay`.
    */
   eventLoopDelayMs: z.strictObject({ p99: z.number().nonnegative(), max: z.number().nonnegative() }),
+  /**
+   * This instance's memory, MB (Node's process.memoryUsage()): resident in all, V8's heap as
+   * reserved and as used (live objects and garbage not yet collected), and memory held outside
+   * it (buffers): which of them grows tells where a server's RSS goes.
+   */
   memoryMb: z.strictObject({
     resident: z.number().nonnegative(),
     heapTotal: z.number().nonnegative(),
