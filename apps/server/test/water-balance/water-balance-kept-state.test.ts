@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cropSeasons } from '../../src/modules/crop-seasons/crop-seasons.table';
 import { KeptStates } from '../../src/modules/water-balance/water-balance.kept-state';
 import { WaterBalanceService } from '../../src/modules/water-balance/water-balance.service';
 import { telemetry } from '../../src/modules/telemetry/telemetry.table';
@@ -140,6 +142,28 @@ describe('the water balance kept per season', () => {
     const answer = await keptEqualsFresh('08.06.2026');
     expect(kept.keptStates.counts.fromEmergence).toBe(runs);
     expect(answer.zones[0]!.applied).toBeGreaterThan(0);
+  });
+
+  it('keeps running sums only of the cells watered after the kept day', async () => {
+    await keptEqualsFresh('09.06.2026');
+    const [row] = await t.database.db
+      .select({ id: cropSeasons.id })
+      .from(cropSeasons)
+      .where(eq(cropSeasons.sprinklerId, sprinklerId));
+    const state = kept.keptStates.get(row!.id)!;
+    expect(state.validThrough).toBe(Date.UTC(2026, 5, 8) / 86_400_000);
+    // The cells of the pass on 4 June have their water through 8 June and nothing after; the one
+    // watered on 8 June too: no cell needs more.
+    expect(state.water.filter((water) => water > 0).length).toBeGreaterThan(10);
+    expect(state.sums.filter((slices) => slices !== undefined)).toEqual([]);
+    // Water for 9 June, after the kept day: that cell's sums are kept, and the next day's answer reads them.
+    await t.database.db.transaction((tx) =>
+      addWater(tx, internalId, { year: 2026, day: juneDay(9) }, [{ x: 2, y: 2, mm: 5 }]),
+    );
+    await keptEqualsFresh('09.06.2026');
+    const withWater = kept.keptStates.get(row!.id)!;
+    expect(withWater.sums.filter((slices) => slices !== undefined)).toHaveLength(1);
+    await keptEqualsFresh('10.06.2026');
   });
 
   it('drops the kept state when a reading comes late for a day it holds', async () => {

@@ -25,8 +25,11 @@ export type KeptState = {
   lastWater: Int32Array;
   /** Each cell's water from 1 January through `validThrough` of its year, mm, as the watermap stores it. */
   water: Float64Array;
-  /** Each cell's running sums as read, from `validThrough` on: the days after it are read from here. */
-  sums: (readonly RunningSlice[])[];
+  /**
+   * Each cell's running sums as read, from `validThrough` on: the days after it are read from here.
+   * undefined for a cell with no water after `validThrough` (most cells): `water` is all of it.
+   */
+  sums: (readonly RunningSlice[] | undefined)[];
   /** Every day from emergence through `validThrough`, kept only by the season series' states. */
   days?: ZoneDays;
 };
@@ -46,20 +49,44 @@ export type DaySpan = {
 /** A season's days from emergence on, span after span as they were run. */
 export type ZoneDays = readonly DaySpan[];
 
-/** Cells kept at most, over all seasons: 20 bytes each, 2 M cells are 40 MB (about 230 machines of 520 m). */
-export const KEPT_CELLS_LIMIT = 2_000_000;
+/**
+ * What the kept states may take of the server's memory, over all seasons, by `keptStateBytes`:
+ * 64 MB are 2.4 M cells with no water since their state's day (about 280 machines of 520 m).
+ */
+export const KEPT_BYTES_LIMIT = 64 * 1024 * 1024;
+
+/** A cell's typed arrays' numbers and its place in `sums`. */
+const CELL_BYTES = 8 + 4 + 8 + 8;
+/**
+ * A watered cell's list of slices, each slice (its object and array) and each of its numbers, as
+ * V8 holds them on 64 bits (measured: 320 bytes for a slice of one number).
+ */
+const SLICES_BYTES = 184;
+const SLICE_BYTES = 128;
+const SUM_BYTES = 8;
+
+/** About what a state holds in memory: its cells, and the slices of those watered since its day. */
+export function keptStateBytes(state: KeptState): number {
+  let bytes = CELL_BYTES * state.depletion.length;
+  for (const slices of state.sums) {
+    if (slices === undefined) continue;
+    bytes += SLICES_BYTES;
+    for (const slice of slices) bytes += SLICE_BYTES + SUM_BYTES * slice.sums.length;
+  }
+  return bytes;
+}
 
 /** The kept states by season id, the least recently used dropped first beyond the limit. */
 export class KeptStates {
   private readonly states = new Map<number, KeptState>();
-  private cells = 0;
+  private size = 0;
   /** How many answers went on from a kept state, and how many ran a season from its emergence. */
   readonly counts = { resumed: 0, fromEmergence: 0 };
 
-  /** `sizeOf` counts what a state holds against the limit: its cells, unless told otherwise. */
+  /** `sizeOf` counts what a state holds against the limit: its bytes, unless told otherwise. */
   constructor(
-    private readonly cellLimit = KEPT_CELLS_LIMIT,
-    private readonly sizeOf: (state: KeptState) => number = (state) => state.depletion.length,
+    private readonly limit = KEPT_BYTES_LIMIT,
+    private readonly sizeOf: (state: KeptState) => number = keptStateBytes,
   ) {}
 
   get(seasonId: number): KeptState | undefined {
@@ -73,13 +100,14 @@ export class KeptStates {
 
   set(seasonId: number, state: KeptState): void {
     this.delete(seasonId);
-    if (this.sizeOf(state) > this.cellLimit) return;
+    const size = this.sizeOf(state);
+    if (size > this.limit) return;
     this.states.set(seasonId, state);
-    this.cells += this.sizeOf(state);
+    this.size += size;
     for (const [id, oldest] of this.states) {
-      if (this.cells <= this.cellLimit) break;
+      if (this.size <= this.limit) break;
       this.states.delete(id);
-      this.cells -= this.sizeOf(oldest);
+      this.size -= this.sizeOf(oldest);
     }
   }
 
@@ -87,11 +115,11 @@ export class KeptStates {
     const state = this.states.get(seasonId);
     if (!state) return;
     this.states.delete(seasonId);
-    this.cells -= this.sizeOf(state);
+    this.size -= this.sizeOf(state);
   }
 
   clear(): void {
     this.states.clear();
-    this.cells = 0;
+    this.size = 0;
   }
 }

@@ -31,8 +31,12 @@ export type ZonePlan = Claim & {
 /** The first and last years of water the balance reads: the earliest emergence's and the day asked for's. */
 export type WaterYears = { firstYear: number; lastYear: number };
 
-/** The water the zones run on, and the machine's water revision it was read at. */
-export type ZonesWater = { revision: number; sumsOf: (plan: ZonePlan) => CellSums[] };
+/**
+ * The water the zones run on, and the machine's water revision it was read at: each cell's sums,
+ * or undefined for a cell of a zone going on from its state that had no water after the state's
+ * day (the state's `water` is all there is of it).
+ */
+export type ZonesWater = { revision: number; sumsOf: (plan: ZonePlan) => (CellSums | undefined)[] };
 
 /** `sinceRevision` that reads every row. */
 const EVERY_ROW = -1;
@@ -129,13 +133,15 @@ async function readWater(
   });
   const everyRow = read.sinceRevision === EVERY_ROW;
   const rowsOf = groupByCell(rows);
-  const sumsOfSeason = new Map<number, CellSums[]>();
+  const sumsOfSeason = new Map<number, (CellSums | undefined)[]>();
   for (const plan of plans) {
     const cellRows = plan.cells.map((cell) => rowsOf.get(cellKey(cell)));
     const state = plan.state;
-    const sums = cellRows.map((changed, index): CellSums => {
+    const sums = cellRows.map((changed, index): CellSums | undefined => {
       if (everyRow || !state) return changed ?? [];
-      return changed ? mergeSlices(state.sums[index]!, changed) : state.sums[index]!;
+      const kept = state.sums[index];
+      if (!changed) return kept;
+      return mergeSlices(kept ?? flatSlices(state, index, changed[0]!), changed);
     });
     if (state && !stillHolds(state, sums, everyRow ? [] : cellRows)) plan.state = undefined;
     if (everyRow || plan.state) sumsOfSeason.set(plan.season.id, sums);
@@ -149,13 +155,21 @@ async function readWater(
  */
 function stillHolds(
   state: KeptState,
-  sums: readonly CellSums[],
+  sums: readonly (CellSums | undefined)[],
   changedRows: readonly (RunningSlice[] | undefined)[],
 ): boolean {
   const keptYear = yearOf(state.validThrough);
   const keptDay = dayOfYearOf(state.validThrough);
   if (changedRows.some((rows) => rows?.some((row) => row.year < keptYear))) return false;
-  return sums.every((cell, index) => sumThrough(cell, keptYear, keptDay) === state.water[index]);
+  return sums.every((cell, index) => cell === undefined || sumThrough(cell, keptYear, keptDay) === state.water[index]);
+}
+
+/** The slices of a cell the state keeps no sums of: its water through the state's day, nothing after. */
+function flatSlices(state: KeptState, index: number, cell: { x: number; y: number }): CellSums {
+  const water = state.water[index]!;
+  if (water === 0) return [];
+  const offset = dayOfYearOf(state.validThrough);
+  return [{ year: yearOf(state.validThrough), x: cell.x, y: cell.y, offset, sums: [water] }];
 }
 
 function cellKey(cell: { x: number; y: number }): string {
@@ -185,18 +199,47 @@ function mergeSlices(kept: CellSums, changed: RunningSlice[]): CellSums {
   return [...kept.filter((slice) => !changed.some((row) => row.year === slice.year)), ...changed];
 }
 
-/** What a kept state needs of a cell's sums: its years from the kept day's on, that year's from the day. */
-export function trimSlices(sums: CellSums, year: number, day: number): CellSums {
-  return sums.flatMap((slice) => {
+/**
+ * What a state kept at `keepAt` holds of its zone's water: each cell's water through that day,
+ * and its sums from that day on where it had water after it (most cells have none: they cost the
+ * state no slices, docs/advice.md). `from` is the state the zone went on from, if any.
+ */
+export function keptWater(
+  sums: readonly (CellSums | undefined)[],
+  from: KeptState | undefined,
+  keepAt: number,
+): Pick<KeptState, 'water' | 'sums'> {
+  const year = yearOf(keepAt);
+  const day = dayOfYearOf(keepAt);
+  const sameYear = from !== undefined && yearOf(from.validThrough) === year;
+  return {
+    water: Float64Array.from(sums, (cell, index) =>
+      cell === undefined ? (sameYear ? from.water[index]! : 0) : sumThrough(cell, year, day),
+    ),
+    sums: sums.map((cell) => (cell === undefined ? undefined : trimSlices(cell, year, day))),
+  };
+}
+
+/**
+ * What a kept state needs of a cell's sums: its years from the kept day's on, that year's from
+ * the day; undefined when there is no water after the day.
+ */
+function trimSlices(sums: CellSums, year: number, day: number): CellSums | undefined {
+  const trimmed = sums.flatMap((slice) => {
     if (slice.year < year) return [];
     if (slice.year > year || slice.offset >= day) return [slice];
     const drop = Math.min(day - slice.offset, slice.sums.length - 1);
     return [{ ...slice, offset: slice.offset + drop, sums: slice.sums.slice(drop) }];
   });
+  const only = trimmed[0];
+  // A slice ends on its last day with water: one value on or before the day is the total through it.
+  const flat =
+    only === undefined || (trimmed.length === 1 && only.year === year && only.offset <= day && only.sums.length === 1);
+  return flat ? undefined : trimmed;
 }
 
 /** The cells' water of each day from `first` through `last` (day numbers): `water[dayIndex * count + cell]`. */
-export function waterOfDays(sums: CellSums[], first: number, last: number): Float64Array {
+export function waterOfDays(sums: readonly (CellSums | undefined)[], first: number, last: number): Float64Array {
   const count = sums.length;
   const days = Math.max(0, last - first + 1);
   const water = new Float64Array(days * count);
@@ -204,8 +247,9 @@ export function waterOfDays(sums: CellSums[], first: number, last: number): Floa
     const year = yearOf(first + index);
     const day = dayOfYearOf(first + index);
     for (let cell = 0; cell < count; cell += 1) {
-      const cellSums = sums[cell]!;
-      if (cellSums.length === 0) continue;
+      const cellSums = sums[cell];
+      // No sums: no water after the state's day, the first day's eve.
+      if (cellSums === undefined || cellSums.length === 0) continue;
       water[index * count + cell] =
         sumThrough(cellSums, year, day) - (day === 1 ? 0 : sumThrough(cellSums, year, day - 1));
     }

@@ -10,7 +10,7 @@ import { growthStageOnDay } from '../crop-seasons';
 import { type ExpectedDay, expectedDays } from './irrigation-advice';
 import { dayNumber, isoOfDayNumber } from './water-balance.days';
 import type { BalanceInputs } from './water-balance.inputs';
-import type { DaySpan, KeptState } from './water-balance.kept-state';
+import { type DaySpan, type KeptState, keptStateBytes } from './water-balance.kept-state';
 import { type Sector, type ZonePart, rainOfCells, round, summarise } from './water-balance.presenter';
 import type { ZoneRun } from './water-balance.zones';
 
@@ -21,14 +21,15 @@ import type { ZoneRun } from './water-balance.zones';
  */
 
 /**
- * Values the season series' kept states hold at most: a cell's depletion, and each day's depletion,
- * Ks and water (4 bytes each). 25 M values are 100 MB: five seasons of 180 days on a 520 m machine.
+ * What the season series' kept states may take of the server's memory: each day's depletion, Ks
+ * and water of each cell (4 bytes each) besides what any kept state holds. 100 MB are five
+ * seasons of 180 days on a 520 m machine.
  */
-export const SEASON_KEPT_VALUES_LIMIT = 25_000_000;
+export const SEASON_KEPT_BYTES_LIMIT = 100 * 1024 * 1024;
 
-export function seasonStateSize(state: KeptState): number {
+export function seasonStateBytes(state: KeptState): number {
   const spans = state.days ?? [];
-  return spans.reduce((size, span) => size + 3 * span.depletion.length, state.depletion.length);
+  return spans.reduce((size, span) => size + 12 * span.depletion.length, keptStateBytes(state));
 }
 
 export function emptySeason(date: string, reason: WaterBalanceReason): WaterBalanceSeason {

@@ -28,7 +28,7 @@ import {
 import { KeptStates } from './water-balance.kept-state';
 import { type Sector, emptyBalance, presentBalance, sectorsOf } from './water-balance.presenter';
 import { planZones, reconcileWater } from './water-balance.reconcile';
-import { SEASON_KEPT_VALUES_LIMIT, emptySeason, presentSeason, seasonStateSize } from './water-balance.season';
+import { SEASON_KEPT_BYTES_LIMIT, emptySeason, presentSeason, seasonStateBytes } from './water-balance.season';
 import { type ZoneRun, correctZonesByProbes, runZones } from './water-balance.zones';
 
 /** A day's balance before it is presented: its zones run, its sectors and probes; or why there are none. */
@@ -69,7 +69,7 @@ export class WaterBalanceService {
    * The season series' own kept states, with every day's cells (docs/advice.md, "The season
    * series"): apart from the balance's, so neither drops the other's, and bounded by the values they hold.
    */
-  readonly seasonStates = new KeptStates(SEASON_KEPT_VALUES_LIMIT, seasonStateSize);
+  readonly seasonStates = new KeptStates(SEASON_KEPT_BYTES_LIMIT, seasonStateBytes);
 
   constructor(private readonly deps: WaterBalanceServiceDeps) {
     this.keptStates = deps.keptStates ?? new KeptStates();

@@ -15,15 +15,13 @@ import {
   zoneCellIndex,
 } from './probes';
 import { type CellRun, type SeasonCurves, type SeasonWeather, runCells, seasonCurves } from './water-balance';
-import { dayOfYearOf, yearOf } from './water-balance.days';
 import type { BalanceInputs, GridCell, WaterGrid } from './water-balance.inputs';
 import type { DaySpan, KeptState, KeptStates, ZoneDays } from './water-balance.kept-state';
 import {
   type WaterYears,
   type ZonePlan,
   type ZonesWater,
-  sumThrough,
-  trimSlices,
+  keptWater,
   waterOfDays,
   weatherDigest,
 } from './water-balance.reconcile';
@@ -94,8 +92,6 @@ export function runZones(
       withDays,
     );
     if (keep) {
-      const keptYear = yearOf(keepAt);
-      const keptDay = dayOfYearOf(keepAt);
       keptStates.set(season.id, {
         inputs: plan.inputs,
         weather: weatherDigest(inputs.weatherOf, emergence, keepAt, { ...plan, endOfDayOf: inputs.endOfDayOf }),
@@ -104,8 +100,7 @@ export function runZones(
         revision: water.revision,
         depletion: run.kept ?? state!.depletion,
         lastWater: run.keptLastWater ?? state!.lastWater,
-        water: Float64Array.from(sums, (cell) => sumThrough(cell, keptYear, keptDay)),
-        sums: sums.map((cell) => trimSlices(cell, keptYear, keptDay)),
+        ...keptWater(sums, state, keepAt),
         ...(withDays ? { days: run.keptDays ?? state?.days } : {}),
       });
     }
