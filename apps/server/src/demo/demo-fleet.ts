@@ -98,6 +98,9 @@ export async function startDemo(app: App, options: DemoOptions): Promise<Fleet> 
   await seedDemoSeasons(app, admin, added, options.timeZone);
   await demoDealer(app, people.technicianId, farms);
   fleet.startReporting();
+  // The server's water-stress look at its start came before these seasons: without one now, a fresh
+  // demo would show its stressed zones an hour late, and make every season's balance at that hour.
+  app.waterStress.lookOnce().catch(() => undefined);
   app.log.info({ readings, probeReadings, reports }, 'demo history stored');
 
   if (created && !options.password) {

@@ -7,7 +7,7 @@ import {
   WatermapResponseSchema,
 } from '@pivot/contracts';
 import { DEMO_MACHINES, type Fleet, simulateDemoHistory } from '@pivot/simulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDemo } from '../../src/demo/demo-fleet';
 import { demoSeasonsOf, seedDemoReports, seedDemoSoil, seedDemoWeather } from '../../src/demo/demo-seasons';
 import { localDate } from '../../src/time/local-day';
@@ -68,6 +68,13 @@ describe('the demo fleet', () => {
     expect(response.status).toBe(200);
     return SprinklerListResponseSchema.parse(response.body);
   }
+
+  it('looks for water stress as soon as its seasons are in, not at the next hourly look', async () => {
+    // The look reads every season's balance, which is made from emergence on and kept.
+    await vi.waitFor(() => expect(t.app.waterBalance.keptStates.counts.fromEmergence).toBeGreaterThan(0), {
+      timeout: 30_000,
+    });
+  });
 
   it('comes with the crop seasons in the field today', async () => {
     const machines = await demoMachines();
