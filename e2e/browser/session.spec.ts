@@ -40,7 +40,13 @@ test('the session goes on through refreshes when the access token expires, in tw
   const refused: string[] = [];
   context.on('response', (response) => {
     if (isRefresh(response.url())) refreshes.push(`${response.status()}`);
-    if (response.status() === 401) refused.push(`${new Date().toISOString()} ${new URL(response.url()).pathname}`);
+    if (response.status() === 401 || isRefresh(response.url()))
+      refused.push(`${new Date().toISOString()} ${response.status()} ${new URL(response.url()).pathname}`);
+  });
+  context.on('requestfailed', (request) => {
+    refused.push(
+      `${new Date().toISOString()} no answer ${new URL(request.url()).pathname}: ${request.failure()?.errorText}`,
+    );
   });
   await first.waitForTimeout((ACCESS_TOKEN_TTL_SECONDS + 1.5) * 1000);
 
@@ -60,8 +66,11 @@ test('the session goes on through refreshes when the access token expires, in tw
         (await table.getByText(/^(Ładowanie…|Nie udało się wczytać danych)$/).count()) === 0,
     });
     await expect
-      .poll(shown, { message: `refreshes: ${refreshes.join()}; refused: ${refused.join(', ')}`, timeout: 20_000 })
-      .toEqual({ url: `${server.baseUrl}/dashboard/activity`, answered: true });
+      .poll(shown, { timeout: 20_000 })
+      .toEqual({ url: `${server.baseUrl}/dashboard/activity`, answered: true })
+      .catch((error: unknown) => {
+        throw new Error(`refreshes: ${refreshes.join()}; refused: ${refused.join(', ')}`, { cause: error });
+      });
   }
   // Renewed, and never refused: a refused refresh would mean two tabs had sent the same token.
   // The test hears of answers a moment after the pages have used them.

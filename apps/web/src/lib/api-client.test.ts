@@ -10,7 +10,7 @@ import {
   refreshAccessToken,
 } from './api-client';
 import { session } from './session';
-import { REFRESH_PATH, sendEarlyRefresh } from './session-refresh';
+import { REFRESH_PATH } from './session-refresh';
 
 const user = {
   id: 7,
@@ -130,22 +130,6 @@ describe('the API client', () => {
     expect(calls[0]?.url).toBe('/api/user/refresh-token/');
     answer(json(200, { access: 'access-2' })());
     await expect(Promise.all([first, second])).resolves.toEqual(['access-2', 'access-2']);
-  });
-
-  it("takes the page load's refresh sent by the page's first script, once, rather than send its own", async () => {
-    answers = [json(200, { access: 'access-2' }), json(200, { access: 'access-3' })];
-    sendEarlyRefresh();
-    const sent: string[] = [];
-    await expect(refreshAccessToken(null, () => sent.push('sent'))).resolves.toBe('access-2');
-    expect(sent).toEqual(['sent']);
-    expect(calls.map((call) => [call.method, call.url, call.headers['X-CSRF-Token']])).toEqual([
-      ['POST', '/api/user/refresh-token/', 'token-1'],
-    ]);
-    expect(session.accessToken()).toBe('access-2');
-
-    // Taken once: a later refresh sends its own call.
-    await expect(refreshAccessToken('access-2')).resolves.toBe('access-3');
-    expect(calls).toHaveLength(2);
   });
 
   it("sends the refresh to the path the contracts declare (the page's first script cannot import them)", () => {

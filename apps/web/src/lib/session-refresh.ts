@@ -25,6 +25,13 @@ export function withRefreshLock<Result>(task: () => Promise<Result>): Promise<Re
 }
 
 let early: Promise<Response | null> | null = null;
+/**
+ * Whether the app has asked for the page load's refresh. On a loaded phone the app's code can run
+ * before the page's first script: the app has sent its own then, and an early call sent after it
+ * would rotate the cookie for nobody, its answer kept and handed to a later refresh long after its
+ * token had expired (or, before a sign-in, a refusal that signed the person out at their first renewal).
+ */
+let asked = false;
 
 /**
  * Sends the page load's refresh call at once (session-start.ts): on a phone, React and the app's
@@ -33,6 +40,7 @@ let early: Promise<Response | null> | null = null;
  * one of its own. Under the refresh lock, like every refresh; null when no answer came.
  */
 export function sendEarlyRefresh(): void {
+  if (asked) return;
   early = withRefreshLock(async () => {
     try {
       if (!readCookie(CSRF_COOKIE)) await fetch(`${env.apiBase}${HEALTH_PATH}`, { credentials: 'include' });
@@ -47,8 +55,9 @@ export function sendEarlyRefresh(): void {
   });
 }
 
-/** The early refresh's answer, once: whoever takes it first uses it; later refreshes send their own. */
+/** The early refresh's answer, once: the page's first refresh uses it; later ones send their own. */
 export function takeEarlyRefresh(): Promise<Response | null> | null {
+  asked = true;
   const taken = early;
   early = null;
   return taken;
