@@ -1,5 +1,6 @@
 import { UserSchema, devicesEndpoints, logsEndpoints, sessionEndpoints, webhooksEndpoints } from '@pivot/contracts';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonAnswer as json, queuedFetch } from '@/test-fetch';
 import {
   type ApiFailure,
   apiCall,
@@ -25,38 +26,22 @@ const user = {
   activated: true,
 };
 
-type Call = { url: string; method: string; headers: Record<string, string> };
-const calls: Call[] = [];
-let answers: (() => Response)[] = [];
+const { calls, serve } = queuedFetch();
 /** What the client told `onApiFailure` (the app shows it as toasts). */
 const failures: ApiFailure[] = [];
 onApiFailure((failure) => failures.push(failure));
-const json = (status: number, body: unknown) => () =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 beforeEach(() => {
-  calls.length = 0;
   failures.length = 0;
   document.cookie = 'csrf_token=token-1; path=/';
   session.signIn(UserSchema.parse(user), 'access-1');
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-    calls.push({ url, method: init.method ?? 'GET', headers: init.headers as Record<string, string> });
-    const next = answers.shift();
-    if (!next) throw new TypeError('Failed to fetch');
-    return next();
-  });
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  answers = [];
 });
 
 const getUser = () => apiCall({ method: 'GET', path: '/user/', response: UserSchema });
 
 describe('the API client', () => {
   it('sends the bearer token, the CSRF pair on unsafe calls, and parses the answer', async () => {
-    answers = [json(200, user)];
+    serve(json(200, user));
     await expect(apiCall({ method: 'PATCH', path: '/user/', body: {}, response: UserSchema })).resolves.toEqual(user);
     expect(calls[0]).toMatchObject({
       url: '/api/user/',
@@ -68,7 +53,7 @@ describe('the API client', () => {
   it('tells of every answered unsafe call, failed ones too, but not of reads or calls without an answer', async () => {
     const changed: string[] = [];
     const stop = onServerChange((path) => changed.push(path));
-    answers = [json(200, user), json(200, user), json(504, { code: 'sprinkler_unresponsive', message: 'No answer' })];
+    serve(json(200, user), json(200, user), json(504, { code: 'sprinkler_unresponsive', message: 'No answer' }));
     await getUser();
     await apiCall({ method: 'PATCH', path: '/user/', body: {}, response: UserSchema });
     await apiCall({ method: 'POST', path: '/sprinkler/3/motion', body: {}, response: UserSchema });
@@ -78,9 +63,9 @@ describe('the API client', () => {
   });
 
   it('tries a safe call once more on a passing failure, an unsafe one never', async () => {
-    answers = [json(503, { code: 'internal_error', message: 'x' }), json(200, user)];
+    serve(json(503, { code: 'internal_error', message: 'x' }), json(200, user));
     await expect(getUser()).resolves.toEqual(user);
-    answers = [json(503, { code: 'internal_error', message: 'x' }), json(200, user)];
+    serve(json(503, { code: 'internal_error', message: 'x' }), json(200, user));
     await expect(apiCall({ method: 'POST', path: '/user/', body: {}, response: UserSchema })).resolves.toBe(false);
     expect(calls.map((call) => call.method)).toEqual(['GET', 'GET', 'POST']);
   });
@@ -89,9 +74,9 @@ describe('the API client', () => {
     const motion = () =>
       apiCall({ method: 'POST', path: '/sprinkler/3/motion', body: { motion: 'front' }, response: UserSchema });
     // The answer is lost on the way (no response), then the same request comes back with its answer.
-    answers = [() => Promise.reject(new TypeError('Failed to fetch')) as never, json(200, user)];
+    serve(() => Promise.reject(new TypeError('Failed to fetch')) as never, json(200, user));
     await expect(motion()).resolves.toEqual(user);
-    answers = [json(401, { code: 'unauthorized', message: 'x' }), json(200, { access: 'access-2' }), json(200, user)];
+    serve(json(401, { code: 'unauthorized', message: 'x' }), json(200, { access: 'access-2' }), json(200, user));
     await expect(motion()).resolves.toEqual(user);
     await expect(getUser()).resolves.toBe(false);
     const keys = calls.map((call) => call.headers['Idempotency-Key']);
@@ -106,7 +91,7 @@ describe('the API client', () => {
   });
 
   it('renews the access token once on a 401 and repeats the call with it', async () => {
-    answers = [json(401, { code: 'unauthorized', message: 'x' }), json(200, { access: 'access-2' }), json(200, user)];
+    serve(json(401, { code: 'unauthorized', message: 'x' }), json(200, { access: 'access-2' }), json(200, user));
     await expect(getUser()).resolves.toEqual(user);
     expect(calls.map((call) => call.url)).toEqual(['/api/user/', '/api/user/refresh-token/', '/api/user/']);
     expect(calls[2]?.headers.Authorization).toBe('Bearer access-2');
@@ -115,14 +100,14 @@ describe('the API client', () => {
 
   it('shares one refresh among calls that fail together', async () => {
     const unauthorized = json(401, { code: 'unauthorized', message: 'x' });
-    answers = [unauthorized, unauthorized, json(200, { access: 'access-2' }), json(200, user), json(200, user)];
+    serve(unauthorized, unauthorized, json(200, { access: 'access-2' }), json(200, user), json(200, user));
     await Promise.all([getUser(), getUser()]);
     expect(calls.filter((call) => call.url.endsWith('/refresh-token/'))).toHaveLength(1);
   });
 
   it('tells when the refresh call has left, before its answer, and at once to a caller sharing it', async () => {
     let answer: (response: Response) => void = () => undefined;
-    answers = [() => new Promise<Response>((resolve) => (answer = resolve)) as unknown as Response];
+    serve(() => new Promise<Response>((resolve) => (answer = resolve)) as unknown as Response);
     const sent: string[] = [];
     const first = refreshAccessToken(null, () => sent.push(`first, ${calls.length} call`));
     const second = refreshAccessToken(null, () => sent.push('second'));
@@ -140,7 +125,7 @@ describe('the API client', () => {
     const expired = vi.fn();
     const stop = onSessionExpired(expired);
     window.history.replaceState(null, '', '/en/dashboard/activity?type=unread');
-    answers = [json(401, { code: 'unauthorized', message: 'x' }), json(401, { code: 'unauthorized', message: 'x' })];
+    serve(json(401, { code: 'unauthorized', message: 'x' }), json(401, { code: 'unauthorized', message: 'x' }));
     await expect(getUser()).resolves.toBe(false);
     expect(expired).toHaveBeenCalledWith('/en/dashboard/activity?type=unread');
     expect(session.get().status).toBe('signed-out');
@@ -152,7 +137,7 @@ describe('the API client', () => {
     const login = (handlesFailure?: () => boolean) =>
       apiCall({ method: 'POST', path: '/user/login/', body: {}, response: UserSchema, handlesFailure });
     const invalid = json(403, { code: 'invalid_credentials', message: 'Nieprawidłowy email lub hasło' });
-    answers = [invalid, invalid];
+    serve(invalid, invalid);
     await expect(login()).resolves.toBe(false);
     await expect(login(() => true)).resolves.toBe(false);
     expect(failures).toEqual([
@@ -165,7 +150,7 @@ describe('the API client', () => {
   });
 
   it('gives the status alone when the answer has no known error body, and null when none came', async () => {
-    answers = [json(404, '<html>'), json(502, 'bad gateway'), json(502, 'bad gateway')];
+    serve(json(404, '<html>'), json(502, 'bad gateway'), json(502, 'bad gateway'));
     await getUser();
     await getUser();
     await apiCall({ method: 'PATCH', path: '/user/', body: {}, response: UserSchema });
@@ -179,14 +164,14 @@ describe('the API client', () => {
   });
 
   it('treats an answer outside the contract as a failure', async () => {
-    answers = [json(200, { ...user, email: 42 })];
+    serve(json(200, { ...user, email: 42 }));
     await expect(getUser()).resolves.toBe(false);
     expect(failures).toEqual([{ status: null, error: null, body: { ...user, email: 42 } }]);
   });
 
   it("calls a declared endpoint at its path, parameters filled in and encoded, and reads its answer with the declaration's schema", async () => {
     const secret = { device: { machineId: 'PIVOT 7' }, secret: 's' };
-    answers = [json(200, { count: 0, data: [] }), json(200, secret)];
+    serve(json(200, { count: 0, data: [] }), json(200, secret));
     await expect(callEndpoint(logsEndpoints.list, { query: { type: 'unread', pageSize: 1 } })).resolves.toEqual({
       count: 0,
       data: [],
@@ -202,7 +187,7 @@ describe('the API client', () => {
   });
 
   it('reads the empty answer of a 204 as the null its declaration says', async () => {
-    answers = [() => new Response(null, { status: 204 })];
+    serve(() => new Response(null, { status: 204 }));
     await expect(callEndpoint(webhooksEndpoints.admin.remove, { params: { id: 12 } })).resolves.toBeNull();
     expect(calls[0]).toMatchObject({ url: '/api/admin/webhooks/12/', method: 'DELETE' });
   });

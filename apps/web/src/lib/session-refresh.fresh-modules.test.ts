@@ -1,10 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonAnswer as json, queuedFetch } from '@/test-fetch';
 
-type Call = { url: string; method: string; headers: Record<string, string> };
-const calls: Call[] = [];
-let answers: (() => Response)[] = [];
-const json = (status: number, body: unknown) => () =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const { calls, serve } = queuedFetch();
 
 /** A page just loaded: the client and the page's first script's module, fresh (their page-load state is the subject). */
 async function loadPage() {
@@ -18,25 +15,13 @@ async function loadPage() {
 }
 
 beforeEach(() => {
-  calls.length = 0;
   document.cookie = 'csrf_token=token-1; path=/';
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-    calls.push({ url, method: init.method ?? 'GET', headers: init.headers as Record<string, string> });
-    const next = answers.shift();
-    if (!next) throw new TypeError('Failed to fetch');
-    return next();
-  });
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  answers = [];
 });
 
 describe("the page load's refresh", () => {
   it("is taken from the page's first script, once, rather than sent again", async () => {
     const page = await loadPage();
-    answers = [json(200, { access: 'access-2' }), json(200, { access: 'access-3' })];
+    serve(json(200, { access: 'access-2' }), json(200, { access: 'access-3' }));
     page.sendEarlyRefresh();
     const sent: string[] = [];
     await expect(page.refreshAccessToken(null, () => sent.push('sent'))).resolves.toBe('access-2');
@@ -54,13 +39,13 @@ describe("the page load's refresh", () => {
   it("is not sent when the app's code ran first and sent its own: a later renewal is not handed its stale answer", async () => {
     const page = await loadPage();
     // Before a sign-in: the app's restore is refused (no cookie), then the person signs in.
-    answers = [json(401, { code: 'unauthorized', message: 'x' })];
+    serve(json(401, { code: 'unauthorized', message: 'x' }));
     await expect(page.refreshAccessToken(null)).resolves.toBeNull();
     page.sendEarlyRefresh();
     expect(calls).toHaveLength(1);
 
     // Their access token expires: the renewal sends a call of its own and gets the new token.
-    answers = [json(200, { access: 'access-2' })];
+    serve(json(200, { access: 'access-2' }));
     await expect(page.refreshAccessToken('access-1')).resolves.toBe('access-2');
     expect(calls).toHaveLength(2);
   });
