@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,29 +46,21 @@ const reactRouterProduction: Plugin = {
       : null,
 };
 
+const COLOR_MODE_SCRIPT = fileURLToPath(new URL('./color-mode.js', import.meta.url));
+
 /**
- * public/color-mode.js runs before every page's first paint (index.html): a build writes it
- * minified, its comments left to its readers (0.2 KB less gzipped before each first paint).
+ * color-mode.js sets the page's colour mode before its first paint, so that a dark preference
+ * never flashes a light page: written into every page's head, minified, rather than fetched,
+ * since a script the parser waits for held each first paint back by a round trip (the server's
+ * Content-Security-Policy allows it by its hash: apps/server/src/plugins/web-app.ts).
  */
-const minifiedColorMode = (): Plugin => {
-  let outDir = '';
-  return {
-    name: 'pivot-minified-color-mode',
-    apply: 'build',
-    configResolved: (config) => {
-      outDir = path.resolve(config.root, config.build.outDir);
-    },
-    closeBundle: {
-      order: 'post',
-      sequential: true,
-      async handler() {
-        const file = path.join(outDir, 'color-mode.js');
-        const { code, errors } = await minify(file, await readFile(file, 'utf8'));
-        if (errors.length > 0) throw new Error(`color-mode.js: ${errors.map((error) => error.message).join('; ')}`);
-        await writeFile(file, code);
-      },
-    },
-  };
+const inlineColorMode: Plugin = {
+  name: 'pivot-inline-color-mode',
+  transformIndexHtml: async () => {
+    const { code, errors } = await minify(COLOR_MODE_SCRIPT, await readFile(COLOR_MODE_SCRIPT, 'utf8'));
+    if (errors.length > 0) throw new Error(`color-mode.js: ${errors.map((error) => error.message).join('; ')}`);
+    return [{ tag: 'script', children: code.trim(), injectTo: 'head' }];
+  },
 };
 
 /** A package's folder in node_modules, as a module id shows it. */
@@ -186,9 +178,9 @@ export default defineConfig({
     pureContracts,
     reactRouterProduction,
     sessionStart,
+    inlineColorMode,
     prerenderPages(),
     serviceWorker(),
-    minifiedColorMode(),
     precompressedFiles(),
   ],
   build: {

@@ -146,16 +146,35 @@ test('a first visit follows the browser language', async ({ browser, baseURL }) 
 });
 
 test('the colour mode is kept across reloads, and "system" follows the system', async ({ page }) => {
+  // The page's head sets the mode before the parser reaches the body (no light flash on a dark
+  // page), by a script the server's Content-Security-Policy must let run.
+  await page.addInitScript(() => {
+    const seen = window as unknown as { darkWhenBodyCame?: boolean };
+    const observer = new MutationObserver(() => {
+      if (!document.body) return;
+      seen.darkWhenBodyCame = document.documentElement.classList.contains('dark');
+      observer.disconnect();
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  });
+  const refusedScripts: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) refusedScripts.push(message.text());
+  });
+  const darkWhenBodyCame = () => page.evaluate(() => (window as { darkWhenBodyCame?: boolean }).darkWhenBodyCame);
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto('/login');
   const html = page.locator('html');
   await expect(html).not.toHaveClass(/dark/);
+  expect(await darkWhenBodyCame()).toBe(false);
 
   await page.getByRole('button', { name: 'Przełącz na tryb ciemny' }).click();
   await expect(html).toHaveClass(/dark/);
   expect(await page.evaluate(() => localStorage.getItem('nuxt-color-mode'))).toBe('dark');
   await page.reload({ waitUntil: 'domcontentloaded' });
   await expect(html).toHaveClass(/dark/);
+  expect(await darkWhenBodyCame()).toBe(true);
+  expect(refusedScripts).toEqual([]);
 
   await page.getByRole('button', { name: 'Przełącz na tryb jasny' }).click();
   await page.reload();

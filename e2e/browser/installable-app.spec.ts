@@ -146,7 +146,7 @@ test('the worker controls the page after a reload, keeps the build and no answer
 
   await loadUnderWorker(page, '/login');
   const build = await workerBuild(page);
-  expect(build.files).toEqual(expect.arrayContaining(['/index.html', '/manifest.webmanifest', '/color-mode.js']));
+  expect(build.files).toEqual(expect.arrayContaining(['/index.html', '/manifest.webmanifest', '/brands/pivot.svg']));
   expect(build.files.some((file) => /^\/assets\/index-[\w-]+\.js$/.test(file))).toBe(true);
 
   // The app at work: signed in, the machine list, a machine's page with its live stream.

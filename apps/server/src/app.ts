@@ -47,7 +47,7 @@ import { inputGuardPlugin } from './plugins/input-guard';
 import { outboundPlugin } from './plugins/outbound';
 import { machineGatewayPlugin } from './plugins/machine-gateway';
 import { securityHeadersPlugin } from './plugins/security-headers';
-import { webAppPlugin } from './plugins/web-app';
+import { inlineScriptSources, webAppPlugin } from './plugins/web-app';
 
 /** The server: Fastify with every module's service on it (`app.users`, `app.sprinklers`, …). */
 export type App = FastifyInstance;
@@ -86,7 +86,10 @@ export async function buildApp({
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(closingDeadlinePlugin, config);
-  await app.register(securityHeadersPlugin, config);
+  await app.register(securityHeadersPlugin, {
+    publicUrl: config.publicUrl,
+    inlineScripts: inlineScriptSources(config.webDistDir),
+  });
   // Farmers are often on a slow mobile connection: answers and the app's files go compressed
   // (the live event streams are written directly and stay uncompressed, so nothing waits).
   await app.register(compress, { threshold: 1024 });

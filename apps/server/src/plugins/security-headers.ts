@@ -5,9 +5,9 @@ import fp from 'fastify-plugin';
 type ContentSecurityPolicyDirectives = Record<string, string[] | null>;
 
 /**
- * What the web app needs: its own scripts, styles, worker and manifest; map tiles from any https
- * host (VITE_MAP_TILE_URL). Helmet's defaults fill in the rest, except `upgrade-insecure-requests`,
- * which only an https page may carry (see below).
+ * What the web app needs: its own scripts (and those its pages carry inline, by their hashes),
+ * styles, worker and manifest; map tiles from any https host (VITE_MAP_TILE_URL). Helmet's defaults
+ * fill in the rest, except `upgrade-insecure-requests`, which only an https page may carry (below).
  */
 const DIRECTIVES: ContentSecurityPolicyDirectives = {
   'script-src': ["'self'"],
@@ -17,19 +17,11 @@ const DIRECTIVES: ContentSecurityPolicyDirectives = {
   'upgrade-insecure-requests': null,
 };
 
-const OVER_HTTP: FastifyHelmetOptions = {
-  contentSecurityPolicy: { directives: DIRECTIVES },
-  strictTransportSecurity: false,
-};
-
-const OVER_HTTPS: FastifyHelmetOptions = {
-  contentSecurityPolicy: { directives: { ...DIRECTIVES, 'upgrade-insecure-requests': [] } },
-  strictTransportSecurity: { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true },
-};
-
 export type SecurityHeadersOptions = {
   /** The address users reach the product at: an https one means every page is served over https. */
   publicUrl: string;
+  /** The scripts the web app's pages carry inline, as `'sha256-…'` sources (web-app.ts, inlineScriptSources). */
+  inlineScripts: readonly string[];
 };
 
 /**
@@ -42,12 +34,21 @@ export type SecurityHeadersOptions = {
  */
 export const securityHeadersPlugin = fp(
   async (app: FastifyInstance, options: SecurityHeadersOptions) => {
+    const directives = { ...DIRECTIVES, 'script-src': ["'self'", ...options.inlineScripts] };
+    const overHttp: FastifyHelmetOptions = {
+      contentSecurityPolicy: { directives },
+      strictTransportSecurity: false,
+    };
+    const overHttps: FastifyHelmetOptions = {
+      contentSecurityPolicy: { directives: { ...directives, 'upgrade-insecure-requests': [] } },
+      strictTransportSecurity: { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true },
+    };
     const alwaysHttps = options.publicUrl.startsWith('https://');
     const servedOverHttps = (request: FastifyRequest) => alwaysHttps || request.protocol === 'https';
     // Not global: the hook below chooses the headers per request, through the reply's helmet().
-    await app.register(helmet, { ...OVER_HTTP, global: false });
+    await app.register(helmet, { ...overHttp, global: false });
     app.addHook('onRequest', async (request, reply) => {
-      reply.helmet(servedOverHttps(request) ? OVER_HTTPS : OVER_HTTP);
+      reply.helmet(servedOverHttps(request) ? overHttps : overHttp);
     });
   },
   { name: 'security-headers' },

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -53,6 +54,23 @@ async function sendPage(distDir: string, request: FastifyRequest, reply: Fastify
     .header('cache-control', ASKED_AGAIN)
     .header('vary', 'Cookie, Accept-Language')
     .sendFile(await pageFile(distDir, request));
+}
+
+/** A script written into the page itself: `<script>` with no attributes (the build writes no others inline). */
+const INLINE_SCRIPT = /<script>([^<]*)<\/script>/g;
+
+/**
+ * The Content-Security-Policy sources of the scripts the build wrote into its pages' head (the
+ * colour mode set before the first paint: apps/web/color-mode.js), by their hash, so that the
+ * policy lets them and no other inline script run. Read once, at start; every page's head is
+ * index.html's. None without a built web app.
+ */
+export function inlineScriptSources(distDir: string): string[] {
+  const indexFile = path.join(distDir, 'index.html');
+  if (!existsSync(indexFile)) return [];
+  return [...readFileSync(indexFile, 'utf8').matchAll(INLINE_SCRIPT)].map(
+    ([, script]) => `'sha256-${createHash('sha256').update(script!).digest('base64')}'`,
+  );
 }
 
 /**

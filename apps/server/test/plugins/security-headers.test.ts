@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { type TestApp, createTestApp } from '../support/test-app';
@@ -6,6 +10,10 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 
 type Answer = { headers: Record<string, unknown> };
 const csp = (answer: Answer) => String(answer.headers['content-security-policy']);
+const scriptSources = (answer: Answer) =>
+  csp(answer)
+    .split(';')
+    .find((directive) => directive.startsWith('script-src'));
 
 /** Served over plain http: nothing that sends the browser to https. */
 function expectPlainHttpHeaders(answer: Answer): void {
@@ -93,6 +101,41 @@ describe('security headers behind a proxy trusted by its address (TRUST_PROXY=10
     const viaProxy = { url: '/api/health', remoteAddress: '10.1.2.3', headers: { 'x-forwarded-proto': 'https' } };
     expectHttpsHeaders(await t.app.inject(viaProxy));
     expectPlainHttpHeaders(await t.app.inject({ ...viaProxy, remoteAddress: '192.0.2.77' }));
+  });
+});
+
+describe("the scripts the web app's pages carry inline", () => {
+  const colorMode = "(()=>{document.documentElement.classList.toggle('dark',true)})();";
+  let t: TestApp;
+  let distDir: string;
+  beforeAll(async () => {
+    distDir = await mkdtemp(path.join(os.tmpdir(), 'pivot-web-'));
+    await writeFile(
+      path.join(distDir, 'index.html'),
+      `<!doctype html><head><script type="module" async crossorigin src="/assets/session-start-Bp1eu6-Z.js"></script>` +
+        `<script>${colorMode}</script></head><body><div id="root"></div></body>`,
+    );
+    t = await createTestApp({ WEB_DIST_DIR: distDir });
+  });
+  afterAll(async () => {
+    await t.close();
+    await rm(distDir, { recursive: true, force: true });
+  });
+
+  it('are let in by their hash, and no other inline script is', async () => {
+    const hash = createHash('sha256').update(colorMode).digest('base64');
+    for (const url of ['/login', '/api/health']) {
+      expect(scriptSources(await t.app.inject({ url }))).toBe(`script-src 'self' 'sha256-${hash}'`);
+    }
+  });
+
+  it('are none without a built web app', async () => {
+    const apiOnly = await createTestApp();
+    try {
+      expect(scriptSources(await apiOnly.app.inject({ url: '/api/health' }))).toBe("script-src 'self'");
+    } finally {
+      await apiOnly.close();
+    }
   });
 });
 

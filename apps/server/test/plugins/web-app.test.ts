@@ -17,7 +17,8 @@ describe('serving the built web app', () => {
     await writeFile(path.join(distDir, 'assets', 'index-gXbMYf_8.css'), 'body { margin: 0 }');
     await writeFile(path.join(distDir, 'manifest.webmanifest'), '{"name":"Pivot"}');
     await writeFile(path.join(distDir, 'sw.js'), 'self.addEventListener("fetch", () => {})');
-    await writeFile(path.join(distDir, 'color-mode.js'), '(() => {})()');
+    await mkdir(path.join(distDir, 'brands'));
+    await writeFile(path.join(distDir, 'brands', 'pivot.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     await mkdir(path.join(distDir, 'pages', 'en'), { recursive: true });
     await writeFile(
       path.join(distDir, 'pages', 'login.html'),
@@ -99,7 +100,7 @@ describe('serving the built web app', () => {
       '/index.html',
       '/manifest.webmanifest',
       '/sw.js',
-      '/color-mode.js',
+      '/brands/pivot.svg',
       '/icons/pivot-192.png',
     ]) {
       const response = await t.app.inject({ url });

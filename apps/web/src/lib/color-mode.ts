@@ -47,7 +47,7 @@ function update(change: Partial<ColorModeState>): void {
   apply(next);
 }
 
-// public/color-mode.js has set the class before the first paint already; this keeps the two in step.
+// The page's head (apps/web/color-mode.js) has set the class before the first paint already; this keeps the two in step.
 apply(store.get());
 
 // "system" follows the operating system live, e.g. when a phone switches to dark at dusk.
