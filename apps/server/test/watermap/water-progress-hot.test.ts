@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client';
 import { addWaterProgress, advanceWaterProgress } from '../../src/modules/watermap/watermap.repository';
@@ -8,6 +9,11 @@ describe("each machine's water progress", () => {
   let database: DatabaseHandle;
   beforeAll(async () => {
     database = await createTestDatabase();
+    // The round measured fits beside its rows only once the rounds before it are pruned from
+    // their pages, which any snapshot older than them holds back. An autovacuum ANALYZE of this
+    // table, which the rounds' writes may start at any moment, takes one: a cause that fits a run
+    // on a loaded host that counted 35 of 400 in place. Without it the count is the table's own.
+    await database.db.execute(sql`alter table water_progress set (autovacuum_enabled = false)`);
   });
   afterAll(() => database.close());
 
