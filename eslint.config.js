@@ -174,6 +174,16 @@ const DOOR_WITHOUT_TABLES = [
   message: "A module's door never hands out a table: offer the query another module needs (a function, a subquery).",
 }));
 
+/**
+ * Libraries that only rare calls use load with the first such call (`await import(…)`), not with
+ * every start of the server (docs/decisions/0008: the start's time and memory on a farm's box).
+ */
+const LOADED_WHEN_FIRST_CALLED = ['@simplewebauthn/server', 'pg', 'proj4', 'shpjs', 'web-push', 'nodemailer', 'isoxml'];
+const RARE_CALLS_LIBRARIES = {
+  selector: `ImportDeclaration[importKind='value'][source.value=/^(${LOADED_WHEN_FIRST_CALLED.join('|').replaceAll('/', '\\/')})(\\/|$)/]`,
+  message: 'Only rare calls use this library: load it where it is used, `await import(…)`, not with the server.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -319,8 +329,12 @@ export default tseslint.config(
     rules: { 'endpoints/no-hand-typed-path': 'error' },
   },
   {
+    files: ['apps/server/src/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', RARE_CALLS_LIBRARIES] },
+  },
+  {
     files: ['apps/server/src/modules/*/index.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...DOOR_WITHOUT_TABLES] },
+    rules: { 'no-restricted-syntax': ['error', RARE_CALLS_LIBRARIES, ...DOOR_WITHOUT_TABLES] },
   },
   {
     files: ['packages/contracts/**'],

@@ -116,3 +116,33 @@ describe("the server's walls", () => {
     ).toContain(RULE);
   });
 });
+
+describe("the libraries of the server's rare calls", () => {
+  const SYNTAX = 'no-restricted-syntax';
+
+  it.each([
+    [
+      'apps/server/src/modules/users/passkeys.service.ts',
+      "import { verifyRegistrationResponse as imported } from '@simplewebauthn/server';",
+    ],
+    [
+      'apps/server/src/modules/users/passkeys.service.ts',
+      "import { isoBase64URL as imported } from '@simplewebauthn/server/helpers';",
+    ],
+    ['apps/server/src/modules/mail/mail-transport.ts', "import imported from 'nodemailer';"],
+    ['apps/server/src/modules/alerts/push-sender.ts', "import imported from 'web-push';"],
+    ['apps/server/src/modules/programs/prescription-file.ts', "import { parseShp as imported } from 'shpjs';"],
+    ['apps/server/src/modules/programs/prescription-file.ts', "import imported from 'proj4';"],
+    ['apps/server/src/db/client.ts', "import imported from 'pg';"],
+    ['apps/server/src/modules/as-applied/index.ts', "import * as imported from 'isoxml';"],
+  ])('are not loaded with the server: %s may not import statically: %s', async (file, source) => {
+    expect(await lintAt(file, source)).toContain(SYNTAX);
+  });
+
+  it('may be named for their types, and loaded where they are used', async () => {
+    const file = 'apps/server/src/modules/mail/mail-transport.ts';
+    expect(await lintAt(file, "import type { Transporter as imported } from 'nodemailer';")).not.toContain(SYNTAX);
+    expect(await lintAt(file, "const imported = await import('nodemailer');")).not.toContain(SYNTAX);
+    expect(await lintAt(file, "import { z as imported } from 'zod';")).not.toContain(SYNTAX);
+  });
+});

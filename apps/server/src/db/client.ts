@@ -7,12 +7,9 @@ import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgDialect, PgQueryResultHKT, PgSession, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import { MIGRATIONS_FOLDER } from '../paths';
 
 /**
@@ -87,6 +84,12 @@ export async function openPostgres(
   connectionString: string,
   onConnectionError: (error: Error) => void = (error) => process.emitWarning(error),
 ): Promise<DatabaseHandle> {
+  // The PostgreSQL client loads only here: the embedded default never needs it.
+  const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('drizzle-orm/node-postgres/migrator'),
+  ]);
   const pool = new pg.Pool({ connectionString, max: 10 });
   pool.on('error', onConnectionError);
   const db = drizzlePg(pool, { casing: 'snake_case' });

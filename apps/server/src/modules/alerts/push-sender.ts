@@ -1,7 +1,6 @@
 import type https from 'node:https';
 import { AUTOPILOT_CARD_ANCHOR, type Language, type PushPayload, type PushSubscriptionBody } from '@pivot/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import webpush, { WebPushError } from 'web-push';
 import { RepeatingJob } from '../../time/repeating-job';
 import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
@@ -13,6 +12,7 @@ import {
   claimPushes,
   deleteGoneSubscription,
   deleteSubscription,
+  findPushKeys,
   findSubscriptionsOfUsers,
   keepPushKeys,
   markDelivered,
@@ -45,6 +45,12 @@ export const MAX_SUBSCRIPTIONS_PER_USER = 10;
 export const GIVE_UP_SUBSCRIPTION = { failures: 5, seconds: 24 * 60 * 60 };
 /** A push not delivered within an hour is old news: the push service drops it. */
 const TTL_SECONDS = 60 * 60;
+
+/**
+ * The Web Push library loads with the first push, or at the very first start to make the keys:
+ * not with every start of the server (docs/benchmarks.md, the start's libraries).
+ */
+const webPush = async () => (await import('web-push')).default;
 
 type Subscription = Awaited<ReturnType<typeof findSubscriptionsOfUsers>>[number];
 type PushOutcome = 'taken' | 'gone' | 'failed';
@@ -82,7 +88,8 @@ export class PushSender {
   ) {}
 
   async start(): Promise<void> {
-    this.keys = await keepPushKeys(this.deps.db, webpush.generateVAPIDKeys());
+    const { db } = this.deps;
+    this.keys = (await findPushKeys(db)) ?? (await keepPushKeys(db, (await webPush()).generateVAPIDKeys()));
     this.job.start();
   }
 
@@ -206,6 +213,7 @@ export class PushSender {
   /** One push to one browser, given at most PUSH_TIMEOUT_MS. */
   private async pushTo(subscription: Subscription, payload: PushPayload): Promise<PushOutcome> {
     const { agent } = this.deps;
+    const webpush = await webPush();
     const sent = webpush.sendNotification(
       { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
       JSON.stringify(payload),
@@ -222,7 +230,8 @@ export class PushSender {
       await withDeadline(sent, PUSH_TIMEOUT_MS);
       return 'taken';
     } catch (error) {
-      if (error instanceof WebPushError && (error.statusCode === 404 || error.statusCode === 410)) return 'gone';
+      if (error instanceof webpush.WebPushError && (error.statusCode === 404 || error.statusCode === 410))
+        return 'gone';
       this.deps.logger.warn(
         { err: error, userId: subscription.userId, subscriptionId: subscription.id },
         'a push service refused or did not answer',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export type OutgoingMail = { to: string; subject: string; text: string; html: string };
 
@@ -15,6 +15,9 @@ export type MailTransport = {
 // must not hold the queue for nodemailer's default of ten minutes. Query parameters in SMTP_URL
 // still override these.
 const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 };
+
+/** nodemailer loads with the first mail, not with the server (docs/benchmarks.md, the start's libraries). */
+const mailer = async () => (await import('nodemailer')).default;
 
 export function outboxFolder(dataDir: string): string {
   return path.join(dataDir, 'outbox');
@@ -33,10 +36,11 @@ export function createMailTransport(options: {
 
 function smtpTransport(smtpUrl: string, mailFrom: string): MailTransport {
   const url = new URL(smtpUrl);
-  const transporter = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS }, { from: mailFrom });
+  let transporter: Transporter | undefined;
   return {
     description: `SMTP ${url.protocol}//${url.host}`,
     async send(message) {
+      transporter ??= (await mailer()).createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS }, { from: mailFrom });
       await transporter.sendMail(message);
     },
   };
@@ -44,15 +48,15 @@ function smtpTransport(smtpUrl: string, mailFrom: string): MailTransport {
 
 function fileTransport(folder: string, mailFrom: string): MailTransport {
   // RFC 822 wants CRLF line ends; mail clients open such .eml files as they are.
-  const composer = nodemailer.createTransport(
-    { streamTransport: true, buffer: true, newline: 'windows' },
-    { from: mailFrom },
-  );
+  const createComposer = async () =>
+    (await mailer()).createTransport({ streamTransport: true, buffer: true, newline: 'windows' }, { from: mailFrom });
+  let composer: Awaited<ReturnType<typeof createComposer>> | undefined;
   // Each file gets a later millisecond than the one before, so names sort in sending order even in a burst.
   let lastTimestamp = 0;
   return {
     description: `outbox folder ${folder}`,
     async send(message) {
+      composer ??= await createComposer();
       const { message: content } = await composer.sendMail(message);
       await mkdir(folder, { recursive: true });
       lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);

@@ -8,8 +8,7 @@
  */
 import { MAX_PRESCRIPTION_CORNERS } from '@pivot/contracts';
 import { type UnzipFileInfo, unzipSync, zipSync } from 'fflate';
-import proj4, { type Converter } from 'proj4';
-import { parseShp } from 'shpjs';
+import type { Converter } from 'proj4';
 import { AppError } from '../../errors';
 import { readIsoxmlPrescription } from './prescription-isoxml';
 import type { PrescriptionZone } from './prescription-zone';
@@ -20,6 +19,13 @@ const SHAPEFILE_PARTS = ['shp', 'dbf', 'prj'] as const;
 type ShapefilePart = (typeof SHAPEFILE_PARTS)[number];
 /** GeoJSON's old `crs` member may name WGS 84 itself, in any of these spellings. */
 const WGS84_NAMES = /^(urn:ogc:def:crs:ogc:1\.3:crs84|urn:ogc:def:crs:epsg::4326|epsg:4326|crs84)$/i;
+
+/** The shapefile and projection libraries load with the first shapefile read, not with the server. */
+async function shapefileReaders() {
+  const [{ default: proj4 }, { parseShp }] = await Promise.all([import('proj4'), import('shpjs')]);
+  return { proj4, parseShp };
+}
+type ShapefileReaders = Awaited<ReturnType<typeof shapefileReaders>>;
 
 export async function readPrescriptionFile(fileName: string, bytes: Uint8Array): Promise<PrescriptionZone[]> {
   const ending = fileName.toLowerCase().split('.').pop();
@@ -32,7 +38,7 @@ export async function readPrescriptionFile(fileName: string, bytes: Uint8Array):
 async function readZip(bytes: Uint8Array): Promise<PrescriptionZone[]> {
   const files = unzip(bytes);
   const taskData = Object.keys(files).find((name) => baseName(name).toUpperCase() === 'TASKDATA.XML');
-  if (taskData === undefined) return readZippedShapefile(files);
+  if (taskData === undefined) return readZippedShapefile(files, await shapefileReaders());
   // The task data's files, flat beside TASKDATA.XML and stored, not deflated again: the package
   // unpacks what it is given, and it is given only what was checked here.
   const folder = taskData.slice(0, taskData.length - baseName(taskData).length);
@@ -91,7 +97,7 @@ function unzip(bytes: Uint8Array): Record<string, Uint8Array> {
   return files;
 }
 
-function readZippedShapefile(files: Record<string, Uint8Array>): PrescriptionZone[] {
+function readZippedShapefile(files: Record<string, Uint8Array>, readers: ShapefileReaders): PrescriptionZone[] {
   const layers = new Map<string, Partial<Record<ShapefilePart, Uint8Array>>>();
   for (const [name, content] of Object.entries(files)) {
     const found = shapefilePart(name);
@@ -105,7 +111,7 @@ function readZippedShapefile(files: Record<string, Uint8Array>): PrescriptionZon
   let corners = 0;
   for (const layer of complete) corners += shapefileCorners(layer.shp!);
   if (corners > MAX_PRESCRIPTION_CORNERS) throw new AppError('prescription_too_many_corners');
-  return complete.flatMap((layer) => readShapefileLayer(layer));
+  return complete.flatMap((layer) => readShapefileLayer(layer, readers));
 }
 
 /**
@@ -141,7 +147,7 @@ type Feature = { geometry?: Geometry | null; properties?: Record<string, unknown
  * unconverted when proj4 cannot read the .prj: refused here instead. A .prj of WGS 84 itself
  * converts every position to itself, at a quarter of the reading's time: left out.
  */
-function conversionOf(prj: string | undefined): string | undefined {
+function conversionOf(prj: string | undefined, { proj4 }: ShapefileReaders): string | undefined {
   if (!prj) return undefined;
   let converter: Converter;
   try {
@@ -197,11 +203,14 @@ function dbfNumbers(dbf: Uint8Array): Record<string, number | null>[] {
   });
 }
 
-function readShapefileLayer(layer: Partial<Record<ShapefilePart, Uint8Array>>): PrescriptionZone[] {
-  const prj = conversionOf(layer.prj && new TextDecoder().decode(layer.prj));
+function readShapefileLayer(
+  layer: Partial<Record<ShapefilePart, Uint8Array>>,
+  readers: ShapefileReaders,
+): PrescriptionZone[] {
+  const prj = conversionOf(layer.prj && new TextDecoder().decode(layer.prj), readers);
   let shapes: (Geometry | null)[];
   try {
-    shapes = parseShp(layer.shp!, prj) as (Geometry | null)[];
+    shapes = readers.parseShp(layer.shp!, prj) as (Geometry | null)[];
   } catch {
     throw new AppError('prescription_unreadable');
   }

@@ -9,13 +9,6 @@ import {
   type PasskeySignInOptions,
   PasskeyTransportSchema,
 } from '@pivot/contracts';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Queryable } from '../../db/client';
 import { AppError } from '../../errors';
@@ -40,6 +33,14 @@ import { type SecondFactorRequirement, assertSecondFactorLeft } from './second-f
 import { findLiveChallenge } from './second-factor.repository';
 import type { Throttle } from './throttle';
 import type { UserRow } from './users.table';
+
+/**
+ * The WebAuthn library loads with the first passkey call, not with the server: it was the
+ * heaviest of the server's libraries to load (166 ms and 28 MB, docs/benchmarks.md), and
+ * many servers never see a passkey.
+ */
+const webAuthn = () => import('@simplewebauthn/server');
+const base64Url = async () => (await import('@simplewebauthn/server/helpers')).isoBase64URL;
 
 /** How long the browser's prompt, and the challenge it signs, may take. */
 const PROMPT_SECONDS = 5 * 60;
@@ -101,6 +102,7 @@ export class PasskeyService {
     await assertCurrentPassword(this.deps, actor.id, password);
     const existing = await listPasskeys(db, actor.id);
     if (existing.length >= MAX_PASSKEYS) throw new AppError('too_many_passkeys');
+    const { generateRegistrationOptions } = await webAuthn();
     const options = await generateRegistrationOptions({
       rpName: relyingParty.name,
       rpID: relyingParty.id,
@@ -129,6 +131,8 @@ export class PasskeyService {
     const { db, relyingParty } = this.deps;
     const expectedChallenge = await takeRegistrationChallenge(db, actor.id);
     if (!expectedChallenge) throw new AppError('passkey_rejected');
+    const { verifyRegistrationResponse } = await webAuthn();
+    const isoBase64URL = await base64Url();
     const verification = await verifyRegistrationResponse({
       response: body.response,
       expectedChallenge,
@@ -171,6 +175,7 @@ export class PasskeyService {
     if (!challenge) throw new AppError('second_factor_challenge_expired');
     const owned = await listPasskeys(db, challenge.userId);
     if (owned.length === 0) throw new AppError('passkey_not_found');
+    const { generateAuthenticationOptions } = await webAuthn();
     const options = await generateAuthenticationOptions({
       rpID: relyingParty.id,
       timeout: PROMPT_SECONDS * 1000,
@@ -200,6 +205,8 @@ export class PasskeyService {
     if (!expectedChallenge) return false;
     const passkey = await findUsersPasskey(db, user.id, assertion.id);
     if (!passkey) return false;
+    const { verifyAuthenticationResponse } = await webAuthn();
+    const isoBase64URL = await base64Url();
     const verification = await verifyAuthenticationResponse({
       response: assertion,
       expectedChallenge,
