@@ -10,7 +10,6 @@ type ContentSecurityPolicyDirectives = Record<string, string[] | null>;
  * fill in the rest, except `upgrade-insecure-requests`, which only an https page may carry (below).
  */
 const DIRECTIVES: ContentSecurityPolicyDirectives = {
-  'script-src': ["'self'"],
   'img-src': ["'self'", 'data:', 'https:'],
   'worker-src': ["'self'"],
   'manifest-src': ["'self'"],
@@ -34,7 +33,7 @@ export type SecurityHeadersOptions = {
  */
 export const securityHeadersPlugin = fp(
   async (app: FastifyInstance, options: SecurityHeadersOptions) => {
-    const directives = { ...DIRECTIVES, 'script-src': ["'self'", ...options.inlineScripts] };
+    const directives = { 'script-src': ["'self'", ...options.inlineScripts], ...DIRECTIVES };
     const overHttp: FastifyHelmetOptions = {
       contentSecurityPolicy: { directives },
       strictTransportSecurity: false,

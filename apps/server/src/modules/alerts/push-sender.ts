@@ -213,8 +213,8 @@ export class PushSender {
   /** One push to one browser, given at most PUSH_TIMEOUT_MS. */
   private async pushTo(subscription: Subscription, payload: PushPayload): Promise<PushOutcome> {
     const { agent } = this.deps;
-    const webpush = await webPush();
-    const sent = webpush.sendNotification(
+    const { sendNotification, WebPushError } = await webPush();
+    const sent = sendNotification(
       { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
       JSON.stringify(payload),
       {
@@ -230,8 +230,7 @@ export class PushSender {
       await withDeadline(sent, PUSH_TIMEOUT_MS);
       return 'taken';
     } catch (error) {
-      if (error instanceof webpush.WebPushError && (error.statusCode === 404 || error.statusCode === 410))
-        return 'gone';
+      if (error instanceof WebPushError && (error.statusCode === 404 || error.statusCode === 410)) return 'gone';
       this.deps.logger.warn(
         { err: error, userId: subscription.userId, subscriptionId: subscription.id },
         'a push service refused or did not answer',

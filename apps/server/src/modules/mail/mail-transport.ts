@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Transporter } from 'nodemailer';
+import type nodemailer from 'nodemailer';
 
 export type OutgoingMail = { to: string; subject: string; text: string; html: string };
 
@@ -16,8 +16,11 @@ export type MailTransport = {
 // still override these.
 const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 };
 
-/** nodemailer loads with the first mail, not with the server (docs/benchmarks.md, the start's libraries). */
-const mailer = async () => (await import('nodemailer')).default;
+/** A nodemailer transport made at the first mail: nodemailer loads then, not with the server (docs/decisions/0008). */
+function madeAtFirstMail<Made>(make: (mailer: typeof nodemailer) => Made): () => Promise<Made> {
+  let made: Made | undefined;
+  return async () => (made ??= make((await import('nodemailer')).default));
+}
 
 export function outboxFolder(dataDir: string): string {
   return path.join(dataDir, 'outbox');
@@ -36,28 +39,28 @@ export function createMailTransport(options: {
 
 function smtpTransport(smtpUrl: string, mailFrom: string): MailTransport {
   const url = new URL(smtpUrl);
-  let transporter: Transporter | undefined;
+  const transporter = madeAtFirstMail((mailer) =>
+    mailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS }, { from: mailFrom }),
+  );
   return {
     description: `SMTP ${url.protocol}//${url.host}`,
     async send(message) {
-      transporter ??= (await mailer()).createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS }, { from: mailFrom });
-      await transporter.sendMail(message);
+      await (await transporter()).sendMail(message);
     },
   };
 }
 
 function fileTransport(folder: string, mailFrom: string): MailTransport {
   // RFC 822 wants CRLF line ends; mail clients open such .eml files as they are.
-  const createComposer = async () =>
-    (await mailer()).createTransport({ streamTransport: true, buffer: true, newline: 'windows' }, { from: mailFrom });
-  let composer: Awaited<ReturnType<typeof createComposer>> | undefined;
+  const composer = madeAtFirstMail((mailer) =>
+    mailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }, { from: mailFrom }),
+  );
   // Each file gets a later millisecond than the one before, so names sort in sending order even in a burst.
   let lastTimestamp = 0;
   return {
     description: `outbox folder ${folder}`,
     async send(message) {
-      composer ??= await createComposer();
-      const { message: content } = await composer.sendMail(message);
+      const { message: content } = await (await composer()).sendMail(message);
       await mkdir(folder, { recursive: true });
       lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
       // The id keeps names unique when several instances share the folder.
