@@ -33,6 +33,7 @@ describe('what waits for the first screen', () => {
   });
   afterEach(() => {
     vi.useRealTimers();
+    vi.unstubAllGlobals();
   });
 
   it('waits until a screen has rendered and the reads it asked for have settled', async () => {
@@ -82,5 +83,36 @@ describe('what waits for the first screen', () => {
     await vi.advanceTimersByTimeAsync(600);
     expect(done).toBe(true);
     expect(listeners.size).toBe(0);
+  });
+
+  it("goes on only once a frame has painted the settled reads' data, out of the task that renders it", async () => {
+    const { markScreenShown, waitForFirstScreen } = await freshModule();
+    const { reads, set } = fakeReads();
+    markScreenShown();
+    set(1);
+    let done = false;
+    void waitForFirstScreen(reads).then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(100);
+
+    set(0);
+    await vi.advanceTimersByTimeAsync(5);
+    expect(done).toBe(false);
+    // Two frames of 16 ms each: the one queued with the answer's render, then the one that shows it.
+    await vi.advanceTimersByTimeAsync(50);
+    expect(done).toBe(true);
+  });
+
+  it('does not wait for a frame a hidden tab never paints beyond its limit', async () => {
+    vi.stubGlobal('requestAnimationFrame', () => 0);
+    const { markScreenShown, waitForFirstScreen } = await freshModule();
+    const { reads } = fakeReads();
+    markScreenShown();
+    let done = false;
+    void waitForFirstScreen(reads).then(() => (done = true));
+
+    await vi.advanceTimersByTimeAsync(900);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(done).toBe(true);
   });
 });

@@ -14,6 +14,8 @@ import { whenIdle } from './when-idle';
 export const FIRST_SCREEN_MAX_WAIT_MS = 4000;
 /** The idle moment after the data is waited for at most this long. */
 const IDLE_MAX_WAIT_MS = 300;
+/** A hidden tab paints no frame: the data's frame is waited for at most this long. */
+const FRAME_MAX_WAIT_MS = 1000;
 
 type Reads = {
   /** How many reads are in flight. */
@@ -23,6 +25,24 @@ type Reads = {
 };
 
 const idle = () => new Promise<void>((resolve) => whenIdle(resolve, IDLE_MAX_WAIT_MS));
+
+/**
+ * Resolves once the screen rendered with the settled reads' data has been painted. TanStack Query
+ * renders an answer in a task of its own (a timeout), queued before this one's; the frame after
+ * that task is the one that shows it, so two frames are waited for.
+ */
+const dataPainted = () =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, FRAME_MAX_WAIT_MS);
+    setTimeout(() =>
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          clearTimeout(timer);
+          resolve();
+        }),
+      ),
+    );
+  });
 
 /** Resolves once no read is in flight, or after FIRST_SCREEN_MAX_WAIT_MS. */
 function settled(reads: Reads): Promise<void> {
@@ -41,8 +61,10 @@ function settled(reads: Reads): Promise<void> {
 }
 
 /**
- * Waits until the first screen has rendered, the reads it asked for as it did have settled and
- * the browser has had an idle moment to paint them; the same promise for everyone.
+ * Waits until the first screen has rendered, the reads it asked for as it did have settled, their
+ * data has been painted and the browser has had an idle moment; the same promise for everyone.
+ * What waits (its code's preloading included, a long task on a phone) then stays out of the task
+ * that draws the screen's data (on the machine page: its map).
  */
 export function waitForFirstScreen(reads: Reads): Promise<void> {
   return (waiting ??= (async () => {
@@ -50,6 +72,7 @@ export function waitForFirstScreen(reads: Reads): Promise<void> {
     // The reads a screen asks for as it mounts start in its effects, just after it renders.
     await new Promise((resolve) => setTimeout(resolve, 0));
     await settled(reads);
+    await dataPainted();
     await idle();
   })());
 }
