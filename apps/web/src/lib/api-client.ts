@@ -438,47 +438,24 @@ export async function readEventStream(
   return { opened: true };
 }
 
-/** The file name a Content-Disposition gives: its UTF-8 form (RFC 6266) first, else the plain one. */
-function attachmentName(disposition: string | null, fallback: string): string {
-  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition ?? '')?.[1];
-  if (encoded) {
-    try {
-      return decodeURIComponent(encoded);
-    } catch {
-      // A malformed name: the plain one below will do.
-    }
-  }
-  return /filename="([^"]*)"/i.exec(disposition ?? '')?.[1] ?? fallback;
-}
-
 /**
- * Downloads a file the API writes (a GET: reports, a backup) with the session's token, which a
- * plain link cannot send, and hands it to the browser as a download under the name the server gives. True once
- * handed over; false once a failure has gone to `onApiFailure`.
+ * A file the API writes (a GET: reports, a backup), read with the session's token, which a plain
+ * link cannot send: its content and its Content-Disposition. Null once a failure has gone to
+ * `onApiFailure`.
  */
-export async function downloadFile(request: {
+export async function fetchFile(request: {
   path: string;
   query?: ApiRequest<unknown>['query'];
-  fallbackName: string;
-}): Promise<boolean> {
+}): Promise<{ blob: Blob; disposition: string | null } | null> {
   const response = await exchange({ method: 'GET', path: request.path, query: request.query });
   if (!response?.ok) {
     unhandledFailure.emit(await readFailure(response));
-    return false;
+    return null;
   }
   const blob = await response.blob().catch(() => null);
   if (!blob) {
-    unhandledFailure.emit({ status: null, error: null, body: null });
-    return false;
+    unhandledFailure.emit(await readFailure(null));
+    return null;
   }
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = attachmentName(response.headers.get('Content-Disposition'), request.fallbackName);
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The browser has taken the file once the click's task is over.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-  return true;
+  return { blob, disposition: response.headers.get('Content-Disposition') };
 }

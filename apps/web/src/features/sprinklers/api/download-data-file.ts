@@ -1,6 +1,7 @@
 import { AsAppliedQuerySchema, ReportsCsvQuerySchema, machineHistoryEndpoints } from '@pivot/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { downloadFile, pathOf } from '@/lib/api-client';
+import { pathOf } from '@/lib/api-client';
+import { downloadApiFile } from '@/lib/download-file';
 
 export type DaysRange = { start: string; stop: string };
 
@@ -75,7 +76,7 @@ export function fleetFiles(): DataFile[] {
 export function downloadDataFile(file: DataFile, range: DaysRange): Promise<boolean> {
   // The reports' and the maps' days are read alike; each has its own schema in the contracts.
   const query = file.kind === 'reportsCsv' ? ReportsCsvQuerySchema : AsAppliedQuerySchema;
-  return downloadFile({
+  return downloadApiFile({
     path: file.path,
     query: query.parse(range),
     fallbackName: `${file.fallbackName}-${range.start}-${range.stop}.${file.ending}`,
