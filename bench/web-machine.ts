@@ -475,10 +475,24 @@ async function scriptsOf(
   }
 }
 
-type MovingArm = { redraws: number; tasks: number[]; frames: Loaf[] };
+type MovingArm = { redraws: number; tasks: number[]; frames: Loaf[]; scriptMs: number };
 
-/** Watches the painted page for `seconds` while telemetry moves the arm: long tasks, long frames, arm redraws. */
+/** The main thread's time in script so far (Chromium's own count), in ms. */
+async function scriptTimeMs(metrics: () => Promise<{ metrics: { name: string; value: number }[] }>): Promise<number> {
+  const { metrics: values } = await metrics();
+  return (values.find((metric) => metric.name === 'ScriptDuration')?.value ?? 0) * 1000;
+}
+
+/**
+ * Watches the painted page for `seconds` while telemetry moves the arm: long tasks, long frames,
+ * arm redraws, and the main thread's time in script meanwhile (what each report costs the page,
+ * however short its tasks).
+ */
 async function watchMovingArm(page: Page): Promise<MovingArm> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const metrics = () => cdp.send('Performance.getMetrics');
+  const scriptBefore = await scriptTimeMs(metrics);
   const since = await page.evaluate((arm) => {
     const counter = window as unknown as { __benchArmRedraws: number };
     counter.__benchArmRedraws = 0;
@@ -491,7 +505,8 @@ async function watchMovingArm(page: Page): Promise<MovingArm> {
   }, ARM_STROKE);
   await sleep(options.seconds * 1000);
   const redraws = await page.evaluate(() => (window as unknown as { __benchArmRedraws: number }).__benchArmRedraws);
-  return { redraws, ...(await longTasksBetween(page, since)) };
+  const scriptMs = (await scriptTimeMs(metrics)) - scriptBefore;
+  return { redraws, scriptMs, ...(await longTasksBetween(page, since)) };
 }
 
 const kb = (bytes: number) => `${formatNumber(bytes / 1024, 1)} KB`;
@@ -625,6 +640,10 @@ async function measurePages(server: BenchServer, email: string, detail: Sprinkle
     await last.page.context().close();
     printSection(`Arm moving: ${options.seconds} s on the last page, telemetry every ${MOVING_TELEMETRY_MS / 1000} s`);
     printFigure('arm redrawn', `${moving.redraws} times`);
+    printFigure(
+      'time in script meanwhile',
+      `${formatNumber(moving.scriptMs)} ms, ${formatNumber(moving.scriptMs / Math.max(1, moving.redraws))} ms a redraw`,
+    );
     const longest = moving.tasks.length === 0 ? 0 : Math.max(...moving.tasks);
     printVerdict(
       'longest main-thread task',

@@ -5,16 +5,22 @@
  * fetched once the page has shown the map's data (sprinkler.tsx).
  */
 import type { ProgramBody, SprinklerDetail } from '@pivot/contracts';
+import { memo } from 'react';
 import { AdviceCard } from '@/features/advice/components/advice-card';
 import { CropSeasonsCard } from '@/features/advice/components/crop-seasons-card';
 import { FarmRecordsCard } from '@/features/advice/components/farm-records-card';
+import { SeasonChartCard as SeasonChart } from '@/features/advice/components/season-chart-card';
 import { AutopilotCard } from '@/features/autopilot/components/autopilot-card';
 import { useCreateProgram } from '@/features/programs/api/create-program';
+import { ProgramsPanel as Programs } from '@/features/programs/components/programs-panel';
+import { DataDownloadCard as DataDownload } from '@/features/sprinklers/components/data-download-card';
+import { WeatherStationsCard as WeatherStations } from '@/features/sprinklers/components/weather-stations-card';
+import { sameCardProps } from './same-card-props';
 
-export { ProgramsPanel } from '@/features/programs/components/programs-panel';
-export { SeasonChartCard } from '@/features/advice/components/season-chart-card';
-export { DataDownloadCard } from '@/features/sprinklers/components/data-download-card';
-export { WeatherStationsCard } from '@/features/sprinklers/components/weather-stations-card';
+export const ProgramsPanel = memo(Programs, sameCardProps);
+export const SeasonChartCard = memo(SeasonChart);
+export const DataDownloadCard = memo(DataDownload);
+export const WeatherStationsCard = memo(WeatherStations);
 
 /**
  * The advice, the crop seasons, the farm's records and the autopilot (its texts are in the
@@ -22,7 +28,7 @@ export { WeatherStationsCard } from '@/features/sprinklers/components/weather-st
  * program the advice builds is stored by the programs feature (with its schema, zod's: not before
  * the map) and opened in its editor.
  */
-export function AdviceCards({
+export const AdviceCards = memo(function AdviceCards({
   sprinkler,
   onProgramCreated,
 }: {
@@ -44,4 +50,4 @@ export function AdviceCards({
       <AutopilotCard sprinkler={sprinkler} />
     </>
   );
-}
+}, sameCardProps);
