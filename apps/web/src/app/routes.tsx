@@ -54,6 +54,8 @@ const signedInScreen = (load: () => Promise<ComponentType>, parts: readonly Cata
  */
 const adminScreen = (load: () => Promise<ComponentType>) =>
   machineScreen(load, ['admin', 'programs', 'signedIn', 'errorCodes', 'auth', 'tables']);
+/** The administration's five screens are one chunk, asked for from one place. */
+const loadAdminScreens = () => import('./routes/admin');
 
 /** A farms screen: its texts are the `farms` part's. */
 const farmsScreen = (load: () => Promise<ComponentType>) => screen(load, ['farms']);
@@ -62,12 +64,14 @@ const loadFarmsScreens = () => import('./routes/farms');
 
 /** A screen that signs a user in or sets a password: its texts are the `auth` part's. */
 const authScreen = (load: () => Promise<ComponentType>) => screen(load, ['auth']);
+/** Both password screens are one chunk, asked for from one place. */
+const loadPasswordScreens = () => import('./routes/set-password');
 
 const PUBLIC_SCREENS: readonly (readonly [string, PreloadableComponent])[] = [
   [paths.login.pattern, authScreen(async () => (await import('./routes/login')).LoginRoute)],
   [paths.forgot.pattern, authScreen(async () => (await import('./routes/forgot')).ForgotRoute)],
-  [paths.activation.pattern, authScreen(async () => (await import('./routes/set-password')).ActivationRoute)],
-  [paths.setPassword.pattern, authScreen(async () => (await import('./routes/set-password')).SetPasswordRoute)],
+  [paths.activation.pattern, authScreen(async () => (await loadPasswordScreens()).ActivationRoute)],
+  [paths.setPassword.pattern, authScreen(async () => (await loadPasswordScreens()).SetPasswordRoute)],
   [
     paths.invitation.pattern,
     screen(async () => (await import('./routes/invitation')).InvitationRoute, ['auth', 'invitation']),
@@ -84,14 +88,11 @@ const SIGNED_IN_SCREENS: readonly (readonly [string, PreloadableComponent])[] = 
   [paths.farms.pattern, farmsScreen(async () => (await loadFarmsScreens()).FarmsRoute)],
   [paths.farm.pattern, farmsScreen(async () => (await loadFarmsScreens()).FarmRoute)],
   [paths.dealer.pattern, screen(async () => (await import('./routes/dealer')).DealerRoute, ['dealers'])],
-  [paths.adminUsers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminUsersRoute)],
-  [paths.adminSprinklers.pattern, adminScreen(async () => (await import('./routes/admin')).AdminSprinklersRoute)],
-  [
-    paths.adminRejectedMessages.pattern,
-    adminScreen(async () => (await import('./routes/admin')).AdminRejectedMessagesRoute),
-  ],
-  [paths.adminAlerts.pattern, adminScreen(async () => (await import('./routes/admin')).AdminAlertsRoute)],
-  [paths.adminBackups.pattern, adminScreen(async () => (await import('./routes/admin')).AdminBackupsRoute)],
+  [paths.adminUsers.pattern, adminScreen(async () => (await loadAdminScreens()).AdminUsersRoute)],
+  [paths.adminSprinklers.pattern, adminScreen(async () => (await loadAdminScreens()).AdminSprinklersRoute)],
+  [paths.adminRejectedMessages.pattern, adminScreen(async () => (await loadAdminScreens()).AdminRejectedMessagesRoute)],
+  [paths.adminAlerts.pattern, adminScreen(async () => (await loadAdminScreens()).AdminAlertsRoute)],
+  [paths.adminBackups.pattern, adminScreen(async () => (await loadAdminScreens()).AdminBackupsRoute)],
   [
     paths.sprinklers.pattern,
     machineScreen(async () => (await import('./routes/sprinklers')).SprinklersRoute, ['machineList', 'tables']),
