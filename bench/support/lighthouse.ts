@@ -79,6 +79,10 @@ export async function auditPerformance(url: string, cookies: readonly Cookie[] =
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
     const { lhr } = result;
     if (lhr.runtimeError) throw new Error(`Lighthouse could not audit ${url}: ${lhr.runtimeError.message}`);
+    // A page that sent the browser elsewhere (an expired session to the login page) is not the page
+    // asked for; the browser's language may put a locale's prefix before it.
+    const shown = new URL(lhr.finalDisplayedUrl).pathname;
+    if (!shown.endsWith(new URL(url).pathname)) throw new Error(`Lighthouse was shown ${shown}, not ${url}`);
     const metric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
     return {
       score: Math.round((lhr.categories.performance?.score ?? Number.NaN) * 100),
