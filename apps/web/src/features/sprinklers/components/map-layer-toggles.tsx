@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAP_LAYERS, type MapLayer } from './map/map-layers';
 
@@ -7,7 +8,7 @@ export type MapLayerTogglesProps = {
 };
 
 /** A checkbox per map layer: each can be shown or hidden (docs/product.md#screens). */
-export function MapLayerToggles({ shown, onToggle }: MapLayerTogglesProps) {
+export const MapLayerToggles = memo(function MapLayerToggles({ shown, onToggle }: MapLayerTogglesProps) {
   const { t } = useTranslation();
   return (
     <fieldset className="-mx-1 flex min-w-0 gap-2 overflow-x-auto px-1 pb-1 sm:flex-wrap sm:overflow-visible">
@@ -28,4 +29,4 @@ export function MapLayerToggles({ shown, onToggle }: MapLayerTogglesProps) {
       ))}
     </fieldset>
   );
-}
+});

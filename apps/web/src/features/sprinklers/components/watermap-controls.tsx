@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { WatermapResponse } from '@pivot/contracts';
 import { useTranslation } from 'react-i18next';
 import { DatePicker } from '@/ui/date-picker/date-picker';
@@ -17,7 +18,12 @@ export type WatermapControlsProps = {
  * The irrigation history's dates and its legend. History lies in the past: days after today
  * cannot be picked, and the shortcuts (last 7 days, this month…) are offered.
  */
-export function WatermapControls({ range, onRangeChange, watermap, loading }: WatermapControlsProps) {
+export const WatermapControls = memo(function WatermapControls({
+  range,
+  onRangeChange,
+  watermap,
+  loading,
+}: WatermapControlsProps) {
   const { t } = useTranslation();
   const values = useMachineValues();
   const tomorrow = addDays(startOfDay(new Date()), 1);
@@ -60,4 +66,4 @@ export function WatermapControls({ range, onRangeChange, watermap, loading }: Wa
       </ul>
     </div>
   );
-}
+});

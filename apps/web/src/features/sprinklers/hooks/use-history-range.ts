@@ -1,3 +1,4 @@
+import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import type { WatermapRange } from '../api/get-watermap';
 import {
@@ -22,8 +23,8 @@ export type HistoryRange = {
   toggle: () => void;
 };
 
-function parseHistoryParam(params: URLSearchParams) {
-  const [start, stop] = (params.get(PARAM) ?? '').split(URL_SEPARATOR);
+function parseHistoryParam(param: string | null) {
+  const [start, stop] = (param ?? '').split(URL_SEPARATOR);
   return start && stop ? parseRange(`${start}${RANGE_SEPARATOR}${stop}`, FIELD_FORMAT, RANGE_SEPARATOR) : null;
 }
 
@@ -33,41 +34,50 @@ function watermapRange(parsed: ReturnType<typeof parseHistoryParam>): WatermapRa
 
 /** The watermap's range in a machine page's address (its search part), or null when the history is hidden. */
 export function historyWatermapRange(params: URLSearchParams): WatermapRange | null {
-  return watermapRange(parseHistoryParam(params));
+  return watermapRange(parseHistoryParam(params.get(PARAM)));
 }
 
 /**
  * The irrigation history's dates, kept in the page's address (`?history=01.04.2026-30.09.2026`),
- * so a season's view can be bookmarked, shared or reloaded.
+ * so a season's view can be bookmarked, shared or reloaded. The same values and functions from one
+ * render to the next while the address stays: the page renders on every report of the machine,
+ * and what shows the dates is then not drawn again.
  */
 export function useHistoryRange(): HistoryRange {
   const [params, setParams] = useSearchParams();
-  const parsed = parseHistoryParam(params);
+  const param = params.get(PARAM);
+  const parsed = useMemo(() => parseHistoryParam(param), [param]);
 
-  const show = (range: string | null) => {
-    const next = range && parseRange(range, FIELD_FORMAT, RANGE_SEPARATOR);
-    setParams(
-      (current) => {
-        const updated = new URLSearchParams(current);
-        if (next) {
-          updated.set(
-            PARAM,
-            `${formatDate(next.start, FIELD_FORMAT)}${URL_SEPARATOR}${formatDate(next.end, FIELD_FORMAT)}`,
-          );
-        } else {
-          updated.delete(PARAM);
-        }
-        return updated;
-      },
-      { replace: true },
-    );
-  };
+  const show = useCallback(
+    (range: string | null) => {
+      const next = range && parseRange(range, FIELD_FORMAT, RANGE_SEPARATOR);
+      setParams(
+        (current) => {
+          const updated = new URLSearchParams(current);
+          if (next) {
+            updated.set(
+              PARAM,
+              `${formatDate(next.start, FIELD_FORMAT)}${URL_SEPARATOR}${formatDate(next.end, FIELD_FORMAT)}`,
+            );
+          } else {
+            updated.delete(PARAM);
+          }
+          return updated;
+        },
+        { replace: true },
+      );
+    },
+    [setParams],
+  );
 
-  return {
-    range: parsed && formatRange(parsed, FIELD_FORMAT, RANGE_SEPARATOR),
-    query: watermapRange(parsed),
-    show,
-    toggle: () =>
-      show(parsed ? null : formatRange(shortcutRange('last30Days', new Date()), FIELD_FORMAT, RANGE_SEPARATOR)),
-  };
+  return useMemo(
+    () => ({
+      range: parsed && formatRange(parsed, FIELD_FORMAT, RANGE_SEPARATOR),
+      query: watermapRange(parsed),
+      show,
+      toggle: () =>
+        show(parsed ? null : formatRange(shortcutRange('last30Days', new Date()), FIELD_FORMAT, RANGE_SEPARATOR)),
+    }),
+    [parsed, show],
+  );
 }

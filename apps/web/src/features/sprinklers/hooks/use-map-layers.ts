@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { INITIALLY_SHOWN, type MapLayer } from '../components/map/map-layers';
 import type { HistoryRange } from './use-history-range';
 
@@ -12,15 +12,24 @@ export type MapLayers = { shown: ReadonlySet<MapLayer>; toggle: (layer: MapLayer
  */
 export function useMapLayers(history: HistoryRange): MapLayers {
   const [layers, setLayers] = useState<ReadonlySet<MapLayer>>(INITIALLY_SHOWN);
-  const shown: ReadonlySet<MapLayer> = history.range ? new Set([...layers, 'history']) : layers;
-  const toggle = (layer: MapLayer) => {
-    if (layer === 'history') {
-      history.toggle();
-      return;
-    }
-    const next = new Set(layers);
-    if (!next.delete(layer)) next.add(layer);
-    setLayers(next);
-  };
-  return { shown, toggle };
+  const historyShown = history.range !== null;
+  const { toggle: toggleHistory } = history;
+  // The same set and switch from one report of the machine to the next: the switches are not drawn again.
+  const shown = useMemo<ReadonlySet<MapLayer>>(
+    () => (historyShown ? new Set([...layers, 'history']) : layers),
+    [layers, historyShown],
+  );
+  const toggle = useCallback(
+    (layer: MapLayer) => {
+      if (layer === 'history') {
+        toggleHistory();
+        return;
+      }
+      const next = new Set(layers);
+      if (!next.delete(layer)) next.add(layer);
+      setLayers(next);
+    },
+    [layers, toggleHistory],
+  );
+  return useMemo(() => ({ shown, toggle }), [shown, toggle]);
 }

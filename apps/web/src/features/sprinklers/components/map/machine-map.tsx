@@ -6,7 +6,7 @@ import type {
   WatermapResponse,
 } from '@pivot/contracts';
 import { isForbiddenZone } from '@pivot/contracts';
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GeoJSON } from 'react-leaflet';
 import { useColorMode } from '@/lib/color-mode';
@@ -51,6 +51,9 @@ export function MachineMap({ sprinkler, program, watermap, soilWater = null, Soi
     [areaMap, lat, lng, stations, sensors],
   );
   const areaKey = useMemo(() => JSON.stringify(areaMap), [areaMap]);
+  // react-leaflet restyles every path of a layer given a new style function: one per colour mode.
+  const fieldStyle = useCallback((feature?: AreaFeature) => areaStyle(kindOf(feature), mode), [mode]);
+  const cropStyle = useCallback(() => areaStyle('crop', mode), [mode]);
   const [watered, forbidden] = useMemo(() => {
     const sectors = program?.features ?? [];
     return [sectors.filter((sector) => !isForbiddenZone(sector)), sectors.filter(isForbiddenZone)];
@@ -62,7 +65,7 @@ export function MachineMap({ sprinkler, program, watermap, soilWater = null, Soi
         key={`field-${mode}-${areaKey}`}
         data={toLeafletGeoJson(areaMap)}
         filter={(feature) => kindOf(feature) !== 'crop'}
-        style={(feature) => areaStyle(kindOf(feature), mode)}
+        style={fieldStyle}
         interactive={false}
       />
       {shown.has('crops') && (
@@ -70,7 +73,7 @@ export function MachineMap({ sprinkler, program, watermap, soilWater = null, Soi
           key={`crops-${mode}-${areaKey}`}
           data={toLeafletGeoJson(areaMap)}
           filter={(feature) => kindOf(feature) === 'crop'}
-          style={() => areaStyle('crop', mode)}
+          style={cropStyle}
           onEachFeature={(feature: AreaFeature, layer) => {
             if (typeof feature.properties?.name === 'string') layer.bindTooltip(textTooltip(feature.properties.name));
           }}
