@@ -2,7 +2,6 @@ import type { Motion, SprinklerDetail } from '@pivot/contracts';
 import { type ApiFailure, requestEndpoint } from '@/lib/api-client';
 import { fetchAnswerSchemas, laterEndpoint } from '@/lib/checked-later';
 import { storeSprinklerDetail } from '@/lib/sprinkler-detail-cache';
-import { useAction } from '@/lib/use-action';
 
 /** Its declaration and the body's schema come with the first screen's answers' (lib/checked-later.ts). */
 const moveEndpoint = laterEndpoint((contracts) => contracts.sprinklersEndpoints.move, 'POST', '/sprinkler/:id/motion');
@@ -27,8 +26,4 @@ export async function moveSprinkler(id: number, motion: Motion): Promise<MotionO
   if (!result.ok) return { ...result, answeredAt };
   storeSprinklerDetail(result.data);
   return { ok: true, detail: result.data, answeredAt };
-}
-
-export function useMoveSprinkler() {
-  return useAction(moveSprinkler);
 }

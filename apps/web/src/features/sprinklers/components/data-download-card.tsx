@@ -28,7 +28,7 @@ export function DataDownloadCard({ sprinklerId }: { sprinklerId?: number }) {
   const [range, setRange] = useState(() =>
     formatRange(shortcutRange('last7Days', new Date()), FIELD_FORMAT, RANGE_SEPARATOR),
   );
-  const download = useDownloadDataFile();
+  const { download, preparing } = useDownloadDataFile();
   const parsed = parseRange(range, FIELD_FORMAT, RANGE_SEPARATOR);
   const tomorrow = addDays(startOfDay(new Date()), 1);
 
@@ -57,18 +57,16 @@ export function DataDownloadCard({ sprinklerId }: { sprinklerId?: number }) {
           <Button
             key={file.kind}
             variant="secondary"
-            disabled={!parsed || download.isPending}
+            disabled={!parsed || preparing !== null}
             onClick={() =>
               parsed &&
-              download.mutate({
-                file,
-                range: { start: formatDate(parsed.start, FIELD_FORMAT), stop: formatDate(parsed.end, FIELD_FORMAT) },
+              void download(file, {
+                start: formatDate(parsed.start, FIELD_FORMAT),
+                stop: formatDate(parsed.end, FIELD_FORMAT),
               })
             }
           >
-            {download.isPending && download.variables.file.kind === file.kind
-              ? t('dataDownload.preparing')
-              : t(`dataDownload.${file.kind}`)}
+            {preparing === file.kind ? t('dataDownload.preparing') : t(`dataDownload.${file.kind}`)}
           </Button>
         ))}
       </div>

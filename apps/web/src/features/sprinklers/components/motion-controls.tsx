@@ -7,7 +7,7 @@ import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { confirmDialog } from '@/ui/dialog/dialogs';
 import { RotateClockwiseIcon, RotateCounterClockwiseIcon, StopIcon } from '@/ui/icons';
-import { useMoveSprinkler } from '../api/move-sprinkler';
+import { moveSprinkler } from '../api/move-sprinkler';
 import { type MachinePresence, useMachineOnline } from '../hooks/use-machine-online';
 import { useMachineValues } from '../hooks/use-machine-values';
 
@@ -39,7 +39,6 @@ export function MotionControls({
   const online = useMachineOnline(machine);
   const offlineReason = useOfflineReason();
   const values = useMachineValues();
-  const move = useMoveSprinkler();
   const [pending, setPending] = useState<Motion | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
@@ -55,7 +54,7 @@ export function MotionControls({
     });
     if (!confirmed) return;
     setPending(motion);
-    const result = await move.run(sprinklerId, motion);
+    const result = await moveSprinkler(sprinklerId, motion);
     setPending(null);
     setOutcome({ motion, confirmed: result.ok, at: result.answeredAt });
   };
