@@ -246,6 +246,13 @@ export default tseslint.config(
           selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
           message: 'Render text as React children: HTML from a string can carry markup.',
         },
+        // TanStack Query reads server state; its mutations' code would come with every signed-in
+        // page's first code for what a plain call does (docs/web-app.md).
+        {
+          selector:
+            "ImportDeclaration[source.value='@tanstack/react-query'] ImportSpecifier[imported.name='useMutation']",
+          message: 'Call the action with useAction (lib/use-action.ts) or a state of its own, not a TanStack mutation.',
+        },
       ],
     },
   },

@@ -66,6 +66,22 @@ describe('text from users stays text', () => {
   });
 });
 
+describe('actions are plain calls', () => {
+  const rulesOf = (code: string) => brokenRules('apps/web/src/features/sprinklers/api/example.ts', code);
+
+  it("refuse TanStack Query's mutation hook", async () => {
+    expect(
+      await rulesOf("import { useMutation } from '@tanstack/react-query';\nexport const x = useMutation;\n"),
+    ).toContain('no-restricted-syntax');
+  });
+
+  it('let its queries be read', async () => {
+    expect(
+      await rulesOf("import { useQuery } from '@tanstack/react-query';\nexport const x = useQuery;\n"),
+    ).not.toContain('no-restricted-syntax');
+  });
+});
+
 describe('the endpoints declared in the contracts', () => {
   const RULE = 'endpoints/no-hand-typed-path';
   const at = (file: string, code: string) =>
