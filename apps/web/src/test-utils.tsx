@@ -73,3 +73,16 @@ export function stubWebAuthn(credentials: { get?: () => Promise<unknown>; create
     Reflect.deleteProperty(navigator, 'credentials');
   });
 }
+
+/**
+ * Catches the files the page hands the browser to save (lib/download-file.ts) instead of saving
+ * them: the returned list gets each one's name, in order.
+ */
+export function catchSavedFiles(): string[] {
+  const saved: string[] = [];
+  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:saved', revokeObjectURL: () => undefined }));
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    saved.push(this.download);
+  });
+  return saved;
+}

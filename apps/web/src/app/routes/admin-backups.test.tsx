@@ -7,7 +7,7 @@ import type { Locale } from '@/config/locales';
 import { queryClient } from '@/lib/query-client';
 import { session } from '@/lib/session';
 import { buildUser } from '@/test-factories';
-import { renderInApp } from '@/test-utils';
+import { catchSavedFiles, renderInApp } from '@/test-utils';
 import { AdminBackupsRoute } from './admin';
 
 const ADMIN = buildUser({ id: 1, first_name: 'Ada', last_name: 'Admin', email: 'admin@farm.pl', admin: true });
@@ -21,7 +21,6 @@ let saved: string[];
 beforeEach(() => {
   status = { lastBackup: null, warning: null, encrypted: true };
   calls = [];
-  saved = [];
   session.signIn(ADMIN, 'access-1');
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
     const { pathname } = new URL(url, 'http://localhost');
@@ -45,10 +44,7 @@ beforeEach(() => {
     }
     return Response.json({ code: 'not_found', message: 'no such call' }, { status: 404 });
   });
-  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:backup', revokeObjectURL: () => undefined }));
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    saved.push(this.download);
-  });
+  saved = catchSavedFiles();
 });
 
 afterEach(() => {

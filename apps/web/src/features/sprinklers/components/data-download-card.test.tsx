@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { session } from '@/lib/session';
 import { buildUser } from '@/test-factories';
-import { renderInApp } from '@/test-utils';
+import { catchSavedFiles, renderInApp } from '@/test-utils';
 import { DataDownloadCard } from './data-download-card';
 
 /** The calls the card sent, and the file's answer, held back until a test lets it go. */
@@ -14,7 +14,6 @@ let saved: string[];
 
 beforeEach(() => {
   calls = [];
-  saved = [];
   session.signIn(buildUser({ id: 1 }), 'access-1');
   vi.stubGlobal('fetch', async (url: string) => {
     const { pathname } = new URL(url, 'http://localhost');
@@ -24,10 +23,7 @@ beforeEach(() => {
       headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="reports-7.csv"' },
     });
   });
-  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:reports', revokeObjectURL: () => undefined }));
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    saved.push(this.download);
-  });
+  saved = catchSavedFiles();
 });
 
 afterEach(() => {
