@@ -80,4 +80,30 @@ describe('dialogs', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
     await expect(second).resolves.toBe(false);
   });
+
+  it('asks a question already waiting only once: the second asking is cancelled at once', async () => {
+    const question = { title: 'Stop the machine?', message: 'North field stops where it is.', right: 'Stop' };
+    const { answer: first } = await openWith(() => confirmDialog(question));
+    let again!: Promise<boolean>;
+    let other!: Promise<boolean>;
+    act(() => {
+      again = confirmDialog(question);
+      other = confirmDialog({ ...question, message: 'South field stops where it is.' });
+    });
+    await expect(again).resolves.toBe(false);
+    await userEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    await expect(first).resolves.toBe(true);
+    // Another question waits its turn, and the same one may be asked again once answered.
+    expect(await screen.findByRole('dialog', { name: 'Stop the machine?' })).toHaveAccessibleDescription(
+      'South field stops where it is.',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await expect(other).resolves.toBe(false);
+    let later!: Promise<boolean>;
+    act(() => {
+      later = confirmDialog(question);
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Stop' }));
+    await expect(later).resolves.toBe(true);
+  });
 });

@@ -31,7 +31,26 @@ export type OpenDialog = DialogOptions & {
 export const dialogStore = createStore<readonly OpenDialog[]>([]);
 let nextId = 1;
 
+/** Whether a dialog waiting to be answered asks the very question `options` would. */
+const asksAlready = (variant: DialogVariant, options: DialogOptions) =>
+  dialogStore
+    .get()
+    .some(
+      (dialog) =>
+        dialog.variant === variant &&
+        dialog.title === options.title &&
+        dialog.message === options.message &&
+        dialog.right === options.right,
+    );
+
+/**
+ * Opens a dialog after those waiting. The very question already waiting is not asked again: its
+ * second asking is answered as cancelled at once. A double click on a button that asks first (a
+ * motion, a delete) would otherwise queue the question twice, and the second answer do the thing
+ * a second time.
+ */
 function open(variant: DialogVariant, options: DialogOptions, input?: PromptInput): Promise<boolean | string> {
+  if (asksAlready(variant, options)) return Promise.resolve(false);
   return new Promise((resolve) => {
     const id = nextId++;
     const settle = (answer: boolean | string) => {

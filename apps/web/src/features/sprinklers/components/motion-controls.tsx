@@ -1,5 +1,5 @@
 import type { Motion } from '@pivot/contracts';
-import { type ReactNode, useRef, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadCataloguePart } from '@/i18n/i18n';
 import { useOfflineReason } from '@/lib/use-offline-reason';
@@ -41,16 +41,8 @@ export function MotionControls({
   const values = useMachineValues();
   const [pending, setPending] = useState<Motion | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  /**
-   * A press is being asked about or sent: another press meanwhile (a double click, before the
-   * question's dialog has opened over the buttons) asks nothing more, so that one answer cannot be
-   * followed by a second question and a second command.
-   */
-  const pressed = useRef(false);
 
   const send = async (motion: Motion) => {
-    if (pressed.current) return;
-    pressed.current = true;
     try {
       // The question's texts come with the page's later texts (the catalogue's `machineCards`),
       // fetched after its first paint: a press before they came waits for them.
@@ -66,7 +58,6 @@ export function MotionControls({
       const result = await moveSprinkler(sprinklerId, motion);
       setOutcome({ motion, confirmed: result.ok, at: result.answeredAt });
     } finally {
-      pressed.current = false;
       setPending(null);
     }
   };
