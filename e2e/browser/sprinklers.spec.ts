@@ -182,7 +182,13 @@ test('the user starts the machine, watches the arm move on the map, and stops it
   const before = await armPath(page).getAttribute('d');
   await expect.poll(() => armPath(page).getAttribute('d'), { timeout: 15_000 }).not.toBe(before);
 
-  await sendMotion(page, 'Stop', 'Zatrzymaj');
+  // A double click asks once, and its second click, landing on the question it opened, does not
+  // answer it: the question waits to be read.
+  await page.getByRole('button', { name: 'Stop', exact: true }).dblclick();
+  const question = page.getByRole('dialog');
+  await expect(question).toBeVisible();
+  await expect(question).toHaveCount(1);
+  await question.getByRole('button', { name: 'Zatrzymaj' }).click();
   await expect(page.getByText(/Stop: maszyna potwierdziła o/)).toBeVisible();
   await expect(status).toContainText('Zatrzymana');
 

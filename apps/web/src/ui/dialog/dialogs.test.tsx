@@ -37,6 +37,15 @@ describe('dialogs', () => {
     await expect(answer).resolves.toBe(false);
   });
 
+  it('the second click of a double click neither cancels nor answers (its first opened the dialog)', async () => {
+    const { answer } = await openWith(() => confirmDialog({ title: 'Stop the machine?', right: 'Stop' }));
+    fireEvent.click(screen.getByRole('dialog'), { detail: 2 });
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }), { detail: 2 });
+    expect(screen.getByRole('dialog', { name: 'Stop the machine?' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    await expect(answer).resolves.toBe(true);
+  });
+
   it('Escape cancels', async () => {
     const { answer } = await openWith(() => alertDialog({ title: 'Note' }));
     fireEvent(screen.getByRole('dialog'), new Event('cancel', { cancelable: true }));
