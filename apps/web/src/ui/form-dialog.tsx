@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useId, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from './button';
+import { ignoreRepeatedClick, isBackdropClick } from './dialog/modal-clicks';
 import { SpinnerIcon } from './other-icons';
 
 export type FormDialogProps = {
@@ -69,8 +70,8 @@ export function FormDialog({
         event.preventDefault();
         onClose();
       }}
-      // A click that lands on the dialog element itself is a click on the backdrop around the panel.
-      onClick={(event) => event.target === event.currentTarget && onClose()}
+      onClickCapture={ignoreRepeatedClick}
+      onClick={(event) => isBackdropClick(event) && onClose()}
       className={`m-auto w-[calc(100%-2rem)] overflow-y-auto rounded-xl border border-line bg-surface p-0 text-ink shadow-xl backdrop:bg-black/55 ${WIDTH_CLASSES[width]}`}
     >
       <form noValidate onSubmit={submit} aria-busy={pending} className="flex flex-col gap-4 p-5 sm:p-6">

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from '@/config/create-store';
 import { Button } from '../button';
 import { type OpenDialog, dialogStore } from './dialogs';
+import { ignoreRepeatedClick, isBackdropClick } from './modal-clicks';
 
 function DialogView({ dialog }: { dialog: OpenDialog }) {
   const { t } = useTranslation();
@@ -39,16 +40,8 @@ function DialogView({ dialog }: { dialog: OpenDialog }) {
         event.preventDefault();
         answer(false);
       }}
-      // The second click of a double click whose first opened the dialog (a motion button's)
-      // answers nothing: it would have cancelled the question at once on the backdrop, or on a
-      // phone pressed the button now under the finger without its question being read.
-      onClickCapture={(event) => {
-        if (event.detail < 2) return;
-        event.preventDefault();
-        event.stopPropagation();
-      }}
-      // A click that lands on the dialog element itself is a click on the backdrop around the panel.
-      onClick={(event) => event.target === event.currentTarget && answer(false)}
+      onClickCapture={ignoreRepeatedClick}
+      onClick={(event) => isBackdropClick(event) && answer(false)}
       className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl border border-line bg-surface p-0 text-ink shadow-xl backdrop:bg-black/55"
     >
       <form onSubmit={submit} className="flex flex-col gap-4 p-5 sm:p-6">
